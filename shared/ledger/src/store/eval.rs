@@ -1,0 +1,113 @@
+//! Condition and update semantics shared by the stores that evaluate writes
+//! themselves (embedded, memory). DynamoDB evaluates the same rules server-side.
+
+use std::collections::HashSet;
+
+use super::{Attrs, Condition, Item, Key, MAX_ITEM_BYTES, MAX_WRITE_OPS, StoreError, Value, WriteOp};
+
+/// Refuse a write that no store may accept: empty, too many operations, or two on one key.
+pub fn validate(ops: &[WriteOp]) -> Result<(), StoreError> {
+    if ops.is_empty() {
+        return Err(StoreError::Invalid("a write needs at least one operation".into()));
+    }
+    if ops.len() > MAX_WRITE_OPS {
+        return Err(StoreError::Invalid(format!(
+            "a write may carry at most {MAX_WRITE_OPS} operations, got {}",
+            ops.len()
+        )));
+    }
+    let mut seen = HashSet::with_capacity(ops.len());
+    for op in ops {
+        if !seen.insert(op.key()) {
+            let k = op.key();
+            return Err(StoreError::Invalid(format!("two operations on one item ({} / {})", k.pk, k.sk)));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `condition` holds for the item's current attributes (`None`: absent).
+pub fn holds(condition: &Condition, current: Option<&Attrs>) -> bool {
+    match condition {
+        Condition::Exists => current.is_some(),
+        Condition::NotExists => current.is_none(),
+        Condition::AttrEquals(name, value) => current.and_then(|a| a.get(name)) == Some(value),
+        Condition::AttrNotEquals(name, value) => current.and_then(|a| a.get(name)) != Some(value),
+    }
+}
+
+/// The condition an operation carries, if any.
+pub fn condition_of(op: &WriteOp) -> Option<&Condition> {
+    match op {
+        WriteOp::Put { condition, .. } | WriteOp::Update { condition, .. } | WriteOp::Delete { condition, .. } => {
+            condition.as_ref()
+        }
+        WriteOp::Check { condition, .. } => Some(condition),
+    }
+}
+
+/// What an operation leaves behind: `Some(attrs)` to store, `None` to delete,
+/// or `Err` when it cannot apply (overflow, oversize item).
+pub fn apply(op: &WriteOp, current: Option<&Attrs>) -> Result<Option<Option<Attrs>>, StoreError> {
+    let next = match op {
+        WriteOp::Put { item, .. } => Some(Some(item.attrs.clone())),
+        WriteOp::Delete { .. } => Some(None),
+        WriteOp::Check { .. } => None,
+        WriteOp::Update { key, set, add, remove, .. } => {
+            let mut attrs = current.cloned().unwrap_or_default();
+            for (name, value) in set {
+                attrs.insert(name.clone(), value.clone());
+            }
+            for (name, delta) in add {
+                let base = match attrs.get(name) {
+                    None => 0,
+                    Some(Value::N(n)) => *n,
+                    Some(_) => {
+                        return Err(StoreError::Invalid(format!(
+                            "cannot add to non-numeric attribute {name} of {} / {}",
+                            key.pk, key.sk
+                        )));
+                    }
+                };
+                let sum = base
+                    .checked_add(*delta)
+                    .ok_or_else(|| StoreError::Invalid(format!("numeric overflow adding to {name}")))?;
+                attrs.insert(name.clone(), Value::N(sum));
+            }
+            for name in remove {
+                attrs.remove(name);
+            }
+            Some(Some(attrs))
+        }
+    };
+    if let Some(Some(attrs)) = &next {
+        let size = item_size(op.key(), attrs);
+        if size > MAX_ITEM_BYTES {
+            return Err(StoreError::Invalid(format!(
+                "item {} / {} would be {size} bytes, over the {MAX_ITEM_BYTES}-byte limit",
+                op.key().pk,
+                op.key().sk
+            )));
+        }
+    }
+    Ok(next)
+}
+
+/// Approximate DynamoDB item size: attribute names plus value sizes.
+pub fn item_size(key: &Key, attrs: &Attrs) -> usize {
+    fn value_size(v: &Value) -> usize {
+        match v {
+            Value::S(s) => s.len(),
+            Value::N(n) => n.to_string().len().div_ceil(2) + 1,
+            Value::Bool(_) => 1,
+            Value::L(items) => 3 + items.iter().map(|i| 1 + value_size(i)).sum::<usize>(),
+            Value::M(map) => 3 + map.iter().map(|(k, v)| 1 + k.len() + value_size(v)).sum::<usize>(),
+        }
+    }
+    2 + key.pk.len() + 2 + key.sk.len() + attrs.iter().map(|(k, v)| k.len() + value_size(v)).sum::<usize>()
+}
+
+/// Build an [`Item`] from a key and attributes.
+pub fn item(key: &Key, attrs: &Attrs) -> Item {
+    Item { key: key.clone(), attrs: attrs.clone() }
+}

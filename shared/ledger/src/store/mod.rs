@@ -1,0 +1,213 @@
+//! The narrow storage contract, at the level of DynamoDB items (DESIGN.md §7).
+//!
+//! Every store (embedded, DynamoDB) implements [`Store`] with identical
+//! semantics, proven by one contract suite. The ledger never sees a backend.
+//!
+//! Semantics every implementation must honour:
+//! - all reads are strongly consistent;
+//! - [`Store::write`] applies all operations or none; each operation's
+//!   condition is evaluated against the state before the write; the first
+//!   failed condition is reported by its index (like DynamoDB's cancellation
+//!   reasons), with the item as it was when the write was attempted;
+//! - at most one operation per key in one write ([`StoreError::Invalid`] otherwise);
+//! - an `Update` creates the item if it does not exist (DynamoDB semantics);
+//!   `add` on a missing attribute starts from 0; overflow is [`StoreError::Invalid`];
+//! - queries return items of one partition in sort-key order (byte order),
+//!   resuming strictly after the cursor's sort key;
+//! - the TTL attribute ([`TTL_ATTRIBUTE`]) is data only: expired items may still be
+//!   returned, so the ledger checks expiry itself (DynamoDB deletes lazily).
+
+pub mod eval;
+pub mod memory;
+
+use std::collections::BTreeMap;
+
+use async_trait::async_trait;
+
+/// Attribute holding an item's expiry (epoch seconds); the DynamoDB table's TTL attribute.
+pub const TTL_ATTRIBUTE: &str = "expiresAt";
+
+/// The most operations one atomic write may carry (DynamoDB's `TransactWriteItems` limit).
+pub const MAX_WRITE_OPS: usize = 100;
+
+/// The largest item a store accepts, in bytes of names and values (DynamoDB's limit).
+pub const MAX_ITEM_BYTES: usize = 400 * 1024;
+
+/// An item's primary key: partition key and sort key.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Key {
+    /// Partition key (`PK`).
+    pub pk: String,
+    /// Sort key (`SK`).
+    pub sk: String,
+}
+
+impl Key {
+    /// A key from its two parts.
+    pub fn new(pk: impl Into<String>, sk: impl Into<String>) -> Self {
+        Self { pk: pk.into(), sk: sk.into() }
+    }
+}
+
+/// An attribute value. Numbers are integers (money in minor units, counts,
+/// epoch seconds): nothing in the ledger is fractional, so nothing is `f64`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    /// A string.
+    S(String),
+    /// An integer.
+    N(i64),
+    /// A boolean.
+    Bool(bool),
+    /// A list.
+    L(Vec<Value>),
+    /// A map.
+    M(BTreeMap<String, Value>),
+}
+
+/// An item's attributes, without its key.
+pub type Attrs = BTreeMap<String, Value>;
+
+/// A stored item: its key and its attributes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    /// Primary key.
+    pub key: Key,
+    /// Everything else.
+    pub attrs: Attrs,
+}
+
+/// A condition on the item an operation touches, checked atomically with the write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Condition {
+    /// The item exists.
+    Exists,
+    /// The item does not exist.
+    NotExists,
+    /// The item exists and the attribute equals the value.
+    AttrEquals(String, Value),
+    /// The item does not exist, or the attribute is absent or differs from the value.
+    AttrNotEquals(String, Value),
+}
+
+/// One operation of an atomic write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WriteOp {
+    /// Put (create or replace) an item.
+    Put {
+        /// The whole new item.
+        item: Item,
+        /// Optional guard.
+        condition: Option<Condition>,
+    },
+    /// Update attributes in place, creating the item if absent.
+    Update {
+        /// Which item.
+        key: Key,
+        /// Attributes to set.
+        set: Attrs,
+        /// Integers to add (missing attribute counts as 0).
+        add: BTreeMap<String, i64>,
+        /// Attributes to remove.
+        remove: Vec<String>,
+        /// Optional guard.
+        condition: Option<Condition>,
+    },
+    /// Delete an item (deleting a missing item is not an error unless a condition says so).
+    Delete {
+        /// Which item.
+        key: Key,
+        /// Optional guard.
+        condition: Option<Condition>,
+    },
+    /// Only check a condition on an item (DynamoDB `ConditionCheck`).
+    Check {
+        /// Which item.
+        key: Key,
+        /// The guard.
+        condition: Condition,
+    },
+}
+
+impl WriteOp {
+    /// The key this operation touches.
+    pub fn key(&self) -> &Key {
+        match self {
+            WriteOp::Put { item, .. } => &item.key,
+            WriteOp::Update { key, .. } | WriteOp::Delete { key, .. } | WriteOp::Check { key, .. } => key,
+        }
+    }
+}
+
+/// Which sort keys of a partition a query returns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SkRange {
+    /// Every item of the partition.
+    All,
+    /// Sort keys starting with the prefix.
+    Prefix(String),
+    /// Sort keys between the two bounds, both inclusive.
+    Between(String, String),
+}
+
+/// A query over one partition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Query {
+    /// The partition; always derived by the ledger from a resolved membership, never from client input.
+    pub pk: String,
+    /// Which sort keys.
+    pub range: SkRange,
+    /// Ascending (`true`) or descending sort-key order.
+    pub forward: bool,
+    /// At most this many items (≥ 1).
+    pub limit: u32,
+    /// Resume strictly after this sort key (the previous page's last one).
+    pub after: Option<String>,
+}
+
+/// One page of a query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page {
+    /// Items in the requested order.
+    pub items: Vec<Item>,
+    /// Sort key to resume after, when more items may follow.
+    pub last_sk: Option<String>,
+}
+
+/// Why a store operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A condition of the atomic write failed; nothing was written.
+    #[error("condition failed on write operation {index}")]
+    ConditionFailed {
+        /// Index of the first failed operation in the write.
+        index: usize,
+        /// That item as it was (None when it did not exist).
+        current: Option<Item>,
+    },
+    /// The request itself is unacceptable (too many operations, item too large, overflow, duplicate key).
+    #[error("invalid store request: {0}")]
+    Invalid(String),
+    /// A failure that may pass on retry (throttling, a conflicting transaction, a timeout).
+    #[error("transient store failure")]
+    Transient(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// Anything else (missing table, permissions, corrupt data).
+    #[error("store failure")]
+    Backend(#[source] Box<dyn std::error::Error + Send + Sync>),
+}
+
+/// Item-level storage with atomic conditional multi-item writes.
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    /// Read one item.
+    async fn get(&self, key: &Key) -> Result<Option<Item>, StoreError>;
+
+    /// Read several items in one round (order of the result follows `keys`).
+    async fn get_many(&self, keys: &[Key]) -> Result<Vec<Option<Item>>, StoreError>;
+
+    /// Query one partition.
+    async fn query(&self, query: &Query) -> Result<Page, StoreError>;
+
+    /// Apply all operations atomically, or none.
+    async fn write(&self, ops: Vec<WriteOp>) -> Result<(), StoreError>;
+}

@@ -1,0 +1,17 @@
+//! Who is calling: the verified identity handed from the auth layer to tools.
+
+/// A verified caller: the token's subject and the scopes it grants.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Principal {
+    /// The token's `sub`: identifies the person across every vault they reach.
+    pub person: String,
+    /// Granted scopes, e.g. `ledger:read`, `ledger:write`.
+    pub scopes: Vec<String>,
+}
+
+impl Principal {
+    /// Whether the principal was granted `scope`.
+    pub fn has_scope(&self, scope: &str) -> bool {
+        self.scopes.iter().any(|s| s == scope)
+    }
+}

@@ -1,0 +1,69 @@
+//! A tool as the protocol layer sees it: a declaration and an async call.
+//!
+//! Tools are declared once (name, description, schemas, annotations, scope) and
+//! registered at start-up; `tools/list` and `tools/call` read the same
+//! declarations. Per-era shaping of results (structuredContent as an object,
+//! text only for 2025-03-26) is the protocol layer's job, not the tool's.
+
+use async_trait::async_trait;
+use serde_json::value::RawValue;
+
+/// Behaviour hints published with a tool (MCP `ToolAnnotations`); they must be truthful.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ToolAnnotations {
+    /// Does not modify its environment.
+    pub read_only: bool,
+    /// May destroy or irreversibly change data (meaningful only when not read-only).
+    pub destructive: bool,
+    /// Repeating the same call has no further effect (meaningful only when not read-only).
+    pub idempotent: bool,
+    /// Talks to an open world of external entities (never true for dochiya).
+    pub open_world: bool,
+}
+
+/// Everything published about a tool in `tools/list`, built once at start-up.
+#[derive(Debug, Clone)]
+pub struct ToolSpec {
+    /// `snake_case`, at most 64 characters.
+    pub name: &'static str,
+    /// Human-readable display name.
+    pub title: &'static str,
+    /// Written for a model: units, retry rules, what to call next.
+    pub description: &'static str,
+    /// JSON Schema of the arguments: an object, flat (no `$ref`/`$defs`).
+    pub input_schema: serde_json::Value,
+    /// JSON Schema of `structuredContent`: an object.
+    pub output_schema: serde_json::Value,
+    /// Behaviour hints.
+    pub annotations: ToolAnnotations,
+    /// The OAuth scope a caller needs (`ledger:read` or `ledger:write`).
+    pub scope: &'static str,
+}
+
+/// A failed tool call.
+#[derive(Debug, thiserror::Error)]
+pub enum ToolError {
+    /// Something the model can fix; sent as a result with `isError: true` and this message.
+    #[error("{0}")]
+    Invalid(String),
+    /// An unexpected failure: logged once with its cause chain and a reference id;
+    /// the client gets a generic error carrying that reference.
+    #[error("internal error")]
+    Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
+}
+
+/// One callable tool.
+#[async_trait]
+pub trait Tool: Send + Sync + 'static {
+    /// The declaration published in `tools/list`.
+    fn spec(&self) -> &ToolSpec;
+
+    /// Run the tool for `principal`. `arguments` is the exact JSON text the client
+    /// sent (`params.arguments`), so numbers are read from their text, never via `f64`.
+    /// On success returns the `structuredContent` object.
+    async fn call(
+        &self,
+        principal: &crate::Principal,
+        arguments: Option<&RawValue>,
+    ) -> Result<serde_json::Value, ToolError>;
+}

@@ -1,0 +1,1 @@
+//! The DynamoDB [`dochiya_ledger::store::Store`] (DESIGN.md §7).

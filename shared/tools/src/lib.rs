@@ -1,0 +1,1 @@
+//! The ledger tools of TOOLS.md, each declared once: schemas, annotations, scope, handler.
