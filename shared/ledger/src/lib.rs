@@ -2,3 +2,6 @@
 //! transactions and snapshots, written once over the item-level [`store::Store`].
 
 pub mod store;
+
+#[cfg(feature = "contract")]
+pub mod contract;

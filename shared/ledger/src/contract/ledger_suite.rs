@@ -1,0 +1,1 @@
+//! Ledger-level contract: operations, races, isolation and read budgets over any Store.

@@ -1,0 +1,1 @@
+//! Store-level contract: conditions, atomicity, queries and cursors over any Store.
