@@ -1,0 +1,573 @@
+"""Property checks on the SAM template (infra/template.yaml) and its CloudFormation translation.
+
+Each check returns a list of problems (empty = pass). The checks run on the real
+templates, and then on deliberately broken copies to show that each check does catch
+what it is for. Prints one PASS/FAIL line per check, a closing count, and exits
+non-zero on any failure.
+
+usage: check_template.py SAM_TEMPLATE TRANSLATED.json REPO_ROOT
+"""
+
+import copy
+import json
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+from samtranslator.yaml_helper import yaml_parse
+
+# The routes the function serves (HTTP API refuses a route key ending in "/", so
+# "POST /mcp/" is served through the greedy route under /mcp/).
+EXPECTED_ROUTES = {
+    "POST /mcp",
+    "POST /mcp/{proxy+}",
+    "GET /mcp",
+    "GET /.well-known/oauth-protected-resource",
+    "GET /.well-known/oauth-protected-resource/mcp",
+}
+
+# The configuration variables of the team contract (TEAM brief, "Configuration").
+CONTRACT_ENV = {
+    "DOCHIYA_TABLE",
+    "DOCHIYA_DATA_DIR",
+    "DOCHIYA_PORT",
+    "DOCHIYA_RESOURCE_URL",
+    "DOCHIYA_AUTH",
+    "DOCHIYA_ISSUER",
+    "DOCHIYA_JWKS_URL",
+    "DOCHIYA_AUTHORIZATION_SERVERS",
+    "DOCHIYA_DEV_SECRET",
+    "DOCHIYA_ALLOWED_ORIGINS",
+    "DOCHIYA_STRICT_VERSION_HEADER",
+    "DOCHIYA_LOG",
+    "DOCHIYA_IDEMPOTENCY_TTL_DAYS",
+}
+# What the Lambda must be given.
+REQUIRED_ENV = {
+    "DOCHIYA_TABLE",
+    "DOCHIYA_RESOURCE_URL",
+    "DOCHIYA_AUTH",
+    "DOCHIYA_ISSUER",
+    "DOCHIYA_JWKS_URL",
+    "DOCHIYA_AUTHORIZATION_SERVERS",
+    "DOCHIYA_LOG",
+}
+# Local-only settings that have no business in a deployed function.
+FORBIDDEN_ENV = {"DOCHIYA_DEV_SECRET", "DOCHIYA_DATA_DIR", "DOCHIYA_PORT"}
+
+# aws-sdk-dynamodb call (as written in the store's source) -> the IAM actions it needs.
+# TransactWriteItems / TransactGetItems have no IAM action of their own: each item is
+# authorised as the matching single-item action.
+SDK_CALL_ACTIONS = {
+    r"\.get_item\(\)": {"dynamodb:GetItem"},
+    r"\.batch_get_item\(\)": {"dynamodb:BatchGetItem"},
+    r"\.query\(\)": {"dynamodb:Query"},
+    r"\.scan\(\)": {"dynamodb:Scan"},
+    r"\.put_item\(\)": {"dynamodb:PutItem"},
+    r"\.update_item\(\)": {"dynamodb:UpdateItem"},
+    r"\.delete_item\(\)": {"dynamodb:DeleteItem"},
+    r"\.batch_write_item\(\)": {"dynamodb:BatchWriteItem"},
+    # dochiya-store-dynamodb's start-up check that the table exists with the right keys.
+    r"\.describe_table\(\)": {"dynamodb:DescribeTable"},
+    r"\bGet::builder\(\)": {"dynamodb:GetItem"},
+    r"\bPut::builder\(\)": {"dynamodb:PutItem"},
+    r"\bUpdate::builder\(\)": {"dynamodb:UpdateItem"},
+    r"\bDelete::builder\(\)": {"dynamodb:DeleteItem"},
+    r"\bConditionCheck::builder\(\)": {"dynamodb:ConditionCheckItem"},
+}
+
+
+# Table provisioning calls the store offers for local runs and tests. In AWS the stack
+# owns the table, so the function must never hold these.
+PROVISIONING_ACTIONS = {
+    "dynamodb:CreateTable",
+    "dynamodb:DeleteTable",
+    "dynamodb:UpdateTable",
+    "dynamodb:UpdateTimeToLive",
+    "dynamodb:UpdateContinuousBackups",
+}
+
+# Until dochiya-store-dynamodb has code, the grant is checked against the operations
+# the Store trait maps to (DESIGN.md section 7): get, get_many, query, and one atomic
+# write of puts, updates, deletes and condition checks; plus the start-up table check.
+PLANNED_STORE_ACTIONS = {
+    "dynamodb:DescribeTable",
+    "dynamodb:GetItem",
+    "dynamodb:BatchGetItem",
+    "dynamodb:Query",
+    "dynamodb:PutItem",
+    "dynamodb:UpdateItem",
+    "dynamodb:DeleteItem",
+    "dynamodb:ConditionCheckItem",
+}
+
+# Explanations printed once after the checks (a check may run many times).
+NOTES = set()
+
+# ---------------------------------------------------------------- helpers
+
+
+def resources_of(template, rtype):
+    return {k: v for k, v in template.get("Resources", {}).items() if v.get("Type") == rtype}
+
+
+def the_function(cfn):
+    fns = resources_of(cfn, "AWS::Lambda::Function")
+    return fns.get("McpFunction")
+
+
+def env_of(cfn):
+    fn = the_function(cfn) or {}
+    return fn.get("Properties", {}).get("Environment", {}).get("Variables", {})
+
+
+def statements(doc):
+    st = doc.get("Statement", [])
+    return st if isinstance(st, list) else [st]
+
+
+def all_policy_statements(cfn):
+    """Yield (where, statement) for every inline IAM policy statement in the template."""
+    for name, res in cfn.get("Resources", {}).items():
+        props = res.get("Properties", {})
+        if res.get("Type") == "AWS::IAM::Role":
+            for pol in props.get("Policies", []):
+                for st in statements(pol.get("PolicyDocument", {})):
+                    yield f"{name}/{pol.get('PolicyName')}", st
+        elif res.get("Type") in ("AWS::IAM::Policy", "AWS::IAM::ManagedPolicy"):
+            for st in statements(props.get("PolicyDocument", {})):
+                yield name, st
+
+
+def as_list(v):
+    return v if isinstance(v, list) else [v]
+
+
+def rust_code_outside_tests(path):
+    text = path.read_text(encoding="utf-8")
+    # Unit tests may create tables against the emulator; only the shipped code counts.
+    return text.split("#[cfg(test)]", 1)[0]
+
+
+def store_actions(root):
+    """IAM actions implied by the DynamoDB calls in dochiya-store-dynamodb's shipped code."""
+    needed = set()
+    for src in sorted((root / "shared/store-dynamodb/src").rglob("*.rs")):
+        code = rust_code_outside_tests(src)
+        for pattern, actions in SDK_CALL_ACTIONS.items():
+            if re.search(pattern, code):
+                needed |= actions
+    return needed
+
+
+def app_env_names(root):
+    """DOCHIYA_* names that dochiya-app's code reads (the only crate that reads the environment)."""
+    names = set()
+    for src in sorted((root / "shared/app/src").rglob("*.rs")):
+        names |= set(re.findall(r'"(DOCHIYA_[A-Z_]+)"', rust_code_outside_tests(src)))
+    return names
+
+
+# ---------------------------------------------------------------- checks
+# Each takes (sam, cfn, root) and returns a list of problems.
+
+
+def check_routes(sam, cfn, root):
+    problems = []
+    routes = resources_of(cfn, "AWS::ApiGatewayV2::Route")
+    keys = {r["Properties"].get("RouteKey") for r in routes.values()}
+    if keys != EXPECTED_ROUTES:
+        problems.append(f"route keys {sorted(keys)} != expected {sorted(EXPECTED_ROUTES)}")
+    integrations = resources_of(cfn, "AWS::ApiGatewayV2::Integration")
+    for name, r in routes.items():
+        p = r["Properties"]
+        target = p.get("Target", {})
+        sub = target.get("Fn::Sub") if isinstance(target, dict) else None
+        m = re.fullmatch(r"integrations/\$\{(\w+)\}", sub or "")
+        if not m or m.group(1) not in integrations:
+            problems.append(f"{name}: target {target!r} is not one of the integrations")
+        if p.get("AuthorizationType", "NONE") != "NONE":
+            problems.append(f"{name}: a gateway authorizer would hide the function's 401 challenge")
+    for name, i in integrations.items():
+        p = i["Properties"]
+        if p.get("IntegrationUri") != {"Fn::GetAtt": ["McpFunction", "Arn"]}:
+            problems.append(f"{name}: integration does not invoke McpFunction")
+        if p.get("IntegrationType") != "AWS_PROXY" or p.get("PayloadFormatVersion") != "2.0":
+            problems.append(f"{name}: expected AWS_PROXY with payload format 2.0")
+    return problems
+
+
+def check_stage(sam, cfn, root):
+    problems = []
+    stages = resources_of(cfn, "AWS::ApiGatewayV2::Stage")
+    if len(stages) != 1:
+        return [f"expected one stage, found {len(stages)}"]
+    (name, stage), = stages.items()
+    p = stage["Properties"]
+    if p.get("StageName") != "$default":
+        problems.append(f"stage {p.get('StageName')!r}: a named stage prefixes the path and breaks the RFC 9728 metadata path")
+    if p.get("AutoDeploy") is not True:
+        problems.append("stage must auto-deploy route changes")
+    drs = p.get("DefaultRouteSettings", {})
+    for key in ("ThrottlingRateLimit", "ThrottlingBurstLimit"):
+        if key not in drs:
+            problems.append(f"no {key} in DefaultRouteSettings")
+    if "AccessLogSettings" not in p:
+        problems.append("no access log")
+    for name, m in resources_of(cfn, "AWS::ApiGatewayV2::ApiMapping").items():
+        if m["Properties"].get("ApiMappingKey"):
+            problems.append(f"{name}: a base path breaks the RFC 9728 metadata path")
+    return problems
+
+
+def check_function(sam, cfn, root):
+    problems = []
+    fn = the_function(cfn)
+    if fn is None:
+        return ["no AWS::Lambda::Function McpFunction"]
+    p = fn["Properties"]
+    if p.get("Architectures") != ["arm64"]:
+        problems.append(f"Architectures {p.get('Architectures')!r} != ['arm64']")
+    if p.get("Runtime") != "provided.al2023":
+        problems.append(f"Runtime {p.get('Runtime')!r} != 'provided.al2023'")
+    if p.get("Handler") != "bootstrap":
+        problems.append(f"Handler {p.get('Handler')!r} != 'bootstrap'")
+    # How `sam build` makes the binary (from the SAM source, which keeps CodeUri).
+    src = sam["Resources"].get("McpFunction", {})
+    meta = src.get("Metadata", {})
+    if meta.get("BuildMethod") != "rust-cargolambda":
+        problems.append(f"BuildMethod {meta.get('BuildMethod')!r} != 'rust-cargolambda'")
+    binary = meta.get("BuildProperties", {}).get("Binary")
+    code_uri = src.get("Properties", {}).get("CodeUri")
+    if not isinstance(code_uri, str):
+        problems.append(f"CodeUri {code_uri!r} is not a local path")
+    else:
+        manifest = (root / "infra" / code_uri / "Cargo.toml").resolve()
+        if not manifest.is_file():
+            problems.append(f"CodeUri {code_uri!r} has no Cargo.toml")
+        else:
+            cargo = tomllib.loads(manifest.read_text(encoding="utf-8"))
+            bins = {b.get("name") for b in cargo.get("bin", [])} or {cargo["package"]["name"]}
+            if binary not in bins:
+                problems.append(f"BuildProperties.Binary {binary!r} not among the package's binaries {sorted(bins)}")
+    timeout_ms = p.get("Timeout", 3) * 1000
+    for name, i in resources_of(cfn, "AWS::ApiGatewayV2::Integration").items():
+        limit = i["Properties"].get("TimeoutInMillis", 30000)
+        if not timeout_ms < limit <= 30000:
+            problems.append(f"function timeout {timeout_ms} ms must be below {name}'s {limit} ms (max 30000)")
+    return problems
+
+
+def check_table(sam, cfn, root):
+    problems = []
+    tables = resources_of(cfn, "AWS::DynamoDB::Table")
+    if len(tables) != 1:
+        return [f"expected one table, found {len(tables)}"]
+    (name, t), = tables.items()
+    p = t["Properties"]
+    if t.get("DeletionPolicy") != "Retain" or t.get("UpdateReplacePolicy") != "Retain":
+        problems.append("DeletionPolicy and UpdateReplacePolicy must both be Retain")
+    if p.get("PointInTimeRecoverySpecification", {}).get("PointInTimeRecoveryEnabled") is not True:
+        problems.append("point-in-time recovery is off")
+    if p.get("DeletionProtectionEnabled") is not True:
+        problems.append("deletion protection is off")
+    if p.get("SSESpecification", {}).get("SSEEnabled") is not True:
+        problems.append("SSESpecification.SSEEnabled is not true")
+    if p.get("BillingMode") != "PAY_PER_REQUEST":
+        problems.append(f"BillingMode {p.get('BillingMode')!r} != PAY_PER_REQUEST")
+    attrs = {a["AttributeName"]: a["AttributeType"] for a in p.get("AttributeDefinitions", [])}
+    keys = {k["AttributeName"]: k["KeyType"] for k in p.get("KeySchema", [])}
+    if attrs != {"PK": "S", "SK": "S"} or keys != {"PK": "HASH", "SK": "RANGE"}:
+        problems.append(f"key schema {keys} / attributes {attrs} != PK (S, hash), SK (S, range)")
+    if p.get("GlobalSecondaryIndexes") or p.get("LocalSecondaryIndexes"):
+        problems.append("the contract has no secondary indexes")
+    ttl = p.get("TimeToLiveSpecification", {})
+    if ttl.get("AttributeName") != "expiresAt" or ttl.get("Enabled") is not True:
+        problems.append(f"TTL {ttl} is not enabled on expiresAt")
+    # The attribute the code writes must be the one the table expires on.
+    store_mod = root / "shared/ledger/src/store/mod.rs"
+    m = re.search(r'TTL_ATTRIBUTE:\s*&str\s*=\s*"([^"]+)"', store_mod.read_text(encoding="utf-8"))
+    if not m:
+        problems.append("TTL_ATTRIBUTE not found in dochiya-ledger's store module")
+    elif m.group(1) != ttl.get("AttributeName"):
+        problems.append(f"code's TTL_ATTRIBUTE {m.group(1)!r} != table TTL attribute {ttl.get('AttributeName')!r}")
+    return problems
+
+
+def check_iam_no_wildcard_actions(sam, cfn, root):
+    problems = []
+    found = 0
+    for where, st in all_policy_statements(cfn):
+        found += 1
+        if "NotAction" in st:
+            problems.append(f"{where}: NotAction grants everything else")
+        for action in as_list(st.get("Action", [])):
+            if not isinstance(action, str) or "*" in action or "?" in action:
+                problems.append(f"{where}: action {action!r} is a wildcard or not a literal")
+    if found == 0:
+        problems.append("no IAM policy statements found")
+    for name, role in resources_of(cfn, "AWS::IAM::Role").items():
+        if role["Properties"].get("ManagedPolicyArns"):
+            problems.append(f"{name}: managed policies cannot be checked for wildcards")
+    # SAM policy templates / managed policy names on the function expand to broad grants.
+    src = sam["Resources"].get("McpFunction", {}).get("Properties", {})
+    if "Policies" in src:
+        problems.append("McpFunction uses SAM Policies; the explicit role is the whole grant")
+    return problems
+
+
+def check_iam_dynamodb_matches_store(sam, cfn, root):
+    problems = []
+    granted = set()
+    for where, st in all_policy_statements(cfn):
+        actions = {a for a in as_list(st.get("Action", [])) if isinstance(a, str)}
+        ddb = {a for a in actions if a.startswith("dynamodb:")}
+        if not ddb:
+            continue
+        granted |= ddb
+        for res in as_list(st.get("Resource")):
+            ok = res == {"Fn::GetAtt": ["LedgerTable", "Arn"]} or (
+                isinstance(res, dict)
+                and "Fn::If" in res
+                and res["Fn::If"][2] == {"Fn::GetAtt": ["LedgerTable", "Arn"]}
+                and "table/${ExistingTableName}" in json.dumps(res["Fn::If"][1])
+            )
+            if not ok:
+                problems.append(f"{where}: DynamoDB resource {res!r} is not (only) the ledger table")
+    needed = store_actions(root)
+    source = "store-dynamodb's calls"
+    if not needed:
+        NOTES.add("dochiya-store-dynamodb makes no DynamoDB calls yet: IAM checked against the planned Store operations")
+        needed = PLANNED_STORE_ACTIONS
+        source = "the planned Store operations"
+    missing = needed - granted
+    if missing:
+        problems.append(f"{source} need {sorted(missing)}, which the role does not grant")
+    extra = granted - needed
+    if extra:
+        problems.append(f"role grants {sorted(extra)}, beyond {source}")
+    provisioning = granted & PROVISIONING_ACTIONS
+    if provisioning:
+        problems.append(f"role may change the table itself: {sorted(provisioning)}")
+    return problems
+
+
+def check_env(sam, cfn, root):
+    problems = []
+    env = env_of(cfn)
+    names = set(env)
+    unknown = names - CONTRACT_ENV
+    if unknown:
+        problems.append(f"not in the configuration contract: {sorted(unknown)}")
+    missing = REQUIRED_ENV - names
+    if missing:
+        problems.append(f"missing: {sorted(missing)}")
+    forbidden = names & FORBIDDEN_ENV
+    if forbidden:
+        problems.append(f"local-only settings in the Lambda: {sorted(forbidden)}")
+    if env.get("DOCHIYA_AUTH") != "jwt":
+        problems.append(f"DOCHIYA_AUTH {env.get('DOCHIYA_AUTH')!r} != 'jwt'")
+    read = app_env_names(root)
+    if read:
+        unread = names - read
+        if unread:
+            problems.append(f"set but never read by dochiya-app: {sorted(unread)}")
+    else:
+        NOTES.add("dochiya-app reads no DOCHIYA_* names yet: env checked against the contract only")
+    return problems
+
+
+def check_logs(sam, cfn, root):
+    problems = []
+    groups = resources_of(cfn, "AWS::Logs::LogGroup")
+    for name, g in groups.items():
+        if "RetentionInDays" not in g.get("Properties", {}):
+            problems.append(f"{name}: no retention (logs would be kept forever)")
+    fn = the_function(cfn) or {"Properties": {}}
+    lg = fn["Properties"].get("LoggingConfig", {}).get("LogGroup")
+    if not (isinstance(lg, dict) and lg.get("Ref") in groups):
+        problems.append(f"function LoggingConfig.LogGroup {lg!r} is not a log group of this stack")
+    return problems
+
+
+def check_outputs(sam, cfn, root):
+    problems = []
+    outputs = cfn.get("Outputs", {})
+    for key in ("McpUrl", "ProtectedResourceMetadataUrl"):
+        if key not in outputs:
+            problems.append(f"no output {key}")
+    if problems:
+        return problems
+    # The advertised URL must be the audience the function checks, and the metadata
+    # URL its RFC 9728 path-suffixed form.
+    mcp = outputs["McpUrl"]["Value"]
+    if mcp != env_of(cfn).get("DOCHIYA_RESOURCE_URL"):
+        problems.append("output McpUrl differs from DOCHIYA_RESOURCE_URL")
+    expected_meta = json.loads(
+        json.dumps(mcp).replace("/mcp\"", "/.well-known/oauth-protected-resource/mcp\"")
+    )
+    if outputs["ProtectedResourceMetadataUrl"]["Value"] != expected_meta:
+        problems.append("ProtectedResourceMetadataUrl is not the path-suffixed metadata URL of McpUrl")
+    return problems
+
+
+CHECKS = [
+    ("routes: all five, one integration, no gateway authorizer", check_routes),
+    ("stage: $default, throttling, access log, no base path", check_stage),
+    ("function: arm64, provided.al2023, rust-cargolambda binary", check_function),
+    ("table: PITR, deletion protection, TTL expiresAt, Retain, SSE", check_table),
+    ("iam: no wildcard actions, no managed policies", check_iam_no_wildcard_actions),
+    ("iam: DynamoDB actions = store-dynamodb calls, on the table only", check_iam_dynamodb_matches_store),
+    ("env: contract names, required set, jwt", check_env),
+    ("logs: retention, function log group", check_logs),
+    ("outputs: MCP URL = audience, metadata URL", check_outputs),
+]
+
+
+# ---------------------------------------------------------------- mutations
+# Each breaks one property of the translated template; its check must then fail.
+
+
+def _fn_props(cfn):
+    return cfn["Resources"]["McpFunction"]["Properties"]
+
+
+def _table(cfn):
+    return next(iter(resources_of(cfn, "AWS::DynamoDB::Table").values()))
+
+
+def _ddb_statement(cfn):
+    for _, st in all_policy_statements(cfn):
+        if any(str(a).startswith("dynamodb:") for a in as_list(st.get("Action", []))):
+            return st
+    raise LookupError("no DynamoDB statement")
+
+
+def mut_x86(cfn):
+    _fn_props(cfn)["Architectures"] = ["x86_64"]
+
+
+def mut_runtime(cfn):
+    _fn_props(cfn)["Runtime"] = "provided.al2"
+
+
+def mut_drop_route(cfn):
+    routes = resources_of(cfn, "AWS::ApiGatewayV2::Route")
+    victim = next(k for k, r in routes.items() if r["Properties"]["RouteKey"] == "GET /.well-known/oauth-protected-resource/mcp")
+    del cfn["Resources"][victim]
+
+
+def mut_named_stage(cfn):
+    next(iter(resources_of(cfn, "AWS::ApiGatewayV2::Stage").values()))["Properties"]["StageName"] = "prod"
+
+
+def mut_pitr_off(cfn):
+    _table(cfn)["Properties"]["PointInTimeRecoverySpecification"]["PointInTimeRecoveryEnabled"] = False
+
+
+def mut_unprotected(cfn):
+    _table(cfn)["Properties"]["DeletionProtectionEnabled"] = False
+
+
+def mut_ttl_name(cfn):
+    _table(cfn)["Properties"]["TimeToLiveSpecification"]["AttributeName"] = "ttl"
+
+
+def mut_delete_policy(cfn):
+    _table(cfn)["DeletionPolicy"] = "Delete"
+
+
+def mut_wildcard(cfn):
+    _ddb_statement(cfn)["Action"] = ["dynamodb:*"]
+
+
+def mut_extra_action(cfn):
+    # Scan is never needed: the store only reads by key or by partition.
+    _ddb_statement(cfn)["Action"] = list(_ddb_statement(cfn)["Action"]) + ["dynamodb:Scan"]
+
+
+def mut_any_table(cfn):
+    _ddb_statement(cfn)["Resource"] = "*"
+
+
+def mut_env_typo(cfn):
+    env = _fn_props(cfn)["Environment"]["Variables"]
+    env["DOCHIYA_TABEL"] = env.pop("DOCHIYA_TABLE")
+
+
+def mut_dev_auth(cfn):
+    _fn_props(cfn)["Environment"]["Variables"]["DOCHIYA_AUTH"] = "dev"
+
+
+def mut_no_retention(cfn):
+    next(iter(resources_of(cfn, "AWS::Logs::LogGroup").values()))["Properties"].pop("RetentionInDays")
+
+
+def mut_output_url(cfn):
+    cfn["Outputs"]["McpUrl"]["Value"] = {"Fn::Sub": "${HttpApi.ApiEndpoint}/mcp/"}
+
+
+def mut_provisioning(cfn):
+    _ddb_statement(cfn)["Action"] = list(_ddb_statement(cfn)["Action"]) + ["dynamodb:UpdateTimeToLive"]
+
+
+MUTATIONS = [
+    ("x86_64 architecture", mut_x86, check_function),
+    ("provided.al2 runtime", mut_runtime, check_function),
+    ("metadata route missing", mut_drop_route, check_routes),
+    ("named stage", mut_named_stage, check_stage),
+    ("PITR off", mut_pitr_off, check_table),
+    ("deletion protection off", mut_unprotected, check_table),
+    ("TTL on another attribute", mut_ttl_name, check_table),
+    ("table DeletionPolicy Delete", mut_delete_policy, check_table),
+    ("dynamodb:* action", mut_wildcard, check_iam_no_wildcard_actions),
+    ("action the store never calls", mut_extra_action, check_iam_dynamodb_matches_store),
+    ("DynamoDB grant on every table", mut_any_table, check_iam_dynamodb_matches_store),
+    ("table provisioning action", mut_provisioning, check_iam_dynamodb_matches_store),
+    ("misspelt env var", mut_env_typo, check_env),
+    ("dev auth in Lambda", mut_dev_auth, check_env),
+    ("log group without retention", mut_no_retention, check_logs),
+    ("MCP URL output with trailing slash", mut_output_url, check_outputs),
+]
+
+
+def main(sam_path, cfn_path, root):
+    root = Path(root).resolve()
+    sam = yaml_parse(Path(sam_path).read_text(encoding="utf-8"))
+    cfn = json.loads(Path(cfn_path).read_text(encoding="utf-8"))
+    passed = failed = 0
+
+    for title, check in CHECKS:
+        problems = check(sam, cfn, root)
+        if problems:
+            failed += 1
+            print(f"FAIL {title}")
+            for p in problems:
+                print(f"     - {p}")
+        else:
+            passed += 1
+            print(f"PASS {title}")
+
+    for title, mutate, check in MUTATIONS:
+        broken = copy.deepcopy(cfn)
+        mutate(broken)
+        problems = check(sam, broken, root)
+        if problems:
+            passed += 1
+            print(f"PASS catches {title}: {problems[0]}")
+        else:
+            failed += 1
+            print(f"FAIL does not catch {title}")
+
+    for note in sorted(NOTES):
+        print(f"note: {note}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    sys.exit(main(*sys.argv[1:]))
