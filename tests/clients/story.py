@@ -1,0 +1,242 @@
+"""The ledger story every Python client runs, and the checks on its results.
+
+Twin of tests/clients/story.mjs: the same story, the same expected values. Each
+SDK script supplies `list_tools` / `call_tool` adapters over its own client; the
+SDK validates each result against the tool's outputSchema inside `call_tool`.
+Only the standard library is imported here, so it works in both SDK venvs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import traceback
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+CONTRACT_TOOLS = sorted([
+    "archive_account", "create_account", "create_vault", "get_balances", "get_transaction",
+    "list_accounts", "list_transactions", "list_vaults", "net_worth_history", "reconcile",
+    "record_split_transaction", "record_transaction", "rename_account", "rename_vault",
+    "spending_report", "upsert_snapshot", "void_transaction",
+])
+"""The 17 tool names of the tool contract (shared/TOOLS.md); the list must match exactly."""
+
+STORY_TOOLS = ["create_vault", "create_account", "record_transaction", "get_balances"]
+"""Tools the story calls: each must declare an outputSchema, or the SDK validates nothing."""
+
+UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
+DECIMAL_ID = re.compile(r"^[0-9]+$")
+DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+
+
+class StoryFailure(Exception):
+    """The server's answer differs from what the story expects."""
+
+
+def fail(what: str, actual: Any, expected: Any) -> None:
+    raise StoryFailure(f"{what}: got {json.dumps(actual, ensure_ascii=False)}, "
+                       f"expected {json.dumps(expected, ensure_ascii=False)}")
+
+
+def expect_equal(actual: Any, expected: Any, what: str) -> None:
+    if actual != expected:
+        fail(what, actual, expected)
+
+
+def expect_match(actual: Any, pattern: re.Pattern[str], what: str) -> None:
+    if not isinstance(actual, str) or not pattern.match(actual):
+        fail(what, actual, f"a string matching {pattern.pattern}")
+
+
+def pick(obj: Any, keys: list[str]) -> dict[str, Any]:
+    """Only the named fields (output fields may grow; the named ones must be exact)."""
+    obj = obj if isinstance(obj, dict) else {}
+    return {k: obj.get(k) for k in keys}
+
+
+def by_key(items: Any, key: str, fields: list[str], what: str) -> dict[str, Any]:
+    """Entries keyed by one field, each cut to `fields`; order-free, duplicates caught."""
+    if not isinstance(items, list):
+        fail(what, items, "an array")
+    out: dict[str, Any] = {}
+    for it in items:
+        if it.get(key) in out:
+            fail(f"{what}: duplicate {key}", it.get(key), "unique")
+        out[it.get(key)] = pick(it, fields)
+    return out
+
+
+@dataclass
+class Tamper:
+    """Shared with the client's HTTP transport: when armed, the next get_balances
+    result loses its required `totals` field on its way in (negative control)."""
+
+    armed: bool = False
+    tampered: int = 0
+
+    def maybe_damage(self, request_body: bytes, content_type: str, body: bytes) -> bytes | None:
+        """The damaged body, or None when this response is not the one to damage."""
+        if not self.armed:
+            return None
+        try:
+            request = json.loads(request_body)
+        except ValueError:
+            return None
+        if not isinstance(request, dict) or request.get("method") != "tools/call":
+            return None
+        if (request.get("params") or {}).get("name") != "get_balances":
+            return None
+
+        def damage(text: str) -> str:
+            msg = json.loads(text)
+            sc = (msg.get("result") or {}).get("structuredContent")
+            if isinstance(sc, dict) and "totals" in sc:
+                del sc["totals"]
+                self.tampered += 1
+            return json.dumps(msg, ensure_ascii=False)
+
+        text = body.decode("utf-8")
+        if "text/event-stream" in content_type:
+            # Our server answers JSON; SSE is handled so the check cannot pass vacuously.
+            text = "\n".join(f"data: {damage(line[6:])}" if line.startswith("data: ") else line
+                             for line in text.split("\n"))
+        else:
+            text = damage(text)
+        return text.encode("utf-8")
+
+
+def structured(result: Any, tool: str) -> dict[str, Any]:
+    if getattr(result, "isError", None) or getattr(result, "is_error", None):
+        texts = " ".join(getattr(c, "text", "") for c in result.content)
+        raise StoryFailure(f"{tool} returned isError: {texts}")
+    sc = getattr(result, "structuredContent", None)
+    if sc is None:
+        sc = getattr(result, "structured_content", None)
+    if not isinstance(sc, dict):
+        fail(f"{tool} structuredContent", sc, "an object")
+    return sc
+
+
+def output_schema(tool: Any) -> Any:
+    schema = getattr(tool, "outputSchema", None)
+    return schema if schema is not None else getattr(tool, "output_schema", None)
+
+
+async def run_story(label: str,
+                    list_tools: Callable[[], Awaitable[list[Any]]],
+                    call_tool: Callable[[str, dict[str, Any]], Awaitable[Any]],
+                    tamper: Tamper) -> list[str]:
+    steps: list[str] = []
+
+    def step(s: str) -> None:
+        steps.append(s)
+        print(f"[{label}] ok: {s}", flush=True)
+
+    tools = await list_tools()
+    expect_equal(sorted(t.name for t in tools), CONTRACT_TOOLS, "tools/list names")
+    for name in STORY_TOOLS:
+        schema = output_schema(next(t for t in tools if t.name == name))
+        if not isinstance(schema, dict) or schema.get("type") != "object":
+            fail(f"{name} outputSchema", schema, "an object schema (else the SDK validates nothing)")
+    step(f"tools/list: {len(tools)} tools, story tools declare outputSchema")
+
+    vault = structured(await call_tool("create_vault", {"name": "우리집"}), "create_vault")
+    expect_match(vault.get("vaultId"), UUID, "create_vault vaultId")
+    expect_equal(pick(vault, ["name", "currency", "timeZone", "created"]),
+                 {"name": "우리집", "currency": "KRW", "timeZone": "Asia/Seoul", "created": True},
+                 "create_vault result")
+    step(f"create_vault 우리집 ({vault['vaultId']})")
+
+    accounts: dict[str, str] = {}
+    for name, kind in [("카카오뱅크", "asset"), ("월급", "income")]:
+        acct = structured(await call_tool("create_account", {"vault": "우리집", "name": name, "kind": kind}),
+                          "create_account")
+        expect_match(acct.get("accountId"), UUID, f"create_account {name} accountId")
+        expect_equal(pick(acct, ["name", "kind", "balance", "created"]),
+                     {"name": name, "kind": kind, "balance": "0", "created": True},
+                     f"create_account {name} result")
+        accounts[name] = acct["accountId"]
+    step("create_account 카카오뱅크 (asset), 월급 (income)")
+
+    salary = {"vault": "우리집", "from": "월급", "to": "카카오뱅크", "amount": "3500000",
+              "date": "2026-11-25", "memo": "11월 월급", "idempotencyKey": f"{label}-salary-2026-11"}
+    first = structured(await call_tool("record_transaction", salary), "record_transaction")
+    tx = first.get("transaction") or {}
+    expect_match(tx.get("transactionId"), DECIMAL_ID, "record_transaction transactionId")
+    expect_equal(pick(tx, ["date", "memo", "voided"]),
+                 {"date": "2026-11-25", "memo": "11월 월급", "voided": False}, "record_transaction transaction")
+    expect_equal(by_key(tx.get("postings"), "account", ["account", "accountId", "amount"], "postings"),
+                 {"월급": {"account": "월급", "accountId": accounts["월급"], "amount": "-3500000"},
+                  "카카오뱅크": {"account": "카카오뱅크", "accountId": accounts["카카오뱅크"], "amount": "3500000"}},
+                 "record_transaction postings (signed: debit +, credit -)")
+    expected_balances = {
+        "월급": {"account": "월급", "accountId": accounts["월급"], "balance": "3500000"},
+        "카카오뱅크": {"account": "카카오뱅크", "accountId": accounts["카카오뱅크"], "balance": "3500000"},
+    }
+    expect_equal(by_key(first.get("balances"), "account", ["account", "accountId", "balance"], "balances"),
+                 expected_balances, "record_transaction balances")
+    expect_equal(pick(first, ["replayed", "dryRun"]), {"replayed": False, "dryRun": False},
+                 "record_transaction flags")
+    step(f"record_transaction 월급 → 카카오뱅크 3500000 (transactionId {tx['transactionId']})")
+
+    again = structured(await call_tool("record_transaction", salary), "record_transaction (retry)")
+    expect_equal(again.get("replayed"), True, "retry with the same idempotencyKey: replayed")
+    expect_equal((again.get("transaction") or {}).get("transactionId"), tx["transactionId"], "retry transactionId")
+    expect_equal(again.get("transaction"), tx, "retry transaction")
+    expect_equal(by_key(again.get("balances"), "account", ["account", "accountId", "balance"], "retry balances"),
+                 expected_balances, "retry balances (must not be applied twice)")
+    step(f"record_transaction retry: replayed, same transactionId {tx['transactionId']}")
+
+    bal = structured(await call_tool("get_balances", {"vault": "우리집"}), "get_balances")
+    expect_equal(pick(bal.get("vault"), ["vaultId", "name"]), {"vaultId": vault["vaultId"], "name": "우리집"},
+                 "get_balances vault")
+    expect_equal(bal.get("currency"), "KRW", "get_balances currency")
+    expect_match(bal.get("asOf"), DATE, "get_balances asOf")
+    expect_equal(by_key(bal.get("accounts"), "name", ["accountId", "name", "kind", "balance"], "accounts"),
+                 {"월급": {"accountId": accounts["월급"], "name": "월급", "kind": "income", "balance": "3500000"},
+                  "카카오뱅크": {"accountId": accounts["카카오뱅크"], "name": "카카오뱅크", "kind": "asset",
+                            "balance": "3500000"}},
+                 "get_balances accounts")
+    expect_equal(pick(bal.get("totals"), ["assets", "liabilities", "netWorth"]),
+                 {"assets": "3500000", "liabilities": "0", "netWorth": "3500000"}, "get_balances totals")
+    step("get_balances: 카카오뱅크 3500000, 월급 3500000, net worth 3500000")
+
+    # Negative control: the SDK must reject a result that breaks the outputSchema.
+    tamper.armed = True
+    rejected: BaseException | None = None
+    try:
+        await call_tool("get_balances", {"vault": "우리집"})
+    except Exception as e:  # the SDK's own validation error type differs per generation
+        rejected = e
+    finally:
+        tamper.armed = False
+    if tamper.tampered != 1:
+        fail("tampering transport hit count", tamper.tampered, 1)
+    if rejected is None:
+        raise StoryFailure("SDK accepted a get_balances result without the required `totals`: "
+                           "output-schema validation is not in effect")
+    first_line = str(rejected).splitlines()[0][:160] if str(rejected) else type(rejected).__name__
+    step(f"SDK rejected a result missing `totals` ({first_line})")
+    return steps
+
+
+def env() -> tuple[str, str]:
+    url, token = os.environ.get("DOCHIYA_MCP_URL"), os.environ.get("DOCHIYA_TOKEN")
+    if not url or not token:
+        print("DOCHIYA_MCP_URL and DOCHIYA_TOKEN must be set", file=sys.stderr)
+        sys.exit(2)
+    return url, token
+
+
+def report(label: str, steps_or_error: list[str] | BaseException) -> None:
+    """One PASS or FAIL line; any failure exits non-zero."""
+    if isinstance(steps_or_error, BaseException):
+        e = steps_or_error
+        detail = str(e) if isinstance(e, StoryFailure) else "".join(traceback.format_exception(e))
+        print(f"FAIL {label}: {detail}", file=sys.stderr, flush=True)
+        sys.exit(1)
+    print(f"PASS {label}: {len(steps_or_error)} steps", flush=True)
