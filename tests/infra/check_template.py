@@ -251,6 +251,15 @@ def check_function(sam, cfn, root):
             bins = {b.get("name") for b in cargo.get("bin", [])} or {cargo["package"]["name"]}
             if binary not in bins:
                 problems.append(f"BuildProperties.Binary {binary!r} not among the package's binaries {sorted(bins)}")
+    # cargo-lambda's --release silently applies panic=abort, thin LTO, one codegen unit
+    # and stripping for every key the workspace's [profile.release] leaves unset. The
+    # workspace chose panic=unwind (a panic fails one request, not the warm instance),
+    # so each key must stay explicit there.
+    workspace = tomllib.loads((root / "Cargo.toml").read_text(encoding="utf-8"))
+    release = workspace.get("profile", {}).get("release", {})
+    unset = [k for k in ("panic", "lto", "codegen-units", "strip") if k not in release]
+    if unset:
+        problems.append(f"[profile.release] leaves {unset} to cargo-lambda's defaults (panic=abort, ...)")
     timeout_ms = p.get("Timeout", 3) * 1000
     for name, i in resources_of(cfn, "AWS::ApiGatewayV2::Integration").items():
         limit = i["Properties"].get("TimeoutInMillis", 30000)
@@ -415,7 +424,7 @@ def check_outputs(sam, cfn, root):
 CHECKS = [
     ("routes: all five, one integration, no gateway authorizer", check_routes),
     ("stage: $default, throttling, access log, no base path", check_stage),
-    ("function: arm64, provided.al2023, rust-cargolambda binary", check_function),
+    ("function: arm64, provided.al2023, rust-cargolambda binary, release profile", check_function),
     ("table: PITR, deletion protection, TTL expiresAt, Retain, SSE", check_table),
     ("iam: no wildcard actions, no managed policies", check_iam_no_wildcard_actions),
     ("iam: DynamoDB actions = store-dynamodb calls, on the table only", check_iam_dynamodb_matches_store),
