@@ -189,6 +189,18 @@ def check_routes(sam, cfn, root):
             problems.append(f"{name}: target {target!r} is not one of the integrations")
         if p.get("AuthorizationType", "NONE") != "NONE":
             problems.append(f"{name}: a gateway authorizer would hide the function's 401 challenge")
+    # API Gateway may invoke the function, and only from this API.
+    perms = [
+        r["Properties"]
+        for r in resources_of(cfn, "AWS::Lambda::Permission").values()
+        if r["Properties"].get("FunctionName") == {"Ref": "McpFunction"}
+    ]
+    if not perms:
+        problems.append("no permission for API Gateway to invoke McpFunction")
+    for perm in perms:
+        source = json.dumps(perm.get("SourceArn"))
+        if perm.get("Principal") != "apigateway.amazonaws.com" or "${HttpApi}/" not in source:
+            problems.append(f"invoke permission {perm} is not limited to this API")
     for name, i in integrations.items():
         p = i["Properties"]
         if p.get("IntegrationUri") != {"Fn::GetAtt": ["McpFunction", "Arn"]}:
@@ -422,7 +434,7 @@ def check_outputs(sam, cfn, root):
 
 
 CHECKS = [
-    ("routes: all five, one integration, no gateway authorizer", check_routes),
+    ("routes: all five, one integration, no gateway authorizer, invoke permission", check_routes),
     ("stage: $default, throttling, access log, no base path", check_stage),
     ("function: arm64, provided.al2023, rust-cargolambda binary, release profile", check_function),
     ("table: PITR, deletion protection, TTL expiresAt, Retain, SSE", check_table),
@@ -465,6 +477,11 @@ def mut_drop_route(cfn):
     routes = resources_of(cfn, "AWS::ApiGatewayV2::Route")
     victim = next(k for k, r in routes.items() if r["Properties"]["RouteKey"] == "GET /.well-known/oauth-protected-resource/mcp")
     del cfn["Resources"][victim]
+
+
+def mut_any_api_may_invoke(cfn):
+    for r in resources_of(cfn, "AWS::Lambda::Permission").values():
+        r["Properties"].pop("SourceArn", None)
 
 
 def mut_named_stage(cfn):
@@ -525,6 +542,7 @@ MUTATIONS = [
     ("x86_64 architecture", mut_x86, check_function),
     ("provided.al2 runtime", mut_runtime, check_function),
     ("metadata route missing", mut_drop_route, check_routes),
+    ("invoke permission for any API", mut_any_api_may_invoke, check_routes),
     ("named stage", mut_named_stage, check_stage),
     ("PITR off", mut_pitr_off, check_table),
     ("deletion protection off", mut_unprotected, check_table),
