@@ -145,9 +145,33 @@ def as_list(v):
 
 
 def rust_code_outside_tests(path):
+    """The file's code without `#[cfg(test)]` items (unit tests may create tables
+    against the emulator; only the shipped code counts)."""
     text = path.read_text(encoding="utf-8")
-    # Unit tests may create tables against the emulator; only the shipped code counts.
-    return text.split("#[cfg(test)]", 1)[0]
+    out = []
+    pos = 0
+    marker = "#[cfg(test)]"
+    while (start := text.find(marker, pos)) != -1:
+        out.append(text[pos:start])
+        # The item ends at `;` (e.g. `mod tests;`) or at the brace closing its body.
+        i = start + len(marker)
+        depth = 0
+        while i < len(text):
+            ch = text[i]
+            if ch == ";" and depth == 0:
+                i += 1
+                break
+            if ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth == 0:
+                    i += 1
+                    break
+            i += 1
+        pos = i
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def store_actions(root):
