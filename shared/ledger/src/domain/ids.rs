@@ -1,0 +1,292 @@
+//! Identifiers: transaction ids (64-bit, time-ordered, above 2^53), vault and
+//! account UUIDs, and the person a request acts for.
+
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::ParseError;
+
+/// 2^53: every transaction id is above it, so a client that rounds ids through
+/// a JSON number visibly breaks them instead of silently hitting another one.
+pub const TWO_POW_53: u64 = 1 << 53;
+
+/// Bits of randomness below the millisecond timestamp in a transaction id.
+const RANDOM_BITS: u32 = 20;
+/// Set in every id: keeps ids far above 2^53 and below 2^63 (fits `i64` too).
+const HIGH_BIT: u64 = 1 << 62;
+/// 2020-01-01T00:00:00Z in Unix milliseconds: the epoch of the id's clock part.
+const ID_EPOCH_MS: i64 = 1_577_836_800_000;
+
+/// A transaction id: a 64-bit integer, time-ordered, always above 2^53.
+/// It travels as a decimal string and is parsed only from one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TransactionId(u64);
+
+impl TransactionId {
+    /// Parse the decimal text of an id (the content of a JSON string).
+    pub fn parse(text: &str) -> Result<TransactionId, ParseError> {
+        let t = text.trim();
+        if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(ParseError::new(format!(
+                "\"{t}\" is not a transaction id; ids are decimal strings of digits, like \"{}\"; copy transactionId from list_transactions",
+                TransactionId(HIGH_BIT | 1)
+            )));
+        }
+        if t.len() > 1 && t.starts_with('0') {
+            return Err(ParseError::new(format!(
+                "\"{t}\" is not a transaction id: ids have no leading zeros"
+            )));
+        }
+        let n: u64 = t.parse().map_err(|_| {
+            ParseError::new(format!(
+                "\"{t}\" is not a transaction id: it is larger than any 64-bit id"
+            ))
+        })?;
+        TransactionId::from_u64(n).ok_or_else(|| {
+            ParseError::new(format!(
+                "\"{t}\" is not a transaction id: every id is above 2^53 (9007199254740992); copy transactionId exactly from list_transactions"
+            ))
+        })
+    }
+
+    /// Parse the exact JSON text of an argument: only a JSON string is accepted.
+    /// A JSON number is refused, because above 2^53 the client may already have rounded it.
+    pub fn from_json_text(raw: &str) -> Result<TransactionId, ParseError> {
+        let raw = raw.trim();
+        if raw.starts_with('"') {
+            let s: String = serde_json::from_str(raw)
+                .map_err(|_| ParseError::new("transactionId is not a valid JSON string"))?;
+            return TransactionId::parse(&s);
+        }
+        if raw.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
+            return Err(ParseError::new(
+                "transactionId must be sent as a JSON string of digits (for example \"4611686018427387905\"), not as a JSON number: numbers above 2^53 may already have been rounded on the way, which would point at a different transaction; copy the string from list_transactions",
+            ));
+        }
+        Err(ParseError::new("transactionId must be a JSON string of digits"))
+    }
+
+    /// An id from its integer value, if it can be one (above 2^53).
+    pub fn from_u64(n: u64) -> Option<TransactionId> {
+        (n > TWO_POW_53).then_some(TransactionId(n))
+    }
+
+    /// The integer value.
+    pub fn get(self) -> u64 {
+        self.0
+    }
+
+    /// Fixed-width (20-digit) form, so ids sort as text in numeric order (keys).
+    pub fn to_key_string(self) -> String {
+        format!("{:020}", self.0)
+    }
+
+    /// A new id from the current time (Unix ms) and 20 random bits.
+    pub fn generate(unix_ms: i64, random: u64) -> TransactionId {
+        let ms =
+            u64::try_from(unix_ms.saturating_sub(ID_EPOCH_MS)).unwrap_or(0) & ((1 << (62 - RANDOM_BITS)) - 1);
+        TransactionId(HIGH_BIT | (ms << RANDOM_BITS) | (random & ((1 << RANDOM_BITS) - 1)))
+    }
+}
+
+impl fmt::Display for TransactionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+macro_rules! uuid_id {
+    ($(#[$doc:meta])* $name:ident, $what:literal) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(uuid::Uuid);
+
+        impl $name {
+            /// Wrap a UUID.
+            pub fn from_uuid(id: uuid::Uuid) -> Self {
+                Self(id)
+            }
+
+            /// The UUID.
+            pub fn as_uuid(&self) -> uuid::Uuid {
+                self.0
+            }
+
+            /// Parse the hyphenated text form.
+            pub fn parse(text: &str) -> Result<Self, ParseError> {
+                uuid::Uuid::try_parse(text.trim())
+                    .map(Self)
+                    .map_err(|_| ParseError::new(format!("\"{}\" is not a {} id (a UUID)", text.trim(), $what)))
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{}", self.0.hyphenated())
+            }
+        }
+    };
+}
+
+uuid_id!(
+    /// A vault's id (UUID); appears in results only.
+    VaultId,
+    "vault"
+);
+uuid_id!(
+    /// An account's id (UUID); appears in results only.
+    AccountId,
+    "account"
+);
+
+/// The person a request acts for: the token's `sub`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PersonId(String);
+
+impl PersonId {
+    /// Wrap a subject; refused when empty, over 256 bytes, or containing control characters.
+    pub fn new(sub: impl Into<String>) -> Result<PersonId, ParseError> {
+        let sub = sub.into();
+        if sub.is_empty() || sub.len() > 256 || sub.chars().any(char::is_control) {
+            return Err(ParseError::new(
+                "the token subject is empty, too long, or has control characters",
+            ));
+        }
+        Ok(PersonId(sub))
+    }
+
+    /// The subject text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for PersonId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A source of randomness for new ids, injected so tests are reproducible.
+pub trait Entropy: Send + Sync + 'static {
+    /// 64 random bits.
+    fn next_u64(&self) -> u64;
+}
+
+/// Randomness from the operating system (through `uuid`'s v4 generator).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct OsEntropy;
+
+impl Entropy for OsEntropy {
+    fn next_u64(&self) -> u64 {
+        uuid::Uuid::new_v4().as_u64_pair().0
+    }
+}
+
+/// Deterministic randomness (SplitMix64) for tests.
+#[derive(Debug)]
+pub struct SeededEntropy(AtomicU64);
+
+impl SeededEntropy {
+    /// A sequence determined by the seed.
+    pub fn new(seed: u64) -> Self {
+        Self(AtomicU64::new(seed))
+    }
+}
+
+impl Entropy for SeededEntropy {
+    fn next_u64(&self) -> u64 {
+        let mut z = self
+            .0
+            .fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed)
+            .wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// A random UUID (v4 layout) from injected entropy.
+pub fn random_uuid(entropy: &dyn Entropy) -> uuid::Uuid {
+    let hi = entropy.next_u64().to_be_bytes();
+    let lo = entropy.next_u64().to_be_bytes();
+    let mut bytes = [0u8; 16];
+    bytes[..8].copy_from_slice(&hi);
+    bytes[8..].copy_from_slice(&lo);
+    uuid::Builder::from_random_bytes(bytes).into_uuid()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_ids_are_refused_as_not_ours() {
+        let err = TransactionId::parse("12").unwrap_err().to_string();
+        assert!(err.contains("every id is above 2^53"), "{err}");
+        assert!(TransactionId::parse("9007199254740992").is_err());
+    }
+
+    #[test]
+    fn ids_above_two_pow_53_parse_exactly() {
+        let id = TransactionId::parse("9007199254740993").unwrap();
+        assert_eq!(id.get(), 9_007_199_254_740_993);
+        assert_eq!(id.to_string(), "9007199254740993");
+        assert_eq!(id.to_key_string(), "00009007199254740993");
+    }
+
+    #[test]
+    fn ids_near_u64_max() {
+        assert_eq!(
+            TransactionId::parse("18446744073709551615").unwrap().get(),
+            u64::MAX
+        );
+        let err = TransactionId::parse("18446744073709551616")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("larger than any 64-bit id"), "{err}");
+    }
+
+    #[test]
+    fn ids_as_json_numbers_are_refused_with_the_reason() {
+        let err = TransactionId::from_json_text("4611686018427387905")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("not as a JSON number"), "{err}");
+        assert!(err.contains("rounded"), "{err}");
+        assert_eq!(
+            TransactionId::from_json_text("\"4611686018427387905\"")
+                .unwrap()
+                .get(),
+            4_611_686_018_427_387_905
+        );
+    }
+
+    #[test]
+    fn malformed_ids_are_refused() {
+        for bad in ["", "-5", "1.0", "0x10", "04611686018427387905", "1e19", " "] {
+            assert!(TransactionId::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn generated_ids_are_above_two_pow_53_and_time_ordered() {
+        let a = TransactionId::generate(1_790_000_000_000, u64::MAX);
+        let b = TransactionId::generate(1_790_000_000_001, 0);
+        assert!(a.get() > TWO_POW_53);
+        assert!(a < b, "a later millisecond sorts after any randomness");
+        assert!(b.get() < 1 << 63, "fits in i64");
+        let before_epoch = TransactionId::generate(0, 7);
+        assert_eq!(before_epoch.get(), HIGH_BIT | 7);
+        assert_eq!(TransactionId::parse(&a.to_string()).unwrap(), a);
+    }
+
+    #[test]
+    fn seeded_entropy_is_reproducible() {
+        let a = SeededEntropy::new(1);
+        let b = SeededEntropy::new(1);
+        assert_eq!(a.next_u64(), b.next_u64());
+        assert_ne!(a.next_u64(), a.next_u64());
+        assert_eq!(random_uuid(&SeededEntropy::new(3)).get_version_num(), 4);
+    }
+}

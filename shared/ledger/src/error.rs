@@ -1,0 +1,323 @@
+//! What can go wrong in a ledger operation, by meaning.
+//!
+//! Every message is written for a model: it says what was wrong and what to do
+//! next. The tools layer passes messages through unchanged; only
+//! [`LedgerError::Internal`] is hidden behind a reference id.
+
+use std::fmt;
+
+use crate::domain::{Money, ParseError, TransactionId};
+use crate::store::StoreError;
+
+/// The kinds of things a name or id can refer to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entity {
+    /// A vault (금고).
+    Vault,
+    /// An account (계정).
+    Account,
+    /// A transaction.
+    Transaction,
+    /// A balance snapshot.
+    Snapshot,
+}
+
+impl Entity {
+    /// Lowercase noun.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Entity::Vault => "vault",
+            Entity::Account => "account",
+            Entity::Transaction => "transaction",
+            Entity::Snapshot => "snapshot",
+        }
+    }
+
+    /// The tool that lists this entity.
+    fn lister(self) -> &'static str {
+        match self {
+            Entity::Vault => "list_vaults",
+            Entity::Account => "list_accounts",
+            Entity::Transaction | Entity::Snapshot => "list_transactions",
+        }
+    }
+}
+
+impl fmt::Display for Entity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One of several things a name could mean, and where it lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Match {
+    /// Its name.
+    pub name: String,
+    /// Where it lives (e.g. `vault "가계부"`), or its id.
+    pub location: String,
+}
+
+/// A ledger operation's failure.
+#[derive(Debug, thiserror::Error)]
+pub enum LedgerError {
+    /// No such vault, account or transaction among the caller's own.
+    #[error("{}", not_found_message(*what, name, within.as_deref(), candidates))]
+    NotFound {
+        /// What was looked up.
+        what: Entity,
+        /// The name or id as given.
+        name: String,
+        /// Where it was looked up (`vault "가계부"`), if inside a vault.
+        within: Option<String>,
+        /// The closest existing names, best first.
+        candidates: Vec<String>,
+    },
+    /// The name matches several things; nothing was picked.
+    #[error("{}", ambiguous_message(*what, name, matches))]
+    Ambiguous {
+        /// What was looked up.
+        what: Entity,
+        /// The name as given (empty when the argument was omitted).
+        name: String,
+        /// Every match with where it lives.
+        matches: Vec<Match>,
+    },
+    /// An argument is malformed or not allowed.
+    #[error("Invalid {field}: {message}")]
+    InvalidInput {
+        /// The argument's name as the tool spells it (`amount`, `date`, `name`).
+        field: String,
+        /// What is wrong and how to write it instead.
+        message: String,
+    },
+    /// The name is already used by something with different settings.
+    #[error("{}", name_taken_message(*what, name, existing))]
+    NameTaken {
+        /// Vault or account.
+        what: Entity,
+        /// The requested name.
+        name: String,
+        /// What already has it (e.g. `an expense account`).
+        existing: String,
+    },
+    /// A split's sides do not sum to the same amount.
+    #[error(
+        "The split does not balance: the `from` lines sum to {credits} and the `to` lines sum to {debits}, a difference of {difference}. Make both sides add up to the same total."
+    )]
+    Unbalanced {
+        /// Sum of the `to` lines (debits).
+        debits: Money,
+        /// Sum of the `from` lines (credits).
+        credits: Money,
+        /// `debits - credits`.
+        difference: Money,
+    },
+    /// The idempotency key was used before with different arguments.
+    #[error(
+        "idempotencyKey \"{key}\" was already used for a different entry. If this is a retry of that entry, resend exactly the same arguments; if it is a new entry, make up a new idempotencyKey."
+    )]
+    IdempotencyKeyReused {
+        /// The key.
+        key: String,
+    },
+    /// An identical transaction was recorded moments ago.
+    #[error(
+        "An identical transaction (same date, accounts, amounts and memo) was recorded {minutes_ago} minute(s) ago as transactionId \"{earlier_id}\". It is probably a duplicate of that one: check it with get_transaction. If this really is a second, separate transaction, call again with allowDuplicate: true."
+    )]
+    ProbableDuplicate {
+        /// The earlier transaction.
+        earlier_id: TransactionId,
+        /// How long ago it was recorded, in whole minutes.
+        minutes_ago: i64,
+    },
+    /// A new transaction names an archived account.
+    #[error(
+        "Account \"{name}\" is archived, so new transactions cannot use it. Use another account (list_accounts shows the live ones), or create a new account."
+    )]
+    ArchivedAccount {
+        /// The account's name.
+        name: String,
+    },
+    /// A concurrent change won; nothing was written. Safe to retry.
+    #[error(
+        "Another change to the same data happened at the same moment and nothing was written; call again."
+    )]
+    Conflict,
+    /// Storage is temporarily unavailable; nothing is known to be written. Safe to retry with the same arguments.
+    #[error("The ledger store is temporarily unavailable; call again in a moment with the same arguments.")]
+    Transient(#[source] StoreError),
+    /// An unexpected failure (a bug or a broken store).
+    #[error("internal ledger error: {context}")]
+    Internal {
+        /// What was being done.
+        context: String,
+        /// The cause, if any.
+        #[source]
+        source: Option<Box<dyn std::error::Error + Send + Sync>>,
+    },
+}
+
+impl LedgerError {
+    /// An invalid argument.
+    pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> LedgerError {
+        LedgerError::InvalidInput {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+
+    /// An invalid argument from a parse error.
+    pub fn from_parse(field: impl Into<String>, err: ParseError) -> LedgerError {
+        LedgerError::invalid(field, err.message())
+    }
+
+    /// An internal failure without a cause.
+    pub fn internal(context: impl Into<String>) -> LedgerError {
+        LedgerError::Internal {
+            context: context.into(),
+            source: None,
+        }
+    }
+
+    /// An internal failure with a cause.
+    pub fn internal_from(
+        context: impl Into<String>,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> LedgerError {
+        LedgerError::Internal {
+            context: context.into(),
+            source: Some(Box::new(source)),
+        }
+    }
+
+    /// Whether the model can act on the message (everything but [`LedgerError::Internal`]).
+    pub fn is_user_facing(&self) -> bool {
+        !matches!(self, LedgerError::Internal { .. })
+    }
+
+    /// Whether calling again unchanged may succeed.
+    pub fn is_retryable(&self) -> bool {
+        matches!(self, LedgerError::Conflict | LedgerError::Transient(_))
+    }
+}
+
+impl From<StoreError> for LedgerError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Transient(_) => LedgerError::Transient(e),
+            other => LedgerError::internal_from("store request failed", other),
+        }
+    }
+}
+
+fn quoted_list(items: &[String]) -> String {
+    items
+        .iter()
+        .map(|c| format!("\"{c}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn not_found_message(what: Entity, name: &str, within: Option<&str>, candidates: &[String]) -> String {
+    let place = within.map(|w| format!(" in {w}")).unwrap_or_default();
+    let (subject, create) = match what {
+        Entity::Transaction => (format!("No transaction with id \"{name}\"{place}."), ""),
+        Entity::Snapshot => (format!("No snapshot for \"{name}\"{place}."), ""),
+        Entity::Vault => (
+            format!("No vault named \"{name}\"."),
+            " or create_vault to make it",
+        ),
+        Entity::Account => (
+            format!("No account named \"{name}\"{place}."),
+            " or create_account to add it",
+        ),
+    };
+    if candidates.is_empty() {
+        format!("{subject} Call {} to see what exists{create}.", what.lister())
+    } else {
+        format!(
+            "{subject} Closest names: {}. Use one of them exactly, call {} to see every name{create}.",
+            quoted_list(candidates),
+            what.lister()
+        )
+    }
+}
+
+fn ambiguous_message(what: Entity, name: &str, matches: &[Match]) -> String {
+    let listed = matches
+        .iter()
+        .map(|m| format!("\"{}\" ({})", m.name, m.location))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if name.is_empty() {
+        format!("No {what} was named and there are several: {listed}. Pass `{what}` with one of these names.")
+    } else {
+        format!("\"{name}\" matches several {what}s: {listed}. Pass the {what} argument to say which one.")
+    }
+}
+
+fn name_taken_message(what: Entity, name: &str, existing: &str) -> String {
+    format!(
+        "A {what} named \"{name}\" already exists as {existing}. Use that {what} as it is, or choose a different name (rename_{what} renames)."
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::Currency;
+
+    #[test]
+    fn not_found_lists_candidates_and_next_step() {
+        let e = LedgerError::NotFound {
+            what: Entity::Account,
+            name: "식비2".into(),
+            within: Some("vault \"가계부\"".into()),
+            candidates: vec!["식비".into(), "외식비".into()],
+        };
+        assert_eq!(
+            e.to_string(),
+            "No account named \"식비2\" in vault \"가계부\". Closest names: \"식비\", \"외식비\". Use one of them exactly, call list_accounts to see every name or create_account to add it."
+        );
+        let none = LedgerError::NotFound {
+            what: Entity::Vault,
+            name: "x".into(),
+            within: None,
+            candidates: vec![],
+        };
+        assert_eq!(
+            none.to_string(),
+            "No vault named \"x\". Call list_vaults to see what exists or create_vault to make it."
+        );
+    }
+
+    #[test]
+    fn ambiguous_and_unbalanced_read_well() {
+        let e = LedgerError::Ambiguous {
+            what: Entity::Vault,
+            name: String::new(),
+            matches: vec![
+                Match {
+                    name: "가계부".into(),
+                    location: "KRW, Asia/Seoul".into(),
+                },
+                Match {
+                    name: "Travel".into(),
+                    location: "USD, America/New_York".into(),
+                },
+            ],
+        };
+        assert_eq!(
+            e.to_string(),
+            "No vault was named and there are several: \"가계부\" (KRW, Asia/Seoul), \"Travel\" (USD, America/New_York). Pass `vault` with one of these names."
+        );
+        let m = |n| Money::from_minor(n, Currency::USD);
+        let u = LedgerError::Unbalanced {
+            debits: m(1250),
+            credits: m(1200),
+            difference: m(50),
+        };
+        assert!(u.to_string().starts_with("The split does not balance: the `from` lines sum to 12.00 and the `to` lines sum to 12.50, a difference of 0.50."));
+    }
+}

@@ -1,0 +1,175 @@
+//! Every item key of the single table, built in this one place (docs/keys.md).
+//!
+//! Two kinds of partition:
+//! - `P#<sub>`: a person's own items: vault memberships, vault-name items
+//!   (uniqueness of vault names per person) and idempotency records.
+//! - `V#<vaultId>`: everything of one vault. Reached only through a membership
+//!   found in the caller's partition, never from an id a client sent.
+//!
+//! Sort keys sort as text: dates are `YYYY-MM-DD`, months `YYYY-MM`, and
+//! transaction ids fixed-width, so ranges and newest-first queries are key ranges.
+
+use crate::domain::{AccountId, LocalDate, NameKey, PersonId, TransactionId, VaultId, YearMonth};
+use crate::store::Key;
+
+/// Sort key of a vault's own settings item.
+pub const VAULT_META: &str = "META";
+/// Prefix of membership items in a person's partition.
+pub const MEMBERSHIP_PREFIX: &str = "M#";
+/// Prefix of account items (balance included) in a vault.
+pub const ACCOUNT_PREFIX: &str = "A#";
+/// Prefix of monthly rollups in a vault.
+pub const MONTH_PREFIX: &str = "B#";
+/// Prefix of daily rollups in a vault.
+pub const DAY_PREFIX: &str = "C#";
+/// Prefix of transactions by date in a vault.
+pub const TX_PREFIX: &str = "T#";
+/// Prefix of snapshots in a vault.
+pub const SNAPSHOT_PREFIX: &str = "S#";
+/// A character above every character used after a prefix: closes inclusive ranges.
+pub const HIGH: char = '\u{10FFFF}';
+
+/// A person's partition.
+pub fn person_pk(who: &PersonId) -> String {
+    format!("P#{}", who.as_str())
+}
+
+/// A vault's partition.
+pub fn vault_pk(vault: VaultId) -> String {
+    format!("V#{vault}")
+}
+
+/// A person's membership of a vault (`P#<sub>` / `M#<vaultId>`).
+pub fn membership(who: &PersonId, vault: VaultId) -> Key {
+    Key::new(person_pk(who), format!("{MEMBERSHIP_PREFIX}{vault}"))
+}
+
+/// A vault name held by a person (`P#<sub>` / `VN#<nameKey>`): at most one per name.
+pub fn vault_name(who: &PersonId, name: &NameKey) -> Key {
+    Key::new(person_pk(who), format!("VN#{}", name.as_str()))
+}
+
+/// An idempotency record of a person (`P#<sub>` / `IK#<key>`).
+pub fn idempotency(who: &PersonId, key: &str) -> Key {
+    Key::new(person_pk(who), format!("IK#{key}"))
+}
+
+/// A vault's settings (`V#<id>` / `META`).
+pub fn vault_meta(vault: VaultId) -> Key {
+    Key::new(vault_pk(vault), VAULT_META)
+}
+
+/// An account with its running balance (`V#<id>` / `A#<accountId>`).
+pub fn account(vault: VaultId, account: AccountId) -> Key {
+    Key::new(vault_pk(vault), format!("{ACCOUNT_PREFIX}{account}"))
+}
+
+/// A live account name in a vault (`V#<id>` / `AN#<nameKey>`): at most one per name.
+pub fn account_name(vault: VaultId, name: &NameKey) -> Key {
+    Key::new(vault_pk(vault), format!("AN#{}", name.as_str()))
+}
+
+/// An account's net change in a month (`V#<id>` / `B#<YYYY-MM>#<accountId>`).
+pub fn month_rollup(vault: VaultId, month: YearMonth, account: AccountId) -> Key {
+    Key::new(vault_pk(vault), format!("{MONTH_PREFIX}{month}#{account}"))
+}
+
+/// An account's net change on a day (`V#<id>` / `C#<YYYY-MM-DD>#<accountId>`).
+pub fn day_rollup(vault: VaultId, date: LocalDate, account: AccountId) -> Key {
+    Key::new(vault_pk(vault), format!("{DAY_PREFIX}{date}#{account}"))
+}
+
+/// A transaction by date (`V#<id>` / `T#<YYYY-MM-DD>#<id20>`).
+pub fn transaction(vault: VaultId, date: LocalDate, id: TransactionId) -> Key {
+    Key::new(vault_pk(vault), transaction_sk(date, id))
+}
+
+/// The sort key of a transaction by date.
+pub fn transaction_sk(date: LocalDate, id: TransactionId) -> String {
+    format!("{TX_PREFIX}{date}#{}", id.to_key_string())
+}
+
+/// A transaction by id (`V#<id>` / `TI#<id20>`): a copy for lookups by id.
+pub fn transaction_by_id(vault: VaultId, id: TransactionId) -> Key {
+    Key::new(vault_pk(vault), format!("TI#{}", id.to_key_string()))
+}
+
+/// The duplicate guard for one transaction content (`V#<id>` / `DG#<hash>`).
+pub fn duplicate_guard(vault: VaultId, content_hash: &str) -> Key {
+    Key::new(vault_pk(vault), format!("DG#{content_hash}"))
+}
+
+/// A snapshot (`V#<id>` / `S#<accountId>#<YYYY-MM-DD>`): one per account and date.
+pub fn snapshot(vault: VaultId, account: AccountId, date: LocalDate) -> Key {
+    Key::new(vault_pk(vault), format!("{SNAPSHOT_PREFIX}{account}#{date}"))
+}
+
+/// Sort-key prefix of one account's snapshots.
+pub fn snapshot_prefix(account: AccountId) -> String {
+    format!("{SNAPSHOT_PREFIX}{account}#")
+}
+
+/// Sort key just after every item starting with `prefix` (inclusive upper bound).
+pub fn upper(prefix: &str) -> String {
+    format!("{prefix}{HIGH}")
+}
+
+/// First sort key of monthly rollups of `month`.
+pub fn month_from(month: YearMonth) -> String {
+    format!("{MONTH_PREFIX}{month}")
+}
+
+/// Last sort key of monthly rollups of `month`.
+pub fn month_through(month: YearMonth) -> String {
+    upper(&format!("{MONTH_PREFIX}{month}#"))
+}
+
+/// First sort key of daily rollups of `date`.
+pub fn day_from(date: LocalDate) -> String {
+    format!("{DAY_PREFIX}{date}")
+}
+
+/// Last sort key of daily rollups of `date`.
+pub fn day_through(date: LocalDate) -> String {
+    upper(&format!("{DAY_PREFIX}{date}#"))
+}
+
+/// First sort key of transactions on `date`.
+pub fn tx_from(date: LocalDate) -> String {
+    format!("{TX_PREFIX}{date}")
+}
+
+/// Last sort key of transactions on `date`.
+pub fn tx_through(date: LocalDate) -> String {
+    upper(&format!("{TX_PREFIX}{date}#"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transaction_keys_sort_by_date_then_id() {
+        let v = VaultId::from_uuid(uuid::Uuid::nil());
+        let d1 = LocalDate::parse("2026-03-09").unwrap();
+        let d2 = LocalDate::parse("2026-03-10").unwrap();
+        let small = TransactionId::from_u64((1 << 53) + 1).unwrap();
+        let big = TransactionId::from_u64(u64::MAX).unwrap();
+        assert!(transaction(v, d1, big).sk < transaction(v, d2, small).sk);
+        assert!(transaction(v, d2, small).sk < transaction(v, d2, big).sk);
+        assert!(transaction(v, d2, big).sk <= tx_through(d2));
+        assert!(tx_from(d2) <= transaction(v, d2, small).sk);
+    }
+
+    #[test]
+    fn month_and_day_ranges_cover_exactly_their_period() {
+        let v = VaultId::from_uuid(uuid::Uuid::nil());
+        let a = AccountId::from_uuid(uuid::Uuid::max());
+        let m = YearMonth::parse("2026-03").unwrap();
+        let k = month_rollup(v, m, a).sk;
+        assert!(month_from(m) <= k && k <= month_through(m));
+        assert!(month_rollup(v, m.next(), a).sk > month_through(m));
+        let d = LocalDate::parse("2026-03-31").unwrap();
+        assert!(day_rollup(v, d, a).sk <= day_through(d));
+    }
+}

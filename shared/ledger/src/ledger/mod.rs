@@ -1,0 +1,303 @@
+//! The ledger service: one method per tool of TOOLS.md, written once over [`Store`].
+//!
+//! Every method takes the caller ([`PersonId`], the token's `sub`) and resolves
+//! vault and account NAMES through the caller's own memberships, so ids from
+//! another person's data can never reach that data. Writes are one atomic store
+//! write carrying a check on the caller's membership.
+
+mod accounts;
+mod codec;
+mod cursor;
+mod effects;
+mod read;
+mod record;
+mod reports;
+mod resolve;
+mod snapshots;
+mod vaults;
+
+pub mod types;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::domain::{Clock, Entropy, LocalDate, OsEntropy, PersonId, TransactionId, YearMonth};
+use crate::error::LedgerError;
+use crate::store::Store;
+
+pub use types::*;
+
+/// Settings of the ledger service.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LedgerConfig {
+    /// How long an idempotency record is kept (default 7 days).
+    pub idempotency_ttl: Duration,
+    /// Window of the duplicate guard for identical transactions (default 10 minutes).
+    pub duplicate_window: Duration,
+    /// Most lines (`from` + `to`) in one transaction (default 20).
+    pub max_postings: usize,
+    /// Name of the equity account that opening balances post against.
+    pub opening_equity_name: String,
+}
+
+impl Default for LedgerConfig {
+    fn default() -> Self {
+        Self {
+            idempotency_ttl: Duration::from_secs(7 * 24 * 3600),
+            duplicate_window: Duration::from_secs(10 * 60),
+            max_postings: 20,
+            opening_equity_name: "Opening Balances".into(),
+        }
+    }
+}
+
+/// A configuration value that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{var}: {message}")]
+pub struct ConfigError {
+    /// The variable.
+    pub var: &'static str,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl LedgerConfig {
+    /// Read `DOCHIYA_IDEMPOTENCY_TTL_DAYS` (1–365, default 7) through `lookup`.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let mut config = LedgerConfig::default();
+        const VAR: &str = "DOCHIYA_IDEMPOTENCY_TTL_DAYS";
+        if let Some(raw) = lookup(VAR) {
+            let days: u64 = raw.trim().parse().map_err(|_| ConfigError {
+                var: VAR,
+                message: format!("\"{raw}\" is not a whole number of days"),
+            })?;
+            if !(1..=365).contains(&days) {
+                return Err(ConfigError {
+                    var: VAR,
+                    message: format!("{days} days is outside 1–365"),
+                });
+            }
+            config.idempotency_ttl = Duration::from_secs(days * 24 * 3600);
+        }
+        Ok(config)
+    }
+}
+
+/// The ledger service. Cheap to clone; share one per process.
+#[derive(Clone)]
+pub struct Ledger {
+    store: Arc<dyn Store>,
+    clock: Arc<dyn Clock>,
+    entropy: Arc<dyn Entropy>,
+    config: LedgerConfig,
+}
+
+impl std::fmt::Debug for Ledger {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ledger")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Ledger {
+    /// A ledger over a store, with the system's randomness for new ids.
+    pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, config: LedgerConfig) -> Self {
+        Self::with_entropy(store, clock, Arc::new(OsEntropy), config)
+    }
+
+    /// A ledger with injected randomness (reproducible ids in tests).
+    pub fn with_entropy(
+        store: Arc<dyn Store>,
+        clock: Arc<dyn Clock>,
+        entropy: Arc<dyn Entropy>,
+        config: LedgerConfig,
+    ) -> Self {
+        Self {
+            store,
+            clock,
+            entropy,
+            config,
+        }
+    }
+
+    /// The configuration in use.
+    pub fn config(&self) -> &LedgerConfig {
+        &self.config
+    }
+
+    /// The caller's vaults with currency, time zone, today's date there, and live account count.
+    pub async fn list_vaults(&self, who: &PersonId) -> Result<VaultList, LedgerError> {
+        vaults::list_vaults(self, who).await
+    }
+
+    /// Create a vault; when the caller already has one with that name and the
+    /// same settings, return it with `created: false` (a retry is harmless).
+    /// Same name with different settings is [`LedgerError::NameTaken`].
+    pub async fn create_vault(&self, who: &PersonId, input: NewVault) -> Result<CreatedVault, LedgerError> {
+        vaults::create_vault(self, who, input).await
+    }
+
+    /// Rename one of the caller's vaults (found by its current name).
+    pub async fn rename_vault(
+        &self,
+        who: &PersonId,
+        vault: &str,
+        new_name: &str,
+    ) -> Result<RenamedVault, LedgerError> {
+        vaults::rename_vault(self, who, vault, new_name).await
+    }
+
+    /// Accounts of a vault with kind and current balance; archived ones only when asked.
+    pub async fn list_accounts(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        include_archived: bool,
+    ) -> Result<AccountList, LedgerError> {
+        accounts::list_accounts(self, who, vault, include_archived).await
+    }
+
+    /// Create an account, optionally with an opening balance posted against the
+    /// opening-balance equity account (created when missing). An existing live
+    /// account with that name and kind is returned with `created: false`.
+    pub async fn create_account(
+        &self,
+        who: &PersonId,
+        input: NewAccount,
+    ) -> Result<CreatedAccount, LedgerError> {
+        accounts::create_account(self, who, input).await
+    }
+
+    /// Rename a live account.
+    pub async fn rename_account(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        account: &str,
+        new_name: &str,
+    ) -> Result<RenamedAccount, LedgerError> {
+        accounts::rename_account(self, who, vault, account, new_name).await
+    }
+
+    /// Archive a live account: frees its name, keeps its history; new transactions refuse it.
+    pub async fn archive_account(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        account: &str,
+    ) -> Result<ArchivedAccount, LedgerError> {
+        accounts::archive_account(self, who, vault, account).await
+    }
+
+    /// Record money moving `from` one account `to` another (see [`NewTransaction`]).
+    pub async fn record_transaction(
+        &self,
+        who: &PersonId,
+        input: NewTransaction,
+    ) -> Result<Recorded, LedgerError> {
+        let split = NewSplit {
+            vault: input.vault,
+            from: vec![SplitLine {
+                account: input.from,
+                amount: input.amount,
+            }],
+            to: vec![SplitLine {
+                account: input.to,
+                amount: input.amount,
+            }],
+            date: input.date,
+            memo: input.memo,
+            idempotency_key: input.idempotency_key,
+            allow_duplicate: input.allow_duplicate,
+            dry_run: input.dry_run,
+        };
+        record::record(self, who, split).await
+    }
+
+    /// Record a split transaction: several `from` and `to` lines whose sums must match.
+    /// Idempotent per `idempotency_key`; guarded against identical entries minutes apart.
+    pub async fn record_split(&self, who: &PersonId, input: NewSplit) -> Result<Recorded, LedgerError> {
+        record::record(self, who, input).await
+    }
+
+    /// Void a transaction: keeps the record, reverses its effect; once.
+    /// Voiding a voided transaction writes nothing and says `already_voided`.
+    pub async fn void_transaction(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        id: TransactionId,
+        reason: Option<&str>,
+    ) -> Result<Voided, LedgerError> {
+        record::void(self, who, vault, id, reason).await
+    }
+
+    /// One transaction by id, in one of the caller's vaults.
+    pub async fn get_transaction(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        id: TransactionId,
+    ) -> Result<TransactionView, LedgerError> {
+        read::get_transaction(self, who, vault, id).await
+    }
+
+    /// Transactions newest first, filtered, one page at a time.
+    pub async fn list_transactions(
+        &self,
+        who: &PersonId,
+        query: TransactionQuery,
+    ) -> Result<TransactionPage, LedgerError> {
+        read::list_transactions(self, who, query).await
+    }
+
+    /// Every account's balance at the end of `as_of` (default today in the vault's zone).
+    pub async fn get_balances(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        as_of: Option<LocalDate>,
+    ) -> Result<Balances, LedgerError> {
+        reports::get_balances(self, who, vault, as_of).await
+    }
+
+    /// Expense (or income) totals between two dates, by account or by month.
+    pub async fn spending_report(
+        &self,
+        who: &PersonId,
+        request: ReportRequest,
+    ) -> Result<SpendingReport, LedgerError> {
+        reports::spending_report(self, who, request).await
+    }
+
+    /// Month-end assets, liabilities and net worth for each month from `from` to `to`.
+    pub async fn net_worth_history(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        from: YearMonth,
+        to: YearMonth,
+    ) -> Result<NetWorthHistory, LedgerError> {
+        reports::net_worth_history(self, who, vault, from, to).await
+    }
+
+    /// Each account's latest snapshot against the ledger's balance on its date.
+    pub async fn reconcile(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        account: Option<&str>,
+    ) -> Result<Reconciliation, LedgerError> {
+        snapshots::reconcile(self, who, vault, account).await
+    }
+
+    /// Write (or replace) the balance seen for an account on a date.
+    pub async fn upsert_snapshot(
+        &self,
+        who: &PersonId,
+        input: SnapshotInput,
+    ) -> Result<SnapshotOutcome, LedgerError> {
+        snapshots::upsert_snapshot(self, who, input).await
+    }
+}

@@ -1,0 +1,555 @@
+//! Inputs and results of ledger operations: explicit types, never stored records.
+//!
+//! Inputs carry NAMES (vault, accounts) as the caller wrote them; the ledger
+//! resolves them. Results carry ids and [`Money`]; the tools layer renders them
+//! (money with `to_string()`, ids with `to_string()`, dates with `to_string()`).
+
+use crate::domain::{
+    AccountId, AccountKind, Currency, Decimal, LocalDate, Money, TransactionId, VaultId, VaultZone, YearMonth,
+};
+
+/// A vault as results name it: `{ vaultId, name }`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VaultRef {
+    /// Its id.
+    pub vault_id: VaultId,
+    /// Its display name.
+    pub name: String,
+}
+
+/// One vault in `list_vaults`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VaultInfo {
+    /// Its id.
+    pub vault_id: VaultId,
+    /// Its display name.
+    pub name: String,
+    /// Its currency.
+    pub currency: Currency,
+    /// Its IANA time zone.
+    pub time_zone: String,
+    /// Today's date in its time zone.
+    pub today: LocalDate,
+    /// Live (not archived) accounts.
+    pub account_count: u32,
+}
+
+/// Result of `list_vaults`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VaultList {
+    /// The caller's vaults, by name.
+    pub vaults: Vec<VaultInfo>,
+}
+
+/// Arguments of `create_vault`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewVault {
+    /// The name (unique among the caller's vaults).
+    pub name: String,
+    /// Default KRW.
+    pub currency: Option<Currency>,
+    /// Default Asia/Seoul.
+    pub time_zone: Option<VaultZone>,
+}
+
+/// Result of `create_vault`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreatedVault {
+    /// Its id.
+    pub vault_id: VaultId,
+    /// Its display name.
+    pub name: String,
+    /// Its currency.
+    pub currency: Currency,
+    /// Its IANA time zone.
+    pub time_zone: String,
+    /// Today in its zone.
+    pub today: LocalDate,
+    /// `false` when a vault with that name and the same settings already existed.
+    pub created: bool,
+}
+
+/// Result of `rename_vault`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenamedVault {
+    /// Its id.
+    pub vault_id: VaultId,
+    /// The new display name.
+    pub name: String,
+}
+
+/// One account in `list_accounts`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountInfo {
+    /// Its id.
+    pub account_id: AccountId,
+    /// Its display name.
+    pub name: String,
+    /// Its kind.
+    pub kind: AccountKind,
+    /// Current balance in the kind's natural sign (all postings, whatever their date).
+    pub balance: Money,
+    /// Whether it is archived.
+    pub archived: bool,
+}
+
+/// Result of `list_accounts`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountList {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The vault's currency.
+    pub currency: Currency,
+    /// Accounts by kind, then name.
+    pub accounts: Vec<AccountInfo>,
+}
+
+/// Arguments of `create_account`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewAccount {
+    /// Vault name (optional when the caller has exactly one).
+    pub vault: Option<String>,
+    /// The account's name (unique among the vault's live accounts).
+    pub name: String,
+    /// Its kind.
+    pub kind: AccountKind,
+    /// Opening balance in the kind's natural sign, posted against the opening-balance equity account.
+    pub opening_balance: Option<Decimal>,
+    /// Date of the opening balance (default today in the vault's zone).
+    pub opening_date: Option<LocalDate>,
+}
+
+/// Result of `create_account`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CreatedAccount {
+    /// The vault.
+    pub vault: VaultRef,
+    /// Its id.
+    pub account_id: AccountId,
+    /// Its display name.
+    pub name: String,
+    /// Its kind.
+    pub kind: AccountKind,
+    /// Its balance after creation (natural sign).
+    pub balance: Money,
+    /// `false` when a live account with that name and kind already existed (nothing written).
+    pub created: bool,
+    /// The opening-balance transaction, when one was recorded.
+    pub opening_transaction_id: Option<TransactionId>,
+}
+
+/// Result of `rename_account`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenamedAccount {
+    /// The vault.
+    pub vault: VaultRef,
+    /// Its id.
+    pub account_id: AccountId,
+    /// The new display name.
+    pub name: String,
+}
+
+/// Result of `archive_account`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArchivedAccount {
+    /// The vault.
+    pub vault: VaultRef,
+    /// Its id.
+    pub account_id: AccountId,
+    /// Its display name.
+    pub name: String,
+    /// Its balance when archived (natural sign); history stays.
+    pub balance: Money,
+}
+
+/// One posting of a transaction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Posting {
+    /// The account.
+    pub account_id: AccountId,
+    /// The account's current display name.
+    pub account: String,
+    /// Signed: positive debits, negative credits; a transaction's postings sum to zero.
+    pub amount: Money,
+}
+
+/// A transaction as results show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transaction {
+    /// Its id.
+    pub transaction_id: TransactionId,
+    /// Its date in the vault's zone.
+    pub date: LocalDate,
+    /// Its memo (may be empty).
+    pub memo: String,
+    /// Whether it was voided (its effect reversed, the record kept).
+    pub voided: bool,
+    /// Its postings, `to` lines (debits) first in the order given, then `from` lines.
+    pub postings: Vec<Posting>,
+}
+
+/// An account's balance after a write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountBalance {
+    /// The account.
+    pub account_id: AccountId,
+    /// Its display name.
+    pub account: String,
+    /// Balance in its natural sign.
+    pub balance: Money,
+}
+
+/// Arguments of `record_transaction`: money leaves `from` and arrives at `to`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewTransaction {
+    /// Vault name (optional when the caller has exactly one).
+    pub vault: Option<String>,
+    /// Account the money leaves (credited).
+    pub from: String,
+    /// Account the money arrives at (debited).
+    pub to: String,
+    /// Positive amount in the vault currency's major unit.
+    pub amount: Decimal,
+    /// Default today in the vault's zone.
+    pub date: Option<LocalDate>,
+    /// Optional memo.
+    pub memo: Option<String>,
+    /// Made up by the caller per entry and reused unchanged on retries of that entry.
+    pub idempotency_key: String,
+    /// Record even if an identical transaction was recorded minutes ago.
+    pub allow_duplicate: bool,
+    /// Validate and show the result without writing.
+    pub dry_run: bool,
+}
+
+/// One line of a split.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SplitLine {
+    /// Account name.
+    pub account: String,
+    /// Positive amount.
+    pub amount: Decimal,
+}
+
+/// Arguments of `record_split_transaction`: the `from` and `to` sums must match.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewSplit {
+    /// Vault name (optional when the caller has exactly one).
+    pub vault: Option<String>,
+    /// Lines the money leaves (credited).
+    pub from: Vec<SplitLine>,
+    /// Lines the money arrives at (debited).
+    pub to: Vec<SplitLine>,
+    /// Default today in the vault's zone.
+    pub date: Option<LocalDate>,
+    /// Optional memo.
+    pub memo: Option<String>,
+    /// See [`NewTransaction::idempotency_key`].
+    pub idempotency_key: String,
+    /// See [`NewTransaction::allow_duplicate`].
+    pub allow_duplicate: bool,
+    /// See [`NewTransaction::dry_run`].
+    pub dry_run: bool,
+}
+
+/// Result of `record_transaction` and `record_split_transaction`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recorded {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The vault's currency.
+    pub currency: Currency,
+    /// The transaction.
+    pub transaction: Transaction,
+    /// Balances of the accounts it touched, after it.
+    pub balances: Vec<AccountBalance>,
+    /// `true` when this is the stored result of an earlier call with the same key (nothing written now).
+    pub replayed: bool,
+    /// `true` when nothing was written because `dry_run` was asked.
+    pub dry_run: bool,
+}
+
+/// Result of `void_transaction`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Voided {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The vault's currency.
+    pub currency: Currency,
+    /// The transaction, now voided.
+    pub transaction: Transaction,
+    /// `true` when it had already been voided (nothing written now).
+    pub already_voided: bool,
+}
+
+/// Result of `get_transaction`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TransactionView {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The vault's currency.
+    pub currency: Currency,
+    /// The transaction.
+    pub transaction: Transaction,
+}
+
+/// Arguments of `list_transactions`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TransactionQuery {
+    /// Vault name (optional when the caller has exactly one).
+    pub vault: Option<String>,
+    /// Only transactions touching this account.
+    pub account: Option<String>,
+    /// Earliest date, inclusive.
+    pub from: Option<LocalDate>,
+    /// Latest date, inclusive.
+    pub to: Option<LocalDate>,
+    /// Memo contains this text (normalized, case-insensitive).
+    pub text: Option<String>,
+    /// 1–200, default 50.
+    pub limit: Option<u32>,
+    /// `nextCursor` of the previous page, with the same filters.
+    pub cursor: Option<String>,
+}
+
+/// Result of `list_transactions`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TransactionPage {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The vault's currency.
+    pub currency: Currency,
+    /// Newest first (by date, then by recording order).
+    pub transactions: Vec<Transaction>,
+    /// Present when more may follow; pass it back as `cursor` with the same filters.
+    /// A page may hold fewer than `limit` transactions and still have a cursor.
+    pub next_cursor: Option<String>,
+}
+
+/// One account's balance in `get_balances`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BalanceRow {
+    /// The account.
+    pub account_id: AccountId,
+    /// Its display name.
+    pub name: String,
+    /// Its kind.
+    pub kind: AccountKind,
+    /// Balance at the end of the day `as_of`, natural sign.
+    pub balance: Money,
+}
+
+/// Totals of `get_balances`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Totals {
+    /// Sum of asset balances.
+    pub assets: Money,
+    /// Sum of liability balances (owed, positive).
+    pub liabilities: Money,
+    /// Assets minus liabilities.
+    pub net_worth: Money,
+}
+
+/// Result of `get_balances`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Balances {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The vault's currency.
+    pub currency: Currency,
+    /// The date the balances are for (end of that day).
+    pub as_of: LocalDate,
+    /// Live accounts, plus archived ones with a non-zero balance.
+    pub accounts: Vec<BalanceRow>,
+    /// Assets, liabilities, net worth.
+    pub totals: Totals,
+}
+
+/// Which accounts a report sums.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlowKind {
+    /// Expense accounts (default).
+    Expense,
+    /// Income accounts.
+    Income,
+}
+
+impl FlowKind {
+    /// The account kind it sums.
+    pub fn account_kind(self) -> AccountKind {
+        match self {
+            FlowKind::Expense => AccountKind::Expense,
+            FlowKind::Income => AccountKind::Income,
+        }
+    }
+
+    /// `expense` or `income`.
+    pub fn as_str(self) -> &'static str {
+        self.account_kind().as_str()
+    }
+}
+
+/// How a report groups.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportBy {
+    /// One row per account (default).
+    Account,
+    /// One row per month.
+    Month,
+}
+
+/// Arguments of `spending_report`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportRequest {
+    /// Vault name (optional when the caller has exactly one).
+    pub vault: Option<String>,
+    /// First day, inclusive.
+    pub from: LocalDate,
+    /// Last day, inclusive.
+    pub to: LocalDate,
+    /// Grouping.
+    pub by: ReportBy,
+    /// Expense or income.
+    pub kind: FlowKind,
+}
+
+/// One row of a report: an account (by account) or a month (by month).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportRow {
+    /// The account (by account).
+    pub account_id: Option<AccountId>,
+    /// Its display name (by account).
+    pub account: Option<String>,
+    /// The month (by month).
+    pub month: Option<YearMonth>,
+    /// Total in the kind's natural sign (spent, or earned).
+    pub amount: Money,
+}
+
+/// Result of `spending_report`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpendingReport {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The vault's currency.
+    pub currency: Currency,
+    /// First day.
+    pub from: LocalDate,
+    /// Last day.
+    pub to: LocalDate,
+    /// Expense or income.
+    pub kind: FlowKind,
+    /// Grouping used.
+    pub by: ReportBy,
+    /// Sum of the rows.
+    pub total: Money,
+    /// By account: non-zero accounts, largest first. By month: every month of the range, in order.
+    pub rows: Vec<ReportRow>,
+}
+
+/// One month-end point of `net_worth_history`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NetWorthPoint {
+    /// The month (values at its last day).
+    pub month: YearMonth,
+    /// Assets.
+    pub assets: Money,
+    /// Liabilities (owed, positive).
+    pub liabilities: Money,
+    /// Assets minus liabilities.
+    pub net_worth: Money,
+}
+
+/// Result of `net_worth_history`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NetWorthHistory {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The vault's currency.
+    pub currency: Currency,
+    /// One point per month of the range, in order.
+    pub points: Vec<NetWorthPoint>,
+}
+
+/// Whether a snapshot agrees with the ledger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReconcileStatus {
+    /// Equal.
+    Matched,
+    /// Different.
+    Mismatch,
+}
+
+impl ReconcileStatus {
+    /// `matched` or `mismatch`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReconcileStatus::Matched => "matched",
+            ReconcileStatus::Mismatch => "mismatch",
+        }
+    }
+}
+
+/// One account's latest snapshot against the ledger.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReconcileRow {
+    /// The account.
+    pub account_id: AccountId,
+    /// Its display name.
+    pub name: String,
+    /// The latest snapshot's date.
+    pub snapshot_date: LocalDate,
+    /// The balance the person saw.
+    pub snapshot_balance: Money,
+    /// The ledger's balance at the end of that date (natural sign).
+    pub ledger_balance: Money,
+    /// `snapshot_balance - ledger_balance`.
+    pub difference: Money,
+    /// Matched or mismatch.
+    pub status: ReconcileStatus,
+}
+
+/// Result of `reconcile`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reconciliation {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The vault's currency.
+    pub currency: Currency,
+    /// Accounts that have a snapshot, by name.
+    pub accounts: Vec<ReconcileRow>,
+}
+
+/// Arguments of `upsert_snapshot`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SnapshotInput {
+    /// Vault name (optional when the caller has exactly one).
+    pub vault: Option<String>,
+    /// Account name.
+    pub account: String,
+    /// The date the balance was seen.
+    pub date: LocalDate,
+    /// The balance seen, natural sign (may be negative).
+    pub balance: Decimal,
+}
+
+/// Result of `upsert_snapshot`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SnapshotOutcome {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The vault's currency.
+    pub currency: Currency,
+    /// The account.
+    pub account_id: AccountId,
+    /// Its display name.
+    pub account: String,
+    /// The snapshot's date.
+    pub date: LocalDate,
+    /// The balance seen.
+    pub balance: Money,
+    /// The ledger's balance at the end of that date.
+    pub ledger_balance: Money,
+    /// `balance - ledger_balance`.
+    pub difference: Money,
+}
