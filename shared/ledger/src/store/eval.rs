@@ -20,7 +20,10 @@ pub fn validate(ops: &[WriteOp]) -> Result<(), StoreError> {
     for op in ops {
         if !seen.insert(op.key()) {
             let k = op.key();
-            return Err(StoreError::Invalid(format!("two operations on one item ({} / {})", k.pk, k.sk)));
+            return Err(StoreError::Invalid(format!(
+                "two operations on one item ({} / {})",
+                k.pk, k.sk
+            )));
         }
     }
     Ok(())
@@ -39,9 +42,9 @@ pub fn holds(condition: &Condition, current: Option<&Attrs>) -> bool {
 /// The condition an operation carries, if any.
 pub fn condition_of(op: &WriteOp) -> Option<&Condition> {
     match op {
-        WriteOp::Put { condition, .. } | WriteOp::Update { condition, .. } | WriteOp::Delete { condition, .. } => {
-            condition.as_ref()
-        }
+        WriteOp::Put { condition, .. }
+        | WriteOp::Update { condition, .. }
+        | WriteOp::Delete { condition, .. } => condition.as_ref(),
         WriteOp::Check { condition, .. } => Some(condition),
     }
 }
@@ -53,7 +56,13 @@ pub fn apply(op: &WriteOp, current: Option<&Attrs>) -> Result<Option<Option<Attr
         WriteOp::Put { item, .. } => Some(Some(item.attrs.clone())),
         WriteOp::Delete { .. } => Some(None),
         WriteOp::Check { .. } => None,
-        WriteOp::Update { key, set, add, remove, .. } => {
+        WriteOp::Update {
+            key,
+            set,
+            add,
+            remove,
+            ..
+        } => {
             let mut attrs = current.cloned().unwrap_or_default();
             for (name, value) in set {
                 attrs.insert(name.clone(), value.clone());
@@ -101,7 +110,12 @@ pub fn item_size(key: &Key, attrs: &Attrs) -> usize {
             Value::N(n) => n.to_string().len().div_ceil(2) + 1,
             Value::Bool(_) => 1,
             Value::L(items) => 3 + items.iter().map(|i| 1 + value_size(i)).sum::<usize>(),
-            Value::M(map) => 3 + map.iter().map(|(k, v)| 1 + k.len() + value_size(v)).sum::<usize>(),
+            Value::M(map) => {
+                3 + map
+                    .iter()
+                    .map(|(k, v)| 1 + k.len() + value_size(v))
+                    .sum::<usize>()
+            }
         }
     }
     2 + key.pk.len() + 2 + key.sk.len() + attrs.iter().map(|(k, v)| k.len() + value_size(v)).sum::<usize>()
@@ -109,5 +123,8 @@ pub fn item_size(key: &Key, attrs: &Attrs) -> usize {
 
 /// Build an [`Item`] from a key and attributes.
 pub fn item(key: &Key, attrs: &Attrs) -> Item {
-    Item { key: key.clone(), attrs: attrs.clone() }
+    Item {
+        key: key.clone(),
+        attrs: attrs.clone(),
+    }
 }

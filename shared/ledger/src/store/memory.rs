@@ -39,7 +39,10 @@ impl Store for MemoryStore {
 
     async fn get_many(&self, keys: &[Key]) -> Result<Vec<Option<Item>>, StoreError> {
         let items = self.lock();
-        Ok(keys.iter().map(|k| items.get(k).map(|a| eval::item(k, a))).collect())
+        Ok(keys
+            .iter()
+            .map(|k| items.get(k).map(|a| eval::item(k, a)))
+            .collect())
     }
 
     async fn query(&self, query: &Query) -> Result<Page, StoreError> {
@@ -91,7 +94,11 @@ impl Store for MemoryStore {
             }
             out.push(eval::item(k, a));
         }
-        let last_sk = if more { out.last().map(|i| i.key.sk.clone()) } else { None };
+        let last_sk = if more {
+            out.last().map(|i| i.key.sk.clone())
+        } else {
+            None
+        };
         Ok(Page { items: out, last_sk })
     }
 
@@ -104,7 +111,10 @@ impl Store for MemoryStore {
             if let Some(cond) = eval::condition_of(op)
                 && !eval::holds(cond, current)
             {
-                return Err(StoreError::ConditionFailed { index, current: current.map(|a| eval::item(op.key(), a)) });
+                return Err(StoreError::ConditionFailed {
+                    index,
+                    current: current.map(|a| eval::item(op.key(), a)),
+                });
             }
             results.push(eval::apply(op, current)?);
         }

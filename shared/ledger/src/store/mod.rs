@@ -19,6 +19,7 @@
 
 pub mod eval;
 pub mod memory;
+pub mod testing;
 
 use std::collections::BTreeMap;
 
@@ -45,7 +46,10 @@ pub struct Key {
 impl Key {
     /// A key from its two parts.
     pub fn new(pk: impl Into<String>, sk: impl Into<String>) -> Self {
-        Self { pk: pk.into(), sk: sk.into() }
+        Self {
+            pk: pk.into(),
+            sk: sk.into(),
+        }
     }
 }
 
