@@ -1,12 +1,36 @@
 //! MCP over HTTP for both protocol generations (DESIGN.md §2, PROTOCOL.md).
 //!
-//! The request path, one direction: gate → auth hook → negotiation → dispatch →
-//! tool → response encoding. Nothing here knows about AWS, storage or the ledger.
+//! The request path, one direction, one module per step: [`gate`] (HTTP rules) →
+//! `jsonrpc` (envelope) → `negotiation` (era and version) → [`server`] (method and tool
+//! exist → authentication via [`Authenticator`] → scope → [`Tool`]) → `encode` (per-era
+//! result shaping and the HTTP answer). Nothing here knows about AWS, storage or the ledger.
 
 pub mod auth;
+pub mod config;
+mod encode;
+mod error;
+pub mod gate;
+mod jsonrpc;
+pub mod negotiation;
 pub mod principal;
+mod registry;
+pub mod server;
 pub mod tool;
+pub mod version;
+
+#[cfg(test)]
+mod server_tests;
+#[cfg(test)]
+mod testing;
 
 pub use auth::{AuthFailure, Authenticator, Challenge, Credentials};
+pub use config::{DEFAULT_INSTRUCTIONS, HostPolicy, ServerConfig};
+pub use error::{
+    HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
+    UNSUPPORTED_VERSION,
+};
 pub use principal::Principal;
+pub use registry::RegistryError;
+pub use server::{Server, ServerError, TOKENLESS_METHODS};
 pub use tool::{Tool, ToolAnnotations, ToolError, ToolSpec};
+pub use version::Version;

@@ -1,0 +1,61 @@
+//! What the protocol layer is told at start-up; built once by the app from its own config.
+
+/// Which `Host` headers the gate accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HostPolicy {
+    /// Any host (behind API Gateway, which routes by host itself).
+    Any,
+    /// Only loopback names (`localhost`, `127.0.0.1`, `[::1]`): DNS-rebinding protection for the local server.
+    Loopback,
+}
+
+/// Start-up configuration of the protocol layer.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// `serverInfo.name`.
+    pub server_name: String,
+    /// `serverInfo.version`.
+    pub server_version: String,
+    /// The `instructions` text of `initialize` and `server/discover`.
+    pub instructions: String,
+    /// Largest accepted request body (413 above it).
+    pub max_body_bytes: usize,
+    /// Allowed `Origin` values (exact, ASCII case-insensitive); an absent `Origin` is always allowed.
+    pub allowed_origins: Vec<String>,
+    /// Which `Host` headers are accepted.
+    pub host_policy: HostPolicy,
+    /// Reject a `MCP-Protocol-Version` header that names a different *supported* version
+    /// than `_meta` (-32020), instead of tolerating it (DESIGN.md §2).
+    pub strict_version_header: bool,
+    /// `ttlMs` on `server/discover` and `tools/list`: how long a client may reuse them.
+    pub cache_ttl_ms: u64,
+}
+
+/// What a model should know before its first call; the tools engineer may replace it.
+pub const DEFAULT_INSTRUCTIONS: &str = "dochiya keeps a household ledger (가계부). \
+Refer to vaults and accounts by their names, never by ids; names are matched forgivingly \
+(case, width and spacing), and an ambiguous or unknown name comes back with the closest \
+matches. Amounts are decimal strings in the vault currency's major unit (\"12000\", \
+\"12.50\"); never do arithmetic on them in floating point. Call list_vaults first: it \
+gives each vault's currency, time zone and `today`, which is the default date for new \
+transactions. Every write takes an idempotencyKey: make one per intended write and reuse \
+the same key when retrying, so a retry never records twice. Use dryRun to preview a \
+transaction and its resulting balances before recording it.";
+
+/// Default request body cap: MCP requests are small; this leaves room for large splits.
+pub const DEFAULT_MAX_BODY_BYTES: usize = 1024 * 1024;
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            server_name: "dochiya".to_owned(),
+            server_version: env!("CARGO_PKG_VERSION").to_owned(),
+            instructions: DEFAULT_INSTRUCTIONS.to_owned(),
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            allowed_origins: Vec::new(),
+            host_policy: HostPolicy::Any,
+            strict_version_header: false,
+            cache_ttl_ms: 600_000,
+        }
+    }
+}

@@ -1,0 +1,276 @@
+//! Response encoding: per-era result shaping (in this one place) and the HTTP answers.
+//!
+//! Modern (2026-07-28) results get `resultType`, `_meta` serverInfo and, on cacheable
+//! results, `ttlMs`/`cacheScope`; legacy results get none of those. Tool results are
+//! text-only for 2025-03-26, carry an object `structuredContent` for 2025-06-18/-11-25,
+//! and never carry `structuredContent` when `isError` is true.
+
+use bytes::Bytes;
+use http::{HeaderValue, Response, StatusCode, header};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::value::RawValue;
+use serde_json::{Value, json};
+
+use crate::error::RpcError;
+use crate::jsonrpc::{ErrorResponse, ResultResponse};
+use crate::version::Version;
+
+/// One member of a result object: a value, or pre-rendered JSON text.
+#[derive(Debug)]
+pub(crate) enum Field<'a> {
+    Value(Value),
+    Raw(&'a RawValue),
+}
+
+/// A result object whose members keep their insertion order.
+#[derive(Debug, Default)]
+pub(crate) struct ResultObject<'a> {
+    entries: Vec<(&'static str, Field<'a>)>,
+}
+
+impl<'a> ResultObject<'a> {
+    pub fn new() -> Self {
+        ResultObject { entries: Vec::new() }
+    }
+
+    pub fn value(mut self, key: &'static str, value: Value) -> Self {
+        self.entries.push((key, Field::Value(value)));
+        self
+    }
+
+    pub fn raw(mut self, key: &'static str, raw: &'a RawValue) -> Self {
+        self.entries.push((key, Field::Raw(raw)));
+        self
+    }
+}
+
+impl Serialize for ResultObject<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.entries.len()))?;
+        for (key, field) in &self.entries {
+            match field {
+                Field::Value(v) => map.serialize_entry(key, v)?,
+                Field::Raw(r) => map.serialize_entry(key, r)?,
+            }
+        }
+        map.end()
+    }
+}
+
+/// What kind of result is being shaped (decides the modern extras).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ResultKind {
+    /// `server/discover`, `tools/list`: cacheable, so `ttlMs` and `cacheScope` on modern.
+    Cacheable,
+    /// Everything else.
+    Plain,
+}
+
+/// Shared, start-up-built parts of every shaped result.
+#[derive(Debug)]
+pub(crate) struct Shaper {
+    server_meta: Box<RawValue>,
+    ttl_ms: u64,
+}
+
+impl Shaper {
+    pub fn new(server_name: &str, server_version: &str, ttl_ms: u64) -> Self {
+        let meta =
+            json!({ crate::version::META_SERVER_INFO: { "name": server_name, "version": server_version } });
+        let server_meta = serde_json::value::to_raw_value(&meta)
+            .unwrap_or_else(|_| RawValue::from_string("{}".to_owned()).unwrap_or_default());
+        Shaper { server_meta, ttl_ms }
+    }
+
+    /// Add the era's required members to a result.
+    pub fn shape<'a>(
+        &'a self,
+        version: Version,
+        kind: ResultKind,
+        result: ResultObject<'a>,
+    ) -> ResultObject<'a> {
+        if !version.is_modern() {
+            return result;
+        }
+        let mut result = result.value("resultType", json!("complete"));
+        if kind == ResultKind::Cacheable {
+            // The tool list and discovery are the same for every caller: public.
+            result = result
+                .value("ttlMs", json!(self.ttl_ms))
+                .value("cacheScope", json!("public"));
+        }
+        result.raw("_meta", &self.server_meta)
+    }
+
+    /// A successful tool call: the JSON as text, plus `structuredContent` where the era allows.
+    pub fn tool_success<'a>(&'a self, version: Version, tool: &str, output: Value) -> ResultObject<'a> {
+        let text = output.to_string();
+        let mut result = ResultObject::new().value("content", json!([{ "type": "text", "text": text }]));
+        if version.has_structured_content() {
+            if version.is_modern() || output.is_object() {
+                result = result.value("structuredContent", output);
+            } else {
+                tracing::warn!(
+                    tool,
+                    "tool output is not an object: sent as text only on this revision"
+                );
+            }
+        }
+        result = result.value("isError", json!(false));
+        self.shape(version, ResultKind::Plain, result)
+    }
+
+    /// A tool error the model can act on: text only, `isError: true`, never `structuredContent`.
+    pub fn tool_error<'a>(&'a self, version: Version, message: &str) -> ResultObject<'a> {
+        let result = ResultObject::new()
+            .value("content", json!([{ "type": "text", "text": message }]))
+            .value("isError", json!(true));
+        self.shape(version, ResultKind::Plain, result)
+    }
+}
+
+/// One answer to one JSON-RPC message, before it becomes HTTP.
+#[derive(Debug)]
+pub(crate) enum Reply<'a> {
+    Result {
+        id: Box<RawValue>,
+        result: ResultObject<'a>,
+    },
+    Error {
+        id: Option<Box<RawValue>>,
+        error: RpcError,
+    },
+    /// A notification or posted response: 202, no body.
+    Accepted,
+}
+
+impl Reply<'_> {
+    /// The serialized JSON-RPC response, `None` for [`Reply::Accepted`].
+    pub fn to_json(&self) -> Option<Vec<u8>> {
+        let rendered = match self {
+            Reply::Result { id, result } => serde_json::to_vec(&ResultResponse::new(id, result)),
+            Reply::Error { id, error } => serde_json::to_vec(&ErrorResponse::new(id.as_deref(), error)),
+            Reply::Accepted => return None,
+        };
+        Some(rendered.unwrap_or_else(|e| fallback_body(&e)))
+    }
+
+    /// The HTTP status when this reply is the whole answer.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Reply::Result { .. } => StatusCode::OK,
+            Reply::Error { error, .. } => error.status,
+            Reply::Accepted => StatusCode::ACCEPTED,
+        }
+    }
+
+    /// The whole HTTP answer for a single message.
+    pub fn into_response(self) -> Response<Bytes> {
+        match self.to_json() {
+            Some(body) => json_response(self.status(), body),
+            None => empty_response(StatusCode::ACCEPTED),
+        }
+    }
+}
+
+// Serializing values we built cannot fail; if it ever did, still answer JSON-RPC.
+fn fallback_body(e: &serde_json::Error) -> Vec<u8> {
+    let error = RpcError::unexpected("serializing a response", e);
+    serde_json::to_vec(&ErrorResponse::new(None, &error)).unwrap_or_default()
+}
+
+/// `application/json` response with `body`.
+pub(crate) fn json_response(status: StatusCode, body: Vec<u8>) -> Response<Bytes> {
+    let mut response = Response::new(Bytes::from(body));
+    *response.status_mut() = status;
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}
+
+/// A bodiless response (202 for notifications).
+pub(crate) fn empty_response(status: StatusCode) -> Response<Bytes> {
+    let mut response = Response::new(Bytes::new());
+    *response.status_mut() = status;
+    response
+}
+
+/// A JSON-RPC error as the whole HTTP answer.
+pub(crate) fn error_response(id: Option<&RawValue>, error: &RpcError) -> Response<Bytes> {
+    let body = serde_json::to_vec(&ErrorResponse::new(id, error)).unwrap_or_else(|e| fallback_body(&e));
+    json_response(error.status, body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render(r: &ResultObject<'_>) -> Value {
+        serde_json::to_value(r).unwrap_or_default()
+    }
+
+    fn shaper() -> Shaper {
+        Shaper::new("dochiya", "9.9.9", 1000)
+    }
+
+    #[test]
+    fn modern_results_get_result_type_meta_and_cache_hints_only_when_cacheable() {
+        let s = shaper();
+        let plain = render(&s.shape(Version::V2026_07_28, ResultKind::Plain, ResultObject::new()));
+        assert_eq!(
+            plain,
+            json!({"resultType": "complete",
+                   "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "dochiya", "version": "9.9.9"}}})
+        );
+        let cached = render(&s.shape(Version::V2026_07_28, ResultKind::Cacheable, ResultObject::new()));
+        assert_eq!(cached["ttlMs"], 1000);
+        assert_eq!(cached["cacheScope"], "public");
+    }
+
+    #[test]
+    fn legacy_results_get_nothing_added() {
+        let s = shaper();
+        for v in [Version::V2025_03_26, Version::V2025_06_18, Version::V2025_11_25] {
+            let r = render(&s.shape(v, ResultKind::Cacheable, ResultObject::new().value("a", json!(1))));
+            assert_eq!(r, json!({"a": 1}));
+        }
+    }
+
+    #[test]
+    fn tool_success_per_era() {
+        let s = shaper();
+        let out = json!({"total": "12000"});
+        let old = render(&s.tool_success(Version::V2025_03_26, "t", out.clone()));
+        assert_eq!(
+            old,
+            json!({"content": [{"type": "text", "text": "{\"total\":\"12000\"}"}], "isError": false})
+        );
+        let mid = render(&s.tool_success(Version::V2025_11_25, "t", out.clone()));
+        assert_eq!(mid["structuredContent"], out);
+        assert_eq!(mid.get("resultType"), None);
+        let new = render(&s.tool_success(Version::V2026_07_28, "t", out.clone()));
+        assert_eq!(new["structuredContent"], out);
+        assert_eq!(new["resultType"], "complete");
+    }
+
+    #[test]
+    fn non_object_output_is_text_only_on_legacy_structured_revisions() {
+        let s = shaper();
+        let mid = render(&s.tool_success(Version::V2025_06_18, "t", json!("12000")));
+        assert_eq!(mid.get("structuredContent"), None);
+        let new = render(&s.tool_success(Version::V2026_07_28, "t", json!("12000")));
+        assert_eq!(new["structuredContent"], "12000");
+    }
+
+    #[test]
+    fn tool_error_never_has_structured_content() {
+        let s = shaper();
+        for v in Version::ALL {
+            let r = render(&s.tool_error(v, "bad amount"));
+            assert_eq!(r["isError"], true);
+            assert_eq!(r["content"], json!([{"type": "text", "text": "bad amount"}]));
+            assert_eq!(r.get("structuredContent"), None);
+        }
+    }
+}

@@ -1,0 +1,536 @@
+//! The one handler: `handle(http::Request) -> http::Response`, used by every adapter.
+//!
+//! Path of a request: gate → JSON-RPC envelope → negotiation → "does the method (and the
+//! tool) exist" → authentication, only for methods off the allowlist → scope → tool →
+//! per-era encoding. Nothing here is per-process mutable; everything reusable is built
+//! in [`Server::new`].
+
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::time::Instant;
+
+use bytes::Bytes;
+use futures::FutureExt as _;
+use http::{HeaderMap, HeaderValue, Request, Response, StatusCode, header};
+use serde_json::value::RawValue;
+use serde_json::{Value, json};
+use tracing::Instrument as _;
+
+use crate::auth::{AuthFailure, Authenticator, Challenge, Credentials};
+use crate::config::ServerConfig;
+use crate::encode::{Reply, ResultKind, ResultObject, Shaper, empty_response, error_response, json_response};
+use crate::error::RpcError;
+use crate::gate::{self, Admitted};
+use crate::jsonrpc::{self, Body, Message};
+use crate::negotiation::{self, ParamsHead, Policy};
+use crate::principal::Principal;
+use crate::registry::{Registry, RegistryError};
+use crate::tool::{Tool, ToolError};
+use crate::version::Version;
+
+/// Methods answered without a token (DESIGN.md §2), and only these.
+pub const TOKENLESS_METHODS: [&str; 5] = [
+    "server/discover",
+    "initialize",
+    "notifications/initialized",
+    "ping",
+    "tools/list",
+];
+
+/// `Cache-Control` of the protected resource metadata: it changes only with a deploy.
+const RESOURCE_METADATA_CACHE: &str = "public, max-age=3600";
+
+/// The MCP server: configuration, tools and authenticator, assembled once per process.
+pub struct Server {
+    config: ServerConfig,
+    registry: Registry,
+    auth: Arc<dyn Authenticator>,
+    shaper: Shaper,
+    capabilities: Box<RawValue>,
+    instructions: Box<RawValue>,
+    server_info: Box<RawValue>,
+    supported_versions: Box<RawValue>,
+    resource_metadata: Bytes,
+}
+
+impl std::fmt::Debug for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A server that cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// A tool declaration is invalid.
+    #[error("invalid tool registry")]
+    Registry(#[from] RegistryError),
+    /// Pre-rendering a start-up document failed.
+    #[error("rendering {0} failed")]
+    Render(&'static str, #[source] serde_json::Error),
+}
+
+/// What one message turned into before authentication.
+enum Step<'s> {
+    /// Decided without a token: a tokenless method's result, or an error.
+    Done(Reply<'s>),
+    /// A notification; 202 once authenticated when it is off the allowlist.
+    Notify { needs_token: bool },
+    /// A tool call waiting for authentication and scope.
+    Call {
+        id: Box<RawValue>,
+        version: Version,
+        tool: &'s Arc<dyn Tool>,
+        arguments: Option<Box<RawValue>>,
+    },
+}
+
+impl Step<'_> {
+    fn needs_token(&self) -> bool {
+        matches!(self, Step::Call { .. } | Step::Notify { needs_token: true })
+    }
+
+    fn id(&self) -> Option<&RawValue> {
+        match self {
+            Step::Done(Reply::Result { id, .. }) | Step::Call { id, .. } => Some(id),
+            Step::Done(Reply::Error { id, .. }) => id.as_deref(),
+            Step::Done(Reply::Accepted) | Step::Notify { .. } => None,
+        }
+    }
+}
+
+/// Why a request was not authorized: the JSON-RPC error and the challenge header.
+struct Denied {
+    error: RpcError,
+    challenge: String,
+}
+
+fn render(what: &'static str, value: &impl serde::Serialize) -> Result<Box<RawValue>, ServerError> {
+    serde_json::value::to_raw_value(value).map_err(|e| ServerError::Render(what, e))
+}
+
+impl Server {
+    /// Check the tools and pre-render everything that does not depend on a request.
+    pub fn new(
+        config: ServerConfig,
+        tools: Vec<Arc<dyn Tool>>,
+        auth: Arc<dyn Authenticator>,
+    ) -> Result<Self, ServerError> {
+        let registry = Registry::new(tools)?;
+        let resource_metadata = serde_json::to_vec(auth.resource_metadata())
+            .map_err(|e| ServerError::Render("resource metadata", e))?;
+        Ok(Server {
+            shaper: Shaper::new(&config.server_name, &config.server_version, config.cache_ttl_ms),
+            // No push on Lambda: no listChanged, no subscriptions, no logging.
+            capabilities: render("capabilities", &json!({ "tools": {} }))?,
+            instructions: render("instructions", &config.instructions)?,
+            server_info: render(
+                "serverInfo",
+                &json!({ "name": config.server_name, "version": config.server_version }),
+            )?,
+            supported_versions: render("supportedVersions", &Version::MODERN)?,
+            resource_metadata: Bytes::from(resource_metadata),
+            registry,
+            auth,
+            config,
+        })
+    }
+
+    /// Answer one HTTP request. Never panics: a panic below is caught and answered with
+    /// 500/-32603 carrying a logged reference.
+    pub async fn handle(&self, req: Request<Bytes>) -> Response<Bytes> {
+        let started = Instant::now();
+        let span = tracing::info_span!(
+            "request",
+            method = tracing::field::Empty,
+            tool = tracing::field::Empty
+        );
+        let answer = AssertUnwindSafe(self.handle_unguarded(&req))
+            .catch_unwind()
+            .instrument(span.clone())
+            .await;
+        let response = answer.unwrap_or_else(|panic| {
+            let reference = uuid::Uuid::new_v4().to_string();
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "non-string panic payload".to_owned());
+            span.in_scope(|| tracing::error!(%reference, panic = %message, "request handler panicked"));
+            error_response(None, &RpcError::internal(&reference))
+        });
+        span.in_scope(|| {
+            tracing::info!(
+                status = response.status().as_u16(),
+                micros = started.elapsed().as_micros() as u64,
+                "answered"
+            );
+        });
+        response
+    }
+
+    async fn handle_unguarded(&self, req: &Request<Bytes>) -> Response<Bytes> {
+        let text = match gate::admit(&self.config, req) {
+            Ok(Admitted::Mcp(text)) => text,
+            Ok(Admitted::ResourceMetadata) => return self.resource_metadata_response(),
+            Err(refusal) => {
+                let mut response = error_response(None, &refusal.error);
+                if let Some(allow) = refusal.allow {
+                    response
+                        .headers_mut()
+                        .insert(header::ALLOW, HeaderValue::from_static(allow));
+                }
+                return response;
+            }
+        };
+        let credentials = Credentials {
+            authorization: req
+                .headers()
+                .get(header::AUTHORIZATION)
+                .and_then(|v| v.to_str().ok()),
+            query: req.uri().query(),
+        };
+        match jsonrpc::parse_body(text) {
+            Err(error) => error_response(None, &error),
+            Ok(Body::Single(raw)) => self.single(raw, req.headers(), credentials).await,
+            Ok(Body::Batch(items)) => self.batch(&items, req.headers(), credentials).await,
+        }
+    }
+
+    fn resource_metadata_response(&self) -> Response<Bytes> {
+        let mut response = json_response(StatusCode::OK, self.resource_metadata.to_vec());
+        response.headers_mut().insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static(RESOURCE_METADATA_CACHE),
+        );
+        response
+    }
+
+    async fn single(
+        &self,
+        raw: &RawValue,
+        headers: &HeaderMap,
+        credentials: Credentials<'_>,
+    ) -> Response<Bytes> {
+        let step = self.prepare(raw, headers, false);
+        if !step.needs_token() {
+            return self.finish(step, None).await.into_response();
+        }
+        let scope = match &step {
+            Step::Call { tool, .. } => Some(tool.spec().scope),
+            _ => None,
+        };
+        match self.authorize(credentials, scope.as_slice()).await {
+            Ok(principal) => self.finish(step, Some(&principal)).await.into_response(),
+            Err(denied) => denied_response(&denied, step.id().map(|id| vec![id]), false),
+        }
+    }
+
+    async fn batch(
+        &self,
+        items: &[&RawValue],
+        headers: &HeaderMap,
+        credentials: Credentials<'_>,
+    ) -> Response<Bytes> {
+        if let Some(error) = batch_refusal(items, headers) {
+            return error_response(None, &error);
+        }
+        let steps: Vec<Step<'_>> = items.iter().map(|raw| self.prepare(raw, headers, true)).collect();
+        let mut principal = None;
+        if steps.iter().any(Step::needs_token) {
+            let mut scopes: Vec<&str> = Vec::new();
+            for step in &steps {
+                if let Step::Call { tool, .. } = step
+                    && !scopes.contains(&tool.spec().scope)
+                {
+                    scopes.push(tool.spec().scope);
+                }
+            }
+            match self.authorize(credentials, &scopes).await {
+                Ok(p) => principal = Some(p),
+                Err(denied) => {
+                    return denied_response(&denied, Some(steps.iter().filter_map(Step::id).collect()), true);
+                }
+            }
+        }
+        let mut bodies = Vec::with_capacity(steps.len());
+        // In order: a batch's writes happen in the order the client listed them.
+        for step in steps {
+            if let Some(body) = self.finish(step, principal.as_ref()).await.to_json() {
+                bodies.push(body);
+            }
+        }
+        if bodies.is_empty() {
+            return empty_response(StatusCode::ACCEPTED);
+        }
+        json_response(StatusCode::OK, join_array(&bodies))
+    }
+
+    /// Envelope, negotiation, and every decision that needs no token.
+    fn prepare(&self, raw: &RawValue, headers: &HeaderMap, in_batch: bool) -> Step<'_> {
+        let message = match jsonrpc::parse_message(raw) {
+            Ok(m) => m,
+            Err(invalid) => {
+                return Step::Done(Reply::Error {
+                    id: invalid.id,
+                    error: invalid.error,
+                });
+            }
+        };
+        if let Some(method) = message.method() {
+            tracing::Span::current().record("method", method);
+        }
+        match message {
+            Message::Response => {
+                tracing::debug!("dropped a JSON-RPC response posted by the client");
+                Step::Done(Reply::Accepted)
+            }
+            Message::Notification { method, params } => {
+                if tracing::enabled!(tracing::Level::DEBUG) {
+                    let head = ParamsHead::parse(params.as_deref()).unwrap_or_default();
+                    let version = negotiation::notification_version(&head, headers);
+                    tracing::debug!(%method, version = version.as_str(), "notification accepted and dropped");
+                }
+                Step::Notify {
+                    needs_token: !TOKENLESS_METHODS.contains(&method.as_str()),
+                }
+            }
+            Message::Request { id, method, params } => {
+                let fail = |id, error| Step::Done(Reply::Error { id: Some(id), error });
+                let head = match ParamsHead::parse(params.as_deref()) {
+                    Ok(h) => h,
+                    Err(e) => return fail(id, e),
+                };
+                let policy = Policy {
+                    strict_version_header: self.config.strict_version_header,
+                };
+                let version = if in_batch {
+                    // Batches are 2025-03-26 only (checked by `batch_refusal`); members carry no claim.
+                    if method == "initialize" {
+                        return fail(
+                            id,
+                            RpcError::invalid_request("initialize is not allowed in a batch"),
+                        );
+                    }
+                    Version::V2025_03_26
+                } else {
+                    match negotiation::negotiate(&method, &head, headers, policy) {
+                        Ok(v) => v,
+                        Err(e) => return fail(id, e),
+                    }
+                };
+                self.dispatch(id, &method, version, head)
+            }
+        }
+    }
+
+    /// Method dispatch for one negotiated request.
+    fn dispatch(&self, id: Box<RawValue>, method: &str, version: Version, head: ParamsHead) -> Step<'_> {
+        let fail = |id, error| Step::Done(Reply::Error { id: Some(id), error });
+        let done = |id, result| Step::Done(Reply::Result { id, result });
+        match (method, version.is_modern()) {
+            ("server/discover", true) => done(id, self.discover()),
+            ("initialize", false) => done(id, self.initialize(version)),
+            ("ping", false) => done(id, ResultObject::new()),
+            ("tools/list", _) => match head.cursor {
+                Some(cursor) if !cursor.is_null() => fail(
+                    id,
+                    RpcError::invalid_params("Invalid params: unknown cursor (tools/list has one page)"),
+                ),
+                _ => {
+                    let result = ResultObject::new().raw("tools", self.registry.list(version));
+                    done(id, self.shaper.shape(version, ResultKind::Cacheable, result))
+                }
+            },
+            ("tools/call", _) => {
+                let Some(Value::String(name)) = head.name else {
+                    return fail(
+                        id,
+                        RpcError::invalid_params("Invalid params: name must be a string"),
+                    );
+                };
+                let Some(tool) = self.registry.get(&name) else {
+                    return fail(id, RpcError::invalid_params(format!("Unknown tool: {name}")));
+                };
+                tracing::Span::current().record("tool", tool.spec().name);
+                let arguments = match head.arguments {
+                    Some(a) if a.get() == "null" => None,
+                    Some(a) if !a.get().starts_with('{') => {
+                        return fail(
+                            id,
+                            RpcError::invalid_params("Invalid params: arguments must be an object"),
+                        );
+                    }
+                    other => other,
+                };
+                Step::Call {
+                    id,
+                    version,
+                    tool,
+                    arguments,
+                }
+            }
+            _ => fail(id, RpcError::method_not_found(version, method)),
+        }
+    }
+
+    fn discover(&self) -> ResultObject<'_> {
+        let result = ResultObject::new()
+            .raw("supportedVersions", &self.supported_versions)
+            .raw("capabilities", &self.capabilities)
+            .raw("instructions", &self.instructions);
+        self.shaper
+            .shape(Version::V2026_07_28, ResultKind::Cacheable, result)
+    }
+
+    fn initialize(&self, offered: Version) -> ResultObject<'_> {
+        ResultObject::new()
+            .value("protocolVersion", json!(offered.as_str()))
+            .raw("capabilities", &self.capabilities)
+            .raw("serverInfo", &self.server_info)
+            .raw("instructions", &self.instructions)
+    }
+
+    /// Authenticate, then check that the principal holds every scope in `scopes`.
+    async fn authorize(&self, credentials: Credentials<'_>, scopes: &[&str]) -> Result<Principal, Denied> {
+        let principal = match self.auth.authenticate(credentials).await {
+            Ok(p) => p,
+            Err(failure) => {
+                let invalid_token = match &failure {
+                    AuthFailure::Missing => false,
+                    AuthFailure::InvalidToken { reason } => {
+                        tracing::info!(%reason, "rejected a bearer token");
+                        true
+                    }
+                };
+                return Err(Denied {
+                    error: RpcError::unauthorized(),
+                    challenge: self.auth.challenge(&Challenge::Unauthorized { invalid_token }),
+                });
+            }
+        };
+        if scopes.iter().all(|s| principal.has_scope(s)) {
+            return Ok(principal);
+        }
+        // All scopes the operation needs, in one challenge (PROTOCOL.md §5.2).
+        let scope = scopes.join(" ");
+        Err(Denied {
+            error: RpcError::insufficient_scope(&scope),
+            challenge: self
+                .auth
+                .challenge(&Challenge::InsufficientScope { scope: &scope }),
+        })
+    }
+
+    /// Run what is left of a step once it is authorized.
+    async fn finish<'s>(&'s self, step: Step<'s>, principal: Option<&Principal>) -> Reply<'s> {
+        match (step, principal) {
+            (Step::Done(reply), _) => reply,
+            (Step::Notify { .. }, _) => Reply::Accepted,
+            (
+                Step::Call {
+                    id,
+                    version,
+                    tool,
+                    arguments,
+                },
+                Some(principal),
+            ) => {
+                let name = tool.spec().name;
+                match tool.call(principal, arguments.as_deref()).await {
+                    Ok(output) => Reply::Result {
+                        id,
+                        result: self.shaper.tool_success(version, name, output),
+                    },
+                    Err(ToolError::Invalid(message)) => {
+                        tracing::debug!(tool = name, "tool answered isError");
+                        Reply::Result {
+                            id,
+                            result: self.shaper.tool_error(version, &message),
+                        }
+                    }
+                    Err(ToolError::Internal(cause)) => {
+                        let error = RpcError::unexpected(&format!("tool {name}"), cause.as_ref());
+                        Reply::Error { id: Some(id), error }
+                    }
+                }
+            }
+            (Step::Call { id, .. }, None) => {
+                // `single`/`batch` authorize every call first; reaching here is a bug, not a client error.
+                let error = RpcError::unexpected("dispatch", &MissingPrincipal);
+                Reply::Error { id: Some(id), error }
+            }
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("a tool call reached execution without a principal")]
+struct MissingPrincipal;
+
+/// A batch is served only as 2025-03-26 and only when non-empty and free of modern claims.
+fn batch_refusal(items: &[&RawValue], headers: &HeaderMap) -> Option<RpcError> {
+    if items.is_empty() {
+        return Some(RpcError::invalid_request("empty batch"));
+    }
+    let header = headers
+        .get(negotiation::PROTOCOL_VERSION_HEADER)
+        .map(|v| v.to_str().map(str::trim));
+    if !matches!(header, None | Some(Ok("2025-03-26"))) {
+        return Some(RpcError::invalid_request(
+            "JSON-RPC batches exist only in protocol version 2025-03-26",
+        ));
+    }
+    let claims_modern = items.iter().any(|raw| {
+        jsonrpc::parse_message(raw)
+            .ok()
+            .and_then(|m| m.params().and_then(|p| ParamsHead::parse(Some(p)).ok()))
+            .is_some_and(|head| head.version_claim().is_some())
+    });
+    claims_modern.then(|| RpcError::invalid_request("a 2026-07-28 message cannot be part of a batch"))
+}
+
+fn denied_response(denied: &Denied, ids: Option<Vec<&RawValue>>, as_array: bool) -> Response<Bytes> {
+    let ids = ids.unwrap_or_default();
+    let mut response = if as_array && !ids.is_empty() {
+        let bodies: Vec<Vec<u8>> = ids
+            .iter()
+            .map(|id| {
+                Reply::Error {
+                    id: Some((*id).to_owned()),
+                    error: denied.error.clone(),
+                }
+                .to_json()
+                .unwrap_or_default()
+            })
+            .collect();
+        json_response(denied.error.status, join_array(&bodies))
+    } else {
+        error_response(ids.first().copied(), &denied.error)
+    };
+    match HeaderValue::from_str(&denied.challenge) {
+        Ok(v) => {
+            response.headers_mut().insert(header::WWW_AUTHENTICATE, v);
+        }
+        Err(e) => {
+            let error = RpcError::unexpected("WWW-Authenticate value", &e);
+            return error_response(ids.first().copied(), &error);
+        }
+    }
+    response
+}
+
+fn join_array(bodies: &[Vec<u8>]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bodies.iter().map(|b| b.len() + 1).sum::<usize>() + 2);
+    out.push(b'[');
+    for (i, body) in bodies.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(body);
+    }
+    out.push(b']');
+    out
+}
