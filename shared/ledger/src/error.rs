@@ -220,6 +220,9 @@ fn quoted_list(items: &[String]) -> String {
 }
 
 fn not_found_message(what: Entity, name: &str, within: Option<&str>, candidates: &[String]) -> String {
+    if what == Entity::Vault && name.is_empty() {
+        return "You have no vault yet. Call create_vault to make one (for example name \"가계부\", currency KRW).".into();
+    }
     let place = within.map(|w| format!(" in {w}")).unwrap_or_default();
     let (subject, create) = match what {
         Entity::Transaction => (format!("No transaction with id \"{name}\"{place}."), ""),

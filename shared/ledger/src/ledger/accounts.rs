@@ -1,34 +1,422 @@
-//! Account operations (temporary surface; behaviour follows in the next commit).
+//! Accounts: list, create (with an optional opening balance), rename, archive.
+
+use std::collections::BTreeMap;
+
+use super::codec::{AccountRec, Membership, PostingRec, TxRec, sv};
+use super::effects::{balance_op, net_by_account, rollup_ops};
+use super::resolve::{Catalogue, catalogue, retrying, vault as resolve_vault};
 use super::*;
+use crate::domain::{AccountId, AccountKind, Money, Name, random_uuid};
+use crate::error::Entity;
+use crate::keys;
+use crate::store::{Condition, Item, StoreError, Value, WriteOp};
+
+/// Most accounts (live and archived) in one vault.
+const MAX_ACCOUNTS: usize = 500;
+
 pub(super) async fn list_accounts(
-    _l: &Ledger,
-    _w: &PersonId,
-    _v: Option<&str>,
-    _a: bool,
+    ledger: &Ledger,
+    who: &PersonId,
+    vault: Option<&str>,
+    include_archived: bool,
 ) -> Result<AccountList, LedgerError> {
-    Err(LedgerError::internal("not built yet"))
+    let m = resolve_vault(ledger, who, vault).await?;
+    let cat = catalogue(ledger, &m).await?;
+    let mut accounts = cat
+        .accounts
+        .iter()
+        .filter(|a| include_archived || !a.archived)
+        .map(|a| {
+            Ok(AccountInfo {
+                account_id: a.account_id,
+                name: a.name.clone(),
+                kind: a.kind,
+                balance: Money::from_minor(a.natural()?, m.currency),
+                archived: a.archived,
+            })
+        })
+        .collect::<Result<Vec<_>, LedgerError>>()?;
+    accounts.sort_by(|a, b| {
+        (a.kind, a.archived, crate::domain::NameKey::of(&a.name)).cmp(&(
+            b.kind,
+            b.archived,
+            crate::domain::NameKey::of(&b.name),
+        ))
+    });
+    Ok(AccountList {
+        vault: m.vault_ref(),
+        currency: m.currency,
+        accounts,
+    })
 }
+
 pub(super) async fn create_account(
-    _l: &Ledger,
-    _w: &PersonId,
-    _i: NewAccount,
+    ledger: &Ledger,
+    who: &PersonId,
+    input: NewAccount,
 ) -> Result<CreatedAccount, LedgerError> {
-    Err(LedgerError::internal("not built yet"))
+    let name = Name::parse(&input.name).map_err(|e| LedgerError::from_parse("name", e))?;
+    if input.opening_balance.is_some_and(|b| !b.is_zero())
+        && matches!(input.kind, AccountKind::Income | AccountKind::Expense)
+    {
+        return Err(LedgerError::invalid(
+            "openingBalance",
+            "an opening balance applies to asset, liability and equity accounts only; income and expense accounts start at zero",
+        ));
+    }
+    if input.opening_date.is_some() && input.opening_balance.is_none() {
+        return Err(LedgerError::invalid(
+            "openingDate",
+            "openingDate needs an openingBalance",
+        ));
+    }
+    let equity_name =
+        Name::parse(&ledger.config.opening_equity_name).map_err(|e| LedgerError::internal(e.to_string()))?;
+    if name.key() == equity_name.key() && input.opening_balance.is_some_and(|b| !b.is_zero()) {
+        return Err(LedgerError::invalid(
+            "openingBalance",
+            format!(
+                "\"{}\" is the account opening balances post against; it cannot have an opening balance itself",
+                equity_name.display()
+            ),
+        ));
+    }
+    retrying(|| attempt_create(ledger, who, &input, &name, &equity_name)).await
 }
+
+async fn attempt_create(
+    ledger: &Ledger,
+    who: &PersonId,
+    input: &NewAccount,
+    name: &Name,
+    equity_name: &Name,
+) -> Result<CreatedAccount, LedgerError> {
+    let m = resolve_vault(ledger, who, input.vault.as_deref()).await?;
+    let cat = catalogue(ledger, &m).await?;
+    if let Some(existing) = cat.live(name.key()) {
+        if existing.kind != input.kind {
+            return Err(LedgerError::NameTaken {
+                what: Entity::Account,
+                name: existing.name.clone(),
+                existing: format!("an {} account in {}", existing.kind, m.described())
+                    .replace("an liability", "a liability"),
+            });
+        }
+        return Ok(CreatedAccount {
+            vault: m.vault_ref(),
+            account_id: existing.account_id,
+            name: existing.name.clone(),
+            kind: existing.kind,
+            balance: Money::from_minor(existing.natural()?, m.currency),
+            created: false,
+            opening_transaction_id: None,
+        });
+    }
+    if cat.accounts.len() >= MAX_ACCOUNTS {
+        return Err(LedgerError::invalid(
+            "name",
+            format!("a vault may have at most {MAX_ACCOUNTS} accounts"),
+        ));
+    }
+    let opening = match input.opening_balance {
+        Some(d) => {
+            Money::from_decimal(d, m.currency).map_err(|e| LedgerError::from_parse("openingBalance", e))?
+        }
+        None => Money::zero(m.currency),
+    };
+    let now = ledger.clock.now();
+    let account = AccountRec {
+        account_id: AccountId::from_uuid(random_uuid(ledger.entropy.as_ref())),
+        name: name.display().to_string(),
+        name_key: name.key().clone(),
+        kind: input.kind,
+        archived: false,
+        net: 0,
+    };
+    let mut ops = vec![membership_check(who, &m)];
+    let mut new_accounts = 1;
+    let mut opening_id = None;
+    let mut account_net = 0;
+    if !opening.is_zero() {
+        let date = input.opening_date.unwrap_or_else(|| m.today(ledger));
+        let (equity, equity_is_new) = match cat.live(equity_name.key()) {
+            Some(e) if e.kind == AccountKind::Equity => (e.clone(), false),
+            Some(e) => {
+                return Err(LedgerError::invalid(
+                    "openingBalance",
+                    format!(
+                        "opening balances post against an equity account named \"{}\", but that name belongs to an {} account; rename it first",
+                        e.name, e.kind
+                    ),
+                ));
+            }
+            None => (
+                AccountRec {
+                    account_id: AccountId::from_uuid(random_uuid(ledger.entropy.as_ref())),
+                    name: equity_name.display().to_string(),
+                    name_key: equity_name.key().clone(),
+                    kind: AccountKind::Equity,
+                    archived: false,
+                    net: 0,
+                },
+                true,
+            ),
+        };
+        // Natural sign in, debit-positive stored: an asset of 100 is a +100 debit.
+        let debit = if input.kind.is_debit_normal() {
+            opening.minor()
+        } else {
+            opening.minor().checked_neg().ok_or_else(range)?
+        };
+        let id = TransactionId::generate(now.as_millisecond(), ledger.entropy.next_u64());
+        let tx = TxRec {
+            id,
+            date,
+            memo: format!("Opening balance of {}", account.name),
+            voided: false,
+            recorded_at_ms: now.as_millisecond(),
+            postings: vec![
+                PostingRec {
+                    account_id: account.account_id,
+                    name: account.name.clone(),
+                    amount: debit,
+                },
+                PostingRec {
+                    account_id: equity.account_id,
+                    name: equity.name.clone(),
+                    amount: debit.checked_neg().ok_or_else(range)?,
+                },
+            ],
+        };
+        let nets = net_by_account(&tx.postings, 1)?;
+        ops.extend(rollup_ops(m.vault_id, date, &nets));
+        ops.push(WriteOp::Put {
+            item: Item {
+                key: keys::transaction(m.vault_id, date, id),
+                attrs: tx.to_attrs(),
+            },
+            condition: Some(Condition::NotExists),
+        });
+        ops.push(WriteOp::Put {
+            item: Item {
+                key: keys::transaction_by_id(m.vault_id, id),
+                attrs: tx.to_attrs(),
+            },
+            condition: Some(Condition::NotExists),
+        });
+        account_net = debit;
+        let equity_net = debit.checked_neg().ok_or_else(range)?;
+        if equity_is_new {
+            new_accounts += 1;
+            ops.extend(account_puts(
+                &m,
+                &AccountRec {
+                    net: equity_net,
+                    ..equity
+                },
+                now.as_second(),
+            ));
+        } else {
+            ops.push(balance_op(m.vault_id, equity.account_id, equity_net, true));
+        }
+        opening_id = Some(id);
+    }
+    ops.extend(account_puts(
+        &m,
+        &AccountRec {
+            net: account_net,
+            ..account.clone()
+        },
+        now.as_second(),
+    ));
+    ops.push(WriteOp::Update {
+        key: keys::vault_meta(m.vault_id),
+        set: BTreeMap::new(),
+        add: BTreeMap::from([("accountCount".into(), new_accounts)]),
+        remove: vec![],
+        condition: Some(Condition::Exists),
+    });
+    match ledger.store.write(ops).await {
+        Ok(()) => Ok(CreatedAccount {
+            vault: m.vault_ref(),
+            account_id: account.account_id,
+            name: account.name,
+            kind: account.kind,
+            balance: opening,
+            created: true,
+            opening_transaction_id: opening_id,
+        }),
+        Err(StoreError::ConditionFailed { index: 0, .. }) => Err(vault_gone(&m)),
+        // A name was taken (or an id collided) concurrently: re-read and decide again.
+        Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn range() -> LedgerError {
+    LedgerError::invalid("openingBalance", "the opening balance is out of range")
+}
+
+/// The check every vault write carries: the caller is (still) a member.
+pub(super) fn membership_check(who: &PersonId, m: &Membership) -> WriteOp {
+    WriteOp::Check {
+        key: keys::membership(who, m.vault_id),
+        condition: Condition::Exists,
+    }
+}
+
+/// The error when the membership check of a write failed.
+pub(super) fn vault_gone(m: &Membership) -> LedgerError {
+    LedgerError::NotFound {
+        what: Entity::Vault,
+        name: m.name.clone(),
+        within: None,
+        candidates: vec![],
+    }
+}
+
+/// The account item and its name item, both only if absent.
+fn account_puts(m: &Membership, a: &AccountRec, now: i64) -> [WriteOp; 2] {
+    [
+        WriteOp::Put {
+            item: Item {
+                key: keys::account(m.vault_id, a.account_id),
+                attrs: a.to_attrs(now),
+            },
+            condition: Some(Condition::NotExists),
+        },
+        WriteOp::Put {
+            item: Item {
+                key: keys::account_name(m.vault_id, &a.name_key),
+                attrs: BTreeMap::from([("accountId".into(), sv(a.account_id.to_string()))]),
+            },
+            condition: Some(Condition::NotExists),
+        },
+    ]
+}
+
 pub(super) async fn rename_account(
-    _l: &Ledger,
-    _w: &PersonId,
-    _v: Option<&str>,
-    _a: &str,
-    _n: &str,
+    ledger: &Ledger,
+    who: &PersonId,
+    vault: Option<&str>,
+    account: &str,
+    new_name: &str,
 ) -> Result<RenamedAccount, LedgerError> {
-    Err(LedgerError::internal("not built yet"))
+    let new = Name::parse(new_name).map_err(|e| LedgerError::from_parse("newName", e))?;
+    retrying(|| async {
+        let m = resolve_vault(ledger, who, vault).await?;
+        let cat = catalogue(ledger, &m).await?;
+        let a = live_account(&cat, account, &m)?;
+        if let Some(other) = cat.live(new.key()).filter(|o| o.account_id != a.account_id) {
+            return Err(LedgerError::NameTaken {
+                what: Entity::Account,
+                name: other.name.clone(),
+                existing: format!("another account ({}) in {}", other.kind, m.described()),
+            });
+        }
+        let aid = sv(a.account_id.to_string());
+        let mut ops = vec![
+            membership_check(who, &m),
+            WriteOp::Update {
+                key: keys::account(m.vault_id, a.account_id),
+                set: BTreeMap::from([
+                    ("name".into(), sv(new.display())),
+                    ("nameKey".into(), sv(new.key().as_str())),
+                ]),
+                add: BTreeMap::new(),
+                remove: vec![],
+                condition: Some(Condition::AttrEquals("archived".into(), Value::Bool(false))),
+            },
+        ];
+        if new.key() != &a.name_key {
+            ops.push(WriteOp::Delete {
+                key: keys::account_name(m.vault_id, &a.name_key),
+                condition: Some(Condition::AttrEquals("accountId".into(), aid.clone())),
+            });
+            ops.push(WriteOp::Put {
+                item: Item {
+                    key: keys::account_name(m.vault_id, new.key()),
+                    attrs: BTreeMap::from([("accountId".into(), aid)]),
+                },
+                condition: Some(Condition::NotExists),
+            });
+        }
+        match ledger.store.write(ops).await {
+            Ok(()) => Ok(RenamedAccount {
+                vault: m.vault_ref(),
+                account_id: a.account_id,
+                name: new.display().to_string(),
+            }),
+            Err(StoreError::ConditionFailed { index: 0, .. }) => Err(vault_gone(&m)),
+            Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
+            Err(e) => Err(e.into()),
+        }
+    })
+    .await
 }
+
 pub(super) async fn archive_account(
-    _l: &Ledger,
-    _w: &PersonId,
-    _v: Option<&str>,
-    _a: &str,
+    ledger: &Ledger,
+    who: &PersonId,
+    vault: Option<&str>,
+    account: &str,
 ) -> Result<ArchivedAccount, LedgerError> {
-    Err(LedgerError::internal("not built yet"))
+    retrying(|| async {
+        let m = resolve_vault(ledger, who, vault).await?;
+        let cat = catalogue(ledger, &m).await?;
+        let a = live_account(&cat, account, &m)?;
+        let ops = vec![
+            membership_check(who, &m),
+            WriteOp::Update {
+                key: keys::account(m.vault_id, a.account_id),
+                set: BTreeMap::from([("archived".into(), Value::Bool(true))]),
+                add: BTreeMap::new(),
+                remove: vec![],
+                condition: Some(Condition::AttrEquals("archived".into(), Value::Bool(false))),
+            },
+            WriteOp::Delete {
+                key: keys::account_name(m.vault_id, &a.name_key),
+                condition: Some(Condition::AttrEquals(
+                    "accountId".into(),
+                    sv(a.account_id.to_string()),
+                )),
+            },
+            WriteOp::Update {
+                key: keys::vault_meta(m.vault_id),
+                set: BTreeMap::new(),
+                add: BTreeMap::from([("accountCount".into(), -1)]),
+                remove: vec![],
+                condition: Some(Condition::Exists),
+            },
+        ];
+        match ledger.store.write(ops).await {
+            Ok(()) => Ok(ArchivedAccount {
+                vault: m.vault_ref(),
+                account_id: a.account_id,
+                name: a.name.clone(),
+                balance: Money::from_minor(a.natural()?, m.currency),
+            }),
+            Err(StoreError::ConditionFailed { index: 0, .. }) => Err(vault_gone(&m)),
+            Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
+            Err(e) => Err(e.into()),
+        }
+    })
+    .await
+}
+
+/// A live account by name; an archived one is "not found (archived)".
+fn live_account(cat: &Catalogue, name: &str, m: &Membership) -> Result<AccountRec, LedgerError> {
+    match cat.resolve(name, false, m) {
+        Ok(a) => Ok(a.clone()),
+        Err(LedgerError::ArchivedAccount { name }) => Err(LedgerError::NotFound {
+            what: Entity::Account,
+            name: name.clone(),
+            within: Some(format!(
+                "{} (an archived account has that name; archived accounts cannot be renamed or archived again)",
+                m.described()
+            )),
+            candidates: vec![],
+        }),
+        Err(e) => Err(e),
+    }
 }

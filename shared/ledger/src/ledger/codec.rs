@@ -1,1 +1,367 @@
-//! (being written)
+//! Stored records and their item attributes: the only place that knows attribute names.
+//!
+//! Records are internal; results are built from them explicitly (types.rs), so
+//! nothing stored leaves the server unless a result names it.
+
+use std::collections::BTreeMap;
+
+use crate::domain::{
+    AccountId, AccountKind, Currency, LocalDate, NameKey, TransactionId, VaultId, VaultZone,
+};
+use crate::error::LedgerError;
+use crate::store::{Attrs, Item, TTL_ATTRIBUTE, Value};
+
+/// Read a string attribute.
+pub(super) fn s<'a>(attrs: &'a Attrs, name: &str) -> Result<&'a str, LedgerError> {
+    match attrs.get(name) {
+        Some(Value::S(v)) => Ok(v),
+        _ => Err(corrupt(name)),
+    }
+}
+
+/// Read an integer attribute.
+pub(super) fn n(attrs: &Attrs, name: &str) -> Result<i64, LedgerError> {
+    match attrs.get(name) {
+        Some(Value::N(v)) => Ok(*v),
+        _ => Err(corrupt(name)),
+    }
+}
+
+/// Read an integer attribute that may be absent (counts as 0).
+pub(super) fn n_or_zero(attrs: &Attrs, name: &str) -> Result<i64, LedgerError> {
+    match attrs.get(name) {
+        None => Ok(0),
+        Some(Value::N(v)) => Ok(*v),
+        _ => Err(corrupt(name)),
+    }
+}
+
+/// Read a boolean attribute that may be absent (counts as false).
+pub(super) fn flag(attrs: &Attrs, name: &str) -> Result<bool, LedgerError> {
+    match attrs.get(name) {
+        None => Ok(false),
+        Some(Value::Bool(v)) => Ok(*v),
+        _ => Err(corrupt(name)),
+    }
+}
+
+fn corrupt(name: &str) -> LedgerError {
+    LedgerError::internal(format!(
+        "stored item has a missing or mistyped attribute `{name}`"
+    ))
+}
+
+fn parse_or_corrupt<T, E>(r: Result<T, E>, what: &str) -> Result<T, LedgerError> {
+    r.map_err(|_| LedgerError::internal(format!("stored item has an unreadable {what}")))
+}
+
+/// Shorthand for a string value.
+pub(super) fn sv(v: impl Into<String>) -> Value {
+    Value::S(v.into())
+}
+
+/// A person's membership of a vault, carrying the vault's settings so that one
+/// query of the person's partition resolves any vault by name.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Membership {
+    pub vault_id: VaultId,
+    pub name: String,
+    pub name_key: NameKey,
+    pub currency: Currency,
+    pub zone: VaultZone,
+}
+
+impl Membership {
+    pub fn to_attrs(&self) -> Attrs {
+        BTreeMap::from([
+            ("vaultId".into(), sv(self.vault_id.to_string())),
+            ("name".into(), sv(&self.name)),
+            ("nameKey".into(), sv(self.name_key.as_str())),
+            ("currency".into(), sv(self.currency.code())),
+            ("timeZone".into(), sv(self.zone.name())),
+            ("role".into(), sv("owner")),
+        ])
+    }
+
+    pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
+        Ok(Membership {
+            vault_id: parse_or_corrupt(VaultId::parse(s(a, "vaultId")?), "vault id")?,
+            name: s(a, "name")?.to_string(),
+            name_key: NameKey::from_stored(s(a, "nameKey")?.to_string()),
+            currency: parse_or_corrupt(Currency::parse(s(a, "currency")?), "currency")?,
+            zone: parse_or_corrupt(VaultZone::parse(s(a, "timeZone")?), "time zone")?,
+        })
+    }
+
+    /// The vault's own settings item (`META`).
+    pub fn meta_attrs(&self, created_by: &str, created_at: i64) -> Attrs {
+        let mut a = self.to_attrs();
+        a.remove("role");
+        a.insert("accountCount".into(), Value::N(0));
+        a.insert("createdBy".into(), sv(created_by));
+        a.insert("createdAt".into(), Value::N(created_at));
+        a
+    }
+}
+
+/// An account with its running balance (`net`: debits minus credits, minor units).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct AccountRec {
+    pub account_id: AccountId,
+    pub name: String,
+    pub name_key: NameKey,
+    pub kind: AccountKind,
+    pub archived: bool,
+    pub net: i64,
+}
+
+impl AccountRec {
+    pub fn to_attrs(&self, created_at: i64) -> Attrs {
+        BTreeMap::from([
+            ("accountId".into(), sv(self.account_id.to_string())),
+            ("name".into(), sv(&self.name)),
+            ("nameKey".into(), sv(self.name_key.as_str())),
+            ("kind".into(), sv(self.kind.as_str())),
+            ("archived".into(), Value::Bool(self.archived)),
+            ("net".into(), Value::N(self.net)),
+            ("createdAt".into(), Value::N(created_at)),
+        ])
+    }
+
+    pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
+        Ok(AccountRec {
+            account_id: parse_or_corrupt(AccountId::parse(s(a, "accountId")?), "account id")?,
+            name: s(a, "name")?.to_string(),
+            name_key: NameKey::from_stored(s(a, "nameKey")?.to_string()),
+            kind: parse_or_corrupt(AccountKind::parse(s(a, "kind")?), "account kind")?,
+            archived: flag(a, "archived")?,
+            net: n_or_zero(a, "net")?,
+        })
+    }
+
+    /// Balance in the kind's natural sign.
+    pub fn natural(&self) -> Result<i64, LedgerError> {
+        self.kind
+            .natural(self.net)
+            .ok_or_else(|| LedgerError::internal("balance out of range"))
+    }
+}
+
+/// A rollup item: an account's net change over a month or a day.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Rollup {
+    pub account_id: AccountId,
+    pub net: i64,
+}
+
+impl Rollup {
+    pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
+        Ok(Rollup {
+            account_id: parse_or_corrupt(AccountId::parse(s(a, "accountId")?), "account id")?,
+            net: n_or_zero(a, "net")?,
+        })
+    }
+}
+
+/// One stored posting (the account's name at recording time is kept for replays).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct PostingRec {
+    pub account_id: AccountId,
+    pub name: String,
+    pub amount: i64,
+}
+
+/// A stored transaction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct TxRec {
+    pub id: TransactionId,
+    pub date: LocalDate,
+    pub memo: String,
+    pub voided: bool,
+    pub recorded_at_ms: i64,
+    pub postings: Vec<PostingRec>,
+}
+
+impl TxRec {
+    pub fn to_attrs(&self) -> Attrs {
+        let postings = self
+            .postings
+            .iter()
+            .map(|p| {
+                Value::M(BTreeMap::from([
+                    ("accountId".into(), sv(p.account_id.to_string())),
+                    ("name".into(), sv(&p.name)),
+                    ("amount".into(), Value::N(p.amount)),
+                ]))
+            })
+            .collect();
+        BTreeMap::from([
+            ("transactionId".into(), sv(self.id.to_string())),
+            ("date".into(), sv(self.date.to_string())),
+            ("memo".into(), sv(&self.memo)),
+            ("voided".into(), Value::Bool(self.voided)),
+            ("recordedAt".into(), Value::N(self.recorded_at_ms)),
+            ("postings".into(), Value::L(postings)),
+        ])
+    }
+
+    pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
+        let id = TransactionId::parse(s(a, "transactionId")?).map_err(|_| corrupt("transactionId"))?;
+        let postings = match a.get("postings") {
+            Some(Value::L(list)) => list
+                .iter()
+                .map(|v| match v {
+                    Value::M(m) => Ok(PostingRec {
+                        account_id: parse_or_corrupt(AccountId::parse(s(m, "accountId")?), "account id")?,
+                        name: s(m, "name")?.to_string(),
+                        amount: n(m, "amount")?,
+                    }),
+                    _ => Err(corrupt("postings")),
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+            _ => return Err(corrupt("postings")),
+        };
+        Ok(TxRec {
+            id,
+            date: parse_or_corrupt(LocalDate::parse(s(a, "date")?), "date")?,
+            memo: s(a, "memo")?.to_string(),
+            voided: flag(a, "voided")?,
+            recorded_at_ms: n_or_zero(a, "recordedAt")?,
+            postings,
+        })
+    }
+
+    pub fn from_item(item: &Item) -> Result<Self, LedgerError> {
+        Self::from_attrs(&item.attrs)
+    }
+}
+
+/// An idempotency record: the call's fingerprint and its stored result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct IdemRec {
+    pub fingerprint: String,
+    pub vault_id: VaultId,
+    pub tx: TxRec,
+    /// (account id, name, balance in natural sign) after the write.
+    pub balances: Vec<(AccountId, String, i64)>,
+    pub expires_at: i64,
+}
+
+impl IdemRec {
+    pub fn to_attrs(&self) -> Attrs {
+        let balances = self
+            .balances
+            .iter()
+            .map(|(id, name, bal)| {
+                Value::M(BTreeMap::from([
+                    ("accountId".into(), sv(id.to_string())),
+                    ("name".into(), sv(name)),
+                    ("balance".into(), Value::N(*bal)),
+                ]))
+            })
+            .collect();
+        BTreeMap::from([
+            ("fingerprint".into(), sv(&self.fingerprint)),
+            ("vaultId".into(), sv(self.vault_id.to_string())),
+            ("tx".into(), Value::M(self.tx.to_attrs())),
+            ("balances".into(), Value::L(balances)),
+            (TTL_ATTRIBUTE.into(), Value::N(self.expires_at)),
+        ])
+    }
+
+    pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
+        let tx = match a.get("tx") {
+            Some(Value::M(m)) => TxRec::from_attrs(m)?,
+            _ => return Err(corrupt("tx")),
+        };
+        let balances = match a.get("balances") {
+            Some(Value::L(list)) => list
+                .iter()
+                .map(|v| match v {
+                    Value::M(m) => Ok((
+                        parse_or_corrupt(AccountId::parse(s(m, "accountId")?), "account id")?,
+                        s(m, "name")?.to_string(),
+                        n(m, "balance")?,
+                    )),
+                    _ => Err(corrupt("balances")),
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+            _ => return Err(corrupt("balances")),
+        };
+        Ok(IdemRec {
+            fingerprint: s(a, "fingerprint")?.to_string(),
+            vault_id: parse_or_corrupt(VaultId::parse(s(a, "vaultId")?), "vault id")?,
+            tx,
+            balances,
+            expires_at: n(a, TTL_ATTRIBUTE)?,
+        })
+    }
+}
+
+/// The duplicate guard: the latest transaction with one content hash.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct GuardRec {
+    pub transaction_id: TransactionId,
+    pub date: LocalDate,
+    pub recorded_at_ms: i64,
+}
+
+impl GuardRec {
+    pub fn to_attrs(&self, expires_at: i64) -> Attrs {
+        BTreeMap::from([
+            ("transactionId".into(), sv(self.transaction_id.to_string())),
+            ("date".into(), sv(self.date.to_string())),
+            ("recordedAt".into(), Value::N(self.recorded_at_ms)),
+            (TTL_ATTRIBUTE.into(), Value::N(expires_at)),
+        ])
+    }
+
+    pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
+        Ok(GuardRec {
+            transaction_id: TransactionId::parse(s(a, "transactionId")?)
+                .map_err(|_| corrupt("transactionId"))?,
+            date: parse_or_corrupt(LocalDate::parse(s(a, "date")?), "date")?,
+            recorded_at_ms: n(a, "recordedAt")?,
+        })
+    }
+}
+
+/// A snapshot: the balance a person saw (natural sign) for an account on a date.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct SnapshotRec {
+    pub account_id: AccountId,
+    pub date: LocalDate,
+    pub balance: i64,
+}
+
+impl SnapshotRec {
+    pub fn to_attrs(&self, updated_at: i64) -> Attrs {
+        BTreeMap::from([
+            ("accountId".into(), sv(self.account_id.to_string())),
+            ("date".into(), sv(self.date.to_string())),
+            ("balance".into(), Value::N(self.balance)),
+            ("updatedAt".into(), Value::N(updated_at)),
+        ])
+    }
+
+    pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
+        Ok(SnapshotRec {
+            account_id: parse_or_corrupt(AccountId::parse(s(a, "accountId")?), "account id")?,
+            date: parse_or_corrupt(LocalDate::parse(s(a, "date")?), "date")?,
+            balance: n(a, "balance")?,
+        })
+    }
+}
+
+/// A stable 128-bit content hash (FNV-1a), hex: keys of duplicate guards and cursor filters.
+/// Not a security boundary: it only separates a person's own data from itself.
+pub(super) fn content_hash(parts: &[&str]) -> String {
+    let mut h: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+    for part in parts {
+        for b in part.bytes().chain(std::iter::once(0xff)) {
+            h ^= u128::from(b);
+            h = h.wrapping_mul(0x0000_0000_0100_0000_0000_0000_0000_013b);
+        }
+    }
+    format!("{h:032x}")
+}

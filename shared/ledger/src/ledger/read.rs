@@ -1,17 +1,135 @@
-//! Transaction reads (temporary surface; behaviour follows in the next commit).
+//! Reading transactions: one by id, or a filtered page newest first.
+
+use super::codec::{TxRec, content_hash};
+use super::cursor;
+use super::record::{not_found, view};
+use super::resolve::{catalogue, join2, vault as resolve_vault};
 use super::*;
+use crate::domain::NameKey;
+use crate::keys;
+use crate::store::{Query, SkRange};
+
+/// Default page size.
+pub const DEFAULT_LIMIT: u32 = 50;
+/// Largest page size.
+pub const MAX_LIMIT: u32 = 200;
+/// Items one filtered page may examine (one query); a page may then hold fewer
+/// than `limit` transactions and still carry a cursor.
+const SCAN_LIMIT: u32 = 1000;
+
 pub(super) async fn get_transaction(
-    _l: &Ledger,
-    _w: &PersonId,
-    _v: Option<&str>,
-    _id: TransactionId,
+    ledger: &Ledger,
+    who: &PersonId,
+    vault: Option<&str>,
+    id: TransactionId,
 ) -> Result<TransactionView, LedgerError> {
-    Err(LedgerError::internal("not built yet"))
+    let m = resolve_vault(ledger, who, vault).await?;
+    let (item, cat) = join2(
+        ledger.store.get(&keys::transaction_by_id(m.vault_id, id)),
+        catalogue(ledger, &m),
+    )
+    .await;
+    let cat = cat?;
+    let tx = match item? {
+        Some(item) => TxRec::from_item(&item)?,
+        None => return Err(not_found(id, &m)),
+    };
+    Ok(TransactionView {
+        vault: m.vault_ref(),
+        currency: m.currency,
+        transaction: view(&tx, Some(&cat), m.currency),
+    })
 }
+
 pub(super) async fn list_transactions(
-    _l: &Ledger,
-    _w: &PersonId,
-    _q: TransactionQuery,
+    ledger: &Ledger,
+    who: &PersonId,
+    q: TransactionQuery,
 ) -> Result<TransactionPage, LedgerError> {
-    Err(LedgerError::internal("not built yet"))
+    let limit = q.limit.unwrap_or(DEFAULT_LIMIT);
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(LedgerError::invalid(
+            "limit",
+            format!("limit must be between 1 and {MAX_LIMIT}"),
+        ));
+    }
+    if let (Some(f), Some(t)) = (q.from, q.to)
+        && f > t
+    {
+        return Err(LedgerError::invalid(
+            "from",
+            format!("from ({f}) is later than to ({t})"),
+        ));
+    }
+    let text = q
+        .text
+        .as_deref()
+        .map(NameKey::of)
+        .filter(|k| !k.as_str().is_empty());
+    let m = resolve_vault(ledger, who, q.vault.as_deref()).await?;
+    let filter_hash = content_hash(&[
+        q.account
+            .as_deref()
+            .map(|a| NameKey::of(a).as_str().to_string())
+            .unwrap_or_default()
+            .as_str(),
+        &q.from.map(|d| d.to_string()).unwrap_or_default(),
+        &q.to.map(|d| d.to_string()).unwrap_or_default(),
+        text.as_ref().map(|k| k.as_str()).unwrap_or(""),
+    ]);
+    let after = q
+        .cursor
+        .as_deref()
+        .filter(|c| !c.trim().is_empty())
+        .map(|c| cursor::decode(c, m.vault_id, &filter_hash))
+        .transpose()?;
+    let filtered = q.account.is_some() || text.is_some();
+    let range = SkRange::Between(
+        q.from
+            .map(keys::tx_from)
+            .unwrap_or_else(|| keys::TX_PREFIX.to_string()),
+        q.to.map(keys::tx_through)
+            .unwrap_or_else(|| keys::upper(keys::TX_PREFIX)),
+    );
+    let query = Query {
+        pk: keys::vault_pk(m.vault_id),
+        range,
+        forward: false,
+        limit: if filtered { SCAN_LIMIT } else { limit },
+        after,
+    };
+    let (page, cat) = join2(ledger.store.query(&query), catalogue(ledger, &m)).await;
+    let (page, cat) = (page?, cat?);
+    let account = q
+        .account
+        .as_deref()
+        .map(|a| cat.resolve(a, true, &m))
+        .transpose()?
+        .map(|a| a.account_id);
+    let mut transactions = Vec::new();
+    let mut last_sk: Option<&str> = None;
+    let mut next = page.last_sk.clone();
+    for item in &page.items {
+        let tx = TxRec::from_item(item)?;
+        let keep = account.is_none_or(|a| tx.postings.iter().any(|p| p.account_id == a))
+            && text
+                .as_ref()
+                .is_none_or(|t| NameKey::of(&tx.memo).as_str().contains(t.as_str()));
+        if !keep {
+            continue;
+        }
+        if transactions.len() == limit as usize {
+            // More matches remain in this page: resume after the last one returned.
+            next = last_sk.map(str::to_string);
+            break;
+        }
+        last_sk = Some(&item.key.sk);
+        transactions.push(view(&tx, Some(&cat), m.currency));
+    }
+    Ok(TransactionPage {
+        vault: m.vault_ref(),
+        currency: m.currency,
+        transactions,
+        next_cursor: next.map(|sk| cursor::encode(m.vault_id, &filter_hash, &sk)),
+    })
 }

@@ -1,26 +1,369 @@
-//! Reports (temporary surface; behaviour follows in the next commit).
+//! Balances as of a date, spending by account or month, month-end net worth.
+//! All read rollups (per account and month, per account and day), never postings.
+
+use std::collections::BTreeMap;
+
+use super::codec::{Membership, Rollup};
+use super::resolve::{Catalogue, join2, query_all, vault as resolve_vault};
 use super::*;
+use crate::domain::{AccountId, AccountKind, Money};
+use crate::keys;
+use crate::store::{Item, SkRange};
+
+/// Most months one history may span.
+const MAX_MONTHS: usize = 240;
+
+/// Net change per account (debit-positive) summed over rollup items.
+fn sum_rollups(items: &[Item], prefix: &str, into: &mut BTreeMap<AccountId, i64>) -> Result<(), LedgerError> {
+    for item in items.iter().filter(|i| i.key.sk.starts_with(prefix)) {
+        let r = Rollup::from_attrs(&item.attrs)?;
+        let slot = into.entry(r.account_id).or_insert(0);
+        *slot = slot
+            .checked_add(r.net)
+            .ok_or_else(|| LedgerError::internal("balance out of range"))?;
+    }
+    Ok(())
+}
+
+/// The catalogue and every account's debit-positive net at the end of `date`.
+/// Two queries in one round: accounts + monthly rollups before the month, and
+/// daily rollups of the month up to the date.
+pub(super) async fn nets_at(
+    ledger: &Ledger,
+    m: &Membership,
+    date: LocalDate,
+) -> Result<(Catalogue, BTreeMap<AccountId, i64>), LedgerError> {
+    let pk = keys::vault_pk(m.vault_id);
+    let store = ledger.store.as_ref();
+    let month = date.month();
+    let (head, days) = join2(
+        query_all(
+            store,
+            pk.clone(),
+            SkRange::Between(keys::ACCOUNT_PREFIX.into(), keys::month_through(month.prev())),
+            true,
+        ),
+        query_all(
+            store,
+            pk,
+            SkRange::Between(keys::day_from(month.first_day()), keys::day_through(date)),
+            true,
+        ),
+    )
+    .await;
+    let (head, days) = (head?, days?);
+    let cat = Catalogue::from_items(&head)?;
+    let mut nets = BTreeMap::new();
+    sum_rollups(&head, keys::MONTH_PREFIX, &mut nets)?;
+    sum_rollups(&days, keys::DAY_PREFIX, &mut nets)?;
+    Ok((cat, nets))
+}
+
+fn money_sum(mut values: impl Iterator<Item = i64>, m: &Membership) -> Result<Money, LedgerError> {
+    values
+        .try_fold(0i64, |acc, v| acc.checked_add(v))
+        .map(|v| Money::from_minor(v, m.currency))
+        .ok_or_else(|| LedgerError::internal("total out of range"))
+}
+
+fn natural(kind: AccountKind, net: i64) -> Result<i64, LedgerError> {
+    kind.natural(net)
+        .ok_or_else(|| LedgerError::internal("balance out of range"))
+}
+
+fn totals(rows: &[(AccountKind, i64)], m: &Membership) -> Result<Totals, LedgerError> {
+    let assets = money_sum(rows.iter().filter(|r| r.0 == AccountKind::Asset).map(|r| r.1), m)?;
+    let liabilities = money_sum(
+        rows.iter().filter(|r| r.0 == AccountKind::Liability).map(|r| r.1),
+        m,
+    )?;
+    let net_worth = assets
+        .checked_sub(liabilities)
+        .ok_or_else(|| LedgerError::internal("net worth out of range"))?;
+    Ok(Totals {
+        assets,
+        liabilities,
+        net_worth,
+    })
+}
+
 pub(super) async fn get_balances(
-    _l: &Ledger,
-    _w: &PersonId,
-    _v: Option<&str>,
-    _a: Option<LocalDate>,
+    ledger: &Ledger,
+    who: &PersonId,
+    vault: Option<&str>,
+    as_of: Option<LocalDate>,
 ) -> Result<Balances, LedgerError> {
-    Err(LedgerError::internal("not built yet"))
+    let m = resolve_vault(ledger, who, vault).await?;
+    let as_of = as_of.unwrap_or_else(|| m.today(ledger));
+    let (cat, nets) = nets_at(ledger, &m, as_of).await?;
+    let mut accounts = Vec::new();
+    let mut by_kind = Vec::new();
+    for a in &cat.accounts {
+        let bal = natural(a.kind, nets.get(&a.account_id).copied().unwrap_or(0))?;
+        by_kind.push((a.kind, bal));
+        if a.archived && bal == 0 {
+            continue;
+        }
+        accounts.push(BalanceRow {
+            account_id: a.account_id,
+            name: a.name.clone(),
+            kind: a.kind,
+            balance: Money::from_minor(bal, m.currency),
+        });
+    }
+    accounts.sort_by(|a, b| (a.kind, &a.name).cmp(&(b.kind, &b.name)));
+    let totals = totals(&by_kind, &m)?;
+    Ok(Balances {
+        vault: m.vault_ref(),
+        currency: m.currency,
+        as_of,
+        accounts,
+        totals,
+    })
 }
+
 pub(super) async fn spending_report(
-    _l: &Ledger,
-    _w: &PersonId,
-    _r: ReportRequest,
+    ledger: &Ledger,
+    who: &PersonId,
+    r: ReportRequest,
 ) -> Result<SpendingReport, LedgerError> {
-    Err(LedgerError::internal("not built yet"))
+    if r.from > r.to {
+        return Err(LedgerError::invalid(
+            "from",
+            format!("from ({}) is later than to ({})", r.from, r.to),
+        ));
+    }
+    if r.from.month().through(r.to.month()).len() > MAX_MONTHS {
+        return Err(LedgerError::invalid(
+            "to",
+            format!("a report may span at most {MAX_MONTHS} months"),
+        ));
+    }
+    let m = resolve_vault(ledger, who, r.vault.as_deref()).await?;
+    let store = ledger.store.as_ref();
+    let pk = keys::vault_pk(m.vault_id);
+    // Whole months come from monthly rollups; partial months at either end from daily ones.
+    let first_full = if r.from.day() == 1 {
+        r.from.month()
+    } else {
+        r.from.month().next()
+    };
+    let last_full = if r.to == r.to.last_of_month() {
+        r.to.month()
+    } else {
+        r.to.month().prev()
+    };
+    let mut day_ranges = Vec::new();
+    if first_full > last_full {
+        if r.from.month() == r.to.month() {
+            day_ranges.push((r.from, r.to));
+        } else {
+            day_ranges.push((r.from, r.from.last_of_month()));
+            day_ranges.push((r.to.first_of_month(), r.to));
+        }
+    } else {
+        if r.from.day() != 1 {
+            day_ranges.push((r.from, r.from.last_of_month()));
+        }
+        if r.to != r.to.last_of_month() {
+            day_ranges.push((r.to.first_of_month(), r.to));
+        }
+    }
+    let months_query = async {
+        if first_full <= last_full {
+            query_all(
+                store,
+                pk.clone(),
+                SkRange::Between(keys::month_from(first_full), keys::month_through(last_full)),
+                true,
+            )
+            .await
+        } else {
+            Ok(vec![])
+        }
+    };
+    let accounts_query = query_all(
+        store,
+        pk.clone(),
+        SkRange::Prefix(keys::ACCOUNT_PREFIX.into()),
+        true,
+    );
+    let (accounts, months) = join2(accounts_query, months_query).await;
+    let cat = Catalogue::from_items(&accounts?)?;
+    let mut items = months?;
+    for (a, b) in day_ranges {
+        items.extend(
+            query_all(
+                store,
+                pk.clone(),
+                SkRange::Between(keys::day_from(a), keys::day_through(b)),
+                true,
+            )
+            .await?,
+        );
+    }
+    let kind = r.kind.account_kind();
+    let kinds: BTreeMap<AccountId, AccountKind> =
+        cat.accounts.iter().map(|a| (a.account_id, a.kind)).collect();
+    // (account, month) -> debit-positive net.
+    let mut cells: BTreeMap<(AccountId, YearMonth), i64> = BTreeMap::new();
+    for item in &items {
+        let r = Rollup::from_attrs(&item.attrs)?;
+        if kinds.get(&r.account_id) != Some(&kind) {
+            continue;
+        }
+        let month = month_of_rollup(&item.key.sk)?;
+        let slot = cells.entry((r.account_id, month)).or_insert(0);
+        *slot = slot
+            .checked_add(r.net)
+            .ok_or_else(|| LedgerError::internal("total out of range"))?;
+    }
+    let rows = match r.by {
+        ReportBy::Account => {
+            let mut per: BTreeMap<AccountId, i64> = BTreeMap::new();
+            for ((a, _), v) in &cells {
+                let slot = per.entry(*a).or_insert(0);
+                *slot = slot
+                    .checked_add(*v)
+                    .ok_or_else(|| LedgerError::internal("total out of range"))?;
+            }
+            let mut rows = Vec::new();
+            for (a, net) in per {
+                let amount = natural(kind, net)?;
+                if amount == 0 {
+                    continue;
+                }
+                let name = cat.by_id(a).map(|x| x.name.clone()).unwrap_or_default();
+                rows.push(ReportRow {
+                    account_id: Some(a),
+                    account: Some(name),
+                    month: None,
+                    amount: Money::from_minor(amount, m.currency),
+                });
+            }
+            rows.sort_by(|x, y| {
+                y.amount
+                    .minor()
+                    .cmp(&x.amount.minor())
+                    .then_with(|| x.account.cmp(&y.account))
+            });
+            rows
+        }
+        ReportBy::Month => r
+            .from
+            .month()
+            .through(r.to.month())
+            .into_iter()
+            .map(|month| {
+                let net = money_sum(
+                    cells.iter().filter(|((_, mo), _)| *mo == month).map(|(_, v)| *v),
+                    &m,
+                )?;
+                Ok(ReportRow {
+                    account_id: None,
+                    account: None,
+                    month: Some(month),
+                    amount: Money::from_minor(natural(kind, net.minor())?, m.currency),
+                })
+            })
+            .collect::<Result<Vec<_>, LedgerError>>()?,
+    };
+    let total = money_sum(rows.iter().map(|x| x.amount.minor()), &m)?;
+    Ok(SpendingReport {
+        vault: m.vault_ref(),
+        currency: m.currency,
+        from: r.from,
+        to: r.to,
+        kind: r.kind,
+        by: r.by,
+        total,
+        rows,
+    })
 }
+
+/// The month a rollup's sort key (`B#YYYY-MM#…` or `C#YYYY-MM-DD#…`) belongs to.
+fn month_of_rollup(sk: &str) -> Result<YearMonth, LedgerError> {
+    sk.get(2..9)
+        .and_then(|t| YearMonth::parse(t).ok())
+        .ok_or_else(|| LedgerError::internal("unreadable rollup key"))
+}
+
 pub(super) async fn net_worth_history(
-    _l: &Ledger,
-    _w: &PersonId,
-    _v: Option<&str>,
-    _f: YearMonth,
-    _t: YearMonth,
+    ledger: &Ledger,
+    who: &PersonId,
+    vault: Option<&str>,
+    from: YearMonth,
+    to: YearMonth,
 ) -> Result<NetWorthHistory, LedgerError> {
-    Err(LedgerError::internal("not built yet"))
+    if from > to {
+        return Err(LedgerError::invalid(
+            "from",
+            format!("from ({from}) is later than to ({to})"),
+        ));
+    }
+    let months = from.through(to);
+    if months.len() > MAX_MONTHS {
+        return Err(LedgerError::invalid(
+            "to",
+            format!("a history may span at most {MAX_MONTHS} months"),
+        ));
+    }
+    let m = resolve_vault(ledger, who, vault).await?;
+    // One query: accounts, then every monthly rollup up to `to` (balances need all history before `from`).
+    let items = query_all(
+        ledger.store.as_ref(),
+        keys::vault_pk(m.vault_id),
+        SkRange::Between(keys::ACCOUNT_PREFIX.into(), keys::month_through(to)),
+        true,
+    )
+    .await?;
+    let cat = Catalogue::from_items(&items)?;
+    let kinds: BTreeMap<AccountId, AccountKind> =
+        cat.accounts.iter().map(|a| (a.account_id, a.kind)).collect();
+    let mut per_month: BTreeMap<YearMonth, BTreeMap<AccountId, i64>> = BTreeMap::new();
+    for item in items.iter().filter(|i| i.key.sk.starts_with(keys::MONTH_PREFIX)) {
+        let r = Rollup::from_attrs(&item.attrs)?;
+        let slot = per_month
+            .entry(month_of_rollup(&item.key.sk)?)
+            .or_default()
+            .entry(r.account_id)
+            .or_insert(0);
+        *slot = slot
+            .checked_add(r.net)
+            .ok_or_else(|| LedgerError::internal("balance out of range"))?;
+    }
+    let mut running: BTreeMap<AccountId, i64> = BTreeMap::new();
+    let mut pending = per_month.into_iter().peekable();
+    let mut points = Vec::with_capacity(months.len());
+    for month in months {
+        while let Some((mo, _)) = pending.peek() {
+            if *mo > month {
+                break;
+            }
+            if let Some((_, nets)) = pending.next() {
+                for (a, v) in nets {
+                    let slot = running.entry(a).or_insert(0);
+                    *slot = slot
+                        .checked_add(v)
+                        .ok_or_else(|| LedgerError::internal("balance out of range"))?;
+                }
+            }
+        }
+        let rows = running
+            .iter()
+            .filter_map(|(a, v)| kinds.get(a).map(|k| natural(*k, *v).map(|n| (*k, n))))
+            .collect::<Result<Vec<_>, _>>()?;
+        let t = totals(&rows, &m)?;
+        points.push(NetWorthPoint {
+            month,
+            assets: t.assets,
+            liabilities: t.liabilities,
+            net_worth: t.net_worth,
+        });
+    }
+    Ok(NetWorthHistory {
+        vault: m.vault_ref(),
+        currency: m.currency,
+        points,
+    })
 }

@@ -1,1 +1,267 @@
-//! (being written)
+//! From names to things: the caller's memberships, the vault a call means, and
+//! a vault's account catalogue. Every path into a vault starts here.
+
+use std::future::Future;
+use std::pin::pin;
+use std::task::Poll;
+
+use super::Ledger;
+use super::codec::{AccountRec, Membership};
+use super::types::VaultRef;
+use crate::domain::{LocalDate, NameKey, PersonId, closest_names};
+use crate::error::{Entity, LedgerError, Match};
+use crate::keys;
+use crate::store::{Item, Query, SkRange, Store};
+
+/// Page size for queries that read a whole range.
+const PAGE: u32 = 1000;
+/// How many times an operation is re-run after losing a race.
+const ATTEMPTS: usize = 6;
+/// How many closest names an error lists.
+const CANDIDATES: usize = 5;
+
+/// Run both futures concurrently (one read round) and return both outputs.
+pub(super) async fn join2<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Output) {
+    let mut a = pin!(a);
+    let mut b = pin!(b);
+    let mut ra = None;
+    let mut rb = None;
+    std::future::poll_fn(move |cx| {
+        if ra.is_none()
+            && let Poll::Ready(v) = a.as_mut().poll(cx)
+        {
+            ra = Some(v);
+        }
+        if rb.is_none()
+            && let Poll::Ready(v) = b.as_mut().poll(cx)
+        {
+            rb = Some(v);
+        }
+        match (ra.take(), rb.take()) {
+            (Some(x), Some(y)) => Poll::Ready((x, y)),
+            (x, y) => {
+                ra = x;
+                rb = y;
+                Poll::Pending
+            }
+        }
+    })
+    .await
+}
+
+/// Re-run `attempt` while it reports [`LedgerError::Conflict`] (it lost a race and
+/// wrote nothing); each run re-reads, so the next one decides on fresh data.
+pub(super) async fn retrying<T, F, Fut>(mut attempt: F) -> Result<T, LedgerError>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<T, LedgerError>>,
+{
+    let mut last = LedgerError::Conflict;
+    for _ in 0..ATTEMPTS {
+        match attempt().await {
+            Err(LedgerError::Conflict) => last = LedgerError::Conflict,
+            other => return other,
+        }
+    }
+    Err(last)
+}
+
+/// Every item of a key range, following pages (each page is one query call).
+pub(super) async fn query_all(
+    store: &dyn Store,
+    pk: String,
+    range: SkRange,
+    forward: bool,
+) -> Result<Vec<Item>, LedgerError> {
+    let mut out = Vec::new();
+    let mut after = None;
+    loop {
+        let page = store
+            .query(&Query {
+                pk: pk.clone(),
+                range: range.clone(),
+                forward,
+                limit: PAGE,
+                after,
+            })
+            .await?;
+        out.extend(page.items);
+        match page.last_sk {
+            Some(sk) => after = Some(sk),
+            None => return Ok(out),
+        }
+    }
+}
+
+/// The caller's memberships (one query of their own partition).
+pub(super) async fn memberships(ledger: &Ledger, who: &PersonId) -> Result<Vec<Membership>, LedgerError> {
+    let items = query_all(
+        ledger.store.as_ref(),
+        keys::person_pk(who),
+        SkRange::Prefix(keys::MEMBERSHIP_PREFIX.into()),
+        true,
+    )
+    .await?;
+    let mut out = items
+        .iter()
+        .map(|i| Membership::from_attrs(&i.attrs))
+        .collect::<Result<Vec<_>, _>>()?;
+    out.sort_by(|a, b| a.name_key.cmp(&b.name_key));
+    Ok(out)
+}
+
+/// The vault a call means: the named one (exact normalized match), or the only one.
+pub(super) fn pick_vault(all: &[Membership], wanted: Option<&str>) -> Result<Membership, LedgerError> {
+    match wanted.map(str::trim).filter(|w| !w.is_empty()) {
+        Some(name) => {
+            let key = NameKey::of(name);
+            all.iter()
+                .find(|m| m.name_key == key)
+                .cloned()
+                .ok_or_else(|| LedgerError::NotFound {
+                    what: Entity::Vault,
+                    name: name.to_string(),
+                    within: None,
+                    candidates: closest_names(name, all.iter().map(|m| m.name.as_str()), CANDIDATES),
+                })
+        }
+        None => match all {
+            [only] => Ok(only.clone()),
+            [] => Err(LedgerError::NotFound {
+                what: Entity::Vault,
+                name: String::new(),
+                within: None,
+                candidates: vec![],
+            }),
+            several => Err(LedgerError::Ambiguous {
+                what: Entity::Vault,
+                name: String::new(),
+                matches: several
+                    .iter()
+                    .map(|m| Match {
+                        name: m.name.clone(),
+                        location: format!("{}, {}", m.currency.code(), m.zone.name()),
+                    })
+                    .collect(),
+            }),
+        },
+    }
+}
+
+/// Resolve the caller's vault in one query.
+pub(super) async fn vault(
+    ledger: &Ledger,
+    who: &PersonId,
+    wanted: Option<&str>,
+) -> Result<Membership, LedgerError> {
+    pick_vault(&memberships(ledger, who).await?, wanted)
+}
+
+impl Membership {
+    /// `{ vaultId, name }` for results.
+    pub fn vault_ref(&self) -> VaultRef {
+        VaultRef {
+            vault_id: self.vault_id,
+            name: self.name.clone(),
+        }
+    }
+
+    /// How errors name the vault.
+    pub fn described(&self) -> String {
+        format!("vault \"{}\"", self.name)
+    }
+
+    /// Today in the vault's zone.
+    pub fn today(&self, ledger: &Ledger) -> LocalDate {
+        self.zone.date_at(ledger.clock.now())
+    }
+}
+
+/// A vault's accounts, live and archived.
+#[derive(Debug, Clone)]
+pub(super) struct Catalogue {
+    pub accounts: Vec<AccountRec>,
+}
+
+impl Catalogue {
+    /// Build from queried items, skipping any that are not accounts.
+    pub fn from_items(items: &[Item]) -> Result<Catalogue, LedgerError> {
+        let accounts = items
+            .iter()
+            .filter(|i| i.key.sk.starts_with(keys::ACCOUNT_PREFIX))
+            .map(|i| AccountRec::from_attrs(&i.attrs))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Catalogue { accounts })
+    }
+
+    /// The live account with this name.
+    pub fn live(&self, key: &NameKey) -> Option<&AccountRec> {
+        self.accounts.iter().find(|a| !a.archived && &a.name_key == key)
+    }
+
+    /// An account by id, live or archived.
+    pub fn by_id(&self, id: crate::domain::AccountId) -> Option<&AccountRec> {
+        self.accounts.iter().find(|a| a.account_id == id)
+    }
+
+    /// The account a name means. Archived accounts are found only when `allow_archived`
+    /// (filters, history); otherwise naming one is [`LedgerError::ArchivedAccount`].
+    pub fn resolve(
+        &self,
+        name: &str,
+        allow_archived: bool,
+        vault: &Membership,
+    ) -> Result<&AccountRec, LedgerError> {
+        let key = NameKey::of(name);
+        if let Some(a) = self.live(&key) {
+            return Ok(a);
+        }
+        let archived: Vec<&AccountRec> = self
+            .accounts
+            .iter()
+            .filter(|a| a.archived && a.name_key == key)
+            .collect();
+        match archived.as_slice() {
+            [] => Err(LedgerError::NotFound {
+                what: Entity::Account,
+                name: name.trim().to_string(),
+                within: Some(vault.described()),
+                candidates: closest_names(
+                    name,
+                    self.accounts
+                        .iter()
+                        .filter(|a| !a.archived)
+                        .map(|a| a.name.as_str()),
+                    CANDIDATES,
+                ),
+            }),
+            [one] if allow_archived => Ok(one),
+            [one, ..] if !allow_archived => Err(LedgerError::ArchivedAccount {
+                name: one.name.clone(),
+            }),
+            several => Err(LedgerError::Ambiguous {
+                what: Entity::Account,
+                name: name.trim().to_string(),
+                matches: several
+                    .iter()
+                    .map(|a| Match {
+                        name: a.name.clone(),
+                        location: format!("archived account {} in {}", a.account_id, vault.described()),
+                    })
+                    .collect(),
+            }),
+        }
+    }
+}
+
+/// Load a vault's account catalogue (one query).
+pub(super) async fn catalogue(ledger: &Ledger, vault: &Membership) -> Result<Catalogue, LedgerError> {
+    let items = query_all(
+        ledger.store.as_ref(),
+        keys::vault_pk(vault.vault_id),
+        SkRange::Prefix(keys::ACCOUNT_PREFIX.into()),
+        true,
+    )
+    .await?;
+    Catalogue::from_items(&items)
+}

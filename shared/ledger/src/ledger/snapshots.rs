@@ -1,17 +1,179 @@
-//! Snapshots (temporary surface; behaviour follows in the next commit).
+//! Snapshots (balances a person saw) and reconciling them with the ledger.
+
+use std::collections::BTreeMap;
+
+use super::accounts::{membership_check, vault_gone};
+use super::codec::SnapshotRec;
+use super::reports::nets_at;
+use super::resolve::{Catalogue, join2, query_all, vault as resolve_vault};
 use super::*;
-pub(super) async fn reconcile(
-    _l: &Ledger,
-    _w: &PersonId,
-    _v: Option<&str>,
-    _a: Option<&str>,
-) -> Result<Reconciliation, LedgerError> {
-    Err(LedgerError::internal("not built yet"))
-}
+use crate::domain::{AccountId, Money};
+use crate::keys;
+use crate::store::{Condition, Item, SkRange, StoreError, Value, WriteOp};
+
 pub(super) async fn upsert_snapshot(
-    _l: &Ledger,
-    _w: &PersonId,
-    _i: SnapshotInput,
+    ledger: &Ledger,
+    who: &PersonId,
+    input: SnapshotInput,
 ) -> Result<SnapshotOutcome, LedgerError> {
-    Err(LedgerError::internal("not built yet"))
+    let m = resolve_vault(ledger, who, input.vault.as_deref()).await?;
+    let balance =
+        Money::from_decimal(input.balance, m.currency).map_err(|e| LedgerError::from_parse("balance", e))?;
+    let (cat, nets) = nets_at(ledger, &m, input.date).await?;
+    let a = cat.resolve(&input.account, false, &m)?.clone();
+    let ledger_balance = Money::from_minor(
+        a.kind
+            .natural(nets.get(&a.account_id).copied().unwrap_or(0))
+            .ok_or_else(|| LedgerError::internal("balance out of range"))?,
+        m.currency,
+    );
+    let difference = balance
+        .checked_sub(ledger_balance)
+        .ok_or_else(|| LedgerError::invalid("balance", "the balance is out of range"))?;
+    let rec = SnapshotRec {
+        account_id: a.account_id,
+        date: input.date,
+        balance: balance.minor(),
+    };
+    let ops = vec![
+        membership_check(who, &m),
+        // One snapshot per account and date: the key is the pair, so writing again replaces it.
+        WriteOp::Put {
+            item: Item {
+                key: keys::snapshot(m.vault_id, a.account_id, input.date),
+                attrs: rec.to_attrs(ledger.clock.now().as_second()),
+            },
+            condition: None,
+        },
+        WriteOp::Check {
+            key: keys::account(m.vault_id, a.account_id),
+            condition: Condition::AttrEquals("archived".into(), Value::Bool(false)),
+        },
+    ];
+    match ledger.store.write(ops).await {
+        Ok(()) => Ok(SnapshotOutcome {
+            vault: m.vault_ref(),
+            currency: m.currency,
+            account_id: a.account_id,
+            account: a.name.clone(),
+            date: input.date,
+            balance,
+            ledger_balance,
+            difference,
+        }),
+        Err(StoreError::ConditionFailed { index: 0, .. }) => Err(vault_gone(&m)),
+        Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::ArchivedAccount { name: a.name }),
+        Err(e) => Err(e.into()),
+    }
+}
+
+pub(super) async fn reconcile(
+    ledger: &Ledger,
+    who: &PersonId,
+    vault: Option<&str>,
+    account: Option<&str>,
+) -> Result<Reconciliation, LedgerError> {
+    let m = resolve_vault(ledger, who, vault).await?;
+    let store = ledger.store.as_ref();
+    let pk = keys::vault_pk(m.vault_id);
+    // Round 1: accounts with every monthly rollup, and every snapshot.
+    let (head, snaps) = join2(
+        query_all(
+            store,
+            pk.clone(),
+            SkRange::Between(keys::ACCOUNT_PREFIX.into(), keys::upper(keys::MONTH_PREFIX)),
+            true,
+        ),
+        query_all(
+            store,
+            pk.clone(),
+            SkRange::Prefix(keys::SNAPSHOT_PREFIX.into()),
+            true,
+        ),
+    )
+    .await;
+    let head = head?;
+    let cat = Catalogue::from_items(&head)?;
+    let only = account
+        .map(|a| cat.resolve(a, true, &m).map(|a| a.account_id))
+        .transpose()?;
+    // The latest snapshot per account (keys sort by date within an account).
+    let mut latest: BTreeMap<AccountId, SnapshotRec> = BTreeMap::new();
+    for item in &snaps? {
+        let s = SnapshotRec::from_attrs(&item.attrs)?;
+        if only.is_some_and(|o| o != s.account_id) {
+            continue;
+        }
+        if latest.get(&s.account_id).is_none_or(|cur| cur.date < s.date) {
+            latest.insert(s.account_id, s);
+        }
+    }
+    let mut rows = Vec::new();
+    if let (Some(first), Some(last)) = (
+        latest.values().map(|s| s.date).min(),
+        latest.values().map(|s| s.date).max(),
+    ) {
+        // Round 2: daily rollups from the earliest snapshot's month to the latest snapshot.
+        let days = query_all(
+            store,
+            pk,
+            SkRange::Between(keys::day_from(first.first_of_month()), keys::day_through(last)),
+            true,
+        )
+        .await?;
+        for s in latest.values() {
+            let Some(a) = cat.by_id(s.account_id) else {
+                continue;
+            };
+            let mut net: i64 = 0;
+            for item in head.iter().filter(|i| i.key.sk.starts_with(keys::MONTH_PREFIX)) {
+                let r = super::codec::Rollup::from_attrs(&item.attrs)?;
+                if r.account_id == a.account_id && item.key.sk < keys::month_from(s.date.month()) {
+                    net = net
+                        .checked_add(r.net)
+                        .ok_or_else(|| LedgerError::internal("balance out of range"))?;
+                }
+            }
+            for item in &days {
+                let r = super::codec::Rollup::from_attrs(&item.attrs)?;
+                if r.account_id == a.account_id
+                    && item.key.sk >= keys::day_from(s.date.first_of_month())
+                    && item.key.sk <= keys::day_through(s.date)
+                {
+                    net = net
+                        .checked_add(r.net)
+                        .ok_or_else(|| LedgerError::internal("balance out of range"))?;
+                }
+            }
+            let ledger_balance = Money::from_minor(
+                a.kind
+                    .natural(net)
+                    .ok_or_else(|| LedgerError::internal("balance out of range"))?,
+                m.currency,
+            );
+            let snapshot_balance = Money::from_minor(s.balance, m.currency);
+            let difference = snapshot_balance
+                .checked_sub(ledger_balance)
+                .ok_or_else(|| LedgerError::internal("difference out of range"))?;
+            rows.push(ReconcileRow {
+                account_id: a.account_id,
+                name: a.name.clone(),
+                snapshot_date: s.date,
+                snapshot_balance,
+                ledger_balance,
+                difference,
+                status: if difference.is_zero() {
+                    ReconcileStatus::Matched
+                } else {
+                    ReconcileStatus::Mismatch
+                },
+            });
+        }
+    }
+    rows.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(Reconciliation {
+        vault: m.vault_ref(),
+        currency: m.currency,
+        accounts: rows,
+    })
 }

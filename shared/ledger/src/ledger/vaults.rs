@@ -1,21 +1,208 @@
-//! Vault operations (temporary surface; behaviour follows in the next commit).
+//! Vaults: list, create (idempotent for the same settings), rename.
+
+use std::collections::BTreeMap;
+
+use super::codec::{Membership, n_or_zero, sv};
+use super::resolve::{memberships, pick_vault, retrying};
 use super::*;
-use crate::domain::PersonId;
-pub(super) async fn list_vaults(_l: &Ledger, _w: &PersonId) -> Result<VaultList, LedgerError> {
-    Err(LedgerError::internal("list_vaults is not built yet"))
+use crate::domain::{Currency, Name, VaultId, VaultZone, random_uuid};
+use crate::error::Entity;
+use crate::keys;
+use crate::store::{Condition, Item, StoreError, WriteOp};
+
+/// Most vaults one person may hold.
+const MAX_VAULTS: usize = 100;
+
+pub(super) async fn list_vaults(ledger: &Ledger, who: &PersonId) -> Result<VaultList, LedgerError> {
+    let all = memberships(ledger, who).await?;
+    if all.is_empty() {
+        return Ok(VaultList { vaults: vec![] });
+    }
+    let metas = ledger
+        .store
+        .get_many(
+            &all.iter()
+                .map(|m| keys::vault_meta(m.vault_id))
+                .collect::<Vec<_>>(),
+        )
+        .await?;
+    let now = ledger.clock.now();
+    let mut vaults = Vec::with_capacity(all.len());
+    for (m, meta) in all.iter().zip(metas) {
+        let count = match meta {
+            Some(item) => n_or_zero(&item.attrs, "accountCount")?,
+            None => 0,
+        };
+        vaults.push(VaultInfo {
+            vault_id: m.vault_id,
+            name: m.name.clone(),
+            currency: m.currency,
+            time_zone: m.zone.name().to_string(),
+            today: m.zone.date_at(now),
+            account_count: u32::try_from(count.max(0)).unwrap_or(u32::MAX),
+        });
+    }
+    Ok(VaultList { vaults })
 }
+
 pub(super) async fn create_vault(
-    _l: &Ledger,
-    _w: &PersonId,
-    _i: NewVault,
+    ledger: &Ledger,
+    who: &PersonId,
+    input: NewVault,
 ) -> Result<CreatedVault, LedgerError> {
-    Err(LedgerError::internal("not built yet"))
+    let name = Name::parse(&input.name).map_err(|e| LedgerError::from_parse("name", e))?;
+    let currency = input.currency.unwrap_or(Currency::KRW);
+    let zone = input.time_zone.unwrap_or_else(VaultZone::seoul);
+    retrying(|| attempt_create(ledger, who, &name, currency, zone.clone())).await
 }
+
+async fn attempt_create(
+    ledger: &Ledger,
+    who: &PersonId,
+    name: &Name,
+    currency: Currency,
+    zone: VaultZone,
+) -> Result<CreatedVault, LedgerError> {
+    let all = memberships(ledger, who).await?;
+    if let Some(existing) = all.iter().find(|m| &m.name_key == name.key()) {
+        if existing.currency == currency && existing.zone.name() == zone.name() {
+            return Ok(created(ledger, existing, false));
+        }
+        return Err(LedgerError::NameTaken {
+            what: Entity::Vault,
+            name: existing.name.clone(),
+            existing: format!(
+                "a vault in {} with time zone {}",
+                existing.currency,
+                existing.zone.name()
+            ),
+        });
+    }
+    if all.len() >= MAX_VAULTS {
+        return Err(LedgerError::invalid(
+            "name",
+            format!("a person may have at most {MAX_VAULTS} vaults"),
+        ));
+    }
+    let m = Membership {
+        vault_id: VaultId::from_uuid(random_uuid(ledger.entropy.as_ref())),
+        name: name.display().to_string(),
+        name_key: name.key().clone(),
+        currency,
+        zone,
+    };
+    let now = ledger.clock.now().as_second();
+    let ops = vec![
+        WriteOp::Put {
+            item: Item {
+                key: keys::vault_name(who, name.key()),
+                attrs: BTreeMap::from([("vaultId".into(), sv(m.vault_id.to_string()))]),
+            },
+            condition: Some(Condition::NotExists),
+        },
+        WriteOp::Put {
+            item: Item {
+                key: keys::membership(who, m.vault_id),
+                attrs: m.to_attrs(),
+            },
+            condition: Some(Condition::NotExists),
+        },
+        WriteOp::Put {
+            item: Item {
+                key: keys::vault_meta(m.vault_id),
+                attrs: m.meta_attrs(who.as_str(), now),
+            },
+            condition: Some(Condition::NotExists),
+        },
+    ];
+    match ledger.store.write(ops).await {
+        Ok(()) => Ok(created(ledger, &m, true)),
+        // Someone (a concurrent retry of this very call) took the name first: re-read and decide.
+        Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn created(ledger: &Ledger, m: &Membership, created: bool) -> CreatedVault {
+    CreatedVault {
+        vault_id: m.vault_id,
+        name: m.name.clone(),
+        currency: m.currency,
+        time_zone: m.zone.name().to_string(),
+        today: m.today(ledger),
+        created,
+    }
+}
+
 pub(super) async fn rename_vault(
-    _l: &Ledger,
-    _w: &PersonId,
-    _v: &str,
-    _n: &str,
+    ledger: &Ledger,
+    who: &PersonId,
+    vault: &str,
+    new_name: &str,
 ) -> Result<RenamedVault, LedgerError> {
-    Err(LedgerError::internal("not built yet"))
+    let new = Name::parse(new_name).map_err(|e| LedgerError::from_parse("newName", e))?;
+    retrying(|| attempt_rename(ledger, who, vault, &new)).await
+}
+
+async fn attempt_rename(
+    ledger: &Ledger,
+    who: &PersonId,
+    vault: &str,
+    new: &Name,
+) -> Result<RenamedVault, LedgerError> {
+    let all = memberships(ledger, who).await?;
+    let m = pick_vault(&all, Some(vault))?;
+    if let Some(other) = all
+        .iter()
+        .find(|o| &o.name_key == new.key() && o.vault_id != m.vault_id)
+    {
+        return Err(LedgerError::NameTaken {
+            what: Entity::Vault,
+            name: other.name.clone(),
+            existing: format!("another of your vaults ({})", other.currency),
+        });
+    }
+    let names = BTreeMap::from([
+        ("name".into(), sv(new.display())),
+        ("nameKey".into(), sv(new.key().as_str())),
+    ]);
+    let vid = sv(m.vault_id.to_string());
+    let mut ops = vec![
+        // The membership update doubles as the membership check.
+        WriteOp::Update {
+            key: keys::membership(who, m.vault_id),
+            set: names.clone(),
+            add: BTreeMap::new(),
+            remove: vec![],
+            condition: Some(Condition::AttrEquals("nameKey".into(), sv(m.name_key.as_str()))),
+        },
+        WriteOp::Update {
+            key: keys::vault_meta(m.vault_id),
+            set: names,
+            add: BTreeMap::new(),
+            remove: vec![],
+            condition: Some(Condition::Exists),
+        },
+    ];
+    if new.key() != &m.name_key {
+        ops.push(WriteOp::Delete {
+            key: keys::vault_name(who, &m.name_key),
+            condition: Some(Condition::AttrEquals("vaultId".into(), vid.clone())),
+        });
+        ops.push(WriteOp::Put {
+            item: Item {
+                key: keys::vault_name(who, new.key()),
+                attrs: BTreeMap::from([("vaultId".into(), vid)]),
+            },
+            condition: Some(Condition::NotExists),
+        });
+    }
+    match ledger.store.write(ops).await {
+        Ok(()) => Ok(RenamedVault {
+            vault_id: m.vault_id,
+            name: new.display().to_string(),
+        }),
+        Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
+        Err(e) => Err(e.into()),
+    }
 }
