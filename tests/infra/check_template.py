@@ -185,10 +185,11 @@ def store_actions(root):
     return needed
 
 
-def app_env_names(root):
-    """DOCHIYA_* names that dochiya-app's code reads (the only crate that reads the environment)."""
+def code_env_names(root):
+    """DOCHIYA_* names the shipped code reads. dochiya-app is the only crate that touches
+    the environment, but other crates' `from_lookup` parsers name their own variables."""
     names = set()
-    for src in sorted((root / "shared/app/src").rglob("*.rs")):
+    for src in sorted(root.glob("shared/*/src/**/*.rs")) + sorted(root.glob("functions/*/src/**/*.rs")):
         names |= set(re.findall(r'"(DOCHIYA_[A-Z_]+)"', rust_code_outside_tests(src)))
     return names
 
@@ -413,13 +414,13 @@ def check_env(sam, cfn, root):
         problems.append(f"local-only settings in the Lambda: {sorted(forbidden)}")
     if env.get("DOCHIYA_AUTH") != "jwt":
         problems.append(f"DOCHIYA_AUTH {env.get('DOCHIYA_AUTH')!r} != 'jwt'")
-    read = app_env_names(root)
+    read = code_env_names(root)
     if read:
         unread = names - read
         if unread:
-            problems.append(f"set but never read by dochiya-app: {sorted(unread)}")
+            problems.append(f"set but never read by the code: {sorted(unread)}")
     else:
-        NOTES.add("dochiya-app reads no DOCHIYA_* names yet: env checked against the contract only")
+        NOTES.add("the code reads no DOCHIYA_* names yet: env checked against the contract only")
     return problems
 
 
