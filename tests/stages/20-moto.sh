@@ -1,0 +1,69 @@
+# A local DynamoDB-compatible server (moto, pinned) for the DynamoDB store's
+# contract suite and the end-to-end tests. Installed into a venv under the build
+# dir, started on a free loopback port, stopped on exit. Later stages see it
+# through the standard AWS variables, so the SDK needs no code switch.
+MOTO_VERSION="5.2.5"
+MOTO_VENV="$DOCHIYA_BUILD_DIR/moto-venv"
+if ! "$MOTO_VENV/bin/python" -c "import moto, sys; sys.exit(moto.__version__ != '$MOTO_VERSION')" 2>/dev/null; then
+  python3 -m venv "$MOTO_VENV"
+  "$MOTO_VENV/bin/pip" install -q --disable-pip-version-check "moto[server]==$MOTO_VERSION"
+fi
+
+# moto's DynamoDB backend takes no lock: TransactWriteItems checks, then writes,
+# and on cancellation restores a copy of the whole table, which can drop a write
+# that a concurrent request made meanwhile. DynamoDB is atomic, so the race tests
+# would test moto instead of our code. Serving one request at a time (threads
+# kept for keep-alive connections) makes every moto call atomic.
+MOTO_LAUNCHER="$DOCHIYA_BUILD_DIR/moto_serialized.py"
+cat >"$MOTO_LAUNCHER" <<'PY'
+import sys
+import threading
+
+from werkzeug.serving import run_simple
+
+from moto.moto_server.werkzeug_app import (
+    DomainDispatcherApplication,
+    MotoRequestHandler,
+    create_backend_app,
+)
+
+app = DomainDispatcherApplication(create_backend_app)
+lock = threading.Lock()
+
+
+def serialized(environ, start_response):
+    with lock:
+        # Materialise the body inside the lock: the backend runs while iterating.
+        return list(app(environ, start_response))
+
+
+run_simple(sys.argv[1], int(sys.argv[2]), serialized, threaded=True, request_handler=MotoRequestHandler)
+PY
+
+MOTO_PORT="$(free_port)"
+MOTO_LOG="$DOCHIYA_BUILD_DIR/moto.log"
+"$MOTO_VENV/bin/python" "$MOTO_LAUNCHER" 127.0.0.1 "$MOTO_PORT" >"$MOTO_LOG" 2>&1 &
+MOTO_PID=$!
+on_exit "kill $MOTO_PID 2>/dev/null; wait $MOTO_PID 2>/dev/null"
+
+moto_ready=""
+for _ in $(seq 1 200); do
+  if ! kill -0 "$MOTO_PID" 2>/dev/null; then break; fi
+  if python3 -c "import urllib.request,sys; urllib.request.urlopen('http://127.0.0.1:$MOTO_PORT/moto-api/', timeout=1)" 2>/dev/null; then
+    moto_ready=yes
+    break
+  fi
+  sleep 0.1
+done
+if [ -z "$moto_ready" ]; then
+  echo "moto did not start on 127.0.0.1:$MOTO_PORT; its log:" >&2
+  cat "$MOTO_LOG" >&2
+  exit 1
+fi
+echo "moto $MOTO_VERSION listening on 127.0.0.1:$MOTO_PORT (pid $MOTO_PID)"
+
+export AWS_ENDPOINT_URL_DYNAMODB="http://127.0.0.1:$MOTO_PORT"
+export AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test AWS_REGION=us-east-1
+export AWS_EC2_METADATA_DISABLED=true
+# Never pick up a developer's real profile or session while pointed at moto.
+unset AWS_PROFILE AWS_SESSION_TOKEN
