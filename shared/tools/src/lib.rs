@@ -1,1 +1,224 @@
 //! The ledger tools of TOOLS.md, each declared once: schemas, annotations, scope, handler.
+//!
+//! [`all`] builds the 17 tools over one [`Ledger`] for the protocol layer to
+//! register; [`INSTRUCTIONS`] is the server's advice to a model on using them.
+
+mod args;
+mod operation;
+pub mod schema;
+mod text;
+mod tools;
+mod wire;
+
+use std::sync::Arc;
+
+use dochiya_ledger::Ledger;
+use dochiya_protocol::{Tool, ToolSpec};
+
+use operation::{LedgerTool, Operation, spec};
+use tools::*;
+
+/// Server instructions (sent in `initialize` and `server/discover`): how to use the tools well.
+pub const INSTRUCTIONS: &str = "dochiya is a household ledger (가계부). Start with list_vaults: it gives each vault's name, currency and `today` in the vault's time zone (use it for default dates and for \"this month\"; you do not otherwise know the date). Refer to vaults and accounts by their NAMES (e.g. \"카카오뱅크\", \"식비\"), never by ids; `vault` can be left out when there is only one. Amounts are decimal strings in the vault currency's major unit (\"12500\" won, \"12.50\" dollars), never with thousands separators. Money moves from `from` to `to`: lunch paid from the bank is from \"카카오뱅크\" to \"식비\"; a salary is from \"월급\" to \"카카오뱅크\". For record_transaction and record_split_transaction, make up an idempotencyKey once for each new entry and reuse it unchanged when you retry that same entry, so it is recorded once. Use dryRun: true to preview a write. Transaction ids are decimal strings: pass them back exactly as strings, never as numbers. When a tool returns an error, read it: it names the closest account names, the unbalanced difference, or the earlier duplicate, and says what to do next.";
+
+/// Every tool over `ledger`, in a fixed order: reads first, then writes, as in TOOLS.md.
+pub fn all(ledger: Arc<Ledger>) -> Vec<Arc<dyn Tool>> {
+    fn tool<O: Operation>(ledger: &Arc<Ledger>) -> Arc<dyn Tool> {
+        Arc::new(LedgerTool::<O>::new(Arc::clone(ledger)))
+    }
+    vec![
+        tool::<list_vaults::ListVaults>(&ledger),
+        tool::<list_accounts::ListAccounts>(&ledger),
+        tool::<list_transactions::ListTransactions>(&ledger),
+        tool::<get_transaction::GetTransaction>(&ledger),
+        tool::<get_balances::GetBalances>(&ledger),
+        tool::<spending_report::SpendingReport>(&ledger),
+        tool::<net_worth_history::NetWorthHistory>(&ledger),
+        tool::<reconcile::Reconcile>(&ledger),
+        tool::<create_vault::CreateVault>(&ledger),
+        tool::<rename_vault::RenameVault>(&ledger),
+        tool::<create_account::CreateAccount>(&ledger),
+        tool::<rename_account::RenameAccount>(&ledger),
+        tool::<archive_account::ArchiveAccount>(&ledger),
+        tool::<record_transaction::RecordTransaction>(&ledger),
+        tool::<record_split_transaction::RecordSplitTransaction>(&ledger),
+        tool::<void_transaction::VoidTransaction>(&ledger),
+        tool::<upsert_snapshot::UpsertSnapshot>(&ledger),
+    ]
+}
+
+/// The declarations of every tool, in the order of [`all`], without a ledger (docs, tests).
+pub fn specs() -> Vec<ToolSpec> {
+    vec![
+        spec::<list_vaults::ListVaults>(),
+        spec::<list_accounts::ListAccounts>(),
+        spec::<list_transactions::ListTransactions>(),
+        spec::<get_transaction::GetTransaction>(),
+        spec::<get_balances::GetBalances>(),
+        spec::<spending_report::SpendingReport>(),
+        spec::<net_worth_history::NetWorthHistory>(),
+        spec::<reconcile::Reconcile>(),
+        spec::<create_vault::CreateVault>(),
+        spec::<rename_vault::RenameVault>(),
+        spec::<create_account::CreateAccount>(),
+        spec::<rename_account::RenameAccount>(),
+        spec::<archive_account::ArchiveAccount>(),
+        spec::<record_transaction::RecordTransaction>(),
+        spec::<record_split_transaction::RecordSplitTransaction>(),
+        spec::<void_transaction::VoidTransaction>(),
+        spec::<upsert_snapshot::UpsertSnapshot>(),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    const NAMES: [&str; 17] = [
+        "list_vaults",
+        "list_accounts",
+        "list_transactions",
+        "get_transaction",
+        "get_balances",
+        "spending_report",
+        "net_worth_history",
+        "reconcile",
+        "create_vault",
+        "rename_vault",
+        "create_account",
+        "rename_account",
+        "archive_account",
+        "record_transaction",
+        "record_split_transaction",
+        "void_transaction",
+        "upsert_snapshot",
+    ];
+
+    #[test]
+    fn every_tool_of_the_contract_in_order() {
+        let names: Vec<&str> = specs().iter().map(|s| s.name).collect();
+        assert_eq!(names, NAMES);
+    }
+
+    #[test]
+    fn names_are_short_snake_case() {
+        for spec in specs() {
+            assert!(spec.name.len() <= 64, "{}", spec.name);
+            assert!(
+                spec.name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),
+                "{}",
+                spec.name
+            );
+            assert!(
+                !spec.title.is_empty() && !spec.description.is_empty(),
+                "{}",
+                spec.name
+            );
+        }
+    }
+
+    #[test]
+    fn schemas_are_flat_described_objects() {
+        for spec in specs() {
+            assert_eq!(
+                schema::check_published(&spec.input_schema),
+                Ok(()),
+                "{} input",
+                spec.name
+            );
+            assert_eq!(
+                schema::check_published(&spec.output_schema),
+                Ok(()),
+                "{} output",
+                spec.name
+            );
+            // A misspelled argument must be an error the model sees.
+            assert_eq!(
+                spec.input_schema["additionalProperties"],
+                Value::Bool(false),
+                "{}",
+                spec.name
+            );
+        }
+    }
+
+    #[test]
+    fn scopes_and_annotations_follow_the_design() {
+        let destructive = ["void_transaction", "archive_account"];
+        let idempotent_writes = [
+            "create_vault",
+            "rename_vault",
+            "create_account",
+            "rename_account",
+            "upsert_snapshot",
+        ];
+        for spec in specs() {
+            let a = spec.annotations;
+            assert!(!a.open_world, "{}", spec.name);
+            if NAMES[..8].contains(&spec.name) {
+                assert_eq!(spec.scope, "ledger:read", "{}", spec.name);
+                assert!(a.read_only && !a.destructive, "{}", spec.name);
+            } else {
+                assert_eq!(spec.scope, "ledger:write", "{}", spec.name);
+                assert!(!a.read_only, "{}", spec.name);
+                assert_eq!(a.destructive, destructive.contains(&spec.name), "{}", spec.name);
+                assert_eq!(
+                    a.idempotent,
+                    idempotent_writes.contains(&spec.name),
+                    "{}",
+                    spec.name
+                );
+            }
+        }
+    }
+
+    /// Every `transactionId` a result can carry has the decimal-string pattern.
+    #[test]
+    fn transaction_ids_are_patterned_strings() {
+        fn visit(v: &Value, found: &mut usize) {
+            if let Value::Object(map) = v {
+                if let Some(Value::Object(props)) = map.get("properties") {
+                    for (name, prop) in props {
+                        if name == "transactionId" || name == "openingTransactionId" {
+                            assert_eq!(prop["type"], "string");
+                            assert_eq!(prop["pattern"], "^(0|[1-9][0-9]*)$");
+                            *found += 1;
+                        }
+                    }
+                }
+                map.values().for_each(|x| visit(x, found));
+            } else if let Value::Array(items) = v {
+                items.iter().for_each(|x| visit(x, found));
+            }
+        }
+        let mut found = 0;
+        for spec in specs() {
+            visit(&spec.output_schema, &mut found);
+            visit(&spec.input_schema, &mut found);
+        }
+        // Outputs: list/get/record×2/void transactions + create_account's opening id; inputs: get + void.
+        assert_eq!(found, 8);
+    }
+
+    #[test]
+    fn idempotency_key_says_reuse_unchanged() {
+        for spec in specs().iter().filter(|s| s.name.starts_with("record_")) {
+            let d = spec.input_schema["properties"]["idempotencyKey"]["description"]
+                .as_str()
+                .unwrap_or("");
+            assert!(
+                d.contains("reuse the same idempotencyKey unchanged"),
+                "{}",
+                spec.name
+            );
+            assert!(!d.contains("unique per request"), "{}", spec.name);
+            assert_eq!(
+                spec.input_schema["required"]
+                    .as_array()
+                    .map(|r| r.contains(&"idempotencyKey".into())),
+                Some(true)
+            );
+        }
+    }
+}

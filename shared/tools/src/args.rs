@@ -1,0 +1,441 @@
+//! Reading tool arguments: serde with `deny_unknown_fields`, errors rewritten for a model.
+//!
+//! Arguments arrive as the exact JSON text the client sent, so an amount sent as
+//! a JSON number is read from its digits and a transaction id sent as a number
+//! is refused (it may already have been rounded by the client) instead of
+//! travelling through `f64`.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use dochiya_protocol::ToolError;
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::Deserialize;
+use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
+use serde_json::value::RawValue;
+
+use dochiya_ledger::domain::{Decimal, LocalDate, TransactionId, YearMonth};
+
+/// The pattern every transaction id matches: a decimal integer without leading zeros.
+pub(crate) const TRANSACTION_ID_PATTERN: &str = "^(0|[1-9][0-9]*)$";
+
+/// Parses `arguments` (absent or `null` means `{}`) into `T`, with model-friendly errors.
+pub(crate) fn parse<T: DeserializeOwned>(arguments: Option<&RawValue>) -> Result<T, ToolError> {
+    let text = match arguments.map(RawValue::get).map(str::trim) {
+        None | Some("null") => "{}",
+        Some(text) => text,
+    };
+    if !text.starts_with('{') {
+        return Err(ToolError::Invalid(
+            "The arguments must be a JSON object of named arguments, e.g. {\"vault\": \"우리집\"}.".into(),
+        ));
+    }
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let parsed: T = serde_path_to_error::deserialize(&mut deserializer)
+        .map_err(|e| ToolError::Invalid(explain(&e.path().to_string(), &e.into_inner())))?;
+    deserializer
+        .end()
+        .map_err(|e| ToolError::Invalid(explain(".", &e)))?;
+    Ok(parsed)
+}
+
+/// Rewrites a serde error at `path` into a sentence naming the argument.
+fn explain(path: &str, error: &serde_json::Error) -> String {
+    let full = error.to_string();
+    // serde_json appends the position in the JSON text; it means nothing to a model.
+    let message = match full.rfind(" at line ") {
+        Some(i) if error.line() != 0 => &full[..i],
+        _ => full.as_str(),
+    };
+    let at_root = path == "." || path.is_empty();
+    if let Some(rest) = message.strip_prefix("unknown field ") {
+        let (field, accepted) = match rest.strip_suffix(", there are no fields") {
+            Some(field) => (field, None),
+            None => split_expected(rest),
+        };
+        // The path ends with the unknown field itself; name its container.
+        let bare = field.trim_matches('`');
+        let parent = path
+            .strip_suffix(bare)
+            .map(|p| p.trim_end_matches('.'))
+            .unwrap_or(path);
+        let place = if parent.is_empty() || parent == "." {
+            String::new()
+        } else {
+            format!(" in `{parent}`")
+        };
+        return match accepted {
+            Some(accepted) => format!(
+                "Unknown argument {field}{place}. The accepted arguments are {accepted}; check the spelling against the input schema."
+            ),
+            _ => format!("Unknown argument {field}{place}. This tool takes no arguments."),
+        };
+    }
+    if let Some(field) = message.strip_prefix("missing field ") {
+        return if at_root {
+            format!("Missing required argument {field}.")
+        } else {
+            format!("Missing {field} in `{path}`.")
+        };
+    }
+    if let Some(rest) = message.strip_prefix("unknown variant ") {
+        let (got, accepted) = split_expected(rest);
+        let accepted = accepted.unwrap_or("the values in the input schema");
+        return format!("Argument `{path}` is {got}, which is not allowed; use one of {accepted}.");
+    }
+    if let Some(rest) = message.strip_prefix("invalid value: ") {
+        let (got, expected) = split_expected(rest);
+        let expected = expected.map(plain_type).unwrap_or_else(|| "another value".into());
+        return format!("Argument `{path}` has an invalid value: it is {got}, but it must be {expected}.");
+    }
+    if let Some(rest) = message.strip_prefix("invalid type: ") {
+        let (got, expected) = split_expected(rest);
+        let expected = expected.map(plain_type).unwrap_or_else(|| "another type".into());
+        return format!("Argument `{path}` has the wrong type: it is {got}, but it must be {expected}.");
+    }
+    if at_root {
+        return format!("The arguments are not valid: {message}.");
+    }
+    // Messages from our own argument types are already whole sentences.
+    format!("Argument `{path}`: {message}")
+}
+
+/// Splits serde's "X, expected Y" into X and Y.
+fn split_expected(text: &str) -> (&str, Option<&str>) {
+    match text.split_once(", expected ") {
+        Some((got, expected)) => (got, Some(expected)),
+        None => (text, None),
+    }
+}
+
+/// Serde's Rust-flavoured type names in words a model knows.
+fn plain_type(expected: &str) -> Cow<'static, str> {
+    match expected {
+        "u8" | "u16" | "u32" | "u64" | "usize" => "a whole number, 0 or more".into(),
+        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number".into(),
+        "a sequence" => "an array".into(),
+        "a map" => "an object".into(),
+        e if e.starts_with("struct ") => "an object".into(),
+        e => Cow::Owned(e.to_owned()),
+    }
+}
+
+/// Finishes a message from a domain parser as a sentence.
+fn sentence(message: &str) -> String {
+    if message.ends_with('.') {
+        message.to_owned()
+    } else {
+        format!("{message}.")
+    }
+}
+
+/// An amount argument, read by the ledger's parser from the exact JSON text: a
+/// JSON string holding a decimal, or a JSON number's own digits (never `f64`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct AmountArg(pub(crate) Decimal);
+
+impl<'de> Deserialize<'de> for AmountArg {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw: Box<RawValue> = Deserialize::deserialize(deserializer)?;
+        Decimal::from_json_text(raw.get())
+            .map(AmountArg)
+            .map_err(|e| de::Error::custom(sentence(e.message())))
+    }
+}
+
+impl JsonSchema for AmountArg {
+    fn schema_name() -> Cow<'static, str> {
+        "Amount".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        // Published as a string (what a model should send); a JSON number is
+        // still accepted and read from its digits.
+        json_schema!({ "type": "string", "pattern": AMOUNT_PATTERN })
+    }
+}
+
+/// A plain decimal: optional minus, digits, optional fraction.
+pub(crate) const AMOUNT_PATTERN: &str = "^-?[0-9]+(\\.[0-9]+)?$";
+
+/// A `YYYY-MM-DD` date.
+pub(crate) const DATE_PATTERN: &str = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$";
+
+/// A transaction id argument: the decimal string exactly as a tool returned it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TransactionIdArg(pub(crate) TransactionId);
+
+/// The refusal for an id sent as a JSON number (DESIGN.md §5).
+pub(crate) const ID_AS_NUMBER: &str = "it was sent as a JSON number. Send transactionId as a string, with the decimal digits exactly as a tool returned them (e.g. \"7263012345678901234\"). Transaction ids are larger than 2^53 (9007199254740992), and a JSON number that large may already have been rounded by the client to a different id, so a number is never used.";
+
+impl<'de> Deserialize<'de> for TransactionIdArg {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct IdVisitor;
+
+        impl Visitor<'_> for IdVisitor {
+            type Value = TransactionIdArg;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string of decimal digits")
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                TransactionId::parse(v)
+                    .map(TransactionIdArg)
+                    .map_err(|e| E::custom(sentence(e.message())))
+            }
+
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Err(E::custom(ID_AS_NUMBER))
+            }
+
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                Err(E::custom(ID_AS_NUMBER))
+            }
+
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Err(E::custom(ID_AS_NUMBER))
+            }
+        }
+
+        deserializer.deserialize_any(IdVisitor)
+    }
+}
+
+impl JsonSchema for TransactionIdArg {
+    fn schema_name() -> Cow<'static, str> {
+        "TransactionId".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "string", "pattern": TRANSACTION_ID_PATTERN })
+    }
+}
+
+/// A `YYYY-MM-DD` date argument, checked to be a real date.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct DateArg(pub(crate) LocalDate);
+
+impl<'de> Deserialize<'de> for DateArg {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        LocalDate::parse(&text)
+            .map(DateArg)
+            .map_err(|e| de::Error::custom(sentence(e.message())))
+    }
+}
+
+impl JsonSchema for DateArg {
+    fn schema_name() -> Cow<'static, str> {
+        "Date".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "string", "pattern": DATE_PATTERN })
+    }
+}
+
+/// A month argument: `YYYY-MM` (a full `YYYY-MM-DD` names its month).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct MonthArg(pub(crate) YearMonth);
+
+impl<'de> Deserialize<'de> for MonthArg {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        YearMonth::parse(&text)
+            .map(MonthArg)
+            .map_err(|e| de::Error::custom(sentence(e.message())))
+    }
+}
+
+impl JsonSchema for MonthArg {
+    fn schema_name() -> Cow<'static, str> {
+        "Month".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$" })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields, rename_all = "camelCase")]
+    struct Line {
+        account: String,
+        amount: AmountArg,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields, rename_all = "camelCase")]
+    struct Sample {
+        amount: Option<AmountArg>,
+        transaction_id: Option<TransactionIdArg>,
+        date: Option<DateArg>,
+        limit: Option<u32>,
+        dry_run: Option<bool>,
+        lines: Option<Vec<Line>>,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct Empty {}
+
+    fn raw(text: &str) -> Box<RawValue> {
+        RawValue::from_string(text.to_owned()).unwrap()
+    }
+
+    fn ok<T: DeserializeOwned + fmt::Debug>(text: &str) -> T {
+        match parse::<T>(Some(&raw(text))) {
+            Ok(value) => value,
+            Err(e) => panic!("{text} did not parse: {e:?}"),
+        }
+    }
+
+    fn err<T: DeserializeOwned + fmt::Debug>(text: &str) -> String {
+        match parse::<T>(Some(&raw(text))) {
+            Err(ToolError::Invalid(message)) => message,
+            other => panic!("expected an Invalid error, got {other:?}"),
+        }
+    }
+
+    fn amount(s: &Sample) -> String {
+        s.amount.map(|a| a.0.to_string()).unwrap_or_default()
+    }
+
+    #[test]
+    fn amounts_keep_their_exact_digits() {
+        assert_eq!(amount(&ok(r#"{"amount": 12.50}"#)), "12.5");
+        assert_eq!(amount(&ok(r#"{"amount": "0.1"}"#)), "0.1");
+        // 2^53 + 1: an f64 would make it ...992.
+        assert_eq!(amount(&ok(r#"{"amount": 9007199254740993}"#)), "9007199254740993");
+        assert_eq!(
+            amount(&ok(r#"{"amount": "9007199254740993"}"#)),
+            "9007199254740993"
+        );
+        let s: Sample = ok(r#"{"lines": [{"account": "식비", "amount": 8000}]}"#);
+        let lines = s.lines.unwrap_or_default();
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0].account, "식비");
+        assert_eq!(lines[0].amount.0.to_string(), "8000");
+    }
+
+    #[test]
+    fn a_bad_amount_is_named_by_its_path() {
+        assert_eq!(
+            err::<Sample>(r#"{"amount": "12,500"}"#),
+            "Argument `amount`: \"12,500\" has digit separators; write the plain number without commas or spaces, like \"12500\" (a decimal point is written \".\")."
+        );
+        assert_eq!(
+            err::<Sample>(r#"{"lines": [{"account": "식비", "amount": true}]}"#),
+            "Argument `lines[0].amount`: the amount must be a decimal string like \"12500\" or \"12.50\" (a JSON number is also accepted)."
+        );
+    }
+
+    #[test]
+    fn transaction_id_as_number_is_refused_with_the_reason() {
+        let expected = format!("Argument `transactionId`: {ID_AS_NUMBER}");
+        assert_eq!(
+            err::<Sample>(r#"{"transactionId": 7263012345678901234}"#),
+            expected
+        );
+        assert_eq!(err::<Sample>(r#"{"transactionId": 9007199254740993}"#), expected);
+        assert_eq!(err::<Sample>(r#"{"transactionId": 1e19}"#), expected);
+        assert_eq!(err::<Sample>(r#"{"transactionId": -5}"#), expected);
+    }
+
+    #[test]
+    fn transaction_id_string_is_kept_exactly() {
+        let s: Sample = ok(r#"{"transactionId": "9007199254740993"}"#);
+        assert_eq!(s.transaction_id.map(|t| t.0.get()), Some(9_007_199_254_740_993));
+        assert_eq!(
+            err::<Sample>(r#"{"transactionId": "0123"}"#),
+            "Argument `transactionId`: \"0123\" is not a transaction id: ids have no leading zeros."
+        );
+    }
+
+    #[test]
+    fn dates_must_be_real() {
+        let s: Sample = ok(r#"{"date": "2026-02-28"}"#);
+        assert_eq!(s.date.map(|d| d.0.to_string()), Some("2026-02-28".to_owned()));
+        assert_eq!(
+            err::<Sample>(r#"{"date": "2026-02-30"}"#),
+            "Argument `date`: 2026-02-30 is not a real calendar date."
+        );
+        assert_eq!(
+            err::<Sample>(r#"{"date": "2026/02/01"}"#),
+            "Argument `date`: \"2026/02/01\" is not a date; write it as YYYY-MM-DD, like \"2026-03-01\"."
+        );
+    }
+
+    #[test]
+    fn unknown_arguments_are_named_with_the_accepted_ones() {
+        assert_eq!(
+            err::<Sample>(r#"{"amout": "1"}"#),
+            "Unknown argument `amout`. The accepted arguments are one of `amount`, `transactionId`, `date`, `limit`, `dryRun`, `lines`; check the spelling against the input schema."
+        );
+        assert_eq!(
+            err::<Sample>(r#"{"lines": [{"account": "a", "amount": "1", "memo": "x"}]}"#),
+            "Unknown argument `memo` in `lines[0]`. The accepted arguments are `account` or `amount`; check the spelling against the input schema."
+        );
+        assert_eq!(
+            err::<Empty>(r#"{"vault": "우리집"}"#),
+            "Unknown argument `vault`. This tool takes no arguments."
+        );
+    }
+
+    #[test]
+    fn missing_and_mistyped_arguments_are_named() {
+        assert_eq!(
+            err::<Line>(r#"{"account": "식비"}"#),
+            "Missing required argument `amount`."
+        );
+        assert_eq!(
+            err::<Sample>(r#"{"lines": [{"amount": "1"}]}"#),
+            "Missing `account` in `lines[0]`."
+        );
+        assert_eq!(
+            err::<Sample>(r#"{"limit": "5"}"#),
+            "Argument `limit` has the wrong type: it is string \"5\", but it must be a whole number, 0 or more."
+        );
+        assert_eq!(
+            err::<Sample>(r#"{"dryRun": "yes"}"#),
+            "Argument `dryRun` has the wrong type: it is string \"yes\", but it must be a boolean."
+        );
+        assert_eq!(
+            err::<Sample>(r#"{"limit": -1}"#),
+            "Argument `limit` has an invalid value: it is integer `-1`, but it must be a whole number, 0 or more."
+        );
+        assert_eq!(
+            err::<Sample>("[1]"),
+            "The arguments must be a JSON object of named arguments, e.g. {\"vault\": \"우리집\"}."
+        );
+    }
+
+    #[test]
+    fn absent_or_null_arguments_mean_none() {
+        assert_eq!(parse::<Empty>(None).ok(), Some(Empty {}));
+        assert_eq!(parse::<Empty>(Some(&raw("null"))).ok(), Some(Empty {}));
+        let s: Sample = ok("{}");
+        assert_eq!(s.limit, None);
+    }
+}

@@ -1,0 +1,146 @@
+//! One tool = one [`Operation`]: typed arguments in, typed output out.
+//!
+//! [`LedgerTool`] turns an operation into a protocol [`Tool`]: it publishes the
+//! schemas derived from the types, reads the arguments (model-friendly errors),
+//! runs the operation for the caller and maps ledger failures to tool errors.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use dochiya_ledger::domain::PersonId;
+use dochiya_ledger::{Ledger, LedgerError};
+use dochiya_protocol::{Principal, Tool, ToolAnnotations, ToolError, ToolSpec};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
+
+use crate::{args, schema};
+
+/// Scope of the read tools.
+pub(crate) const READ: &str = "ledger:read";
+/// Scope of the write tools.
+pub(crate) const WRITE: &str = "ledger:write";
+
+/// Annotations of a read tool.
+pub(crate) const READ_ONLY: ToolAnnotations = ToolAnnotations {
+    read_only: true,
+    destructive: false,
+    idempotent: true,
+    open_world: false,
+};
+
+/// Annotations of a write tool that only adds or updates (never destroys).
+pub(crate) const fn write(idempotent: bool) -> ToolAnnotations {
+    ToolAnnotations {
+        read_only: false,
+        destructive: false,
+        idempotent,
+        open_world: false,
+    }
+}
+
+/// Annotations of a write tool that takes something away (void, archive).
+pub(crate) const fn destructive(idempotent: bool) -> ToolAnnotations {
+    ToolAnnotations {
+        read_only: false,
+        destructive: true,
+        idempotent,
+        open_world: false,
+    }
+}
+
+/// What a tool is: its declaration and its handler.
+#[async_trait]
+pub(crate) trait Operation: Send + Sync + 'static {
+    /// The arguments, with `deny_unknown_fields` and a description on every field.
+    type Args: DeserializeOwned + JsonSchema + Send;
+    /// The `structuredContent`, an explicit response type.
+    type Output: Serialize + JsonSchema + Send;
+
+    /// `snake_case` tool name from TOOLS.md.
+    const NAME: &'static str;
+    /// Display name.
+    const TITLE: &'static str;
+    /// Written for a model: what it does, units, what to call next.
+    const DESCRIPTION: &'static str;
+    /// `ledger:read` or `ledger:write`.
+    const SCOPE: &'static str;
+    /// Behaviour hints (DESIGN.md §6b).
+    const ANNOTATIONS: ToolAnnotations;
+
+    /// Runs the operation for `who`.
+    async fn run(ledger: &Ledger, who: &PersonId, args: Self::Args) -> Result<Self::Output, LedgerError>;
+}
+
+/// An [`Operation`] bound to the ledger, as the protocol layer calls it.
+pub(crate) struct LedgerTool<O: Operation> {
+    ledger: Arc<Ledger>,
+    spec: ToolSpec,
+    _operation: std::marker::PhantomData<fn() -> O>,
+}
+
+impl<O: Operation> LedgerTool<O> {
+    /// The tool, with its schemas generated once.
+    pub(crate) fn new(ledger: Arc<Ledger>) -> Self {
+        Self {
+            ledger,
+            spec: spec::<O>(),
+            _operation: std::marker::PhantomData,
+        }
+    }
+}
+
+/// The published declaration of an operation.
+pub(crate) fn spec<O: Operation>() -> ToolSpec {
+    ToolSpec {
+        name: O::NAME,
+        title: O::TITLE,
+        description: O::DESCRIPTION,
+        input_schema: schema::input_schema::<O::Args>(),
+        output_schema: schema::output_schema::<O::Output>(),
+        annotations: O::ANNOTATIONS,
+        scope: O::SCOPE,
+    }
+}
+
+#[async_trait]
+impl<O: Operation> Tool for LedgerTool<O> {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn call(
+        &self,
+        principal: &Principal,
+        arguments: Option<&RawValue>,
+    ) -> Result<serde_json::Value, ToolError> {
+        let args: O::Args = args::parse(arguments)?;
+        let who = PersonId::new(principal.person.clone()).map_err(|e| ToolError::Internal(Box::new(e)))?;
+        let output = O::run(&self.ledger, &who, args).await.map_err(tool_error)?;
+        serde_json::to_value(output).map_err(|e| ToolError::Internal(Box::new(e)))
+    }
+}
+
+/// A ledger failure as the model sees it: every message is already written for
+/// a model (what was wrong, what to do next); only internal failures are hidden.
+pub(crate) fn tool_error(error: LedgerError) -> ToolError {
+    if error.is_user_facing() {
+        ToolError::Invalid(error.to_string())
+    } else {
+        ToolError::Internal(Box::new(error))
+    }
+}
+
+/// Refuses a range whose start is after its end, naming both.
+pub(crate) fn check_range<T: PartialOrd + std::fmt::Display>(from: &T, to: &T) -> Result<(), LedgerError> {
+    if from > to {
+        return Err(LedgerError::invalid(
+            "from",
+            format!(
+                "`from` ({from}) is later than `to` ({to}); `from` is the first day of the range and `to` the last, so swap them."
+            ),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,58 @@
+//! `get_transaction`: one transaction by its id.
+
+use async_trait::async_trait;
+use dochiya_ledger::domain::PersonId;
+use dochiya_ledger::{Ledger, LedgerError};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::args::TransactionIdArg;
+use crate::operation::{Operation, READ, READ_ONLY};
+use crate::text;
+use crate::wire::{TransactionOut, VaultOut};
+
+/// Arguments of `get_transaction`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct Args {
+    #[schemars(description = text::VAULT)]
+    vault: Option<String>,
+    #[schemars(description = text::TRANSACTION_ID)]
+    transaction_id: TransactionIdArg,
+}
+
+/// Result of `get_transaction`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub(crate) struct Output {
+    #[schemars(description = text::VAULT_OUT)]
+    vault: VaultOut,
+    #[schemars(description = text::CURRENCY)]
+    currency: String,
+    #[schemars(description = text::TRANSACTION)]
+    transaction: TransactionOut,
+}
+
+/// The `get_transaction` tool.
+pub(crate) struct GetTransaction;
+
+#[async_trait]
+impl Operation for GetTransaction {
+    type Args = Args;
+    type Output = Output;
+    const NAME: &'static str = "get_transaction";
+    const TITLE: &'static str = "Get a transaction";
+    const DESCRIPTION: &'static str = "Shows one transaction by its transactionId: date, memo, whether it was voided, and its signed postings (positive = money arriving at that account, negative = leaving) in the vault currency. Pass transactionId as the decimal string exactly as a tool returned it, never as a number. To undo it, call void_transaction.";
+    const SCOPE: &'static str = READ;
+    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
+
+    async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
+        let view = ledger
+            .get_transaction(who, args.vault.as_deref(), args.transaction_id.0)
+            .await?;
+        Ok(Output {
+            vault: view.vault.into(),
+            currency: view.currency.code().to_owned(),
+            transaction: view.transaction.into(),
+        })
+    }
+}

@@ -1,0 +1,83 @@
+//! `list_accounts`: a vault's accounts with kind and current balance.
+
+use async_trait::async_trait;
+use dochiya_ledger::domain::PersonId;
+use dochiya_ledger::{Ledger, LedgerError};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::operation::{Operation, READ, READ_ONLY};
+use crate::text;
+use crate::wire::{AmountOut, KindWire, UuidOut, VaultOut};
+
+/// Arguments of `list_accounts`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct Args {
+    #[schemars(description = text::VAULT)]
+    vault: Option<String>,
+    /// Set true to also list archived accounts (their history stays). Default false.
+    include_archived: Option<bool>,
+}
+
+/// Result of `list_accounts`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub(crate) struct Output {
+    #[schemars(description = text::VAULT_OUT)]
+    vault: VaultOut,
+    #[schemars(description = text::CURRENCY)]
+    currency: String,
+    /// The accounts, by kind then name.
+    accounts: Vec<AccountRow>,
+}
+
+/// One account.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct AccountRow {
+    #[schemars(description = text::ACCOUNT_ID)]
+    account_id: UuidOut,
+    #[schemars(description = text::ACCOUNT_NAME)]
+    name: String,
+    #[schemars(description = text::KIND)]
+    kind: KindWire,
+    #[schemars(description = text::BALANCE)]
+    balance: AmountOut,
+    /// True when the account is archived: new transactions cannot use it.
+    archived: bool,
+}
+
+/// The `list_accounts` tool.
+pub(crate) struct ListAccounts;
+
+#[async_trait]
+impl Operation for ListAccounts {
+    type Args = Args;
+    type Output = Output;
+    const NAME: &'static str = "list_accounts";
+    const TITLE: &'static str = "List accounts";
+    const DESCRIPTION: &'static str = "Lists the accounts of a vault with their kind (asset, liability, income, expense, equity) and current balance, a decimal string in the vault currency. Use the exact names shown here as `from`, `to` and `account` in other tools. If an account the user mentions is missing, create it with create_account.";
+    const SCOPE: &'static str = READ;
+    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
+
+    async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
+        let list = ledger
+            .list_accounts(who, args.vault.as_deref(), args.include_archived.unwrap_or(false))
+            .await?;
+        Ok(Output {
+            vault: list.vault.into(),
+            currency: list.currency.code().to_owned(),
+            accounts: list
+                .accounts
+                .into_iter()
+                .map(|a| AccountRow {
+                    account_id: a.account_id.into(),
+                    name: a.name,
+                    kind: a.kind.into(),
+                    balance: a.balance.into(),
+                    archived: a.archived,
+                })
+                .collect(),
+        })
+    }
+}

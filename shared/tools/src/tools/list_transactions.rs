@@ -1,0 +1,97 @@
+//! `list_transactions`: newest first, filtered by account, dates and memo text, one page at a time.
+
+use async_trait::async_trait;
+use dochiya_ledger::domain::PersonId;
+use dochiya_ledger::ledger::TransactionQuery;
+use dochiya_ledger::{Ledger, LedgerError};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::args::DateArg;
+use crate::operation::{Operation, READ, READ_ONLY, check_range};
+use crate::text;
+use crate::wire::{TransactionOut, VaultOut};
+
+/// Arguments of `list_transactions`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct Args {
+    #[schemars(description = text::VAULT)]
+    vault: Option<String>,
+    /// Only transactions that touch this account (its name, e.g. "식비").
+    account: Option<String>,
+    /// First day to include, YYYY-MM-DD in the vault's time zone (inclusive).
+    from: Option<DateArg>,
+    /// Last day to include, YYYY-MM-DD in the vault's time zone (inclusive); not before `from`.
+    to: Option<DateArg>,
+    /// Only transactions whose memo contains this text (case-insensitive).
+    text: Option<String>,
+    /// Most transactions per page, 1–200. Default 50.
+    #[schemars(range(min = 1, max = 200))]
+    limit: Option<u32>,
+    /// To get the next page, pass `nextCursor` from the previous result here, with the same filters.
+    cursor: Option<String>,
+}
+
+/// Result of `list_transactions`.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Output {
+    #[schemars(description = text::VAULT_OUT)]
+    vault: VaultOut,
+    #[schemars(description = text::CURRENCY)]
+    currency: String,
+    /// The transactions, newest first (voided ones included, marked `voided`).
+    transactions: Vec<TransactionOut>,
+    /// Present when more transactions may follow: call again with `cursor` set to this and the same filters. A page can hold fewer than `limit` and still have one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_cursor: Option<String>,
+}
+
+/// The `list_transactions` tool.
+pub(crate) struct ListTransactions;
+
+#[async_trait]
+impl Operation for ListTransactions {
+    type Args = Args;
+    type Output = Output;
+    const NAME: &'static str = "list_transactions";
+    const TITLE: &'static str = "List transactions";
+    const DESCRIPTION: &'static str = "Lists transactions newest first, optionally only those touching one account, within a date range (YYYY-MM-DD, inclusive, in the vault's time zone) or whose memo contains some text. Each has a transactionId (a decimal string), date, memo, voided flag and signed postings (positive = money arriving at that account, negative = leaving). Results come in pages: when `nextCursor` is present, call again with it as `cursor`. Use a transactionId from here with get_transaction or void_transaction.";
+    const SCOPE: &'static str = READ;
+    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
+
+    async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
+        if let (Some(from), Some(to)) = (&args.from, &args.to) {
+            check_range(&from.0, &to.0)?;
+        }
+        if let Some(limit) = args.limit.filter(|l| !(1..=200).contains(l)) {
+            return Err(LedgerError::invalid(
+                "limit",
+                format!(
+                    "{limit} is outside 1–200; leave it out for 50 per page, and use nextCursor for more."
+                ),
+            ));
+        }
+        let page = ledger
+            .list_transactions(
+                who,
+                TransactionQuery {
+                    vault: args.vault,
+                    account: args.account,
+                    from: args.from.map(|d| d.0),
+                    to: args.to.map(|d| d.0),
+                    text: args.text,
+                    limit: args.limit,
+                    cursor: args.cursor,
+                },
+            )
+            .await?;
+        Ok(Output {
+            vault: page.vault.into(),
+            currency: page.currency.code().to_owned(),
+            transactions: page.transactions.into_iter().map(Into::into).collect(),
+            next_cursor: page.next_cursor,
+        })
+    }
+}

@@ -1,0 +1,101 @@
+//! `reconcile`: each account's latest snapshot against the ledger's balance on its date.
+
+use async_trait::async_trait;
+use dochiya_ledger::domain::PersonId;
+use dochiya_ledger::ledger::ReconcileStatus;
+use dochiya_ledger::{Ledger, LedgerError};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::operation::{Operation, READ, READ_ONLY};
+use crate::text;
+use crate::wire::{AmountOut, DateOut, UuidOut, VaultOut};
+
+/// Arguments of `reconcile`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct Args {
+    #[schemars(description = text::VAULT)]
+    vault: Option<String>,
+    /// Only this account (its name). Leave it out for every account that has a snapshot.
+    account: Option<String>,
+}
+
+/// Whether a snapshot agrees with the ledger.
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Status {
+    Matched,
+    Mismatch,
+}
+
+/// Result of `reconcile`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub(crate) struct Output {
+    #[schemars(description = text::VAULT_OUT)]
+    vault: VaultOut,
+    #[schemars(description = text::CURRENCY)]
+    currency: String,
+    /// Accounts that have a snapshot, by name, each compared on its latest snapshot's date. Empty when no snapshot was recorded yet (use upsert_snapshot).
+    accounts: Vec<Row>,
+}
+
+/// One account's latest snapshot against the ledger.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Row {
+    #[schemars(description = text::ACCOUNT_ID)]
+    account_id: UuidOut,
+    #[schemars(description = text::ACCOUNT_NAME)]
+    name: String,
+    /// Date of the latest snapshot, YYYY-MM-DD.
+    snapshot_date: DateOut,
+    /// The balance the user saw on that date (e.g. in the bank app), decimal string in the vault currency.
+    snapshot_balance: AmountOut,
+    /// The ledger's balance for the account at the end of that date, natural sign.
+    ledger_balance: AmountOut,
+    /// snapshotBalance minus ledgerBalance. Positive: the ledger is missing money coming in (or has too much going out); negative: the reverse. Look for missing or wrong entries around the date with list_transactions.
+    difference: AmountOut,
+    /// "matched" when the difference is zero, else "mismatch".
+    status: Status,
+}
+
+/// The `reconcile` tool.
+pub(crate) struct Reconcile;
+
+#[async_trait]
+impl Operation for Reconcile {
+    type Args = Args;
+    type Output = Output;
+    const NAME: &'static str = "reconcile";
+    const TITLE: &'static str = "Reconcile with snapshots";
+    const DESCRIPTION: &'static str = "Compares, for each account with a snapshot (a balance the user saw, recorded with upsert_snapshot), the latest snapshot with the ledger's own balance at the end of that date, and shows the difference (snapshot minus ledger) and status \"matched\" or \"mismatch\", as decimal strings in the vault currency. For a mismatch, look for missing or wrong entries with list_transactions around that date, then record or void them.";
+    const SCOPE: &'static str = READ;
+    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
+
+    async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
+        let r = ledger
+            .reconcile(who, args.vault.as_deref(), args.account.as_deref())
+            .await?;
+        Ok(Output {
+            vault: r.vault.into(),
+            currency: r.currency.code().to_owned(),
+            accounts: r
+                .accounts
+                .into_iter()
+                .map(|a| Row {
+                    account_id: a.account_id.into(),
+                    name: a.name,
+                    snapshot_date: a.snapshot_date.into(),
+                    snapshot_balance: a.snapshot_balance.into(),
+                    ledger_balance: a.ledger_balance.into(),
+                    difference: a.difference.into(),
+                    status: match a.status {
+                        ReconcileStatus::Matched => Status::Matched,
+                        ReconcileStatus::Mismatch => Status::Mismatch,
+                    },
+                })
+                .collect(),
+        })
+    }
+}

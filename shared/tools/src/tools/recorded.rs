@@ -1,0 +1,59 @@
+//! The result shared by `record_transaction` and `record_split_transaction`.
+
+use dochiya_ledger::ledger::Recorded;
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::text;
+use crate::wire::{AmountOut, TransactionOut, UuidOut, VaultOut};
+
+/// Result of recording a transaction.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Output {
+    #[schemars(description = text::VAULT_OUT)]
+    vault: VaultOut,
+    #[schemars(description = text::CURRENCY)]
+    currency: String,
+    /// The transaction as recorded (or as it would be, on a dry run). Keep its transactionId to look it up or void it later.
+    transaction: TransactionOut,
+    /// Balances of the accounts it touched, after it, in each kind's natural sign.
+    balances: Vec<BalanceOut>,
+    /// True when this is the stored result of an earlier call with the same idempotencyKey: nothing new was written, the entry exists once.
+    replayed: bool,
+    /// True when dryRun was set: nothing was written, this is a preview.
+    dry_run: bool,
+}
+
+/// An account's balance after the write.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct BalanceOut {
+    #[schemars(description = text::ACCOUNT_ID)]
+    account_id: UuidOut,
+    #[schemars(description = text::ACCOUNT_NAME)]
+    account: String,
+    #[schemars(description = text::BALANCE)]
+    balance: AmountOut,
+}
+
+impl From<Recorded> for Output {
+    fn from(r: Recorded) -> Self {
+        Self {
+            vault: r.vault.into(),
+            currency: r.currency.code().to_owned(),
+            transaction: r.transaction.into(),
+            balances: r
+                .balances
+                .into_iter()
+                .map(|b| BalanceOut {
+                    account_id: b.account_id.into(),
+                    account: b.account,
+                    balance: b.balance.into(),
+                })
+                .collect(),
+            replayed: r.replayed,
+            dry_run: r.dry_run,
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//! `rename_vault`: give a vault a new name.
+
+use async_trait::async_trait;
+use dochiya_ledger::domain::PersonId;
+use dochiya_ledger::{Ledger, LedgerError};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::operation::{Operation, WRITE, write};
+use crate::text;
+use crate::wire::UuidOut;
+
+/// Arguments of `rename_vault`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct Args {
+    #[schemars(description = text::VAULT_REQUIRED)]
+    vault: String,
+    /// The new name (at most 64 characters, unique among your vaults).
+    new_name: String,
+}
+
+/// Result of `rename_vault`.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Output {
+    /// The vault's id (unchanged).
+    vault_id: UuidOut,
+    /// The vault's name now; pass it as `vault` from now on.
+    name: String,
+}
+
+/// The `rename_vault` tool.
+pub(crate) struct RenameVault;
+
+#[async_trait]
+impl Operation for RenameVault {
+    type Args = Args;
+    type Output = Output;
+    const NAME: &'static str = "rename_vault";
+    const TITLE: &'static str = "Rename a vault";
+    const DESCRIPTION: &'static str = "Renames one of your vaults, found by its current name. Its accounts and history are unchanged; use the new name as `vault` from then on. Useful when two vaults have confusingly similar names.";
+    const SCOPE: &'static str = WRITE;
+    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = write(true);
+
+    async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
+        let v = ledger.rename_vault(who, &args.vault, &args.new_name).await?;
+        Ok(Output {
+            vault_id: v.vault_id.into(),
+            name: v.name,
+        })
+    }
+}

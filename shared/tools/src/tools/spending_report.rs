@@ -1,0 +1,147 @@
+//! `spending_report`: expense (or income) totals for a period, by account or by month.
+
+use async_trait::async_trait;
+use dochiya_ledger::domain::PersonId;
+use dochiya_ledger::ledger::{FlowKind, ReportBy, ReportRequest};
+use dochiya_ledger::{Ledger, LedgerError};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::args::DateArg;
+use crate::operation::{Operation, READ, READ_ONLY, check_range};
+use crate::text;
+use crate::wire::{AmountOut, DateOut, MonthOut, UuidOut, VaultOut};
+
+/// How to group the report.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum By {
+    Account,
+    Month,
+}
+
+/// Which flow to sum.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Flow {
+    Expense,
+    Income,
+}
+
+/// Arguments of `spending_report`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct Args {
+    #[schemars(description = text::VAULT)]
+    vault: Option<String>,
+    /// First day of the period, YYYY-MM-DD in the vault's time zone (inclusive), e.g. "2026-03-01".
+    from: DateArg,
+    /// Last day of the period, YYYY-MM-DD in the vault's time zone (inclusive), e.g. "2026-03-31"; not before `from`.
+    to: DateArg,
+    /// "account" (default): one row per expense (or income) account, largest first. "month": one row per calendar month of the period.
+    by: Option<By>,
+    /// "expense" (default): money spent, summed over expense accounts. "income": money earned, over income accounts.
+    kind: Option<Flow>,
+}
+
+/// Result of `spending_report`.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Output {
+    #[schemars(description = text::VAULT_OUT)]
+    vault: VaultOut,
+    #[schemars(description = text::CURRENCY)]
+    currency: String,
+    /// First day of the period, YYYY-MM-DD.
+    from: DateOut,
+    /// Last day of the period, YYYY-MM-DD.
+    to: DateOut,
+    /// "expense" or "income": what was summed.
+    kind: Flow,
+    /// "account" or "month": how the rows are grouped.
+    by: By,
+    /// Sum of all rows, decimal string in the vault currency.
+    total: AmountOut,
+    /// The rows. By account: accounts with a non-zero total, largest first (list_transactions with that account and the same dates shows the entries). By month: every month of the period in order.
+    rows: Vec<Row>,
+}
+
+/// One row: an account or a month.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Row {
+    /// The account's id (by account only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    account_id: Option<UuidOut>,
+    /// The account's name (by account only); pass it as `account` to list_transactions to see the entries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    account: Option<String>,
+    /// The month, YYYY-MM (by month only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    month: Option<MonthOut>,
+    /// Total spent (or earned) in this row, decimal string in the vault currency; refunds reduce it.
+    amount: AmountOut,
+}
+
+/// The `spending_report` tool.
+pub(crate) struct SpendingReport;
+
+#[async_trait]
+impl Operation for SpendingReport {
+    type Args = Args;
+    type Output = Output;
+    const NAME: &'static str = "spending_report";
+    const TITLE: &'static str = "Spending report";
+    const DESCRIPTION: &'static str = "Totals what was spent (kind \"expense\", default) or earned (kind \"income\") between two dates (YYYY-MM-DD, inclusive, in the vault's time zone), grouped by account (default) or by month, as decimal strings in the vault currency. Voided transactions do not count; refunds reduce the total. For \"this month\", take the month from list_vaults' `today`. To see the entries behind a row, call list_transactions with that account and the same dates.";
+    const SCOPE: &'static str = READ;
+    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
+
+    async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
+        check_range(&args.from.0, &args.to.0)?;
+        let by = match args.by.unwrap_or(By::Account) {
+            By::Account => ReportBy::Account,
+            By::Month => ReportBy::Month,
+        };
+        let kind = match args.kind.unwrap_or(Flow::Expense) {
+            Flow::Expense => FlowKind::Expense,
+            Flow::Income => FlowKind::Income,
+        };
+        let report = ledger
+            .spending_report(
+                who,
+                ReportRequest {
+                    vault: args.vault,
+                    from: args.from.0,
+                    to: args.to.0,
+                    by,
+                    kind,
+                },
+            )
+            .await?;
+        Ok(Output {
+            vault: report.vault.into(),
+            currency: report.currency.code().to_owned(),
+            from: report.from.into(),
+            to: report.to.into(),
+            kind: match report.kind {
+                FlowKind::Expense => Flow::Expense,
+                FlowKind::Income => Flow::Income,
+            },
+            by: match report.by {
+                ReportBy::Account => By::Account,
+                ReportBy::Month => By::Month,
+            },
+            total: report.total.into(),
+            rows: report
+                .rows
+                .into_iter()
+                .map(|r| Row {
+                    account_id: r.account_id.map(Into::into),
+                    account: r.account,
+                    month: r.month.map(Into::into),
+                    amount: r.amount.into(),
+                })
+                .collect(),
+        })
+    }
+}

@@ -1,0 +1,69 @@
+//! `void_transaction`: keep the record, reverse its effect.
+
+use async_trait::async_trait;
+use dochiya_ledger::domain::PersonId;
+use dochiya_ledger::{Ledger, LedgerError};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::args::TransactionIdArg;
+use crate::operation::{Operation, WRITE, destructive};
+use crate::text;
+use crate::wire::{TransactionOut, VaultOut};
+
+/// Arguments of `void_transaction`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct Args {
+    #[schemars(description = text::VAULT)]
+    vault: Option<String>,
+    #[schemars(description = text::TRANSACTION_ID)]
+    transaction_id: TransactionIdArg,
+    /// Why it is voided, e.g. "entered twice". Optional.
+    reason: Option<String>,
+}
+
+/// Result of `void_transaction`.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Output {
+    #[schemars(description = text::VAULT_OUT)]
+    vault: VaultOut,
+    #[schemars(description = text::CURRENCY)]
+    currency: String,
+    /// The transaction, now voided: the record stays, it no longer counts in any balance.
+    transaction: TransactionOut,
+    /// True when it had already been voided before this call (nothing changed now).
+    already_voided: bool,
+}
+
+/// The `void_transaction` tool.
+pub(crate) struct VoidTransaction;
+
+#[async_trait]
+impl Operation for VoidTransaction {
+    type Args = Args;
+    type Output = Output;
+    const NAME: &'static str = "void_transaction";
+    const TITLE: &'static str = "Void a transaction";
+    const DESCRIPTION: &'static str = "Voids a transaction by its transactionId (the decimal string exactly as returned, never a number): the record stays, marked voided, but its effect on every balance and report is reversed. Use it to undo a wrong or duplicate entry, then record the correct one with record_transaction. Voiding an already voided transaction changes nothing and says alreadyVoided. Confirm with the user first.";
+    const SCOPE: &'static str = WRITE;
+    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = destructive(false);
+
+    async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
+        let v = ledger
+            .void_transaction(
+                who,
+                args.vault.as_deref(),
+                args.transaction_id.0,
+                args.reason.as_deref(),
+            )
+            .await?;
+        Ok(Output {
+            vault: v.vault.into(),
+            currency: v.currency.code().to_owned(),
+            transaction: v.transaction.into(),
+            already_voided: v.already_voided,
+        })
+    }
+}

@@ -1,0 +1,209 @@
+//! Output value types shared by the tools: what leaves the server, field by field.
+//!
+//! Money and transaction ids are strings with published patterns, so a client
+//! that validates `structuredContent` against the `outputSchema` sees exactly
+//! the contract of TOOLS.md; nothing here is a stored record.
+
+use std::borrow::Cow;
+
+use dochiya_ledger::domain::{AccountId, LocalDate, Money, TransactionId, VaultId, YearMonth};
+use dochiya_ledger::ledger as lt;
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::Serialize;
+
+use crate::args::{AMOUNT_PATTERN, DATE_PATTERN, TRANSACTION_ID_PATTERN};
+
+/// Declares a string newtype with a fixed inline schema.
+macro_rules! wire_string {
+    ($(#[$doc:meta])* $name:ident, $schema_name:literal, $schema:tt) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+        #[serde(transparent)]
+        pub(crate) struct $name(pub(crate) String);
+
+        impl JsonSchema for $name {
+            fn schema_name() -> Cow<'static, str> {
+                $schema_name.into()
+            }
+
+            fn inline_schema() -> bool {
+                true
+            }
+
+            fn json_schema(_: &mut SchemaGenerator) -> Schema {
+                json_schema!($schema)
+            }
+        }
+    };
+}
+
+wire_string!(
+    /// An amount: decimal string in the currency's major unit.
+    AmountOut,
+    "Amount",
+    { "type": "string", "pattern": AMOUNT_PATTERN }
+);
+wire_string!(
+    /// A transaction id: decimal string, always above 2^53.
+    TransactionIdOut,
+    "TransactionId",
+    { "type": "string", "pattern": TRANSACTION_ID_PATTERN }
+);
+wire_string!(
+    /// A `YYYY-MM-DD` date.
+    DateOut,
+    "Date",
+    { "type": "string", "pattern": DATE_PATTERN }
+);
+wire_string!(
+    /// A `YYYY-MM` month.
+    MonthOut,
+    "Month",
+    { "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$" }
+);
+wire_string!(
+    /// A vault or account id (UUID).
+    UuidOut,
+    "Uuid",
+    { "type": "string", "format": "uuid" }
+);
+
+impl From<Money> for AmountOut {
+    fn from(m: Money) -> Self {
+        Self(m.to_decimal_string())
+    }
+}
+
+impl From<TransactionId> for TransactionIdOut {
+    fn from(id: TransactionId) -> Self {
+        Self(id.to_string())
+    }
+}
+
+impl From<LocalDate> for DateOut {
+    fn from(d: LocalDate) -> Self {
+        Self(d.to_string())
+    }
+}
+
+impl From<YearMonth> for MonthOut {
+    fn from(m: YearMonth) -> Self {
+        Self(m.to_string())
+    }
+}
+
+impl From<VaultId> for UuidOut {
+    fn from(id: VaultId) -> Self {
+        Self(id.to_string())
+    }
+}
+
+impl From<AccountId> for UuidOut {
+    fn from(id: AccountId) -> Self {
+        Self(id.to_string())
+    }
+}
+
+/// Account kinds as arguments and results spell them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum KindWire {
+    Asset,
+    Liability,
+    Income,
+    Expense,
+    Equity,
+}
+
+impl From<dochiya_ledger::domain::AccountKind> for KindWire {
+    fn from(k: dochiya_ledger::domain::AccountKind) -> Self {
+        use dochiya_ledger::domain::AccountKind as K;
+        match k {
+            K::Asset => KindWire::Asset,
+            K::Liability => KindWire::Liability,
+            K::Income => KindWire::Income,
+            K::Expense => KindWire::Expense,
+            K::Equity => KindWire::Equity,
+        }
+    }
+}
+
+impl From<KindWire> for dochiya_ledger::domain::AccountKind {
+    fn from(k: KindWire) -> Self {
+        use dochiya_ledger::domain::AccountKind as K;
+        match k {
+            KindWire::Asset => K::Asset,
+            KindWire::Liability => K::Liability,
+            KindWire::Income => K::Income,
+            KindWire::Expense => K::Expense,
+            KindWire::Equity => K::Equity,
+        }
+    }
+}
+
+/// A vault as results name it.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct VaultOut {
+    /// The vault's id (a UUID). Tools take the vault's name, not this id.
+    pub(crate) vault_id: UuidOut,
+    /// The vault's name; pass it as `vault` to other tools.
+    pub(crate) name: String,
+}
+
+impl From<lt::VaultRef> for VaultOut {
+    fn from(v: lt::VaultRef) -> Self {
+        Self {
+            vault_id: v.vault_id.into(),
+            name: v.name,
+        }
+    }
+}
+
+/// One posting of a transaction.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct PostingOut {
+    /// The account's id (a UUID).
+    pub(crate) account_id: UuidOut,
+    /// The account's current name.
+    pub(crate) account: String,
+    /// Signed decimal string in the vault currency: positive is a debit (money arriving at a `to` account), negative a credit (money leaving a `from` account). A transaction's postings sum to zero.
+    pub(crate) amount: AmountOut,
+}
+
+/// A transaction.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct TransactionOut {
+    /// The transaction's id: a decimal string (larger than 2^53). Pass it back exactly as this string, never as a number, to get_transaction or void_transaction.
+    pub(crate) transaction_id: TransactionIdOut,
+    /// The date it happened, YYYY-MM-DD in the vault's time zone.
+    pub(crate) date: DateOut,
+    /// The memo (empty when none was given).
+    pub(crate) memo: String,
+    /// True when it was voided: the record stays but it no longer counts in any balance.
+    pub(crate) voided: bool,
+    /// The postings: `to` accounts (positive) first, then `from` accounts (negative).
+    pub(crate) postings: Vec<PostingOut>,
+}
+
+impl From<lt::Transaction> for TransactionOut {
+    fn from(t: lt::Transaction) -> Self {
+        Self {
+            transaction_id: t.transaction_id.into(),
+            date: t.date.into(),
+            memo: t.memo,
+            voided: t.voided,
+            postings: t
+                .postings
+                .into_iter()
+                .map(|p| PostingOut {
+                    account_id: p.account_id.into(),
+                    account: p.account,
+                    amount: p.amount.into(),
+                })
+                .collect(),
+        }
+    }
+}
