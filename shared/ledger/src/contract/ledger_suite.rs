@@ -1,1 +1,1737 @@
 //! Ledger-level contract: operations, races, isolation and read budgets over any Store.
+//!
+//! A store crate instantiates every test in its own `tests/` with
+//!
+//! ```ignore
+//! dochiya_ledger::ledger_contract_tests!(async { make_store().await });
+//! ```
+//!
+//! The expression is evaluated once per test. Each test signs in as fresh
+//! people (random `sub`s) and every vault gets a random id, so tests may share
+//! one store (one DynamoDB table) and run in parallel with no wiping.
+//!
+//! [`LedgerError::Transient`] means "call again" by contract (DynamoDB reports
+//! conflicting transactions that way), so calls here retry it like a client
+//! would; every other outcome is asserted exactly.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::domain::{
+    AccountKind, Currency, Decimal, LocalDate, ManualClock, PersonId, TransactionId, VaultZone, YearMonth,
+};
+use crate::error::{Entity, LedgerError};
+use crate::ledger::*;
+use crate::store::Store;
+use crate::store::testing::{CountingStore, FailingStore, InjectedFailure, StoreCounts};
+
+/// 2026-03-15T03:00:00Z: noon in Seoul.
+const NOON_KST_2026_03_15: i64 = 1_773_543_600;
+
+/// Retry a ledger call while it reports [`LedgerError::Transient`].
+macro_rules! call {
+    ($e:expr) => {{
+        let mut tries = 0;
+        loop {
+            match $e.await {
+                Err(LedgerError::Transient(_)) if tries < 50 => {
+                    tries += 1;
+                    tokio::time::sleep(std::time::Duration::from_millis(5 * tries)).await;
+                }
+                other => break other,
+            }
+        }
+    }};
+}
+
+/// A ledger over `store` with a manual clock at noon KST on 2026-03-15.
+pub fn ledger_over(store: Arc<dyn Store>) -> (Ledger, Arc<ManualClock>) {
+    let clock = Arc::new(ManualClock::at_unix_seconds(NOON_KST_2026_03_15));
+    (Ledger::new(store, clock.clone(), LedgerConfig::default()), clock)
+}
+
+/// A person no other test (or run) uses.
+pub fn fresh_person(tag: &str) -> PersonId {
+    PersonId::new(format!("suite-{tag}-{}", uuid::Uuid::new_v4())).expect("a valid subject")
+}
+
+fn d(text: &str) -> Decimal {
+    Decimal::parse(text).expect("a test amount")
+}
+
+fn date(text: &str) -> LocalDate {
+    LocalDate::parse(text).expect("a test date")
+}
+
+fn month(text: &str) -> YearMonth {
+    YearMonth::parse(text).expect("a test month")
+}
+
+fn key() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+async fn vault(l: &Ledger, who: &PersonId, name: &str) -> CreatedVault {
+    call!(l.create_vault(
+        who,
+        NewVault {
+            name: name.into(),
+            currency: None,
+            time_zone: None
+        }
+    ))
+    .expect("create_vault")
+}
+
+async fn account(
+    l: &Ledger,
+    who: &PersonId,
+    name: &str,
+    kind: AccountKind,
+    opening: Option<&str>,
+) -> CreatedAccount {
+    call!(l.create_account(
+        who,
+        NewAccount {
+            vault: None,
+            name: name.into(),
+            kind,
+            opening_balance: opening.map(d),
+            opening_date: None
+        }
+    ))
+    .expect("create_account")
+}
+
+fn tx(from: &str, to: &str, amount: &str, on: Option<&str>, memo: &str) -> NewTransaction {
+    NewTransaction {
+        vault: None,
+        from: from.into(),
+        to: to.into(),
+        amount: d(amount),
+        date: on.map(date),
+        memo: Some(memo.into()),
+        idempotency_key: key(),
+        allow_duplicate: false,
+        dry_run: false,
+    }
+}
+
+async fn record(l: &Ledger, who: &PersonId, t: NewTransaction) -> Recorded {
+    call!(l.record_transaction(who, t.clone())).expect("record_transaction")
+}
+
+/// name -> balance string, from list_accounts.
+async fn balances(l: &Ledger, who: &PersonId) -> BTreeMap<String, String> {
+    call!(l.list_accounts(who, None, true))
+        .expect("list_accounts")
+        .accounts
+        .into_iter()
+        .map(|a| (a.name, a.balance.to_string()))
+        .collect()
+}
+
+/// Every transaction of the caller's only vault, following cursors.
+async fn all_transactions(l: &Ledger, who: &PersonId) -> Vec<Transaction> {
+    let mut out = Vec::new();
+    let mut cursor = None;
+    loop {
+        let page = call!(l.list_transactions(
+            who,
+            TransactionQuery {
+                limit: Some(200),
+                cursor: cursor.clone(),
+                ..Default::default()
+            }
+        ))
+        .expect("list_transactions");
+        out.extend(page.transactions);
+        match page.next_cursor {
+            Some(c) => cursor = Some(c),
+            None => return out,
+        }
+    }
+}
+
+/// The household fixture: realistic sign conventions in one KRW vault.
+async fn household(l: &Ledger, who: &PersonId) {
+    vault(l, who, "가계부").await;
+    account(l, who, "카카오뱅크", AccountKind::Asset, Some("1000000")).await;
+    account(l, who, "현금", AccountKind::Asset, None).await;
+    account(l, who, "신한카드", AccountKind::Liability, None).await;
+    account(l, who, "월급", AccountKind::Income, None).await;
+    account(l, who, "식비", AccountKind::Expense, None).await;
+    account(l, who, "쇼핑", AccountKind::Expense, None).await;
+    record(
+        l,
+        who,
+        tx("월급", "카카오뱅크", "3000000", Some("2026-03-10"), "3월 월급"),
+    )
+    .await;
+    record(
+        l,
+        who,
+        tx("카카오뱅크", "식비", "12000", Some("2026-03-11"), "점심 김치찌개"),
+    )
+    .await;
+    record(
+        l,
+        who,
+        tx("신한카드", "쇼핑", "300000", Some("2026-03-12"), "운동화"),
+    )
+    .await;
+    record(
+        l,
+        who,
+        tx("카카오뱅크", "신한카드", "200000", Some("2026-03-13"), "카드대금"),
+    )
+    .await;
+    record(
+        l,
+        who,
+        tx("쇼핑", "신한카드", "50000", Some("2026-03-14"), "운동화 부분환불"),
+    )
+    .await;
+    record(
+        l,
+        who,
+        tx("카카오뱅크", "현금", "100000", Some("2026-03-14"), "ATM 출금"),
+    )
+    .await;
+}
+
+// ---------------------------------------------------------------- vaults and names
+
+/// Vaults: idempotent create, settings conflicts, today in the vault's zone, rename, optional vault argument.
+pub async fn vaults_create_list_rename<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("vaults");
+    let missing = call!(l.list_accounts(&me, None, false)).unwrap_err();
+    assert_eq!(
+        missing.to_string(),
+        "You have no vault yet. Call create_vault to make one (for example name \"가계부\", currency KRW)."
+    );
+
+    let a = vault(&l, &me, "가계부").await;
+    assert!(a.created);
+    assert_eq!(
+        (a.currency, a.time_zone.as_str(), a.today.to_string().as_str()),
+        (Currency::KRW, "Asia/Seoul", "2026-03-15")
+    );
+    let again = vault(&l, &me, "가계부 ").await;
+    assert_eq!(
+        (again.vault_id, again.created),
+        (a.vault_id, false),
+        "same name and settings: returned, not duplicated"
+    );
+    let clash = call!(l.create_vault(
+        &me,
+        NewVault {
+            name: "가계부".into(),
+            currency: Some(Currency::USD),
+            time_zone: None
+        }
+    ))
+    .unwrap_err();
+    assert!(
+        matches!(
+            clash,
+            LedgerError::NameTaken {
+                what: Entity::Vault,
+                ..
+            }
+        ),
+        "{clash:?}"
+    );
+
+    let ny = VaultZone::parse("America/New_York").expect("zone");
+    let travel = call!(l.create_vault(
+        &me,
+        NewVault {
+            name: "Travel".into(),
+            currency: Some(Currency::USD),
+            time_zone: Some(ny.clone())
+        }
+    ))
+    .expect("create");
+    assert_eq!(
+        travel.today.to_string(),
+        "2026-03-14",
+        "still the 14th in New York at 03:00Z"
+    );
+
+    let list = call!(l.list_vaults(&me)).expect("list_vaults");
+    let names: Vec<_> = list
+        .vaults
+        .iter()
+        .map(|v| (v.name.as_str(), v.currency.code(), v.account_count))
+        .collect();
+    assert_eq!(names, vec![("Travel", "USD", 0), ("가계부", "KRW", 0)]);
+
+    let amb = call!(l.list_accounts(&me, None, false)).unwrap_err();
+    assert_eq!(
+        amb.to_string(),
+        "No vault was named and there are several: \"Travel\" (USD, America/New_York), \"가계부\" (KRW, Asia/Seoul). Pass `vault` with one of these names."
+    );
+    let nf = call!(l.list_accounts(&me, Some("가게부"), false)).unwrap_err();
+    assert_eq!(
+        nf.to_string(),
+        "No vault named \"가게부\". Closest names: \"가계부\". Use one of them exactly, call list_vaults to see every name or create_vault to make it."
+    );
+
+    let renamed = call!(l.rename_vault(&me, "travel", "여행")).expect("rename");
+    assert_eq!(
+        (renamed.vault_id, renamed.name.as_str()),
+        (travel.vault_id, "여행")
+    );
+    let taken = call!(l.rename_vault(&me, "여행", "가계부")).unwrap_err();
+    assert!(matches!(taken, LedgerError::NameTaken { .. }), "{taken:?}");
+    assert_eq!(
+        call!(l.list_accounts(&me, Some("여행"), false))
+            .expect("by new name")
+            .vault
+            .vault_id,
+        travel.vault_id
+    );
+    assert!(
+        matches!(
+            call!(l.list_accounts(&me, Some("Travel"), false)),
+            Err(LedgerError::NotFound { .. })
+        ),
+        "old name is free"
+    );
+    // The freed name can be used again.
+    assert!(
+        call!(l.create_vault(
+            &me,
+            NewVault {
+                name: "TRAVEL".into(),
+                currency: None,
+                time_zone: None
+            }
+        ))
+        .expect("reuse")
+        .created
+    );
+}
+
+/// Account names: NFD equals NFC, trailing spaces, case; closest names on a miss.
+pub async fn account_names_resolve_normalized<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("names");
+    household(&l, &me).await;
+    let nfd: String = unicode_normalization::UnicodeNormalization::nfd("카카오뱅크").collect();
+    let r = record(&l, &me, tx(&nfd, "식비 ", "8000", Some("2026-03-15"), "커피")).await;
+    assert_eq!(
+        r.transaction
+            .postings
+            .iter()
+            .map(|p| p.account.as_str())
+            .collect::<Vec<_>>(),
+        vec!["식비", "카카오뱅크"]
+    );
+    let err = call!(l.record_transaction(&me, tx("카카오뱅크", "식비2", "8000", None, "x"))).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "No account named \"식비2\" in vault \"가계부\". Closest names: \"식비\". Use one of them exactly, call list_accounts to see every name or create_account to add it."
+    );
+    let dup = call!(l.create_account(
+        &me,
+        NewAccount {
+            vault: None,
+            name: "식비".into(),
+            kind: AccountKind::Asset,
+            opening_balance: None,
+            opening_date: None
+        }
+    ))
+    .unwrap_err();
+    assert_eq!(
+        dup.to_string(),
+        "A account named \"식비\" already exists as an expense account in vault \"가계부\". Use that account as it is, or choose a different name (rename_account renames)."
+    );
+}
+
+// ---------------------------------------------------------------- balances and signs
+
+/// Natural signs for every kind over the household fixture.
+pub async fn balance_signs_for_every_kind<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("signs");
+    household(&l, &me).await;
+    let expected: BTreeMap<String, String> = [
+        ("카카오뱅크", "3688000"),
+        ("현금", "100000"),
+        ("신한카드", "50000"),
+        ("월급", "3000000"),
+        ("식비", "12000"),
+        ("쇼핑", "250000"),
+        ("Opening Balances", "1000000"),
+    ]
+    .into_iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    assert_eq!(balances(&l, &me).await, expected);
+    let b = call!(l.get_balances(&me, None, None)).expect("get_balances");
+    assert_eq!(b.as_of.to_string(), "2026-03-15");
+    assert_eq!(
+        (
+            b.totals.assets.to_string(),
+            b.totals.liabilities.to_string(),
+            b.totals.net_worth.to_string()
+        ),
+        ("3788000".into(), "50000".into(), "3738000".into())
+    );
+    let kinds: Vec<_> = b.accounts.iter().map(|a| (a.name.as_str(), a.kind)).collect();
+    assert_eq!(kinds[0], ("카카오뱅크", AccountKind::Asset));
+    // As of the 12th: salary, lunch and the card purchase only (the opening balance is dated the 15th).
+    let mid = call!(l.get_balances(&me, None, Some(date("2026-03-12")))).expect("as of");
+    let get = |n: &str| {
+        mid.accounts
+            .iter()
+            .find(|a| a.name == n)
+            .map(|a| a.balance.to_string())
+    };
+    assert_eq!(get("카카오뱅크").as_deref(), Some("2988000"));
+    assert_eq!(get("신한카드").as_deref(), Some("300000"));
+    assert_eq!(mid.totals.net_worth.to_string(), "2688000");
+    let before = call!(l.get_balances(&me, None, Some(date("2026-02-28")))).expect("before");
+    assert_eq!(before.totals.net_worth.to_string(), "0");
+}
+
+/// Opening balances post against the equity account, which is created once.
+pub async fn opening_balances_post_against_equity<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("opening");
+    vault(&l, &me, "가계부").await;
+    let bank = account(&l, &me, "국민은행", AccountKind::Asset, Some("500000")).await;
+    assert_eq!((bank.balance.to_string(), bank.created), ("500000".into(), true));
+    let card = account(&l, &me, "현대카드", AccountKind::Liability, Some("120000")).await;
+    let opening = card.opening_transaction_id.expect("an opening transaction");
+    let t = call!(l.get_transaction(&me, None, opening))
+        .expect("get")
+        .transaction;
+    assert_eq!(t.date.to_string(), "2026-03-15");
+    let postings: Vec<_> = t
+        .postings
+        .iter()
+        .map(|p| (p.account.as_str(), p.amount.to_string()))
+        .collect();
+    assert_eq!(
+        postings,
+        vec![
+            ("현대카드", "-120000".to_string()),
+            ("Opening Balances", "120000".to_string())
+        ]
+    );
+    assert_eq!(
+        balances(&l, &me)
+            .await
+            .get("Opening Balances")
+            .map(String::as_str),
+        Some("380000")
+    );
+    let again = account(&l, &me, "국민은행", AccountKind::Asset, Some("500000")).await;
+    assert_eq!(
+        (again.account_id, again.created, again.opening_transaction_id),
+        (bank.account_id, false, None)
+    );
+    let bad = call!(l.create_account(
+        &me,
+        NewAccount {
+            vault: None,
+            name: "월급".into(),
+            kind: AccountKind::Income,
+            opening_balance: Some(d("5")),
+            opening_date: None
+        }
+    ))
+    .unwrap_err();
+    assert!(
+        bad.to_string()
+            .starts_with("Invalid openingBalance: an opening balance applies to asset"),
+        "{bad}"
+    );
+    assert_eq!(
+        call!(l.list_vaults(&me)).expect("list").vaults[0].account_count,
+        3
+    );
+}
+
+/// Rename keeps history; archive frees the name and refuses new transactions.
+pub async fn rename_and_archive_accounts<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("archive");
+    household(&l, &me).await;
+    let r = call!(l.rename_account(&me, None, "현금", "지갑")).expect("rename");
+    assert_eq!(r.name, "지갑");
+    let history = all_transactions(&l, &me).await;
+    assert!(
+        history
+            .iter()
+            .any(|t| t.postings.iter().any(|p| p.account == "지갑")),
+        "history shows the new name"
+    );
+    let a = call!(l.archive_account(&me, None, "지갑")).expect("archive");
+    assert_eq!(
+        (a.account_id, a.balance.to_string()),
+        (r.account_id, "100000".into())
+    );
+    let refused = call!(l.record_transaction(&me, tx("지갑", "식비", "1000", None, "x"))).unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "Account \"지갑\" is archived, so new transactions cannot use it. Use another account (list_accounts shows the live ones), or create a new account."
+    );
+    let live = call!(l.list_accounts(&me, None, false)).expect("live");
+    assert!(live.accounts.iter().all(|x| x.name != "지갑"));
+    let fresh = account(&l, &me, "지갑", AccountKind::Asset, None).await;
+    assert!(
+        fresh.created && fresh.account_id != r.account_id,
+        "the name was freed"
+    );
+    let filtered = call!(l.list_transactions(
+        &me,
+        TransactionQuery {
+            account: Some("지갑".into()),
+            ..Default::default()
+        }
+    ))
+    .expect("filter");
+    assert!(
+        filtered.transactions.is_empty(),
+        "the live 지갑 is the new, empty one"
+    );
+    assert_eq!(
+        call!(l.list_vaults(&me)).expect("list").vaults[0].account_count,
+        7
+    );
+}
+
+// ---------------------------------------------------------------- recording
+
+/// Validation: zero, negative, excess decimals, unbalanced splits, same account twice.
+pub async fn record_refuses_bad_input<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("invalid");
+    household(&l, &me).await;
+    let e = call!(l.record_transaction(&me, tx("카카오뱅크", "식비", "0", None, "x"))).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "Invalid amount: the amount is zero; record only amounts that moved"
+    );
+    let e = call!(l.record_transaction(&me, tx("카카오뱅크", "식비", "-5", None, "x"))).unwrap_err();
+    assert!(
+        e.to_string().starts_with("Invalid amount: amounts are positive"),
+        "{e}"
+    );
+    let e = call!(l.record_transaction(&me, tx("카카오뱅크", "식비", "0.5", None, "x"))).unwrap_err();
+    assert!(e.to_string().contains("KRW has no minor unit"), "{e}");
+    let e = call!(l.record_transaction(&me, tx("카카오뱅크", "카카오뱅크", "5", None, "x"))).unwrap_err();
+    assert!(e.to_string().contains("is on both sides"), "{e}");
+    let split = NewSplit {
+        vault: None,
+        from: vec![SplitLine {
+            account: "카카오뱅크".into(),
+            amount: d("30000"),
+        }],
+        to: vec![
+            SplitLine {
+                account: "식비".into(),
+                amount: d("20000"),
+            },
+            SplitLine {
+                account: "쇼핑".into(),
+                amount: d("9000"),
+            },
+        ],
+        date: None,
+        memo: None,
+        idempotency_key: key(),
+        allow_duplicate: false,
+        dry_run: false,
+    };
+    let e = call!(l.record_split(&me, split.clone())).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "The split does not balance: the `from` lines sum to 30000 and the `to` lines sum to 29000, a difference of -1000. Make both sides add up to the same total."
+    );
+    let ok = NewSplit {
+        to: vec![
+            split.to[0].clone(),
+            SplitLine {
+                account: "쇼핑".into(),
+                amount: d("10000"),
+            },
+        ],
+        ..split
+    };
+    let r = call!(l.record_split(&me, ok.clone())).expect("balanced split");
+    let sum: i64 = r.transaction.postings.iter().map(|p| p.amount.minor()).sum();
+    assert_eq!((r.transaction.postings.len(), sum), (3, 0));
+}
+
+/// Same key + same arguments replays; same key + other arguments is refused.
+pub async fn idempotency_replays_and_refuses<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("idem");
+    household(&l, &me).await;
+    let t = tx("카카오뱅크", "식비", "9000", None, "점심");
+    let first = record(&l, &me, t.clone()).await;
+    assert!(!first.replayed);
+    // A retry may spell the amount differently and the names loosely: still the same entry.
+    let retry = NewTransaction {
+        amount: d("9000.0"),
+        to: "식비 ".into(),
+        ..t.clone()
+    };
+    let second = record(&l, &me, retry).await;
+    assert!(second.replayed);
+    assert_eq!(second.transaction, first.transaction);
+    assert_eq!(second.balances, first.balances);
+    let changed = call!(l.record_transaction(
+        &me,
+        NewTransaction {
+            amount: d("9001"),
+            ..t.clone()
+        }
+    ))
+    .unwrap_err();
+    assert!(
+        matches!(&changed, LedgerError::IdempotencyKeyReused { key } if *key == t.idempotency_key),
+        "{changed:?}"
+    );
+    assert_eq!(
+        all_transactions(&l, &me).await.len(),
+        8,
+        "six fixture entries, the opening balance, one lunch"
+    );
+}
+
+/// The duplicate guard: refused within the window, allowed with allowDuplicate, after the window, or after a void.
+pub async fn duplicate_guard<S: Store>(store: S) {
+    let (l, clock) = ledger_over(Arc::new(store));
+    let me = fresh_person("dup");
+    household(&l, &me).await;
+    let first = record(
+        &l,
+        &me,
+        tx("카카오뱅크", "식비", "4500", Some("2026-03-15"), "아메리카노"),
+    )
+    .await;
+    clock.advance_seconds(120);
+    let again = call!(l.record_transaction(
+        &me,
+        tx("카카오뱅크", "식비", "4500", Some("2026-03-15"), "아메리카노")
+    ))
+    .unwrap_err();
+    match &again {
+        LedgerError::ProbableDuplicate {
+            earlier_id,
+            minutes_ago,
+        } => {
+            assert_eq!((*earlier_id, *minutes_ago), (first.transaction.transaction_id, 2));
+        }
+        other => panic!("expected a probable duplicate, got {other:?}"),
+    }
+    assert!(again.to_string().contains("allowDuplicate: true"));
+    let forced = record(
+        &l,
+        &me,
+        NewTransaction {
+            allow_duplicate: true,
+            ..tx("카카오뱅크", "식비", "4500", Some("2026-03-15"), "아메리카노")
+        },
+    )
+    .await;
+    assert_ne!(
+        forced.transaction.transaction_id,
+        first.transaction.transaction_id
+    );
+    // Void the latest; the same entry again is then not a duplicate of a live one.
+    call!(l.void_transaction(&me, None, forced.transaction.transaction_id, Some("중복"))).expect("void");
+    let after_void = record(
+        &l,
+        &me,
+        tx("카카오뱅크", "식비", "4500", Some("2026-03-15"), "아메리카노"),
+    )
+    .await;
+    clock.advance_seconds(11 * 60);
+    let later = record(
+        &l,
+        &me,
+        tx("카카오뱅크", "식비", "4500", Some("2026-03-15"), "아메리카노"),
+    )
+    .await;
+    assert_ne!(
+        after_void.transaction.transaction_id,
+        later.transaction.transaction_id
+    );
+    assert_eq!(
+        balances(&l, &me).await.get("식비").map(String::as_str),
+        Some("25500"),
+        "12000 + 3 × 4500"
+    );
+}
+
+/// Dry run shows the result and writes nothing.
+pub async fn dry_run_writes_nothing<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("dry");
+    household(&l, &me).await;
+    let before = balances(&l, &me).await;
+    let t = NewTransaction {
+        dry_run: true,
+        ..tx("카카오뱅크", "식비", "7000", None, "저녁")
+    };
+    let r = record(&l, &me, t.clone()).await;
+    assert!(r.dry_run && !r.replayed);
+    let shown: Vec<_> = r
+        .balances
+        .iter()
+        .map(|b| (b.account.as_str(), b.balance.to_string()))
+        .collect();
+    assert_eq!(
+        shown,
+        vec![
+            ("식비", "19000".to_string()),
+            ("카카오뱅크", "3681000".to_string())
+        ]
+    );
+    assert_eq!(balances(&l, &me).await, before);
+    assert_eq!(
+        all_transactions(&l, &me).await.len(),
+        7,
+        "six entries and the opening balance"
+    );
+    // The key stays unused: the real call with it writes.
+    let real = record(&l, &me, NewTransaction { dry_run: false, ..t }).await;
+    assert!(!real.replayed && !real.dry_run);
+}
+
+/// Voiding reverses the effect once and keeps the record.
+pub async fn void_once<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("void");
+    household(&l, &me).await;
+    let before = balances(&l, &me).await;
+    let t = record(
+        &l,
+        &me,
+        tx("카카오뱅크", "식비", "15000", Some("2026-03-15"), "회식"),
+    )
+    .await;
+    let id = t.transaction.transaction_id;
+    let v = call!(l.void_transaction(&me, None, id, Some("잘못 입력"))).expect("void");
+    assert!(v.transaction.voided && !v.already_voided);
+    assert_eq!(balances(&l, &me).await, before);
+    let again = call!(l.void_transaction(&me, None, id, None)).expect("void again");
+    assert!(again.already_voided);
+    assert_eq!(balances(&l, &me).await, before, "voiding twice reverses once");
+    let got = call!(l.get_transaction(&me, None, id)).expect("kept");
+    assert!(got.transaction.voided);
+    let r = call!(l.spending_report(
+        &me,
+        ReportRequest {
+            vault: None,
+            from: date("2026-03-01"),
+            to: date("2026-03-31"),
+            by: ReportBy::Account,
+            kind: FlowKind::Expense
+        }
+    ))
+    .expect("report");
+    assert_eq!(r.total.to_string(), "262000", "the voided dinner is not spending");
+    let missing = TransactionId::from_u64(id.get() + 1).expect("an id");
+    let e = call!(l.void_transaction(&me, None, missing, None)).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "No transaction with id \"{missing}\" in vault \"가계부\". Call list_transactions to see what exists."
+        )
+    );
+}
+
+// ---------------------------------------------------------------- reading
+
+/// Filters, newest-first order, and cursors that only work for their own listing.
+pub async fn list_transactions_filters_and_pages<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("list");
+    household(&l, &me).await;
+    let all = all_transactions(&l, &me).await;
+    let dates: Vec<_> = all.iter().map(|t| t.date.to_string()).collect();
+    let mut sorted = dates.clone();
+    sorted.sort_by(|a, b| b.cmp(a));
+    assert_eq!(dates, sorted, "newest first");
+    assert_eq!(all.len(), 7, "six entries and the opening balance");
+
+    let mut seen = Vec::new();
+    let mut cursor = None;
+    loop {
+        let page = call!(l.list_transactions(
+            &me,
+            TransactionQuery {
+                limit: Some(2),
+                cursor: cursor.clone(),
+                ..Default::default()
+            }
+        ))
+        .expect("page");
+        assert!(page.transactions.len() <= 2);
+        seen.extend(page.transactions.into_iter().map(|t| t.transaction_id));
+        match page.next_cursor {
+            Some(c) => cursor = Some(c),
+            None => break,
+        }
+    }
+    assert_eq!(
+        seen,
+        all.iter().map(|t| t.transaction_id).collect::<Vec<_>>(),
+        "pages cover everything once, in order"
+    );
+
+    let card = call!(l.list_transactions(
+        &me,
+        TransactionQuery {
+            account: Some("신한카드".into()),
+            ..Default::default()
+        }
+    ))
+    .expect("card");
+    assert_eq!(
+        card.transactions
+            .iter()
+            .map(|t| t.memo.as_str())
+            .collect::<Vec<_>>(),
+        vec!["운동화 부분환불", "카드대금", "운동화"]
+    );
+    let text = call!(l.list_transactions(
+        &me,
+        TransactionQuery {
+            text: Some("운동화".into()),
+            ..Default::default()
+        }
+    ))
+    .expect("text");
+    assert_eq!(text.transactions.len(), 2);
+    let ranged = call!(l.list_transactions(
+        &me,
+        TransactionQuery {
+            from: Some(date("2026-03-11")),
+            to: Some(date("2026-03-13")),
+            limit: Some(1),
+            ..Default::default()
+        }
+    ))
+    .expect("range");
+    assert_eq!(ranged.transactions[0].memo, "카드대금");
+    let c = ranged.next_cursor.expect("more in range");
+    let other_filter = call!(l.list_transactions(
+        &me,
+        TransactionQuery {
+            cursor: Some(c.clone()),
+            ..Default::default()
+        }
+    ))
+    .unwrap_err();
+    assert!(
+        other_filter
+            .to_string()
+            .starts_with("Invalid cursor: the cursor is not one this listing made"),
+        "{other_filter}"
+    );
+    let bad = call!(l.list_transactions(
+        &me,
+        TransactionQuery {
+            from: Some(date("2026-03-12")),
+            to: Some(date("2026-03-11")),
+            ..Default::default()
+        }
+    ))
+    .unwrap_err();
+    assert_eq!(
+        bad.to_string(),
+        "Invalid from: from (2026-03-12) is later than to (2026-03-11)"
+    );
+    let lim = call!(l.list_transactions(
+        &me,
+        TransactionQuery {
+            limit: Some(201),
+            ..Default::default()
+        }
+    ))
+    .unwrap_err();
+    assert_eq!(lim.to_string(), "Invalid limit: limit must be between 1 and 200");
+}
+
+/// Spending by account and by month, partial months, income, and net worth history.
+pub async fn reports_by_account_month_and_net_worth<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("reports");
+    household(&l, &me).await;
+    record(
+        &l,
+        &me,
+        tx("카카오뱅크", "식비", "30000", Some("2026-01-20"), "1월 외식"),
+    )
+    .await;
+    record(
+        &l,
+        &me,
+        tx("카카오뱅크", "식비", "20000", Some("2026-02-03"), "2월 장보기"),
+    )
+    .await;
+    record(
+        &l,
+        &me,
+        tx("카카오뱅크", "쇼핑", "40000", Some("2026-02-27"), "2월 쇼핑"),
+    )
+    .await;
+    let req = |from: &str, to: &str, by, kind| ReportRequest {
+        vault: None,
+        from: date(from),
+        to: date(to),
+        by,
+        kind,
+    };
+
+    let by_account = call!(l.spending_report(
+        &me,
+        req("2026-01-01", "2026-03-31", ReportBy::Account, FlowKind::Expense)
+    ))
+    .expect("report");
+    let rows: Vec<_> = by_account
+        .rows
+        .iter()
+        .map(|r| (r.account.clone().unwrap_or_default(), r.amount.to_string()))
+        .collect();
+    assert_eq!(
+        rows,
+        vec![
+            ("쇼핑".to_string(), "290000".to_string()),
+            ("식비".to_string(), "62000".to_string())
+        ]
+    );
+    assert_eq!(by_account.total.to_string(), "352000");
+
+    let by_month = call!(l.spending_report(
+        &me,
+        req("2026-01-01", "2026-03-31", ReportBy::Month, FlowKind::Expense)
+    ))
+    .expect("months");
+    let rows: Vec<_> = by_month
+        .rows
+        .iter()
+        .map(|r| {
+            (
+                r.month.map(|m| m.to_string()).unwrap_or_default(),
+                r.amount.to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        vec![
+            ("2026-01".into(), "30000".into()),
+            ("2026-02".into(), "60000".into()),
+            ("2026-03".into(), "262000".into())
+        ]
+    );
+
+    // Partial months at both ends come from daily rollups.
+    let partial = call!(l.spending_report(
+        &me,
+        req("2026-01-21", "2026-03-11", ReportBy::Account, FlowKind::Expense)
+    ))
+    .expect("partial");
+    assert_eq!(partial.total.to_string(), "72000", "20000 + 40000 + 12000");
+    let inside = call!(l.spending_report(
+        &me,
+        req("2026-02-04", "2026-02-26", ReportBy::Month, FlowKind::Expense)
+    ))
+    .expect("inside");
+    assert_eq!(inside.total.to_string(), "0");
+
+    let income = call!(l.spending_report(
+        &me,
+        req("2026-03-01", "2026-03-31", ReportBy::Account, FlowKind::Income)
+    ))
+    .expect("income");
+    assert_eq!(income.total.to_string(), "3000000");
+
+    let h = call!(l.net_worth_history(&me, None, month("2025-12"), month("2026-03"))).expect("history");
+    let points: Vec<_> = h
+        .points
+        .iter()
+        .map(|p| {
+            (
+                p.month.to_string(),
+                p.net_worth.to_string(),
+                p.liabilities.to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        points,
+        vec![
+            ("2025-12".into(), "0".into(), "0".into()),
+            ("2026-01".into(), "-30000".into(), "0".into()),
+            ("2026-02".into(), "-90000".into(), "0".into()),
+            ("2026-03".into(), "3648000".into(), "50000".into()),
+        ]
+    );
+    let e = call!(l.net_worth_history(&me, None, month("2026-03"), month("2026-01"))).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "Invalid from: from (2026-03) is later than to (2026-01)"
+    );
+}
+
+/// Snapshots upsert per account and date; reconcile compares the latest with the ledger on its date.
+pub async fn snapshots_and_reconcile<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("recon");
+    household(&l, &me).await;
+    let s = call!(l.upsert_snapshot(
+        &me,
+        SnapshotInput {
+            vault: None,
+            account: "카카오뱅크".into(),
+            date: date("2026-03-12"),
+            balance: d("2988000")
+        }
+    ))
+    .expect("snapshot");
+    assert_eq!(
+        (s.ledger_balance.to_string(), s.difference.to_string()),
+        ("2988000".into(), "0".into())
+    );
+    let s = call!(l.upsert_snapshot(
+        &me,
+        SnapshotInput {
+            vault: None,
+            account: "신한카드".into(),
+            date: date("2026-03-14"),
+            balance: d("60000")
+        }
+    ))
+    .expect("snapshot");
+    assert_eq!(s.difference.to_string(), "10000");
+    // Writing the same account and date again replaces it.
+    call!(l.upsert_snapshot(
+        &me,
+        SnapshotInput {
+            vault: None,
+            account: "신한카드".into(),
+            date: date("2026-03-14"),
+            balance: d("50000")
+        }
+    ))
+    .expect("replace");
+    call!(l.upsert_snapshot(
+        &me,
+        SnapshotInput {
+            vault: None,
+            account: "카카오뱅크".into(),
+            date: date("2026-03-15"),
+            balance: d("3680000")
+        }
+    ))
+    .expect("later snapshot");
+    let r = call!(l.reconcile(&me, None, None)).expect("reconcile");
+    let rows: Vec<_> = r
+        .accounts
+        .iter()
+        .map(|x| {
+            (
+                x.name.as_str(),
+                x.snapshot_date.to_string(),
+                x.ledger_balance.to_string(),
+                x.difference.to_string(),
+                x.status,
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        vec![
+            (
+                "신한카드",
+                "2026-03-14".into(),
+                "50000".into(),
+                "0".into(),
+                ReconcileStatus::Matched
+            ),
+            (
+                "카카오뱅크",
+                "2026-03-15".into(),
+                "3688000".into(),
+                "-8000".into(),
+                ReconcileStatus::Mismatch
+            ),
+        ]
+    );
+    let one = call!(l.reconcile(&me, None, Some("신한카드"))).expect("one account");
+    assert_eq!(one.accounts.len(), 1);
+}
+
+// ---------------------------------------------------------------- races
+
+/// 20 concurrent creates of one account name: exactly one account.
+pub async fn race_twenty_creates_one_account<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("race-acct");
+    vault(&l, &me, "가계부").await;
+    let mut tasks = Vec::new();
+    for _ in 0..20 {
+        let (l, me) = (l.clone(), me.clone());
+        tasks.push(tokio::spawn(async move {
+            account(&l, &me, "토스뱅크", AccountKind::Asset, Some("1000")).await
+        }));
+    }
+    let mut ids = Vec::new();
+    let mut created = 0;
+    for t in tasks {
+        let r = t.await.expect("task");
+        ids.push(r.account_id);
+        created += usize::from(r.created);
+    }
+    ids.dedup();
+    assert_eq!((ids.len(), created), (1, 1), "one account, created once");
+    let all = call!(l.list_accounts(&me, None, true)).expect("list");
+    assert_eq!(all.accounts.iter().filter(|a| a.name == "토스뱅크").count(), 1);
+    assert_eq!(
+        balances(&l, &me)
+            .await
+            .get("Opening Balances")
+            .map(String::as_str),
+        Some("1000"),
+        "one opening balance"
+    );
+    assert_eq!(
+        call!(l.list_vaults(&me)).expect("vaults").vaults[0].account_count,
+        2
+    );
+}
+
+/// 20 concurrent records with one idempotency key: one transaction, 19 replays of it.
+pub async fn race_twenty_records_same_key<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("race-idem");
+    household(&l, &me).await;
+    let t = tx("카카오뱅크", "식비", "6000", None, "동시 재시도");
+    let mut tasks = Vec::new();
+    for _ in 0..20 {
+        let (l, me, t) = (l.clone(), me.clone(), t.clone());
+        tasks.push(tokio::spawn(async move {
+            call!(l.record_transaction(&me, t.clone())).expect("record")
+        }));
+    }
+    let mut ids = Vec::new();
+    let mut replays = 0;
+    for task in tasks {
+        let r = task.await.expect("task");
+        ids.push(r.transaction.transaction_id);
+        replays += usize::from(r.replayed);
+    }
+    ids.dedup();
+    assert_eq!((ids.len(), replays), (1, 19));
+    assert_eq!(
+        all_transactions(&l, &me).await.len(),
+        8,
+        "seven fixture transactions and this one"
+    );
+    assert_eq!(
+        balances(&l, &me).await.get("식비").map(String::as_str),
+        Some("18000")
+    );
+}
+
+/// 50 concurrent random transactions: postings sum to zero, and every balance equals its postings.
+pub async fn race_fifty_random_transactions<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("race-random");
+    household(&l, &me).await;
+    let names = ["카카오뱅크", "현금", "신한카드", "월급", "식비", "쇼핑"];
+    let mut tasks = Vec::new();
+    for i in 0..50u64 {
+        let (l, me) = (l.clone(), me.clone());
+        let seed = uuid::Uuid::new_v4().as_u64_pair().0;
+        let from = names[(seed % 6) as usize];
+        let to = names[((seed / 6) % 5 + 1 + seed % 6) as usize % 6];
+        let amount = format!("{}", 100 + (seed >> 20) % 100_000);
+        let day = format!("2026-03-{:02}", 1 + i % 15);
+        tasks.push(tokio::spawn(async move {
+            let t = NewTransaction {
+                allow_duplicate: true,
+                ..tx(from, to, &amount, Some(&day), &format!("random {i}"))
+            };
+            call!(l.record_transaction(&me, t.clone())).expect("record")
+        }));
+    }
+    for t in tasks {
+        assert!(!t.await.expect("task").replayed);
+    }
+    let all = all_transactions(&l, &me).await;
+    assert_eq!(all.len(), 57);
+    let mut per_account: BTreeMap<String, i64> = BTreeMap::new();
+    for t in &all {
+        assert_eq!(
+            t.postings.iter().map(|p| p.amount.minor()).sum::<i64>(),
+            0,
+            "transaction {} balances",
+            t.transaction_id
+        );
+        for p in &t.postings {
+            *per_account.entry(p.account.clone()).or_default() += p.amount.minor();
+        }
+    }
+    assert_eq!(
+        per_account.values().sum::<i64>(),
+        0,
+        "the vault's postings sum to zero"
+    );
+    let listed = call!(l.list_accounts(&me, None, true)).expect("list");
+    for a in &listed.accounts {
+        let debit_net = per_account.get(&a.name).copied().unwrap_or(0);
+        let natural = if a.kind.is_debit_normal() {
+            debit_net
+        } else {
+            -debit_net
+        };
+        assert_eq!(
+            a.balance.minor(),
+            natural,
+            "balance of {} equals its postings",
+            a.name
+        );
+    }
+    let b = call!(l.get_balances(&me, None, Some(date("2026-03-31")))).expect("balances");
+    for row in &b.accounts {
+        let listed_balance = listed
+            .accounts
+            .iter()
+            .find(|a| a.account_id == row.account_id)
+            .map(|a| a.balance);
+        assert_eq!(
+            Some(row.balance),
+            listed_balance,
+            "rollups agree with running balance for {}",
+            row.name
+        );
+    }
+}
+
+// ---------------------------------------------------------------- failures
+
+/// A failed atomic write leaves nothing behind; a lost reply is replayed, not doubled.
+pub async fn injected_write_failure_leaves_nothing_partial<S: Store>(store: S) {
+    let failing = Arc::new(FailingStore::new(store));
+    let (l, _) = ledger_over(failing.clone());
+    let me = fresh_person("fail");
+    household(&l, &me).await;
+    let before = balances(&l, &me).await;
+    let count_before = all_transactions(&l, &me).await.len();
+    let t = tx("카카오뱅크", "식비", "11000", None, "실패 주입");
+
+    for how in [InjectedFailure::Transient, InjectedFailure::Backend] {
+        failing.fail_nth_write(1, how);
+        let e = l.record_transaction(&me, t.clone()).await.unwrap_err();
+        match how {
+            InjectedFailure::Transient => assert!(matches!(e, LedgerError::Transient(_)), "{e:?}"),
+            _ => assert!(matches!(e, LedgerError::Internal { .. }), "{e:?}"),
+        }
+        assert_eq!(balances(&l, &me).await, before, "no balance moved ({how:?})");
+        assert_eq!(
+            all_transactions(&l, &me).await.len(),
+            count_before,
+            "no transaction ({how:?})"
+        );
+    }
+    // The key was not consumed: the retry writes once.
+    let ok = record(&l, &me, t.clone()).await;
+    assert!(!ok.replayed);
+
+    // A reply lost after the commit: the retry replays the same transaction.
+    let t2 = tx("카카오뱅크", "쇼핑", "22000", None, "응답 유실");
+    failing.fail_nth_write(1, InjectedFailure::TransientAfterApply);
+    assert!(matches!(
+        l.record_transaction(&me, t2.clone()).await,
+        Err(LedgerError::Transient(_))
+    ));
+    let retried = record(&l, &me, t2).await;
+    assert!(retried.replayed);
+    assert_eq!(all_transactions(&l, &me).await.len(), count_before + 2);
+
+    // Account creation and voiding are just as atomic.
+    failing.fail_nth_write(1, InjectedFailure::Backend);
+    assert!(
+        l.create_account(
+            &me,
+            NewAccount {
+                vault: None,
+                name: "우리은행".into(),
+                kind: AccountKind::Asset,
+                opening_balance: Some(d("5000")),
+                opening_date: None
+            }
+        )
+        .await
+        .is_err()
+    );
+    assert!(!balances(&l, &me).await.contains_key("우리은행"));
+    assert_eq!(
+        all_transactions(&l, &me).await.len(),
+        count_before + 2,
+        "no opening transaction either"
+    );
+    failing.fail_nth_write(1, InjectedFailure::Backend);
+    assert!(
+        l.void_transaction(&me, None, ok.transaction.transaction_id, None)
+            .await
+            .is_err()
+    );
+    assert!(
+        !call!(l.get_transaction(&me, None, ok.transaction.transaction_id))
+            .expect("get")
+            .transaction
+            .voided
+    );
+}
+
+// ---------------------------------------------------------------- budgets
+
+/// A 12-month report over 1,000 transactions reads items in proportion to accounts × months.
+pub async fn report_reads_accounts_times_months<S: Store>(store: S) {
+    let counting = Arc::new(CountingStore::new(store));
+    let (l, _) = ledger_over(counting.clone());
+    let me = fresh_person("budget-report");
+    vault(&l, &me, "가계부").await;
+    let expenses = ["식비", "교통비", "쇼핑", "통신비", "의료비", "문화생활"];
+    account(&l, &me, "카카오뱅크", AccountKind::Asset, Some("100000000")).await;
+    for e in expenses {
+        account(&l, &me, e, AccountKind::Expense, None).await;
+    }
+    let accounts = expenses.len() as u64 + 2; // bank + equity
+    for i in 0..1000u64 {
+        let t = NewTransaction {
+            allow_duplicate: true,
+            ..tx(
+                "카카오뱅크",
+                expenses[(i % 6) as usize],
+                &format!("{}", 1000 + i),
+                Some(&format!("2025-{:02}-{:02}", 1 + i % 12, 1 + i % 28)),
+                "지출",
+            )
+        };
+        record(&l, &me, t).await;
+    }
+    counting.reset();
+    let report = call!(l.spending_report(
+        &me,
+        ReportRequest {
+            vault: None,
+            from: date("2025-01-01"),
+            to: date("2025-12-31"),
+            by: ReportBy::Month,
+            kind: FlowKind::Expense
+        }
+    ))
+    .expect("report");
+    let c = counting.take();
+    assert_eq!(report.rows.len(), 12);
+    let expected_total: u64 = (0..1000u64).map(|i| 1000 + i).sum();
+    assert_eq!(report.total.minor() as u64, expected_total);
+    // One membership, the accounts, and one rollup per expense account and month.
+    let bound = 1 + accounts + (expenses.len() as u64) * 12;
+    assert!(
+        c.items_read <= bound,
+        "read {} items, bound {bound} (accounts × months), not 1000 postings",
+        c.items_read
+    );
+    assert_eq!((c.queries, c.gets, c.get_manys, c.writes), (3, 0, 0, 0));
+
+    counting.reset();
+    let history = call!(l.net_worth_history(&me, None, month("2025-01"), month("2025-12"))).expect("history");
+    let c = counting.take();
+    assert_eq!(history.points.len(), 12);
+    // Accounts, their name items, and one rollup per account and month (the equity opening is in 2026-03).
+    assert!(
+        c.items_read <= 1 + 2 * accounts + accounts * 13,
+        "read {} items",
+        c.items_read
+    );
+}
+
+/// Round trips per operation, counted through the store.
+pub async fn round_trips_per_operation<S: Store>(store: S) {
+    let counting = Arc::new(CountingStore::new(store));
+    let (l, _) = ledger_over(counting.clone());
+    let me = fresh_person("budget-ops");
+    household(&l, &me).await;
+    let t = record(&l, &me, tx("카카오뱅크", "식비", "5000", None, "budget")).await;
+    let id = t.transaction.transaction_id;
+    call!(l.upsert_snapshot(
+        &me,
+        SnapshotInput {
+            vault: None,
+            account: "현금".into(),
+            date: date("2026-03-15"),
+            balance: d("100000")
+        }
+    ))
+    .expect("snap");
+
+    async fn measure<T>(
+        c: &CountingStore<impl Store>,
+        f: impl std::future::Future<Output = Result<T, LedgerError>>,
+    ) -> StoreCounts {
+        c.reset();
+        f.await.expect("operation");
+        c.take()
+    }
+    // (queries, gets, get_manys, writes) per operation.
+    let shape = |c: StoreCounts| (c.queries, c.gets, c.get_manys, c.writes);
+    assert_eq!(
+        shape(measure(&counting, l.list_vaults(&me)).await),
+        (1, 0, 1, 0),
+        "list_vaults"
+    );
+    assert_eq!(
+        shape(measure(&counting, l.list_accounts(&me, None, false)).await),
+        (2, 0, 0, 0),
+        "list_accounts"
+    );
+    assert_eq!(
+        shape(measure(&counting, l.get_transaction(&me, None, id)).await),
+        (2, 1, 0, 0),
+        "get_transaction"
+    );
+    assert_eq!(
+        shape(measure(&counting, l.list_transactions(&me, TransactionQuery::default())).await),
+        (3, 0, 0, 0),
+        "list_transactions"
+    );
+    assert_eq!(
+        shape(measure(&counting, l.get_balances(&me, None, None)).await),
+        (3, 0, 0, 0),
+        "get_balances"
+    );
+    let rr = ReportRequest {
+        vault: None,
+        from: date("2026-03-01"),
+        to: date("2026-03-31"),
+        by: ReportBy::Account,
+        kind: FlowKind::Expense,
+    };
+    assert_eq!(
+        shape(measure(&counting, l.spending_report(&me, rr)).await),
+        (3, 0, 0, 0),
+        "spending_report"
+    );
+    assert_eq!(
+        shape(
+            measure(
+                &counting,
+                l.net_worth_history(&me, None, month("2026-01"), month("2026-03"))
+            )
+            .await
+        ),
+        (2, 0, 0, 0),
+        "net_worth_history"
+    );
+    assert_eq!(
+        shape(measure(&counting, l.reconcile(&me, None, None)).await),
+        (4, 0, 0, 0),
+        "reconcile"
+    );
+
+    let nv = NewVault {
+        name: "예비".into(),
+        currency: None,
+        time_zone: None,
+    };
+    assert_eq!(
+        shape(measure(&counting, l.create_vault(&me, nv)).await),
+        (1, 0, 0, 1),
+        "create_vault"
+    );
+    assert_eq!(
+        shape(measure(&counting, l.rename_vault(&me, "예비", "예비2")).await),
+        (1, 0, 0, 1),
+        "rename_vault"
+    );
+    let v = Some("가계부");
+    let na = NewAccount {
+        vault: Some("가계부".into()),
+        name: "적금".into(),
+        kind: AccountKind::Asset,
+        opening_balance: Some(d("10")),
+        opening_date: None,
+    };
+    assert_eq!(
+        shape(measure(&counting, l.create_account(&me, na)).await),
+        (2, 0, 0, 1),
+        "create_account"
+    );
+    assert_eq!(
+        shape(measure(&counting, l.rename_account(&me, v, "적금", "청약")).await),
+        (2, 0, 0, 1),
+        "rename_account"
+    );
+    assert_eq!(
+        shape(measure(&counting, l.archive_account(&me, v, "청약")).await),
+        (2, 0, 0, 1),
+        "archive_account"
+    );
+    let rec = NewTransaction {
+        vault: Some("가계부".into()),
+        ..tx("카카오뱅크", "식비", "5100", None, "budget 2")
+    };
+    assert_eq!(
+        shape(measure(&counting, l.record_transaction(&me, rec.clone())).await),
+        (2, 2, 0, 1),
+        "record_transaction"
+    );
+    assert_eq!(
+        shape(measure(&counting, l.record_transaction(&me, rec)).await),
+        (1, 1, 0, 0),
+        "record_transaction replay"
+    );
+    assert_eq!(
+        shape(measure(&counting, l.void_transaction(&me, v, id, None)).await),
+        (2, 1, 0, 1),
+        "void_transaction"
+    );
+    let snap = SnapshotInput {
+        vault: Some("가계부".into()),
+        account: "현금".into(),
+        date: date("2026-03-15"),
+        balance: d("90000"),
+    };
+    assert_eq!(
+        shape(measure(&counting, l.upsert_snapshot(&me, snap)).await),
+        (3, 0, 0, 1),
+        "upsert_snapshot"
+    );
+}
+
+// ---------------------------------------------------------------- isolation
+
+/// A second person who knows the first person's names, ids and cursors reads and writes nothing of theirs.
+pub async fn isolation_between_people<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let alice = fresh_person("alice");
+    let bob = fresh_person("bob");
+    household(&l, &alice).await;
+    let alice_vault = call!(l.list_vaults(&alice)).expect("vaults").vaults[0].clone();
+    let alice_tx = all_transactions(&l, &alice).await;
+    let alice_id = alice_tx[0].transaction_id;
+    let alice_page = call!(l.list_transactions(
+        &alice,
+        TransactionQuery {
+            limit: Some(1),
+            ..Default::default()
+        }
+    ))
+    .expect("page");
+    let alice_cursor = alice_page.next_cursor.expect("a cursor");
+    let alice_before = balances(&l, &alice).await;
+
+    // Without a vault of his own, every vault operation says he has none.
+    let none = call!(l.get_transaction(&bob, None, alice_id)).unwrap_err();
+    assert!(
+        matches!(
+            none,
+            LedgerError::NotFound {
+                what: Entity::Vault,
+                ..
+            }
+        ),
+        "{none:?}"
+    );
+    // Alice's vault name means nothing to Bob, not even as a candidate.
+    let by_name = call!(l.list_accounts(&bob, Some("가계부"), true)).unwrap_err();
+    assert_eq!(
+        by_name.to_string(),
+        "No vault named \"가계부\". Call list_vaults to see what exists or create_vault to make it."
+    );
+    // Bob's own vault with the same names.
+    household(&l, &bob).await;
+    let bob_vault = call!(l.list_vaults(&bob)).expect("vaults").vaults[0].clone();
+    assert_ne!(bob_vault.vault_id, alice_vault.vault_id);
+    let e = call!(l.get_transaction(&bob, None, alice_id)).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "No transaction with id \"{alice_id}\" in vault \"가계부\". Call list_transactions to see what exists."
+        )
+    );
+    let e = call!(l.void_transaction(&bob, None, alice_id, None)).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            LedgerError::NotFound {
+                what: Entity::Transaction,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    let e = call!(l.list_transactions(
+        &bob,
+        TransactionQuery {
+            limit: Some(1),
+            cursor: Some(alice_cursor.clone()),
+            ..Default::default()
+        }
+    ))
+    .unwrap_err();
+    assert!(e.to_string().starts_with("Invalid cursor"), "{e}");
+    // Alice's vault id as a name resolves nothing either.
+    let e = call!(l.list_accounts(&bob, Some(&alice_vault.vault_id.to_string()), true)).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            LedgerError::NotFound {
+                what: Entity::Vault,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    // Every write Bob makes lands in his own vault.
+    record(&l, &bob, tx("카카오뱅크", "식비", "1", None, "bob")).await;
+    call!(l.rename_account(&bob, None, "식비", "밥값")).expect("rename");
+    call!(l.archive_account(&bob, None, "현금")).expect("archive");
+    call!(l.create_account(
+        &bob,
+        NewAccount {
+            vault: None,
+            name: "비상금".into(),
+            kind: AccountKind::Asset,
+            opening_balance: Some(d("7")),
+            opening_date: None
+        }
+    ))
+    .expect("create");
+    call!(l.upsert_snapshot(
+        &bob,
+        SnapshotInput {
+            vault: None,
+            account: "카카오뱅크".into(),
+            date: date("2026-03-15"),
+            balance: d("1")
+        }
+    ))
+    .expect("snap");
+    call!(l.rename_vault(&bob, "가계부", "밥의 가계부")).expect("rename vault");
+    for t in all_transactions(&l, &bob).await.into_iter().take(3) {
+        call!(l.void_transaction(&bob, None, t.transaction_id, None)).expect("void own");
+    }
+    let rr = ReportRequest {
+        vault: None,
+        from: date("2026-03-01"),
+        to: date("2026-03-31"),
+        by: ReportBy::Account,
+        kind: FlowKind::Expense,
+    };
+    let bob_report = call!(l.spending_report(&bob, rr.clone())).expect("bob report");
+    let alice_ids: Vec<_> = call!(l.list_accounts(&alice, None, true))
+        .expect("alice")
+        .accounts
+        .iter()
+        .map(|a| a.account_id)
+        .collect();
+    assert_eq!(bob_report.rows.len(), 2);
+    assert!(
+        bob_report
+            .rows
+            .iter()
+            .all(|r| r.account_id.is_some_and(|id| !alice_ids.contains(&id))),
+        "only Bob's accounts"
+    );
+
+    // Alice sees exactly what she had.
+    assert_eq!(balances(&l, &alice).await, alice_before);
+    assert_eq!(all_transactions(&l, &alice).await, alice_tx);
+    assert_eq!(
+        call!(l.list_vaults(&alice)).expect("vaults").vaults,
+        vec![alice_vault.clone()]
+    );
+    assert!(
+        call!(l.reconcile(&alice, None, None))
+            .expect("reconcile")
+            .accounts
+            .is_empty()
+    );
+    assert_eq!(
+        call!(l.spending_report(&alice, rr.clone()))
+            .expect("report")
+            .total
+            .to_string(),
+        "262000"
+    );
+    assert_eq!(
+        call!(l.get_balances(&alice, None, None))
+            .expect("balances")
+            .totals
+            .net_worth
+            .to_string(),
+        "3738000"
+    );
+    assert_eq!(
+        call!(l.net_worth_history(&alice, None, month("2026-03"), month("2026-03")))
+            .expect("h")
+            .points[0]
+            .net_worth
+            .to_string(),
+        "3738000"
+    );
+}
+
+/// Instantiate every ledger contract test against a store factory expression.
+#[macro_export]
+macro_rules! ledger_contract_tests {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            vaults_create_list_rename,
+            account_names_resolve_normalized,
+            balance_signs_for_every_kind,
+            opening_balances_post_against_equity,
+            rename_and_archive_accounts,
+            record_refuses_bad_input,
+            idempotency_replays_and_refuses,
+            duplicate_guard,
+            dry_run_writes_nothing,
+            void_once,
+            list_transactions_filters_and_pages,
+            reports_by_account_month_and_net_worth,
+            snapshots_and_reconcile,
+            race_twenty_creates_one_account,
+            race_twenty_records_same_key,
+            race_fifty_random_transactions,
+            injected_write_failure_leaves_nothing_partial,
+            report_reads_accounts_times_months,
+            round_trips_per_operation,
+            isolation_between_people,
+        );
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_contract_tests {
+    ($factory:expr; $($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                $crate::contract::store_suite::block_on(async {
+                    let store = ($factory).await;
+                    $crate::contract::ledger_suite::$name(store).await;
+                });
+            }
+        )*
+    };
+}
