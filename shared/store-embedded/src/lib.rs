@@ -1,1 +1,475 @@
 //! The embedded [`dochiya_ledger::store::Store`]: a redb file on local disk, or in memory for tests.
+//!
+//! One redb table maps the key `(PK, SK bytes)` to the encoded attributes
+//! ([`codec`]). redb compares tuple keys element by element and both elements
+//! by bytes, so a partition's items lie together in the byte order of their
+//! sort keys — DynamoDB's order. A write runs all its operations in one redb
+//! write transaction (redb admits one writer at a time), evaluating conditions
+//! and updates with the shared [`dochiya_ledger::store::eval`] rules, and
+//! commits all or nothing. Reads use a read transaction: a snapshot of the last
+//! commit, so they are strongly consistent. redb blocks, so every operation runs
+//! on tokio's blocking pool.
+
+pub mod codec;
+mod error;
+
+use std::ops::Bound;
+use std::path::Path;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use dochiya_ledger::store::{Attrs, Item, Key, Page, Query, SkRange, Store, StoreError, WriteOp, eval};
+use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
+
+pub use error::EmbeddedError;
+
+/// Items: (PK, SK as bytes) → encoded attributes. The sort key is stored as
+/// bytes so a range can end just past a prefix (prefix + 0xFF, which no UTF-8 text reaches).
+const ITEMS: TableDefinition<(&str, &[u8]), &[u8]> = TableDefinition::new("items");
+
+/// Store-wide facts, e.g. the format of the items.
+const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
+
+/// The layout of keys and values this build reads and writes.
+const STORE_FORMAT: u64 = 1;
+
+/// The file name used inside a data directory by [`EmbeddedStore::open_in_dir`].
+pub const DEFAULT_FILE_NAME: &str = "dochiya.redb";
+
+/// A [`Store`] on redb, in a file or in memory. Cheap to clone; clones share the database.
+#[derive(Clone)]
+pub struct EmbeddedStore {
+    db: Arc<Database>,
+    location: Arc<str>,
+}
+
+impl std::fmt::Debug for EmbeddedStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EmbeddedStore")
+            .field("location", &self.location)
+            .finish()
+    }
+}
+
+impl EmbeddedStore {
+    /// Open (or create) the store file at `path`, creating its directories as needed.
+    /// Blocking: call it at start-up. Fails if another process has the file open.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self, EmbeddedError> {
+        let path = path.as_ref();
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| EmbeddedError::CreateDir {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+        }
+        let location = path.display().to_string();
+        let db = Database::create(path).map_err(|source| EmbeddedError::Open {
+            location: location.clone(),
+            source,
+        })?;
+        Self::init(db, location)
+    }
+
+    /// Open (or create) [`DEFAULT_FILE_NAME`] inside the data directory `dir`.
+    pub fn open_in_dir(dir: impl AsRef<Path>) -> Result<Self, EmbeddedError> {
+        Self::open(dir.as_ref().join(DEFAULT_FILE_NAME))
+    }
+
+    /// A fresh, empty store in process memory (redb's in-memory backend, same code path as a file).
+    pub fn in_memory() -> Result<Self, EmbeddedError> {
+        let location = "memory".to_owned();
+        let db = Database::builder()
+            .create_with_backend(redb::backends::InMemoryBackend::new())
+            .map_err(|source| EmbeddedError::Open {
+                location: location.clone(),
+                source,
+            })?;
+        Self::init(db, location)
+    }
+
+    /// Where the data lives (a file path, or `memory`).
+    pub fn location(&self) -> &str {
+        &self.location
+    }
+
+    /// Create the tables on first use and refuse a file of another format.
+    fn init(db: Database, location: String) -> Result<Self, EmbeddedError> {
+        let txn = db.begin_write().map_err(EmbeddedError::storage("begin init"))?;
+        {
+            txn.open_table(ITEMS)
+                .map_err(EmbeddedError::storage("create items table"))?;
+            let mut meta = txn
+                .open_table(META)
+                .map_err(EmbeddedError::storage("create meta table"))?;
+            let found = meta
+                .get("format")
+                .map_err(EmbeddedError::storage("read format"))?
+                .map(|g| g.value());
+            match found {
+                None => {
+                    meta.insert("format", STORE_FORMAT)
+                        .map_err(EmbeddedError::storage("write format"))?;
+                }
+                Some(f) if f == STORE_FORMAT => {}
+                Some(found) => {
+                    return Err(EmbeddedError::Format {
+                        location,
+                        found,
+                        expected: STORE_FORMAT,
+                    });
+                }
+            }
+        }
+        txn.commit().map_err(EmbeddedError::storage("commit init"))?;
+        Ok(Self {
+            db: Arc::new(db),
+            location: location.into(),
+        })
+    }
+
+    /// Run blocking redb work on tokio's blocking pool.
+    async fn blocking<T, F>(&self, f: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Database) -> Result<T, StoreError> + Send + 'static,
+    {
+        let db = self.db.clone();
+        match tokio::task::spawn_blocking(move || f(&db)).await {
+            Ok(r) => r,
+            Err(e) => Err(EmbeddedError::Task(e).into()),
+        }
+    }
+}
+
+type ItemsRead = redb::ReadOnlyTable<(&'static str, &'static [u8]), &'static [u8]>;
+
+fn read_items(db: &Database) -> Result<ItemsRead, EmbeddedError> {
+    let txn = db.begin_read().map_err(EmbeddedError::storage("begin read"))?;
+    txn.open_table(ITEMS)
+        .map_err(EmbeddedError::storage("open items table"))
+}
+
+fn decode_attrs(key: &Key, bytes: &[u8]) -> Result<Attrs, EmbeddedError> {
+    codec::decode(bytes).map_err(|source| EmbeddedError::CorruptItem {
+        pk: key.pk.clone(),
+        sk: key.sk.clone(),
+        source,
+    })
+}
+
+fn get_one(
+    table: &impl ReadableTable<(&'static str, &'static [u8]), &'static [u8]>,
+    key: &Key,
+) -> Result<Option<Attrs>, EmbeddedError> {
+    let guard = table
+        .get((key.pk.as_str(), key.sk.as_bytes()))
+        .map_err(EmbeddedError::storage("get"))?;
+    guard.map(|g| decode_attrs(key, g.value())).transpose()
+}
+
+/// Lower and upper bounds of sort-key bytes.
+type SkBounds = (Bound<Vec<u8>>, Bound<Vec<u8>>);
+
+/// The sort-key bounds of a query, cursor applied; `None` when nothing can match.
+fn sk_bounds(q: &Query) -> Option<SkBounds> {
+    // 0xFF never occurs in UTF-8, so `x ++ [0xFF]` is above every key starting with `x`.
+    let (lo, mut hi) = match &q.range {
+        SkRange::All => (Bound::Included(Vec::new()), Bound::Excluded(vec![0xFF])),
+        SkRange::Prefix(p) => {
+            let mut end = p.as_bytes().to_vec();
+            end.push(0xFF);
+            (Bound::Included(p.as_bytes().to_vec()), Bound::Excluded(end))
+        }
+        SkRange::Between(a, b) => (
+            Bound::Included(a.as_bytes().to_vec()),
+            Bound::Included(b.as_bytes().to_vec()),
+        ),
+    };
+    let mut lo = lo;
+    if let Some(c) = &q.after {
+        let c = c.as_bytes().to_vec();
+        // Resume strictly after the cursor, in the direction of travel, if it tightens the range.
+        if q.forward {
+            if let Bound::Included(l) | Bound::Excluded(l) = &lo
+                && c >= *l
+            {
+                lo = Bound::Excluded(c);
+            }
+        } else if let Bound::Included(h) | Bound::Excluded(h) = &hi
+            && c <= *h
+        {
+            hi = Bound::Excluded(c);
+        }
+    }
+    let empty = match (&lo, &hi) {
+        (Bound::Included(l), Bound::Included(h)) => l > h,
+        (Bound::Included(l) | Bound::Excluded(l), Bound::Included(h) | Bound::Excluded(h)) => l >= h,
+        _ => false,
+    };
+    (!empty).then_some((lo, hi))
+}
+
+fn query_blocking(db: &Database, q: &Query) -> Result<Page, EmbeddedError> {
+    let Some((lo, hi)) = sk_bounds(q) else {
+        return Ok(Page {
+            items: Vec::new(),
+            last_sk: None,
+        });
+    };
+    let table = read_items(db)?;
+    let pk = q.pk.as_str();
+    fn with_pk<'a>(pk: &'a str, b: &'a Bound<Vec<u8>>) -> Bound<(&'a str, &'a [u8])> {
+        match b {
+            Bound::Included(v) => Bound::Included((pk, v.as_slice())),
+            Bound::Excluded(v) => Bound::Excluded((pk, v.as_slice())),
+            Bound::Unbounded => Bound::Unbounded,
+        }
+    }
+    let range = table
+        .range((with_pk(pk, &lo), with_pk(pk, &hi)))
+        .map_err(EmbeddedError::storage("query"))?;
+    let limit = q.limit as usize;
+    let entries: Box<dyn Iterator<Item = _>> = if q.forward {
+        Box::new(range)
+    } else {
+        Box::new(range.rev())
+    };
+    let mut items = Vec::with_capacity(limit.min(256));
+    let mut more = false;
+    for entry in entries {
+        let (k, v) = entry.map_err(EmbeddedError::storage("query"))?;
+        if items.len() == limit {
+            more = true;
+            break;
+        }
+        let (kpk, ksk) = k.value();
+        let sk = std::str::from_utf8(ksk)
+            .map_err(|_| EmbeddedError::CorruptKey { pk: kpk.to_owned() })?
+            .to_owned();
+        let key = Key::new(kpk, sk);
+        let attrs = decode_attrs(&key, v.value())?;
+        items.push(Item { key, attrs });
+    }
+    let last_sk = if more {
+        items.last().map(|i| i.key.sk.clone())
+    } else {
+        None
+    };
+    Ok(Page { items, last_sk })
+}
+
+/// Evaluate and stage every operation inside the open write transaction; the
+/// caller commits only if this returns `Ok`.
+fn stage_write(txn: &redb::WriteTransaction, ops: &[WriteOp]) -> Result<(), StoreError> {
+    let mut table = txn
+        .open_table(ITEMS)
+        .map_err(EmbeddedError::storage("open items table"))?;
+    let mut plan = Vec::with_capacity(ops.len());
+    for (index, op) in ops.iter().enumerate() {
+        let key = op.key();
+        let current = get_one(&table, key)?;
+        if let Some(cond) = eval::condition_of(op)
+            && !eval::holds(cond, current.as_ref())
+        {
+            return Err(StoreError::ConditionFailed {
+                index,
+                current: current.map(|attrs| Item {
+                    key: key.clone(),
+                    attrs,
+                }),
+            });
+        }
+        plan.push(eval::apply(op, current.as_ref())?);
+    }
+    for (op, next) in ops.iter().zip(plan) {
+        let key = op.key();
+        let k = (key.pk.as_str(), key.sk.as_bytes());
+        match next {
+            Some(Some(attrs)) => {
+                table
+                    .insert(k, codec::encode(&attrs).as_slice())
+                    .map_err(EmbeddedError::storage("insert"))?;
+            }
+            Some(None) => {
+                table.remove(k).map_err(EmbeddedError::storage("remove"))?;
+            }
+            None => {}
+        }
+    }
+    Ok(())
+}
+
+fn write_blocking(db: &Database, ops: &[WriteOp]) -> Result<(), StoreError> {
+    let txn = db.begin_write().map_err(EmbeddedError::storage("begin write"))?;
+    match stage_write(&txn, ops) {
+        Ok(()) => {
+            txn.commit().map_err(EmbeddedError::storage("commit"))?;
+            Ok(())
+        }
+        Err(e) => {
+            // Nothing staged reaches the file: the whole transaction is dropped.
+            if let Err(abort) = txn.abort() {
+                tracing::warn!(error = %abort, "aborting an embedded store write failed");
+            }
+            Err(e)
+        }
+    }
+}
+
+#[async_trait]
+impl Store for EmbeddedStore {
+    async fn get(&self, key: &Key) -> Result<Option<Item>, StoreError> {
+        let key = key.clone();
+        self.blocking(move |db| {
+            let table = read_items(db)?;
+            Ok(get_one(&table, &key)?.map(|attrs| Item { key, attrs }))
+        })
+        .await
+    }
+
+    async fn get_many(&self, keys: &[Key]) -> Result<Vec<Option<Item>>, StoreError> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let keys = keys.to_vec();
+        self.blocking(move |db| {
+            // One read transaction: all keys from the same snapshot.
+            let table = read_items(db)?;
+            let mut out = Vec::with_capacity(keys.len());
+            for key in keys {
+                let attrs = get_one(&table, &key)?;
+                out.push(attrs.map(|attrs| Item { key, attrs }));
+            }
+            Ok(out)
+        })
+        .await
+    }
+
+    async fn query(&self, query: &Query) -> Result<Page, StoreError> {
+        if query.limit == 0 {
+            return Err(StoreError::Invalid("query limit must be at least 1".into()));
+        }
+        let query = query.clone();
+        self.blocking(move |db| Ok(query_blocking(db, &query)?)).await
+    }
+
+    async fn write(&self, ops: Vec<WriteOp>) -> Result<(), StoreError> {
+        eval::validate(&ops)?;
+        self.blocking(move |db| write_blocking(db, &ops)).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(range: SkRange, forward: bool, after: Option<&str>) -> Query {
+        Query {
+            pk: "p".into(),
+            range,
+            forward,
+            limit: 10,
+            after: after.map(str::to_owned),
+        }
+    }
+
+    fn inc(v: &str) -> Bound<Vec<u8>> {
+        Bound::Included(v.as_bytes().to_vec())
+    }
+
+    fn exc(v: &[u8]) -> Bound<Vec<u8>> {
+        Bound::Excluded(v.to_vec())
+    }
+
+    #[test]
+    fn bounds_follow_range_and_cursor() {
+        assert_eq!(
+            sk_bounds(&q(SkRange::All, true, None)),
+            Some((inc(""), exc(&[0xFF])))
+        );
+        assert_eq!(
+            sk_bounds(&q(SkRange::Prefix("가".into()), true, None)),
+            Some((inc("가"), exc(&[0xEA, 0xB0, 0x80, 0xFF])))
+        );
+        let between = SkRange::Between("b".into(), "d".into());
+        assert_eq!(
+            sk_bounds(&q(between.clone(), true, Some("c"))),
+            Some((exc(b"c"), inc("d")))
+        );
+        assert_eq!(
+            sk_bounds(&q(between.clone(), true, Some("a"))),
+            Some((inc("b"), inc("d")))
+        );
+        assert_eq!(sk_bounds(&q(between.clone(), true, Some("d"))), None);
+        assert_eq!(
+            sk_bounds(&q(between.clone(), false, Some("c"))),
+            Some((inc("b"), exc(b"c")))
+        );
+        assert_eq!(
+            sk_bounds(&q(between.clone(), false, Some("z"))),
+            Some((inc("b"), inc("d")))
+        );
+        assert_eq!(sk_bounds(&q(between, false, Some("b"))), None);
+        assert_eq!(
+            sk_bounds(&q(SkRange::Between("d".into(), "b".into()), true, None)),
+            None
+        );
+    }
+
+    #[tokio::test]
+    async fn corrupt_bytes_are_a_backend_error_naming_the_item() {
+        let store = EmbeddedStore::in_memory().unwrap();
+        let txn = store.db.begin_write().unwrap();
+        txn.open_table(ITEMS)
+            .unwrap()
+            .insert(("p", "s".as_bytes()), [9u8, 0].as_slice())
+            .unwrap();
+        txn.commit().unwrap();
+        let err = store.get(&Key::new("p", "s")).await.unwrap_err();
+        let StoreError::Backend(inner) = err else {
+            panic!("expected Backend, got {err:?}")
+        };
+        assert_eq!(inner.to_string(), "corrupt item p / s in the embedded store");
+        let source = std::error::Error::source(&*inner).map(ToString::to_string);
+        assert_eq!(source.as_deref(), Some("unknown format 9"));
+        let page = store
+            .query(&Query {
+                pk: "p".into(),
+                range: SkRange::All,
+                forward: true,
+                limit: 5,
+                after: None,
+            })
+            .await;
+        assert!(matches!(page, Err(StoreError::Backend(_))), "{page:?}");
+    }
+
+    #[tokio::test]
+    async fn a_sort_key_that_is_not_utf8_is_reported() {
+        let store = EmbeddedStore::in_memory().unwrap();
+        let txn = store.db.begin_write().unwrap();
+        let value = codec::encode(&Attrs::new());
+        txn.open_table(ITEMS)
+            .unwrap()
+            .insert(("p", [0xC3u8].as_slice()), value.as_slice())
+            .unwrap();
+        txn.commit().unwrap();
+        let err = store
+            .query(&Query {
+                pk: "p".into(),
+                range: SkRange::All,
+                forward: true,
+                limit: 5,
+                after: None,
+            })
+            .await
+            .unwrap_err();
+        let StoreError::Backend(inner) = err else {
+            panic!("expected Backend, got {err:?}")
+        };
+        assert_eq!(
+            inner.to_string(),
+            "corrupt sort key in partition p of the embedded store"
+        );
+    }
+}

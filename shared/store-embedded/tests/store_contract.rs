@@ -1,0 +1,15 @@
+//! The store contract suite against the embedded store, on a file and in memory.
+
+mod common;
+
+mod memory {
+    use dochiya_store_embedded::EmbeddedStore;
+
+    dochiya_ledger::store_contract_tests!(async { EmbeddedStore::in_memory().expect("in-memory store") });
+}
+
+mod file {
+    use super::common::FileStore;
+
+    dochiya_ledger::store_contract_tests!(async { FileStore::new() });
+}
