@@ -261,8 +261,9 @@ fn ambiguous_message(what: Entity, name: &str, matches: &[Match]) -> String {
 }
 
 fn name_taken_message(what: Entity, name: &str, existing: &str) -> String {
+    let article = if what == Entity::Account { "An" } else { "A" };
     format!(
-        "A {what} named \"{name}\" already exists as {existing}. Use that {what} as it is, or choose a different name (rename_{what} renames)."
+        "{article} {what} named \"{name}\" already exists as {existing}. Use that {what} as it is, or choose a different name (rename_{what} renames)."
     )
 }
 

@@ -2,7 +2,7 @@
 //!
 //! A store crate instantiates every test in its own `tests/` with
 //!
-//! ```ignore
+//! ```text
 //! dochiya_ledger::ledger_contract_tests!(async { make_store().await });
 //! ```
 //!
@@ -348,7 +348,7 @@ pub async fn account_names_resolve_normalized<S: Store>(store: S) {
     .unwrap_err();
     assert_eq!(
         dup.to_string(),
-        "A account named \"식비\" already exists as an expense account in vault \"가계부\". Use that account as it is, or choose a different name (rename_account renames)."
+        "An account named \"식비\" already exists as an expense account in vault \"가계부\". Use that account as it is, or choose a different name (rename_account renames)."
     );
 }
 

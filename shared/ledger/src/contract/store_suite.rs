@@ -19,7 +19,9 @@
 //!   and a page's `last_sk`, when present, is its last item's sort key;
 //! - a cursor outside the queried range is not an error: it yields what lies after it;
 //! - a query limit of 0 is [`StoreError::Invalid`];
-//! - `add` to a non-numeric attribute is [`StoreError::Invalid`].
+//! - `add` to a non-numeric attribute is [`StoreError::Invalid`];
+//! - keys and attribute names DynamoDB refuses are refused by every store
+//!   ([`crate::store::eval::validate_key`], reserved `PK`/`SK`), reads included.
 //!
 //! [`StoreError::Transient`] is retryable by contract, so the concurrency tests
 //! retry it (DynamoDB reports conflicting transactions that way); every other
@@ -838,6 +840,96 @@ pub async fn oversize_item_is_invalid<S: Store>(store: S) {
     assert_eq!(get(&store, &large.key).await, Some(large));
 }
 
+/// Keys DynamoDB refuses (an empty part, a sort key over 1,024 bytes, a partition
+/// key over 2,048) are Invalid in every store, for writes and reads; keys at the limits are fine.
+pub async fn key_limits<S: Store>(store: S) {
+    let pk = fresh_pk("keys");
+    let at_limit = item(&pk, &"k".repeat(1024), attrs(&[("v", Value::N(1))]));
+    let long_pk = format!("{pk}{}", "p".repeat(2048 - pk.len()));
+    let at_pk_limit = item(&long_pk, "a", Attrs::new());
+    write_ok(&store, vec![put(&at_limit), put(&at_pk_limit)]).await;
+    assert_eq!(get(&store, &at_limit.key).await, Some(at_limit));
+    assert_eq!(get(&store, &at_pk_limit.key).await, Some(at_pk_limit));
+
+    let marker = item(&pk, "marker", Attrs::new());
+    let bad = [
+        Key::new(pk.as_str(), ""),
+        Key::new("", "a"),
+        Key::new(pk.as_str(), "k".repeat(1025)),
+        Key::new(format!("{long_pk}p"), "a"),
+    ];
+    for key in bad {
+        let ctx = format!("key of {} / {} bytes", key.pk.len(), key.sk.len());
+        let bad_put = put(&Item {
+            key: key.clone(),
+            attrs: Attrs::new(),
+        });
+        expect_invalid(store.write(vec![put(&marker), bad_put]).await, &ctx);
+        let check = WriteOp::Check {
+            key: key.clone(),
+            condition: Condition::NotExists,
+        };
+        expect_invalid(store.write(vec![check]).await, &ctx);
+        match store.get(&key).await {
+            Err(StoreError::Invalid(_)) => {}
+            other => panic!("{ctx}: get should be Invalid, got {other:?}"),
+        }
+        match store.get_many(&[marker.key.clone(), key.clone()]).await {
+            Err(StoreError::Invalid(_)) => {}
+            other => panic!("{ctx}: get_many should be Invalid, got {other:?}"),
+        }
+    }
+    assert_eq!(
+        get(&store, &marker.key).await,
+        None,
+        "nothing of a refused write lands"
+    );
+    match store.query(&q("", SkRange::All, true, 10, None)).await {
+        Err(StoreError::Invalid(_)) => {}
+        other => panic!("query of an empty partition key should be Invalid, got {other:?}"),
+    }
+}
+
+/// Top-level attributes named `PK`, `SK` (where DynamoDB keeps the key) or the
+/// empty string are Invalid wherever an operation names them; nested names and
+/// other spellings are ordinary data.
+pub async fn reserved_attribute_names_are_invalid<S: Store>(store: S) {
+    let pk = fresh_pk("reserved");
+    let key = Key::new(&pk, "x");
+    for name in ["PK", "SK", ""] {
+        let ctx = format!("attribute {name:?}");
+        let with = attrs(&[(name, s("v"))]);
+        let ops = vec![
+            put(&item(&pk, "x", with.clone())),
+            update(&key, with, &[], &[], None),
+            update(&key, Attrs::new(), &[(name, 1)], &[], None),
+            update(&key, Attrs::new(), &[], &[name], None),
+            WriteOp::Check {
+                key: key.clone(),
+                condition: Condition::AttrEquals(name.to_owned(), s("v")),
+            },
+            WriteOp::Delete {
+                key: key.clone(),
+                condition: Some(Condition::AttrNotEquals(name.to_owned(), s("v"))),
+            },
+        ];
+        for op in ops {
+            expect_invalid(store.write(vec![op.clone()]).await, &format!("{ctx} in {op:?}"));
+        }
+    }
+    assert_eq!(get(&store, &key).await, None);
+    let mut nested = BTreeMap::new();
+    nested.insert("PK".to_owned(), s("inner"));
+    nested.insert("SK".to_owned(), s("inner"));
+    let fine = item(
+        &pk,
+        "x",
+        attrs(&[("pk", s("a")), ("Sk", s("b")), ("m", Value::M(nested))]),
+    );
+    write_ok(&store, vec![put(&fine)]).await;
+    assert_eq!(get(&store, &key).await, Some(fine));
+}
+
 /// A query limit of 0 is Invalid.
 pub async fn query_limit_zero_is_invalid<S: Store>(store: S) {
     let pk = fresh_pk("limit0");
@@ -1417,6 +1509,8 @@ macro_rules! store_contract_tests {
             write_op_limit,
             two_ops_on_one_key_is_invalid,
             oversize_item_is_invalid,
+            key_limits,
+            reserved_attribute_names_are_invalid,
             query_limit_zero_is_invalid,
             query_all_in_byte_order_without_leaks,
             query_orders_by_utf8_bytes,

@@ -107,3 +107,35 @@ impl fmt::Display for AccountKind {
         f.write_str(self.as_str())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn natural_signs_follow_the_kind() {
+        // A +100 debit-positive net: an asset or expense grew, the others shrank.
+        let signs: Vec<_> = AccountKind::ALL
+            .iter()
+            .map(|k| (k.as_str(), k.natural(100)))
+            .collect();
+        assert_eq!(
+            signs,
+            vec![
+                ("asset", Some(100)),
+                ("liability", Some(-100)),
+                ("income", Some(-100)),
+                ("expense", Some(100)),
+                ("equity", Some(-100))
+            ]
+        );
+        assert_eq!(AccountKind::Liability.natural(i64::MIN), None);
+        assert_eq!(AccountKind::parse(" Expense ").unwrap(), AccountKind::Expense);
+        assert!(
+            AccountKind::parse("cash")
+                .unwrap_err()
+                .to_string()
+                .contains("asset, liability, income, expense or equity")
+        );
+    }
+}

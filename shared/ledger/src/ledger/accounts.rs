@@ -98,8 +98,7 @@ async fn attempt_create(
             return Err(LedgerError::NameTaken {
                 what: Entity::Account,
                 name: existing.name.clone(),
-                existing: format!("an {} account in {}", existing.kind, m.described())
-                    .replace("an liability", "a liability"),
+                existing: format!("{} account in {}", with_article(existing.kind), m.described()),
             });
         }
         return Ok(CreatedAccount {
@@ -145,8 +144,9 @@ async fn attempt_create(
                 return Err(LedgerError::invalid(
                     "openingBalance",
                     format!(
-                        "opening balances post against an equity account named \"{}\", but that name belongs to an {} account; rename it first",
-                        e.name, e.kind
+                        "opening balances post against an equity account named \"{}\", but that name belongs to {} account; rename it first",
+                        e.name,
+                        with_article(e.kind)
                     ),
                 ));
             }
@@ -250,6 +250,14 @@ async fn attempt_create(
         // A name was taken (or an id collided) concurrently: re-read and decide again.
         Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
         Err(e) => Err(e.into()),
+    }
+}
+
+/// "an asset", "a liability", …
+fn with_article(kind: AccountKind) -> String {
+    match kind {
+        AccountKind::Liability => "a liability".into(),
+        other => format!("an {other}"),
     }
 }
 

@@ -18,11 +18,75 @@ pub fn validate(ops: &[WriteOp]) -> Result<(), StoreError> {
     }
     let mut seen = HashSet::with_capacity(ops.len());
     for op in ops {
+        validate_key(op.key())?;
+        validate_attribute_names(op)?;
         if !seen.insert(op.key()) {
             let k = op.key();
             return Err(StoreError::Invalid(format!(
                 "two operations on one item ({} / {})",
                 k.pk, k.sk
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The longest partition key DynamoDB accepts, in bytes.
+pub const MAX_PK_BYTES: usize = 2048;
+
+/// The longest sort key DynamoDB accepts, in bytes.
+pub const MAX_SK_BYTES: usize = 1024;
+
+/// Attribute names a store may not be given: DynamoDB keeps the key in them.
+pub const RESERVED_ATTRIBUTES: [&str; 2] = ["PK", "SK"];
+
+/// Refuse a key DynamoDB would refuse: an empty part, or a part over its size limit.
+/// Every store applies it to reads and writes, so no store accepts a key another refuses.
+pub fn validate_key(key: &Key) -> Result<(), StoreError> {
+    if key.pk.is_empty() || key.sk.is_empty() {
+        return Err(StoreError::Invalid(format!(
+            "key parts must not be empty ({:?} / {:?})",
+            key.pk, key.sk
+        )));
+    }
+    if key.pk.len() > MAX_PK_BYTES {
+        return Err(StoreError::Invalid(format!(
+            "partition key is {} bytes, over the {MAX_PK_BYTES}-byte limit",
+            key.pk.len()
+        )));
+    }
+    if key.sk.len() > MAX_SK_BYTES {
+        return Err(StoreError::Invalid(format!(
+            "sort key is {} bytes, over the {MAX_SK_BYTES}-byte limit",
+            key.sk.len()
+        )));
+    }
+    Ok(())
+}
+
+/// Refuse empty or reserved top-level attribute names in what an operation writes or tests.
+fn validate_attribute_names(op: &WriteOp) -> Result<(), StoreError> {
+    let condition_name = match condition_of(op) {
+        Some(Condition::AttrEquals(name, _) | Condition::AttrNotEquals(name, _)) => Some(name.as_str()),
+        _ => None,
+    };
+    let names: Box<dyn Iterator<Item = &str>> = match op {
+        WriteOp::Put { item, .. } => Box::new(item.attrs.keys().map(String::as_str)),
+        WriteOp::Update { set, add, remove, .. } => Box::new(
+            set.keys()
+                .map(String::as_str)
+                .chain(add.keys().map(String::as_str))
+                .chain(remove.iter().map(String::as_str)),
+        ),
+        WriteOp::Delete { .. } | WriteOp::Check { .. } => Box::new(std::iter::empty()),
+    };
+    for name in names.chain(condition_name) {
+        if name.is_empty() {
+            return Err(StoreError::Invalid("attribute names must not be empty".into()));
+        }
+        if RESERVED_ATTRIBUTES.contains(&name) {
+            return Err(StoreError::Invalid(format!(
+                "attribute name {name} is reserved for the key"
             )));
         }
     }

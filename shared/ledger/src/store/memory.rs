@@ -34,10 +34,12 @@ impl MemoryStore {
 #[async_trait]
 impl Store for MemoryStore {
     async fn get(&self, key: &Key) -> Result<Option<Item>, StoreError> {
+        eval::validate_key(key)?;
         Ok(self.lock().get(key).map(|a| eval::item(key, a)))
     }
 
     async fn get_many(&self, keys: &[Key]) -> Result<Vec<Option<Item>>, StoreError> {
+        keys.iter().try_for_each(eval::validate_key)?;
         let items = self.lock();
         Ok(keys
             .iter()
@@ -48,6 +50,11 @@ impl Store for MemoryStore {
     async fn query(&self, query: &Query) -> Result<Page, StoreError> {
         if query.limit == 0 {
             return Err(StoreError::Invalid("query limit must be at least 1".into()));
+        }
+        if query.pk.is_empty() {
+            return Err(StoreError::Invalid(
+                "query partition key must not be empty".into(),
+            ));
         }
         let items = self.lock();
         let lo = match &query.range {
