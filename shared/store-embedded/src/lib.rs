@@ -319,6 +319,7 @@ fn write_blocking(db: &Database, ops: &[WriteOp]) -> Result<(), StoreError> {
 #[async_trait]
 impl Store for EmbeddedStore {
     async fn get(&self, key: &Key) -> Result<Option<Item>, StoreError> {
+        eval::validate_key(key)?;
         let key = key.clone();
         self.blocking(move |db| {
             let table = read_items(db)?;
@@ -331,6 +332,7 @@ impl Store for EmbeddedStore {
         if keys.is_empty() {
             return Ok(Vec::new());
         }
+        keys.iter().try_for_each(eval::validate_key)?;
         let keys = keys.to_vec();
         self.blocking(move |db| {
             // One read transaction: all keys from the same snapshot.
@@ -348,6 +350,11 @@ impl Store for EmbeddedStore {
     async fn query(&self, query: &Query) -> Result<Page, StoreError> {
         if query.limit == 0 {
             return Err(StoreError::Invalid("query limit must be at least 1".into()));
+        }
+        if query.pk.is_empty() {
+            return Err(StoreError::Invalid(
+                "query partition key must not be empty".into(),
+            ));
         }
         let query = query.clone();
         self.blocking(move |db| Ok(query_blocking(db, &query)?)).await

@@ -3,7 +3,7 @@
 //! Every rule in the [`crate::store`] module docs, as tests generic over the
 //! store. A store crate instantiates all of them in its own `tests/` with
 //!
-//! ```ignore
+//! ```text
 //! mod memory {
 //!     dochiya_ledger::store_contract_tests!(async { make_store().await });
 //! }
