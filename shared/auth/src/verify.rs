@@ -1,0 +1,252 @@
+//! The `Authenticator`: bearer token → verified `Principal`, with every rule of DESIGN.md §3
+//! (algorithm allowlist, signature, pinned `iss`, `aud` naming this resource, `exp`/`nbf` with
+//! leeway, `sub` required, scopes from `scope` or `scp`). Failure reasons are for logs only.
+
+use async_trait::async_trait;
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use dochiya_protocol::{AuthFailure, Authenticator, Challenge, Credentials, Principal};
+use jsonwebtoken::errors::ErrorKind;
+use jsonwebtoken::{Algorithm, DecodingKey, Validation};
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::bearer::{bearer_token, invalid};
+use crate::config::{DevSecret, JwtConfig};
+use crate::jwks::{ASYMMETRIC_ALGORITHMS, JwksCache};
+use crate::metadata::ProtectedResource;
+
+/// The `iss` of dev-mode tokens.
+pub const DEV_ISSUER: &str = "dochiya-dev";
+/// The longest `sub` accepted: it becomes part of storage keys.
+pub const MAX_SUBJECT_LEN: usize = 255;
+
+/// Where verification keys come from.
+enum KeySource {
+    /// The issuer's JWKS (asymmetric algorithms only).
+    Jwks(JwksCache),
+    /// The dev-mode shared secret (HS256 only).
+    Dev(DecodingKey),
+}
+
+/// Verifies bearer JWTs for this resource and words its challenges.
+pub struct BearerAuthenticator {
+    resource: ProtectedResource,
+    issuer: String,
+    leeway_secs: u64,
+    keys: KeySource,
+}
+
+impl std::fmt::Debug for BearerAuthenticator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mode = match self.keys {
+            KeySource::Jwks(_) => "jwt",
+            KeySource::Dev(_) => "dev",
+        };
+        f.debug_struct("BearerAuthenticator")
+            .field("mode", &mode)
+            .field("issuer", &self.issuer)
+            .field("resource", &self.resource.resource_url())
+            .finish()
+    }
+}
+
+impl BearerAuthenticator {
+    /// Verify tokens from `config.issuer` against its JWKS.
+    pub fn jwt(
+        resource_url: &str,
+        authorization_servers: &[String],
+        config: &JwtConfig,
+    ) -> Result<Self, crate::AuthConfigError> {
+        Ok(BearerAuthenticator {
+            resource: ProtectedResource::new(resource_url, authorization_servers),
+            issuer: config.issuer.clone(),
+            leeway_secs: config.leeway.as_secs(),
+            keys: KeySource::Jwks(JwksCache::new(config)?),
+        })
+    }
+
+    /// Verify dev-mode tokens (HS256 with `secret`, `iss` = [`DEV_ISSUER`]).
+    pub fn dev(
+        resource_url: &str,
+        authorization_servers: &[String],
+        secret: &DevSecret,
+        leeway: std::time::Duration,
+    ) -> Result<Self, crate::AuthConfigError> {
+        // `from_secret` refuses only an empty key, which `DevSecret` already rules out.
+        let key = DecodingKey::from_secret(secret.as_bytes()).map_err(|_| {
+            crate::AuthConfigError::DevSecretTooShort {
+                min: crate::config::MIN_DEV_SECRET_LEN,
+                len: secret.as_bytes().len(),
+            }
+        })?;
+        Ok(BearerAuthenticator {
+            resource: ProtectedResource::new(resource_url, authorization_servers),
+            issuer: DEV_ISSUER.to_owned(),
+            leeway_secs: leeway.as_secs(),
+            keys: KeySource::Dev(key),
+        })
+    }
+
+    /// The resource description (metadata URL, document).
+    pub fn resource(&self) -> &ProtectedResource {
+        &self.resource
+    }
+
+    async fn verify(&self, token: &str) -> Result<Principal, AuthFailure> {
+        let header = peek_header(token)?;
+        let alg = self.allowed_algorithm(&header.alg)?;
+        let jwks_key;
+        let key: &DecodingKey = match &self.keys {
+            KeySource::Dev(key) => key,
+            KeySource::Jwks(cache) => {
+                jwks_key = cache.key_for(header.kid.as_deref(), alg).await.map_err(invalid)?;
+                &jwks_key.key
+            }
+        };
+
+        let mut validation = Validation::new(alg);
+        validation.leeway = self.leeway_secs;
+        validation.validate_exp = true;
+        validation.validate_nbf = true;
+        validation.validate_aud = true;
+        validation.set_issuer(&[&self.issuer]);
+        validation.set_audience(&[self.resource.resource_url()]);
+        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
+
+        let data = jsonwebtoken::decode::<AccessClaims>(token, key, &validation)
+            .map_err(|e| invalid(reason(e.kind())))?;
+        principal_from(data.claims)
+    }
+
+    /// The header's `alg` if this mode accepts it.
+    fn allowed_algorithm(&self, alg: &str) -> Result<Algorithm, AuthFailure> {
+        let rejected = || {
+            invalid(format!(
+                "algorithm `{}` is not accepted",
+                alg.chars().take(16).collect::<String>()
+            ))
+        };
+        let parsed: Algorithm = alg.parse().map_err(|_| rejected())?;
+        let allowed = match self.keys {
+            KeySource::Jwks(_) => ASYMMETRIC_ALGORITHMS.contains(&parsed),
+            KeySource::Dev(_) => parsed == Algorithm::HS256,
+        };
+        if allowed { Ok(parsed) } else { Err(rejected()) }
+    }
+}
+
+#[async_trait]
+impl Authenticator for BearerAuthenticator {
+    async fn authenticate(&self, credentials: Credentials<'_>) -> Result<Principal, AuthFailure> {
+        let token = bearer_token(&credentials)?;
+        let result = self.verify(token).await;
+        if let Err(AuthFailure::InvalidToken { reason }) = &result {
+            // The reason names the rule that failed, never the token.
+            tracing::info!(%reason, "bearer token rejected");
+        }
+        result
+    }
+
+    fn challenge(&self, challenge: &Challenge<'_>) -> String {
+        self.resource.challenge(challenge)
+    }
+
+    fn resource_metadata(&self) -> &Value {
+        self.resource.document()
+    }
+}
+
+/// The JOSE header fields we look at before choosing a key.
+struct PeekedHeader {
+    alg: String,
+    kid: Option<String>,
+}
+
+/// Read the header without trusting it: shape, `alg`, `kid`, and no `crit` extensions.
+fn peek_header(token: &str) -> Result<PeekedHeader, AuthFailure> {
+    let parts: Vec<&str> = token.split('.').collect();
+    if parts.len() == 5 {
+        return Err(invalid("encrypted tokens (JWE) are not accepted"));
+    }
+    let [header, _, _] = parts.as_slice() else {
+        return Err(invalid("not a JWT (expected three dot-separated parts)"));
+    };
+    let bytes = URL_SAFE_NO_PAD
+        .decode(header)
+        .map_err(|_| invalid("malformed token header"))?;
+    let value: Value = serde_json::from_slice(&bytes).map_err(|_| invalid("malformed token header"))?;
+    let Some(obj) = value.as_object() else {
+        return Err(invalid("malformed token header"));
+    };
+    if obj.contains_key("crit") {
+        return Err(invalid("critical header extensions are not supported"));
+    }
+    let alg = obj
+        .get("alg")
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid("token header has no alg"))?;
+    let kid = match obj.get("kid") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(kid)) => Some(kid.clone()),
+        Some(_) => return Err(invalid("token header kid is not a string")),
+    };
+    Ok(PeekedHeader {
+        alg: alg.to_owned(),
+        kid,
+    })
+}
+
+/// The claims read after the signature and the registered claims have been checked.
+#[derive(Deserialize)]
+struct AccessClaims {
+    sub: Option<Value>,
+    scope: Option<Value>,
+    scp: Option<Value>,
+}
+
+fn principal_from(claims: AccessClaims) -> Result<Principal, AuthFailure> {
+    let person = match claims.sub {
+        Some(Value::String(sub)) => sub,
+        Some(_) => return Err(invalid("claim `sub` is not a string")),
+        None => return Err(invalid("missing claim `sub`")),
+    };
+    if person.is_empty() || person.len() > MAX_SUBJECT_LEN || person.chars().any(char::is_control) {
+        return Err(invalid("claim `sub` is not a usable identifier"));
+    }
+    let mut scopes: Vec<String> = Vec::new();
+    for claim in [&claims.scope, &claims.scp] {
+        let words: Vec<&str> = match claim {
+            None | Some(Value::Null) => Vec::new(),
+            // `scope` is space-separated (RFC 8693/9068); some issuers put a string in `scp` too.
+            Some(Value::String(s)) => s.split_whitespace().collect(),
+            // `scp` as an array (Okta, Entra and others).
+            Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).collect(),
+            Some(_) => return Err(invalid("scope claim has the wrong type")),
+        };
+        for word in words {
+            if !scopes.iter().any(|s| s == word) {
+                scopes.push(word.to_owned());
+            }
+        }
+    }
+    Ok(Principal { person, scopes })
+}
+
+/// The log-only reason for a `jsonwebtoken` rejection.
+fn reason(kind: &ErrorKind) -> String {
+    match kind {
+        ErrorKind::ExpiredSignature => "token expired".to_owned(),
+        ErrorKind::ImmatureSignature => "token not yet valid (nbf in the future)".to_owned(),
+        ErrorKind::InvalidIssuer => "wrong issuer".to_owned(),
+        ErrorKind::InvalidAudience => "audience does not include this resource".to_owned(),
+        ErrorKind::InvalidSignature => "bad signature".to_owned(),
+        ErrorKind::MissingRequiredClaim(claim) => format!("missing claim `{claim}`"),
+        ErrorKind::InvalidClaimFormat(claim) => format!("claim `{claim}` has the wrong type"),
+        ErrorKind::InvalidAlgorithm => "algorithm does not match the key".to_owned(),
+        ErrorKind::InvalidToken | ErrorKind::Base64(_) | ErrorKind::Json(_) | ErrorKind::Utf8(_) => {
+            "malformed token".to_owned()
+        }
+        other => format!("token rejected ({other:?})"),
+    }
+}
