@@ -100,10 +100,10 @@ fn explain(path: &str, error: &serde_json::Error) -> String {
     format!("Argument `{path}`: {message}")
 }
 
-/// Splits serde's "X, expected Y" into X and Y.
+/// Splits serde's "X, expected Y" into X and Y (without serde's "one of").
 fn split_expected(text: &str) -> (&str, Option<&str>) {
     match text.split_once(", expected ") {
-        Some((got, expected)) => (got, Some(expected)),
+        Some((got, expected)) => (got, Some(expected.strip_prefix("one of ").unwrap_or(expected))),
         None => (text, None),
     }
 }
@@ -391,7 +391,7 @@ mod tests {
     fn unknown_arguments_are_named_with_the_accepted_ones() {
         assert_eq!(
             err::<Sample>(r#"{"amout": "1"}"#),
-            "Unknown argument `amout`. The accepted arguments are one of `amount`, `transactionId`, `date`, `limit`, `dryRun`, `lines`; check the spelling against the input schema."
+            "Unknown argument `amout`. The accepted arguments are `amount`, `transactionId`, `date`, `limit`, `dryRun`, `lines`; check the spelling against the input schema."
         );
         assert_eq!(
             err::<Sample>(r#"{"lines": [{"account": "a", "amount": "1", "memo": "x"}]}"#),

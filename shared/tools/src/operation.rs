@@ -126,7 +126,12 @@ impl<O: Operation> Tool for LedgerTool<O> {
 /// a model (what was wrong, what to do next); only internal failures are hidden.
 pub(crate) fn tool_error(error: LedgerError) -> ToolError {
     if error.is_user_facing() {
-        ToolError::Invalid(error.to_string())
+        let mut message = error.to_string();
+        // Some ledger messages end without a full stop; the model reads whole sentences.
+        if !message.ends_with(['.', '!', '?']) {
+            message.push('.');
+        }
+        ToolError::Invalid(message)
     } else {
         ToolError::Internal(Box::new(error))
     }
