@@ -1,0 +1,1127 @@
+//! Every tool of TOOLS.md through the full handler: an HTTP request into the
+//! assembled server with a real dev token, the result validated against the
+//! published `outputSchema`, for success and for each error path.
+//!
+//! The `tools/list` snapshot lives in `tools_list.snapshot.json` beside this file.
+//! After an intended change to a tool's declaration, regenerate it with
+//! `DOCHIYA_UPDATE_SNAPSHOTS=1 cargo test -p dochiya-e2e --test tools tools_list_is_stable`
+//! and review the diff.
+
+#[path = "tools_harness.rs"]
+mod harness;
+
+use harness::{Client, Harness, LEGACY, balances_by_name};
+use serde_json::{Value, json};
+
+/// The household of TOOLS.md: 우리집 with its accounts; 카카오뱅크 opens with 1,000,000 won on 2026-02-28.
+async fn household(p: &Client<'_>) {
+    p.ok("create_vault", r#"{"name": "우리집"}"#).await;
+    p.ok(
+        "create_account",
+        r#"{"name": "카카오뱅크", "kind": "asset", "openingBalance": "1000000", "openingDate": "2026-02-28"}"#,
+    )
+    .await;
+    for (name, kind) in [
+        ("신한카드", "liability"),
+        ("월급", "income"),
+        ("식비", "expense"),
+        ("교통비", "expense"),
+    ] {
+        p.ok("create_account", &json!({"name": name, "kind": kind}).to_string())
+            .await;
+    }
+}
+
+fn s(v: &Value) -> &str {
+    v.as_str().unwrap_or_default()
+}
+
+// ---- list_vaults ----
+
+#[tokio::test]
+async fn list_vaults_shows_currency_zone_today_and_count() {
+    let h = Harness::new().await;
+    let p = h.person("list-vaults");
+    assert_eq!(p.ok("list_vaults", "{}").await, json!({"vaults": []}));
+    household(&p).await;
+    p.ok(
+        "create_vault",
+        r#"{"name": "Travel", "currency": "usd", "timeZone": "America/New_York"}"#,
+    )
+    .await;
+    let r = p.ok("list_vaults", "{}").await;
+    let vaults = r["vaults"].as_array().cloned().unwrap_or_default();
+    let summary: Vec<Value> = vaults
+        .iter()
+        .map(|v| {
+            json!([
+                v["name"],
+                v["currency"],
+                v["timeZone"],
+                v["today"],
+                v["accountCount"]
+            ])
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        vec![
+            json!(["Travel", "USD", "America/New_York", "2026-03-30", 0]),
+            json!(["우리집", "KRW", "Asia/Seoul", "2026-03-31", 6]),
+        ]
+    );
+    // Another person sees none of it.
+    assert_eq!(
+        h.person("someone-else").ok("list_vaults", "{}").await,
+        json!({"vaults": []})
+    );
+}
+
+#[tokio::test]
+async fn list_vaults_refuses_arguments() {
+    let h = Harness::new().await;
+    assert_eq!(
+        h.person("a").err("list_vaults", r#"{"vault": "우리집"}"#).await,
+        "Unknown argument `vault`. This tool takes no arguments."
+    );
+}
+
+// ---- list_accounts ----
+
+#[tokio::test]
+async fn list_accounts_with_kinds_balances_and_archived() {
+    let h = Harness::new().await;
+    let p = h.person("list-accounts");
+    household(&p).await;
+    p.ok("archive_account", r#"{"account": "교통비"}"#).await;
+    let rows = |r: &Value| -> Vec<Value> {
+        r["accounts"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .map(|a| json!([a["name"], a["kind"], a["balance"], a["archived"]]))
+            .collect()
+    };
+    let live = p.ok("list_accounts", "{}").await;
+    assert_eq!(live["vault"]["name"], "우리집");
+    assert_eq!(live["currency"], "KRW");
+    assert_eq!(
+        rows(&live),
+        vec![
+            json!(["카카오뱅크", "asset", "1000000", false]),
+            json!(["신한카드", "liability", "0", false]),
+            json!(["월급", "income", "0", false]),
+            json!(["식비", "expense", "0", false]),
+            json!(["Opening Balances", "equity", "1000000", false]),
+        ]
+    );
+    let all = p
+        .ok("list_accounts", r#"{"vault": "우리집", "includeArchived": true}"#)
+        .await;
+    assert_eq!(rows(&all).len(), 6);
+    assert!(rows(&all).contains(&json!(["교통비", "expense", "0", true])));
+}
+
+#[tokio::test]
+async fn list_accounts_without_a_vault_or_with_a_wrong_one() {
+    let h = Harness::new().await;
+    let p = h.person("list-accounts-errors");
+    assert_eq!(
+        p.err("list_accounts", "{}").await,
+        "You have no vault yet. Call create_vault to make one (for example name \"가계부\", currency KRW)."
+    );
+    household(&p).await;
+    p.ok(
+        "create_vault",
+        r#"{"name": "여행", "currency": "USD", "timeZone": "America/New_York"}"#,
+    )
+    .await;
+    assert_eq!(
+        p.err("list_accounts", "{}").await,
+        "No vault was named and there are several: \"여행\" (USD, America/New_York), \"우리집\" (KRW, Asia/Seoul). Pass `vault` with one of these names."
+    );
+    assert_eq!(
+        p.err("list_accounts", r#"{"vault": "우리 집"}"#).await,
+        "No vault named \"우리 집\". Closest names: \"우리집\". Use one of them exactly, call list_vaults to see every name or create_vault to make it."
+    );
+    assert_eq!(
+        p.err(
+            "list_accounts",
+            r#"{"vault": "우리집", "includeArchived": "yes"}"#
+        )
+        .await,
+        "Argument `includeArchived` has the wrong type: it is string \"yes\", but it must be a boolean."
+    );
+}
+
+// ---- record_transaction ----
+
+#[tokio::test]
+async fn record_transaction_moves_money_from_to() {
+    let h = Harness::new().await;
+    let p = h.person("record");
+    household(&p).await;
+    let r = p
+        .ok(
+            "record_transaction",
+            r#"{"from": "카카오뱅크", "to": "식비", "amount": "12000", "date": "2026-03-02", "memo": "점심 김밥", "idempotencyKey": "lunch-0302"}"#,
+        )
+        .await;
+    assert_eq!(r["replayed"], false);
+    assert_eq!(r["dryRun"], false);
+    assert_eq!(r["currency"], "KRW");
+    let t = &r["transaction"];
+    assert_eq!(t["date"], "2026-03-02");
+    assert_eq!(t["memo"], "점심 김밥");
+    assert_eq!(t["voided"], false);
+    let postings: Vec<Value> = t["postings"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|p| json!([p["account"], p["amount"]]))
+        .collect();
+    assert_eq!(
+        postings,
+        vec![json!(["식비", "12000"]), json!(["카카오뱅크", "-12000"])]
+    );
+    let balances: Vec<Value> = r["balances"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|b| json!([b["account"], b["balance"]]))
+        .collect();
+    assert_eq!(
+        balances,
+        vec![json!(["식비", "12000"]), json!(["카카오뱅크", "988000"])]
+    );
+}
+
+#[tokio::test]
+async fn record_transaction_reads_a_json_number_amount_exactly() {
+    let h = Harness::new().await;
+    let p = h.person("record-number");
+    p.ok(
+        "create_vault",
+        r#"{"name": "Travel", "currency": "USD", "timeZone": "America/New_York"}"#,
+    )
+    .await;
+    p.ok("create_account", r#"{"name": "Checking", "kind": "asset"}"#)
+        .await;
+    p.ok("create_account", r#"{"name": "Food", "kind": "expense"}"#)
+        .await;
+    // 0.1 + 0.2 style amounts and 2^53 + 1 cents would change through f64.
+    let r = p
+        .ok(
+            "record_transaction",
+            r#"{"from": "Checking", "to": "Food", "amount": 90071992547409.93, "idempotencyKey": "n1"}"#,
+        )
+        .await;
+    assert_eq!(r["transaction"]["postings"][0]["amount"], "90071992547409.93");
+    let r = p
+        .ok(
+            "record_transaction",
+            r#"{"from": "Checking", "to": "Food", "amount": 12.5, "idempotencyKey": "n2"}"#,
+        )
+        .await;
+    assert_eq!(r["transaction"]["postings"][0]["amount"], "12.50");
+    assert_eq!(
+        p.err(
+            "record_transaction",
+            r#"{"from": "Checking", "to": "Food", "amount": 0.125, "idempotencyKey": "n3"}"#
+        )
+        .await,
+        "Invalid amount: 0.125 has more decimals than the currency allows: USD allows at most 2 decimals; amounts are never rounded, so send the exact amount."
+    );
+}
+
+#[tokio::test]
+async fn record_transaction_previews_with_dry_run() {
+    let h = Harness::new().await;
+    let p = h.person("dry-run");
+    household(&p).await;
+    let r = p
+        .ok(
+            "record_transaction",
+            r#"{"from": "신한카드", "to": "식비", "amount": "30000", "memo": "장보기", "idempotencyKey": "dry", "dryRun": true}"#,
+        )
+        .await;
+    assert_eq!(r["dryRun"], true);
+    assert_eq!(r["transaction"]["date"], "2026-03-31");
+    assert_eq!(
+        r["balances"],
+        json!([
+            {"accountId": r["balances"][0]["accountId"], "account": "식비", "balance": "30000"},
+            {"accountId": r["balances"][1]["accountId"], "account": "신한카드", "balance": "30000"},
+        ])
+    );
+    // Nothing was written.
+    let b = p.ok("get_balances", "{}").await;
+    assert!(balances_by_name(&b).contains(&("식비".to_owned(), "0".to_owned())));
+    assert_eq!(
+        p.ok("list_transactions", r#"{"account": "식비"}"#).await["transactions"],
+        json!([])
+    );
+}
+
+#[tokio::test]
+async fn record_transaction_refuses_bad_amounts_and_accounts() {
+    let h = Harness::new().await;
+    let p = h.person("record-errors");
+    household(&p).await;
+    let call = |amount: &str, from: &str, to: &str| {
+        format!(r#"{{"from": "{from}", "to": "{to}", "amount": {amount}, "idempotencyKey": "bad"}}"#)
+    };
+    let cases = [
+        (
+            call("\"0\"", "카카오뱅크", "식비"),
+            "Invalid amount: the amount is zero; record only amounts that moved.",
+        ),
+        (
+            call("\"-5000\"", "카카오뱅크", "식비"),
+            "Invalid amount: amounts are positive; the direction is given by `from` (money leaves) and `to` (money arrives), so swap them instead of using a minus sign.",
+        ),
+        (
+            call("\"12000.5\"", "카카오뱅크", "식비"),
+            "Invalid amount: 12000.5 has more decimals than the currency allows: KRW has no minor unit, so amounts are whole numbers; amounts are never rounded, so send the exact amount.",
+        ),
+        (
+            call("\"10000000000000000\"", "카카오뱅크", "식비"),
+            "Invalid amount: 10000000000000000 is out of range: an amount may be at most 9999999999999999 KRW.",
+        ),
+        (
+            call("\"12,000\"", "카카오뱅크", "식비"),
+            "Argument `amount`: \"12,000\" has digit separators; write the plain number without commas or spaces, like \"12500\" (a decimal point is written \".\").",
+        ),
+        (
+            call("\"5\"", "카카오뱅쿠", "식비"),
+            "No account named \"카카오뱅쿠\" in vault \"우리집\". Closest names: \"카카오뱅크\". Use one of them exactly, call list_accounts to see every name or create_account to add it.",
+        ),
+        (
+            call("\"5\"", "카카오뱅크", "카카오뱅크"),
+            "Invalid to: \"카카오뱅크\" is on both sides; a transaction moves money between different accounts.",
+        ),
+        (
+            call("\"5\"", "카카오뱅크", "2026-03-30"),
+            "No account named \"2026-03-30\" in vault \"우리집\". Call list_accounts to see what exists or create_account to add it.",
+        ),
+    ];
+    for (args, expected) in cases {
+        assert_eq!(p.err("record_transaction", &args).await, expected, "{args}");
+    }
+    assert_eq!(
+        p.err(
+            "record_transaction",
+            r#"{"from": "카카오뱅크", "to": "식비", "amount": "5"}"#
+        )
+        .await,
+        "Missing required argument `idempotencyKey`."
+    );
+    assert_eq!(
+        p.err("record_transaction", r#"{"from": "카카오뱅크", "to": "식비", "amount": "5", "date": "2026-02-29", "idempotencyKey": "d"}"#)
+            .await,
+        "Argument `date`: 2026-02-29 is not a real calendar date."
+    );
+    assert_eq!(
+        p.err(
+            "record_transaction",
+            r#"{"from": "카카오뱅크", "to": "식비", "amount": "5", "idempotency_key": "d"}"#
+        )
+        .await,
+        "Unknown argument `idempotency_key`. The accepted arguments are `vault`, `from`, `to`, `amount`, `date`, `memo`, `idempotencyKey`, `allowDuplicate`, `dryRun`; check the spelling against the input schema."
+    );
+    // Nothing above was written.
+    assert_eq!(
+        p.ok("list_transactions", r#"{"account": "식비"}"#).await["transactions"],
+        json!([])
+    );
+}
+
+#[tokio::test]
+async fn record_transaction_refuses_a_reused_key_and_a_probable_duplicate() {
+    let h = Harness::new().await;
+    let p = h.person("duplicates");
+    household(&p).await;
+    let lunch = r#"{"from": "카카오뱅크", "to": "식비", "amount": "9000", "date": "2026-03-03", "memo": "점심", "idempotencyKey": "k-1"}"#;
+    let first = p.ok("record_transaction", lunch).await;
+    let id = s(&first["transaction"]["transactionId"]).to_owned();
+    assert_eq!(
+        p.err(
+            "record_transaction",
+            r#"{"from": "카카오뱅크", "to": "식비", "amount": "9500", "date": "2026-03-03", "memo": "점심", "idempotencyKey": "k-1"}"#
+        )
+        .await,
+        "idempotencyKey \"k-1\" was already used for a different entry. If this is a retry of that entry, resend exactly the same arguments; if it is a new entry, make up a new idempotencyKey."
+    );
+    // A model that minted a fresh key on retry is stopped by the duplicate guard.
+    let again = r#"{"from": "카카오뱅크", "to": "식비", "amount": "9000", "date": "2026-03-03", "memo": "점심", "idempotencyKey": "k-2"}"#;
+    assert_eq!(
+        p.err("record_transaction", again).await,
+        format!(
+            "An identical transaction (same date, accounts, amounts and memo) was recorded 0 minute(s) ago as transactionId \"{id}\". It is probably a duplicate of that one: check it with get_transaction. If this really is a second, separate transaction, call again with allowDuplicate: true."
+        )
+    );
+    let second = p
+        .ok(
+            "record_transaction",
+            r#"{"from": "카카오뱅크", "to": "식비", "amount": "9000", "date": "2026-03-03", "memo": "점심", "idempotencyKey": "k-2", "allowDuplicate": true}"#,
+        )
+        .await;
+    assert_ne!(
+        second["transaction"]["transactionId"],
+        first["transaction"]["transactionId"]
+    );
+    assert_eq!(second["balances"][0]["balance"], "18000");
+}
+
+#[tokio::test]
+async fn record_transaction_refuses_an_archived_account() {
+    let h = Harness::new().await;
+    let p = h.person("archived");
+    household(&p).await;
+    p.ok("archive_account", r#"{"account": "교통비"}"#).await;
+    // The archived name no longer resolves among live accounts.
+    let message = p
+        .err(
+            "record_transaction",
+            r#"{"from": "카카오뱅크", "to": "교통비", "amount": "1400", "idempotencyKey": "bus"}"#,
+        )
+        .await;
+    assert_eq!(message, ARCHIVED_MESSAGE);
+}
+
+const ARCHIVED_MESSAGE: &str = "Account \"교통비\" is archived, so new transactions cannot use it. Use another account (list_accounts shows the live ones), or create a new account.";
+
+// ---- record_split_transaction ----
+
+#[tokio::test]
+async fn record_split_transaction_balances_both_sides() {
+    let h = Harness::new().await;
+    let p = h.person("split");
+    household(&p).await;
+    let r = p
+        .ok(
+            "record_split_transaction",
+            r#"{"from": [{"account": "신한카드", "amount": "45000"}], "to": [{"account": "식비", "amount": "30000"}, {"account": "교통비", "amount": 15000}], "date": "2026-03-10", "memo": "마트", "idempotencyKey": "split-1"}"#,
+        )
+        .await;
+    let postings: Vec<Value> = r["transaction"]["postings"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|p| json!([p["account"], p["amount"]]))
+        .collect();
+    assert_eq!(
+        postings,
+        vec![
+            json!(["식비", "30000"]),
+            json!(["교통비", "15000"]),
+            json!(["신한카드", "-45000"])
+        ]
+    );
+    assert_eq!(
+        p.err(
+            "record_split_transaction",
+            r#"{"from": [{"account": "신한카드", "amount": "45000"}], "to": [{"account": "식비", "amount": "30000"}, {"account": "교통비", "amount": "10000"}], "idempotencyKey": "split-2"}"#
+        )
+        .await,
+        "The split does not balance: the `from` lines sum to 45000 and the `to` lines sum to 40000, a difference of -5000. Make both sides add up to the same total."
+    );
+    assert_eq!(
+        p.err(
+            "record_split_transaction",
+            r#"{"from": [], "to": [{"account": "식비", "amount": "1"}], "idempotencyKey": "split-3"}"#
+        )
+        .await,
+        "Invalid from: a transaction needs at least one `from` line and one `to` line."
+    );
+    assert_eq!(
+        p.err(
+            "record_split_transaction",
+            r#"{"from": [{"account": "신한카드"}], "to": [{"account": "식비", "amount": "1"}], "idempotencyKey": "split-4"}"#
+        )
+        .await,
+        "Missing `amount` in `from[0]`."
+    );
+    assert_eq!(
+        p.err(
+            "record_split_transaction",
+            r#"{"from": [{"account": "신한카드", "amount": "1"}], "to": [{"account": "식비", "amount": "1", "memo": "x"}], "idempotencyKey": "split-5"}"#
+        )
+        .await,
+        "Unknown argument `memo` in `to[0]`. The accepted arguments are `account` or `amount`; check the spelling against the input schema."
+    );
+}
+
+// ---- get_transaction, void_transaction and big ids ----
+
+#[tokio::test]
+async fn transaction_ids_are_big_strings_and_numbers_are_refused() {
+    let h = Harness::new().await;
+    let p = h.person("big-ids");
+    household(&p).await;
+    let id = p
+        .record(
+            "월급",
+            "카카오뱅크",
+            "3000000",
+            "2026-03-25",
+            "3월 월급",
+            "salary-03",
+        )
+        .await;
+    let n: u64 = id.parse().unwrap_or(0);
+    assert!(n > 1 << 53, "{id}");
+    let got = p
+        .ok("get_transaction", &json!({"transactionId": id}).to_string())
+        .await;
+    assert_eq!(got["transaction"]["transactionId"], id.as_str());
+    assert_eq!(got["transaction"]["memo"], "3월 월급");
+    assert_eq!(got["vault"]["name"], "우리집");
+    // The same id as a JSON number: refused with the reason, whether or not it would round.
+    let as_number = p
+        .err("get_transaction", &format!(r#"{{"transactionId": {id}}}"#))
+        .await;
+    assert_eq!(as_number, ID_AS_NUMBER);
+    assert_eq!(
+        p.err("void_transaction", &format!(r#"{{"transactionId": {id}}}"#))
+            .await,
+        ID_AS_NUMBER
+    );
+    assert_eq!(
+        p.err("get_transaction", r#"{"transactionId": "4611686018427387905"}"#)
+            .await,
+        "No transaction with id \"4611686018427387905\" in vault \"우리집\". Call list_transactions to see what exists."
+    );
+    assert_eq!(
+        p.err("get_transaction", r#"{"transactionId": "12345"}"#).await,
+        "Argument `transactionId`: \"12345\" is not a transaction id: every id is above 2^53 (9007199254740992); copy transactionId exactly from list_transactions."
+    );
+    assert_eq!(
+        p.err("get_transaction", r#"{"transactionId": "0042"}"#).await,
+        "Argument `transactionId`: \"0042\" is not a transaction id: ids have no leading zeros."
+    );
+    assert_eq!(
+        p.err("get_transaction", "{}").await,
+        "Missing required argument `transactionId`."
+    );
+}
+
+const ID_AS_NUMBER: &str = "Argument `transactionId`: it was sent as a JSON number. Send transactionId as a string, with the decimal digits exactly as a tool returned them (e.g. \"7263012345678901234\"). Transaction ids are larger than 2^53 (9007199254740992), and a JSON number that large may already have been rounded by the client to a different id, so a number is never used.";
+
+#[tokio::test]
+async fn void_transaction_reverses_once() {
+    let h = Harness::new().await;
+    let p = h.person("void");
+    household(&p).await;
+    let id = p
+        .record("카카오뱅크", "교통비", "1400", "2026-03-04", "버스", "bus-1")
+        .await;
+    let args = json!({"transactionId": id, "reason": "entered twice"}).to_string();
+    let r = p.ok("void_transaction", &args).await;
+    assert_eq!(r["alreadyVoided"], false);
+    assert_eq!(r["transaction"]["voided"], true);
+    assert_eq!(r["transaction"]["transactionId"], id.as_str());
+    let again = p.ok("void_transaction", &args).await;
+    assert_eq!(again["alreadyVoided"], true);
+    let b = p.ok("get_balances", "{}").await;
+    assert!(balances_by_name(&b).contains(&("교통비".to_owned(), "0".to_owned())));
+    assert!(balances_by_name(&b).contains(&("카카오뱅크".to_owned(), "1000000".to_owned())));
+    assert_eq!(
+        p.err("void_transaction", r#"{"transactionId": "4611686018427387905"}"#)
+            .await,
+        "No transaction with id \"4611686018427387905\" in vault \"우리집\". Call list_transactions to see what exists."
+    );
+}
+
+// ---- list_transactions ----
+
+#[tokio::test]
+async fn list_transactions_filters_and_pages() {
+    let h = Harness::new().await;
+    let p = h.person("list-transactions");
+    household(&p).await;
+    let a = p
+        .record("카카오뱅크", "식비", "8000", "2026-03-02", "점심 김밥", "t1")
+        .await;
+    let b = p
+        .record("카카오뱅크", "교통비", "1400", "2026-03-03", "버스", "t2")
+        .await;
+    let c = p
+        .record("신한카드", "식비", "23000", "2026-03-05", "저녁 치킨", "t3")
+        .await;
+    let ids = |r: &Value| -> Vec<String> {
+        r["transactions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .map(|t| s(&t["transactionId"]).to_owned())
+            .collect()
+    };
+    let food = p.ok("list_transactions", r#"{"account": "식비"}"#).await;
+    assert_eq!(ids(&food), vec![c.clone(), a.clone()]);
+    assert_eq!(food.get("nextCursor"), None);
+    let window = p
+        .ok(
+            "list_transactions",
+            r#"{"from": "2026-03-03", "to": "2026-03-04"}"#,
+        )
+        .await;
+    assert_eq!(ids(&window), vec![b.clone()]);
+    let text = p.ok("list_transactions", r#"{"text": "치킨"}"#).await;
+    assert_eq!(ids(&text), vec![c.clone()]);
+    // Pages of one, newest first, following nextCursor; the opening balance is last.
+    let mut seen = Vec::new();
+    let mut cursor: Option<String> = None;
+    for _ in 0..10 {
+        let args = match &cursor {
+            Some(c) => json!({"limit": 1, "cursor": c}),
+            None => json!({"limit": 1}),
+        };
+        let page = p.ok("list_transactions", &args.to_string()).await;
+        seen.extend(ids(&page));
+        match page.get("nextCursor") {
+            Some(next) => cursor = Some(s(next).to_owned()),
+            None => break,
+        }
+    }
+    assert_eq!(seen.len(), 4, "{seen:?}");
+    assert_eq!(&seen[..3], &[c, b, a]);
+    assert_eq!(
+        p.err(
+            "list_transactions",
+            r#"{"from": "2026-03-05", "to": "2026-03-01"}"#
+        )
+        .await,
+        "Invalid from: `from` (2026-03-05) is later than `to` (2026-03-01); `from` is the first day of the range and `to` the last, so swap them."
+    );
+    assert_eq!(
+        p.err("list_transactions", r#"{"limit": 0}"#).await,
+        "Invalid limit: 0 is outside 1–200; leave it out for 50 per page, and use nextCursor for more."
+    );
+    assert_eq!(
+        p.err("list_transactions", r#"{"limit": 500}"#).await,
+        "Invalid limit: 500 is outside 1–200; leave it out for 50 per page, and use nextCursor for more."
+    );
+    assert_eq!(
+        p.err("list_transactions", r#"{"from": "3/1"}"#).await,
+        "Argument `from`: \"3/1\" is not a date; write it as YYYY-MM-DD, like \"2026-03-01\"."
+    );
+    assert_eq!(
+        p.err("list_transactions", r#"{"account": "식대"}"#).await,
+        "No account named \"식대\" in vault \"우리집\". Closest names: \"식비\", \"월급\". Use one of them exactly, call list_accounts to see every name or create_account to add it."
+    );
+}
+
+// ---- get_balances ----
+
+#[tokio::test]
+async fn get_balances_as_of_a_day_with_totals() {
+    let h = Harness::new().await;
+    let p = h.person("balances");
+    household(&p).await;
+    p.record("신한카드", "식비", "50000", "2026-03-05", "장보기", "b1")
+        .await;
+    p.record("카카오뱅크", "식비", "10000", "2026-03-20", "점심", "b2")
+        .await;
+    let r = p.ok("get_balances", r#"{"asOf": "2026-03-10"}"#).await;
+    assert_eq!(r["asOf"], "2026-03-10");
+    assert_eq!(
+        balances_by_name(&r),
+        [
+            ("카카오뱅크", "1000000"),
+            ("신한카드", "50000"),
+            ("월급", "0"),
+            ("교통비", "0"),
+            ("식비", "50000"),
+            ("Opening Balances", "1000000"),
+        ]
+        .map(|(a, b)| (a.to_owned(), b.to_owned()))
+    );
+    assert_eq!(
+        r["totals"],
+        json!({"assets": "1000000", "liabilities": "50000", "netWorth": "950000"})
+    );
+    let today = p.ok("get_balances", "{}").await;
+    assert_eq!(today["asOf"], "2026-03-31");
+    assert_eq!(
+        today["totals"],
+        json!({"assets": "990000", "liabilities": "50000", "netWorth": "940000"})
+    );
+    assert_eq!(
+        p.err("get_balances", r#"{"asOf": "2026-04-31"}"#).await,
+        "Argument `asOf`: 2026-04-31 is not a real calendar date."
+    );
+}
+
+// ---- spending_report ----
+
+#[tokio::test]
+async fn spending_report_by_account_and_month() {
+    let h = Harness::new().await;
+    let p = h.person("report");
+    household(&p).await;
+    p.record("카카오뱅크", "식비", "8000", "2026-02-27", "점심", "r1")
+        .await;
+    p.record("카카오뱅크", "식비", "12000", "2026-03-02", "점심", "r2")
+        .await;
+    p.record(
+        "카카오뱅크",
+        "교통비",
+        "30000",
+        "2026-03-03",
+        "교통카드 충전",
+        "r3",
+    )
+    .await;
+    p.record("월급", "카카오뱅크", "3000000", "2026-03-25", "월급", "r4")
+        .await;
+    let r = p
+        .ok("spending_report", r#"{"from": "2026-03-01", "to": "2026-03-31"}"#)
+        .await;
+    assert_eq!(
+        (s(&r["kind"]), s(&r["by"]), s(&r["total"])),
+        ("expense", "account", "42000")
+    );
+    let rows: Vec<Value> = r["rows"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|x| json!([x["account"], x["amount"]]))
+        .collect();
+    assert_eq!(rows, vec![json!(["교통비", "30000"]), json!(["식비", "12000"])]);
+    let m = p
+        .ok(
+            "spending_report",
+            r#"{"from": "2026-02-01", "to": "2026-03-31", "by": "month"}"#,
+        )
+        .await;
+    let rows: Vec<Value> = m["rows"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|x| json!([x["month"], x["amount"]]))
+        .collect();
+    assert_eq!(
+        rows,
+        vec![json!(["2026-02", "8000"]), json!(["2026-03", "42000"])]
+    );
+    assert_eq!(m["total"], "50000");
+    let income = p
+        .ok(
+            "spending_report",
+            r#"{"from": "2026-03-01", "to": "2026-03-31", "kind": "income"}"#,
+        )
+        .await;
+    assert_eq!(income["total"], "3000000");
+    assert_eq!(income["rows"][0]["account"], "월급");
+    assert_eq!(
+        p.err("spending_report", r#"{"from": "2026-03-31", "to": "2026-03-01"}"#)
+            .await,
+        "Invalid from: `from` (2026-03-31) is later than `to` (2026-03-01); `from` is the first day of the range and `to` the last, so swap them."
+    );
+    assert_eq!(
+        p.err(
+            "spending_report",
+            r#"{"from": "2026-03-01", "to": "2026-03-31", "by": "week"}"#
+        )
+        .await,
+        "Argument `by` is `week`, which is not allowed; use one of `account` or `month`."
+    );
+    assert_eq!(
+        p.err("spending_report", r#"{"from": "2026-03-01"}"#).await,
+        "Missing required argument `to`."
+    );
+}
+
+// ---- net_worth_history ----
+
+#[tokio::test]
+async fn net_worth_history_month_ends() {
+    let h = Harness::new().await;
+    let p = h.person("net-worth");
+    household(&p).await;
+    p.record("신한카드", "식비", "200000", "2026-03-05", "장보기", "n1")
+        .await;
+    let r = p
+        .ok("net_worth_history", r#"{"from": "2026-01", "to": "2026-03"}"#)
+        .await;
+    assert_eq!(
+        r["points"],
+        json!([
+            {"month": "2026-01", "assets": "0", "liabilities": "0", "netWorth": "0"},
+            {"month": "2026-02", "assets": "1000000", "liabilities": "0", "netWorth": "1000000"},
+            {"month": "2026-03", "assets": "1000000", "liabilities": "200000", "netWorth": "800000"},
+        ])
+    );
+    assert_eq!(
+        p.err("net_worth_history", r#"{"from": "2026-03", "to": "2026-01"}"#)
+            .await,
+        "Invalid from: `from` (2026-03) is later than `to` (2026-01); `from` is the first day of the range and `to` the last, so swap them."
+    );
+    assert_eq!(
+        p.err("net_worth_history", r#"{"from": "2026-13", "to": "2026-12"}"#)
+            .await,
+        "Argument `from`: \"2026-13\" is not a month; write it as YYYY-MM, like \"2026-03\"."
+    );
+}
+
+// ---- upsert_snapshot and reconcile ----
+
+#[tokio::test]
+async fn snapshots_upsert_and_reconcile() {
+    let h = Harness::new().await;
+    let p = h.person("snapshots");
+    household(&p).await;
+    p.record("카카오뱅크", "식비", "12000", "2026-03-02", "점심", "s1")
+        .await;
+    let r = p
+        .ok(
+            "upsert_snapshot",
+            r#"{"account": "카카오뱅크", "date": "2026-03-02", "balance": "990000"}"#,
+        )
+        .await;
+    assert_eq!(
+        (s(&r["balance"]), s(&r["ledgerBalance"]), s(&r["difference"])),
+        ("990000", "988000", "2000")
+    );
+    // Same account and date again: replaced.
+    let r = p
+        .ok(
+            "upsert_snapshot",
+            r#"{"account": "카카오뱅크", "date": "2026-03-02", "balance": 988000}"#,
+        )
+        .await;
+    assert_eq!(r["difference"], "0");
+    p.ok(
+        "upsert_snapshot",
+        r#"{"account": "신한카드", "date": "2026-03-10", "balance": "15000"}"#,
+    )
+    .await;
+    let rec = p.ok("reconcile", "{}").await;
+    let rows: Vec<Value> = rec["accounts"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|a| {
+            json!([
+                a["name"],
+                a["snapshotDate"],
+                a["snapshotBalance"],
+                a["ledgerBalance"],
+                a["difference"],
+                a["status"]
+            ])
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        vec![
+            json!(["신한카드", "2026-03-10", "15000", "0", "15000", "mismatch"]),
+            json!(["카카오뱅크", "2026-03-02", "988000", "988000", "0", "matched"]),
+        ]
+    );
+    let one = p.ok("reconcile", r#"{"account": "카카오뱅크"}"#).await;
+    assert_eq!(one["accounts"].as_array().map(Vec::len), Some(1));
+    assert_eq!(
+        p.err("reconcile", r#"{"account": "국민은행"}"#).await,
+        "No account named \"국민은행\" in vault \"우리집\". Call list_accounts to see what exists or create_account to add it."
+    );
+    assert_eq!(
+        p.err(
+            "upsert_snapshot",
+            r#"{"account": "카카오뱅크", "date": "2026-3-2", "balance": "1"}"#
+        )
+        .await,
+        "Argument `date`: \"2026-3-2\" is not a date; write it as YYYY-MM-DD, like \"2026-03-01\"."
+    );
+    assert_eq!(
+        p.err(
+            "upsert_snapshot",
+            r#"{"account": "카카오뱅크", "date": "2026-03-02"}"#
+        )
+        .await,
+        "Missing required argument `balance`."
+    );
+}
+
+// ---- create_vault and rename_vault ----
+
+#[tokio::test]
+async fn create_vault_is_idempotent_and_checks_settings() {
+    let h = Harness::new().await;
+    let p = h.person("create-vault");
+    let first = p.ok("create_vault", r#"{"name": "우리집"}"#).await;
+    assert_eq!(
+        (
+            s(&first["currency"]),
+            s(&first["timeZone"]),
+            first["created"].clone()
+        ),
+        ("KRW", "Asia/Seoul", json!(true))
+    );
+    let again = p
+        .ok("create_vault", r#"{"name": "우리집", "currency": "KRW"}"#)
+        .await;
+    assert_eq!(again["created"], false);
+    assert_eq!(again["vaultId"], first["vaultId"]);
+    assert_eq!(
+        p.err("create_vault", r#"{"name": "우리집", "currency": "USD"}"#)
+            .await,
+        "A vault named \"우리집\" already exists as a vault in KRW with time zone Asia/Seoul. Use that vault as it is, or choose a different name (rename_vault renames)."
+    );
+    assert_eq!(
+        p.err("create_vault", r#"{"name": "x", "currency": "WON"}"#).await,
+        "Invalid currency: \"WON\" is not a supported ISO 4217 currency code; use one of KRW, JPY, USD, EUR, GBP, CNY, HKD, TWD, SGD, AUD, NZD, CAD, CHF, SEK, NOK, DKK, THB, PHP, MYR, IDR, INR, MXN, BRL, VND, CLP, ISK, BHD, KWD, JOD, OMR."
+    );
+    assert_eq!(
+        p.err("create_vault", r#"{"name": "x", "timeZone": "Seoul"}"#)
+            .await,
+        "Invalid timeZone: \"Seoul\" is not a known IANA time zone; use a name like \"Asia/Seoul\" or \"America/New_York\"."
+    );
+    assert_eq!(
+        p.err("create_vault", "{}").await,
+        "Missing required argument `name`."
+    );
+}
+
+#[tokio::test]
+async fn rename_vault_by_name() {
+    let h = Harness::new().await;
+    let p = h.person("rename-vault");
+    p.ok("create_vault", r#"{"name": "가계부"}"#).await;
+    p.ok("create_vault", r#"{"name": "여행"}"#).await;
+    let r = p
+        .ok("rename_vault", r#"{"vault": "가계부", "newName": "우리집"}"#)
+        .await;
+    assert_eq!(r["name"], "우리집");
+    let names: Vec<Value> = p.ok("list_vaults", "{}").await["vaults"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|v| v["name"].clone())
+        .collect();
+    assert_eq!(names, vec![json!("여행"), json!("우리집")]);
+    assert_eq!(
+        p.err("rename_vault", r#"{"vault": "가계부", "newName": "x"}"#)
+            .await,
+        "No vault named \"가계부\". Call list_vaults to see what exists or create_vault to make it."
+    );
+    assert_eq!(
+        p.err("rename_vault", r#"{"vault": "우리집", "newName": "여행"}"#)
+            .await,
+        RENAME_VAULT_TAKEN
+    );
+    assert_eq!(
+        p.err("rename_vault", r#"{"newName": "x"}"#).await,
+        "Missing required argument `vault`."
+    );
+}
+
+const RENAME_VAULT_TAKEN: &str = "A vault named \"여행\" already exists as another of your vaults (KRW). Use that vault as it is, or choose a different name (rename_vault renames).";
+
+// ---- create_account, rename_account, archive_account ----
+
+#[tokio::test]
+async fn create_account_with_opening_balance_and_idempotent_repeat() {
+    let h = Harness::new().await;
+    let p = h.person("create-account");
+    p.ok("create_vault", r#"{"name": "우리집"}"#).await;
+    let card = p
+        .ok("create_account", r#"{"name": "신한카드", "kind": "liability", "openingBalance": "300000", "openingDate": "2026-03-01"}"#)
+        .await;
+    assert_eq!(
+        (s(&card["kind"]), s(&card["balance"]), card["created"].clone()),
+        ("liability", "300000", json!(true))
+    );
+    let opening = s(&card["openingTransactionId"]).to_owned();
+    let t = p
+        .ok("get_transaction", &json!({"transactionId": opening}).to_string())
+        .await;
+    assert_eq!(t["transaction"]["date"], "2026-03-01");
+    let again = p
+        .ok("create_account", r#"{"name": "신한카드", "kind": "liability"}"#)
+        .await;
+    assert_eq!(
+        (again["created"].clone(), again["accountId"].clone()),
+        (json!(false), card["accountId"].clone())
+    );
+    assert_eq!(
+        p.err("create_account", r#"{"name": "신한카드", "kind": "asset"}"#)
+            .await,
+        "An account named \"신한카드\" already exists as a liability account in vault \"우리집\". Use that account as it is, or choose a different name (rename_account renames)."
+    );
+    assert_eq!(
+        p.err("create_account", r#"{"name": "월급", "kind": "salary"}"#)
+            .await,
+        "Argument `kind` is `salary`, which is not allowed; use one of `asset`, `liability`, `income`, `expense`, `equity`."
+    );
+    assert_eq!(
+        p.err(
+            "create_account",
+            r#"{"name": "식비", "kind": "expense", "openingBalance": "100"}"#
+        )
+        .await,
+        "Invalid openingBalance: an opening balance applies to asset, liability and equity accounts only; income and expense accounts start at zero."
+    );
+    assert_eq!(
+        p.err(
+            "create_account",
+            r#"{"name": "현금", "kind": "asset", "openingBalance": "100.5"}"#
+        )
+        .await,
+        "Invalid openingBalance: 100.5 has more decimals than the currency allows: KRW has no minor unit, so amounts are whole numbers; amounts are never rounded, so send the exact amount."
+    );
+    assert_eq!(
+        p.err("create_account", r#"{"name": "현금"}"#).await,
+        "Missing required argument `kind`."
+    );
+}
+
+#[tokio::test]
+async fn rename_and_archive_accounts_keep_history() {
+    let h = Harness::new().await;
+    let p = h.person("rename-archive");
+    household(&p).await;
+    let id = p
+        .record("카카오뱅크", "교통비", "1400", "2026-03-04", "버스", "bus")
+        .await;
+    let r = p
+        .ok("rename_account", r#"{"account": "교통비", "newName": "교통"}"#)
+        .await;
+    assert_eq!(r["name"], "교통");
+    // Past transactions show the new name.
+    let t = p
+        .ok("get_transaction", &json!({"transactionId": id}).to_string())
+        .await;
+    assert_eq!(t["transaction"]["postings"][0]["account"], "교통");
+    assert_eq!(
+        p.err("rename_account", r#"{"account": "교통", "newName": "식비"}"#)
+            .await,
+        "An account named \"식비\" already exists as another account (expense) in vault \"우리집\". Use that account as it is, or choose a different name (rename_account renames)."
+    );
+    assert_eq!(
+        p.err("rename_account", r#"{"account": "교통비", "newName": "x"}"#)
+            .await,
+        "No account named \"교통비\" in vault \"우리집\". Closest names: \"교통\", \"식비\". Use one of them exactly, call list_accounts to see every name or create_account to add it."
+    );
+    let a = p.ok("archive_account", r#"{"account": "교통"}"#).await;
+    assert_eq!(
+        (s(&a["name"]), a["archived"].clone(), s(&a["balance"])),
+        ("교통", json!(true), "1400")
+    );
+    // History stays: the balance still counts.
+    let b = p.ok("get_balances", "{}").await;
+    assert!(balances_by_name(&b).contains(&("교통".to_owned(), "1400".to_owned())));
+    // The name is free again.
+    let fresh = p
+        .ok("create_account", r#"{"name": "교통", "kind": "expense"}"#)
+        .await;
+    assert_eq!(fresh["created"], true);
+    assert_ne!(fresh["accountId"], a["accountId"]);
+    assert_eq!(
+        p.err("archive_account", r#"{"account": "없음"}"#).await,
+        "No account named \"없음\" in vault \"우리집\". Closest names: \"교통\", \"식비\", \"월급\". Use one of them exactly, call list_accounts to see every name or create_account to add it."
+    );
+}
+
+// ---- retry safety ----
+
+#[tokio::test]
+async fn the_same_key_twice_records_once_and_replays() {
+    let h = Harness::new().await;
+    let p = h.person("retry");
+    household(&p).await;
+    let args = r#"{"from": "카카오뱅크", "to": "식비", "amount": "12000", "date": "2026-03-02", "memo": "점심", "idempotencyKey": "7b0c1d9e-retry"}"#;
+    let first = p.ok("record_transaction", args).await;
+    // The response was "lost": the client calls again, later, with the same key.
+    h.clock.advance_seconds(120);
+    let second = p.ok("record_transaction", args).await;
+    assert_eq!(first["replayed"], false);
+    assert_eq!(second["replayed"], true);
+    let mut second_unmarked = second.clone();
+    second_unmarked["replayed"] = json!(false);
+    assert_eq!(second_unmarked, first);
+    let listed = p.ok("list_transactions", r#"{"account": "식비"}"#).await;
+    assert_eq!(listed["transactions"].as_array().map(Vec::len), Some(1));
+    let b = p.ok("get_balances", "{}").await;
+    assert!(balances_by_name(&b).contains(&("카카오뱅크".to_owned(), "988000".to_owned())));
+    // Same for a split.
+    let split = r#"{"from": [{"account": "신한카드", "amount": "45000"}], "to": [{"account": "식비", "amount": "30000"}, {"account": "교통비", "amount": "15000"}], "date": "2026-03-10", "idempotencyKey": "split-retry"}"#;
+    let s1 = p.ok("record_split_transaction", split).await;
+    let s2 = p.ok("record_split_transaction", split).await;
+    assert_eq!(
+        (s1["replayed"].clone(), s2["replayed"].clone()),
+        (json!(false), json!(true))
+    );
+    assert_eq!(s1["transaction"], s2["transaction"]);
+}
+
+// ---- scopes, eras, tools/list ----
+
+#[tokio::test]
+async fn a_read_only_token_cannot_write() {
+    let h = Harness::new().await;
+    household(&h.person("scopes")).await;
+    let reader = h.client("scopes", &["ledger:read"]);
+    assert_eq!(
+        reader.ok("list_vaults", "{}").await["vaults"][0]["name"],
+        "우리집"
+    );
+    let body = r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"record_transaction","arguments":{"from":"카카오뱅크","to":"식비","amount":"1","idempotencyKey":"r"}}}"#;
+    let (status, response) = h.post(Some(&reader.token), LEGACY, body).await;
+    assert_eq!(status, 403, "{response}");
+    assert_eq!(response["id"], 9);
+}
+
+#[tokio::test]
+async fn a_2025_03_26_client_gets_the_same_json_as_text_only() {
+    let h = Harness::new().await;
+    let p = h.person("old-client");
+    household(&p).await;
+    let body =
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_vaults","arguments":{}}}"#;
+    let (status, response) = h.post(Some(&p.token), "2025-03-26", body).await;
+    assert_eq!(status, 200);
+    let result = &response["result"];
+    assert_eq!(result.get("structuredContent"), None);
+    let text: Value = serde_json::from_str(s(&result["content"][0]["text"])).unwrap_or(Value::Null);
+    assert_eq!(text["vaults"][0]["name"], "우리집");
+    assert_eq!(text["vaults"][0]["today"], "2026-03-31");
+}
+
+#[tokio::test]
+async fn tools_list_is_stable() {
+    let h = Harness::new().await;
+    let list = &h.tools_list;
+    let tools = list["tools"].as_array().cloned().unwrap_or_default();
+    assert_eq!(tools.len(), 17);
+    for tool in &tools {
+        let name = s(&tool["name"]);
+        assert!(!name.is_empty() && name.len() <= 64, "{name}");
+        assert!(!s(&tool["description"]).is_empty(), "{name}");
+        assert_eq!(tool["inputSchema"]["type"], "object", "{name}");
+        assert_eq!(tool["outputSchema"]["type"], "object", "{name}");
+        let text = tool.to_string();
+        assert!(!text.contains("$ref") && !text.contains("$defs"), "{name}");
+    }
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tools_list.snapshot.json");
+    let rendered = format!("{}\n", serde_json::to_string_pretty(list).unwrap_or_default());
+    if std::env::var_os("DOCHIYA_UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, &rendered).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
+    }
+    let committed =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    assert!(
+        committed == rendered,
+        "tools/list changed; if intended, regenerate with DOCHIYA_UPDATE_SNAPSHOTS=1 (see the top of tests/tools.rs) and review the diff"
+    );
+}

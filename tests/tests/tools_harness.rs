@@ -1,0 +1,284 @@
+//! The assembled MCP handler in process, for the tool tests (`tools.rs`, `household.rs`).
+//!
+//! Every call is a real HTTP request into `Server::handle`: the gate, the JSON-RPC
+//! envelope, negotiation, a real dev HS256 token checked by the dev authenticator,
+//! scope checks, the tool, and per-era shaping. The ledger runs over the embedded
+//! store in memory, with a manual clock so dates and `today` are fixed. Each
+//! successful result is validated against the `outputSchema` published in
+//! `tools/list` with the `jsonschema` crate; each error result is checked to carry
+//! no `structuredContent`.
+// Each test file uses a different part of the harness.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use dochiya_auth::{BearerAuthenticator, DevSecret, DevTokenIssuer};
+use dochiya_ledger::domain::{ManualClock, SeededEntropy, TWO_POW_53};
+use dochiya_ledger::{Ledger, LedgerConfig};
+use dochiya_protocol::{Server, ServerConfig};
+use dochiya_store_embedded::EmbeddedStore;
+use http::Request;
+use serde_json::{Value, json};
+
+/// The resource URL tokens are minted for (the local default).
+pub const RESOURCE: &str = "http://127.0.0.1:8080/mcp";
+
+/// 2026-03-31T03:00:00Z = 12:00 on 2026-03-31 in Asia/Seoul: "today" for every vault in Seoul.
+pub const NOW_UNIX: i64 = 1_774_926_000;
+
+/// The version the tool tests speak: structuredContent as an object, no `_meta` needed.
+pub const LEGACY: &str = "2025-11-25";
+
+/// The server, its dev token issuer, the clock, and the published output schemas.
+pub struct Harness {
+    server: Server,
+    issuer: DevTokenIssuer,
+    /// The ledger's clock; each tool call advances it by one second so ids are time-ordered.
+    pub clock: Arc<ManualClock>,
+    validators: HashMap<String, jsonschema::Validator>,
+    /// The `tools/list` result as published.
+    pub tools_list: Value,
+}
+
+/// The outcome of one `tools/call`.
+#[derive(Debug)]
+pub struct Outcome {
+    /// `result.isError`.
+    pub is_error: bool,
+    /// `result.structuredContent`, if any.
+    pub structured: Option<Value>,
+    /// `result.content[0].text`.
+    pub text: String,
+}
+
+impl Harness {
+    /// A fresh server over an empty in-memory store.
+    pub async fn new() -> Harness {
+        let store = Arc::new(EmbeddedStore::in_memory().expect("in-memory store"));
+        let clock = Arc::new(ManualClock::at_unix_seconds(NOW_UNIX));
+        let ledger = Ledger::with_entropy(
+            store,
+            clock.clone(),
+            Arc::new(SeededEntropy::new(7)),
+            LedgerConfig::default(),
+        );
+        let secret = DevSecret::new("tool-tests-dev-secret-0123456789abcdef").expect("dev secret");
+        let auth =
+            BearerAuthenticator::dev(RESOURCE, &[], &secret, Duration::from_secs(30)).expect("dev auth");
+        let issuer = DevTokenIssuer::new(&secret, RESOURCE).expect("issuer");
+        let config = ServerConfig {
+            instructions: dochiya_tools::INSTRUCTIONS.to_owned(),
+            ..ServerConfig::default()
+        };
+        let server =
+            Server::new(config, dochiya_tools::all(Arc::new(ledger)), Arc::new(auth)).expect("server");
+        let mut harness = Harness {
+            server,
+            issuer,
+            clock,
+            validators: HashMap::new(),
+            tools_list: Value::Null,
+        };
+        let (status, list) = harness
+            .post(
+                None,
+                LEGACY,
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#,
+            )
+            .await;
+        assert_eq!(status, 200, "tools/list: {list}");
+        harness.tools_list = list["result"].clone();
+        for tool in harness.tools_list["tools"].as_array().expect("tools array") {
+            let name = tool["name"].as_str().expect("tool name").to_owned();
+            let validator = jsonschema::options()
+                .should_validate_formats(true)
+                .build(&tool["outputSchema"])
+                .unwrap_or_else(|e| panic!("{name}: output schema does not compile: {e}"));
+            harness.validators.insert(name, validator);
+        }
+        harness
+    }
+
+    /// A client signed in as `sub` with both scopes.
+    pub fn person(&self, sub: &str) -> Client<'_> {
+        self.client(sub, &["ledger:read", "ledger:write"])
+    }
+
+    /// A client signed in as `sub` with exactly `scopes`.
+    pub fn client(&self, sub: &str, scopes: &[&str]) -> Client<'_> {
+        let token = self
+            .issuer
+            .mint(sub, scopes, Duration::from_secs(3600))
+            .expect("mint");
+        Client { harness: self, token }
+    }
+
+    /// POST `body` to `/mcp` as protocol `version`, with an optional bearer token.
+    pub async fn post(&self, token: Option<&str>, version: &str, body: &str) -> (u16, Value) {
+        let mut request = Request::builder()
+            .method("POST")
+            .uri("/mcp")
+            .header("host", "127.0.0.1:8080")
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", version);
+        if let Some(token) = token {
+            request = request.header("authorization", format!("Bearer {token}"));
+        }
+        let request = request
+            .body(Bytes::copy_from_slice(body.as_bytes()))
+            .expect("request");
+        let response = self.server.handle(request).await;
+        let status = response.status().as_u16();
+        let json = if response.body().is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(response.body()).expect("JSON body")
+        };
+        (status, json)
+    }
+
+    /// Validates a successful result against the tool's published output schema.
+    fn check_output(&self, tool: &str, structured: &Value) {
+        let validator = self
+            .validators
+            .get(tool)
+            .unwrap_or_else(|| panic!("no tool {tool}"));
+        let errors: Vec<String> = validator
+            .iter_errors(structured)
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{tool}: structuredContent does not match its outputSchema: {errors:?}\n{structured:#}"
+        );
+        check_ids(structured);
+    }
+}
+
+/// Every transaction id anywhere in a result is a decimal string above 2^53.
+fn check_ids(value: &Value) {
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map {
+                if key == "transactionId" || key == "openingTransactionId" {
+                    let text = v.as_str().unwrap_or_else(|| panic!("{key} is not a string: {v}"));
+                    let id: u64 = text
+                        .parse()
+                        .unwrap_or_else(|_| panic!("{key} {text} is not a u64"));
+                    assert!(id > TWO_POW_53, "{key} {id} is not above 2^53");
+                    assert_eq!(id.to_string(), text, "{key} has no canonical form");
+                }
+                check_ids(v);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(check_ids),
+        _ => {}
+    }
+}
+
+/// One signed-in person talking to the server.
+pub struct Client<'h> {
+    harness: &'h Harness,
+    /// The bearer token.
+    pub token: String,
+}
+
+impl Client<'_> {
+    /// `tools/call` with `arguments` given as exact JSON text.
+    pub async fn call(&self, tool: &str, arguments: &str) -> Outcome {
+        self.harness.clock.advance_seconds(1);
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{{"name":"{tool}","arguments":{arguments}}}}}"#
+        );
+        let (status, response) = self.harness.post(Some(&self.token), LEGACY, &body).await;
+        assert_eq!(status, 200, "{tool}: HTTP {status}: {response}");
+        assert_eq!(response["id"], "c");
+        let result = &response["result"];
+        assert!(result.is_object(), "{tool}: no result: {response}");
+        let is_error = result["isError"].as_bool().unwrap_or(false);
+        let text = result["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        assert_eq!(result["content"][0]["type"], "text", "{tool}: {result}");
+        let structured = result.get("structuredContent").cloned();
+        if is_error {
+            assert_eq!(
+                structured, None,
+                "{tool}: an error result carries structuredContent"
+            );
+        } else {
+            let structured = structured
+                .as_ref()
+                .unwrap_or_else(|| panic!("{tool}: success without structuredContent"));
+            self.harness.check_output(tool, structured);
+            // The same JSON as text, for clients that read only text.
+            let from_text: Value = serde_json::from_str(&text).expect("text block is JSON");
+            assert_eq!(
+                &from_text, structured,
+                "{tool}: text block differs from structuredContent"
+            );
+        }
+        Outcome {
+            is_error,
+            structured,
+            text,
+        }
+    }
+
+    /// A call that must succeed; returns its `structuredContent`.
+    pub async fn ok(&self, tool: &str, arguments: &str) -> Value {
+        let outcome = self.call(tool, arguments).await;
+        assert!(!outcome.is_error, "{tool} {arguments} failed: {}", outcome.text);
+        outcome.structured.unwrap_or(Value::Null)
+    }
+
+    /// A call that must be a tool error; returns its message.
+    pub async fn err(&self, tool: &str, arguments: &str) -> String {
+        let outcome = self.call(tool, arguments).await;
+        assert!(outcome.is_error, "{tool} {arguments} succeeded: {}", outcome.text);
+        outcome.text
+    }
+
+    /// A simple `record_transaction`, returning the new transaction id.
+    pub async fn record(
+        &self,
+        from: &str,
+        to: &str,
+        amount: &str,
+        date: &str,
+        memo: &str,
+        key: &str,
+    ) -> String {
+        let args = json!({
+            "from": from, "to": to, "amount": amount, "date": date, "memo": memo, "idempotencyKey": key,
+        });
+        let r = self.ok("record_transaction", &args.to_string()).await;
+        r["transaction"]["transactionId"]
+            .as_str()
+            .expect("transactionId")
+            .to_owned()
+    }
+}
+
+/// The balances of `get_balances` as `name → balance`.
+pub fn balances_by_name(result: &Value) -> Vec<(String, String)> {
+    result["accounts"]
+        .as_array()
+        .map(|accounts| {
+            accounts
+                .iter()
+                .map(|a| {
+                    (
+                        a["name"].as_str().unwrap_or_default().to_owned(),
+                        a["balance"].as_str().unwrap_or_default().to_owned(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
