@@ -1,6 +1,23 @@
 //! The dochiya MCP function: under the Lambda runtime it serves API Gateway
 //! events; anywhere else it runs the local server. All logic is in `dochiya-app`.
 
-fn main() {
-    println!("dochiya: not assembled yet");
+use std::process::ExitCode;
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let command = match dochiya_app::cli::parse(std::env::args().skip(1)) {
+        Ok(c) => c,
+        Err(usage) => {
+            eprintln!("dochiya-mcp: {usage}\n{}", dochiya_app::cli::USAGE);
+            return ExitCode::from(2);
+        }
+    };
+    // The only place the process environment is read; everything below gets a lookup.
+    match dochiya_app::run(command, |k| std::env::var(k).ok()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("dochiya-mcp: {}", dochiya_app::error_chain(&e));
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -4,6 +4,8 @@
 //! [`local`] and [`lambda`] are the two adapters over [`dochiya_protocol::Server::handle`];
 //! neither contains protocol logic.
 
+pub mod assemble;
+pub mod cli;
 pub mod config;
 pub mod lambda;
 pub mod local;
@@ -13,6 +15,8 @@ use std::sync::Arc;
 
 use dochiya_protocol::{Authenticator, HostPolicy, Server, ServerConfig, ServerError, Tool};
 
+pub use assemble::{Assembled, build};
+pub use cli::Command;
 pub use config::{AppConfig, ConfigError, Runtime, StoreChoice};
 
 /// Why the process could not start.
@@ -30,6 +34,23 @@ pub enum StartupError {
         #[source]
         source: std::io::Error,
     },
+    /// The authorization configuration is unusable.
+    #[error("authorization")]
+    Auth(#[source] dochiya_auth::AuthConfigError),
+    /// The ledger configuration is unusable.
+    #[error("ledger configuration")]
+    Ledger(#[source] dochiya_ledger::ConfigError),
+    /// The store could not be opened or checked.
+    #[error("store")]
+    Store(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// A dev token could not be minted.
+    #[error("minting a dev token: {0}")]
+    Token(String),
+    /// `create-table` without `DOCHIYA_TABLE`.
+    #[error(
+        "DOCHIYA_TABLE is not set: create-table needs the table name (and AWS_ENDPOINT_URL_DYNAMODB for a local server)"
+    )]
+    NoTable,
     /// The protocol server refused its tools or documents.
     #[error("assembling the MCP server")]
     Server(#[from] ServerError),
@@ -106,4 +127,97 @@ pub async fn bind_local(port: u16) -> Result<tokio::net::TcpListener, StartupErr
     tokio::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, port))
         .await
         .map_err(|source| StartupError::Bind { port, source })
+}
+
+/// Port `cargo lambda watch` listens on unless told otherwise.
+const EMULATOR_PORT: u16 = 9000;
+
+/// Run a parsed command with configuration from `lookup` (`|k| std::env::var(k).ok()`).
+pub async fn run(command: Command, lookup: impl Fn(&str) -> Option<String>) -> Result<(), StartupError> {
+    let mut config = AppConfig::from_lookup(&lookup)?;
+    match command {
+        Command::Help => {
+            println!("{}", cli::USAGE);
+            Ok(())
+        }
+        Command::Serve { port } => {
+            if let Some(port) = port {
+                config.port = port;
+            }
+            match config.runtime {
+                Runtime::Lambda { .. } => {
+                    logging::init(&config.log_filter, true);
+                    // Under `cargo lambda watch` the public URL is the emulator's.
+                    let port = if lookup("DOCHIYA_PORT").is_some() {
+                        config.port
+                    } else {
+                        EMULATOR_PORT
+                    };
+                    let assembled = build(&config, &lookup, &config.local_resource_url(port)).await?;
+                    assembled.app.serve_lambda().await
+                }
+                Runtime::Local => {
+                    logging::init(&config.log_filter, false);
+                    let listener = bind_local(config.port).await?;
+                    let port = listener
+                        .local_addr()
+                        .map_err(|source| StartupError::Bind {
+                            port: config.port,
+                            source,
+                        })?
+                        .port();
+                    let assembled = build(&config, &lookup, &config.local_resource_url(port)).await?;
+                    announce(&assembled, port);
+                    assembled.app.serve_local(listener).await
+                }
+            }
+        }
+        Command::Token { sub, scopes, port } => {
+            let port = port.unwrap_or(config.port);
+            let auth = dochiya_auth::AuthConfig::from_lookup(&lookup, &config.local_resource_url(port))
+                .map_err(StartupError::Auth)?;
+            let scopes: Vec<&str> = scopes.split_whitespace().collect();
+            println!("{}", assemble::mint(&auth, &config, &sub, &scopes)?);
+            Ok(())
+        }
+        Command::CreateTable => {
+            let StoreChoice::Dynamo { table } = &config.store else {
+                return Err(StartupError::NoTable);
+            };
+            logging::init(&config.log_filter, false);
+            let client = dochiya_store_dynamodb::load_client().await;
+            let created = dochiya_store_dynamodb::create_table(&client, table)
+                .await
+                .map_err(|e| StartupError::Store(Box::new(e)))?;
+            println!("table {table}: {created:?}");
+            Ok(())
+        }
+    }
+}
+
+/// What a person starting the local server needs: where it listens, and a token.
+fn announce(assembled: &Assembled, port: u16) {
+    println!("dochiya: listening on http://127.0.0.1:{port}/mcp");
+    println!("dochiya: resource {}", assembled.auth.resource_url);
+    if let Some(token) = &assembled.dev_token {
+        println!(
+            "dochiya: dev token (sub {}, scopes \"ledger:read ledger:write\", valid 7 days): {token}",
+            assemble::STARTUP_TOKEN_SUBJECT
+        );
+    }
+    use std::io::Write as _;
+    // Tests and scripts read these lines from a pipe: make them visible now.
+    let _ = std::io::stdout().flush();
+}
+
+/// `outer: inner: innermost`, for the one line main prints on a failed start.
+pub fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        out.push_str(": ");
+        out.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    out
 }

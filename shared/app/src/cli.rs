@@ -1,0 +1,139 @@
+//! The command line of `dochiya-mcp`: parsed here (testable), run by [`crate::run`].
+
+/// What the binary was asked to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// Serve: under Lambda when a runtime API is present, else the local server.
+    Serve {
+        /// `--port` (overrides `DOCHIYA_PORT`).
+        port: Option<u16>,
+    },
+    /// Print a dev token.
+    Token {
+        /// The token's `sub`.
+        sub: String,
+        /// Space-separated scopes.
+        scopes: String,
+        /// `--port`: the local port whose resource URL is the audience.
+        port: Option<u16>,
+    },
+    /// Create the DynamoDB table `DOCHIYA_TABLE` (local DynamoDB-compatible servers).
+    CreateTable,
+    /// Print usage.
+    Help,
+}
+
+/// Usage text.
+pub const USAGE: &str = "\
+usage: dochiya-mcp [serve] [--port N]
+       dochiya-mcp token [--sub S] [--scopes \"ledger:read ledger:write\"] [--port N]
+       dochiya-mcp create-table
+Configuration is read from DOCHIYA_* environment variables (see README).";
+
+/// Parse the arguments after the program name.
+pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String> {
+    let mut args = args.into_iter().peekable();
+    let sub = match args.peek().map(String::as_str) {
+        Some("serve") | Some("token") | Some("create-table") | Some("help") => args.next(),
+        Some("-h") | Some("--help") => return Ok(Command::Help),
+        _ => None,
+    };
+    let mut port = None;
+    let mut subject = None;
+    let mut scopes = None;
+    while let Some(arg) = args.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_owned(), Some(v.to_owned())),
+            _ => (arg.clone(), None),
+        };
+        let mut value = || {
+            inline
+                .clone()
+                .or_else(|| args.next())
+                .ok_or_else(|| format!("{flag} needs a value"))
+        };
+        match flag.as_str() {
+            "--port" => port = Some(crate::config::parse_port(&value()?)?),
+            "--sub" => subject = Some(value()?),
+            "--scopes" => scopes = Some(value()?),
+            "-h" | "--help" => return Ok(Command::Help),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    let only_port = |cmd: &str| {
+        if subject.is_some() || scopes.is_some() {
+            Err(format!("--sub and --scopes belong to `token`, not `{cmd}`"))
+        } else {
+            Ok(())
+        }
+    };
+    match sub.as_deref() {
+        None | Some("serve") => only_port("serve").map(|()| Command::Serve { port }),
+        Some("token") => Ok(Command::Token {
+            sub: subject.unwrap_or_else(|| crate::assemble::STARTUP_TOKEN_SUBJECT.to_owned()),
+            scopes: scopes.unwrap_or_else(|| "ledger:read ledger:write".to_owned()),
+            port,
+        }),
+        Some("create-table") => match (port, only_port("create-table")) {
+            (Some(_), _) => Err("--port does not apply to create-table".to_owned()),
+            (None, r) => r.map(|()| Command::CreateTable),
+        },
+        _ => Ok(Command::Help),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(args: &[&str]) -> Result<Command, String> {
+        parse(args.iter().map(|s| (*s).to_owned()))
+    }
+
+    #[test]
+    fn default_is_serve() {
+        assert_eq!(p(&[]), Ok(Command::Serve { port: None }));
+        assert_eq!(p(&["--port", "9100"]), Ok(Command::Serve { port: Some(9100) }));
+        assert_eq!(p(&["serve", "--port=0"]), Ok(Command::Serve { port: Some(0) }));
+    }
+
+    #[test]
+    fn token_takes_sub_scopes_and_port() {
+        assert_eq!(
+            p(&["token", "--sub", "alice", "--scopes", "ledger:read"]),
+            Ok(Command::Token {
+                sub: "alice".into(),
+                scopes: "ledger:read".into(),
+                port: None
+            })
+        );
+        assert_eq!(
+            p(&["token"]),
+            Ok(Command::Token {
+                sub: "local".into(),
+                scopes: "ledger:read ledger:write".into(),
+                port: None
+            })
+        );
+    }
+
+    #[test]
+    fn errors_are_named() {
+        assert_eq!(p(&["--port"]), Err("--port needs a value".into()));
+        assert_eq!(p(&["--bogus"]), Err("unknown argument \"--bogus\"".into()));
+        assert_eq!(
+            p(&["--port", "x"]),
+            Err("\"x\" is not a port number (0-65535)".into())
+        );
+        assert_eq!(
+            p(&["serve", "--sub", "a"]),
+            Err("--sub and --scopes belong to `token`, not `serve`".into())
+        );
+        assert_eq!(
+            p(&["create-table", "--port", "1"]),
+            Err("--port does not apply to create-table".into())
+        );
+        assert_eq!(p(&["create-table"]), Ok(Command::CreateTable));
+        assert_eq!(p(&["--help"]), Ok(Command::Help));
+    }
+}
