@@ -1,5 +1,6 @@
-//! The file store keeps its data across a close and reopen, and refuses a
-//! second concurrent opener instead of corrupting the file.
+//! The file store keeps its data across a close and reopen and across an
+//! abrupt exit of the process that wrote it, and refuses a second concurrent
+//! opener instead of corrupting the file.
 
 mod common;
 
@@ -73,6 +74,80 @@ async fn data_survives_close_and_reopen() {
     assert_eq!(
         reopened.get(&Key::new("VAULT#1", "C")).await.unwrap(),
         Some(item("C", 3))
+    );
+}
+
+/// Set only in the child process of [`data_survives_an_abrupt_process_exit`]: where to write.
+const CHILD_DIR_ENV: &str = "DOCHIYA_TEST_RESTART_CHILD_DIR";
+
+/// The child's exit code once its writes returned (neither libtest's 0 nor 101).
+const CHILD_WROTE: i32 = 42;
+
+#[tokio::test]
+async fn data_survives_an_abrupt_process_exit() {
+    if let Some(dir) = std::env::var_os(CHILD_DIR_ENV) {
+        // Child: 50 separate commits, then exit at once, never closing the store,
+        // as a process killed right after answering would.
+        let store = EmbeddedStore::open_in_dir(&dir).unwrap();
+        for i in 0..50 {
+            let op = WriteOp::Update {
+                key: Key::new("VAULT#1", "COUNTER"),
+                set: BTreeMap::new(),
+                add: [("n".to_owned(), i)].into_iter().collect(),
+                remove: vec![],
+                condition: None,
+            };
+            store
+                .write(vec![
+                    op,
+                    WriteOp::Put {
+                        item: item(&format!("T{i:02}"), i),
+                        condition: None,
+                    },
+                ])
+                .await
+                .unwrap();
+        }
+        std::process::exit(CHILD_WROTE);
+    }
+    let dir = ScratchDir::new("child");
+    let status = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "data_survives_an_abrupt_process_exit",
+            "--test-threads=1",
+        ])
+        .env(CHILD_DIR_ENV, dir.path())
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(
+        status.code(),
+        Some(CHILD_WROTE),
+        "the child process did not finish its writes"
+    );
+
+    let store = EmbeddedStore::open_in_dir(dir.path()).unwrap();
+    let page = store
+        .query(&Query {
+            pk: "VAULT#1".into(),
+            range: SkRange::Prefix("T".into()),
+            forward: true,
+            limit: 100,
+            after: None,
+        })
+        .await
+        .unwrap();
+    let expected: Vec<Item> = (0..50).map(|i| item(&format!("T{i:02}"), i)).collect();
+    assert_eq!(page.items, expected);
+    let counter = store
+        .get(&Key::new("VAULT#1", "COUNTER"))
+        .await
+        .unwrap()
+        .map(|c| c.attrs);
+    assert_eq!(
+        counter,
+        Some([("n".to_owned(), Value::N(1225))].into_iter().collect())
     );
 }
 
