@@ -1,7 +1,7 @@
 # Starts the built dochiya-mcp for a test stage (sourced by tests/stages/50-clients.sh
 # and 60-conformance.sh, after tests/run.sh has defined on_exit and free_port):
 # local mode, embedded store in a fresh temporary data dir, dev auth, a free
-# loopback port. Sets INTEROP_URL, INTEROP_BIN and INTEROP_DATA_DIR; the server is
+# loopback port. Sets INTEROP_URL, INTEROP_PORT, INTEROP_BIN and INTEROP_DATA_DIR; the server is
 # stopped and its data dir removed when tests/run.sh exits.
 
 INTEROP_BIN="$PWD/target/debug/dochiya-mcp"
@@ -27,6 +27,7 @@ interop_start_server() {
     "$INTEROP_BIN" --port "$port" >"$log" 2>&1 &
   pid=$!
   on_exit "kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf '$INTEROP_DATA_DIR'"
+  INTEROP_PORT=$port
   INTEROP_URL="http://127.0.0.1:$port/mcp"
   for i in $(seq 1 150); do
     if ! kill -0 "$pid" 2>/dev/null; then
@@ -47,10 +48,12 @@ interop_start_server() {
 }
 
 # interop_token SUB: a dev token for SUB with both scopes, minted with the
-# same data dir (hence the same dev secret) as the running server.
+# same data dir (hence the same dev secret) and port (hence the same audience)
+# as the running server.
 interop_token() {
   local out
-  out=$("${INTEROP_ENV[@]}" DOCHIYA_DATA_DIR="$INTEROP_DATA_DIR" "$INTEROP_BIN" token --sub "$1" --scopes "ledger:read ledger:write") || return 1
+  out=$("${INTEROP_ENV[@]}" DOCHIYA_DATA_DIR="$INTEROP_DATA_DIR" "$INTEROP_BIN" token --port "$INTEROP_PORT" \
+    --sub "$1" --scopes "ledger:read ledger:write") || return 1
   # The token is the last non-empty line the command prints.
   printf '%s\n' "$out" | awk 'NF { last = $0 } END { print last }'
 }

@@ -1,0 +1,43 @@
+# Real MCP clients against the built server: the official TypeScript SDKs
+# (@modelcontextprotocol/client 2.x on 2026-07-28 via server/discover,
+# @modelcontextprotocol/sdk 1.x on legacy initialize) and the Python SDK
+# (mcp 2.x, mcp 1.x) each run the ledger story of tests/clients/story.* with a
+# dev Bearer token of its own and print one PASS line. Pins: tests/clients/
+# package-lock.json and requirements-*.txt; installs are cached under .build/.
+source tests/clients/install.sh
+source tests/clients/server.sh
+
+cargo build -p dochiya-mcp --locked
+
+clients_node_bin=$(interop_node_bin)
+clients_node_dir=$(interop_node_modules clients tests/clients)
+clients_py1=$(interop_venv mcp1 tests/clients/requirements-mcp1.txt)
+clients_py2=$(interop_venv mcp2 tests/clients/requirements-mcp2.txt)
+# The scripts run beside their node_modules (ESM resolves packages from the script's directory).
+cp tests/clients/*.mjs "$clients_node_dir/"
+
+interop_start_server clients
+clients_run_id="$(date +%s)-$$"
+clients_passed=0
+clients_failed=()
+# clients_run SUB COMMAND...: runs one story with its own token; all four run
+# even when one fails, so a CI log shows every client's result.
+clients_run() {
+  local sub=$1 token
+  shift
+  token=$(interop_token "$sub-$clients_run_id")
+  if PYTHONDONTWRITEBYTECODE=1 DOCHIYA_MCP_URL="$INTEROP_URL" DOCHIYA_TOKEN="$token" "$@"; then
+    clients_passed=$((clients_passed + 1))
+  else
+    clients_failed+=("$sub")
+  fi
+}
+clients_run ts-client-2 "$clients_node_bin/node" "$clients_node_dir/ts_v2_story.mjs"
+clients_run ts-sdk-1 "$clients_node_bin/node" "$clients_node_dir/ts_v1_story.mjs"
+clients_run py-mcp-2 "$clients_py2/bin/python" tests/clients/py_mcp2_story.py
+clients_run py-mcp-1 "$clients_py1/bin/python" tests/clients/py_mcp1_story.py
+echo "clients: $clients_passed passed, ${#clients_failed[@]} failed"
+if ((${#clients_failed[@]})); then
+  echo "client stories failed: ${clients_failed[*]} (server log: $DOCHIYA_BUILD_DIR/clients-server.log)" >&2
+  exit 1
+fi
