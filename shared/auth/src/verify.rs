@@ -142,8 +142,9 @@ impl Authenticator for BearerAuthenticator {
         let token = bearer_token(&credentials)?;
         let result = self.verify(token).await;
         if let Err(AuthFailure::InvalidToken { reason }) = &result {
-            // The reason names the rule that failed, never the token.
-            tracing::info!(%reason, "bearer token rejected");
+            // The reason names the rule that failed, never the token. Debug level: the
+            // protocol layer logs every rejection once at info.
+            tracing::debug!(%reason, "bearer token rejected");
         }
         result
     }
