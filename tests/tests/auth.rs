@@ -434,3 +434,152 @@ fn the_protected_resource_metadata_is_served_at_both_paths() {
         assert_eq!(r.json(), expected, "{path}");
     }
 }
+
+/// Run the binary to completion in exactly `env` (nothing inherited) and return its exit
+/// code and standard error; it is killed if it has not exited within 20 s.
+fn run_to_exit(args: &[&str], env: &[(String, String)]) -> (Option<i32>, String) {
+    let mut child = Command::new(binary_path())
+        .args(args)
+        .env_clear()
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn dochiya-mcp");
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("dochiya-mcp did not exit");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("read stderr");
+    (status.code(), stderr)
+}
+
+/// A real provided.al2023 Lambda environment (fixture) plus `extra`.
+fn lambda_env(extra: &[(&str, &str)]) -> Vec<(String, String)> {
+    let fixture = include_str!("../../shared/auth/tests/fixtures/env-lambda-provided-al2023.env");
+    let mut env: Vec<(String, String)> = fixture
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split_once('='))
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+    env.extend(extra.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())));
+    env
+}
+
+#[test]
+fn in_a_real_lambda_dev_mode_is_refused_and_jwt_mode_needs_its_settings() {
+    let dir = std::env::temp_dir().join(format!("dochiya-e2e-auth-lambda-{}", std::process::id()));
+    let dir = dir.to_string_lossy().into_owned();
+    let (code, stderr) = run_to_exit(
+        &[],
+        &lambda_env(&[
+            ("DOCHIYA_AUTH", "dev"),
+            ("DOCHIYA_RESOURCE_URL", "https://ledger.example.test/mcp"),
+            ("DOCHIYA_DATA_DIR", &dir),
+        ]),
+    );
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("DOCHIYA_AUTH=dev is refused in a real AWS Lambda"),
+        "{stderr}"
+    );
+    assert!(
+        !std::path::Path::new(&dir).join("dev-secret").exists(),
+        "no dev secret was written"
+    );
+
+    // jwt is the default there; without an issuer it does not start.
+    let (code, stderr) = run_to_exit(
+        &[],
+        &lambda_env(&[("DOCHIYA_RESOURCE_URL", "https://ledger.example.test/mcp")]),
+    );
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("DOCHIYA_AUTH=jwt needs DOCHIYA_ISSUER"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_token_subcommand_mints_tokens_the_dev_server_accepts() {
+    const SECRET: &str = "e2e-dev-secret-0123456789-abcdefghij";
+    let s = dochiya_e2e::Server::start_with(&[("DOCHIYA_DEV_SECRET", SECRET)]);
+    let mint = |sub: &str, scopes: &str, port: u16| {
+        let output = Command::new(binary_path())
+            .args([
+                "token",
+                "--sub",
+                sub,
+                "--scopes",
+                scopes,
+                "--port",
+                &port.to_string(),
+            ])
+            .env_clear()
+            .env("DOCHIYA_DEV_SECRET", SECRET)
+            .env("DOCHIYA_AUTH", "dev")
+            .output()
+            .expect("run token");
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).expect("utf-8").trim().to_owned()
+    };
+    let rpc = |token: &str, body: &Value| {
+        let bearer = format!("Bearer {token}");
+        s.post_json(&[PROTOCOL, ("authorization", &bearer)], &body.to_string())
+    };
+    let alice = mint("alice", "ledger:read", s.port);
+    assert_eq!(
+        structured(&rpc(&alice, &call(1, "list_vaults", json!({}))))["vaults"],
+        json!([])
+    );
+    let r = rpc(&alice, &call(2, "create_vault", json!({"name": "Alice"})));
+    assert_eq!(r.status, 403, "{}", String::from_utf8_lossy(&r.body));
+    let metadata = format!(
+        "http://127.0.0.1:{}/.well-known/oauth-protected-resource/mcp",
+        s.port
+    );
+    assert_eq!(
+        r.header("www-authenticate"),
+        Some(format!("Bearer error=\"insufficient_scope\", scope=\"ledger:write\", resource_metadata=\"{metadata}\"").as_str())
+    );
+
+    // The printed startup token (sub "local") writes; alice does not see local's vault.
+    assert_eq!(
+        structured(&rpc(&s.token, &call(3, "create_vault", json!({"name": "Home"}))))["name"],
+        "Home"
+    );
+    assert_eq!(
+        structured(&rpc(&alice, &call(4, "list_vaults", json!({}))))["vaults"],
+        json!([])
+    );
+
+    // A token minted for another port has another audience.
+    let elsewhere = mint("alice", "ledger:read", s.port.wrapping_add(1));
+    let r = rpc(&elsewhere, &call(5, "list_vaults", json!({})));
+    assert_eq!(r.status, 401);
+    assert!(
+        r.header("www-authenticate")
+            .is_some_and(|c| c.ends_with(", error=\"invalid_token\"")),
+        "{r:?}"
+    );
+}
