@@ -18,7 +18,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use dochiya_ledger::store::{Attrs, Item, Key, Page, Query, SkRange, Store, StoreError, WriteOp, eval};
+use dochiya_ledger::store::{
+    Attrs, Item, Key, Page, Query, SkRange, Store, StoreError, TTL_ATTRIBUTE, Value, WriteOp, eval,
+};
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
 
 pub use error::EmbeddedError;
@@ -125,6 +127,15 @@ impl EmbeddedStore {
             db: Arc::new(db),
             location: location.into(),
         })
+    }
+
+    /// Delete every item whose [`TTL_ATTRIBUTE`] (epoch seconds) is at or before
+    /// `now`, in one write transaction; returns how many went. DynamoDB does this
+    /// by itself; here a caller may run it now and then (e.g. at start-up) to keep
+    /// the file small. It scans the whole table: fine at household scale, and
+    /// never required, since the ledger checks expiry itself.
+    pub async fn purge_expired(&self, now: i64) -> Result<u64, StoreError> {
+        self.blocking(move |db| Ok(purge_blocking(db, now)?)).await
     }
 
     /// Run blocking redb work on tokio's blocking pool.
@@ -316,6 +327,34 @@ fn write_blocking(db: &Database, ops: &[WriteOp]) -> Result<(), StoreError> {
     }
 }
 
+fn purge_blocking(db: &Database, now: i64) -> Result<u64, EmbeddedError> {
+    let txn = db.begin_write().map_err(EmbeddedError::storage("begin purge"))?;
+    let purged = {
+        let mut table = txn
+            .open_table(ITEMS)
+            .map_err(EmbeddedError::storage("open items table"))?;
+        let mut expired: Vec<(String, Vec<u8>)> = Vec::new();
+        for entry in table.iter().map_err(EmbeddedError::storage("scan"))? {
+            let (k, v) = entry.map_err(EmbeddedError::storage("scan"))?;
+            let (pk, sk) = k.value();
+            let key = Key::new(pk, String::from_utf8_lossy(sk));
+            if let Some(Value::N(at)) = decode_attrs(&key, v.value())?.get(TTL_ATTRIBUTE)
+                && *at <= now
+            {
+                expired.push((pk.to_owned(), sk.to_vec()));
+            }
+        }
+        for (pk, sk) in &expired {
+            table
+                .remove((pk.as_str(), sk.as_slice()))
+                .map_err(EmbeddedError::storage("purge"))?;
+        }
+        expired.len() as u64
+    };
+    txn.commit().map_err(EmbeddedError::storage("commit purge"))?;
+    Ok(purged)
+}
+
 #[async_trait]
 impl Store for EmbeddedStore {
     async fn get(&self, key: &Key) -> Result<Option<Item>, StoreError> {
@@ -421,6 +460,48 @@ mod tests {
             sk_bounds(&q(SkRange::Between("d".into(), "b".into()), true, None)),
             None
         );
+    }
+
+    #[tokio::test]
+    async fn purge_expired_deletes_only_items_at_or_past_their_expiry() {
+        let store = EmbeddedStore::in_memory().unwrap();
+        let with_ttl = |sk: &str, ttl: Option<Value>| {
+            let mut attrs = Attrs::new();
+            attrs.insert("v".into(), Value::S(sk.into()));
+            if let Some(t) = ttl {
+                attrs.insert(TTL_ATTRIBUTE.into(), t);
+            }
+            WriteOp::Put {
+                item: Item {
+                    key: Key::new("P#me", sk),
+                    attrs,
+                },
+                condition: None,
+            }
+        };
+        store
+            .write(vec![
+                with_ttl("IDEM#old", Some(Value::N(999))),
+                with_ttl("IDEM#now", Some(Value::N(1000))),
+                with_ttl("IDEM#later", Some(Value::N(1001))),
+                with_ttl("MEMBER#v", None),
+                with_ttl("ODD", Some(Value::S("999".into()))),
+            ])
+            .await
+            .unwrap();
+        assert_eq!(store.purge_expired(1000).await.unwrap(), 2);
+        let page = store
+            .query(&Query {
+                pk: "P#me".into(),
+                range: SkRange::All,
+                forward: true,
+                limit: 10,
+                after: None,
+            })
+            .await;
+        let sks: Vec<String> = page.unwrap().items.into_iter().map(|i| i.key.sk).collect();
+        assert_eq!(sks, vec!["IDEM#later", "MEMBER#v", "ODD"]);
+        assert_eq!(store.purge_expired(1000).await.unwrap(), 0);
     }
 
     #[tokio::test]
