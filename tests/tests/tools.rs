@@ -1043,7 +1043,7 @@ async fn the_same_key_twice_records_once_and_replays() {
     let args = r#"{"from": "카카오뱅크", "to": "식비", "amount": "12000", "date": "2026-03-02", "memo": "점심", "idempotencyKey": "7b0c1d9e-retry"}"#;
     let first = p.ok("record_transaction", args).await;
     // The response was "lost": the client calls again, later, with the same key.
-    h.clock.advance_seconds(120);
+    h.advance(120);
     let second = p.ok("record_transaction", args).await;
     assert_eq!(first["replayed"], false);
     assert_eq!(second["replayed"], true);

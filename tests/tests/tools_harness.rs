@@ -1,9 +1,11 @@
-//! The assembled MCP handler in process, for the tool tests (`tools.rs`, `household.rs`).
+//! The assembled MCP handler in process, for the tool tests (`tools*.rs`, `household.rs`).
 //!
 //! Every call is a real HTTP request into `Server::handle`: the gate, the JSON-RPC
 //! envelope, negotiation, a real dev HS256 token checked by the dev authenticator,
-//! scope checks, the tool, and per-era shaping. The ledger runs over the embedded
-//! store in memory, with a manual clock so dates and `today` are fixed. Each
+//! scope checks, the tool, and per-era shaping. [`Harness::new`] runs the ledger over
+//! the embedded store in memory with a manual clock, so dates and `today` are fixed;
+//! [`Harness::assembled`] is the app exactly as `dochiya-mcp` builds it from its
+//! configuration (embedded store on disk, system clock, its own dev secret). Each
 //! successful result is validated against the `outputSchema` published in
 //! `tools/list` with the `jsonschema` crate; each error result is checked to carry
 //! no `structuredContent`.
@@ -15,7 +17,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use dochiya_auth::{BearerAuthenticator, DevSecret, DevTokenIssuer};
+use dochiya_app::{AppConfig, Assembled};
+use dochiya_auth::{AuthConfig, BearerAuthenticator, DevSecret, DevTokenIssuer};
 use dochiya_ledger::domain::{ManualClock, SeededEntropy, TWO_POW_53};
 use dochiya_ledger::{Ledger, LedgerConfig};
 use dochiya_protocol::{Server, ServerConfig};
@@ -32,12 +35,21 @@ pub const NOW_UNIX: i64 = 1_774_926_000;
 /// The version the tool tests speak: structuredContent as an object, no `_meta` needed.
 pub const LEGACY: &str = "2025-11-25";
 
-/// The server, its dev token issuer, the clock, and the published output schemas.
+/// How the harness gets real dev tokens for its server.
+enum Minter {
+    /// A dev token issuer over the harness's own secret.
+    Issuer(DevTokenIssuer),
+    /// The app's own minting, with its configuration.
+    App(Box<(AuthConfig, AppConfig)>),
+}
+
+/// The server, its dev token minting, the clock, and the published output schemas.
 pub struct Harness {
-    server: Server,
-    issuer: DevTokenIssuer,
-    /// The ledger's clock; each tool call advances it by one second so ids are time-ordered.
-    pub clock: Arc<ManualClock>,
+    server: Arc<Server>,
+    minter: Minter,
+    /// The ledger's clock (manual-clock harness only); each tool call advances it by
+    /// one second so ids are time-ordered.
+    clock: Option<Arc<ManualClock>>,
     validators: HashMap<String, jsonschema::Validator>,
     /// The `tools/list` result as published.
     pub tools_list: Value,
@@ -75,9 +87,28 @@ impl Harness {
         };
         let server =
             Server::new(config, dochiya_tools::all(Arc::new(ledger)), Arc::new(auth)).expect("server");
+        Harness::with(Arc::new(server), Minter::Issuer(issuer), Some(clock)).await
+    }
+
+    /// The app as `dochiya-mcp` assembles it from configuration, with its data in `data_dir`.
+    pub async fn assembled(data_dir: &std::path::Path) -> Harness {
+        let dir = data_dir.to_string_lossy().into_owned();
+        let lookup = move |k: &str| match k {
+            "DOCHIYA_DATA_DIR" => Some(dir.clone()),
+            "DOCHIYA_AUTH" => Some("dev".to_owned()),
+            _ => None,
+        };
+        let config = AppConfig::from_lookup(lookup.clone()).expect("app config");
+        let Assembled { app, auth, .. } = dochiya_app::build(&config, &lookup, RESOURCE)
+            .await
+            .expect("assembled app");
+        Harness::with(app.server, Minter::App(Box::new((auth, config))), None).await
+    }
+
+    async fn with(server: Arc<Server>, minter: Minter, clock: Option<Arc<ManualClock>>) -> Harness {
         let mut harness = Harness {
             server,
-            issuer,
+            minter,
             clock,
             validators: HashMap::new(),
             tools_list: Value::Null,
@@ -109,11 +140,18 @@ impl Harness {
 
     /// A client signed in as `sub` with exactly `scopes`.
     pub fn client(&self, sub: &str, scopes: &[&str]) -> Client<'_> {
-        let token = self
-            .issuer
-            .mint(sub, scopes, Duration::from_secs(3600))
-            .expect("mint");
+        let token = match &self.minter {
+            Minter::Issuer(issuer) => issuer.mint(sub, scopes, Duration::from_secs(3600)).expect("mint"),
+            Minter::App(parts) => dochiya_app::assemble::mint(&parts.0, &parts.1, sub, scopes).expect("mint"),
+        };
         Client { harness: self, token }
+    }
+
+    /// Moves the manual clock on (no-op for the assembled app, which runs on the system clock).
+    pub fn advance(&self, seconds: i64) {
+        if let Some(clock) = &self.clock {
+            clock.advance_seconds(seconds);
+        }
     }
 
     /// POST `body` to `/mcp` as protocol `version`, with an optional bearer token.
@@ -190,7 +228,7 @@ pub struct Client<'h> {
 impl Client<'_> {
     /// `tools/call` with `arguments` given as exact JSON text.
     pub async fn call(&self, tool: &str, arguments: &str) -> Outcome {
-        self.harness.clock.advance_seconds(1);
+        self.harness.advance(1);
         let body = format!(
             r#"{{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{{"name":"{tool}","arguments":{arguments}}}}}"#
         );

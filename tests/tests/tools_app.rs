@@ -1,0 +1,75 @@
+//! The tools through the app exactly as `dochiya-mcp` assembles it from configuration:
+//! embedded store in a data directory, system clock, dev auth with the app's own
+//! generated secret, and a token minted the way `dochiya-mcp token` mints one.
+
+#[path = "tools_harness.rs"]
+mod harness;
+
+use harness::Harness;
+use serde_json::json;
+
+/// A data directory of our own, removed when the test ends.
+struct DataDir(std::path::PathBuf);
+
+impl DataDir {
+    fn new(tag: &str) -> DataDir {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        let dir = std::env::temp_dir().join(format!("dochiya-{tag}-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("data dir");
+        DataDir(dir)
+    }
+}
+
+impl Drop for DataDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[tokio::test]
+async fn the_assembled_app_serves_the_same_tools_end_to_end() {
+    let dir = DataDir::new("tools-app");
+    let h = Harness::assembled(&dir.0).await;
+    // The app publishes exactly the declarations the other tests check.
+    assert_eq!(h.tools_list, Harness::new().await.tools_list);
+
+    let p = h.person("app-person");
+    assert_eq!(p.ok("list_vaults", "{}").await, json!({"vaults": []}));
+    let vault = p.ok("create_vault", r#"{"name": "우리집"}"#).await;
+    let today = vault["today"].as_str().unwrap_or_default().to_owned();
+    assert_eq!(today.len(), 10, "{today}");
+    p.ok(
+        "create_account",
+        r#"{"name": "카카오뱅크", "kind": "asset", "openingBalance": "100000"}"#,
+    )
+    .await;
+    p.ok("create_account", r#"{"name": "식비", "kind": "expense"}"#)
+        .await;
+    let args = r#"{"from": "카카오뱅크", "to": "식비", "amount": "12000", "memo": "점심", "idempotencyKey": "app-lunch"}"#;
+    let first = p.ok("record_transaction", args).await;
+    assert_eq!(first["transaction"]["date"], today.as_str());
+    let id = first["transaction"]["transactionId"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let replay = p.ok("record_transaction", args).await;
+    assert_eq!(replay["replayed"], true);
+    assert_eq!(replay["transaction"], first["transaction"]);
+    let got = p
+        .ok("get_transaction", &json!({"transactionId": id}).to_string())
+        .await;
+    assert_eq!(got["transaction"], first["transaction"]);
+    assert!(
+        p.err("get_transaction", &format!(r#"{{"transactionId": {id}}}"#))
+            .await
+            .starts_with("Argument `transactionId`: it was sent as a JSON number.")
+    );
+    let balances = p.ok("get_balances", "{}").await;
+    assert_eq!(
+        balances["totals"],
+        json!({"assets": "88000", "liabilities": "0", "netWorth": "88000"})
+    );
+}
