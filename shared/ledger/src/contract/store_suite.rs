@@ -271,7 +271,8 @@ pub async fn put_replaces_the_whole_item<S: Store>(store: S) {
     assert_eq!(get(&store, &first.key).await, Some(second));
 }
 
-/// `get_many` answers in the order asked, `None` for missing keys, across partitions.
+/// `get_many` answers in the order asked, `None` for missing keys, across
+/// partitions, and once per position when a key repeats.
 pub async fn get_many_follows_key_order<S: Store>(store: S) {
     let pk = fresh_pk("get-many");
     let other = fresh_pk("get-many-other");
@@ -289,7 +290,16 @@ pub async fn get_many_follows_key_order<S: Store>(store: S) {
         Ok(g) => g,
         Err(e) => panic!("get_many failed: {e:?}"),
     };
-    assert_eq!(got, vec![Some(b), None, Some(c), Some(a)]);
+    assert_eq!(got, vec![Some(b.clone()), None, Some(c), Some(a.clone())]);
+    // A key asked for twice is answered twice, in place (two postings to one account).
+    let twice = match store
+        .get_many(&[a.key.clone(), b.key.clone(), a.key.clone()])
+        .await
+    {
+        Ok(g) => g,
+        Err(e) => panic!("get_many with a repeated key failed: {e:?}"),
+    };
+    assert_eq!(twice, vec![Some(a.clone()), Some(b), Some(a)]);
     let none = match store.get_many(&[]).await {
         Ok(g) => g,
         Err(e) => panic!("get_many(&[]) failed: {e:?}"),
