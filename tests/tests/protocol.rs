@@ -145,7 +145,7 @@ fn content_type_charset_missing_and_415() {
         "missing Content-Type is read as JSON"
     );
     let r = s.post(&[("content-type", "text/plain")], ping);
-    assert_error(&r, 415, -32600, None);
+    assert_error(&r, 415, -32600, Some(json!(1)));
 }
 
 #[test]
@@ -430,13 +430,28 @@ fn origin_and_host_are_checked() {
         &s.post(&[json, ("origin", "https://evil.example")], ping),
         403,
         -32600,
-        None,
+        Some(json!(1)),
     );
     assert_error(
         &s.post(&[json, ("host", "evil.example")], ping),
         403,
         -32600,
-        None,
+        Some(json!(1)),
     );
     assert_eq!(s.post(&[json, ("host", "localhost")], ping).status, 200);
+    // The server's own origin is never a rebinding attack (conformance dns-rebinding-protection).
+    let own = format!("http://127.0.0.1:{}", s.port);
+    assert_eq!(s.post(&[json, ("origin", &own)], ping).status, 200);
+    let r = s.post(&[json, ("origin", "http://127.0.0.1:1")], ping);
+    assert_error(&r, 403, -32600, Some(json!(1)));
+}
+
+#[test]
+fn legacy_logging_set_level_is_an_empty_result() {
+    let s = Server::start();
+    let r = s.post_json(
+        &[("mcp-protocol-version", "2025-11-25")],
+        r#"{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"info"}}"#,
+    );
+    assert_eq!(r.json(), json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
 }

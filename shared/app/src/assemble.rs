@@ -50,7 +50,7 @@ pub async fn build(
     let ledger = Arc::new(Ledger::new(store, Arc::new(SystemClock), ledger_config));
     let tools = dochiya_tools::all(ledger);
     let app = App::from_parts(
-        server_config(config, dochiya_tools::INSTRUCTIONS),
+        server_config(config, dochiya_tools::INSTRUCTIONS, &auth_config.resource_url),
         tools,
         authenticator,
     )?;

@@ -62,11 +62,18 @@ pub enum StartupError {
     Lambda(String),
 }
 
-/// The protocol layer's configuration for this deployment.
-pub fn server_config(config: &AppConfig, instructions: &str) -> ServerConfig {
+/// The protocol layer's configuration for this deployment; `resource_url` is the public MCP URL.
+pub fn server_config(config: &AppConfig, instructions: &str, resource_url: &str) -> ServerConfig {
+    let mut allowed_origins = config.allowed_origins.clone();
+    // A page served from our own origin is not DNS rebinding: always allow it.
+    for own in own_origins(config, resource_url) {
+        if !allowed_origins.iter().any(|o| o.eq_ignore_ascii_case(&own)) {
+            allowed_origins.push(own);
+        }
+    }
     ServerConfig {
         instructions: instructions.to_owned(),
-        allowed_origins: config.allowed_origins.clone(),
+        allowed_origins,
         // Locally we are reachable from a browser on this machine: refuse rebinding hosts.
         // Behind API Gateway the gateway routes by host already.
         host_policy: match config.runtime {
@@ -76,6 +83,31 @@ pub fn server_config(config: &AppConfig, instructions: &str) -> ServerConfig {
         strict_version_header: config.strict_version_header,
         ..ServerConfig::default()
     }
+}
+
+/// `scheme://host[:port]` of the resource URL, plus, for a local server, the same
+/// port under every loopback name it answers to.
+fn own_origins(config: &AppConfig, resource_url: &str) -> Vec<String> {
+    let Some((scheme, rest)) = resource_url.split_once("://") else {
+        return Vec::new();
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let mut origins = vec![format!("{scheme}://{authority}")];
+    if config.runtime == Runtime::Local {
+        let port = authority
+            .rsplit_once(':')
+            .map(|(_, p)| p)
+            .filter(|p| !p.contains(']'));
+        if let Some(port) = port {
+            for host in ["127.0.0.1", "localhost", "[::1]"] {
+                let origin = format!("http://{host}:{port}");
+                if !origins.contains(&origin) {
+                    origins.push(origin);
+                }
+            }
+        }
+    }
+    origins
 }
 
 /// The assembled server, ready for either adapter.
@@ -220,4 +252,40 @@ pub fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
         source = cause.source();
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn local() -> AppConfig {
+        AppConfig::from_lookup(|_| None).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn own_origin_is_always_allowed_locally_under_every_loopback_name() {
+        let c = server_config(&local(), "i", "http://127.0.0.1:8123/mcp");
+        assert_eq!(
+            c.allowed_origins,
+            [
+                "http://127.0.0.1:8123",
+                "http://localhost:8123",
+                "http://[::1]:8123"
+            ]
+        );
+        assert_eq!(c.host_policy, HostPolicy::Loopback);
+    }
+
+    #[test]
+    fn lambda_allows_the_resource_origin_and_the_configured_ones() {
+        let mut config = local();
+        config.runtime = Runtime::Lambda { real: true };
+        config.allowed_origins = vec!["http://localhost:6274".into()];
+        let c = server_config(&config, "i", "https://ledger.example.com/mcp");
+        assert_eq!(
+            c.allowed_origins,
+            ["http://localhost:6274", "https://ledger.example.com"]
+        );
+        assert_eq!(c.host_policy, HostPolicy::Any);
+    }
 }

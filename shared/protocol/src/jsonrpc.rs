@@ -134,6 +134,18 @@ pub(crate) fn parse_message(raw: &RawValue) -> Result<Message, InvalidMessage> {
     })
 }
 
+/// The id of a single request in `body`, if it has a readable one (for answers the gate
+/// gives before the envelope is read: 403, 415, 400).
+pub(crate) fn peek_id(body: &[u8]) -> Option<Box<RawValue>> {
+    let text = std::str::from_utf8(body).ok()?;
+    let raw: &RawValue = serde_json::from_str(text).ok()?;
+    match parse_message(raw) {
+        Ok(Message::Request { id, .. }) => Some(id),
+        Ok(_) => None,
+        Err(invalid) => invalid.id,
+    }
+}
+
 // MCP ids are strings or numbers; JSON-RPC's `null` id is not allowed for requests.
 fn is_valid_id(id: &RawValue) -> bool {
     matches!(id.get().as_bytes().first(), Some(b'"' | b'-' | b'0'..=b'9'))
@@ -237,6 +249,17 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn peek_id_reads_a_request_id_or_nothing() {
+        assert_eq!(
+            peek_id(br#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#).map(|i| i.get().to_owned()),
+            Some("\"a\"".into())
+        );
+        assert!(peek_id(br#"{"jsonrpc":"2.0","method":"ping"}"#).is_none());
+        assert!(peek_id(b"not json").is_none());
+        assert!(peek_id(b"[1]").is_none());
     }
 
     #[test]

@@ -32,6 +32,7 @@ pub(crate) struct ParamsHead {
     #[serde(rename = "protocolVersion")]
     pub protocol_version: Option<Value>,
     pub cursor: Option<Value>,
+    pub level: Option<Value>,
     #[serde(default, deserialize_with = "present")]
     pub arguments: Option<Box<RawValue>>,
 }
@@ -103,16 +104,21 @@ fn modern(
             "{META_PROTOCOL_VERSION} must be a string"
         )));
     };
-    if Version::parse(requested) != Some(Version::V2026_07_28) {
-        return Err(RpcError::unsupported_version(requested));
-    }
     let version_header = header(headers, PROTOCOL_VERSION_HEADER)
         .map_err(|()| RpcError::header_mismatch("MCP-Protocol-Version is not visible ASCII"))?;
-    // An unsupported header takes precedence over a mismatch (conformance PR #293).
-    if let Some(h) = version_header
-        && Version::parse(h).is_none()
-    {
-        return Err(RpcError::unsupported_version(h));
+    if let Some(h) = version_header {
+        // An unsupported header takes precedence over a mismatch (conformance PR #293).
+        if Version::parse(h).is_none() {
+            return Err(RpcError::unsupported_version(h));
+        }
+        // Strict: a supported header that disagrees with the body is a mismatch,
+        // whatever the body claims (the spec's -32020; conformance sends v999 in `_meta`).
+        if policy.strict_version_header && h != requested {
+            return Err(mismatch(h, requested));
+        }
+    }
+    if Version::parse(requested) != Some(Version::V2026_07_28) {
+        return Err(RpcError::unsupported_version(requested));
     }
     match head.meta_object().and_then(|m| m.get(META_CLIENT_CAPABILITIES)) {
         Some(Value::Object(_)) => {}
@@ -134,11 +140,7 @@ fn modern(
             ));
         }
         Some(h) if h == requested => {}
-        Some(h) if policy.strict_version_header => {
-            return Err(RpcError::header_mismatch(format!(
-                "MCP-Protocol-Version {h} does not match _meta protocolVersion {requested}"
-            )));
-        }
+        Some(h) if policy.strict_version_header => return Err(mismatch(h, requested)),
         Some(h) => {
             // DESIGN.md §2: a widely used client sends exactly this; the body wins.
             tracing::debug!(
@@ -177,6 +179,12 @@ fn modern(
         }
     }
     Ok(Version::V2026_07_28)
+}
+
+fn mismatch(header: &str, body: &str) -> RpcError {
+    RpcError::header_mismatch(format!(
+        "MCP-Protocol-Version {header} does not match _meta protocolVersion {body}"
+    ))
 }
 
 fn legacy(method: &str, head: &ParamsHead, headers: &HeaderMap) -> Result<Version, RpcError> {
@@ -312,6 +320,35 @@ mod tests {
             data,
             Some(json!({"supported": ["2026-07-28"], "requested": "1999-01-01"}))
         );
+    }
+
+    #[test]
+    fn strict_mismatch_beats_an_unsupported_body_version_tolerant_does_not() {
+        // conformance sep-2575-http-server-header-mismatch-400: body v999.0.0, header 2026-07-28.
+        let p = head(json!({"_meta": {META_PROTOCOL_VERSION: "v999.0.0", META_CLIENT_CAPABILITIES: {}}}));
+        let h = headers(&[
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "server/discover"),
+        ]);
+        let (status, code, msg, _) = err(negotiate("server/discover", &p, &h, STRICT));
+        assert_eq!((status, code), (400, -32020));
+        assert_eq!(
+            msg,
+            "Header mismatch: MCP-Protocol-Version 2026-07-28 does not match _meta protocolVersion v999.0.0"
+        );
+        let (_, code, _, data) = err(negotiate("server/discover", &p, &h, LENIENT));
+        assert_eq!(code, -32022);
+        assert_eq!(
+            data,
+            Some(json!({"supported": ["2026-07-28"], "requested": "v999.0.0"}))
+        );
+        // Same versions in both: unsupported in either mode.
+        let h = headers(&[
+            ("mcp-protocol-version", "2025-11-25"),
+            ("mcp-method", "server/discover"),
+        ]);
+        let p = head(json!({"_meta": {META_PROTOCOL_VERSION: "2025-11-25", META_CLIENT_CAPABILITIES: {}}}));
+        assert_eq!(err(negotiate("server/discover", &p, &h, STRICT)).1, -32022);
     }
 
     #[test]

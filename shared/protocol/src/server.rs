@@ -37,6 +37,18 @@ pub const TOKENLESS_METHODS: [&str; 5] = [
     "tools/list",
 ];
 
+/// RFC 5424 severities, the values of `logging/setLevel`'s `level`.
+const LOG_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
 /// `Cache-Control` of the protected resource metadata: it changes only with a deploy.
 const RESOURCE_METADATA_CACHE: &str = "public, max-age=3600";
 
@@ -176,7 +188,13 @@ impl Server {
             Ok(Admitted::Mcp(text)) => text,
             Ok(Admitted::ResourceMetadata) => return self.resource_metadata_response(),
             Err(refusal) => {
-                let mut response = error_response(None, &refusal.error);
+                // Echo the id when the refused body still names one (not for an oversized body).
+                let id = match refusal.error.status {
+                    StatusCode::PAYLOAD_TOO_LARGE => None,
+                    _ if gate::MCP_PATHS.contains(&req.uri().path()) => jsonrpc::peek_id(req.body()),
+                    _ => None,
+                };
+                let mut response = error_response(id.as_deref(), &refusal.error);
                 if let Some(allow) = refusal.allow {
                     response
                         .headers_mut()
@@ -334,6 +352,15 @@ impl Server {
             ("server/discover", true) => done(id, self.discover()),
             ("initialize", false) => done(id, self.initialize(version)),
             ("ping", false) => done(id, ResultObject::new()),
+            // Accepted and answered `{}` on the legacy leg: we never send log notifications,
+            // so there is nothing to filter (removed in 2026-07-28, where it is -32601).
+            ("logging/setLevel", false) => match head.level.as_ref().and_then(Value::as_str) {
+                Some(level) if LOG_LEVELS.contains(&level) => done(id, ResultObject::new()),
+                _ => fail(
+                    id,
+                    RpcError::invalid_params(format!("Invalid params: level must be one of {LOG_LEVELS:?}")),
+                ),
+            },
             ("tools/list", _) => match head.cursor {
                 Some(cursor) if !cursor.is_null() => fail(
                     id,

@@ -764,3 +764,36 @@ async fn legacy_unsupported_header_is_400() {
     assert_eq!((a.status, a.code()), (400, &json!(-32600)));
     assert_eq!(a.json["id"], 1);
 }
+
+#[tokio::test]
+async fn gate_refusals_echo_a_readable_id() {
+    let s = server_with(ServerConfig {
+        allowed_origins: vec![],
+        ..ServerConfig::default()
+    });
+    let ping = r#"{"jsonrpc":"2.0","id":"g1","method":"ping"}"#;
+    let a = post(&s, &[("origin", "https://evil.example")], ping).await;
+    assert_eq!((a.status, &a.json["id"]), (403, &json!("g1")));
+    let a = post(&s, &[("content-type", "text/plain")], ping).await;
+    assert_eq!((a.status, &a.json["id"]), (415, &json!("g1")));
+}
+
+#[tokio::test]
+async fn legacy_logging_set_level_is_empty_object_without_a_token() {
+    let s = server();
+    let a = post(
+        &s,
+        &[("mcp-protocol-version", "2025-11-25")],
+        r#"{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"info"}}"#,
+    )
+    .await;
+    assert_eq!(a.status, 200);
+    assert_eq!(a.json, json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
+    let a = post(
+        &s,
+        &[("mcp-protocol-version", "2025-11-25")],
+        r#"{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"loud"}}"#,
+    )
+    .await;
+    assert_eq!((a.status, a.code()), (200, &json!(-32602)));
+}
