@@ -544,3 +544,28 @@ async fn challenges_and_metadata_through_the_trait() {
         })
     );
 }
+
+#[tokio::test]
+async fn no_single_character_change_to_a_valid_token_is_accepted() {
+    let key = SigningKey::rsa_a();
+    let server = JwksServer::start(jwks(&[&key])).await;
+    let a = authenticator(&server, SLOW);
+    let token = key.sign(&good_claims("person-1", "ledger:read"));
+    assert_eq!(auth(&a, &token).await, principal("person-1", &["ledger:read"]));
+    let mut checked = 0;
+    for (i, c) in token.char_indices() {
+        if c == '.' {
+            continue;
+        }
+        let replacement = if c == 'A' { 'B' } else { 'A' };
+        let mut mutated = token.clone();
+        mutated.replace_range(i..i + 1, &replacement.to_string());
+        match auth(&a, &mutated).await {
+            Err(AuthFailure::InvalidToken { .. }) => checked += 1,
+            other => panic!("position {i}: {c} -> {replacement} gave {other:?}"),
+        }
+    }
+    assert_eq!(checked, token.len() - 2);
+    // Mutated kids may cost one refetch; never more.
+    assert!(server.hits() <= 2, "{} fetches", server.hits());
+}
