@@ -1099,6 +1099,33 @@ async fn a_2025_03_26_client_gets_the_same_json_as_text_only() {
 }
 
 #[tokio::test]
+async fn a_2026_07_28_client_gets_structured_content() {
+    let h = Harness::new().await;
+    let p = h.person("modern-client");
+    household(&p).await;
+    let r = h
+        .modern_call(
+            &p.token,
+            "record_transaction",
+            r#"{"from": "카카오뱅크", "to": "식비", "amount": "8000", "date": "2026-03-02", "idempotencyKey": "modern"}"#,
+        )
+        .await;
+    assert_eq!(r["resultType"], "complete");
+    assert_eq!(r["isError"], false);
+    assert_eq!(r["structuredContent"]["balances"][1]["balance"], "992000");
+    let e = h
+        .modern_call(
+            &p.token,
+            "get_transaction",
+            r#"{"transactionId": 4611686018427387905}"#,
+        )
+        .await;
+    assert_eq!(e["isError"], true);
+    assert_eq!(e.get("structuredContent"), None);
+    assert_eq!(e["content"][0]["text"], ID_AS_NUMBER);
+}
+
+#[tokio::test]
 async fn tools_list_is_stable() {
     let h = Harness::new().await;
     let list = &h.tools_list;

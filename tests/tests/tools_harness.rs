@@ -179,6 +179,33 @@ impl Harness {
         (status, json)
     }
 
+    /// `tools/call` as a stateless 2026-07-28 client sends it (headers and `_meta`);
+    /// returns the result after validating its `structuredContent`.
+    pub async fn modern_call(&self, token: &str, tool: &str, arguments: &str) -> Value {
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"{tool}","arguments":{arguments},"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
+        );
+        let request = Request::builder()
+            .method("POST")
+            .uri("/mcp")
+            .header("host", "127.0.0.1:8080")
+            .header("content-type", "application/json")
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", "tools/call")
+            .header("mcp-name", tool)
+            .header("authorization", format!("Bearer {token}"))
+            .body(Bytes::from(body))
+            .expect("request");
+        let response = self.server.handle(request).await;
+        assert_eq!(response.status().as_u16(), 200);
+        let json: Value = serde_json::from_slice(response.body()).expect("JSON body");
+        let result = json["result"].clone();
+        if result["isError"] != Value::Bool(true) {
+            self.check_output(tool, &result["structuredContent"]);
+        }
+        result
+    }
+
     /// Validates a successful result against the tool's published output schema.
     fn check_output(&self, tool: &str, structured: &Value) {
         let validator = self

@@ -31,6 +31,7 @@ pub(crate) struct Output {
     /// The archived account's name (now free for a new account).
     name: String,
     /// Always true: the account is archived.
+    #[schemars(extend("const" = true))]
     archived: bool,
     /// Its balance when archived, decimal string in the vault currency (natural sign); it still counts in balances.
     balance: AmountOut,
