@@ -268,7 +268,7 @@ impl AuthConfig {
         });
         if let Some(servers) = &configured_servers {
             for server in servers {
-                check_url(ENV_AUTHORIZATION_SERVERS, server, true)?;
+                check_url(ENV_AUTHORIZATION_SERVERS, server)?;
             }
         }
 
@@ -291,12 +291,12 @@ impl AuthConfig {
                 var: ENV_ISSUER,
                 what: "issuer identifier, pinned as the tokens' `iss`",
             })?;
-            check_url(ENV_ISSUER, &issuer, true)?;
+            check_url(ENV_ISSUER, &issuer)?;
             let jwks_url = get(ENV_JWKS_URL).ok_or(AuthConfigError::MissingJwtSetting {
                 var: ENV_JWKS_URL,
                 what: "JWKS URL with the token signing keys",
             })?;
-            check_url(ENV_JWKS_URL, &jwks_url, true)?;
+            check_url(ENV_JWKS_URL, &jwks_url)?;
             let servers = configured_servers.unwrap_or_else(|| vec![issuer.clone()]);
             (AuthMode::Jwt(JwtConfig::new(issuer, jwks_url)), servers)
         };
@@ -312,7 +312,7 @@ impl AuthConfig {
 
 /// The resource URL is an audience and the base of the metadata URL: absolute, no query or fragment.
 fn check_resource_url(value: &str) -> Result<(), AuthConfigError> {
-    let url = check_url(ENV_RESOURCE_URL, value, true)?;
+    let url = check_url(ENV_RESOURCE_URL, value)?;
     let invalid = |reason: &str| AuthConfigError::InvalidUrl {
         var: ENV_RESOURCE_URL,
         value: value.to_owned(),
@@ -325,7 +325,7 @@ fn check_resource_url(value: &str) -> Result<(), AuthConfigError> {
 }
 
 /// Parse a URL setting: http(s) with a host, no fragment, and https unless the host is loopback.
-fn check_url(var: &'static str, value: &str, require_tls: bool) -> Result<Url, AuthConfigError> {
+fn check_url(var: &'static str, value: &str) -> Result<Url, AuthConfigError> {
     let invalid = |reason: String| AuthConfigError::InvalidUrl {
         var,
         value: value.to_owned(),
@@ -340,7 +340,7 @@ fn check_url(var: &'static str, value: &str, require_tls: bool) -> Result<Url, A
     }
     match url.scheme() {
         "https" => Ok(url),
-        "http" if !require_tls || is_loopback(&url) => Ok(url),
+        "http" if is_loopback(&url) => Ok(url),
         "http" => Err(AuthConfigError::InsecureUrl {
             var,
             value: value.to_owned(),
