@@ -149,3 +149,53 @@ pub(crate) fn check_range<T: PartialOrd + std::fmt::Display>(from: &T, to: &T) -
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dochiya_ledger::Entity;
+
+    #[test]
+    fn user_facing_ledger_errors_become_tool_results_as_sentences() {
+        let e = tool_error(LedgerError::invalid(
+            "amount",
+            "the amount is zero; record only amounts that moved",
+        ));
+        assert!(
+            matches!(&e, ToolError::Invalid(m) if m == "Invalid amount: the amount is zero; record only amounts that moved."),
+            "{e:?}"
+        );
+        let e = tool_error(LedgerError::NotFound {
+            what: Entity::Vault,
+            name: "x".into(),
+            within: None,
+            candidates: vec![],
+        });
+        assert!(
+            matches!(&e, ToolError::Invalid(m) if m == "No vault named \"x\". Call list_vaults to see what exists or create_vault to make it."),
+            "{e:?}"
+        );
+        assert!(matches!(tool_error(LedgerError::Conflict), ToolError::Invalid(_)));
+    }
+
+    #[test]
+    fn internal_ledger_errors_stay_internal() {
+        let e = tool_error(LedgerError::internal("broken index"));
+        match e {
+            ToolError::Internal(source) => {
+                assert_eq!(source.to_string(), "internal ledger error: broken index")
+            }
+            other => panic!("expected Internal, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_range_must_not_run_backwards() {
+        assert_eq!(check_range(&1, &1).map_err(|e| e.to_string()), Ok(()));
+        let e = check_range(&"2026-03-05", &"2026-03-01").map_err(|e| e.to_string());
+        assert_eq!(
+            e,
+            Err("Invalid from: `from` (2026-03-05) is later than `to` (2026-03-01); `from` is the first day of the range and `to` the last, so swap them.".to_owned())
+        );
+    }
+}
