@@ -22,7 +22,7 @@ pub(crate) struct Args {
     name: String,
     /// What the account is: "asset" (bank account, cash), "liability" (credit card, loan), "income" (salary), "expense" (food, transport) or "equity" (rarely needed).
     kind: KindWire,
-    /// Balance the account already has, as a decimal string in the vault currency, in the kind's natural sign: money in a bank account, or what a card owes (a card owing 300,000 won is "300000"). Posted against an opening-balance equity account. Leave it out for zero.
+    /// Balance the account already has, as a decimal string in the vault currency, in the kind's natural sign: money in a bank account, or what a card owes (a card owing 300,000 won is "300000"). Posted against an opening-balance equity account. Only for asset, liability and equity accounts; leave it out for zero.
     opening_balance: Option<AmountArg>,
     /// Date of the opening balance, YYYY-MM-DD in the vault's time zone. Leave it out for today.
     opening_date: Option<DateArg>,
@@ -58,7 +58,7 @@ impl Operation for CreateAccount {
     type Output = Output;
     const NAME: &'static str = "create_account";
     const TITLE: &'static str = "Create an account";
-    const DESCRIPTION: &'static str = "Creates an account in a vault: \"asset\" for bank accounts and cash (카카오뱅크), \"liability\" for credit cards and loans (신한카드), \"income\" for salary (월급), \"expense\" for spending categories (식비, 교통비). An optional opening balance (decimal string in the vault currency) is recorded against an opening-balance equity account. Calling it again with the same name and kind returns the existing account with created false. Next: record_transaction.";
+    const DESCRIPTION: &'static str = "Creates an account in a vault: \"asset\" for bank accounts and cash (카카오뱅크), \"liability\" for credit cards and loans (신한카드), \"income\" for salary (월급), \"expense\" for spending categories (식비, 교통비). An asset, liability or equity account may start with an opening balance (decimal string in the vault currency), recorded against an opening-balance equity account; income and expense accounts start at zero. Calling it again with the same name and kind returns the existing account with created false. Next: record_transaction.";
     const SCOPE: &'static str = WRITE;
     const ANNOTATIONS: dochiya_protocol::ToolAnnotations = write(true);
 
