@@ -201,6 +201,101 @@ mod tests {
         assert_eq!(found, 8);
     }
 
+    /// The argument names of TOOLS.md are the contract: exactly these, these required.
+    #[test]
+    fn arguments_are_exactly_those_of_the_contract() {
+        let contract: [(&str, &[&str], &[&str]); 17] = [
+            ("list_vaults", &[], &[]),
+            ("list_accounts", &["vault", "includeArchived"], &[]),
+            (
+                "list_transactions",
+                &["vault", "account", "from", "to", "text", "limit", "cursor"],
+                &[],
+            ),
+            ("get_transaction", &["vault", "transactionId"], &["transactionId"]),
+            ("get_balances", &["vault", "asOf"], &[]),
+            (
+                "spending_report",
+                &["vault", "from", "to", "by", "kind"],
+                &["from", "to"],
+            ),
+            ("net_worth_history", &["vault", "from", "to"], &["from", "to"]),
+            ("reconcile", &["vault", "account"], &[]),
+            ("create_vault", &["name", "currency", "timeZone"], &["name"]),
+            ("rename_vault", &["vault", "newName"], &["vault", "newName"]),
+            (
+                "create_account",
+                &["vault", "name", "kind", "openingBalance", "openingDate"],
+                &["name", "kind"],
+            ),
+            (
+                "rename_account",
+                &["vault", "account", "newName"],
+                &["account", "newName"],
+            ),
+            ("archive_account", &["vault", "account"], &["account"]),
+            (
+                "record_transaction",
+                &[
+                    "vault",
+                    "from",
+                    "to",
+                    "amount",
+                    "date",
+                    "memo",
+                    "idempotencyKey",
+                    "allowDuplicate",
+                    "dryRun",
+                ],
+                &["from", "to", "amount", "idempotencyKey"],
+            ),
+            (
+                "record_split_transaction",
+                &[
+                    "vault",
+                    "from",
+                    "to",
+                    "date",
+                    "memo",
+                    "idempotencyKey",
+                    "allowDuplicate",
+                    "dryRun",
+                ],
+                &["from", "to", "idempotencyKey"],
+            ),
+            (
+                "void_transaction",
+                &["vault", "transactionId", "reason"],
+                &["transactionId"],
+            ),
+            (
+                "upsert_snapshot",
+                &["vault", "account", "date", "balance"],
+                &["account", "date", "balance"],
+            ),
+        ];
+        let specs = specs();
+        for ((name, args, required), spec) in contract.iter().zip(&specs) {
+            assert_eq!(spec.name, *name);
+            let mut published: Vec<&str> = spec.input_schema["properties"]
+                .as_object()
+                .map(|p| p.keys().map(String::as_str).collect())
+                .unwrap_or_default();
+            published.sort_unstable();
+            let mut expected = args.to_vec();
+            expected.sort_unstable();
+            assert_eq!(published, expected, "{name}");
+            let mut published_required: Vec<&str> = spec.input_schema["required"]
+                .as_array()
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            published_required.sort_unstable();
+            let mut expected_required = required.to_vec();
+            expected_required.sort_unstable();
+            assert_eq!(published_required, expected_required, "{name}");
+        }
+    }
+
     #[test]
     fn idempotency_key_says_reuse_unchanged() {
         for spec in specs().iter().filter(|s| s.name.starts_with("record_")) {
