@@ -28,6 +28,48 @@ pub fn binary_path() -> PathBuf {
     profile_dir.join(format!("dochiya-mcp{}", std::env::consts::EXE_SUFFIX))
 }
 
+/// `dochiya-mcp` with only what a test sets: nothing inherited may switch stores, auth or runtime.
+fn clean_command() -> Command {
+    let mut command = Command::new(binary_path());
+    for (key, _) in std::env::vars_os() {
+        let key = key.to_string_lossy();
+        if key.starts_with("DOCHIYA_") || key.starts_with("AWS_") || key == "LAMBDA_TASK_ROOT" {
+            command.env_remove(&*key);
+        }
+    }
+    command
+}
+
+/// Run a `dochiya-mcp` subcommand to completion with `env` (and nothing inherited).
+pub fn run(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    clean_command()
+        .args(args)
+        .env("DOCHIYA_LOG", "warn")
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .output()
+        .expect("run dochiya-mcp")
+}
+
+/// The local DynamoDB-compatible server's settings, passed to a child explicitly.
+/// Fails loudly when `tests/run.sh` (stage 20) did not start one: never skipped.
+pub fn dynamodb_env() -> Vec<(&'static str, String)> {
+    let endpoint = std::env::var("AWS_ENDPOINT_URL_DYNAMODB").unwrap_or_else(|_| {
+        panic!(
+            "AWS_ENDPOINT_URL_DYNAMODB is not set: these tests need the moto server that tests/run.sh \
+             starts (or start one and export AWS_ENDPOINT_URL_DYNAMODB, AWS_REGION and test credentials)"
+        )
+    });
+    let var = |k: &str, default: &str| std::env::var(k).unwrap_or_else(|_| default.to_owned());
+    vec![
+        ("AWS_ENDPOINT_URL_DYNAMODB", endpoint),
+        ("AWS_REGION", var("AWS_REGION", "us-east-1")),
+        ("AWS_ACCESS_KEY_ID", var("AWS_ACCESS_KEY_ID", "test")),
+        ("AWS_SECRET_ACCESS_KEY", var("AWS_SECRET_ACCESS_KEY", "test")),
+        ("AWS_EC2_METADATA_DISABLED", "true".to_owned()),
+    ]
+}
+
 /// A running `dochiya-mcp`; killed and its data directory removed on drop.
 #[derive(Debug)]
 pub struct Server {
@@ -63,14 +105,7 @@ impl Server {
             NEXT_DIR.fetch_add(1, Ordering::Relaxed)
         ));
         let _ = std::fs::remove_dir_all(&data_dir);
-        let mut command = Command::new(&binary);
-        // Only what this test sets: nothing inherited may switch stores, auth or runtime.
-        for (key, _) in std::env::vars_os() {
-            let key = key.to_string_lossy();
-            if key.starts_with("DOCHIYA_") || key.starts_with("AWS_") || key == "LAMBDA_TASK_ROOT" {
-                command.env_remove(&*key);
-            }
-        }
+        let mut command = clean_command();
         command
             .env("DOCHIYA_PORT", "0")
             .env("DOCHIYA_DATA_DIR", &data_dir)
@@ -141,6 +176,11 @@ impl Server {
     /// Any request to this server.
     pub fn send(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Response {
         send(self.port, method, path, headers, body).unwrap_or_else(|e| panic!("{method} {path}: {e}"))
+    }
+
+    /// Its data directory (embedded store, dev secret).
+    pub fn data_dir(&self) -> &std::path::Path {
+        &self.data_dir
     }
 
     /// `Authorization: Bearer <the printed dev token>`.
