@@ -296,6 +296,82 @@ mod tests {
         }
     }
 
+    /// Every result field TOOLS.md names is published and always present (fields may grow).
+    #[test]
+    fn results_carry_the_fields_of_the_contract() {
+        let contract: [(&str, &[&str]); 17] = [
+            ("list_vaults", &["vaults"]),
+            ("list_accounts", &["vault", "currency", "accounts"]),
+            ("list_transactions", &["vault", "currency", "transactions"]),
+            ("get_transaction", &["vault", "currency", "transaction"]),
+            (
+                "get_balances",
+                &["vault", "currency", "asOf", "accounts", "totals"],
+            ),
+            (
+                "spending_report",
+                &["vault", "currency", "from", "to", "kind", "total", "rows"],
+            ),
+            ("net_worth_history", &["vault", "currency", "points"]),
+            ("reconcile", &["vault", "currency", "accounts"]),
+            (
+                "create_vault",
+                &["vaultId", "name", "currency", "timeZone", "created"],
+            ),
+            ("rename_vault", &["vaultId", "name"]),
+            (
+                "create_account",
+                &["accountId", "name", "kind", "balance", "created"],
+            ),
+            ("rename_account", &["accountId", "name"]),
+            ("archive_account", &["accountId", "name", "archived"]),
+            (
+                "record_transaction",
+                &["transaction", "balances", "replayed", "dryRun"],
+            ),
+            (
+                "record_split_transaction",
+                &["transaction", "balances", "replayed", "dryRun"],
+            ),
+            ("void_transaction", &["transaction", "alreadyVoided"]),
+            (
+                "upsert_snapshot",
+                &[
+                    "accountId",
+                    "account",
+                    "date",
+                    "balance",
+                    "ledgerBalance",
+                    "difference",
+                ],
+            ),
+        ];
+        let required = |schema: &Value| -> Vec<String> {
+            schema["required"]
+                .as_array()
+                .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+                .unwrap_or_default()
+        };
+        for ((name, fields), spec) in contract.iter().zip(specs()) {
+            assert_eq!(spec.name, *name);
+            let present = required(&spec.output_schema);
+            for field in *fields {
+                assert!(
+                    present.iter().any(|p| p == field),
+                    "{name}: {field} is not a required result field"
+                );
+            }
+            if let Some(transaction) = spec.output_schema["properties"].get("transaction") {
+                let t = required(transaction);
+                for field in ["transactionId", "date", "memo", "voided", "postings"] {
+                    assert!(t.iter().any(|p| p == field), "{name}: transaction.{field}");
+                }
+                let posting = required(&transaction["properties"]["postings"]["items"]);
+                assert_eq!(posting, ["accountId", "account", "amount"], "{name}");
+            }
+        }
+    }
+
     #[test]
     fn idempotency_key_says_reuse_unchanged() {
         for spec in specs().iter().filter(|s| s.name.starts_with("record_")) {
