@@ -36,6 +36,17 @@ async fn the_assembled_app_serves_the_same_tools_end_to_end() {
     // The app publishes exactly the declarations the other tests check.
     assert_eq!(h.tools_list, Harness::new().await.tools_list);
 
+    // The server instructions a model reads first are the tools' own.
+    let (status, init) = h
+        .post(
+            None,
+            "2025-11-25",
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(init["result"]["instructions"], dochiya_tools::INSTRUCTIONS);
+
     let p = h.person("app-person");
     assert_eq!(p.ok("list_vaults", "{}").await, json!({"vaults": []}));
     let vault = p.ok("create_vault", r#"{"name": "우리집"}"#).await;
