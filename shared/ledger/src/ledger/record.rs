@@ -190,7 +190,15 @@ async fn attempt(
     ]);
     let guard_key = keys::duplicate_guard(m.vault_id, &guard_hash);
     // Round 2: the accounts (names, kinds, balances) and the duplicate guard.
-    let (cat, guard) = join2(catalogue(ledger, &m), store.get(&guard_key)).await;
+    // With allowDuplicate the guard is not consulted, only moved to this transaction.
+    let guard_read = async {
+        if input.allow_duplicate {
+            Ok(None)
+        } else {
+            store.get(&guard_key).await
+        }
+    };
+    let (cat, guard) = join2(catalogue(ledger, &m), guard_read).await;
     let cat = cat?;
     let guard = guard?.map(|g| GuardRec::from_attrs(&g.attrs)).transpose()?;
 
@@ -346,10 +354,14 @@ async fn attempt(
                 }
                 .to_attrs(now_s.saturating_add(window_ms / 1000 + 60)),
             },
-            condition: Some(match &guard {
-                Some(g) => Condition::AttrEquals("transactionId".into(), sv(g.transaction_id.to_string())),
-                None => Condition::NotExists,
-            }),
+            condition: match (&guard, input.allow_duplicate) {
+                (_, true) => None,
+                (Some(g), false) => Some(Condition::AttrEquals(
+                    "transactionId".into(),
+                    sv(g.transaction_id.to_string()),
+                )),
+                (None, false) => Some(Condition::NotExists),
+            },
         },
     ];
     for (&account, &net) in &nets {
