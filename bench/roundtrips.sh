@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# DynamoDB round trips per tool: starts moto (pinned, in a venv under .build/,
+# on a free loopback port), runs shared/app/examples/roundtrips.rs against it
+# (every tool once through the server, Store calls and SDK calls counted, the
+# DESIGN.md §10 budget verdict per row, spending_report after 10 and after 200
+# transactions), and stops moto.
+# Usage: bench/roundtrips.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD="$PWD/.build"
+mkdir -p "$BUILD"
+
+MOTO_VERSION="5.2.5"
+VENV="$BUILD/moto-venv"
+if ! "$VENV/bin/python" -c "import moto, sys; sys.exit(moto.__version__ != '$MOTO_VERSION')" 2>/dev/null; then
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q --disable-pip-version-check "moto[server]==$MOTO_VERSION"
+fi
+
+# Build first, so moto is not left waiting through a compile.
+cargo build -q -p dochiya-app --example roundtrips
+
+PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')"
+LOG="$(mktemp)"
+"$VENV/bin/python" -m moto.server -H 127.0.0.1 -p "$PORT" >"$LOG" 2>&1 &
+MOTO_PID=$!
+trap 'kill "$MOTO_PID" 2>/dev/null; wait "$MOTO_PID" 2>/dev/null; rm -f "$LOG"' EXIT
+for _ in $(seq 1 200); do
+  curl -sf -o /dev/null "http://127.0.0.1:$PORT/moto-api/" && break
+  kill -0 "$MOTO_PID" 2>/dev/null || { cat "$LOG" >&2; exit 1; }
+  sleep 0.1
+done
+echo "moto $MOTO_VERSION on 127.0.0.1:$PORT"
+
+env -u AWS_PROFILE -u AWS_SESSION_TOKEN \
+  AWS_ENDPOINT_URL_DYNAMODB="http://127.0.0.1:$PORT" AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test \
+  AWS_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true \
+  cargo run -q -p dochiya-app --example roundtrips

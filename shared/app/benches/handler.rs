@@ -1,0 +1,265 @@
+//! Handler path without network: `Server::handle` on the embedded store in memory,
+//! with a real dev HS256 token, against the floor of the JSON work alone.
+//!
+//! Three 2026-07-28 requests (per-request `_meta` plus the mirror headers):
+//! `tools/list`, `tools/call list_accounts`, and `tools/call record_transaction`
+//! with a fresh `idempotencyKey` per iteration, so every iteration really writes.
+//! The floor for each is serde_json parsing the same request body into a `Value`
+//! and serialising the same response (as a `Value`) back to bytes: work any JSON
+//! server must do for that exchange. After criterion's report this prints
+//! handler time / floor per request, read from criterion's own estimates.
+//!
+//! Run: `cargo bench -p dochiya-app --bench handler` (see docs/benchmarks.md).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use bytes::Bytes;
+use criterion::{BatchSize, Criterion};
+use dochiya_auth::{BearerAuthenticator, DevSecret, DevTokenIssuer};
+use dochiya_ledger::domain::SystemClock;
+use dochiya_ledger::{Ledger, LedgerConfig};
+use dochiya_protocol::{Server, ServerConfig};
+use dochiya_store_embedded::EmbeddedStore;
+use http::Request;
+use serde_json::Value;
+use tokio::runtime::Runtime;
+
+/// The resource URL the dev token is minted for (the local default).
+const RESOURCE: &str = "http://127.0.0.1:8080/mcp";
+const VERSION: &str = "2026-07-28";
+const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+/// The server under test, its runtime and a token with both scopes.
+struct Bench {
+    rt: Runtime,
+    server: Arc<Server>,
+    token: String,
+}
+
+impl Bench {
+    fn new() -> Bench {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("tokio runtime");
+        let store = Arc::new(EmbeddedStore::in_memory().expect("in-memory store"));
+        let ledger = Ledger::new(store, Arc::new(SystemClock), LedgerConfig::default());
+        let secret = DevSecret::new("bench-dev-secret-0123456789abcdef-0123").expect("dev secret");
+        let auth =
+            BearerAuthenticator::dev(RESOURCE, &[], &secret, Duration::from_secs(30)).expect("dev auth");
+        let token = DevTokenIssuer::new(&secret, RESOURCE)
+            .expect("issuer")
+            .mint(
+                "bench",
+                &["ledger:read", "ledger:write"],
+                Duration::from_secs(3600),
+            )
+            .expect("token");
+        let config = ServerConfig {
+            instructions: dochiya_tools::INSTRUCTIONS.to_owned(),
+            ..ServerConfig::default()
+        };
+        let server =
+            Server::new(config, dochiya_tools::all(Arc::new(ledger)), Arc::new(auth)).expect("server");
+        Bench {
+            rt,
+            server: Arc::new(server),
+            token,
+        }
+    }
+
+    /// A 2026-07-28 request as a stateless client sends it.
+    fn request(&self, method: &str, tool: Option<&str>, body: String) -> Request<Bytes> {
+        let mut builder = Request::builder()
+            .method("POST")
+            .uri("/mcp")
+            .header("host", "127.0.0.1:8080")
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", VERSION)
+            .header("mcp-method", method)
+            .header("authorization", format!("Bearer {}", self.token));
+        if let Some(tool) = tool {
+            builder = builder.header("mcp-name", tool);
+        }
+        builder.body(Bytes::from(body)).expect("request")
+    }
+
+    /// Send one request; returns the response body, which must be a JSON-RPC result.
+    fn send(&self, request: Request<Bytes>) -> Bytes {
+        let response = self.rt.block_on(self.server.handle(request));
+        assert_eq!(response.status().as_u16(), 200, "{:?}", response.body());
+        let body = response.into_body();
+        let json: Value = serde_json::from_slice(&body).expect("JSON body");
+        assert!(
+            json["result"].is_object() && json["result"]["isError"] != Value::Bool(true),
+            "not a success: {json}"
+        );
+        body
+    }
+}
+
+fn tools_list_body() -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{{META}}}}}"#)
+}
+
+fn call_body(tool: &str, arguments: &str) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"{tool}","arguments":{arguments},{META}}}}}"#
+    )
+}
+
+fn record_args(n: u64) -> String {
+    // allowDuplicate: the same payment every iteration is on purpose, not a duplicate.
+    format!(
+        r#"{{"from":"카카오뱅크","to":"식비","amount":"12000","memo":"점심","idempotencyKey":"bench-{n}","allowDuplicate":true}}"#
+    )
+}
+
+/// One exchange: how to build its request, and a captured request/response pair for the floor.
+struct Case {
+    id: &'static str,
+    method: &'static str,
+    tool: Option<&'static str>,
+    body: fn(u64) -> String,
+}
+
+const CASES: [Case; 3] = [
+    Case {
+        id: "tools_list",
+        method: "tools/list",
+        tool: None,
+        body: |_| tools_list_body(),
+    },
+    Case {
+        id: "list_accounts",
+        method: "tools/call",
+        tool: Some("list_accounts"),
+        body: |_| call_body("list_accounts", "{}"),
+    },
+    Case {
+        id: "record_transaction",
+        method: "tools/call",
+        tool: Some("record_transaction"),
+        body: |n| call_body("record_transaction", &record_args(n)),
+    },
+];
+
+fn main() {
+    let bench = Bench::new();
+    // A household to work on: one vault, an asset and an expense account.
+    for (tool, args) in [
+        ("create_vault", r#"{"name":"우리집"}"#),
+        (
+            "create_account",
+            r#"{"name":"카카오뱅크","kind":"asset","openingBalance":"1000000"}"#,
+        ),
+        ("create_account", r#"{"name":"식비","kind":"expense"}"#),
+    ] {
+        bench.send(bench.request("tools/call", Some(tool), call_body(tool, args)));
+    }
+
+    let out_dir = criterion_dir();
+    let mut c = Criterion::default()
+        .output_directory(&out_dir)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .configure_from_args();
+    let counter = AtomicU64::new(0);
+    for case in &CASES {
+        let mut group = c.benchmark_group(case.id);
+        group.bench_function("handler", |b| {
+            b.iter_batched(
+                || {
+                    let n = counter.fetch_add(1, Ordering::Relaxed);
+                    bench.request(case.method, case.tool, (case.body)(n))
+                },
+                |request| bench.rt.block_on(bench.server.handle(request)),
+                BatchSize::SmallInput,
+            );
+        });
+        // The floor over the very bytes this exchange moves.
+        let request_body = Bytes::from((case.body)(counter.fetch_add(1, Ordering::Relaxed)));
+        let response_body = bench.send(bench.request(
+            case.method,
+            case.tool,
+            String::from_utf8_lossy(&request_body).into_owned(),
+        ));
+        let response: Value = serde_json::from_slice(&response_body).expect("response JSON");
+        group.bench_function("json_floor", |b| {
+            b.iter(|| {
+                let parsed: Value =
+                    serde_json::from_slice(std::hint::black_box(&request_body)).expect("parse");
+                let bytes = serde_json::to_vec(std::hint::black_box(&response)).expect("serialize");
+                (parsed, bytes)
+            });
+        });
+        group.finish();
+        println!(
+            "{}: request {} B, response {} B",
+            case.id,
+            request_body.len(),
+            response_body.len()
+        );
+    }
+    c.final_summary();
+    print_ratios(&out_dir);
+}
+
+/// Where criterion keeps its estimates: `target/criterion`, as `cargo bench` would.
+fn criterion_dir() -> PathBuf {
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    tmp.parent().unwrap_or(tmp).join("criterion")
+}
+
+/// Mean time in nanoseconds from criterion's `estimates.json`, if this run measured it.
+fn mean_ns(dir: &Path, group: &str, function: &str) -> Option<u64> {
+    let path = dir.join(group).join(function).join("new").join("estimates.json");
+    let text = std::fs::read_to_string(path).ok()?;
+    let json: Value = serde_json::from_str(&text).ok()?;
+    // Timing, not money: a float from criterion rounded to whole nanoseconds.
+    json["mean"]["point_estimate"]
+        .as_f64()
+        .map(|ns| ns.round() as u64)
+}
+
+fn print_ratios(dir: &Path) {
+    println!("\nhandler time / JSON floor (criterion means):");
+    println!(
+        "{:<20} {:>12} {:>12} {:>8}",
+        "request", "handler", "floor", "ratio"
+    );
+    for case in &CASES {
+        match (
+            mean_ns(dir, case.id, "handler"),
+            mean_ns(dir, case.id, "json_floor"),
+        ) {
+            (Some(handler), Some(floor)) if floor > 0 => {
+                let hundredths = handler * 100 / floor;
+                println!(
+                    "{:<20} {:>9} µs {:>9} µs {:>5}.{:02}x",
+                    case.id,
+                    Micros(handler),
+                    Micros(floor),
+                    hundredths / 100,
+                    hundredths % 100
+                );
+            }
+            _ => println!("{:<20} (not measured in this run)", case.id),
+        }
+    }
+}
+
+/// Nanoseconds shown as microseconds with one decimal, in integers.
+struct Micros(u64);
+
+impl std::fmt::Display for Micros {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let tenths = (self.0 + 50) / 100;
+        let text = format!("{}.{}", tenths / 10, tenths % 10);
+        f.pad(&text)
+    }
+}

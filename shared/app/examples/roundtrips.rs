@@ -1,0 +1,442 @@
+//! DynamoDB round trips per tool, counted, with the DESIGN.md §10 budget verdicts.
+//!
+//! Every one of the 17 tools runs once through `Server::handle` (2026-07-28
+//! requests, a real dev token) over the DynamoDB store, against whatever
+//! `AWS_ENDPOINT_URL_DYNAMODB` points at (bench/roundtrips.sh starts moto).
+//! Each row shows the Store calls the tool made (`query`, `get`, `get_many`,
+//! `write`), the read *rounds* (a read that starts while no other read is in
+//! flight opens a round; reads issued together share one), the items read, and
+//! the HTTP calls the SDK actually sent (an SDK interceptor, retries included).
+//! Budgets: a write tool at most 1 read round + 1 write; a read tool at most 2
+//! reads; a report reads the same items whatever the number of postings
+//! (spending_report over 12 months after 10 and after 200 transactions).
+//! Exits non-zero only when the machinery fails, never on a budget: the table
+//! is the output.
+//!
+//! Run: `bench/roundtrips.sh` (or, with moto already up,
+//! `cargo run --release -p dochiya-app --example roundtrips`).
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use bytes::Bytes;
+use dochiya_auth::{BearerAuthenticator, DevSecret, DevTokenIssuer};
+use dochiya_ledger::domain::SystemClock;
+use dochiya_ledger::store::testing::{CountingStore, StoreCounts};
+use dochiya_ledger::store::{Item, Key, Page, Query, Store, StoreError, WriteOp};
+use dochiya_ledger::{Ledger, LedgerConfig};
+use dochiya_protocol::{Server, ServerConfig};
+use dochiya_store_dynamodb::{CallCounter, DynamoStore};
+use http::Request;
+use serde_json::{Value, json};
+
+const RESOURCE: &str = "http://127.0.0.1:8080/mcp";
+const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+type Failure = Box<dyn std::error::Error>;
+
+/// Counts read rounds: a read that starts with no read in flight opens a new round.
+struct RoundStore {
+    inner: Arc<dyn Store>,
+    in_flight: Mutex<u64>,
+    rounds: AtomicU64,
+}
+
+impl RoundStore {
+    fn start(&self) {
+        let mut n = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        if *n == 0 {
+            self.rounds.fetch_add(1, Ordering::Relaxed);
+        }
+        *n += 1;
+    }
+
+    fn end(&self) {
+        let mut n = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        *n = n.saturating_sub(1);
+    }
+
+    fn take_rounds(&self) -> u64 {
+        self.rounds.swap(0, Ordering::Relaxed)
+    }
+}
+
+#[async_trait]
+impl Store for RoundStore {
+    async fn get(&self, key: &Key) -> Result<Option<Item>, StoreError> {
+        self.start();
+        let out = self.inner.get(key).await;
+        self.end();
+        out
+    }
+
+    async fn get_many(&self, keys: &[Key]) -> Result<Vec<Option<Item>>, StoreError> {
+        self.start();
+        let out = self.inner.get_many(keys).await;
+        self.end();
+        out
+    }
+
+    async fn query(&self, query: &Query) -> Result<Page, StoreError> {
+        self.start();
+        let out = self.inner.query(query).await;
+        self.end();
+        out
+    }
+
+    async fn write(&self, ops: Vec<WriteOp>) -> Result<(), StoreError> {
+        self.inner.write(ops).await
+    }
+}
+
+/// The server over the counted DynamoDB store, and a way to call tools as one person.
+struct Rig {
+    server: Server,
+    counting: Arc<CountingStore<dyn Store>>,
+    rounds: Arc<RoundStore>,
+    sdk: CallCounter,
+    issuer: DevTokenIssuer,
+}
+
+/// What one call cost.
+struct Cost {
+    store: StoreCounts,
+    rounds: u64,
+    sdk: BTreeMap<String, u64>,
+}
+
+impl Rig {
+    fn token(&self, sub: &str) -> Result<String, Failure> {
+        Ok(self
+            .issuer
+            .mint(sub, &["ledger:read", "ledger:write"], Duration::from_secs(3600))?)
+    }
+
+    fn reset(&self) {
+        self.counting.reset();
+        self.rounds.take_rounds();
+        self.sdk.take();
+    }
+
+    /// One `tools/call`; returns its structuredContent and what it cost.
+    async fn call(&self, token: &str, tool: &str, arguments: &Value) -> Result<(Value, Cost), Failure> {
+        self.reset();
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"{tool}","arguments":{arguments},{META}}}}}"#
+        );
+        let request = Request::builder()
+            .method("POST")
+            .uri("/mcp")
+            .header("host", "127.0.0.1:8080")
+            .header("content-type", "application/json")
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", "tools/call")
+            .header("mcp-name", tool)
+            .header("authorization", format!("Bearer {token}"))
+            .body(Bytes::from(body))?;
+        let response = self.server.handle(request).await;
+        let cost = Cost {
+            store: self.counting.take(),
+            rounds: self.rounds.take_rounds(),
+            sdk: self.sdk.take(),
+        };
+        let json: Value = serde_json::from_slice(response.body())?;
+        let result = &json["result"];
+        if result["isError"] == Value::Bool(true) || !result.is_object() {
+            return Err(format!("{tool} {arguments} failed: {json}").into());
+        }
+        Ok((result["structuredContent"].clone(), cost))
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Class {
+    Read,
+    Write,
+}
+
+/// One printed row.
+struct Row {
+    tool: &'static str,
+    class: Class,
+    cost: Cost,
+}
+
+impl Row {
+    fn verdict(&self) -> (bool, String) {
+        let c = &self.cost.store;
+        match self.class {
+            Class::Write => {
+                let ok = self.cost.rounds <= 1 && c.writes <= 1;
+                (ok, "<=1 read round + 1 write".to_owned())
+            }
+            Class::Read => {
+                let ok = c.reads() <= 2 && c.writes == 0;
+                (ok, "<=2 reads".to_owned())
+            }
+        }
+    }
+}
+
+fn sdk_text(sdk: &BTreeMap<String, u64>) -> String {
+    let parts: Vec<String> = sdk.iter().map(|(op, n)| format!("{op}:{n}")).collect();
+    if parts.is_empty() {
+        "-".to_owned()
+    } else {
+        parts.join(" ")
+    }
+}
+
+fn print_rows(rows: &[Row]) {
+    println!(
+        "{:<26} {:<5} {:>5} {:>3} {:>8} {:>5} {:>6} {:>5} {:>4}  {:<44} {:<8} budget",
+        "tool", "kind", "query", "get", "get_many", "write", "rounds", "items", "sdk", "sdk calls", "verdict"
+    );
+    for row in rows {
+        let c = &row.cost.store;
+        let (ok, rule) = row.verdict();
+        println!(
+            "{:<26} {:<5} {:>5} {:>3} {:>8} {:>5} {:>6} {:>5} {:>4}  {:<44} {:<8} {rule}",
+            row.tool,
+            if row.class == Class::Read { "read" } else { "write" },
+            c.queries,
+            c.gets,
+            c.get_manys,
+            c.writes,
+            row.cost.rounds,
+            c.items_read,
+            row.cost.sdk.values().sum::<u64>(),
+            sdk_text(&row.cost.sdk),
+            if ok { "ok" } else { "OVER" },
+        );
+    }
+}
+
+/// `YYYY-MM-DD` → (year, month, day).
+fn ymd(date: &str) -> Result<(i32, u32, u32), Failure> {
+    let mut it = date.split('-');
+    let mut next = || it.next().ok_or_else(|| format!("bad date {date}"));
+    Ok((next()?.parse()?, next()?.parse()?, next()?.parse()?))
+}
+
+/// The month `back` months before (year, month).
+fn months_back(year: i32, month: u32, back: u32) -> (i32, u32) {
+    let index = year * 12 + month as i32 - 1 - back as i32;
+    (index.div_euclid(12), index.rem_euclid(12) as u32 + 1)
+}
+
+async fn rig() -> Result<Rig, Failure> {
+    let client = dochiya_store_dynamodb::load_client().await;
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)?
+        .as_nanos();
+    let table = format!("bench-roundtrips-{nanos}");
+    dochiya_store_dynamodb::create_table(&client, &table).await?;
+    let sdk = CallCounter::new();
+    let dynamo = DynamoStore::new(client, table).with_call_counter(sdk.clone());
+    let inner: Arc<dyn Store> = Arc::new(dynamo);
+    let counting: Arc<CountingStore<dyn Store>> = Arc::new(CountingStore::from_arc(inner));
+    let rounds = Arc::new(RoundStore {
+        inner: counting.clone(),
+        in_flight: Mutex::new(0),
+        rounds: AtomicU64::new(0),
+    });
+    let ledger = Ledger::new(rounds.clone(), Arc::new(SystemClock), LedgerConfig::default());
+    let secret = DevSecret::new("bench-roundtrips-dev-secret-0123456789")?;
+    let auth = BearerAuthenticator::dev(RESOURCE, &[], &secret, Duration::from_secs(30))?;
+    let issuer = DevTokenIssuer::new(&secret, RESOURCE)?;
+    let config = ServerConfig {
+        instructions: dochiya_tools::INSTRUCTIONS.to_owned(),
+        ..ServerConfig::default()
+    };
+    let server = Server::new(config, dochiya_tools::all(Arc::new(ledger)), Arc::new(auth))?;
+    Ok(Rig {
+        server,
+        counting,
+        rounds,
+        sdk,
+        issuer,
+    })
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Failure> {
+    let rig = rig().await?;
+    let me = rig.token("roundtrips-a")?;
+    let mut rows = Vec::new();
+    let mut run = async |tool: &'static str, class: Class, args: Value| -> Result<Value, Failure> {
+        let (out, cost) = rig.call(&me, tool, &args).await?;
+        rows.push(Row { tool, class, cost });
+        Ok(out)
+    };
+    use Class::{Read, Write};
+
+    run("create_vault", Write, json!({"name": "우리집"})).await?;
+    run(
+        "create_account",
+        Write,
+        json!({"name": "카카오뱅크", "kind": "asset", "openingBalance": "1000000"}),
+    )
+    .await?;
+    // Setup calls (not in the table).
+    for (name, kind) in [("식비", "expense"), ("교통비", "expense"), ("임시", "expense")] {
+        rig.call(&me, "create_account", &json!({"name": name, "kind": kind}))
+            .await?;
+    }
+    let recorded = run(
+        "record_transaction",
+        Write,
+        json!({"from": "카카오뱅크", "to": "식비", "amount": "12000", "memo": "점심", "idempotencyKey": "rt-1"}),
+    )
+    .await?;
+    let id = recorded["transaction"]["transactionId"]
+        .as_str()
+        .ok_or("no transactionId")?
+        .to_owned();
+    let today = recorded["transaction"]["date"]
+        .as_str()
+        .ok_or("no date")?
+        .to_owned();
+    run(
+        "record_split_transaction",
+        Write,
+        json!({"from": [{"account": "카카오뱅크", "amount": "30000"}],
+               "to": [{"account": "식비", "amount": "20000"}, {"account": "교통비", "amount": "10000"}],
+               "memo": "장보기", "idempotencyKey": "rt-2"}),
+    )
+    .await?;
+    run(
+        "upsert_snapshot",
+        Write,
+        json!({"account": "카카오뱅크", "date": today, "balance": "958000"}),
+    )
+    .await?;
+    let (y, m, _) = ymd(&today)?;
+    let (fy, fm) = months_back(y, m, 11);
+    let year_start = format!("{fy:04}-{fm:02}-01");
+    let from_month = format!("{fy:04}-{fm:02}");
+    let this_month = format!("{y:04}-{m:02}");
+    run("list_vaults", Read, json!({})).await?;
+    run("list_accounts", Read, json!({})).await?;
+    run("list_transactions", Read, json!({})).await?;
+    run("get_transaction", Read, json!({"transactionId": id})).await?;
+    run("get_balances", Read, json!({})).await?;
+    run(
+        "spending_report",
+        Read,
+        json!({"from": year_start, "to": today, "by": "month"}),
+    )
+    .await?;
+    run(
+        "net_worth_history",
+        Read,
+        json!({"from": from_month, "to": this_month}),
+    )
+    .await?;
+    run("reconcile", Read, json!({})).await?;
+    run(
+        "rename_account",
+        Write,
+        json!({"account": "임시", "newName": "임시2"}),
+    )
+    .await?;
+    run("archive_account", Write, json!({"account": "임시2"})).await?;
+    run("void_transaction", Write, json!({"transactionId": id})).await?;
+    run(
+        "rename_vault",
+        Write,
+        json!({"vault": "우리집", "newName": "우리집2"}),
+    )
+    .await?;
+
+    rows.sort_by_key(|r| (r.class == Class::Write, r.tool));
+    println!("DynamoDB round trips per tool (one call each, 2026-07-28 tools/call through Server::handle)");
+    print_rows(&rows);
+    let over: Vec<&str> = rows.iter().filter(|r| !r.verdict().0).map(|r| r.tool).collect();
+    println!("tools: {}, over budget: {} {:?}", rows.len(), over.len(), over);
+
+    report_independence(&rig, y, m, &today, &year_start).await
+}
+
+/// spending_report over 12 months after 10 and after 200 transactions: same reads.
+async fn report_independence(rig: &Rig, y: i32, m: u32, today: &str, from: &str) -> Result<(), Failure> {
+    let token = rig.token("roundtrips-report")?;
+    rig.call(&token, "create_vault", &json!({"name": "리포트"}))
+        .await?;
+    rig.call(
+        &token,
+        "create_account",
+        &json!({"name": "통장", "kind": "asset", "openingBalance": "100000000"}),
+    )
+    .await?;
+    let expenses = ["식비", "교통비", "쇼핑"];
+    for e in expenses {
+        rig.call(&token, "create_account", &json!({"name": e, "kind": "expense"}))
+            .await?;
+    }
+    let (_, _, today_day) = ymd(today)?;
+    let mut recorded = 0u32;
+    let mut lines = Vec::new();
+    for target in [10u32, 200] {
+        while recorded < target {
+            let i = recorded;
+            let back = i % 12;
+            let (ty, tm) = months_back(y, m, back);
+            // Past months: any day 1-28; this month: no later than today.
+            let day = if back == 0 { 1 + i % today_day } else { 1 + i % 28 };
+            rig.call(
+                &token,
+                "record_transaction",
+                &json!({"from": "통장", "to": expenses[(i % 3) as usize], "amount": format!("{}", 1000 + i),
+                        "date": format!("{ty:04}-{tm:02}-{day:02}"), "idempotencyKey": format!("rep-{i}"),
+                        "allowDuplicate": true}),
+            )
+            .await?;
+            recorded += 1;
+        }
+        let (report, cost) = rig
+            .call(
+                &token,
+                "spending_report",
+                &json!({"from": from, "to": today, "by": "month"}),
+            )
+            .await?;
+        lines.push((target, report["total"].clone(), cost));
+    }
+    println!(
+        "\nspending_report over 12 months ({from} .. {today}, by month), one person, 3 expense accounts"
+    );
+    println!(
+        "{:>12} {:>10} {:>5} {:>3} {:>8} {:>6} {:>10} {:>4}",
+        "transactions", "total", "query", "get", "get_many", "rounds", "items_read", "sdk"
+    );
+    for (n, total, cost) in &lines {
+        let c = &cost.store;
+        println!(
+            "{:>12} {:>10} {:>5} {:>3} {:>8} {:>6} {:>10} {:>4}",
+            n,
+            total.as_str().unwrap_or("?"),
+            c.queries,
+            c.gets,
+            c.get_manys,
+            cost.rounds,
+            c.items_read,
+            cost.sdk.values().sum::<u64>()
+        );
+    }
+    let same = lines.windows(2).all(|w| {
+        w[0].2.store.items_read == w[1].2.store.items_read && w[0].2.store.reads() == w[1].2.store.reads()
+    });
+    println!(
+        "report reads independent of posting count: {}",
+        if same {
+            "ok"
+        } else {
+            "OVER (reads grow with postings)"
+        }
+    );
+    Ok(())
+}
