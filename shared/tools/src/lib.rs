@@ -201,6 +201,124 @@ mod tests {
         assert_eq!(found, 8);
     }
 
+    /// The published input schema and the deserializer agree: each example is
+    /// accepted by both, each counter-example refused by both.
+    #[test]
+    fn input_schemas_agree_with_the_argument_parser() {
+        fn check<O: Operation>(good: &[&str], bad: &[&str]) {
+            let spec = spec::<O>();
+            let validator =
+                jsonschema::validator_for(&spec.input_schema).unwrap_or_else(|e| panic!("{}: {e}", O::NAME));
+            for text in good {
+                let value: Value = serde_json::from_str(text).unwrap_or_default();
+                assert!(validator.is_valid(&value), "{}: schema refuses {text}", O::NAME);
+                let raw = serde_json::value::RawValue::from_string((*text).to_owned()).ok();
+                let parsed = args::parse::<O::Args>(raw.as_deref());
+                assert!(
+                    parsed.is_ok(),
+                    "{}: parser refuses {text}: {:?}",
+                    O::NAME,
+                    parsed.err()
+                );
+            }
+            for text in bad {
+                let value: Value = serde_json::from_str(text).unwrap_or_default();
+                assert!(!validator.is_valid(&value), "{}: schema accepts {text}", O::NAME);
+                let raw = serde_json::value::RawValue::from_string((*text).to_owned()).ok();
+                assert!(
+                    args::parse::<O::Args>(raw.as_deref()).is_err(),
+                    "{}: parser accepts {text}",
+                    O::NAME
+                );
+            }
+        }
+        check::<list_vaults::ListVaults>(&["{}"], &[r#"{"vault": "x"}"#]);
+        check::<list_accounts::ListAccounts>(
+            &["{}", r#"{"vault": "우리집", "includeArchived": true}"#],
+            &[r#"{"includeArchived": "yes"}"#],
+        );
+        check::<list_transactions::ListTransactions>(
+            &[
+                r#"{"account": "식비", "from": "2026-03-01", "to": "2026-03-31", "text": "점심", "limit": 200, "cursor": "c"}"#,
+            ],
+            &[r#"{"from": "2026/03/01"}"#, r#"{"limit": "5"}"#, r#"{"page": 2}"#],
+        );
+        check::<get_transaction::GetTransaction>(
+            &[r#"{"transactionId": "4818349038087529260"}"#],
+            &[
+                "{}",
+                r#"{"transactionId": 4818349038087529260}"#,
+                r#"{"transactionId": "0123"}"#,
+            ],
+        );
+        check::<get_balances::GetBalances>(&["{}", r#"{"asOf": "2026-03-10"}"#], &[r#"{"asOf": "today"}"#]);
+        check::<spending_report::SpendingReport>(
+            &[r#"{"from": "2026-03-01", "to": "2026-03-31", "by": "month", "kind": "income"}"#],
+            &[
+                r#"{"from": "2026-03-01"}"#,
+                r#"{"from": "2026-03-01", "to": "2026-03-31", "by": "week"}"#,
+            ],
+        );
+        check::<net_worth_history::NetWorthHistory>(
+            &[
+                r#"{"from": "2026-01", "to": "2026-03"}"#,
+                r#"{"from": "2026-01-01", "to": "2026-03-31"}"#,
+            ],
+            &[r#"{"from": "2026"}"#],
+        );
+        check::<reconcile::Reconcile>(&["{}", r#"{"account": "카카오뱅크"}"#], &[r#"{"accounts": "x"}"#]);
+        check::<create_vault::CreateVault>(
+            &[r#"{"name": "우리집", "currency": "KRW", "timeZone": "Asia/Seoul"}"#],
+            &["{}", r#"{"name": 1}"#],
+        );
+        check::<rename_vault::RenameVault>(&[r#"{"vault": "a", "newName": "b"}"#], &[r#"{"newName": "b"}"#]);
+        check::<create_account::CreateAccount>(
+            &[
+                r#"{"name": "신한카드", "kind": "liability", "openingBalance": "300000", "openingDate": "2026-03-01"}"#,
+            ],
+            &[
+                r#"{"name": "x", "kind": "salary"}"#,
+                r#"{"name": "x", "kind": "asset", "openingBalance": "1,000"}"#,
+            ],
+        );
+        check::<rename_account::RenameAccount>(
+            &[r#"{"account": "a", "newName": "b"}"#],
+            &[r#"{"account": "a"}"#],
+        );
+        check::<archive_account::ArchiveAccount>(&[r#"{"account": "a"}"#], &["{}"]);
+        check::<record_transaction::RecordTransaction>(
+            &[
+                r#"{"from": "카카오뱅크", "to": "식비", "amount": "12000", "idempotencyKey": "k"}"#,
+                r#"{"vault": "우리집", "from": "카카오뱅크", "to": "식비", "amount": "12.50", "date": "2026-03-02", "memo": "점심", "idempotencyKey": "k", "allowDuplicate": true, "dryRun": false}"#,
+            ],
+            &[
+                r#"{"from": "카카오뱅크", "to": "식비", "amount": "12000"}"#,
+                r#"{"from": "카카오뱅크", "to": "식비", "amount": "12,000", "idempotencyKey": "k"}"#,
+                r#"{"from": "카카오뱅크", "to": "식비", "amount": "12000", "idempotencyKey": "k", "currency": "KRW"}"#,
+            ],
+        );
+        check::<record_split_transaction::RecordSplitTransaction>(
+            &[
+                r#"{"from": [{"account": "신한카드", "amount": "45000"}], "to": [{"account": "식비", "amount": "30000"}, {"account": "생활용품", "amount": "15000"}], "idempotencyKey": "k"}"#,
+            ],
+            &[
+                r#"{"from": [{"account": "신한카드"}], "to": [{"account": "식비", "amount": "1"}], "idempotencyKey": "k"}"#,
+                r#"{"from": "신한카드", "to": [{"account": "식비", "amount": "1"}], "idempotencyKey": "k"}"#,
+            ],
+        );
+        check::<void_transaction::VoidTransaction>(
+            &[r#"{"transactionId": "4818349038087529260", "reason": "중복"}"#],
+            &[r#"{"transactionId": 4818349038087529260}"#],
+        );
+        check::<upsert_snapshot::UpsertSnapshot>(
+            &[r#"{"account": "카카오뱅크", "date": "2026-03-15", "balance": "-5000"}"#],
+            &[
+                r#"{"account": "카카오뱅크", "date": "2026-03-15"}"#,
+                r#"{"account": "카카오뱅크", "date": "15/03", "balance": "1"}"#,
+            ],
+        );
+    }
+
     /// The argument names of TOOLS.md are the contract: exactly these, these required.
     #[test]
     fn arguments_are_exactly_those_of_the_contract() {
