@@ -8,8 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS="${1:-20}"
-echo "building the release binary (LTO; minutes on a small machine)"
-cargo build --release -q -p dochiya-mcp
+echo "building the release binary (LTO; minutes on a small machine; BENCH_NO_BUILD=1 skips)"
+[ -n "${BENCH_NO_BUILD:-}" ] || cargo build --release -q -p dochiya-mcp
 BIN="$PWD/target/release/dochiya-mcp"
 echo "binary (x86_64, release, stripped): $(stat -c %s "$BIN") bytes"
 DATA="$(mktemp -d)"

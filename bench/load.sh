@@ -30,8 +30,8 @@ if ! command -v wrk >/dev/null; then
   $SUDO apt-get install -y -qq wrk >/dev/null
 fi
 
-echo "building the release binary (LTO; minutes on a small machine)"
-cargo build --release -q -p dochiya-mcp
+echo "building the release binary (LTO; minutes on a small machine; BENCH_NO_BUILD=1 skips)"
+[ -n "${BENCH_NO_BUILD:-}" ] || cargo build --release -q -p dochiya-mcp
 BIN="$ROOT/target/release/dochiya-mcp"
 
 WORK="$(mktemp -d)"
@@ -49,7 +49,9 @@ run_bin() {
     DOCHIYA_PORT="$PORT" "$BIN" "$@"
 }
 TOKEN="$(run_bin token --port "$PORT" | tail -n 1)"
-run_bin >"$WORK/server.log" 2>&1 &
+# exec: $! is the server process itself (for VmHWM and for stopping it).
+(exec env -i PATH="$PATH" HOME="$HOME" DOCHIYA_DATA_DIR="$WORK/data" DOCHIYA_AUTH=dev DOCHIYA_LOG=warn \
+  DOCHIYA_PORT="$PORT" "$BIN" >"$WORK/server.log" 2>&1) &
 SERVER_PID=$!
 URL="http://127.0.0.1:$PORT/mcp"
 
