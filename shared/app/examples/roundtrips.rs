@@ -387,14 +387,19 @@ async fn report_independence(rig: &Rig, y: i32, m: u32, today: &str, from: &str)
             let (ty, tm) = months_back(y, m, back);
             // Past months: any day 1-28; this month: no later than today.
             let day = if back == 0 { 1 + i % today_day } else { 1 + i % 28 };
-            rig.call(
-                &token,
-                "record_transaction",
-                &json!({"from": "통장", "to": expenses[(i % 3) as usize], "amount": format!("{}", 1000 + i),
+            let args = json!({"from": "통장", "to": expenses[(i % 3) as usize], "amount": format!("{}", 1000 + i),
                         "date": format!("{ty:04}-{tm:02}-{day:02}"), "idempotencyKey": format!("rep-{i}"),
-                        "allowDuplicate": true}),
-            )
-            .await?;
+                        "allowDuplicate": true});
+            // Set-up only: a slow emulator can time a call out; the tool says to call
+            // again with the same arguments (the idempotency key makes that safe).
+            let mut attempt = 0;
+            while let Err(e) = rig.call(&token, "record_transaction", &args).await {
+                attempt += 1;
+                if attempt >= 3 || !e.to_string().contains("temporarily unavailable") {
+                    return Err(e);
+                }
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
             recorded += 1;
         }
         let (report, cost) = rig
