@@ -152,6 +152,7 @@ mod tests {
             "create_account",
             "rename_account",
             "upsert_snapshot",
+            "void_transaction",
         ];
         for spec in specs() {
             let a = spec.annotations;
