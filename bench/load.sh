@@ -9,7 +9,9 @@
 #   With a second MCP URL (and its bearer token) the same workload runs against
 #   it too and ratios are printed; OTHER_PID=<pid> adds its peak RSS.
 # Knobs (environment): BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (16),
-#   BENCH_THREADS (1), BENCH_MAX (requests per wrk thread, default 200000).
+#   BENCH_THREADS (1), BENCH_MAX (requests per wrk thread, default 200000),
+#   BENCH_WARMUP (s, default 0: an unmeasured wrk run of that length before each
+#   measured one, on every server, e.g. for a JIT-compiled server to warm up).
 # Installs wrk from the distribution (apt) if missing. Stays on loopback.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +21,7 @@ DURATION="${BENCH_DURATION:-10}"
 CONNECTIONS="${BENCH_CONNECTIONS:-16}"
 THREADS="${BENCH_THREADS:-1}"
 MAX="${BENCH_MAX:-200000}"
+WARMUP="${BENCH_WARMUP:-0}"
 OTHER_URL="${1:-}"
 OTHER_TOKEN="${2:-}"
 REQUESTS=(tools_list list_accounts record_transaction)
@@ -97,6 +100,10 @@ load() {
   local hostport path line
   hostport="${1#http://}"; hostport="${hostport%%/*}"
   path="/${1#http://*/}"
+  if [ "$WARMUP" != 0 ]; then
+    BENCH_REQUEST="$3" BENCH_TOKEN="$2" BENCH_HOST="$hostport" BENCH_PATH="$path" BENCH_MAX="$MAX" BENCH_RUN="warm$4" \
+      wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" --timeout 10s -s "$ROOT/bench/load.lua" "$1" >/dev/null
+  fi
   line="$(BENCH_REQUEST="$3" BENCH_TOKEN="$2" BENCH_HOST="$hostport" BENCH_PATH="$path" BENCH_MAX="$MAX" BENCH_RUN="$4" \
     wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s -s "$ROOT/bench/load.lua" "$1" | grep '^RESULT')"
   # RESULT requests=N seconds=S rps=R p50_us=A p99_us=B errors=E
@@ -106,7 +113,7 @@ load() {
 hwm() { awk '/VmHWM/ {print $2 " " $3}' "/proc/$1/status" 2>/dev/null || echo "?"; }
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo), $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)"
-echo "wrk: $(wrk --version 2>&1 | head -n 1 | cut -d' ' -f1-2), $THREADS thread(s), $CONNECTIONS connections, ${DURATION} s or $MAX requests per thread per request kind"
+echo "wrk: $(wrk --version 2>&1 | head -n 1 | cut -d' ' -f1-2), $THREADS thread(s), $CONNECTIONS connections, ${DURATION} s or $MAX requests per thread per request kind, ${WARMUP} s unmeasured warm-up before each"
 echo "binary: $BIN ($(stat -c %s "$BIN") bytes)"
 
 setup "$URL" "$TOKEN"

