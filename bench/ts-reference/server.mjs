@@ -96,10 +96,24 @@ const dateFormats = new Map();
 function today(timeZone) {
   let format = dateFormats.get(timeZone);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    try {
+      format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    } catch {
+      throw new ToolError(`time zone ${JSON.stringify(timeZone)} is not an IANA time zone`);
+    }
     dateFormats.set(timeZone, format);
   }
   return format.format(new Date());
+}
+
+/** A YYYY-MM-DD string that names a real calendar date (the schema checked the shape). */
+function realDate(text) {
+  const [y, m, d] = text.split('-').map(Number);
+  const t = new Date(Date.UTC(y, m - 1, d));
+  if (t.getUTCFullYear() !== y || t.getUTCMonth() !== m - 1 || t.getUTCDate() !== d) {
+    throw new ToolError(`${text} is not a real date`);
+  }
+  return text;
 }
 
 function findVault(user, name) {
@@ -328,6 +342,7 @@ const TOOLS = {
       }
       return { ...vaultRef(existing), currency, timeZone, today: today(timeZone), created: false };
     }
+    today(timeZone); // rejects an unknown time zone before the vault exists
     const vault = {
       vaultId: randomUUID(),
       name: args.name.trim(),
@@ -337,7 +352,6 @@ const TOOLS = {
       transactions: [],
       idempotency: new Map(),
     };
-    today(timeZone); // rejects an unknown time zone before the vault exists
     user.vaults.set(key, vault);
     return { ...vaultRef(vault), currency, timeZone, today: today(timeZone), created: true };
   },
@@ -358,9 +372,10 @@ const TOOLS = {
       }
       const units = parseAmount(args.openingBalance, vault.currency);
       const signed = debitNatural(args.kind) ? units : -units;
+      const date = args.openingDate === undefined ? today(vault.timeZone) : realDate(args.openingDate);
       const equity = openingEquity(vault);
       vault.accounts.set(key, account);
-      opening = post(vault, args.openingDate ?? today(vault.timeZone), 'Opening balance', [
+      opening = post(vault, date, 'Opening balance', [
         { account, units: signed },
         { account: equity, units: -signed },
       ]);
@@ -404,7 +419,7 @@ const TOOLS = {
     for (const a of [from, to]) if (a.archived) throw new ToolError(`account "${a.name}" is archived`);
     const units = parseAmount(args.amount, vault.currency);
     if (units <= 0n) throw new ToolError(`amount must be positive, got ${args.amount}`);
-    const date = args.date ?? today(vault.timeZone);
+    const date = args.date === undefined ? today(vault.timeZone) : realDate(args.date);
     const memo = args.memo ?? '';
     if (!args.allowDuplicate) {
       // A probable duplicate: the same entry recorded in the last 10 minutes.
