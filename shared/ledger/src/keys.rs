@@ -16,6 +16,9 @@ use crate::store::Key;
 pub const VAULT_META: &str = "META";
 /// Prefix of membership items in a person's partition.
 pub const MEMBERSHIP_PREFIX: &str = "M#";
+/// Sort key of a person's roster version: sorts just before every `M#…`, so
+/// one query reads the version with the memberships.
+pub const ROSTER_VERSION: &str = "M";
 /// Prefix of account items (balance included) in a vault.
 pub const ACCOUNT_PREFIX: &str = "A#";
 /// Prefix of monthly rollups in a vault.
@@ -42,6 +45,12 @@ pub fn vault_pk(vault: VaultId) -> String {
 /// A person's membership of a vault (`P#<sub>` / `M#<vaultId>`).
 pub fn membership(who: &PersonId, vault: VaultId) -> Key {
     Key::new(person_pk(who), format!("{MEMBERSHIP_PREFIX}{vault}"))
+}
+
+/// The version of a person's memberships (`P#<sub>` / `M`): moved on by every
+/// write that changes a membership, checked by every write that relied on a cached one.
+pub fn roster_version(who: &PersonId) -> Key {
+    Key::new(person_pk(who), ROSTER_VERSION)
 }
 
 /// A vault name held by a person (`P#<sub>` / `VN#<nameKey>`): at most one per name.

@@ -1356,14 +1356,17 @@ pub async fn report_reads_accounts_times_months_with<S: Store>(store: S, transac
     assert_eq!(report.rows.len(), 12);
     let expected_total: u64 = (0..transactions).map(|i| 1000 + i).sum();
     assert_eq!(report.total.minor() as u64, expected_total);
-    // One membership, the accounts, and one rollup per expense account and month.
+    // The roster version, the accounts, and one rollup per expense account and month.
     let bound = 1 + accounts + (expenses.len() as u64) * 12;
     assert!(
         c.items_read <= bound,
         "read {} items, bound {bound} (accounts × months), not 1000 postings",
         c.items_read
     );
-    assert_eq!((c.queries, c.gets, c.get_manys, c.writes), (3, 0, 0, 0));
+    assert_eq!(
+        (c.queries, c.gets, c.get_manys, c.writes, c.read_rounds),
+        (2, 1, 0, 0, 1)
+    );
 
     counting.reset();
     let history = call!(l.net_worth_history(&me, None, month("2025-01"), month("2025-12"))).expect("history");
@@ -1404,31 +1407,35 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
         f.await.expect("operation");
         c.take()
     }
-    // (queries, gets, get_manys, writes) per operation.
-    let shape = |c: StoreCounts| (c.queries, c.gets, c.get_manys, c.writes);
+    // (queries, gets, get_manys, writes, read rounds) per operation, with this
+    // instance's roster cache warm (every operation above went through it).
+    // Each read tool is one read round (reconcile two: its second range depends
+    // on the snapshots' dates); each write tool one read round and one write.
+    // The one `get` beside each round is the roster version (see `roster.rs`).
+    let shape = |c: StoreCounts| (c.queries, c.gets, c.get_manys, c.writes, c.read_rounds);
     assert_eq!(
         shape(measure(&counting, l.list_vaults(&me)).await),
-        (1, 0, 1, 0),
+        (1, 0, 1, 0, 2),
         "list_vaults"
     );
     assert_eq!(
         shape(measure(&counting, l.list_accounts(&me, None, false)).await),
-        (2, 0, 0, 0),
+        (1, 1, 0, 0, 1),
         "list_accounts"
     );
     assert_eq!(
         shape(measure(&counting, l.get_transaction(&me, None, id)).await),
-        (2, 1, 0, 0),
+        (1, 2, 0, 0, 1),
         "get_transaction"
     );
     assert_eq!(
         shape(measure(&counting, l.list_transactions(&me, TransactionQuery::default())).await),
-        (3, 0, 0, 0),
+        (2, 1, 0, 0, 1),
         "list_transactions"
     );
     assert_eq!(
         shape(measure(&counting, l.get_balances(&me, None, None)).await),
-        (3, 0, 0, 0),
+        (2, 1, 0, 0, 1),
         "get_balances"
     );
     let rr = ReportRequest {
@@ -1439,9 +1446,20 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
         kind: FlowKind::Expense,
     };
     assert_eq!(
-        shape(measure(&counting, l.spending_report(&me, rr)).await),
-        (3, 0, 0, 0),
+        shape(measure(&counting, l.spending_report(&me, rr.clone())).await),
+        (2, 1, 0, 0, 1),
         "spending_report"
+    );
+    // Partial months read daily rollups: one more query each, still in the same round.
+    let partial = ReportRequest {
+        from: date("2026-01-10"),
+        to: date("2026-03-15"),
+        ..rr.clone()
+    };
+    assert_eq!(
+        shape(measure(&counting, l.spending_report(&me, partial)).await),
+        (4, 1, 0, 0, 1),
+        "spending_report over two partial months and a whole one"
     );
     assert_eq!(
         shape(
@@ -1451,12 +1469,12 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
             )
             .await
         ),
-        (2, 0, 0, 0),
+        (1, 1, 0, 0, 1),
         "net_worth_history"
     );
     assert_eq!(
         shape(measure(&counting, l.reconcile(&me, None, None)).await),
-        (4, 0, 0, 0),
+        (3, 1, 0, 0, 2),
         "reconcile"
     );
 
@@ -1467,12 +1485,12 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
     };
     assert_eq!(
         shape(measure(&counting, l.create_vault(&me, nv)).await),
-        (1, 0, 0, 1),
+        (1, 0, 0, 1, 1),
         "create_vault"
     );
     assert_eq!(
         shape(measure(&counting, l.rename_vault(&me, "예비", "예비2")).await),
-        (1, 0, 0, 1),
+        (1, 0, 0, 1, 1),
         "rename_vault"
     );
     let v = Some("가계부");
@@ -1485,17 +1503,17 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
     };
     assert_eq!(
         shape(measure(&counting, l.create_account(&me, na)).await),
-        (2, 0, 0, 1),
+        (1, 1, 0, 1, 1),
         "create_account"
     );
     assert_eq!(
         shape(measure(&counting, l.rename_account(&me, v, "적금", "청약")).await),
-        (2, 0, 0, 1),
+        (1, 1, 0, 1, 1),
         "rename_account"
     );
     assert_eq!(
         shape(measure(&counting, l.archive_account(&me, v, "청약")).await),
-        (2, 0, 0, 1),
+        (1, 1, 0, 1, 1),
         "archive_account"
     );
     let rec = NewTransaction {
@@ -1504,17 +1522,17 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
     };
     assert_eq!(
         shape(measure(&counting, l.record_transaction(&me, rec.clone())).await),
-        (2, 2, 0, 1),
+        (1, 3, 0, 1, 1),
         "record_transaction"
     );
     assert_eq!(
         shape(measure(&counting, l.record_transaction(&me, rec)).await),
-        (1, 1, 0, 0),
+        (1, 3, 0, 0, 1),
         "record_transaction replay"
     );
     assert_eq!(
         shape(measure(&counting, l.void_transaction(&me, v, id, None)).await),
-        (2, 1, 0, 1),
+        (1, 2, 0, 1, 1),
         "void_transaction"
     );
     let snap = SnapshotInput {
@@ -1525,9 +1543,133 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
     };
     assert_eq!(
         shape(measure(&counting, l.upsert_snapshot(&me, snap)).await),
-        (3, 0, 0, 1),
+        (2, 1, 0, 1, 1),
         "upsert_snapshot"
     );
+
+    // A new instance (a cold Lambda) reads the roster first: one more round, once.
+    let (cold, _) = ledger_over(counting.clone());
+    assert_eq!(
+        shape(measure(&counting, cold.get_balances(&me, v, None)).await),
+        (3, 0, 0, 0, 2),
+        "get_balances, cold"
+    );
+    assert_eq!(
+        shape(measure(&counting, cold.get_balances(&me, v, None)).await),
+        (2, 1, 0, 0, 1),
+        "get_balances, warm again"
+    );
+    let rec = NewTransaction {
+        vault: Some("가계부".into()),
+        ..tx("카카오뱅크", "식비", "5200", None, "budget 3")
+    };
+    let (cold, _) = ledger_over(counting.clone());
+    assert_eq!(
+        shape(measure(&counting, cold.record_transaction(&me, rec)).await),
+        (2, 2, 0, 1, 2),
+        "record_transaction, cold"
+    );
+    // With the cache off every call reads the roster.
+    let clock = Arc::new(ManualClock::at_unix_seconds(NOON_KST_2026_03_15));
+    let uncached = Ledger::new(
+        counting.clone(),
+        clock,
+        LedgerConfig {
+            cache_rosters: false,
+            ..LedgerConfig::default()
+        },
+    );
+    let rr = ReportRequest {
+        vault: Some("가계부".into()),
+        ..rr
+    };
+    for _ in 0..2 {
+        assert_eq!(
+            shape(measure(&counting, uncached.spending_report(&me, rr.clone())).await),
+            (3, 0, 0, 0, 2),
+            "spending_report, no cache"
+        );
+    }
+}
+
+/// Two instances (two warm Lambdas) serve one person: whatever one changes in the
+/// person's vaults, the other's cached roster never makes it answer from, or write
+/// to, the wrong vault.
+pub async fn stale_roster_never_decides<S: Store>(store: S) {
+    let store: Arc<dyn Store> = Arc::new(store);
+    let (a, _) = ledger_over(store.clone());
+    let (b, _) = ledger_over(store.clone());
+    let me = fresh_person("stale-roster");
+    household(&a, &me).await;
+    // B caches the roster: one vault, "가계부".
+    let before = call!(b.list_accounts(&me, None, false)).expect("accounts");
+    assert_eq!(before.vault.name, "가계부");
+
+    // A creates a second vault: B's unnamed calls must now be ambiguous, not "the only vault".
+    call!(a.create_vault(
+        &me,
+        NewVault {
+            name: "여행".into(),
+            currency: None,
+            time_zone: None
+        }
+    ))
+    .expect("second vault");
+    let read = call!(b.list_accounts(&me, None, false)).unwrap_err();
+    assert!(
+        matches!(&read, LedgerError::Ambiguous { what: Entity::Vault, matches, .. } if matches.len() == 2),
+        "a read from a stale roster: {read:?}"
+    );
+    let write =
+        call!(b.record_transaction(&me, tx("카카오뱅크", "식비", "1000", None, "stale-1"))).unwrap_err();
+    assert!(
+        matches!(
+            &write,
+            LedgerError::Ambiguous {
+                what: Entity::Vault,
+                ..
+            }
+        ),
+        "a write from a stale roster: {write:?}"
+    );
+
+    // A renames "가계부": B must not keep resolving the old name, for reads or writes.
+    call!(a.rename_vault(&me, "가계부", "우리집")).expect("rename");
+    let old = call!(b.get_balances(&me, Some("가계부"), None)).unwrap_err();
+    assert!(
+        matches!(&old, LedgerError::NotFound { what: Entity::Vault, name, .. } if name == "가계부"),
+        "old name after a rename elsewhere: {old:?}"
+    );
+    // Make B's cache stale again (it refreshed above), then write under the old name.
+    let _ = call!(b.list_accounts(&me, Some("우리집"), false)).expect("new name");
+    call!(a.rename_vault(&me, "우리집", "본가")).expect("rename again");
+    let stale_write = NewTransaction {
+        vault: Some("우리집".into()),
+        ..tx("카카오뱅크", "식비", "1000", None, "stale-2")
+    };
+    let refused = call!(b.record_transaction(&me, stale_write.clone())).unwrap_err();
+    assert!(
+        matches!(&refused, LedgerError::NotFound { what: Entity::Vault, name, .. } if name == "우리집"),
+        "write under a name renamed elsewhere: {refused:?}"
+    );
+    // Nothing was written by the refused calls; the new name works on B at once.
+    let ok = NewTransaction {
+        vault: Some("본가".into()),
+        ..tx("카카오뱅크", "식비", "1000", None, "stale-3")
+    };
+    let r = call!(b.record_transaction(&me, ok.clone())).expect("record under the new name");
+    assert_eq!((r.vault.name.as_str(), r.replayed), ("본가", false));
+    let page = call!(a.list_transactions(
+        &me,
+        TransactionQuery {
+            vault: Some("본가".into()),
+            text: Some("stale".into()),
+            ..Default::default()
+        }
+    ))
+    .expect("list");
+    let memos: Vec<&str> = page.transactions.iter().map(|t| t.memo.as_str()).collect();
+    assert_eq!(memos, vec!["stale-3"]);
 }
 
 // ---------------------------------------------------------------- isolation
@@ -1743,6 +1885,7 @@ macro_rules! ledger_contract_tests {
             race_fifty_random_transactions,
             injected_write_failure_leaves_nothing_partial,
             round_trips_per_operation,
+            stale_roster_never_decides,
             isolation_between_people,
         );
     };

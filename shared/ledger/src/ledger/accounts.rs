@@ -4,7 +4,8 @@ use std::collections::BTreeMap;
 
 use super::codec::{AccountRec, Membership, PostingRec, TxRec, sv};
 use super::effects::{balance_op, net_by_account, rollup_ops};
-use super::resolve::{Catalogue, catalogue, retrying, vault as resolve_vault};
+use super::resolve::{Catalogue, catalogue, retrying};
+use super::roster::{InVault, in_vault};
 use super::*;
 use crate::domain::{AccountId, AccountKind, Money, Name, random_uuid};
 use crate::error::Entity;
@@ -20,8 +21,15 @@ pub(super) async fn list_accounts(
     vault: Option<&str>,
     include_archived: bool,
 ) -> Result<AccountList, LedgerError> {
-    let m = resolve_vault(ledger, who, vault).await?;
-    let cat = catalogue(ledger, &m).await?;
+    in_vault(ledger, who, vault, |v| async move {
+        let m = v.m;
+        let cat = catalogue(ledger, &m).await?;
+        list_of(&m, &cat, include_archived)
+    })
+    .await
+}
+
+fn list_of(m: &Membership, cat: &Catalogue, include_archived: bool) -> Result<AccountList, LedgerError> {
     let mut accounts = cat
         .accounts
         .iter()
@@ -81,7 +89,12 @@ pub(super) async fn create_account(
             ),
         ));
     }
-    retrying(|| attempt_create(ledger, who, &input, &name, &equity_name)).await
+    retrying(|| {
+        in_vault(ledger, who, input.vault.as_deref(), |v| {
+            attempt_create(ledger, who, &input, &name, &equity_name, v)
+        })
+    })
+    .await
 }
 
 async fn attempt_create(
@@ -90,8 +103,9 @@ async fn attempt_create(
     input: &NewAccount,
     name: &Name,
     equity_name: &Name,
+    v: InVault,
 ) -> Result<CreatedAccount, LedgerError> {
-    let m = resolve_vault(ledger, who, input.vault.as_deref()).await?;
+    let m = v.m.clone();
     let cat = catalogue(ledger, &m).await?;
     if let Some(existing) = cat.live(name.key()) {
         if existing.kind != input.kind {
@@ -236,7 +250,7 @@ async fn attempt_create(
         remove: vec![],
         condition: Some(Condition::Exists),
     });
-    match ledger.store.write(ops).await {
+    match v.commit(ledger, who, ops).await {
         Ok(()) => Ok(CreatedAccount {
             vault: m.vault_ref(),
             account_id: account.account_id,
@@ -310,55 +324,57 @@ pub(super) async fn rename_account(
     account: &str,
     new_name: &str,
 ) -> Result<RenamedAccount, LedgerError> {
-    let new = Name::parse(new_name).map_err(|e| LedgerError::from_parse("newName", e))?;
-    retrying(|| async {
-        let m = resolve_vault(ledger, who, vault).await?;
-        let cat = catalogue(ledger, &m).await?;
-        let a = live_account(&cat, account, &m)?;
-        if let Some(other) = cat.live(new.key()).filter(|o| o.account_id != a.account_id) {
-            return Err(LedgerError::NameTaken {
-                what: Entity::Account,
-                name: other.name.clone(),
-                existing: format!("another account ({}) in {}", other.kind, m.described()),
-            });
-        }
-        let aid = sv(a.account_id.to_string());
-        let mut ops = vec![
-            membership_check(who, &m),
-            WriteOp::Update {
-                key: keys::account(m.vault_id, a.account_id),
-                set: BTreeMap::from([
-                    ("name".into(), sv(new.display())),
-                    ("nameKey".into(), sv(new.key().as_str())),
-                ]),
-                add: BTreeMap::new(),
-                remove: vec![],
-                condition: Some(Condition::AttrEquals("archived".into(), Value::Bool(false))),
-            },
-        ];
-        if new.key() != &a.name_key {
-            ops.push(WriteOp::Delete {
-                key: keys::account_name(m.vault_id, &a.name_key),
-                condition: Some(Condition::AttrEquals("accountId".into(), aid.clone())),
-            });
-            ops.push(WriteOp::Put {
-                item: Item {
-                    key: keys::account_name(m.vault_id, new.key()),
-                    attrs: BTreeMap::from([("accountId".into(), aid)]),
+    let new = &Name::parse(new_name).map_err(|e| LedgerError::from_parse("newName", e))?;
+    retrying(|| {
+        in_vault(ledger, who, vault, |v| async move {
+            let m = v.m.clone();
+            let cat = catalogue(ledger, &m).await?;
+            let a = live_account(&cat, account, &m)?;
+            if let Some(other) = cat.live(new.key()).filter(|o| o.account_id != a.account_id) {
+                return Err(LedgerError::NameTaken {
+                    what: Entity::Account,
+                    name: other.name.clone(),
+                    existing: format!("another account ({}) in {}", other.kind, m.described()),
+                });
+            }
+            let aid = sv(a.account_id.to_string());
+            let mut ops = vec![
+                membership_check(who, &m),
+                WriteOp::Update {
+                    key: keys::account(m.vault_id, a.account_id),
+                    set: BTreeMap::from([
+                        ("name".into(), sv(new.display())),
+                        ("nameKey".into(), sv(new.key().as_str())),
+                    ]),
+                    add: BTreeMap::new(),
+                    remove: vec![],
+                    condition: Some(Condition::AttrEquals("archived".into(), Value::Bool(false))),
                 },
-                condition: Some(Condition::NotExists),
-            });
-        }
-        match ledger.store.write(ops).await {
-            Ok(()) => Ok(RenamedAccount {
-                vault: m.vault_ref(),
-                account_id: a.account_id,
-                name: new.display().to_string(),
-            }),
-            Err(StoreError::ConditionFailed { index: 0, .. }) => Err(vault_gone(&m)),
-            Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-            Err(e) => Err(e.into()),
-        }
+            ];
+            if new.key() != &a.name_key {
+                ops.push(WriteOp::Delete {
+                    key: keys::account_name(m.vault_id, &a.name_key),
+                    condition: Some(Condition::AttrEquals("accountId".into(), aid.clone())),
+                });
+                ops.push(WriteOp::Put {
+                    item: Item {
+                        key: keys::account_name(m.vault_id, new.key()),
+                        attrs: BTreeMap::from([("accountId".into(), aid)]),
+                    },
+                    condition: Some(Condition::NotExists),
+                });
+            }
+            match v.commit(ledger, who, ops).await {
+                Ok(()) => Ok(RenamedAccount {
+                    vault: m.vault_ref(),
+                    account_id: a.account_id,
+                    name: new.display().to_string(),
+                }),
+                Err(StoreError::ConditionFailed { index: 0, .. }) => Err(vault_gone(&m)),
+                Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
+                Err(e) => Err(e.into()),
+            }
+        })
     })
     .await
 }
@@ -369,45 +385,47 @@ pub(super) async fn archive_account(
     vault: Option<&str>,
     account: &str,
 ) -> Result<ArchivedAccount, LedgerError> {
-    retrying(|| async {
-        let m = resolve_vault(ledger, who, vault).await?;
-        let cat = catalogue(ledger, &m).await?;
-        let a = live_account(&cat, account, &m)?;
-        let ops = vec![
-            membership_check(who, &m),
-            WriteOp::Update {
-                key: keys::account(m.vault_id, a.account_id),
-                set: BTreeMap::from([("archived".into(), Value::Bool(true))]),
-                add: BTreeMap::new(),
-                remove: vec![],
-                condition: Some(Condition::AttrEquals("archived".into(), Value::Bool(false))),
-            },
-            WriteOp::Delete {
-                key: keys::account_name(m.vault_id, &a.name_key),
-                condition: Some(Condition::AttrEquals(
-                    "accountId".into(),
-                    sv(a.account_id.to_string()),
-                )),
-            },
-            WriteOp::Update {
-                key: keys::vault_meta(m.vault_id),
-                set: BTreeMap::new(),
-                add: BTreeMap::from([("accountCount".into(), -1)]),
-                remove: vec![],
-                condition: Some(Condition::Exists),
-            },
-        ];
-        match ledger.store.write(ops).await {
-            Ok(()) => Ok(ArchivedAccount {
-                vault: m.vault_ref(),
-                account_id: a.account_id,
-                name: a.name.clone(),
-                balance: Money::from_minor(a.natural()?, m.currency),
-            }),
-            Err(StoreError::ConditionFailed { index: 0, .. }) => Err(vault_gone(&m)),
-            Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-            Err(e) => Err(e.into()),
-        }
+    retrying(|| {
+        in_vault(ledger, who, vault, |v| async move {
+            let m = v.m.clone();
+            let cat = catalogue(ledger, &m).await?;
+            let a = live_account(&cat, account, &m)?;
+            let ops = vec![
+                membership_check(who, &m),
+                WriteOp::Update {
+                    key: keys::account(m.vault_id, a.account_id),
+                    set: BTreeMap::from([("archived".into(), Value::Bool(true))]),
+                    add: BTreeMap::new(),
+                    remove: vec![],
+                    condition: Some(Condition::AttrEquals("archived".into(), Value::Bool(false))),
+                },
+                WriteOp::Delete {
+                    key: keys::account_name(m.vault_id, &a.name_key),
+                    condition: Some(Condition::AttrEquals(
+                        "accountId".into(),
+                        sv(a.account_id.to_string()),
+                    )),
+                },
+                WriteOp::Update {
+                    key: keys::vault_meta(m.vault_id),
+                    set: BTreeMap::new(),
+                    add: BTreeMap::from([("accountCount".into(), -1)]),
+                    remove: vec![],
+                    condition: Some(Condition::Exists),
+                },
+            ];
+            match v.commit(ledger, who, ops).await {
+                Ok(()) => Ok(ArchivedAccount {
+                    vault: m.vault_ref(),
+                    account_id: a.account_id,
+                    name: a.name.clone(),
+                    balance: Money::from_minor(a.natural()?, m.currency),
+                }),
+                Err(StoreError::ConditionFailed { index: 0, .. }) => Err(vault_gone(&m)),
+                Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
+                Err(e) => Err(e.into()),
+            }
+        })
     })
     .await
 }

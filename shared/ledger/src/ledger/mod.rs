@@ -13,6 +13,7 @@ mod read;
 mod record;
 mod reports;
 mod resolve;
+mod roster;
 mod snapshots;
 mod vaults;
 
@@ -38,6 +39,9 @@ pub struct LedgerConfig {
     pub max_postings: usize,
     /// Name of the equity account that opening balances post against.
     pub opening_equity_name: String,
+    /// Keep each caller's memberships in this instance between calls (default on).
+    /// Saves a read round per call; correctness never depends on it (see `roster.rs`).
+    pub cache_rosters: bool,
 }
 
 impl Default for LedgerConfig {
@@ -47,6 +51,7 @@ impl Default for LedgerConfig {
             duplicate_window: Duration::from_secs(10 * 60),
             max_postings: 20,
             opening_equity_name: "Opening Balances".into(),
+            cache_rosters: true,
         }
     }
 }
@@ -90,6 +95,7 @@ pub struct Ledger {
     clock: Arc<dyn Clock>,
     entropy: Arc<dyn Entropy>,
     config: LedgerConfig,
+    rosters: Arc<roster::RosterCache>,
 }
 
 impl std::fmt::Debug for Ledger {
@@ -117,6 +123,7 @@ impl Ledger {
             store,
             clock,
             entropy,
+            rosters: Arc::new(roster::RosterCache::new(config.cache_rosters)),
             config,
         }
     }

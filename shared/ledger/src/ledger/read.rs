@@ -3,7 +3,8 @@
 use super::codec::{TxRec, content_hash};
 use super::cursor;
 use super::record::{not_found, view};
-use super::resolve::{catalogue, join2, vault as resolve_vault};
+use super::resolve::{catalogue, join2};
+use super::roster::in_vault;
 use super::*;
 use crate::domain::NameKey;
 use crate::keys;
@@ -23,22 +24,25 @@ pub(super) async fn get_transaction(
     vault: Option<&str>,
     id: TransactionId,
 ) -> Result<TransactionView, LedgerError> {
-    let m = resolve_vault(ledger, who, vault).await?;
-    let (item, cat) = join2(
-        ledger.store.get(&keys::transaction_by_id(m.vault_id, id)),
-        catalogue(ledger, &m),
-    )
-    .await;
-    let cat = cat?;
-    let tx = match item? {
-        Some(item) => TxRec::from_item(&item)?,
-        None => return Err(not_found(id, &m)),
-    };
-    Ok(TransactionView {
-        vault: m.vault_ref(),
-        currency: m.currency,
-        transaction: view(&tx, Some(&cat), m.currency),
+    in_vault(ledger, who, vault, |v| async move {
+        let m = v.m;
+        let (item, cat) = join2(
+            ledger.store.get(&keys::transaction_by_id(m.vault_id, id)),
+            catalogue(ledger, &m),
+        )
+        .await;
+        let cat = cat?;
+        let tx = match item? {
+            Some(item) => TxRec::from_item(&item)?,
+            None => return Err(not_found(id, &m)),
+        };
+        Ok(TransactionView {
+            vault: m.vault_ref(),
+            currency: m.currency,
+            transaction: view(&tx, Some(&cat), m.currency),
+        })
     })
+    .await
 }
 
 pub(super) async fn list_transactions(
@@ -66,7 +70,20 @@ pub(super) async fn list_transactions(
         .as_deref()
         .map(NameKey::of)
         .filter(|k| !k.as_str().is_empty());
-    let m = resolve_vault(ledger, who, q.vault.as_deref()).await?;
+    let (q, text) = (&q, &text);
+    in_vault(ledger, who, q.vault.as_deref(), |v| async move {
+        page_of(ledger, q, text.as_ref(), limit, v.m).await
+    })
+    .await
+}
+
+async fn page_of(
+    ledger: &Ledger,
+    q: &TransactionQuery,
+    text: Option<&NameKey>,
+    limit: u32,
+    m: super::codec::Membership,
+) -> Result<TransactionPage, LedgerError> {
     let filter_hash = content_hash(&[
         q.account
             .as_deref()
@@ -75,7 +92,7 @@ pub(super) async fn list_transactions(
             .as_str(),
         &q.from.map(|d| d.to_string()).unwrap_or_default(),
         &q.to.map(|d| d.to_string()).unwrap_or_default(),
-        text.as_ref().map(|k| k.as_str()).unwrap_or(""),
+        text.map(|k| k.as_str()).unwrap_or(""),
     ]);
     let after = q
         .cursor
@@ -112,9 +129,7 @@ pub(super) async fn list_transactions(
     for item in &page.items {
         let tx = TxRec::from_item(item)?;
         let keep = account.is_none_or(|a| tx.postings.iter().any(|p| p.account_id == a))
-            && text
-                .as_ref()
-                .is_none_or(|t| NameKey::of(&tx.memo).as_str().contains(t.as_str()));
+            && text.is_none_or(|t| NameKey::of(&tx.memo).as_str().contains(t.as_str()));
         if !keep {
             continue;
         }

@@ -3,17 +3,17 @@
 //! A record is one atomic write of: the idempotency record (with the result,
 //! so a retry returns it), the membership check, the transaction (by date and
 //! by id), the duplicate guard, and every balance and rollup it changes.
-//! Reads before it: one round for memberships + the idempotency record, one
-//! round for the account catalogue + the duplicate guard.
+//! Reads before it: one round of the idempotency record, the account catalogue
+//! and the duplicate guard (plus the caller's roster first when this instance
+//! has not cached it; see `roster.rs`).
 
 use std::collections::BTreeMap;
 
 use super::accounts::{membership_check, vault_gone};
 use super::codec::{GuardRec, IdemRec, Membership, PostingRec, TxRec, content_hash, sv};
 use super::effects::{balance_op, net_by_account, rollup_ops};
-use super::resolve::{
-    Catalogue, catalogue, join2, memberships, pick_vault, retrying, vault as resolve_vault,
-};
+use super::resolve::{Catalogue, catalogue, join2, retrying};
+use super::roster::{InVault, in_vault};
 use super::*;
 use crate::domain::{Currency, Money, NameKey};
 use crate::error::Entity;
@@ -86,7 +86,12 @@ pub(super) async fn record(
             }
         }
     }
-    retrying(|| attempt(ledger, who, &input, key, &memo, simple)).await
+    retrying(|| {
+        in_vault(ledger, who, input.vault.as_deref(), |v| {
+            attempt(ledger, who, &input, key, &memo, simple, v)
+        })
+    })
+    .await
 }
 
 /// Validate a memo: trimmed, no control characters, at most [`MAX_MEMO_CHARS`].
@@ -149,13 +154,11 @@ async fn attempt(
     key: &str,
     memo: &str,
     simple: bool,
+    v: InVault,
 ) -> Result<Recorded, LedgerError> {
     let store = ledger.store.as_ref();
     let ik_key = keys::idempotency(who, key);
-    // Round 1: who am I (memberships) and was this entry already written (idempotency record).
-    let (members, ik) = join2(memberships(ledger, who), store.get(&ik_key)).await;
-    let members = members?;
-    let m = pick_vault(&members, input.vault.as_deref())?;
+    let m = v.m.clone();
     let to = to_lines(&input.to, "to", simple, m.currency)?;
     let from = to_lines(&input.from, "from", simple, m.currency)?;
     let fingerprint = [
@@ -169,17 +172,6 @@ async fn attempt(
     .join("\u{1e}");
     let now = ledger.clock.now();
     let (now_s, now_ms) = (now.as_second(), now.as_millisecond());
-    let ik = ik?.map(|i| IdemRec::from_attrs(&i.attrs)).transpose()?;
-    // DynamoDB deletes expired items lazily: an expired record counts as absent.
-    let (live_ik, expired_ik) = match ik {
-        Some(r) if r.expires_at > now_s => (Some(r), None),
-        Some(r) => (None, Some(r.expires_at)),
-        None => (None, None),
-    };
-    if let Some(r) = live_ik {
-        return replay(r, &fingerprint, key, &members, input.dry_run);
-    }
-
     let date = input.date.unwrap_or_else(|| m.today(ledger));
     let guard_hash = content_hash(&[
         &m.vault_id.to_string(),
@@ -189,8 +181,9 @@ async fn attempt(
         &describe(&from),
     ]);
     let guard_key = keys::duplicate_guard(m.vault_id, &guard_hash);
-    // Round 2: the accounts (names, kinds, balances) and the duplicate guard.
-    // With allowDuplicate the guard is not consulted, only moved to this transaction.
+    // One round: was this entry already written (idempotency record), the accounts
+    // (names, kinds, balances) and the duplicate guard. With allowDuplicate the
+    // guard is not consulted, only moved to this transaction.
     let guard_read = async {
         if input.allow_duplicate {
             Ok(None)
@@ -198,7 +191,17 @@ async fn attempt(
             store.get(&guard_key).await
         }
     };
-    let (cat, guard) = join2(catalogue(ledger, &m), guard_read).await;
+    let ((ik, cat), guard) = join2(join2(store.get(&ik_key), catalogue(ledger, &m)), guard_read).await;
+    let ik = ik?.map(|i| IdemRec::from_attrs(&i.attrs)).transpose()?;
+    // DynamoDB deletes expired items lazily: an expired record counts as absent.
+    let (live_ik, expired_ik) = match ik {
+        Some(r) if r.expires_at > now_s => (Some(r), None),
+        Some(r) => (None, Some(r.expires_at)),
+        None => (None, None),
+    };
+    if let Some(r) = live_ik {
+        return replay(r, &fingerprint, key, &m, input.dry_run);
+    }
     let cat = cat?;
     let guard = guard?.map(|g| GuardRec::from_attrs(&g.attrs)).transpose()?;
 
@@ -265,7 +268,7 @@ async fn attempt(
                 IdemRec::from_attrs(&item.attrs)?,
                 &fingerprint,
                 key,
-                &members,
+                &m,
                 input.dry_run,
             );
         }
@@ -368,7 +371,7 @@ async fn attempt(
         ops.push(balance_op(m.vault_id, account, net, true));
     }
     ops.extend(rollup_ops(m.vault_id, date, &nets));
-    match store.write(ops).await {
+    match v.commit(ledger, who, ops).await {
         Ok(()) => Ok(result),
         // The key was claimed between our read and our write (a concurrent retry of this entry).
         Err(StoreError::ConditionFailed {
@@ -378,7 +381,7 @@ async fn attempt(
             IdemRec::from_attrs(&item.attrs)?,
             &rec.fingerprint,
             key,
-            &members,
+            &m,
             false,
         ),
         Err(StoreError::ConditionFailed { index: 1, .. }) => Err(vault_gone(&m)),
@@ -393,21 +396,13 @@ fn replay(
     rec: IdemRec,
     fingerprint: &str,
     key: &str,
-    members: &[Membership],
+    m: &Membership,
     dry_run: bool,
 ) -> Result<Recorded, LedgerError> {
-    if rec.fingerprint != fingerprint {
+    // The fingerprint names the vault, so a match is a record of this very vault.
+    if rec.fingerprint != fingerprint || rec.vault_id != m.vault_id {
         return Err(LedgerError::IdempotencyKeyReused { key: key.to_string() });
     }
-    let m = members
-        .iter()
-        .find(|m| m.vault_id == rec.vault_id)
-        .ok_or_else(|| LedgerError::NotFound {
-            what: Entity::Vault,
-            name: rec.vault_id.to_string(),
-            within: None,
-            candidates: vec![],
-        })?;
     Ok(recorded(&rec, m, true, dry_run))
 }
 
@@ -461,69 +456,72 @@ pub(super) async fn void(
     reason: Option<&str>,
 ) -> Result<Voided, LedgerError> {
     let reason = clean_memo(reason, "reason")?;
-    retrying(|| async {
-        let m = resolve_vault(ledger, who, vault).await?;
-        let (item, cat) = join2(
-            ledger.store.get(&keys::transaction_by_id(m.vault_id, id)),
-            catalogue(ledger, &m),
-        )
-        .await;
-        let cat = cat?;
-        let tx = match item? {
-            Some(item) => TxRec::from_item(&item)?,
-            None => return Err(not_found(id, &m)),
-        };
-        if tx.voided {
-            return Ok(Voided {
-                vault: m.vault_ref(),
-                currency: m.currency,
-                transaction: view(&tx, Some(&cat), m.currency),
-                already_voided: true,
-            });
-        }
-        let nets = net_by_account(&tx.postings, -1)?;
-        let mark = BTreeMap::from([
-            ("voided".into(), Value::Bool(true)),
-            ("voidReason".into(), sv(&reason)),
-            ("voidedAt".into(), Value::N(ledger.clock.now().as_second())),
-        ]);
-        let unvoided = Some(Condition::AttrEquals("voided".into(), Value::Bool(false)));
-        let mut ops = vec![
-            membership_check(who, &m),
-            WriteOp::Update {
-                key: keys::transaction(m.vault_id, tx.date, id),
-                set: mark.clone(),
-                add: BTreeMap::new(),
-                remove: vec![],
-                condition: unvoided.clone(),
-            },
-            WriteOp::Update {
-                key: keys::transaction_by_id(m.vault_id, id),
-                set: mark,
-                add: BTreeMap::new(),
-                remove: vec![],
-                condition: unvoided,
-            },
-        ];
-        for (&account, &net) in &nets {
-            ops.push(balance_op(m.vault_id, account, net, false));
-        }
-        ops.extend(rollup_ops(m.vault_id, tx.date, &nets));
-        match ledger.store.write(ops).await {
-            Ok(()) => {
-                let voided = TxRec { voided: true, ..tx };
-                Ok(Voided {
+    let reason = &reason;
+    retrying(|| {
+        in_vault(ledger, who, vault, |v| async move {
+            let m = v.m.clone();
+            let (item, cat) = join2(
+                ledger.store.get(&keys::transaction_by_id(m.vault_id, id)),
+                catalogue(ledger, &m),
+            )
+            .await;
+            let cat = cat?;
+            let tx = match item? {
+                Some(item) => TxRec::from_item(&item)?,
+                None => return Err(not_found(id, &m)),
+            };
+            if tx.voided {
+                return Ok(Voided {
                     vault: m.vault_ref(),
                     currency: m.currency,
-                    transaction: view(&voided, Some(&cat), m.currency),
-                    already_voided: false,
-                })
+                    transaction: view(&tx, Some(&cat), m.currency),
+                    already_voided: true,
+                });
             }
-            Err(StoreError::ConditionFailed { index: 0, .. }) => Err(vault_gone(&m)),
-            // Voided concurrently: the next attempt reads it as already voided.
-            Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-            Err(e) => Err(e.into()),
-        }
+            let nets = net_by_account(&tx.postings, -1)?;
+            let mark = BTreeMap::from([
+                ("voided".into(), Value::Bool(true)),
+                ("voidReason".into(), sv(reason.as_str())),
+                ("voidedAt".into(), Value::N(ledger.clock.now().as_second())),
+            ]);
+            let unvoided = Some(Condition::AttrEquals("voided".into(), Value::Bool(false)));
+            let mut ops = vec![
+                membership_check(who, &m),
+                WriteOp::Update {
+                    key: keys::transaction(m.vault_id, tx.date, id),
+                    set: mark.clone(),
+                    add: BTreeMap::new(),
+                    remove: vec![],
+                    condition: unvoided.clone(),
+                },
+                WriteOp::Update {
+                    key: keys::transaction_by_id(m.vault_id, id),
+                    set: mark,
+                    add: BTreeMap::new(),
+                    remove: vec![],
+                    condition: unvoided,
+                },
+            ];
+            for (&account, &net) in &nets {
+                ops.push(balance_op(m.vault_id, account, net, false));
+            }
+            ops.extend(rollup_ops(m.vault_id, tx.date, &nets));
+            match v.commit(ledger, who, ops).await {
+                Ok(()) => {
+                    let voided = TxRec { voided: true, ..tx };
+                    Ok(Voided {
+                        vault: m.vault_ref(),
+                        currency: m.currency,
+                        transaction: view(&voided, Some(&cat), m.currency),
+                        already_voided: false,
+                    })
+                }
+                Err(StoreError::ConditionFailed { index: 0, .. }) => Err(vault_gone(&m)),
+                // Voided concurrently: the next attempt reads it as already voided.
+                Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
+                Err(e) => Err(e.into()),
+            }
+        })
     })
     .await
 }

@@ -4,7 +4,8 @@
 use std::collections::BTreeMap;
 
 use super::codec::{Membership, Rollup};
-use super::resolve::{Catalogue, join2, query_all, vault as resolve_vault};
+use super::resolve::{Catalogue, join2, query_all};
+use super::roster::in_vault;
 use super::*;
 use crate::domain::{AccountId, AccountKind, Money};
 use crate::keys;
@@ -93,7 +94,14 @@ pub(super) async fn get_balances(
     vault: Option<&str>,
     as_of: Option<LocalDate>,
 ) -> Result<Balances, LedgerError> {
-    let m = resolve_vault(ledger, who, vault).await?;
+    in_vault(ledger, who, vault, |v| balances_in(ledger, v.m, as_of)).await
+}
+
+async fn balances_in(
+    ledger: &Ledger,
+    m: super::codec::Membership,
+    as_of: Option<LocalDate>,
+) -> Result<Balances, LedgerError> {
     let as_of = as_of.unwrap_or_else(|| m.today(ledger));
     let (cat, nets) = nets_at(ledger, &m, as_of).await?;
     let mut accounts = Vec::new();
@@ -139,7 +147,15 @@ pub(super) async fn spending_report(
             format!("a report may span at most {MAX_MONTHS} months"),
         ));
     }
-    let m = resolve_vault(ledger, who, r.vault.as_deref()).await?;
+    let r = &r;
+    in_vault(ledger, who, r.vault.as_deref(), |v| report_in(ledger, r, v.m)).await
+}
+
+async fn report_in(
+    ledger: &Ledger,
+    r: &ReportRequest,
+    m: super::codec::Membership,
+) -> Result<SpendingReport, LedgerError> {
     let store = ledger.store.as_ref();
     let pk = keys::vault_pk(m.vault_id);
     // Whole months come from monthly rollups; partial months at either end from daily ones.
@@ -188,20 +204,32 @@ pub(super) async fn spending_report(
         SkRange::Prefix(keys::ACCOUNT_PREFIX.into()),
         true,
     );
-    let (accounts, months) = join2(accounts_query, months_query).await;
+    let day_query = |(a, b): (LocalDate, LocalDate)| {
+        query_all(
+            store,
+            pk.clone(),
+            SkRange::Between(keys::day_from(a), keys::day_through(b)),
+            true,
+        )
+    };
+    // At most two partial months; their ranges are known up front, so every
+    // query of the report goes out in the one round.
+    let days_query = async {
+        match day_ranges.as_slice() {
+            [] => Ok(vec![]),
+            [one] => day_query(*one).await,
+            [first, last, ..] => {
+                let (a, b) = join2(day_query(*first), day_query(*last)).await;
+                let mut a = a?;
+                a.extend(b?);
+                Ok(a)
+            }
+        }
+    };
+    let ((accounts, months), days) = join2(join2(accounts_query, months_query), days_query).await;
     let cat = Catalogue::from_items(&accounts?)?;
     let mut items = months?;
-    for (a, b) in day_ranges {
-        items.extend(
-            query_all(
-                store,
-                pk.clone(),
-                SkRange::Between(keys::day_from(a), keys::day_through(b)),
-                true,
-            )
-            .await?,
-        );
-    }
+    items.extend(days?);
     let kind = r.kind.account_kind();
     let kinds: BTreeMap<AccountId, AccountKind> =
         cat.accounts.iter().map(|a| (a.account_id, a.kind)).collect();
@@ -308,7 +336,16 @@ pub(super) async fn net_worth_history(
             format!("a history may span at most {MAX_MONTHS} months"),
         ));
     }
-    let m = resolve_vault(ledger, who, vault).await?;
+    let months = &months;
+    in_vault(ledger, who, vault, |v| history_in(ledger, v.m, months, to)).await
+}
+
+async fn history_in(
+    ledger: &Ledger,
+    m: super::codec::Membership,
+    months: &[YearMonth],
+    to: YearMonth,
+) -> Result<NetWorthHistory, LedgerError> {
     // One query: accounts, then every monthly rollup up to `to` (balances need all history before `from`).
     let items = query_all(
         ledger.store.as_ref(),
@@ -335,7 +372,7 @@ pub(super) async fn net_worth_history(
     let mut running: BTreeMap<AccountId, i64> = BTreeMap::new();
     let mut pending = per_month.into_iter().peekable();
     let mut points = Vec::with_capacity(months.len());
-    for month in months {
+    for &month in months {
         while let Some((mo, _)) = pending.peek() {
             if *mo > month {
                 break;

@@ -8,7 +8,7 @@ use std::task::Poll;
 use super::Ledger;
 use super::codec::{AccountRec, Membership};
 use super::types::VaultRef;
-use crate::domain::{LocalDate, NameKey, PersonId, closest_names};
+use crate::domain::{LocalDate, NameKey, closest_names};
 use crate::error::{Entity, LedgerError, Match};
 use crate::keys;
 use crate::store::{Item, Query, SkRange, Store};
@@ -93,23 +93,6 @@ pub(super) async fn query_all(
     }
 }
 
-/// The caller's memberships (one query of their own partition).
-pub(super) async fn memberships(ledger: &Ledger, who: &PersonId) -> Result<Vec<Membership>, LedgerError> {
-    let items = query_all(
-        ledger.store.as_ref(),
-        keys::person_pk(who),
-        SkRange::Prefix(keys::MEMBERSHIP_PREFIX.into()),
-        true,
-    )
-    .await?;
-    let mut out = items
-        .iter()
-        .map(|i| Membership::from_attrs(&i.attrs))
-        .collect::<Result<Vec<_>, _>>()?;
-    out.sort_by(|a, b| a.name_key.cmp(&b.name_key));
-    Ok(out)
-}
-
 /// The vault a call means: the named one (exact normalized match), or the only one.
 pub(super) fn pick_vault(all: &[Membership], wanted: Option<&str>) -> Result<Membership, LedgerError> {
     match wanted.map(str::trim).filter(|w| !w.is_empty()) {
@@ -146,15 +129,6 @@ pub(super) fn pick_vault(all: &[Membership], wanted: Option<&str>) -> Result<Mem
             }),
         },
     }
-}
-
-/// Resolve the caller's vault in one query.
-pub(super) async fn vault(
-    ledger: &Ledger,
-    who: &PersonId,
-    wanted: Option<&str>,
-) -> Result<Membership, LedgerError> {
-    pick_vault(&memberships(ledger, who).await?, wanted)
 }
 
 impl Membership {

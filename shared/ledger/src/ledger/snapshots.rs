@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 use super::accounts::{membership_check, vault_gone};
 use super::codec::SnapshotRec;
 use super::reports::nets_at;
-use super::resolve::{Catalogue, join2, query_all, vault as resolve_vault};
+use super::resolve::{Catalogue, join2, query_all, retrying};
+use super::roster::{InVault, in_vault};
 use super::*;
 use crate::domain::{AccountId, Money};
 use crate::keys;
@@ -16,7 +17,22 @@ pub(super) async fn upsert_snapshot(
     who: &PersonId,
     input: SnapshotInput,
 ) -> Result<SnapshotOutcome, LedgerError> {
-    let m = resolve_vault(ledger, who, input.vault.as_deref()).await?;
+    let input = &input;
+    retrying(|| {
+        in_vault(ledger, who, input.vault.as_deref(), |v| {
+            upsert_in(ledger, who, input, v)
+        })
+    })
+    .await
+}
+
+async fn upsert_in(
+    ledger: &Ledger,
+    who: &PersonId,
+    input: &SnapshotInput,
+    v: InVault,
+) -> Result<SnapshotOutcome, LedgerError> {
+    let m = v.m.clone();
     let balance =
         Money::from_decimal(input.balance, m.currency).map_err(|e| LedgerError::from_parse("balance", e))?;
     let (cat, nets) = nets_at(ledger, &m, input.date).await?;
@@ -50,7 +66,7 @@ pub(super) async fn upsert_snapshot(
             condition: Condition::AttrEquals("archived".into(), Value::Bool(false)),
         },
     ];
-    match ledger.store.write(ops).await {
+    match v.commit(ledger, who, ops).await {
         Ok(()) => Ok(SnapshotOutcome {
             vault: m.vault_ref(),
             currency: m.currency,
@@ -62,7 +78,11 @@ pub(super) async fn upsert_snapshot(
             difference,
         }),
         Err(StoreError::ConditionFailed { index: 0, .. }) => Err(vault_gone(&m)),
-        Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::ArchivedAccount { name: a.name }),
+        Err(StoreError::ConditionFailed { index: 2, .. }) => {
+            Err(LedgerError::ArchivedAccount { name: a.name })
+        }
+        // The roster moved (see `roster.rs`): decide again on a fresh one.
+        Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
         Err(e) => Err(e.into()),
     }
 }
@@ -73,7 +93,14 @@ pub(super) async fn reconcile(
     vault: Option<&str>,
     account: Option<&str>,
 ) -> Result<Reconciliation, LedgerError> {
-    let m = resolve_vault(ledger, who, vault).await?;
+    in_vault(ledger, who, vault, |v| reconcile_in(ledger, v.m, account)).await
+}
+
+async fn reconcile_in(
+    ledger: &Ledger,
+    m: super::codec::Membership,
+    account: Option<&str>,
+) -> Result<Reconciliation, LedgerError> {
     let store = ledger.store.as_ref();
     let pk = keys::vault_pk(m.vault_id);
     // Round 1: accounts with every monthly rollup, and every snapshot.

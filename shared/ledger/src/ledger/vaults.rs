@@ -3,7 +3,8 @@
 use std::collections::BTreeMap;
 
 use super::codec::{Membership, n_or_zero, sv};
-use super::resolve::{memberships, pick_vault, retrying};
+use super::resolve::{pick_vault, retrying};
+use super::roster;
 use super::*;
 use crate::domain::{Currency, Name, VaultId, VaultZone, random_uuid};
 use crate::error::Entity;
@@ -14,7 +15,9 @@ use crate::store::{Condition, Item, StoreError, WriteOp};
 const MAX_VAULTS: usize = 100;
 
 pub(super) async fn list_vaults(ledger: &Ledger, who: &PersonId) -> Result<VaultList, LedgerError> {
-    let all = memberships(ledger, who).await?;
+    // Always read afresh: this is where a person looks to see what they have.
+    let roster = roster::fetch(ledger, who).await?;
+    let all = &roster.members;
     if all.is_empty() {
         return Ok(VaultList { vaults: vec![] });
     }
@@ -63,7 +66,9 @@ async fn attempt_create(
     currency: Currency,
     zone: VaultZone,
 ) -> Result<CreatedVault, LedgerError> {
-    let all = memberships(ledger, who).await?;
+    // Decided on a fresh roster; the version bump below makes the decision atomic.
+    let roster = roster::fetch(ledger, who).await?;
+    let all = &roster.members;
     if let Some(existing) = all.iter().find(|m| &m.name_key == name.key()) {
         if existing.currency == currency && existing.zone.name() == zone.name() {
             return Ok(created(ledger, existing, false));
@@ -114,9 +119,15 @@ async fn attempt_create(
             },
             condition: Some(Condition::NotExists),
         },
+        roster.bump(who),
     ];
     match ledger.store.write(ops).await {
-        Ok(()) => Ok(created(ledger, &m, true)),
+        Ok(()) => {
+            let mut members = all.clone();
+            members.push(m.clone());
+            ledger.rosters.put(who, Arc::new(roster.next(members)));
+            Ok(created(ledger, &m, true))
+        }
         // Someone (a concurrent retry of this very call) took the name first: re-read and decide.
         Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
         Err(e) => Err(e.into()),
@@ -150,8 +161,9 @@ async fn attempt_rename(
     vault: &str,
     new: &Name,
 ) -> Result<RenamedVault, LedgerError> {
-    let all = memberships(ledger, who).await?;
-    let m = pick_vault(&all, Some(vault))?;
+    let roster = roster::fetch(ledger, who).await?;
+    let all = &roster.members;
+    let m = pick_vault(all, Some(vault))?;
     if let Some(other) = all
         .iter()
         .find(|o| &o.name_key == new.key() && o.vault_id != m.vault_id)
@@ -183,6 +195,7 @@ async fn attempt_rename(
             remove: vec![],
             condition: Some(Condition::Exists),
         },
+        roster.bump(who),
     ];
     if new.key() != &m.name_key {
         ops.push(WriteOp::Delete {
@@ -198,10 +211,27 @@ async fn attempt_rename(
         });
     }
     match ledger.store.write(ops).await {
-        Ok(()) => Ok(RenamedVault {
-            vault_id: m.vault_id,
-            name: new.display().to_string(),
-        }),
+        Ok(()) => {
+            let members = all
+                .iter()
+                .map(|o| {
+                    if o.vault_id == m.vault_id {
+                        Membership {
+                            name: new.display().to_string(),
+                            name_key: new.key().clone(),
+                            ..o.clone()
+                        }
+                    } else {
+                        o.clone()
+                    }
+                })
+                .collect();
+            ledger.rosters.put(who, Arc::new(roster.next(members)));
+            Ok(RenamedVault {
+                vault_id: m.vault_id,
+                name: new.display().to_string(),
+            })
+        }
         Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
         Err(e) => Err(e.into()),
     }

@@ -28,6 +28,10 @@ pub struct StoreCounts {
     pub write_ops: u64,
     /// Items returned by `get`, `get_many` and `query` (absent items are not counted).
     pub items_read: u64,
+    /// Read rounds: a read that starts while no other read is in flight opens a
+    /// round; reads issued together (joined) share it. On DynamoDB each round is
+    /// one network latency, however many calls it holds.
+    pub read_rounds: u64,
 }
 
 impl StoreCounts {
@@ -54,6 +58,8 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 #[derive(Debug)]
 pub struct CountingStore<S: ?Sized> {
     counts: Mutex<StoreCounts>,
+    /// Reads started and not yet finished (not reset with the counts).
+    in_flight: Mutex<u64>,
     inner: Arc<S>,
 }
 
@@ -69,6 +75,7 @@ impl<S: Store + ?Sized> CountingStore<S> {
     pub fn from_arc(inner: Arc<S>) -> Self {
         Self {
             counts: Mutex::new(StoreCounts::default()),
+            in_flight: Mutex::new(0),
             inner,
         }
     }
@@ -96,12 +103,54 @@ impl<S: Store + ?Sized> CountingStore<S> {
     fn record(&self, f: impl FnOnce(&mut StoreCounts)) {
         f(&mut lock(&self.counts));
     }
+
+    /// Register a read, then let the caller's other joined futures start theirs
+    /// before this one can finish: an in-memory store answers on the first
+    /// poll, which would otherwise make joined reads look sequential.
+    async fn begin_read(&self) -> ReadGuard<'_> {
+        {
+            let mut n = lock(&self.in_flight);
+            if *n == 0 {
+                self.record(|c| c.read_rounds += 1);
+            }
+            *n += 1;
+        }
+        let guard = ReadGuard(&self.in_flight);
+        YieldOnce(false).await;
+        guard
+    }
+}
+
+/// Ends a read when dropped (also when the read fails or is cancelled).
+struct ReadGuard<'a>(&'a Mutex<u64>);
+
+impl Drop for ReadGuard<'_> {
+    fn drop(&mut self) {
+        let mut n = lock(self.0);
+        *n = n.saturating_sub(1);
+    }
+}
+
+/// Pending once (waking itself at once), then ready.
+struct YieldOnce(bool);
+
+impl std::future::Future for YieldOnce {
+    type Output = ();
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<()> {
+        if self.0 {
+            return std::task::Poll::Ready(());
+        }
+        self.0 = true;
+        cx.waker().wake_by_ref();
+        std::task::Poll::Pending
+    }
 }
 
 #[async_trait]
 impl<S: Store + ?Sized> Store for CountingStore<S> {
     async fn get(&self, key: &Key) -> Result<Option<Item>, StoreError> {
         self.record(|c| c.gets += 1);
+        let _read = self.begin_read().await;
         let out = self.inner.get(key).await?;
         let found = u64::from(out.is_some());
         self.record(|c| c.items_read += found);
@@ -113,6 +162,7 @@ impl<S: Store + ?Sized> Store for CountingStore<S> {
             c.get_manys += 1;
             c.keys_requested += keys.len() as u64;
         });
+        let _read = self.begin_read().await;
         let out = self.inner.get_many(keys).await?;
         let found = out.iter().filter(|i| i.is_some()).count() as u64;
         self.record(|c| c.items_read += found);
@@ -121,6 +171,7 @@ impl<S: Store + ?Sized> Store for CountingStore<S> {
 
     async fn query(&self, query: &Query) -> Result<Page, StoreError> {
         self.record(|c| c.queries += 1);
+        let _read = self.begin_read().await;
         let page = self.inner.query(query).await?;
         let n = page.items.len() as u64;
         self.record(|c| c.items_read += n);
@@ -310,11 +361,24 @@ mod tests {
                 keys_requested: 3,
                 queries: 1,
                 items_read: 5,
+                read_rounds: 4,
                 ..Default::default()
             }
         );
         assert_eq!((c.reads(), c.round_trips()), (4, 4));
         assert_eq!(store.counts(), StoreCounts::default());
+    }
+
+    #[tokio::test]
+    async fn counting_store_counts_joined_reads_as_one_round() {
+        let store = CountingStore::new(MemoryStore::new());
+        let (ka, kb) = (Key::new("p", "a"), Key::new("p", "b"));
+        let (a, b) = tokio::join!(store.get(&ka), store.get(&kb));
+        assert_eq!((a.unwrap(), b.unwrap()), (None, None));
+        assert_eq!((store.counts().gets, store.take().read_rounds), (2, 1));
+        store.get(&Key::new("p", "a")).await.unwrap();
+        store.get(&Key::new("p", "b")).await.unwrap();
+        assert_eq!((store.counts().gets, store.take().read_rounds), (2, 2));
     }
 
     #[tokio::test]

@@ -1,0 +1,244 @@
+//! A person's roster (their memberships and its version), cached per instance.
+//!
+//! Every call needs to know which vault a name means, and that lives in the
+//! caller's own partition, so without a cache every call would spend a read
+//! round on it before touching the vault (DESIGN.md §10 allows one read round
+//! for a write). The cache is safe because it is never trusted alone:
+//! - every change to a person's memberships (`create_vault`, `rename_vault`)
+//!   bumps a version item (`P#<sub>` / `M`) in the same atomic write;
+//! - a write made from a cached roster carries a check that the version is
+//!   still the cached one, so a stale roster fails the write, which is re-run
+//!   on a fresh read;
+//! - a read made from a cached roster fetches the version item in the same
+//!   round as its data, and is re-run on a fresh roster if the version moved.
+//!
+//! So the cache changes how many round trips a call takes, never what it sees.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use super::Ledger;
+use super::codec::Membership;
+use super::resolve::{join2, pick_vault, query_all};
+use crate::domain::PersonId;
+use crate::error::LedgerError;
+use crate::keys;
+use crate::store::{Condition, SkRange, StoreError, Value, WriteOp};
+
+/// Attribute of the version item holding the version number.
+const VERSION: &str = "version";
+/// Most people whose rosters one instance keeps; past it the cache starts over.
+/// (A Lambda instance serves one request at a time and few people; this only
+/// bounds memory on a long-running local server.)
+const MAX_PEOPLE: usize = 4096;
+
+/// One person's memberships as read together with their version.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Roster {
+    /// Memberships, sorted by name key.
+    pub members: Vec<Membership>,
+    /// The version item's value; `None` while the person has never changed a membership.
+    pub version: Option<i64>,
+}
+
+impl Roster {
+    /// The condition "the version is still this roster's".
+    fn unchanged(&self) -> Condition {
+        match self.version {
+            Some(v) => Condition::AttrEquals(VERSION.into(), Value::N(v)),
+            None => Condition::NotExists,
+        }
+    }
+
+    /// The write op that moves the version on, only if it is still this roster's:
+    /// carried by every write that changes a membership.
+    pub fn bump(&self, who: &PersonId) -> WriteOp {
+        WriteOp::Update {
+            key: keys::roster_version(who),
+            set: Default::default(),
+            add: [(VERSION.to_string(), 1)].into(),
+            remove: vec![],
+            condition: Some(self.unchanged()),
+        }
+    }
+
+    /// This roster after a successful write with [`Roster::bump`] that set `members`.
+    pub fn next(&self, mut members: Vec<Membership>) -> Roster {
+        members.sort_by(|a, b| a.name_key.cmp(&b.name_key));
+        Roster {
+            members,
+            version: Some(self.version.unwrap_or(0).saturating_add(1)),
+        }
+    }
+}
+
+/// Rosters this instance has read, by person.
+#[derive(Debug, Default)]
+pub(super) struct RosterCache {
+    enabled: bool,
+    map: Mutex<HashMap<String, Arc<Roster>>>,
+}
+
+impl RosterCache {
+    /// A cache; a disabled one never remembers anything (every call reads the roster).
+    pub fn new(enabled: bool) -> Self {
+        Self {
+            enabled,
+            map: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, Arc<Roster>>> {
+        // The map holds only copies of stored data; a panic elsewhere cannot leave it half-written.
+        self.map.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn get(&self, who: &PersonId) -> Option<Arc<Roster>> {
+        if !self.enabled {
+            return None;
+        }
+        self.lock().get(who.as_str()).cloned()
+    }
+
+    /// Remember a roster just read or just written.
+    pub fn put(&self, who: &PersonId, roster: Arc<Roster>) {
+        if !self.enabled {
+            return;
+        }
+        let mut map = self.lock();
+        if map.len() >= MAX_PEOPLE && !map.contains_key(who.as_str()) {
+            map.clear();
+        }
+        map.insert(who.as_str().to_string(), roster);
+    }
+
+    /// Drop a person's roster (it was found stale).
+    pub fn forget(&self, who: &PersonId) {
+        if self.enabled {
+            self.lock().remove(who.as_str());
+        }
+    }
+}
+
+/// Read the caller's roster from the store (one query) and remember it.
+pub(super) async fn fetch(ledger: &Ledger, who: &PersonId) -> Result<Arc<Roster>, LedgerError> {
+    // The version item's sort key `M` sorts just before every `M#…`, so one range holds both.
+    let items = query_all(
+        ledger.store.as_ref(),
+        keys::person_pk(who),
+        SkRange::Between(keys::ROSTER_VERSION.into(), keys::upper(keys::MEMBERSHIP_PREFIX)),
+        true,
+    )
+    .await?;
+    let mut version = None;
+    let mut members = Vec::with_capacity(items.len());
+    for item in &items {
+        if item.key.sk == keys::ROSTER_VERSION {
+            version = Some(version_of(&item.attrs)?);
+        } else {
+            members.push(Membership::from_attrs(&item.attrs)?);
+        }
+    }
+    members.sort_by(|a, b| a.name_key.cmp(&b.name_key));
+    let roster = Arc::new(Roster { members, version });
+    ledger.rosters.put(who, roster.clone());
+    Ok(roster)
+}
+
+fn version_of(attrs: &crate::store::Attrs) -> Result<i64, LedgerError> {
+    match attrs.get(VERSION) {
+        Some(Value::N(v)) => Ok(*v),
+        _ => Err(LedgerError::internal("stored roster version is not a number")),
+    }
+}
+
+/// The current version (one get), to validate a cached roster.
+async fn current_version(ledger: &Ledger, who: &PersonId) -> Result<Option<i64>, LedgerError> {
+    match ledger.store.get(&keys::roster_version(who)).await? {
+        Some(item) => Ok(Some(version_of(&item.attrs)?)),
+        None => Ok(None),
+    }
+}
+
+/// The vault a call works in, and what it was resolved from.
+#[derive(Debug, Clone)]
+pub(super) struct InVault {
+    /// The caller's membership of the vault (its id, name and settings).
+    pub m: Membership,
+    roster: Arc<Roster>,
+    committed: Arc<AtomicBool>,
+}
+
+impl InVault {
+    fn new(m: Membership, roster: Arc<Roster>) -> Self {
+        Self {
+            m,
+            roster,
+            committed: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Apply `ops` atomically together with a check that the caller's roster is
+    /// still the one this vault was resolved from. A failed roster check is
+    /// reported as a condition failure at index `ops.len()` (after the caller's
+    /// own operations): callers treat it like any lost race, and the next
+    /// attempt reads a fresh roster.
+    pub async fn commit(
+        &self,
+        ledger: &Ledger,
+        who: &PersonId,
+        mut ops: Vec<WriteOp>,
+    ) -> Result<(), StoreError> {
+        let at = ops.len();
+        ops.push(WriteOp::Check {
+            key: keys::roster_version(who),
+            condition: self.roster.unchanged(),
+        });
+        let out = ledger.store.write(ops).await;
+        match &out {
+            Ok(()) => self.committed.store(true, Ordering::Release),
+            Err(StoreError::ConditionFailed { index, .. }) if *index == at => ledger.rosters.forget(who),
+            Err(_) => {}
+        }
+        out
+    }
+}
+
+/// Run `body` in the vault the caller means (`wanted`, or their only vault).
+///
+/// With a cached roster the vault is known at once, and the roster's version is
+/// read in the same round as whatever `body` reads first; if it moved, the
+/// outcome is discarded and `body` runs again on a fresh roster, unless `body`
+/// already committed a write (whose own roster check then proved it current).
+/// Without one, the roster is read first (one query).
+pub(super) async fn in_vault<T, F, Fut>(
+    ledger: &Ledger,
+    who: &PersonId,
+    wanted: Option<&str>,
+    mut body: F,
+) -> Result<T, LedgerError>
+where
+    F: FnMut(InVault) -> Fut,
+    Fut: Future<Output = Result<T, LedgerError>>,
+{
+    if let Some(roster) = ledger.rosters.get(who)
+        // A name the cached roster does not know may be a vault made elsewhere: read afresh.
+        && let Ok(m) = pick_vault(&roster.members, wanted)
+    {
+        let v = InVault::new(m, roster.clone());
+        let committed = v.committed.clone();
+        let (current, out) = join2(current_version(ledger, who), body(v)).await;
+        if committed.load(Ordering::Acquire) {
+            return out;
+        }
+        if current? == roster.version {
+            return out;
+        }
+        ledger.rosters.forget(who);
+    }
+    let roster = fetch(ledger, who).await?;
+    let m = pick_vault(&roster.members, wanted)?;
+    body(InVault::new(m, roster)).await
+}
