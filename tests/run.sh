@@ -18,6 +18,12 @@ run_cleanup() {
 }
 trap run_cleanup EXIT
 
+# Every build of the workspace goes through here, with one set of packages and
+# features: `cargo build -p dochiya-mcp` alone would resolve other features
+# (serde_json without float_roundtrip, ledger without its contract suite) and
+# compile a second copy of much of the dependency graph.
+build_workspace() { cargo build --workspace --all-features --locked --bins --tests --examples; }
+
 # A port nobody listens on, for a service we start.
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 

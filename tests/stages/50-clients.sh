@@ -7,7 +7,7 @@
 source tests/clients/install.sh
 source tests/clients/server.sh
 
-cargo build -p dochiya-mcp --locked
+build_workspace
 
 clients_node_bin=$(interop_node_bin)
 clients_node_dir=$(interop_node_modules clients tests/clients)

@@ -8,7 +8,7 @@
 source tests/clients/install.sh
 source tests/clients/server.sh
 
-cargo build -p dochiya-mcp --locked
+build_workspace
 
 conformance_node_bin=$(interop_node_bin)
 conformance_pkg="$(interop_node_modules conformance tests/conformance)/node_modules/@modelcontextprotocol/conformance"

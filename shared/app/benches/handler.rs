@@ -6,20 +6,27 @@
 //! with a fresh `idempotencyKey` per iteration, so every iteration really writes.
 //! The floor for each is serde_json parsing the same request body into a `Value`
 //! and serialising the same response (as a `Value`) back to bytes: work any JSON
-//! server must do for that exchange. After criterion's report this prints
-//! handler time / floor per request, read from criterion's own estimates.
+//! server must do for that exchange. The store is the embedded one (redb in
+//! memory: the real storage code, commits included). DESIGN.md §10 budgets the
+//! handler's CPU "excluding storage", so after criterion's report a plain loop
+//! of the same requests times the store calls apart (a wrapper around the
+//! store; the embedded store answers on the calling thread, so the time inside
+//! a call is its CPU) and prints handler time, storage share, and handler
+//! without storage / floor per request.
 //!
 //! Run: `cargo bench -p dochiya-app --bench handler` (see docs/benchmarks.md).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use async_trait::async_trait;
 use bytes::Bytes;
 use criterion::{BatchSize, Criterion};
 use dochiya_auth::{BearerAuthenticator, DevSecret, DevTokenIssuer};
 use dochiya_ledger::domain::SystemClock;
+use dochiya_ledger::store::{Item, Key, Page, Query, Store, StoreError, WriteOp};
 use dochiya_ledger::{Ledger, LedgerConfig};
 use dochiya_protocol::{Server, ServerConfig};
 use dochiya_store_embedded::EmbeddedStore;
@@ -40,12 +47,11 @@ struct Bench {
 }
 
 impl Bench {
-    fn new() -> Bench {
+    fn new(store: Arc<dyn Store>) -> Bench {
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .expect("tokio runtime");
-        let store = Arc::new(EmbeddedStore::in_memory().expect("in-memory store"));
         let ledger = Ledger::new(store, Arc::new(SystemClock), LedgerConfig::default());
         let secret = DevSecret::new("bench-dev-secret-0123456789abcdef-0123").expect("dev secret");
         let auth =
@@ -148,9 +154,9 @@ const CASES: [Case; 3] = [
     },
 ];
 
-fn main() {
-    let bench = Bench::new();
-    // A household to work on: one vault, an asset and an expense account.
+/// A server over `store` with a household to work on: one vault, an asset and an expense account.
+fn with_household(store: Arc<dyn Store>) -> Bench {
+    let bench = Bench::new(store);
     for (tool, args) in [
         ("create_vault", r#"{"name":"우리집"}"#),
         (
@@ -161,6 +167,15 @@ fn main() {
     ] {
         bench.send(bench.request("tools/call", Some(tool), call_body(tool, args)));
     }
+    bench
+}
+
+fn main() {
+    let timed = Arc::new(TimedStore {
+        inner: EmbeddedStore::in_memory().expect("in-memory store"),
+        nanos: AtomicU64::new(0),
+    });
+    let bench = with_household(timed.clone());
 
     let out_dir = criterion_dir();
     let mut c = Criterion::default()
@@ -181,6 +196,7 @@ fn main() {
                 BatchSize::SmallInput,
             );
         });
+
         // The floor over the very bytes this exchange moves.
         let request_body = Bytes::from((case.body)(counter.fetch_add(1, Ordering::Relaxed)));
         let response_body = bench.send(bench.request(
@@ -206,7 +222,63 @@ fn main() {
         );
     }
     c.final_summary();
-    print_ratios(&out_dir);
+    let split = storage_split(&bench, &timed, &counter);
+    print_ratios(&out_dir, &split);
+}
+
+/// Store calls forwarded to the embedded store, with the time spent inside them added up.
+struct TimedStore {
+    inner: EmbeddedStore,
+    nanos: AtomicU64,
+}
+
+impl TimedStore {
+    async fn timed<T>(&self, call: impl std::future::Future<Output = T>) -> T {
+        let start = Instant::now();
+        let out = call.await;
+        let spent = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.nanos.fetch_add(spent, Ordering::Relaxed);
+        out
+    }
+}
+
+#[async_trait]
+impl Store for TimedStore {
+    async fn get(&self, key: &Key) -> Result<Option<Item>, StoreError> {
+        self.timed(self.inner.get(key)).await
+    }
+    async fn get_many(&self, keys: &[Key]) -> Result<Vec<Option<Item>>, StoreError> {
+        self.timed(self.inner.get_many(keys)).await
+    }
+    async fn query(&self, query: &Query) -> Result<Page, StoreError> {
+        self.timed(self.inner.query(query)).await
+    }
+    async fn write(&self, ops: Vec<WriteOp>) -> Result<(), StoreError> {
+        self.timed(self.inner.write(ops)).await
+    }
+}
+
+/// Per case: (total ns per request, of which in the store) over a plain loop.
+fn storage_split(bench: &Bench, timed: &TimedStore, counter: &AtomicU64) -> Vec<(u64, u64)> {
+    const ROUNDS: u64 = 2000;
+    CASES
+        .iter()
+        .map(|case| {
+            let requests: Vec<_> = (0..ROUNDS)
+                .map(|_| {
+                    let n = counter.fetch_add(1, Ordering::Relaxed);
+                    bench.request(case.method, case.tool, (case.body)(n))
+                })
+                .collect();
+            timed.nanos.store(0, Ordering::Relaxed);
+            let start = Instant::now();
+            for request in requests {
+                std::hint::black_box(bench.rt.block_on(bench.server.handle(request)));
+            }
+            let total = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            (total / ROUNDS, timed.nanos.load(Ordering::Relaxed) / ROUNDS)
+        })
+        .collect()
 }
 
 /// Where criterion keeps its estimates: `target/criterion`, as `cargo bench` would.
@@ -226,7 +298,7 @@ fn mean_ns(dir: &Path, group: &str, function: &str) -> Option<u64> {
         .map(|ns| ns.round() as u64)
 }
 
-fn print_ratios(dir: &Path) {
+fn print_ratios(dir: &Path, split: &[(u64, u64)]) {
     println!("\nhandler time / JSON floor (criterion means):");
     println!(
         "{:<20} {:>12} {:>12} {:>8}",
@@ -237,19 +309,42 @@ fn print_ratios(dir: &Path) {
             mean_ns(dir, case.id, "handler"),
             mean_ns(dir, case.id, "json_floor"),
         ) {
-            (Some(handler), Some(floor)) if floor > 0 => {
-                let hundredths = handler * 100 / floor;
-                println!(
-                    "{:<20} {:>9} µs {:>9} µs {:>5}.{:02}x",
-                    case.id,
-                    Micros(handler),
-                    Micros(floor),
-                    hundredths / 100,
-                    hundredths % 100
-                );
-            }
+            (Some(handler), Some(floor)) if floor > 0 => println!(
+                "{:<20} {:>9} µs {:>9} µs {:>8}",
+                case.id,
+                Micros(handler),
+                Micros(floor),
+                Ratio(handler, floor)
+            ),
             _ => println!("{:<20} (not measured in this run)", case.id),
         }
+    }
+    println!("\nwithout storage (a loop of 2,000 requests each; store calls timed apart):");
+    println!(
+        "{:<20} {:>12} {:>12} {:>14} {:>16}",
+        "request", "handler", "in store", "handler-store", "(h-s) / floor"
+    );
+    for (case, &(total, store)) in CASES.iter().zip(split) {
+        let rest = total.saturating_sub(store);
+        let floor = mean_ns(dir, case.id, "json_floor");
+        println!(
+            "{:<20} {:>9} µs {:>9} µs {:>11} µs {:>16}",
+            case.id,
+            Micros(total),
+            Micros(store),
+            Micros(rest),
+            floor.map_or_else(|| "-".to_string(), |f| Ratio(rest, f).to_string())
+        );
+    }
+}
+
+/// `a / b` with two decimals, in integers.
+struct Ratio(u64, u64);
+
+impl std::fmt::Display for Ratio {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let hundredths = self.0 * 100 / self.1.max(1);
+        f.pad(&format!("{}.{:02}x", hundredths / 100, hundredths % 100))
     }
 }
 

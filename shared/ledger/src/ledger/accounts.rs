@@ -30,10 +30,15 @@ pub(super) async fn list_accounts(
 }
 
 fn list_of(m: &Membership, cat: &Catalogue, include_archived: bool) -> Result<AccountList, LedgerError> {
-    let mut accounts = cat
+    let mut listed: Vec<&AccountRec> = cat
         .accounts
         .iter()
         .filter(|a| include_archived || !a.archived)
+        .collect();
+    // The stored name key is the normalized name: no normalizing per request.
+    listed.sort_by(|a, b| (a.kind, a.archived, &a.name_key).cmp(&(b.kind, b.archived, &b.name_key)));
+    let accounts = listed
+        .into_iter()
         .map(|a| {
             Ok(AccountInfo {
                 account_id: a.account_id,
@@ -44,13 +49,6 @@ fn list_of(m: &Membership, cat: &Catalogue, include_archived: bool) -> Result<Ac
             })
         })
         .collect::<Result<Vec<_>, LedgerError>>()?;
-    accounts.sort_by(|a, b| {
-        (a.kind, a.archived, crate::domain::NameKey::of(&a.name)).cmp(&(
-            b.kind,
-            b.archived,
-            crate::domain::NameKey::of(&b.name),
-        ))
-    });
     Ok(AccountList {
         vault: m.vault_ref(),
         currency: m.currency,
