@@ -26,16 +26,7 @@ pub(super) async fn get_transaction(
 ) -> Result<TransactionView, LedgerError> {
     in_vault(ledger, who, vault, |v| async move {
         let m = v.m;
-        let (item, cat) = join2(
-            ledger.store.get(&keys::transaction_by_id(m.vault_id, id)),
-            catalogue(ledger, &m),
-        )
-        .await;
-        let cat = cat?;
-        let tx = match item? {
-            Some(item) => TxRec::from_item(&item)?,
-            None => return Err(not_found(id, &m)),
-        };
+        let (tx, cat) = transaction_in(ledger, &m, id).await?;
         Ok(TransactionView {
             vault: m.vault_ref(),
             currency: m.currency,
@@ -43,6 +34,24 @@ pub(super) async fn get_transaction(
         })
     })
     .await
+}
+
+/// A transaction by id in this vault, with the vault's accounts (one read round).
+pub(super) async fn transaction_in(
+    ledger: &Ledger,
+    m: &super::codec::Membership,
+    id: TransactionId,
+) -> Result<(TxRec, super::resolve::Catalogue), LedgerError> {
+    let (item, cat) = join2(
+        ledger.store.get(&keys::transaction_by_id(m.vault_id, id)),
+        catalogue(ledger, m),
+    )
+    .await;
+    let cat = cat?;
+    match item? {
+        Some(item) => Ok((TxRec::from_item(&item)?, cat)),
+        None => Err(not_found(id, m)),
+    }
 }
 
 pub(super) async fn list_transactions(

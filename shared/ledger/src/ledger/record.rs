@@ -460,16 +460,7 @@ pub(super) async fn void(
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
             let m = v.m.clone();
-            let (item, cat) = join2(
-                ledger.store.get(&keys::transaction_by_id(m.vault_id, id)),
-                catalogue(ledger, &m),
-            )
-            .await;
-            let cat = cat?;
-            let tx = match item? {
-                Some(item) => TxRec::from_item(&item)?,
-                None => return Err(not_found(id, &m)),
-            };
+            let (tx, cat) = super::read::transaction_in(ledger, &m, id).await?;
             if tx.voided {
                 return Ok(Voided {
                     vault: m.vault_ref(),
