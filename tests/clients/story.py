@@ -17,13 +17,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-CONTRACT_TOOLS = sorted([
-    "archive_account", "create_account", "create_vault", "get_balances", "get_transaction",
-    "list_accounts", "list_transactions", "list_vaults", "net_worth_history", "reconcile",
-    "record_split_transaction", "record_transaction", "rename_account", "rename_vault",
-    "spending_report", "upsert_snapshot", "void_transaction",
-])
-"""The 17 tool names of the tool contract (shared/TOOLS.md); the list must match exactly."""
+with open(os.environ["DOCHIYA_TOOLS_SNAPSHOT"], encoding="utf-8") as _snapshot:
+    CONTRACT_TOOLS = sorted(t["name"] for t in json.load(_snapshot)["tools"])
+"""The tool names the server must list: read from the tools/list snapshot that
+tests/tests/tools.rs keeps equal to the code (DOCHIYA_TOOLS_SNAPSHOT names it)."""
 
 STORY_TOOLS = ["create_vault", "create_account", "record_transaction", "get_balances"]
 """Tools the story calls: each must declare an outputSchema, or the SDK validates nothing."""

@@ -26,7 +26,8 @@ clients_run() {
   local sub=$1 token
   shift
   token=$(interop_token "$sub-$clients_run_id")
-  if PYTHONDONTWRITEBYTECODE=1 DOCHIYA_MCP_URL="$INTEROP_URL" DOCHIYA_TOKEN="$token" "$@"; then
+  if PYTHONDONTWRITEBYTECODE=1 DOCHIYA_MCP_URL="$INTEROP_URL" DOCHIYA_TOKEN="$token" \
+    DOCHIYA_TOOLS_SNAPSHOT="$ROOT/tests/tests/tools_list.snapshot.json" "$@"; then
     clients_passed=$((clients_passed + 1))
   else
     clients_failed+=("$sub")

@@ -6,12 +6,14 @@
 //!   member's own partition;
 //! - idempotency records carry their TTL (`expiresAt`, epoch seconds, ~7 days out).
 
+mod e2e;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use dochiya_e2e::{Response, Server, binary_path};
+use e2e::{Response, Server, binary_path, dynamodb_env, run};
 use serde_json::{Value, json};
 
 const PROTOCOL: (&str, &str) = ("mcp-protocol-version", "2025-06-18");
@@ -365,4 +367,77 @@ async fn a_household_on_dynamodb_leaves_clean_items() {
             "expiresAt {expires} is {days} days after now ({now})"
         );
     }
+}
+
+// ---- the binary's DynamoDB subcommand and start-up check ----
+
+fn list_vaults(s: &Server, bearer: &str) -> (u16, serde_json::Value) {
+    let r = s.post_json(
+        &[("mcp-protocol-version", "2025-11-25"), ("authorization", bearer)],
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_vaults","arguments":{}}}"#,
+    );
+    let body = if r.body.is_empty() {
+        serde_json::Value::Null
+    } else {
+        r.json()
+    };
+    (r.status, body)
+}
+
+#[test]
+fn create_table_then_serve_tools_from_dynamodb() {
+    let aws = dynamodb_env();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let table = format!("e2e-app-{}-{nanos}", std::process::id());
+    let mut env: Vec<(&str, &str)> = aws.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    env.push(("DOCHIYA_TABLE", &table));
+    let first = run(&["create-table"], &env);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&first.stdout).trim(),
+        format!("table {table}: Created")
+    );
+    let again = run(&["create-table"], &env);
+    assert_eq!(
+        String::from_utf8_lossy(&again.stdout).trim(),
+        format!("table {table}: AlreadyExists")
+    );
+
+    let s = Server::start_with(&env);
+    let bearer = s.bearer();
+    let r = s.post_json(
+        &[("mcp-protocol-version", "2025-11-25"), ("authorization", &bearer)],
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_vault","arguments":{"name":"우리집"}}}"#,
+    );
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json()["result"]["structuredContent"]["created"], true);
+    let (status, body) = list_vaults(&s, &bearer);
+    assert_eq!(status, 200);
+    assert_eq!(body["result"]["structuredContent"]["vaults"][0]["name"], "우리집");
+    // Nothing went to the embedded store.
+    assert!(!s.data_dir().join("dochiya.redb").exists());
+}
+
+#[test]
+fn serving_a_missing_table_fails_at_start_with_a_reason() {
+    let aws = dynamodb_env();
+    let mut env: Vec<(&str, &str)> = aws.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let data_dir = std::env::temp_dir().join(format!("dochiya-e2e-missing-table-{}", std::process::id()));
+    let data_dir = data_dir.to_string_lossy().into_owned();
+    env.push(("DOCHIYA_TABLE", "e2e-no-such-table"));
+    env.push(("DOCHIYA_PORT", "0"));
+    env.push(("DOCHIYA_DATA_DIR", &data_dir));
+    let out = run(&[], &env);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).starts_with("dochiya-mcp: store: "),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

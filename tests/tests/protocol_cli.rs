@@ -1,7 +1,10 @@
 //! The binary's subcommands and its DynamoDB wiring, end to end: `token` mints what the
-//! running server accepts, `create-table` prepares a table the server then serves from.
+//! running server accepts, bad arguments get the usage, `create-table` needs a table name.
+//! (`create-table` against a real table is in dynamo.rs, with the other moto tests.)
 
-use dochiya_e2e::{Server, dynamodb_env, run};
+mod e2e;
+
+use e2e::{Server, run};
 use serde_json::json;
 
 fn list_vaults(s: &Server, bearer: &str) -> (u16, serde_json::Value) {
@@ -72,62 +75,4 @@ fn create_table_without_a_table_name_fails_with_a_reason() {
     let out = run(&["create-table"], &[]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("DOCHIYA_TABLE is not set"));
-}
-
-#[test]
-fn create_table_then_serve_tools_from_dynamodb() {
-    let aws = dynamodb_env();
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let table = format!("e2e-app-{}-{nanos}", std::process::id());
-    let mut env: Vec<(&str, &str)> = aws.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    env.push(("DOCHIYA_TABLE", &table));
-    let first = run(&["create-table"], &env);
-    assert!(
-        first.status.success(),
-        "{}",
-        String::from_utf8_lossy(&first.stderr)
-    );
-    assert_eq!(
-        String::from_utf8_lossy(&first.stdout).trim(),
-        format!("table {table}: Created")
-    );
-    let again = run(&["create-table"], &env);
-    assert_eq!(
-        String::from_utf8_lossy(&again.stdout).trim(),
-        format!("table {table}: AlreadyExists")
-    );
-
-    let s = Server::start_with(&env);
-    let bearer = s.bearer();
-    let r = s.post_json(
-        &[("mcp-protocol-version", "2025-11-25"), ("authorization", &bearer)],
-        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_vault","arguments":{"name":"우리집"}}}"#,
-    );
-    assert_eq!(r.status, 200);
-    assert_eq!(r.json()["result"]["structuredContent"]["created"], true);
-    let (status, body) = list_vaults(&s, &bearer);
-    assert_eq!(status, 200);
-    assert_eq!(body["result"]["structuredContent"]["vaults"][0]["name"], "우리집");
-    // Nothing went to the embedded store.
-    assert!(!s.data_dir().join("dochiya.redb").exists());
-}
-
-#[test]
-fn serving_a_missing_table_fails_at_start_with_a_reason() {
-    let aws = dynamodb_env();
-    let mut env: Vec<(&str, &str)> = aws.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let data_dir = std::env::temp_dir().join(format!("dochiya-e2e-missing-table-{}", std::process::id()));
-    let data_dir = data_dir.to_string_lossy().into_owned();
-    env.push(("DOCHIYA_TABLE", "e2e-no-such-table"));
-    env.push(("DOCHIYA_PORT", "0"));
-    env.push(("DOCHIYA_DATA_DIR", &data_dir));
-    let out = run(&[], &env);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).starts_with("dochiya-mcp: store: "),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 }

@@ -111,9 +111,12 @@ fn modern(
         if Version::parse(h).is_none() {
             return Err(RpcError::unsupported_version(h));
         }
-        // Strict: a supported header that disagrees with the body is a mismatch,
-        // whatever the body claims (the spec's -32020; conformance sends v999 in `_meta`).
-        if policy.strict_version_header && h != requested {
+        // A supported header that disagrees with the body is the spec's -32020. The one
+        // tolerance (below) needs a body claim we serve: with `v999` in `_meta` there is
+        // nothing to let win, so the mismatch is reported before the unsupported claim.
+        let tolerable =
+            !policy.strict_version_header && Version::parse(requested) == Some(Version::V2026_07_28);
+        if h != requested && !tolerable {
             return Err(mismatch(h, requested));
         }
     }
@@ -140,7 +143,6 @@ fn modern(
             ));
         }
         Some(h) if h == requested => {}
-        Some(h) if policy.strict_version_header => return Err(mismatch(h, requested)),
         Some(h) => {
             // DESIGN.md §2: a widely used client sends exactly this; the body wins.
             tracing::debug!(
@@ -294,16 +296,22 @@ mod tests {
 
     #[test]
     fn unsupported_meta_version_is_32022_with_supported_and_requested() {
+        // The header agrees with the body (or is absent): the claim itself is refused.
         let p = head(json!({"_meta": {META_PROTOCOL_VERSION: "2099-01-01", META_CLIENT_CAPABILITIES: {}}}));
-        let (status, code, _, data) = err(negotiate("tools/list", &p, &headers(&GOOD), LENIENT));
+        let h = headers(&[("mcp-method", "tools/list")]);
+        let (status, code, _, data) = err(negotiate("tools/list", &p, &h, LENIENT));
         assert_eq!((status, code), (400, -32022));
         assert_eq!(
             data,
             Some(json!({"supported": ["2026-07-28"], "requested": "2099-01-01"}))
         );
-        // A legacy revision claimed in _meta is not a modern version either.
+        // A legacy revision claimed in _meta (and in the header) is not a modern version either.
         let p = head(json!({"_meta": {META_PROTOCOL_VERSION: "2025-11-25", META_CLIENT_CAPABILITIES: {}}}));
-        let (_, code, _, data) = err(negotiate("tools/list", &p, &headers(&GOOD), LENIENT));
+        let h = headers(&[
+            ("mcp-protocol-version", "2025-11-25"),
+            ("mcp-method", "tools/list"),
+        ]);
+        let (_, code, _, data) = err(negotiate("tools/list", &p, &h, LENIENT));
         assert_eq!(code, -32022);
         assert_eq!(data.map(|d| d["requested"].clone()), Some(json!("2025-11-25")));
     }
@@ -323,25 +331,21 @@ mod tests {
     }
 
     #[test]
-    fn strict_mismatch_beats_an_unsupported_body_version_tolerant_does_not() {
+    fn a_mismatch_beats_an_unsupported_body_version_in_both_modes() {
         // conformance sep-2575-http-server-header-mismatch-400: body v999.0.0, header 2026-07-28.
         let p = head(json!({"_meta": {META_PROTOCOL_VERSION: "v999.0.0", META_CLIENT_CAPABILITIES: {}}}));
         let h = headers(&[
             ("mcp-protocol-version", "2026-07-28"),
             ("mcp-method", "server/discover"),
         ]);
-        let (status, code, msg, _) = err(negotiate("server/discover", &p, &h, STRICT));
-        assert_eq!((status, code), (400, -32020));
-        assert_eq!(
-            msg,
-            "Header mismatch: MCP-Protocol-Version 2026-07-28 does not match _meta protocolVersion v999.0.0"
-        );
-        let (_, code, _, data) = err(negotiate("server/discover", &p, &h, LENIENT));
-        assert_eq!(code, -32022);
-        assert_eq!(
-            data,
-            Some(json!({"supported": ["2026-07-28"], "requested": "v999.0.0"}))
-        );
+        for policy in [STRICT, LENIENT] {
+            let (status, code, msg, _) = err(negotiate("server/discover", &p, &h, policy));
+            assert_eq!((status, code), (400, -32020));
+            assert_eq!(
+                msg,
+                "Header mismatch: MCP-Protocol-Version 2026-07-28 does not match _meta protocolVersion v999.0.0"
+            );
+        }
         // Same versions in both: unsupported in either mode.
         let h = headers(&[
             ("mcp-protocol-version", "2025-11-25"),

@@ -628,8 +628,10 @@ async fn modern_error_statuses_and_data() {
     let discover = |meta: &str| {
         format!(r#"{{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{"_meta":{meta}}}}}"#)
     };
-    // -32022
-    let a = post(&s, &modern_headers("server/discover", None), &discover(r#"{"io.modelcontextprotocol/protocolVersion":"2030-01-01","io.modelcontextprotocol/clientCapabilities":{}}"#)).await;
+    // -32022 (the header agrees with the unsupported body claim)
+    let mut unsupported = modern_headers("server/discover", None);
+    unsupported[1].1 = "2030-01-01";
+    let a = post(&s, &unsupported, &discover(r#"{"io.modelcontextprotocol/protocolVersion":"2030-01-01","io.modelcontextprotocol/clientCapabilities":{}}"#)).await;
     assert_eq!((a.status, a.code()), (400, &json!(-32022)));
     assert_eq!(
         a.json["error"]["data"],

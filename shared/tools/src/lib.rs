@@ -75,30 +75,84 @@ mod tests {
     use super::*;
     use serde_json::Value;
 
-    const NAMES: [&str; 17] = [
-        "list_vaults",
-        "list_accounts",
-        "list_transactions",
-        "get_transaction",
-        "get_balances",
-        "spending_report",
-        "net_worth_history",
-        "reconcile",
-        "create_vault",
-        "rename_vault",
-        "create_account",
-        "rename_account",
-        "archive_account",
-        "record_transaction",
-        "record_split_transaction",
-        "void_transaction",
-        "upsert_snapshot",
+    /// The tool contract's argument names (docs/tools.md), per tool in `tools/list`
+    /// order: every argument, then the required ones.
+    const CONTRACT: &[(&str, &[&str], &[&str])] = &[
+        ("list_vaults", &[], &[]),
+        ("list_accounts", &["vault", "includeArchived"], &[]),
+        (
+            "list_transactions",
+            &["vault", "account", "from", "to", "text", "limit", "cursor"],
+            &[],
+        ),
+        ("get_transaction", &["vault", "transactionId"], &["transactionId"]),
+        ("get_balances", &["vault", "asOf"], &[]),
+        (
+            "spending_report",
+            &["vault", "from", "to", "by", "kind"],
+            &["from", "to"],
+        ),
+        ("net_worth_history", &["vault", "from", "to"], &["from", "to"]),
+        ("reconcile", &["vault", "account"], &[]),
+        ("create_vault", &["name", "currency", "timeZone"], &["name"]),
+        ("rename_vault", &["vault", "newName"], &["vault", "newName"]),
+        (
+            "create_account",
+            &["vault", "name", "kind", "openingBalance", "openingDate"],
+            &["name", "kind"],
+        ),
+        (
+            "rename_account",
+            &["vault", "account", "newName"],
+            &["account", "newName"],
+        ),
+        ("archive_account", &["vault", "account"], &["account"]),
+        (
+            "record_transaction",
+            &[
+                "vault",
+                "from",
+                "to",
+                "amount",
+                "date",
+                "memo",
+                "idempotencyKey",
+                "allowDuplicate",
+                "dryRun",
+            ],
+            &["from", "to", "amount", "idempotencyKey"],
+        ),
+        (
+            "record_split_transaction",
+            &[
+                "vault",
+                "from",
+                "to",
+                "date",
+                "memo",
+                "idempotencyKey",
+                "allowDuplicate",
+                "dryRun",
+            ],
+            &["from", "to", "idempotencyKey"],
+        ),
+        (
+            "void_transaction",
+            &["vault", "transactionId", "reason"],
+            &["transactionId"],
+        ),
+        (
+            "upsert_snapshot",
+            &["vault", "account", "date", "balance"],
+            &["account", "date", "balance"],
+        ),
     ];
 
     #[test]
     fn every_tool_of_the_contract_in_order() {
         let names: Vec<&str> = specs().iter().map(|s| s.name).collect();
-        assert_eq!(names, NAMES);
+        let contract: Vec<&str> = CONTRACT.iter().map(|(name, _, _)| *name).collect();
+        assert_eq!(names, contract);
     }
 
     #[test]
@@ -145,6 +199,16 @@ mod tests {
 
     #[test]
     fn scopes_and_annotations_follow_the_design() {
+        let reads = [
+            "list_vaults",
+            "list_accounts",
+            "list_transactions",
+            "get_transaction",
+            "get_balances",
+            "spending_report",
+            "net_worth_history",
+            "reconcile",
+        ];
         let destructive = ["void_transaction", "archive_account"];
         let idempotent_writes = [
             "create_vault",
@@ -157,7 +221,7 @@ mod tests {
         for spec in specs() {
             let a = spec.annotations;
             assert!(!a.open_world, "{}", spec.name);
-            if NAMES[..8].contains(&spec.name) {
+            if reads.contains(&spec.name) {
                 assert_eq!(spec.scope, "ledger:read", "{}", spec.name);
                 assert!(a.read_only && !a.destructive, "{}", spec.name);
             } else {
@@ -323,78 +387,9 @@ mod tests {
     /// The argument names of TOOLS.md are the contract: exactly these, these required.
     #[test]
     fn arguments_are_exactly_those_of_the_contract() {
-        let contract: [(&str, &[&str], &[&str]); 17] = [
-            ("list_vaults", &[], &[]),
-            ("list_accounts", &["vault", "includeArchived"], &[]),
-            (
-                "list_transactions",
-                &["vault", "account", "from", "to", "text", "limit", "cursor"],
-                &[],
-            ),
-            ("get_transaction", &["vault", "transactionId"], &["transactionId"]),
-            ("get_balances", &["vault", "asOf"], &[]),
-            (
-                "spending_report",
-                &["vault", "from", "to", "by", "kind"],
-                &["from", "to"],
-            ),
-            ("net_worth_history", &["vault", "from", "to"], &["from", "to"]),
-            ("reconcile", &["vault", "account"], &[]),
-            ("create_vault", &["name", "currency", "timeZone"], &["name"]),
-            ("rename_vault", &["vault", "newName"], &["vault", "newName"]),
-            (
-                "create_account",
-                &["vault", "name", "kind", "openingBalance", "openingDate"],
-                &["name", "kind"],
-            ),
-            (
-                "rename_account",
-                &["vault", "account", "newName"],
-                &["account", "newName"],
-            ),
-            ("archive_account", &["vault", "account"], &["account"]),
-            (
-                "record_transaction",
-                &[
-                    "vault",
-                    "from",
-                    "to",
-                    "amount",
-                    "date",
-                    "memo",
-                    "idempotencyKey",
-                    "allowDuplicate",
-                    "dryRun",
-                ],
-                &["from", "to", "amount", "idempotencyKey"],
-            ),
-            (
-                "record_split_transaction",
-                &[
-                    "vault",
-                    "from",
-                    "to",
-                    "date",
-                    "memo",
-                    "idempotencyKey",
-                    "allowDuplicate",
-                    "dryRun",
-                ],
-                &["from", "to", "idempotencyKey"],
-            ),
-            (
-                "void_transaction",
-                &["vault", "transactionId", "reason"],
-                &["transactionId"],
-            ),
-            (
-                "upsert_snapshot",
-                &["vault", "account", "date", "balance"],
-                &["account", "date", "balance"],
-            ),
-        ];
         let specs = specs();
-        for ((name, args, required), spec) in contract.iter().zip(&specs) {
+        assert_eq!(specs.len(), CONTRACT.len());
+        for ((name, args, required), spec) in CONTRACT.iter().zip(&specs) {
             assert_eq!(spec.name, *name);
             let mut published: Vec<&str> = spec.input_schema["properties"]
                 .as_object()
@@ -418,7 +413,7 @@ mod tests {
     /// Every result field TOOLS.md names is published and always present (fields may grow).
     #[test]
     fn results_carry_the_fields_of_the_contract() {
-        let contract: [(&str, &[&str]); 17] = [
+        let contract: &[(&str, &[&str])] = &[
             ("list_vaults", &["vaults"]),
             ("list_accounts", &["vault", "currency", "accounts"]),
             ("list_transactions", &["vault", "currency", "transactions"]),

@@ -1,10 +1,15 @@
 //! Helpers for the end-to-end tests: start the built server, speak HTTP to it.
 //!
-//! [`Server::start`] runs the `dochiya-mcp` binary that `cargo build -p dochiya-mcp` put
-//! next to the test executable's directory, on a free port (`DOCHIYA_PORT=0`; the binary
-//! prints the address it bound) with its own temporary data directory, and stops it on
-//! drop. [`send`] is a deliberately small HTTP/1.1 client over a raw socket, so a test
-//! controls every header byte (no `Accept` unless the test sends one).
+//! Included as a module (`mod e2e;`) by each test that runs the binary. Those tests
+//! belong to the `dochiya-mcp` package (functions/mcp/Cargo.toml), so Cargo builds the
+//! binary for them and names it in `CARGO_BIN_EXE_dochiya-mcp`: a test never runs a
+//! stale binary left from an earlier build. [`Server::start`] runs it on a free port
+//! (`DOCHIYA_PORT=0`; the binary prints the address it bound) with its own temporary
+//! data directory, and stops it on drop. [`send`] is a deliberately small HTTP/1.1
+//! client over a raw socket, so a test controls every header byte (no `Accept` unless
+//! the test sends one).
+
+#![allow(dead_code)] // each test file uses a different part of these helpers
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -14,18 +19,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// The built binary: `target/<profile>/dochiya-mcp` (the test runs from `target/<profile>/deps`),
-/// or `DOCHIYA_BIN` when set.
+/// The binary Cargo built for this test target.
 pub fn binary_path() -> PathBuf {
-    if let Some(path) = std::env::var_os("DOCHIYA_BIN") {
-        return PathBuf::from(path);
-    }
-    let exe = std::env::current_exe().expect("test executable path");
-    let profile_dir = exe
-        .parent()
-        .and_then(|deps| deps.parent())
-        .expect("target/<profile>/deps layout");
-    profile_dir.join(format!("dochiya-mcp{}", std::env::consts::EXE_SUFFIX))
+    PathBuf::from(env!("CARGO_BIN_EXE_dochiya-mcp"))
 }
 
 /// `dochiya-mcp` with only what a test sets: nothing inherited may switch stores, auth or runtime.
@@ -93,12 +89,6 @@ impl Server {
 
     /// Start with extra `DOCHIYA_*` variables.
     pub fn start_with(env: &[(&str, &str)]) -> Self {
-        let binary = binary_path();
-        assert!(
-            binary.exists(),
-            "{} is missing: run `cargo build -p dochiya-mcp` first",
-            binary.display()
-        );
         let data_dir = std::env::temp_dir().join(format!(
             "dochiya-e2e-{}-{}",
             std::process::id(),
