@@ -131,11 +131,6 @@ struct JwtServer {
 impl JwtServer {
     fn start(jwks_url: &str, name: &str) -> JwtServer {
         let binary = binary_path();
-        assert!(
-            binary.exists(),
-            "{} is missing: run `cargo build -p dochiya-mcp` first",
-            binary.display()
-        );
         let data_dir = std::env::temp_dir().join(format!("dochiya-e2e-auth-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&data_dir);
         let mut command = Command::new(&binary);
@@ -409,6 +404,25 @@ fn a_rotated_signing_key_is_accepted_without_restart() {
         assert_eq!(s.rpc(Some(&token), &list).status, 401);
     }
     assert_eq!(jwks_server.hits(), 2);
+}
+
+#[test]
+fn an_unreachable_issuer_is_503_with_retry_after_not_a_sign_in_challenge() {
+    // A port nobody listens on: the JWKS cannot be fetched.
+    let closed = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!("http://{}/jwks.json", closed.local_addr().expect("addr"));
+    drop(closed);
+    let s = JwtServer::start(&url, "outage");
+    let key = Key::new("rsa-a", RSA_A);
+    let r = s.rpc(
+        Some(&key.sign(&claims(&s.resource(), "p", "ledger:read"))),
+        &call(7, "list_vaults", json!({})),
+    );
+    assert_eq!(r.status, 503, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.header("retry-after"), Some("30"));
+    assert_eq!(r.header("www-authenticate"), None);
+    assert_eq!(r.json()["id"], 7);
+    assert_eq!(r.json()["error"]["code"], -32603);
 }
 
 #[test]

@@ -15,6 +15,16 @@ use tokio::sync::Mutex;
 
 use crate::config::{AuthConfigError, JwtConfig};
 
+/// Why no key could be found for a token. Both reasons are for logs only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyError {
+    /// The token names no key we have, or one that does not fit its algorithm.
+    Rejected(String),
+    /// The issuer's JWKS could not be fetched and no usable copy is cached: the token
+    /// cannot be checked now, which is not the token's fault.
+    Unavailable(String),
+}
+
 /// A JWKS document larger than this is refused (real ones are a few KiB).
 pub const MAX_JWKS_BYTES: usize = 256 * 1024;
 /// RSA keys shorter than this are ignored (RFC 7518 §3.3 requires 2048 bits).
@@ -115,19 +125,25 @@ impl JwksCache {
     }
 
     /// The key that verifies a token with this `kid` and `alg`, fetching or refetching as allowed.
-    /// The error is a log-only reason.
-    pub async fn key_for(&self, kid: Option<&str>, alg: Algorithm) -> Result<Arc<VerificationKey>, String> {
-        let keys = self.current_keys().await?;
-        if let Some(found) = select(&keys, kid, alg)? {
+    pub async fn key_for(&self, kid: Option<&str>, alg: Algorithm) -> Result<Arc<VerificationKey>, KeyError> {
+        let keys = self.current_keys().await.map_err(KeyError::Unavailable)?;
+        if let Some(found) = select(&keys, kid, alg).map_err(KeyError::Rejected)? {
             return Ok(found);
         }
         let Some(kid) = kid else {
-            return Err(format!(
+            return Err(KeyError::Rejected(format!(
                 "token has no kid and no single {alg:?} key is in the JWKS"
-            ));
+            )));
         };
         let keys = self.refetch_for_unknown_kid(kid).await?;
-        select(&keys, Some(kid), alg)?.ok_or_else(|| format!("unknown kid `{}`", printable(kid)))
+        select(&keys, Some(kid), alg)
+            .map_err(KeyError::Rejected)?
+            .ok_or_else(|| KeyError::Rejected(format!("unknown kid `{}`", printable(kid))))
+    }
+
+    /// How long a client should wait before retrying when the keys are unreachable.
+    pub fn retry_after(&self) -> Duration {
+        self.refetch_interval.max(Duration::from_secs(1))
     }
 
     /// The cached keys, fetched first if there are none or they are older than the maximum age.
@@ -168,7 +184,7 @@ impl JwksCache {
 
     /// Refetch because a token named a `kid` we do not have, unless one such refetch happened
     /// within the refetch interval.
-    async fn refetch_for_unknown_kid(&self, kid: &str) -> Result<Arc<Vec<Arc<VerificationKey>>>, String> {
+    async fn refetch_for_unknown_kid(&self, kid: &str) -> Result<Arc<Vec<Arc<VerificationKey>>>, KeyError> {
         let mut state = self.fetch.lock().await;
         if let Some(set) = self.snapshot()
             && set.keys.iter().any(|k| k.kid.as_deref() == Some(kid))
@@ -179,14 +195,16 @@ impl JwksCache {
         if limited(state.last_unknown_kid_refetch)
             || matches!(state.last_attempt, Some((at, false)) if limited(Some(at)))
         {
-            return Err(format!(
+            return Err(KeyError::Rejected(format!(
                 "unknown kid `{}` (JWKS refetch rate-limited)",
                 printable(kid)
-            ));
+            )));
         }
         state.last_unknown_kid_refetch = Some(Instant::now());
         tracing::info!(kid = %printable(kid), "unknown kid; refetching the JWKS");
-        self.fetch_and_store(&mut state).await
+        self.fetch_and_store(&mut state)
+            .await
+            .map_err(KeyError::Unavailable)
     }
 
     fn snapshot(&self) -> Option<KeySet> {

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::bearer::{bearer_token, invalid};
 use crate::config::{DevSecret, JwtConfig};
-use crate::jwks::{ASYMMETRIC_ALGORITHMS, JwksCache};
+use crate::jwks::{ASYMMETRIC_ALGORITHMS, JwksCache, KeyError};
 use crate::metadata::ProtectedResource;
 
 /// The `iss` of dev-mode tokens.
@@ -100,7 +100,16 @@ impl BearerAuthenticator {
         let key: &DecodingKey = match &self.keys {
             KeySource::Dev(key) => key,
             KeySource::Jwks(cache) => {
-                jwks_key = cache.key_for(header.kid.as_deref(), alg).await.map_err(invalid)?;
+                jwks_key = cache
+                    .key_for(header.kid.as_deref(), alg)
+                    .await
+                    .map_err(|e| match e {
+                        KeyError::Rejected(reason) => invalid(reason),
+                        KeyError::Unavailable(reason) => AuthFailure::Unavailable {
+                            reason,
+                            retry_after_secs: cache.retry_after().as_secs(),
+                        },
+                    })?;
                 &jwks_key.key
             }
         };

@@ -393,16 +393,26 @@ async fn concurrent_first_requests_share_one_fetch() {
 }
 
 #[tokio::test]
-async fn an_unreachable_jwks_fails_closed_and_is_not_hammered() {
+async fn an_unreachable_jwks_fails_closed_as_unavailable_and_is_not_hammered() {
     let key = SigningKey::rsa_a();
     let server = JwksServer::start(jwks(&[&key])).await;
     server.fail_with(500);
     let a = authenticator(&server, SLOW);
     let token = key.sign(&good_claims("p", "ledger:read"));
-    assert_eq!(auth(&a, &token).await, rejected("JWKS fetch returned HTTP 500"));
+    // Not the token's fault: "retry later" (503), never "sign in again" (401).
+    let unavailable = |reason: &str| {
+        Err(AuthFailure::Unavailable {
+            reason: reason.to_owned(),
+            retry_after_secs: 30,
+        })
+    };
     assert_eq!(
         auth(&a, &token).await,
-        rejected("JWKS unavailable (last fetch failed; retry is rate-limited)")
+        unavailable("JWKS fetch returned HTTP 500")
+    );
+    assert_eq!(
+        auth(&a, &token).await,
+        unavailable("JWKS unavailable (last fetch failed; retry is rate-limited)")
     );
     assert_eq!(server.hits(), 1);
 }

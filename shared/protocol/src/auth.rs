@@ -28,6 +28,16 @@ pub enum AuthFailure {
         /// Log-only detail.
         reason: String,
     },
+    /// The credentials cannot be checked right now (the issuer's keys are unreachable).
+    /// Nothing is known to be wrong with the token, so the client is told to retry
+    /// (503 with `Retry-After`), not sent back through sign-in (401).
+    #[error("authorization temporarily unavailable: {reason}")]
+    Unavailable {
+        /// Log-only detail.
+        reason: String,
+        /// Seconds the client should wait before retrying.
+        retry_after_secs: u64,
+    },
 }
 
 /// The challenge to put in `WWW-Authenticate`.

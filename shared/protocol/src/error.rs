@@ -143,6 +143,15 @@ impl RpcError {
         .with_data(json!({ "requiredScope": scope }))
     }
 
+    /// 503/-32603: the credentials could not be checked now; retry after a pause.
+    pub fn auth_unavailable() -> Self {
+        Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            INTERNAL_ERROR,
+            "Temporarily unavailable: the token could not be checked now (the authorization server's keys are unreachable); retry shortly with the same token",
+        )
+    }
+
     /// 500/-32603 for a failure already logged under `reference`.
     pub fn internal(reference: &str) -> Self {
         Self::new(

@@ -113,10 +113,11 @@ impl Step<'_> {
     }
 }
 
-/// Why a request was not authorized: the JSON-RPC error and the challenge header.
+/// Why a request was not authorized: the JSON-RPC error and the header that goes with it
+/// (`WWW-Authenticate` for a challenge, `Retry-After` when the token could not be checked).
 struct Denied {
     error: RpcError,
-    challenge: String,
+    header: (header::HeaderName, String),
 }
 
 fn render(what: &'static str, value: &impl serde::Serialize) -> Result<Box<RawValue>, ServerError> {
@@ -428,13 +429,26 @@ impl Server {
                 let invalid_token = match &failure {
                     AuthFailure::Missing => false,
                     AuthFailure::InvalidToken { reason } => {
-                        tracing::info!(%reason, "rejected a bearer token");
+                        tracing::info!(reason = ?reason, "rejected a bearer token");
                         true
+                    }
+                    AuthFailure::Unavailable {
+                        reason,
+                        retry_after_secs,
+                    } => {
+                        tracing::warn!(reason = ?reason, "cannot check bearer tokens now");
+                        return Err(Denied {
+                            error: RpcError::auth_unavailable(),
+                            header: (header::RETRY_AFTER, retry_after_secs.to_string()),
+                        });
                     }
                 };
                 return Err(Denied {
                     error: RpcError::unauthorized(),
-                    challenge: self.auth.challenge(&Challenge::Unauthorized { invalid_token }),
+                    header: (
+                        header::WWW_AUTHENTICATE,
+                        self.auth.challenge(&Challenge::Unauthorized { invalid_token }),
+                    ),
                 });
             }
         };
@@ -445,9 +459,11 @@ impl Server {
         let scope = scopes.join(" ");
         Err(Denied {
             error: RpcError::insufficient_scope(&scope),
-            challenge: self
-                .auth
-                .challenge(&Challenge::InsufficientScope { scope: &scope }),
+            header: (
+                header::WWW_AUTHENTICATE,
+                self.auth
+                    .challenge(&Challenge::InsufficientScope { scope: &scope }),
+            ),
         })
     }
 
@@ -537,12 +553,13 @@ fn denied_response(denied: &Denied, ids: Option<Vec<&RawValue>>, as_array: bool)
     } else {
         error_response(ids.first().copied(), &denied.error)
     };
-    match HeaderValue::from_str(&denied.challenge) {
+    let (name, value) = &denied.header;
+    match HeaderValue::from_str(value) {
         Ok(v) => {
-            response.headers_mut().insert(header::WWW_AUTHENTICATE, v);
+            response.headers_mut().insert(name.clone(), v);
         }
         Err(e) => {
-            let error = RpcError::unexpected("WWW-Authenticate value", &e);
+            let error = RpcError::unexpected("authorization header value", &e);
             return error_response(ids.first().copied(), &error);
         }
     }

@@ -467,6 +467,25 @@ async fn invalid_token_is_401_invalid_token() {
 }
 
 #[tokio::test]
+async fn a_token_that_cannot_be_checked_now_is_503_with_retry_after_not_401() {
+    let a = post(
+        &server(),
+        &[("authorization", "Bearer unverifiable")],
+        r#"{"jsonrpc":"2.0","id":"u1","method":"tools/call","params":{"name":"echo"}}"#,
+    )
+    .await;
+    assert_eq!(a.status, 503);
+    assert_eq!(a.header("retry-after"), Some("7"));
+    // No challenge: the client must not be sent back through sign-in.
+    assert_eq!(a.header("www-authenticate"), None);
+    assert_eq!(a.json["id"], "u1");
+    assert_eq!(
+        a.json["error"],
+        json!({"code": -32603, "message": "Temporarily unavailable: the token could not be checked now (the authorization server's keys are unreachable); retry shortly with the same token"})
+    );
+}
+
+#[tokio::test]
 async fn missing_scope_is_403_insufficient_scope() {
     let a = post(
         &server(),

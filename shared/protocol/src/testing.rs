@@ -111,6 +111,12 @@ impl Authenticator for TestAuth {
             None => return Err(AuthFailure::Missing),
             Some("Bearer read") => &["ledger:read"],
             Some("Bearer write") => &["ledger:read", "ledger:write"],
+            Some("Bearer unverifiable") => {
+                return Err(AuthFailure::Unavailable {
+                    reason: "test issuer down".into(),
+                    retry_after_secs: 7,
+                });
+            }
             Some(_) => {
                 return Err(AuthFailure::InvalidToken {
                     reason: "unknown test token".into(),
