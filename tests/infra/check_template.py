@@ -27,7 +27,7 @@ EXPECTED_ROUTES = {
     "GET /.well-known/oauth-protected-resource/mcp",
 }
 
-# The configuration variables of the team contract (TEAM brief, "Configuration").
+# The configuration variables the app reads (shared/app/src/config.rs and the crates' from_lookup).
 CONTRACT_ENV = {
     "DOCHIYA_TABLE",
     "DOCHIYA_DATA_DIR",

@@ -243,16 +243,7 @@ fn announce(assembled: &Assembled, port: u16) {
 }
 
 /// `outer: inner: innermost`, for the one line main prints on a failed start.
-pub fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
-    let mut out = err.to_string();
-    let mut source = err.source();
-    while let Some(cause) = source {
-        out.push_str(": ");
-        out.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    out
-}
+pub use dochiya_protocol::cause_chain as error_chain;
 
 #[cfg(test)]
 mod tests {

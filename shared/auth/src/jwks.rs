@@ -238,7 +238,8 @@ impl JwksCache {
             )
             .send()
             .await
-            .map_err(|e| format!("JWKS fetch failed: {}", error_chain(&e)))?;
+            // reqwest alone says only "error sending request"; the causes say why.
+            .map_err(|e| format!("JWKS fetch failed: {}", dochiya_protocol::cause_chain(&e)))?;
         if !response.status().is_success() {
             return Err(format!("JWKS fetch returned HTTP {}", response.status().as_u16()));
         }
@@ -287,19 +288,6 @@ fn select(
             }
         }
     }
-}
-
-/// An error with its causes (`reqwest` alone says only "error sending request"; the cause
-/// says "invalid peer certificate: UnknownIssuer" or "connection refused").
-fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 /// A `kid` as it may appear in a log line: bounded and without control characters.

@@ -170,8 +170,9 @@ impl RpcError {
     }
 }
 
-/// `outer: inner: innermost`, the way an operator wants to read it in one log field.
-pub(crate) fn cause_chain(err: &(dyn StdError + 'static)) -> String {
+/// `outer: inner: innermost`, the way an operator wants to read it in one log field
+/// (the one such helper: logs, start-up errors and fetch failures all use it).
+pub fn cause_chain(err: &(dyn StdError + 'static)) -> String {
     let mut out = err.to_string();
     let mut source = err.source();
     while let Some(cause) = source {

