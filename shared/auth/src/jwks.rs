@@ -158,7 +158,7 @@ impl JwksCache {
             Err(reason) => match cached {
                 // Stale keys beat no keys while the issuer is unreachable.
                 Some(set) => {
-                    tracing::warn!(%reason, "JWKS refresh failed; keeping the previous keys");
+                    tracing::warn!(?reason, "JWKS refresh failed; keeping the previous keys");
                     Ok(set.keys)
                 }
                 None => Err(reason),
@@ -306,7 +306,7 @@ pub fn parse_jwks(body: &[u8]) -> Result<Vec<Arc<VerificationKey>>, String> {
             .and_then(|jwk| key_from_jwk(&jwk));
         match parsed {
             Ok(key) => keys.push(Arc::new(key)),
-            Err(reason) => tracing::debug!(?kid, %reason, "skipping JWKS key"),
+            Err(reason) => tracing::debug!(?kid, ?reason, "skipping JWKS key"),
         }
     }
     if keys.is_empty() {
