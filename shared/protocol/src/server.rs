@@ -420,7 +420,12 @@ impl Server {
                     );
                 };
                 let Some(tool) = self.registry.get(&name) else {
-                    return fail(id, RpcError::invalid_params(format!("Unknown tool: {name}")));
+                    // Tool names are short; a long one is described, not echoed back.
+                    let message = match name.chars().count() {
+                        n if n > 64 => format!("Unknown tool: its name has {n} characters"),
+                        _ => format!("Unknown tool: {name}"),
+                    };
+                    return fail(id, RpcError::invalid_params(message));
                 };
                 tracing::Span::current().record("tool", tool.spec().name);
                 let arguments = match head.arguments {

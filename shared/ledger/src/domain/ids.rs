@@ -296,4 +296,16 @@ mod tests {
         assert_ne!(a.next_u64(), a.next_u64());
         assert_eq!(random_uuid(&SeededEntropy::new(3)).get_version_num(), 4);
     }
+
+    #[test]
+    fn a_subject_must_be_a_usable_person() {
+        for bad in ["", "   ", "\t\n", "a\u{1b}b"] {
+            assert!(PersonId::new(bad).is_err(), "{bad:?}");
+        }
+        assert!(PersonId::new("x".repeat(MAX_SUBJECT_BYTES + 1)).is_err());
+        assert_eq!(
+            PersonId::new("x".repeat(MAX_SUBJECT_BYTES)).map(|p| p.as_str().len()),
+            Ok(255)
+        );
+    }
 }
