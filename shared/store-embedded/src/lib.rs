@@ -452,14 +452,13 @@ fn purge_blocking(
             .open_table(ITEMS)
             .map_err(EmbeddedError::storage("open items table"))?;
         let mut expired: Vec<(String, Vec<u8>)> = Vec::new();
-        let mut examined = 0;
         let mut resume = None;
         let entries = match &from {
             Some(c) => table.range((c.pk.as_str(), c.sk.as_slice())..),
             None => table.range::<(&str, &[u8])>(..),
         }
         .map_err(EmbeddedError::storage("scan"))?;
-        for entry in entries {
+        for (examined, entry) in entries.enumerate() {
             let (k, v) = entry.map_err(EmbeddedError::storage("scan"))?;
             let (pk, sk) = k.value();
             if examined == max_examined {
@@ -469,7 +468,6 @@ fn purge_blocking(
                 });
                 break;
             }
-            examined += 1;
             let key = Key::new(pk, String::from_utf8_lossy(sk));
             if let Some(Value::N(at)) = decode_attrs(&key, v.value())?.get(TTL_ATTRIBUTE)
                 && *at <= now
