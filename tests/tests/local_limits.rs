@@ -184,3 +184,89 @@ fn two_authorization_headers_are_400_invalid_request() {
         );
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn accept_failures_back_off_and_are_logged_at_most_once_a_second() {
+    use std::io::BufRead as _;
+    use std::process::{Command, Stdio};
+
+    let data_dir = std::env::temp_dir().join(format!("dochiya-e2e-emfile-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data_dir);
+    // 48 descriptors: the runtime and store take a handful, so 60 clients exhaust them.
+    let mut child = Command::new("sh")
+        .args(["-c", "ulimit -n 48 && exec \"$0\""])
+        .arg(dochiya_e2e::binary_path())
+        .env_clear()
+        .env("DOCHIYA_PORT", "0")
+        .env("DOCHIYA_DATA_DIR", &data_dir)
+        .env("DOCHIYA_AUTH", "dev")
+        .env("DOCHIYA_LOG", "warn")
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn dochiya-mcp under ulimit -n 48");
+    // Both pipes are drained on threads for the server's whole life (a closed
+    // stdout would make its next print fail).
+    let drain = |pipe: Box<dyn std::io::Read + Send>| {
+        let (lines, received) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(pipe).lines().map_while(Result::ok) {
+                if lines.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        received
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("stdout")));
+    let received = drain(Box::new(child.stderr.take().expect("stderr")));
+    let port = stdout
+        .iter()
+        .find_map(|l| {
+            l.strip_prefix("dochiya: listening on http://127.0.0.1:")
+                .and_then(|rest| rest.trim_end_matches("/mcp").parse::<u16>().ok())
+        })
+        .expect("announced port");
+    let held: Vec<TcpStream> = (0..60)
+        .filter_map(|_| TcpStream::connect(("127.0.0.1", port)).ok())
+        .collect();
+    assert_eq!(
+        held.len(),
+        60,
+        "the kernel queues connections the server cannot accept"
+    );
+    std::thread::sleep(Duration::from_millis(2500));
+    let logged: Vec<String> = received
+        .try_iter()
+        .filter(|l| l.contains("accept failed"))
+        .collect();
+    // Before: retried at once and logged every failure (17.5 million lines in 5 s).
+    assert!(
+        (1..=4).contains(&logged.len()),
+        "{} accept-failure lines in 2.5 s: {:?}",
+        logged.len(),
+        logged.iter().take(3).collect::<Vec<_>>()
+    );
+    drop(held);
+    // Descriptors free again: the server serves (the idle ones time out or close).
+    let mut answered = false;
+    for _ in 0..100 {
+        if dochiya_e2e::send(port, "GET", "/.well-known/oauth-protected-resource", &[], b"")
+            .is_ok_and(|r| r.status == 200)
+        {
+            answered = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&data_dir);
+    assert!(
+        answered,
+        "the server did not recover after the descriptors were freed"
+    );
+}
