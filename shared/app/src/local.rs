@@ -2,7 +2,8 @@
 //!
 //! No protocol logic lives here. The body is buffered up to one byte past the gate's
 //! cap, so the gate (not this adapter) answers 413 without us holding a huge body; a
-//! declared `Content-Length` over the cap is answered before any of the body is read.
+//! declared `Content-Length` over the cap is answered before any of the body is read
+//! (what follows is then dropped unbuffered, within the body deadline).
 //! No client can hold the server: headers, bodies and idle keep-alive connections have
 //! deadlines, and the number of open connections is capped.
 
@@ -26,6 +27,8 @@ const DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
 /// Pause after a failed accept: EMFILE and friends do not clear at once, and retrying
 /// immediately spins a core and floods the log.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
+/// After a 413, at most this many times the body limit is read and dropped before closing.
+const DISCARD_FACTOR: usize = 4;
 /// At most one log line per this interval for repeated accept or cap refusals.
 const LOG_EVERY: Duration = Duration::from_secs(1);
 
@@ -189,11 +192,26 @@ async fn answer(
         .handle(http::Request::from_parts(parts, buffered.freeze()))
         .await;
     let response = response.map(Full::new);
-    Ok(if declared_over {
-        closing(response)
-    } else {
-        response
-    })
+    if !declared_over {
+        return Ok(response);
+    }
+    // The 413 goes out now; the body the client is still sending is read and
+    // dropped (bounded in bytes and time) so closing does not reset the connection
+    // under the client before it has read the answer (a "lingering close").
+    let discard = DISCARD_FACTOR.saturating_mul(body_limit);
+    tokio::spawn(async move {
+        let drain = async {
+            let mut seen = 0usize;
+            while let Some(Ok(frame)) = body.frame().await {
+                seen = seen.saturating_add(frame.data_ref().map_or(0, Bytes::len));
+                if seen > discard {
+                    break;
+                }
+            }
+        };
+        let _ = tokio::time::timeout(body_read, drain).await;
+    });
+    Ok(closing(response))
 }
 
 /// 408 for a body that did not arrive in time (plain text: there is no JSON-RPC id to answer).
