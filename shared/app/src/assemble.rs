@@ -74,12 +74,19 @@ pub fn mint(
         .map_err(|e| StartupError::Token(e.to_string()))
 }
 
+/// How often the embedded store purges a step of expired records.
+const PURGE_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
 async fn open_store(config: &AppConfig) -> Result<Arc<dyn Store>, StartupError> {
     match &config.store {
         StoreChoice::Embedded => {
             let store = dochiya_store_embedded::EmbeddedStore::open_in_dir(&config.data_dir)
                 .map_err(|e| StartupError::Store(Box::new(e)))?;
             tracing::info!(location = store.location(), "embedded store open");
+            // Expired idempotency and duplicate-guard records would otherwise stay forever
+            // (DynamoDB's TTL does this by itself); bounded steps, first one now.
+            let purger = store.clone();
+            tokio::spawn(async move { purger.purge_periodically(PURGE_EVERY).await });
             Ok(Arc::new(store))
         }
         StoreChoice::Dynamo { table } => {

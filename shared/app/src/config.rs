@@ -2,6 +2,9 @@
 //! (TEAM.md "Config parsing"); other crates' settings are parsed by their own `from_lookup`.
 
 use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::local::ConnectionLimits;
 
 /// Where the process runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +52,9 @@ pub struct AppConfig {
     pub log_filter: String,
     /// `DOCHIYA_RESOURCE_URL`, when set explicitly.
     pub resource_url: Option<String>,
+    /// Local server deadlines and connection cap (`DOCHIYA_HTTP_TIMEOUT_MS` sets the
+    /// header, idle and body deadlines; `DOCHIYA_MAX_CONNECTIONS` the cap).
+    pub connection_limits: ConnectionLimits,
 }
 
 /// A configuration value that cannot be used.
@@ -99,6 +105,25 @@ impl AppConfig {
                 });
             }
         };
+        let number = |var: &'static str, max: u64| -> Result<Option<u64>, ConfigError> {
+            set(var)
+                .map(|raw| match raw.trim().parse::<u64>() {
+                    Ok(n) if (1..=max).contains(&n) => Ok(n),
+                    _ => Err(ConfigError {
+                        var,
+                        message: format!("{raw:?} is not a whole number from 1 to {max}"),
+                    }),
+                })
+                .transpose()
+        };
+        let mut connection_limits = ConnectionLimits::default();
+        if let Some(ms) = number("DOCHIYA_HTTP_TIMEOUT_MS", 3_600_000)? {
+            connection_limits.header_read = Duration::from_millis(ms);
+            connection_limits.body_read = Duration::from_millis(ms);
+        }
+        if let Some(n) = number("DOCHIYA_MAX_CONNECTIONS", 65_536)? {
+            connection_limits.max_connections = usize::try_from(n).unwrap_or(usize::MAX);
+        }
         Ok(AppConfig {
             runtime,
             port,
@@ -121,6 +146,7 @@ impl AppConfig {
             strict_version_header,
             log_filter: set("DOCHIYA_LOG").unwrap_or_else(|| "info".to_owned()),
             resource_url: set("DOCHIYA_RESOURCE_URL").map(|v| v.trim().to_owned()),
+            connection_limits,
         })
     }
 
@@ -163,6 +189,36 @@ mod tests {
         assert!(!c.strict_version_header);
         assert_eq!(c.log_filter, "info");
         assert_eq!(c.local_resource_url(8123), "http://127.0.0.1:8123/mcp");
+        assert_eq!(c.connection_limits, ConnectionLimits::default());
+    }
+
+    #[test]
+    fn connection_limits_are_read_and_bounded() {
+        let c = parse(&[
+            ("DOCHIYA_HTTP_TIMEOUT_MS", "250"),
+            ("DOCHIYA_MAX_CONNECTIONS", "8"),
+        ])
+        .unwrap();
+        assert_eq!(
+            c.connection_limits,
+            ConnectionLimits {
+                header_read: Duration::from_millis(250),
+                body_read: Duration::from_millis(250),
+                max_connections: 8,
+            }
+        );
+        assert_eq!(
+            parse(&[("DOCHIYA_MAX_CONNECTIONS", "0")])
+                .unwrap_err()
+                .to_string(),
+            "DOCHIYA_MAX_CONNECTIONS: \"0\" is not a whole number from 1 to 65536"
+        );
+        assert_eq!(
+            parse(&[("DOCHIYA_HTTP_TIMEOUT_MS", "soon")])
+                .unwrap_err()
+                .to_string(),
+            "DOCHIYA_HTTP_TIMEOUT_MS: \"soon\" is not a whole number from 1 to 3600000"
+        );
     }
 
     #[test]

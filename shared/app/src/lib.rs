@@ -135,11 +135,16 @@ impl App {
     }
 
     /// Serve on `listener` until Ctrl-C/SIGTERM.
-    pub async fn serve_local(&self, listener: tokio::net::TcpListener) -> Result<(), StartupError> {
+    pub async fn serve_local(
+        &self,
+        listener: tokio::net::TcpListener,
+        limits: local::ConnectionLimits,
+    ) -> Result<(), StartupError> {
         local::serve(
             listener,
             Arc::clone(&self.server),
             self.body_limit,
+            limits,
             local::stop_signal(),
         )
         .await
@@ -200,7 +205,10 @@ pub async fn run(command: Command, lookup: impl Fn(&str) -> Option<String>) -> R
                         .port();
                     let assembled = build(&config, &lookup, &config.local_resource_url(port)).await?;
                     announce(&assembled, port);
-                    assembled.app.serve_local(listener).await
+                    assembled
+                        .app
+                        .serve_local(listener, config.connection_limits)
+                        .await
                 }
             }
         }

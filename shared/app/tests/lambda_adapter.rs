@@ -154,7 +154,14 @@ async fn start_local(app: &App) -> (String, tokio::sync::oneshot::Sender<()>) {
     let server = Arc::clone(&app.server);
     let limit = app.body_limit;
     tokio::spawn(async move {
-        let _ = dochiya_app::local::serve(listener, server, limit, async move { drop(stopped.await) }).await;
+        let _ = dochiya_app::local::serve(
+            listener,
+            server,
+            limit,
+            dochiya_app::local::ConnectionLimits::default(),
+            async move { drop(stopped.await) },
+        )
+        .await;
     });
     (format!("http://127.0.0.1:{port}"), stop)
 }

@@ -26,7 +26,7 @@ pub fn load_dev_secret(config: &DevConfig, data_dir: &Path) -> Result<DevSecret,
         path: path.display().to_string(),
         source,
     };
-    std::fs::create_dir_all(data_dir).map_err(file_error)?;
+    create_private_dir(data_dir).map_err(file_error)?;
     match create_private_file(&path) {
         Ok(mut file) => {
             let secret = generate_secret().map_err(file_error)?;
@@ -53,7 +53,7 @@ fn read_secret(path: &Path) -> Result<DevSecret, AuthConfigError> {
         std::thread::sleep(Duration::from_millis(50));
         text = std::fs::read_to_string(path).map_err(file_error)?;
     }
-    warn_if_shared(path);
+    make_private(path);
     DevSecret::new(text.trim())
 }
 
@@ -75,18 +75,42 @@ fn create_private_file(path: &Path) -> std::io::Result<std::fs::File> {
         .open(path)
 }
 
+/// Make the secret file 0600 whatever mode an older version or a umask left it with.
 #[cfg(unix)]
-fn warn_if_shared(path: &Path) {
+fn make_private(path: &Path) {
     use std::os::unix::fs::PermissionsExt as _;
     if let Ok(meta) = std::fs::metadata(path)
         && meta.permissions().mode() & 0o077 != 0
     {
-        tracing::warn!(path = %path.display(), "the dev secret file is readable by other users; chmod 600 it");
+        match std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)) {
+            Ok(()) => tracing::info!(path = %path.display(), "made the dev secret file private (0600)"),
+            Err(e) => {
+                tracing::warn!(path = %path.display(), error = ?e.to_string(), "the dev secret file is readable by other users and cannot be made private; chmod 600 it")
+            }
+        }
     }
 }
 
 #[cfg(not(unix))]
-fn warn_if_shared(_path: &Path) {}
+fn make_private(_path: &Path) {}
+
+/// Create the data directory (new ones 0700) and make it 0700: it holds the secret and the ledger.
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{DirBuilderExt as _, PermissionsExt as _};
+        builder.mode(0o700);
+        builder.create(dir)?;
+        if std::fs::metadata(dir)?.permissions().mode() & 0o777 != 0o700 {
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+        }
+        Ok(())
+    }
+    #[cfg(not(unix))]
+    builder.create(dir)
+}
 
 /// 32 random bytes from the OS, base64url: 43 characters.
 fn generate_secret() -> std::io::Result<String> {
@@ -157,10 +181,7 @@ impl DevTokenIssuer {
 
     /// A token for `subject` with `scopes`, valid from now for `lifetime`.
     pub fn mint(&self, subject: &str, scopes: &[&str], lifetime: Duration) -> Result<String, DevTokenError> {
-        if subject.is_empty()
-            || subject.len() > crate::verify::MAX_SUBJECT_LEN
-            || subject.chars().any(char::is_control)
-        {
+        if !dochiya_ledger::domain::is_usable_subject(subject) {
             return Err(DevTokenError::InvalidSubject {
                 max: crate::verify::MAX_SUBJECT_LEN,
             });
@@ -219,6 +240,30 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn an_existing_shared_secret_and_data_dir_are_made_private() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let dir = temp_dir("shared");
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join(DEV_SECRET_FILE);
+        std::fs::write(&file, "s".repeat(43)).unwrap();
+        // What a 022 umask (or an older version) left behind.
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let config = DevConfig {
+            secret: None,
+            leeway: Duration::from_secs(60),
+        };
+        assert_eq!(
+            load_dev_secret(&config, &dir).unwrap().as_bytes(),
+            "s".repeat(43).as_bytes()
+        );
+        assert_eq!((mode(&dir), mode(&file)), (0o700, 0o600));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn a_configured_secret_wins_and_writes_nothing() {
         let dir = temp_dir("configured");
@@ -262,5 +307,18 @@ mod tests {
             err.to_string(),
             "the subject must be 1 to 255 characters without control characters"
         );
+    }
+
+    #[test]
+    fn minting_refuses_a_blank_subject() {
+        let issuer = DevTokenIssuer::new(
+            &DevSecret::new("k".repeat(32)).unwrap(),
+            "http://127.0.0.1:8080/mcp",
+        )
+        .unwrap();
+        assert!(matches!(
+            issuer.mint("   ", &["ledger:read"], Duration::from_secs(60)),
+            Err(DevTokenError::InvalidSubject { max: 255 })
+        ));
     }
 }

@@ -174,7 +174,7 @@ impl JwksCache {
             Err(reason) => match cached {
                 // Stale keys beat no keys while the issuer is unreachable.
                 Some(set) => {
-                    tracing::warn!(%reason, "JWKS refresh failed; keeping the previous keys");
+                    tracing::warn!(?reason, "JWKS refresh failed; keeping the previous keys");
                     Ok(set.keys)
                 }
                 None => Err(reason),
@@ -312,7 +312,7 @@ pub fn parse_jwks(body: &[u8]) -> Result<Vec<Arc<VerificationKey>>, String> {
             .and_then(|jwk| key_from_jwk(&jwk));
         match parsed {
             Ok(key) => keys.push(Arc::new(key)),
-            Err(reason) => tracing::debug!(?kid, %reason, "skipping JWKS key"),
+            Err(reason) => tracing::debug!(?kid, ?reason, "skipping JWKS key"),
         }
     }
     if keys.is_empty() {

@@ -18,8 +18,8 @@ use crate::metadata::ProtectedResource;
 
 /// The `iss` of dev-mode tokens.
 pub const DEV_ISSUER: &str = "dochiya-dev";
-/// The longest `sub` accepted: it becomes part of storage keys.
-pub const MAX_SUBJECT_LEN: usize = 255;
+/// The longest `sub` accepted, in bytes: it becomes part of storage keys (the ledger's bound).
+pub const MAX_SUBJECT_LEN: usize = dochiya_ledger::domain::limits::MAX_SUBJECT_BYTES;
 
 /// Where verification keys come from.
 enum KeySource {
@@ -131,8 +131,9 @@ impl BearerAuthenticator {
     /// The header's `alg` if this mode accepts it.
     fn allowed_algorithm(&self, alg: &str) -> Result<Algorithm, AuthFailure> {
         let rejected = || {
+            // Quoted with escapes: the header is untrusted and the reason reaches the log.
             invalid(format!(
-                "algorithm `{}` is not accepted",
+                "algorithm {:?} is not accepted",
                 alg.chars().take(16).collect::<String>()
             ))
         };
@@ -153,7 +154,7 @@ impl Authenticator for BearerAuthenticator {
         if let Err(AuthFailure::InvalidToken { reason }) = &result {
             // The reason names the rule that failed, never the token. Debug level: the
             // protocol layer logs every rejection once at info.
-            tracing::debug!(%reason, "bearer token rejected");
+            tracing::debug!(?reason, "bearer token rejected");
         }
         result
     }
@@ -221,7 +222,7 @@ fn principal_from(claims: AccessClaims) -> Result<Principal, AuthFailure> {
         Some(_) => return Err(invalid("claim `sub` is not a string")),
         None => return Err(invalid("missing claim `sub`")),
     };
-    if person.is_empty() || person.len() > MAX_SUBJECT_LEN || person.chars().any(char::is_control) {
+    if !dochiya_ledger::domain::is_usable_subject(&person) {
         return Err(invalid("claim `sub` is not a usable identifier"));
     }
     let mut scopes: Vec<String> = Vec::new();

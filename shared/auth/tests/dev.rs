@@ -126,7 +126,7 @@ async fn dev_tokens_are_checked_like_any_other() {
     let rs = SigningKey::rsa_a().sign(&good);
     assert_eq!(
         auth(a.as_ref(), &rs).await,
-        rejected("algorithm `RS256` is not accepted")
+        rejected("algorithm \"RS256\" is not accepted")
     );
 }
 
@@ -150,7 +150,7 @@ async fn a_dev_token_is_refused_by_a_jwt_mode_server() {
     let a = build(&jwt, &data_dir("unused")).expect("jwt authenticator");
     assert_eq!(
         auth(a.as_ref(), &token).await,
-        rejected("algorithm `HS256` is not accepted")
+        rejected("algorithm \"HS256\" is not accepted")
     );
     let err = dev_token_issuer(&jwt, &data_dir("unused")).expect_err("no dev tokens in jwt mode");
     assert_eq!(

@@ -81,12 +81,18 @@ async fn alg_none_is_refused_before_any_key_is_fetched() {
     let claims = good_claims("mallory", "ledger:read ledger:write");
     assert_eq!(
         auth(&a, &raw_token(&header, &claims, "")).await,
-        rejected("algorithm `none` is not accepted")
+        rejected("algorithm \"none\" is not accepted")
     );
     let header = json!({ "alg": "None", "kid": "rsa-a" });
     assert_eq!(
         auth(&a, &raw_token(&header, &claims, "")).await,
-        rejected("algorithm `None` is not accepted")
+        rejected("algorithm \"None\" is not accepted")
+    );
+    // ESC and a line break in `alg` reach the log reason escaped (no forged log line).
+    let header = json!({ "alg": "\u{1b}[2K\nINFO", "kid": "rsa-a" });
+    assert_eq!(
+        auth(&a, &raw_token(&header, &claims, "")).await,
+        rejected("algorithm \"\\u{1b}[2K\\nINFO\" is not accepted")
     );
     assert_eq!(server.hits(), 0);
 }
@@ -102,7 +108,7 @@ async fn hs256_signed_with_the_rsa_public_key_is_refused() {
     let token = jsonwebtoken::encode(&header, &good_claims("mallory", "ledger:write"), &key).expect("signs");
     assert_eq!(
         auth(&a, &token).await,
-        rejected("algorithm `HS256` is not accepted")
+        rejected("algorithm \"HS256\" is not accepted")
     );
     assert_eq!(server.hits(), 0);
 }
@@ -191,6 +197,15 @@ async fn issuer_audience_and_subject_rules() {
     assert_eq!(
         auth(&a, &with(json!({"sub": "x".repeat(256)}))).await,
         rejected("claim `sub` is not a usable identifier")
+    );
+    // Blank after trimming is no person (it was accepted as one).
+    assert_eq!(
+        auth(&a, &with(json!({"sub": " \t "}))).await,
+        rejected("claim `sub` is not a usable identifier")
+    );
+    assert_eq!(
+        auth(&a, &with(json!({"sub": "x".repeat(255)}))).await,
+        principal(&"x".repeat(255), &["ledger:read"])
     );
     assert_eq!(
         auth(&a, &with(json!({"exp": null}))).await,

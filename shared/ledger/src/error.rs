@@ -139,6 +139,15 @@ pub enum LedgerError {
         /// The account's name.
         name: String,
     },
+    /// A stored total cannot be shown: it passes what 64-bit minor units hold (a read
+    /// never fails with an internal error on ledger state; it says which total).
+    #[error(
+        "The {total} is out of range: it passes 9223372036854775807 minor units, the most this ledger can add up, so it cannot be shown. Find the transaction with the oversized amount (list_transactions) and void it to bring the total back in range."
+    )]
+    OutOfRange {
+        /// Which total, e.g. `net worth of vault "우리집"`.
+        total: String,
+    },
     /// A concurrent change won; nothing was written. Safe to retry.
     #[error(
         "Another change to the same data happened at the same moment and nothing was written; call again."
@@ -159,6 +168,11 @@ pub enum LedgerError {
 }
 
 impl LedgerError {
+    /// A total out of range ([`LedgerError::OutOfRange`]).
+    pub fn out_of_range(total: impl Into<String>) -> LedgerError {
+        LedgerError::OutOfRange { total: total.into() }
+    }
+
     /// An invalid argument.
     pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> LedgerError {
         LedgerError::InvalidInput {

@@ -165,7 +165,7 @@ impl RpcError {
     /// Log an unexpected failure once, with its whole cause chain, and return the client's -32603.
     pub fn unexpected(context: &str, err: &(dyn StdError + 'static)) -> Self {
         let reference = uuid::Uuid::new_v4().to_string();
-        tracing::error!(%reference, context, error = %cause_chain(err), "unexpected failure");
+        tracing::error!(%reference, context, error = ?cause_chain(err), "unexpected failure");
         Self::internal(&reference)
     }
 }

@@ -100,17 +100,26 @@ fn check_host(cfg: &ServerConfig, req: &Request<Bytes>) -> Result<(), RpcError> 
     }
 }
 
-/// `localhost`, `127.0.0.1` or `[::1]`, with or without a port.
+/// `localhost`, `127.0.0.1` or `[::1]`, with or without a port (digits only: a
+/// "port" such as `:x.evil.example` is not one).
 fn is_loopback_host(host: &str) -> bool {
-    let name = if let Some(rest) = host.strip_prefix('[') {
+    let (name, port) = if let Some(rest) = host.strip_prefix('[') {
         match rest.split_once(']') {
-            Some((inside, port)) if port.is_empty() || port.starts_with(':') => return inside == "::1",
-            _ => return false,
+            Some((inside, "")) => (inside, None),
+            Some((inside, port)) => match port.strip_prefix(':') {
+                Some(port) => (inside, Some(port)),
+                None => return false,
+            },
+            None => return false,
         }
     } else {
-        host.split_once(':').map_or(host, |(name, _)| name)
+        match host.split_once(':') {
+            Some((name, port)) => (name, Some(port)),
+            None => (host, None),
+        }
     };
-    name.eq_ignore_ascii_case("localhost") || name == "127.0.0.1"
+    let port_ok = port.is_none_or(|p| !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()));
+    port_ok && (name.eq_ignore_ascii_case("localhost") || name == "127.0.0.1" || name == "::1")
 }
 
 fn check_origin(cfg: &ServerConfig, req: &Request<Bytes>) -> Result<(), RpcError> {
@@ -357,6 +366,12 @@ mod tests {
             "127.0.0.1.evil.example",
             "[::2]:80",
             "localhost.evil:80",
+            "127.0.0.1:x.evil.example",
+            "localhost:80.evil.example",
+            "[::1]:x.evil",
+            "[::1]evil",
+            "127.0.0.1:",
+            "::1",
         ] {
             let (status, code, _, msg) =
                 refusal(&local, &req(Method::POST, "/mcp", &[("host", host)], b"{}"));

@@ -173,7 +173,7 @@ impl Server {
                 .map(|s| (*s).to_owned())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "non-string panic payload".to_owned());
-            span.in_scope(|| tracing::error!(%reference, panic = %message, "request handler panicked"));
+            span.in_scope(|| tracing::error!(%reference, panic = ?message, "request handler panicked"));
             error_response(None, &RpcError::internal(&reference))
         });
         span.in_scope(|| {
@@ -206,6 +206,22 @@ impl Server {
                 return response;
             }
         };
+        // Two Authorization headers are ambiguous (which person?): refuse, never pick one.
+        if req
+            .headers()
+            .get_all(header::AUTHORIZATION)
+            .iter()
+            .nth(1)
+            .is_some()
+        {
+            let error = RpcError::invalid_request("send exactly one Authorization header");
+            let mut response = error_response(jsonrpc::peek_id(req.body()).as_deref(), &error);
+            response.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer error=\"invalid_request\""),
+            );
+            return response;
+        }
         let credentials = Credentials {
             authorization: req
                 .headers()
@@ -258,7 +274,23 @@ impl Server {
         if let Some(error) = batch_refusal(items, headers) {
             return error_response(None, &error);
         }
-        let steps: Vec<Step<'_>> = items.iter().map(|raw| self.prepare(raw, headers, true)).collect();
+        // Each member's method and tool go on its own span: recorded on the request
+        // span they would repeat on every later line (logs quadratic in the batch).
+        let spans: Vec<tracing::Span> = (0..items.len())
+            .map(|index| {
+                tracing::info_span!(
+                    "item",
+                    index,
+                    method = tracing::field::Empty,
+                    tool = tracing::field::Empty
+                )
+            })
+            .collect();
+        let steps: Vec<Step<'_>> = items
+            .iter()
+            .zip(&spans)
+            .map(|(raw, span)| span.in_scope(|| self.prepare(raw, headers, true)))
+            .collect();
         let mut principal = None;
         if steps.iter().any(Step::needs_token) {
             let mut scopes: Vec<&str> = Vec::new();
@@ -278,8 +310,13 @@ impl Server {
         }
         let mut bodies = Vec::with_capacity(steps.len());
         // In order: a batch's writes happen in the order the client listed them.
-        for step in steps {
-            if let Some(body) = self.finish(step, principal.as_ref()).await.to_json() {
+        for (step, span) in steps.into_iter().zip(spans) {
+            if let Some(body) = self
+                .finish(step, principal.as_ref())
+                .instrument(span)
+                .await
+                .to_json()
+            {
                 bodies.push(body);
             }
         }
@@ -312,7 +349,11 @@ impl Server {
                 if tracing::enabled!(tracing::Level::DEBUG) {
                     let head = ParamsHead::parse(params.as_deref()).unwrap_or_default();
                     let version = negotiation::notification_version(&head, headers);
-                    tracing::debug!(%method, version = version.as_str(), "notification accepted and dropped");
+                    tracing::debug!(
+                        ?method,
+                        version = version.as_str(),
+                        "notification accepted and dropped"
+                    );
                 }
                 Step::Notify {
                     needs_token: !TOKENLESS_METHODS.contains(&method.as_str()),
@@ -382,7 +423,12 @@ impl Server {
                     );
                 };
                 let Some(tool) = self.registry.get(&name) else {
-                    return fail(id, RpcError::invalid_params(format!("Unknown tool: {name}")));
+                    // Tool names are short; a long one is described, not echoed back.
+                    let message = match name.chars().count() {
+                        n if n > 64 => format!("Unknown tool: its name has {n} characters"),
+                        _ => format!("Unknown tool: {name}"),
+                    };
+                    return fail(id, RpcError::invalid_params(message));
                 };
                 tracing::Span::current().record("tool", tool.spec().name);
                 let arguments = match head.arguments {
@@ -431,14 +477,14 @@ impl Server {
                 let invalid_token = match &failure {
                     AuthFailure::Missing => false,
                     AuthFailure::InvalidToken { reason } => {
-                        tracing::info!(reason = ?reason, "rejected a bearer token");
+                        tracing::info!(?reason, "rejected a bearer token");
                         true
                     }
                     AuthFailure::Unavailable {
                         reason,
                         retry_after_secs,
                     } => {
-                        tracing::warn!(reason = ?reason, "cannot check bearer tokens now");
+                        tracing::warn!(?reason, "cannot check bearer tokens now");
                         return Err(Denied {
                             error: RpcError::auth_unavailable(),
                             header: (header::RETRY_AFTER, retry_after_secs.to_string()),

@@ -392,6 +392,17 @@ async fn unknown_tool_is_32602_before_authentication() {
     .await;
     assert_eq!((a.status, a.code()), (200, &json!(-32602)));
     assert_eq!(a.json["error"]["message"], "Unknown tool: nope");
+    let long = "n".repeat(100_000);
+    let a = post(
+        &s,
+        &[],
+        &format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"{long}"}}}}"#),
+    )
+    .await;
+    assert_eq!(
+        a.json["error"]["message"],
+        "Unknown tool: its name has 100000 characters"
+    );
     let a = post(
         &s,
         &modern_headers("tools/call", Some("nope")),
@@ -693,6 +704,64 @@ async fn version_header_tolerance_is_configurable() {
 }
 
 // ---- batches ----
+
+/// Log lines written while `f` runs, as plain text.
+async fn logged<F: std::future::Future<Output = ()>>(f: F) -> String {
+    #[derive(Clone, Default)]
+    struct Buffer(Arc<std::sync::Mutex<Vec<u8>>>);
+    impl std::io::Write for Buffer {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0
+                .lock()
+                .map_err(|_| std::io::Error::other("poisoned"))?
+                .extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let buffer = Buffer::default();
+    let writer = buffer.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_ansi(false)
+        .with_max_level(tracing::Level::INFO)
+        .with_writer(move || writer.clone())
+        .finish();
+    {
+        let _guard = tracing::subscriber::set_default(subscriber);
+        f.await;
+    }
+    let bytes = buffer.0.lock().map(|b| b.clone()).unwrap_or_default();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+#[tokio::test]
+async fn batch_members_do_not_pile_their_fields_onto_the_request_line() {
+    let s = server();
+    let items: Vec<String> = (0..50)
+        .map(|i| format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"ping"}}"#))
+        .collect();
+    let body = format!("[{}]", items.join(","));
+    let log = logged(async {
+        assert_eq!(post(&s, &[], &body).await.status, 200);
+    })
+    .await;
+    // Recorded on the request span, each member's method repeated on every later line
+    // (a 1,000-item batch wrote 72 MB); each member has its own span now.
+    assert_eq!(log.lines().count(), 1, "{log}");
+    assert_eq!(log.matches("method=").count(), 0, "{log}");
+    let single = logged(async {
+        assert_eq!(
+            post(&s, &[], r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#)
+                .await
+                .status,
+            200
+        );
+    })
+    .await;
+    assert_eq!(single.matches(r#"method="ping""#).count(), 1, "{single}");
+}
 
 #[tokio::test]
 async fn batch_2025_03_26_is_answered_as_an_array_in_order() {

@@ -18,6 +18,15 @@ pub enum EmbeddedError {
         #[source]
         source: std::io::Error,
     },
+    /// The data directory or store file could not be made private to this user.
+    #[error("cannot make {path} private to this user")]
+    Permissions {
+        /// The directory or file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
     /// The store file could not be opened or created (in use by another process, unreadable, not a store).
     #[error("cannot open the embedded store {location}")]
     Open {

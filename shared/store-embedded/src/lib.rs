@@ -16,6 +16,7 @@ mod error;
 use std::ops::Bound;
 use std::path::Path;
 use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use async_trait::async_trait;
 use dochiya_ledger::store::{
@@ -43,6 +44,25 @@ pub const DEFAULT_FILE_NAME: &str = "dochiya.redb";
 /// reached 87 MB); a household ledger's hot pages fit in far less.
 const CACHE_BYTES: usize = 32 * 1024 * 1024;
 
+/// Items one purge step examines at most (one short write transaction).
+pub const PURGE_STEP_ITEMS: usize = 2000;
+
+/// Where the next purge step starts (the first item it has not examined).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PurgeCursor {
+    pk: String,
+    sk: Vec<u8>,
+}
+
+/// What one purge step did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PurgeStep {
+    /// Items deleted.
+    pub purged: u64,
+    /// Where to go on; `None` when the step reached the end of the table.
+    pub resume: Option<PurgeCursor>,
+}
+
 /// The location name of an in-memory store.
 const MEMORY: &str = "memory";
 
@@ -64,16 +84,21 @@ impl std::fmt::Debug for EmbeddedStore {
 }
 
 impl EmbeddedStore {
-    /// Open (or create) the store file at `path`, creating its directories as needed.
+    /// Open (or create) the store file at `path`, creating its directories as needed
+    /// (0700 on Unix). The file is 0600 whatever the umask: set on create, fixed on open.
     /// Blocking: call it at start-up. Fails if another process has the file open.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, EmbeddedError> {
         let path = path.as_ref();
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|source| EmbeddedError::CreateDir {
+            private::create_dir(dir).map_err(|source| EmbeddedError::CreateDir {
                 path: dir.to_path_buf(),
                 source,
             })?;
         }
+        private::file(path).map_err(|source| EmbeddedError::Permissions {
+            path: path.to_path_buf(),
+            source,
+        })?;
         let location = path.display().to_string();
         let db = Database::builder()
             .set_cache_size(CACHE_BYTES)
@@ -85,9 +110,17 @@ impl EmbeddedStore {
         Self::init(db, location)
     }
 
-    /// Open (or create) [`DEFAULT_FILE_NAME`] inside the data directory `dir`.
+    /// Open (or create) [`DEFAULT_FILE_NAME`] inside the data directory `dir`, which
+    /// is made 0700 (on create, and fixed on open): the ledger is nobody else's.
     pub fn open_in_dir(dir: impl AsRef<Path>) -> Result<Self, EmbeddedError> {
-        Self::open(dir.as_ref().join(DEFAULT_FILE_NAME))
+        let dir = dir.as_ref();
+        private::create_dir(dir)
+            .and_then(|()| private::fix_dir(dir))
+            .map_err(|source| EmbeddedError::Permissions {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+        Self::open(dir.join(DEFAULT_FILE_NAME))
     }
 
     /// A fresh, empty store in process memory (redb's in-memory backend, same code path as a file).
@@ -144,12 +177,56 @@ impl EmbeddedStore {
     }
 
     /// Delete every item whose [`TTL_ATTRIBUTE`] (epoch seconds) is at or before
-    /// `now`, in one write transaction; returns how many went. DynamoDB does this
-    /// by itself; here a caller may run it now and then (e.g. at start-up) to keep
-    /// the file small. It scans the whole table: fine at household scale, and
-    /// never required, since the ledger checks expiry itself.
+    /// `now`; returns how many went. DynamoDB does this by itself; here
+    /// [`EmbeddedStore::purge_periodically`] runs it in bounded steps. Never
+    /// required for correctness: the ledger checks expiry itself.
     pub async fn purge_expired(&self, now: i64) -> Result<u64, StoreError> {
-        self.blocking(move |db| Ok(purge_blocking(db, now)?)).await
+        let mut purged = 0;
+        let mut from = None;
+        loop {
+            let step = self.purge_step(now, from, PURGE_STEP_ITEMS).await?;
+            purged += step.purged;
+            match step.resume {
+                Some(next) => from = Some(next),
+                None => return Ok(purged),
+            }
+        }
+    }
+
+    /// One bounded purge step: examine at most `max_examined` items from `from`
+    /// (the start when `None`) in one write transaction, delete the expired ones.
+    pub async fn purge_step(
+        &self,
+        now: i64,
+        from: Option<PurgeCursor>,
+        max_examined: usize,
+    ) -> Result<PurgeStep, StoreError> {
+        self.blocking(move |db| Ok(purge_blocking(db, now, from, max_examined)?))
+            .await
+    }
+
+    /// Purge expired idempotency and duplicate-guard records forever: a step at
+    /// once (start-up), then one every `every`, each examining at most
+    /// [`PURGE_STEP_ITEMS`] items and resuming where the last one stopped.
+    pub async fn purge_periodically(&self, every: Duration) {
+        let mut ticks = tokio::time::interval(every);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut from = None;
+        loop {
+            ticks.tick().await;
+            let now = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+            match self.purge_step(now, from.take(), PURGE_STEP_ITEMS).await {
+                Ok(step) => {
+                    if step.purged > 0 {
+                        tracing::debug!(purged = step.purged, "purged expired records");
+                    }
+                    from = step.resume;
+                }
+                Err(e) => tracing::warn!(error = ?e.to_string(), "purging expired records failed"),
+            }
+        }
     }
 
     /// Run a read on the caller's thread. redb reads take a lock-free MVCC
@@ -363,16 +440,34 @@ fn write_blocking(db: &Database, ops: &[WriteOp]) -> Result<(), StoreError> {
     }
 }
 
-fn purge_blocking(db: &Database, now: i64) -> Result<u64, EmbeddedError> {
+fn purge_blocking(
+    db: &Database,
+    now: i64,
+    from: Option<PurgeCursor>,
+    max_examined: usize,
+) -> Result<PurgeStep, EmbeddedError> {
     let txn = db.begin_write().map_err(EmbeddedError::storage("begin purge"))?;
-    let purged = {
+    let step = {
         let mut table = txn
             .open_table(ITEMS)
             .map_err(EmbeddedError::storage("open items table"))?;
         let mut expired: Vec<(String, Vec<u8>)> = Vec::new();
-        for entry in table.iter().map_err(EmbeddedError::storage("scan"))? {
+        let mut resume = None;
+        let entries = match &from {
+            Some(c) => table.range((c.pk.as_str(), c.sk.as_slice())..),
+            None => table.range::<(&str, &[u8])>(..),
+        }
+        .map_err(EmbeddedError::storage("scan"))?;
+        for (examined, entry) in entries.enumerate() {
             let (k, v) = entry.map_err(EmbeddedError::storage("scan"))?;
             let (pk, sk) = k.value();
+            if examined == max_examined {
+                resume = Some(PurgeCursor {
+                    pk: pk.to_owned(),
+                    sk: sk.to_vec(),
+                });
+                break;
+            }
             let key = Key::new(pk, String::from_utf8_lossy(sk));
             if let Some(Value::N(at)) = decode_attrs(&key, v.value())?.get(TTL_ATTRIBUTE)
                 && *at <= now
@@ -385,10 +480,13 @@ fn purge_blocking(db: &Database, now: i64) -> Result<u64, EmbeddedError> {
                 .remove((pk.as_str(), sk.as_slice()))
                 .map_err(EmbeddedError::storage("purge"))?;
         }
-        expired.len() as u64
+        PurgeStep {
+            purged: expired.len() as u64,
+            resume,
+        }
     };
     txn.commit().map_err(EmbeddedError::storage("commit purge"))?;
-    Ok(purged)
+    Ok(step)
 }
 
 #[async_trait]
@@ -439,6 +537,49 @@ impl Store for EmbeddedStore {
     async fn write(&self, ops: Vec<WriteOp>) -> Result<(), StoreError> {
         eval::validate(&ops)?;
         self.write_with(move |db| write_blocking(db, &ops)).await
+    }
+}
+
+/// Owner-only directories and files (Unix modes; elsewhere the platform default).
+mod private {
+    use std::path::Path;
+
+    /// Create `dir` and missing parents; new ones are 0700.
+    pub(super) fn create_dir(dir: &Path) -> std::io::Result<()> {
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(dir)
+    }
+
+    /// Make an existing directory 0700.
+    pub(super) fn fix_dir(dir: &Path) -> std::io::Result<()> {
+        set_mode(dir, 0o700)
+    }
+
+    /// Create `path` 0600 if it is missing, and make it 0600 if it is not.
+    pub(super) fn file(path: &Path) -> std::io::Result<()> {
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(false);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        drop(options.open(path)?);
+        set_mode(path, 0o600)
+    }
+
+    #[cfg(unix)]
+    fn set_mode(path: &Path, mode: u32) -> std::io::Result<()> {
+        use std::os::unix::fs::PermissionsExt as _;
+        if std::fs::metadata(path)?.permissions().mode() & 0o777 != mode {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))?;
+        }
+        Ok(())
+    }
+
+    #[cfg(not(unix))]
+    fn set_mode(_path: &Path, _mode: u32) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -539,6 +680,75 @@ mod tests {
         let sks: Vec<String> = page.unwrap().items.into_iter().map(|i| i.key.sk).collect();
         assert_eq!(sks, vec!["IDEM#later", "MEMBER#v", "ODD"]);
         assert_eq!(store.purge_expired(1000).await.unwrap(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_purge_step_examines_at_most_its_bound_and_resumes() {
+        let store = EmbeddedStore::in_memory().unwrap();
+        let ops: Vec<WriteOp> = (0..5)
+            .map(|i| {
+                let mut attrs = Attrs::new();
+                // Items 0, 2, 4 expired; 1 and 3 not yet.
+                attrs.insert(TTL_ATTRIBUTE.into(), Value::N(if i % 2 == 0 { 10 } else { 99 }));
+                WriteOp::Put {
+                    item: Item {
+                        key: Key::new("P#me", format!("IDEM#{i}")),
+                        attrs,
+                    },
+                    condition: None,
+                }
+            })
+            .collect();
+        store.write(ops).await.unwrap();
+        let first = store.purge_step(50, None, 2).await.unwrap();
+        assert_eq!(first.purged, 1, "examined IDEM#0 and IDEM#1 only");
+        assert_eq!(
+            first.resume,
+            Some(PurgeCursor {
+                pk: "P#me".into(),
+                sk: b"IDEM#2".to_vec()
+            })
+        );
+        let second = store.purge_step(50, first.resume, 2).await.unwrap();
+        assert_eq!(second.purged, 1);
+        let third = store.purge_step(50, second.resume, 2).await.unwrap();
+        assert_eq!((third.purged, third.resume), (1, None));
+        let left = store
+            .query(&Query {
+                pk: "P#me".into(),
+                range: SkRange::All,
+                forward: true,
+                limit: 10,
+                after: None,
+            })
+            .await
+            .unwrap();
+        let sks: Vec<String> = left.items.into_iter().map(|i| i.key.sk).collect();
+        assert_eq!(sks, vec!["IDEM#1", "IDEM#3"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_data_dir_and_store_file_are_private_whatever_the_umask() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let dir = std::env::temp_dir().join(format!("dochiya-perm-{}", uuid::Uuid::new_v4()));
+        // As a 022 umask leaves them: an existing data dir 0755 and store file 0644.
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        drop(EmbeddedStore::open_in_dir(&dir).unwrap());
+        let file = dir.join(DEFAULT_FILE_NAME);
+        assert_eq!((mode(&dir), mode(&file)), (0o700, 0o600), "fixed on open");
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        drop(EmbeddedStore::open_in_dir(&dir).unwrap());
+        assert_eq!(mode(&file), 0o600, "fixed again on the next open");
+        std::fs::remove_dir_all(&dir).unwrap();
+        // Created fresh (with parents): 0700 and 0600 from the start.
+        let nested = std::env::temp_dir().join(format!("dochiya-perm-{}", uuid::Uuid::new_v4()));
+        drop(EmbeddedStore::open_in_dir(nested.join("data")).unwrap());
+        assert_eq!(mode(&nested.join("data")), 0o700);
+        assert_eq!(mode(&nested.join("data").join(DEFAULT_FILE_NAME)), 0o600);
+        std::fs::remove_dir_all(&nested).unwrap();
     }
 
     #[tokio::test]

@@ -14,6 +14,10 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde_json::value::RawValue;
 
+use dochiya_ledger::domain::limits::{
+    MAX_CODE_CHARS, MAX_CURSOR_CHARS, MAX_IDEMPOTENCY_KEY_CHARS, MAX_MEMO_CHARS, MAX_NAME_CHARS,
+    MAX_SEARCH_CHARS,
+};
 use dochiya_ledger::domain::{Decimal, LocalDate, TransactionId, YearMonth};
 
 /// The pattern every transaction id matches: a decimal integer without leading zeros.
@@ -126,6 +130,65 @@ fn sentence(message: &str) -> String {
         message.to_owned()
     } else {
         format!("{message}.")
+    }
+}
+
+/// A string argument of at most `MAX` characters, checked as it is read (before any
+/// other work); published with `maxLength`. The refusal names the length, never the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Bounded<const MAX: usize>(String);
+
+/// A vault or account name.
+pub(crate) type NameArg = Bounded<MAX_NAME_CHARS>;
+/// A memo or void reason.
+pub(crate) type MemoArg = Bounded<MAX_MEMO_CHARS>;
+/// An idempotency key.
+pub(crate) type KeyArg = Bounded<MAX_IDEMPOTENCY_KEY_CHARS>;
+/// Memo search text.
+pub(crate) type SearchArg = Bounded<MAX_SEARCH_CHARS>;
+/// A page cursor.
+pub(crate) type CursorArg = Bounded<MAX_CURSOR_CHARS>;
+/// A currency code or time-zone name.
+pub(crate) type CodeArg = Bounded<MAX_CODE_CHARS>;
+
+impl<const MAX: usize> std::ops::Deref for Bounded<MAX> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<const MAX: usize> From<Bounded<MAX>> for String {
+    fn from(value: Bounded<MAX>) -> String {
+        value.0
+    }
+}
+
+impl<'de, const MAX: usize> Deserialize<'de> for Bounded<MAX> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        let chars = text.chars().count();
+        if chars > MAX {
+            return Err(de::Error::custom(format!(
+                "it is {chars} characters long; the limit is {MAX}."
+            )));
+        }
+        Ok(Bounded(text))
+    }
+}
+
+impl<const MAX: usize> JsonSchema for Bounded<MAX> {
+    fn schema_name() -> Cow<'static, str> {
+        format!("Text{MAX}").into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "string", "maxLength": MAX })
     }
 }
 
@@ -300,6 +363,13 @@ mod tests {
     #[serde(deny_unknown_fields)]
     struct Empty {}
 
+    #[derive(Debug, Deserialize, PartialEq, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    struct Named {
+        from: NameArg,
+        memo: Option<MemoArg>,
+    }
+
     fn raw(text: &str) -> Box<RawValue> {
         RawValue::from_string(text.to_owned()).unwrap()
     }
@@ -428,6 +498,35 @@ mod tests {
         assert_eq!(
             err::<Sample>("[1]"),
             "The arguments must be a JSON object of named arguments, e.g. {\"vault\": \"우리집\"}."
+        );
+    }
+
+    #[test]
+    fn over_long_strings_are_refused_by_length_without_echoing_them() {
+        let huge = "가".repeat(1_000_000);
+        assert_eq!(
+            err::<Named>(&format!(r#"{{"from": "{huge}"}}"#)),
+            "Argument `from`: it is 1000000 characters long; the limit is 64."
+        );
+        assert_eq!(
+            err::<Named>(&format!(r#"{{"from": "식비", "memo": "{}"}}"#, "x".repeat(501))),
+            "Argument `memo`: it is 501 characters long; the limit is 500."
+        );
+        let at_limit: Named = ok(&format!(r#"{{"from": "{}"}}"#, "가".repeat(64)));
+        assert_eq!(at_limit.from.chars().count(), 64);
+        assert_eq!(at_limit.memo, None);
+    }
+
+    #[test]
+    fn bounded_strings_publish_max_length() {
+        let schema = crate::schema::input_schema::<Named>();
+        assert_eq!(
+            schema["properties"]["from"],
+            serde_json::json!({ "type": "string", "maxLength": 64 })
+        );
+        assert_eq!(
+            schema["properties"]["memo"],
+            serde_json::json!({ "type": "string", "maxLength": 500 })
         );
     }
 

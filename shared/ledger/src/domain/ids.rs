@@ -5,6 +5,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::ParseError;
+use super::limits::MAX_SUBJECT_BYTES;
 
 /// 2^53: every transaction id is above it, so a client that rounds ids through
 /// a JSON number visibly breaks them instead of silently hitting another one.
@@ -139,15 +140,21 @@ uuid_id!(
     "account"
 );
 
+/// Whether a token's `sub` can name a person: not blank after trimming, at most
+/// [`MAX_SUBJECT_BYTES`], no control characters (auth and the ledger share this rule).
+pub fn is_usable_subject(sub: &str) -> bool {
+    !sub.trim().is_empty() && sub.len() <= MAX_SUBJECT_BYTES && !sub.chars().any(char::is_control)
+}
+
 /// The person a request acts for: the token's `sub`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PersonId(String);
 
 impl PersonId {
-    /// Wrap a subject; refused when empty, over 256 bytes, or containing control characters.
+    /// Wrap a subject; refused when blank, over [`MAX_SUBJECT_BYTES`], or containing control characters.
     pub fn new(sub: impl Into<String>) -> Result<PersonId, ParseError> {
         let sub = sub.into();
-        if sub.is_empty() || sub.len() > 256 || sub.chars().any(char::is_control) {
+        if !is_usable_subject(&sub) {
             return Err(ParseError::new(
                 "the token subject is empty, too long, or has control characters",
             ));
@@ -288,5 +295,17 @@ mod tests {
         assert_eq!(a.next_u64(), b.next_u64());
         assert_ne!(a.next_u64(), a.next_u64());
         assert_eq!(random_uuid(&SeededEntropy::new(3)).get_version_num(), 4);
+    }
+
+    #[test]
+    fn a_subject_must_be_a_usable_person() {
+        for bad in ["", "   ", "\t\n", "a\u{1b}b"] {
+            assert!(PersonId::new(bad).is_err(), "{bad:?}");
+        }
+        assert!(PersonId::new("x".repeat(MAX_SUBJECT_BYTES + 1)).is_err());
+        assert_eq!(
+            PersonId::new("x".repeat(MAX_SUBJECT_BYTES)).map(|p| p.as_str().len()),
+            Ok(255)
+        );
     }
 }

@@ -2,15 +2,18 @@
 //! money, ids, names, dates and account kinds.
 
 mod ids;
+pub mod limits;
 mod money;
 mod name;
 mod time;
 
 pub use ids::{
-    AccountId, Entropy, OsEntropy, PersonId, SeededEntropy, TWO_POW_53, TransactionId, VaultId, random_uuid,
+    AccountId, Entropy, OsEntropy, PersonId, SeededEntropy, TWO_POW_53, TransactionId, VaultId,
+    is_usable_subject, random_uuid,
 };
+pub use limits::MAX_NAME_CHARS;
 pub use money::{Currency, Decimal, MAX_AMOUNT_MINOR, Money};
-pub use name::{MAX_NAME_CHARS, Name, NameKey, closest_names};
+pub use name::{Name, NameKey, closest_names};
 pub use time::{Clock, LocalDate, ManualClock, SystemClock, VaultZone, YearMonth};
 
 use std::fmt;

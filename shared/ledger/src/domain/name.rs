@@ -4,15 +4,23 @@
 //! Key form: Unicode NFC (macOS sends Hangul decomposed), trimmed, inner
 //! whitespace collapsed to one space, case-folded. Two names are the same name
 //! exactly when their keys are equal.
+//!
+//! Invisible characters (format and bidi controls, Hangul fillers) are refused in a
+//! new name, never stripped, so a name that renders like another cannot be created
+//! and stored keys keep their meaning (docs/decisions/016-invisible-characters-in-names.md).
 
 use std::fmt;
 
 use unicode_normalization::UnicodeNormalization;
 
 use super::ParseError;
+use super::limits::{MAX_NAME_CHARS, MAX_SUGGEST_CHARS};
 
-/// Longest name, in characters after normalization.
-pub const MAX_NAME_CHARS: usize = 64;
+/// Raw input examined at most, in characters: room for a decomposed (NFD) name and
+/// surrounding whitespace; anything longer is refused before normalizing.
+const MAX_RAW_NAME_CHARS: usize = MAX_NAME_CHARS * 4;
+/// How many candidates a suggestion compares at most (catalogues are smaller).
+const MAX_SUGGEST_CANDIDATES: usize = 1000;
 
 /// A valid name: its display form and its comparison key.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -28,11 +36,21 @@ pub struct NameKey(String);
 impl Name {
     /// Validate and normalize a name.
     pub fn parse(text: &str) -> Result<Name, ParseError> {
+        // Bound the work before normalizing (a megabyte name costs nothing).
+        let raw = text.chars().take(MAX_RAW_NAME_CHARS + 1).count();
+        if raw > MAX_RAW_NAME_CHARS {
+            return Err(too_long(text.chars().count()));
+        }
         let nfc: String = text.nfc().collect();
         if nfc.chars().any(|c| c.is_control() && !c.is_whitespace()) || nfc.contains(['\n', '\r', '\t']) {
             return Err(ParseError::new(
                 "a name may not contain control characters or line breaks",
             ));
+        }
+        if let Some(invisible) = find_invisible(&nfc) {
+            return Err(ParseError::new(format!(
+                "a name may not contain {invisible}: it is invisible, so the name would look like another one; remove it"
+            )));
         }
         let display = collapse_whitespace(&nfc);
         if display.is_empty() {
@@ -40,9 +58,7 @@ impl Name {
         }
         let chars = display.chars().count();
         if chars > MAX_NAME_CHARS {
-            return Err(ParseError::new(format!(
-                "a name may have at most {MAX_NAME_CHARS} characters; this one has {chars}"
-            )));
+            return Err(too_long(chars));
         }
         let key = NameKey(fold(&display));
         Ok(Name { display, key })
@@ -83,6 +99,56 @@ impl NameKey {
     }
 }
 
+fn too_long(chars: usize) -> ParseError {
+    ParseError::new(format!(
+        "a name may have at most {MAX_NAME_CHARS} characters; this one has {chars}"
+    ))
+}
+
+/// The first invisible character of `s` that would make a look-alike name, described
+/// as `U+XXXX (what it is)`. Default-ignorable code points, bidi controls and the
+/// Hangul fillers count; a variation selector or zero width joiner is allowed only
+/// between symbols (emoji sequences such as ❤️ or 👨‍👩‍👧), where it changes what is shown.
+fn find_invisible(s: &str) -> Option<String> {
+    let chars: Vec<char> = s.chars().collect();
+    let symbol = |i: Option<usize>| {
+        i.and_then(|i| chars.get(i))
+            .is_some_and(|c| !c.is_alphanumeric() && !c.is_whitespace() && invisible_kind(*c).is_none())
+    };
+    chars.iter().enumerate().find_map(|(i, &c)| {
+        let kind = invisible_kind(c)?;
+        let joins_symbols = match c {
+            '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}' => symbol(i.checked_sub(1)),
+            '\u{200D}' => symbol(i.checked_sub(1)) && symbol(Some(i + 1)),
+            _ => false,
+        };
+        (!joins_symbols).then(|| format!("U+{:04X} ({kind})", u32::from(c)))
+    })
+}
+
+/// What an invisible character is, or `None` for a visible one.
+fn invisible_kind(c: char) -> Option<&'static str> {
+    Some(match c {
+        '\u{00AD}' => "soft hyphen",
+        '\u{034F}' => "combining grapheme joiner",
+        '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => {
+            "a text direction control"
+        }
+        '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' => "Hangul filler",
+        '\u{17B4}' | '\u{17B5}' | '\u{180B}'..='\u{180F}' => "an invisible format character",
+        '\u{200B}' => "zero width space",
+        '\u{200C}' => "zero width non-joiner",
+        '\u{200D}' => "zero width joiner",
+        '\u{2060}' => "word joiner",
+        '\u{2061}'..='\u{2065}' | '\u{206A}'..='\u{206F}' => "an invisible format character",
+        '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}' => "variation selector",
+        '\u{FEFF}' => "byte order mark",
+        '\u{1BCA0}'..='\u{1BCA3}' | '\u{1D173}'..='\u{1D17A}' => "an invisible format character",
+        '\u{E0000}'..='\u{E0FFF}' => "a tag character",
+        _ => return None,
+    })
+}
+
 fn collapse_whitespace(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -96,15 +162,24 @@ fn fold(s: &str) -> String {
 ///
 /// A candidate qualifies when one key contains the other, or when its edit
 /// distance (in characters) is within a third of the longer key (at least 2).
+/// The work is bounded whatever the input: a wanted name longer than any name can be
+/// gets no suggestions, and at most [`MAX_SUGGEST_CANDIDATES`] candidates are compared.
 pub fn closest_names<'a>(
     wanted: &str,
     candidates: impl IntoIterator<Item = &'a str>,
     limit: usize,
 ) -> Vec<String> {
+    if wanted.chars().take(MAX_RAW_NAME_CHARS + 1).count() > MAX_RAW_NAME_CHARS {
+        return Vec::new();
+    }
     let want = NameKey::of(wanted);
+    if want.as_str().chars().count() > MAX_SUGGEST_CHARS {
+        return Vec::new();
+    }
     let want_chars: Vec<char> = want.as_str().chars().collect();
     let mut scored: Vec<(usize, String)> = candidates
         .into_iter()
+        .take(MAX_SUGGEST_CANDIDATES)
         .filter_map(|display| {
             let key = NameKey::of(display);
             let cand: Vec<char> = key.as_str().chars().collect();
@@ -196,5 +271,62 @@ mod tests {
         assert_eq!(closest_names("카카오", names, 3), vec!["카카오뱅크"]);
         assert_eq!(closest_names("shinhan", names, 3), vec!["Shinhan Card"]);
         assert!(closest_names("zzzzzzzzzz", names, 3).is_empty());
+    }
+
+    #[test]
+    fn an_over_long_wanted_name_gets_no_suggestions() {
+        // It contains "식비", which a substring match would otherwise suggest (after
+        // an edit distance against every candidate, quadratic in the length).
+        let huge = "식비".repeat(500_000);
+        assert!(closest_names(&huge, ["식비", "외식비"], 3).is_empty());
+        let just_over = "식비".repeat(33);
+        assert!(closest_names(&just_over, ["식비"], 3).is_empty());
+        assert_eq!(closest_names(&"식비".repeat(30), ["식비"], 3), vec!["식비"]);
+    }
+
+    #[test]
+    fn an_over_long_name_is_refused_without_echoing_it() {
+        let huge = "가".repeat(1_000_000);
+        assert_eq!(
+            Name::parse(&huge).unwrap_err().to_string(),
+            "a name may have at most 64 characters; this one has 1000000"
+        );
+    }
+
+    #[test]
+    fn invisible_characters_are_refused_by_name() {
+        let cases = [
+            ("식비\u{200B}", "U+200B (zero width space)"),
+            ("식\u{200D}비", "U+200D (zero width joiner)"),
+            ("식비\u{2060}", "U+2060 (word joiner)"),
+            ("\u{FEFF}식비", "U+FEFF (byte order mark)"),
+            ("식\u{00AD}비", "U+00AD (soft hyphen)"),
+            ("\u{202E}식비", "U+202E (a text direction control)"),
+            ("식비\u{3164}", "U+3164 (Hangul filler)"),
+            ("\u{115F}식비", "U+115F (Hangul filler)"),
+            ("식비\u{FE0F}", "U+FE0F (variation selector)"),
+        ];
+        for (name, described) in cases {
+            assert_eq!(
+                Name::parse(name).unwrap_err().to_string(),
+                format!(
+                    "a name may not contain {described}: it is invisible, so the name would look like another one; remove it"
+                ),
+                "{name:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn emoji_sequences_and_ordinary_names_keep_their_keys() {
+        assert_eq!(
+            Name::parse("❤\u{FE0F} 데이트").unwrap().key().as_str(),
+            "❤\u{FE0F} 데이트"
+        );
+        let family = "👨\u{200D}👩\u{200D}👧 생활비";
+        assert_eq!(Name::parse(family).unwrap().key().as_str(), family);
+        assert_eq!(Name::parse("식비").unwrap().key().as_str(), "식비");
+        // Lookups of stored look-alikes made before this rule still work.
+        assert_eq!(NameKey::of("식비\u{200B}").as_str(), "식비\u{200B}");
     }
 }

@@ -143,7 +143,7 @@ impl AccountRec {
     pub fn natural(&self) -> Result<i64, LedgerError> {
         self.kind
             .natural(self.net)
-            .ok_or_else(|| LedgerError::internal("balance out of range"))
+            .ok_or_else(|| LedgerError::out_of_range(format!("balance of account \"{}\"", self.name)))
     }
 }
 

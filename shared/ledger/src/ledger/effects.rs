@@ -8,7 +8,7 @@ use super::codec::{PostingRec, sv};
 use crate::domain::{AccountId, LocalDate, VaultId};
 use crate::error::LedgerError;
 use crate::keys;
-use crate::store::{Condition, Value, WriteOp};
+use crate::store::{Condition, StoreError, Value, WriteOp};
 
 /// Net change per account (debit-positive), summing repeated accounts.
 pub(super) fn net_by_account(
@@ -26,6 +26,20 @@ pub(super) fn net_by_account(
 
 fn overflow() -> LedgerError {
     LedgerError::invalid("amount", "the amounts are out of range for this ledger")
+}
+
+/// A write's error, with the store's refusal of an overflowing `add` (a balance or a
+/// monthly or daily rollup passing 64 bits) told as what it is: nothing was written,
+/// and the message says what to do. Every store words that refusal the same way.
+pub(super) fn refusing_overflow(e: StoreError) -> LedgerError {
+    match e {
+        StoreError::Invalid(message) if message.starts_with("numeric overflow") => LedgerError::invalid(
+            "amount",
+            "this entry would put a stored monthly or daily total of one of its accounts out of range \
+             (past 9223372036854775807 minor units), so nothing was recorded; check the amount for extra digits",
+        ),
+        other => other.into(),
+    }
 }
 
 /// Rollup updates (month and day) for each account's net change on `date`.

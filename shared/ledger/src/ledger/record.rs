@@ -20,10 +20,7 @@ use crate::error::Entity;
 use crate::keys;
 use crate::store::{Condition, Item, StoreError, TTL_ATTRIBUTE, Value, WriteOp};
 
-/// Longest memo, in characters.
-pub const MAX_MEMO_CHARS: usize = 500;
-/// Longest idempotency key, in characters.
-pub const MAX_IDEMPOTENCY_KEY_CHARS: usize = 200;
+use crate::domain::limits::{MAX_IDEMPOTENCY_KEY_CHARS, MAX_MEMO_CHARS};
 
 /// One validated line: the account name as given, its key, and the amount in minor units.
 struct Line {
@@ -387,7 +384,7 @@ async fn attempt(
         Err(StoreError::ConditionFailed { index: 1, .. }) => Err(vault_gone(&m)),
         // A guard moved, an account was archived, or ids collided: decide again on fresh reads.
         Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-        Err(e) => Err(e.into()),
+        Err(e) => Err(super::effects::refusing_overflow(e)),
     }
 }
 
@@ -510,7 +507,7 @@ pub(super) async fn void(
                 Err(StoreError::ConditionFailed { index: 0, .. }) => Err(vault_gone(&m)),
                 // Voided concurrently: the next attempt reads it as already voided.
                 Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-                Err(e) => Err(e.into()),
+                Err(e) => Err(super::effects::refusing_overflow(e)),
             }
         })
     })

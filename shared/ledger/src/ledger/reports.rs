@@ -21,7 +21,7 @@ fn sum_rollups(items: &[Item], prefix: &str, into: &mut BTreeMap<AccountId, i64>
         let slot = into.entry(r.account_id).or_insert(0);
         *slot = slot
             .checked_add(r.net)
-            .ok_or_else(|| LedgerError::internal("balance out of range"))?;
+            .ok_or_else(|| LedgerError::out_of_range(format!("balance of account {}", r.account_id)))?;
     }
     Ok(())
 }
@@ -60,27 +60,37 @@ pub(super) async fn nets_at(
     Ok((cat, nets))
 }
 
-fn money_sum(mut values: impl Iterator<Item = i64>, m: &Membership) -> Result<Money, LedgerError> {
+/// The checked sum of `values`; `what` names the total when it is out of range.
+fn money_sum(
+    mut values: impl Iterator<Item = i64>,
+    m: &Membership,
+    what: &str,
+) -> Result<Money, LedgerError> {
     values
         .try_fold(0i64, |acc, v| acc.checked_add(v))
         .map(|v| Money::from_minor(v, m.currency))
-        .ok_or_else(|| LedgerError::internal("total out of range"))
+        .ok_or_else(|| LedgerError::out_of_range(format!("{what} of {}", m.described())))
 }
 
 fn natural(kind: AccountKind, net: i64) -> Result<i64, LedgerError> {
     kind.natural(net)
-        .ok_or_else(|| LedgerError::internal("balance out of range"))
+        .ok_or_else(|| LedgerError::out_of_range(format!("balance of one {kind} account")))
 }
 
 fn totals(rows: &[(AccountKind, i64)], m: &Membership) -> Result<Totals, LedgerError> {
-    let assets = money_sum(rows.iter().filter(|r| r.0 == AccountKind::Asset).map(|r| r.1), m)?;
+    let assets = money_sum(
+        rows.iter().filter(|r| r.0 == AccountKind::Asset).map(|r| r.1),
+        m,
+        "total of the asset accounts",
+    )?;
     let liabilities = money_sum(
         rows.iter().filter(|r| r.0 == AccountKind::Liability).map(|r| r.1),
         m,
+        "total of the liability accounts",
     )?;
     let net_worth = assets
         .checked_sub(liabilities)
-        .ok_or_else(|| LedgerError::internal("net worth out of range"))?;
+        .ok_or_else(|| LedgerError::out_of_range(format!("net worth of {}", m.described())))?;
     Ok(Totals {
         assets,
         liabilities,
@@ -242,9 +252,9 @@ async fn report_in(
         }
         let month = month_of_rollup(&item.key.sk)?;
         let slot = cells.entry((r.account_id, month)).or_insert(0);
-        *slot = slot
-            .checked_add(r.net)
-            .ok_or_else(|| LedgerError::internal("total out of range"))?;
+        *slot = slot.checked_add(r.net).ok_or_else(|| {
+            LedgerError::out_of_range(format!("total of account {} in {month}", r.account_id))
+        })?;
     }
     let rows = match r.by {
         ReportBy::Account => {
@@ -253,7 +263,7 @@ async fn report_in(
                 let slot = per.entry(*a).or_insert(0);
                 *slot = slot
                     .checked_add(*v)
-                    .ok_or_else(|| LedgerError::internal("total out of range"))?;
+                    .ok_or_else(|| LedgerError::out_of_range(format!("report total of account {a}")))?;
             }
             let mut rows = Vec::new();
             for (a, net) in per {
@@ -286,6 +296,7 @@ async fn report_in(
                 let net = money_sum(
                     cells.iter().filter(|((_, mo), _)| *mo == month).map(|(_, v)| *v),
                     &m,
+                    &format!("report total for {month}"),
                 )?;
                 Ok(ReportRow {
                     account_id: None,
@@ -296,7 +307,7 @@ async fn report_in(
             })
             .collect::<Result<Vec<_>, LedgerError>>()?,
     };
-    let total = money_sum(rows.iter().map(|x| x.amount.minor()), &m)?;
+    let total = money_sum(rows.iter().map(|x| x.amount.minor()), &m, "report total")?;
     Ok(SpendingReport {
         vault: m.vault_ref(),
         currency: m.currency,
@@ -365,9 +376,9 @@ async fn history_in(
             .or_default()
             .entry(r.account_id)
             .or_insert(0);
-        *slot = slot
-            .checked_add(r.net)
-            .ok_or_else(|| LedgerError::internal("balance out of range"))?;
+        *slot = slot.checked_add(r.net).ok_or_else(|| {
+            LedgerError::out_of_range(format!("change of account {} in one month", r.account_id))
+        })?;
     }
     let mut running: BTreeMap<AccountId, i64> = BTreeMap::new();
     let mut pending = per_month.into_iter().peekable();
@@ -380,9 +391,9 @@ async fn history_in(
             if let Some((_, nets)) = pending.next() {
                 for (a, v) in nets {
                     let slot = running.entry(a).or_insert(0);
-                    *slot = slot
-                        .checked_add(v)
-                        .ok_or_else(|| LedgerError::internal("balance out of range"))?;
+                    *slot = slot.checked_add(v).ok_or_else(|| {
+                        LedgerError::out_of_range(format!("balance of account {a} at the end of {month}"))
+                    })?;
                 }
             }
         }

@@ -40,7 +40,7 @@ async fn upsert_in(
     let ledger_balance = Money::from_minor(
         a.kind
             .natural(nets.get(&a.account_id).copied().unwrap_or(0))
-            .ok_or_else(|| LedgerError::internal("balance out of range"))?,
+            .ok_or_else(|| LedgerError::out_of_range(format!("balance of account \"{}\"", a.name)))?,
         m.currency,
     );
     let difference = balance
@@ -156,9 +156,9 @@ async fn reconcile_in(
             for item in head.iter().filter(|i| i.key.sk.starts_with(keys::MONTH_PREFIX)) {
                 let r = super::codec::Rollup::from_attrs(&item.attrs)?;
                 if r.account_id == a.account_id && item.key.sk < keys::month_from(s.date.month()) {
-                    net = net
-                        .checked_add(r.net)
-                        .ok_or_else(|| LedgerError::internal("balance out of range"))?;
+                    net = net.checked_add(r.net).ok_or_else(|| {
+                        LedgerError::out_of_range(format!("balance of account \"{}\"", a.name))
+                    })?;
                 }
             }
             for item in &days {
@@ -167,21 +167,24 @@ async fn reconcile_in(
                     && item.key.sk >= keys::day_from(s.date.first_of_month())
                     && item.key.sk <= keys::day_through(s.date)
                 {
-                    net = net
-                        .checked_add(r.net)
-                        .ok_or_else(|| LedgerError::internal("balance out of range"))?;
+                    net = net.checked_add(r.net).ok_or_else(|| {
+                        LedgerError::out_of_range(format!("balance of account \"{}\"", a.name))
+                    })?;
                 }
             }
             let ledger_balance = Money::from_minor(
                 a.kind
                     .natural(net)
-                    .ok_or_else(|| LedgerError::internal("balance out of range"))?,
+                    .ok_or_else(|| LedgerError::out_of_range(format!("balance of account \"{}\"", a.name)))?,
                 m.currency,
             );
             let snapshot_balance = Money::from_minor(s.balance, m.currency);
-            let difference = snapshot_balance
-                .checked_sub(ledger_balance)
-                .ok_or_else(|| LedgerError::internal("difference out of range"))?;
+            let difference = snapshot_balance.checked_sub(ledger_balance).ok_or_else(|| {
+                LedgerError::out_of_range(format!(
+                    "difference between snapshot and ledger for \"{}\"",
+                    a.name
+                ))
+            })?;
             rows.push(ReconcileRow {
                 account_id: a.account_id,
                 name: a.name.clone(),

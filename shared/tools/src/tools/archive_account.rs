@@ -6,6 +6,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::args::NameArg;
 use crate::operation::{Operation, WRITE, destructive};
 use crate::text;
 use crate::wire::{AmountOut, UuidOut, VaultOut};
@@ -15,9 +16,9 @@ use crate::wire::{AmountOut, UuidOut, VaultOut};
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
-    vault: Option<String>,
+    vault: Option<NameArg>,
     /// Name of the live account to archive (as list_accounts shows it).
-    account: String,
+    account: NameArg,
 }
 
 /// Result of `archive_account`.

@@ -7,7 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{AmountArg, DateArg};
+use crate::args::{AmountArg, DateArg, NameArg};
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
 use crate::wire::{AmountOut, KindWire, TransactionIdOut, UuidOut, VaultOut};
@@ -17,9 +17,9 @@ use crate::wire::{AmountOut, KindWire, TransactionIdOut, UuidOut, VaultOut};
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
-    vault: Option<String>,
+    vault: Option<NameArg>,
     /// Name of the new account, e.g. "카카오뱅크", "신한카드", "월급", "식비" (at most 64 characters, unique among the vault's live accounts).
-    name: String,
+    name: NameArg,
     /// What the account is: "asset" (bank account, cash), "liability" (credit card, loan), "income" (salary), "expense" (food, transport) or "equity" (rarely needed).
     kind: KindWire,
     /// Balance the account already has, as a decimal string in the vault currency, in the kind's natural sign: money in a bank account, or what a card owes (a card owing 300,000 won is "300000"). Posted against an opening-balance equity account. Only for asset, liability and equity accounts; leave it out for zero.
@@ -67,8 +67,8 @@ impl Operation for CreateAccount {
             .create_account(
                 who,
                 NewAccount {
-                    vault: args.vault,
-                    name: args.name,
+                    vault: args.vault.map(String::from),
+                    name: args.name.into(),
                     kind: args.kind.into(),
                     opening_balance: args.opening_balance.map(|a| a.0),
                     opening_date: args.opening_date.map(|d| d.0),

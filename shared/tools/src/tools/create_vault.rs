@@ -7,6 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::args::{CodeArg, NameArg};
 use crate::operation::{Operation, WRITE, write};
 use crate::wire::{DateOut, UuidOut};
 
@@ -15,11 +16,11 @@ use crate::wire::{DateOut, UuidOut};
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Args {
     /// Name of the new vault, e.g. "우리집" (at most 64 characters, unique among your vaults).
-    name: String,
+    name: NameArg,
     /// ISO 4217 currency code all amounts in this vault are written in, e.g. "KRW" (default), "USD", "EUR". It cannot be changed later.
-    currency: Option<String>,
+    currency: Option<CodeArg>,
     /// IANA time zone whose calendar dates the vault uses, e.g. "Asia/Seoul" (default) or "America/New_York".
-    time_zone: Option<String>,
+    time_zone: Option<CodeArg>,
 }
 
 /// Result of `create_vault`.
@@ -70,7 +71,7 @@ impl Operation for CreateVault {
             .create_vault(
                 who,
                 NewVault {
-                    name: args.name,
+                    name: args.name.into(),
                     currency,
                     time_zone,
                 },

@@ -6,7 +6,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::DateArg;
+use crate::args::{DateArg, NameArg};
 use crate::operation::{Operation, READ, READ_ONLY};
 use crate::text;
 use crate::wire::{AmountOut, DateOut, KindWire, UuidOut, VaultOut};
@@ -16,7 +16,7 @@ use crate::wire::{AmountOut, DateOut, KindWire, UuidOut, VaultOut};
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
-    vault: Option<String>,
+    vault: Option<NameArg>,
     /// Balances at the end of this day, YYYY-MM-DD in the vault's time zone. Leave it out for today.
     as_of: Option<DateArg>,
 }

@@ -6,7 +6,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::TransactionIdArg;
+use crate::args::{NameArg, TransactionIdArg};
 use crate::operation::{Operation, READ, READ_ONLY};
 use crate::text;
 use crate::wire::{TransactionOut, VaultOut};
@@ -16,7 +16,7 @@ use crate::wire::{TransactionOut, VaultOut};
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
-    vault: Option<String>,
+    vault: Option<NameArg>,
     #[schemars(description = text::TRANSACTION_ID)]
     transaction_id: TransactionIdArg,
 }

@@ -6,6 +6,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::args::NameArg;
 use crate::operation::{Operation, READ, READ_ONLY};
 use crate::text;
 use crate::wire::{AmountOut, KindWire, UuidOut, VaultOut};
@@ -15,7 +16,7 @@ use crate::wire::{AmountOut, KindWire, UuidOut, VaultOut};
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
-    vault: Option<String>,
+    vault: Option<NameArg>,
     /// Set true to also list archived accounts (their history stays). Default false.
     include_archived: Option<bool>,
 }

@@ -7,7 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::DateArg;
+use crate::args::{CursorArg, DateArg, NameArg, SearchArg};
 use crate::operation::{Operation, READ, READ_ONLY, check_range};
 use crate::text;
 use crate::wire::{TransactionOut, VaultOut};
@@ -17,20 +17,20 @@ use crate::wire::{TransactionOut, VaultOut};
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
-    vault: Option<String>,
+    vault: Option<NameArg>,
     /// Only transactions that touch this account (its name, e.g. "식비").
-    account: Option<String>,
+    account: Option<NameArg>,
     /// First day to include, YYYY-MM-DD in the vault's time zone (inclusive).
     from: Option<DateArg>,
     /// Last day to include, YYYY-MM-DD in the vault's time zone (inclusive); not before `from`.
     to: Option<DateArg>,
     /// Only transactions whose memo contains this text (case-insensitive).
-    text: Option<String>,
+    text: Option<SearchArg>,
     /// Most transactions per page, 1–200. Default 50.
     #[schemars(range(min = 1, max = 200))]
     limit: Option<u32>,
     /// To get the next page, pass `nextCursor` from the previous result here, with the same filters.
-    cursor: Option<String>,
+    cursor: Option<CursorArg>,
 }
 
 /// Result of `list_transactions`.
@@ -77,13 +77,13 @@ impl Operation for ListTransactions {
             .list_transactions(
                 who,
                 TransactionQuery {
-                    vault: args.vault,
-                    account: args.account,
+                    vault: args.vault.map(String::from),
+                    account: args.account.map(String::from),
                     from: args.from.map(|d| d.0),
                     to: args.to.map(|d| d.0),
-                    text: args.text,
+                    text: args.text.map(String::from),
                     limit: args.limit,
-                    cursor: args.cursor,
+                    cursor: args.cursor.map(String::from),
                 },
             )
             .await?;

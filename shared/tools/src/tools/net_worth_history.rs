@@ -6,7 +6,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::MonthArg;
+use crate::args::{MonthArg, NameArg};
 use crate::operation::{Operation, READ, READ_ONLY, check_range};
 use crate::text;
 use crate::wire::{AmountOut, MonthOut, VaultOut};
@@ -16,7 +16,7 @@ use crate::wire::{AmountOut, MonthOut, VaultOut};
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
-    vault: Option<String>,
+    vault: Option<NameArg>,
     /// First month, YYYY-MM (e.g. "2026-01"); a full date YYYY-MM-DD also works and names its month.
     from: MonthArg,
     /// Last month, YYYY-MM (e.g. "2026-03"), not before `from`; a full date also works.

@@ -7,6 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::args::NameArg;
 use crate::operation::{Operation, READ, READ_ONLY};
 use crate::text;
 use crate::wire::{AmountOut, DateOut, UuidOut, VaultOut};
@@ -16,9 +17,9 @@ use crate::wire::{AmountOut, DateOut, UuidOut, VaultOut};
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
-    vault: Option<String>,
+    vault: Option<NameArg>,
     /// Only this account (its name). Leave it out for every account that has a snapshot.
-    account: Option<String>,
+    account: Option<NameArg>,
 }
 
 /// Whether a snapshot agrees with the ledger.

@@ -7,7 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::args::{AmountArg, DateArg};
+use crate::args::{AmountArg, DateArg, KeyArg, MemoArg, NameArg};
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
 use crate::tools::recorded::Output;
@@ -17,7 +17,7 @@ use crate::tools::recorded::Output;
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct Line {
     #[schemars(description = text::ACCOUNT)]
-    account: String,
+    account: NameArg,
     #[schemars(description = text::AMOUNT)]
     amount: AmountArg,
 }
@@ -27,7 +27,7 @@ struct Line {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
-    vault: Option<String>,
+    vault: Option<NameArg>,
     /// Lines the money leaves, each an account name and a positive amount, e.g. [{"account": "신한카드", "amount": "45000"}]. Their sum must equal the sum of `to`.
     #[schemars(length(min = 1))]
     from: Vec<Line>,
@@ -37,9 +37,9 @@ pub(crate) struct Args {
     #[schemars(description = text::DATE_DEFAULT_TODAY)]
     date: Option<DateArg>,
     #[schemars(description = text::MEMO)]
-    memo: Option<String>,
+    memo: Option<MemoArg>,
     #[schemars(description = text::IDEMPOTENCY_KEY)]
-    idempotency_key: String,
+    idempotency_key: KeyArg,
     #[schemars(description = text::ALLOW_DUPLICATE)]
     allow_duplicate: Option<bool>,
     #[schemars(description = text::DRY_RUN)]
@@ -64,7 +64,7 @@ impl Operation for RecordSplitTransaction {
             lines
                 .into_iter()
                 .map(|l| SplitLine {
-                    account: l.account,
+                    account: l.account.into(),
                     amount: l.amount.0,
                 })
                 .collect::<Vec<_>>()
@@ -73,12 +73,12 @@ impl Operation for RecordSplitTransaction {
             .record_split(
                 who,
                 NewSplit {
-                    vault: args.vault,
+                    vault: args.vault.map(String::from),
                     from: lines(args.from),
                     to: lines(args.to),
                     date: args.date.map(|d| d.0),
-                    memo: args.memo,
-                    idempotency_key: args.idempotency_key,
+                    memo: args.memo.map(String::from),
+                    idempotency_key: args.idempotency_key.into(),
                     allow_duplicate: args.allow_duplicate.unwrap_or(false),
                     dry_run: args.dry_run.unwrap_or(false),
                 },

@@ -7,7 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::args::{AmountArg, DateArg};
+use crate::args::{AmountArg, DateArg, KeyArg, MemoArg, NameArg};
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
 use crate::tools::recorded::Output;
@@ -17,19 +17,19 @@ use crate::tools::recorded::Output;
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
-    vault: Option<String>,
+    vault: Option<NameArg>,
     #[schemars(description = text::FROM_ACCOUNT)]
-    from: String,
+    from: NameArg,
     #[schemars(description = text::TO_ACCOUNT)]
-    to: String,
+    to: NameArg,
     #[schemars(description = text::AMOUNT)]
     amount: AmountArg,
     #[schemars(description = text::DATE_DEFAULT_TODAY)]
     date: Option<DateArg>,
     #[schemars(description = text::MEMO)]
-    memo: Option<String>,
+    memo: Option<MemoArg>,
     #[schemars(description = text::IDEMPOTENCY_KEY)]
-    idempotency_key: String,
+    idempotency_key: KeyArg,
     #[schemars(description = text::ALLOW_DUPLICATE)]
     allow_duplicate: Option<bool>,
     #[schemars(description = text::DRY_RUN)]
@@ -54,13 +54,13 @@ impl Operation for RecordTransaction {
             .record_transaction(
                 who,
                 NewTransaction {
-                    vault: args.vault,
-                    from: args.from,
-                    to: args.to,
+                    vault: args.vault.map(String::from),
+                    from: args.from.into(),
+                    to: args.to.into(),
                     amount: args.amount.0,
                     date: args.date.map(|d| d.0),
-                    memo: args.memo,
-                    idempotency_key: args.idempotency_key,
+                    memo: args.memo.map(String::from),
+                    idempotency_key: args.idempotency_key.into(),
                     allow_duplicate: args.allow_duplicate.unwrap_or(false),
                     dry_run: args.dry_run.unwrap_or(false),
                 },

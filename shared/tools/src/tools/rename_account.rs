@@ -6,6 +6,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::args::NameArg;
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
 use crate::wire::{UuidOut, VaultOut};
@@ -15,11 +16,11 @@ use crate::wire::{UuidOut, VaultOut};
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
-    vault: Option<String>,
+    vault: Option<NameArg>,
     /// Current name of the account (as list_accounts shows it).
-    account: String,
+    account: NameArg,
     /// The new name (at most 64 characters, unique among the vault's live accounts).
-    new_name: String,
+    new_name: NameArg,
 }
 
 /// Result of `rename_account`.

@@ -6,6 +6,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::args::NameArg;
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
 use crate::wire::UuidOut;
@@ -15,9 +16,9 @@ use crate::wire::UuidOut;
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Args {
     #[schemars(description = text::VAULT_REQUIRED)]
-    vault: String,
+    vault: NameArg,
     /// The new name (at most 64 characters, unique among your vaults).
-    new_name: String,
+    new_name: NameArg,
 }
 
 /// Result of `rename_vault`.

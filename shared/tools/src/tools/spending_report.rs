@@ -7,7 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::DateArg;
+use crate::args::{DateArg, NameArg};
 use crate::operation::{Operation, READ, READ_ONLY, check_range};
 use crate::text;
 use crate::wire::{AmountOut, DateOut, MonthOut, UuidOut, VaultOut};
@@ -33,7 +33,7 @@ pub(crate) enum Flow {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
-    vault: Option<String>,
+    vault: Option<NameArg>,
     /// First day of the period, YYYY-MM-DD in the vault's time zone (inclusive), e.g. "2026-03-01".
     from: DateArg,
     /// Last day of the period, YYYY-MM-DD in the vault's time zone (inclusive), e.g. "2026-03-31"; not before `from`.
@@ -110,7 +110,7 @@ impl Operation for SpendingReport {
             .spending_report(
                 who,
                 ReportRequest {
-                    vault: args.vault,
+                    vault: args.vault.map(String::from),
                     from: args.from.0,
                     to: args.to.0,
                     by,

@@ -7,7 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{AmountArg, DateArg};
+use crate::args::{AmountArg, DateArg, NameArg};
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
 use crate::wire::{AmountOut, DateOut, UuidOut, VaultOut};
@@ -17,9 +17,9 @@ use crate::wire::{AmountOut, DateOut, UuidOut, VaultOut};
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
-    vault: Option<String>,
+    vault: Option<NameArg>,
     #[schemars(description = text::ACCOUNT)]
-    account: String,
+    account: NameArg,
     /// The date the balance was seen, YYYY-MM-DD in the vault's time zone (the balance at the end of that day).
     date: DateArg,
     /// The balance the user saw (e.g. in the bank or card app), as a decimal string in the vault currency, in the kind's natural sign: money in a bank account, what a card owes ("300000" for 300,000 won owed). May be negative (an overdraft).
@@ -66,8 +66,8 @@ impl Operation for UpsertSnapshot {
             .upsert_snapshot(
                 who,
                 SnapshotInput {
-                    vault: args.vault,
-                    account: args.account,
+                    vault: args.vault.map(String::from),
+                    account: args.account.into(),
                     date: args.date.0,
                     balance: args.balance.0,
                 },

@@ -6,7 +6,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::TransactionIdArg;
+use crate::args::{MemoArg, NameArg, TransactionIdArg};
 use crate::operation::{Operation, WRITE, destructive};
 use crate::text;
 use crate::wire::{TransactionOut, VaultOut};
@@ -16,11 +16,11 @@ use crate::wire::{TransactionOut, VaultOut};
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
-    vault: Option<String>,
+    vault: Option<NameArg>,
     #[schemars(description = text::TRANSACTION_ID)]
     transaction_id: TransactionIdArg,
     /// Why it is voided, e.g. "entered twice". Optional.
-    reason: Option<String>,
+    reason: Option<MemoArg>,
 }
 
 /// Result of `void_transaction`.

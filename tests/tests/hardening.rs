@@ -1,0 +1,221 @@
+//! The hardening probes that the in-process handler can see: over-long
+//! string arguments, look-alike names, totals past 64 bits. The local server's
+//! socket limits are probed end to end in `local_limits.rs`.
+
+#[path = "tools_harness.rs"]
+mod harness;
+
+use harness::{Client, Harness};
+use serde_json::json;
+
+/// The largest single amount (decision 013), as text.
+const BIG: &str = "9000000000000000";
+
+/// One split moving 10 × [`BIG`] (9e16) from `from` to `to` on `date`.
+async fn move_big(p: &Client<'_>, from: &str, to: &str, date: &str, key: &str) -> harness::Outcome {
+    let lines = |account: &str| {
+        (0..10)
+            .map(|_| json!({"account": account, "amount": BIG}))
+            .collect::<Vec<_>>()
+    };
+    let args = json!({
+        "from": lines(from), "to": lines(to), "date": date, "memo": key, "idempotencyKey": key,
+    });
+    p.call("record_split_transaction", &args.to_string()).await
+}
+
+#[tokio::test]
+async fn a_megabyte_name_is_refused_by_its_length_without_being_echoed() {
+    let h = Harness::new().await;
+    let p = h.person("long-names");
+    p.ok("create_vault", r#"{"name": "우리집"}"#).await;
+    let huge = "x".repeat(1_000_000);
+    for (tool, args, field) in [
+        (
+            "record_transaction",
+            json!({"from": huge, "to": "식비", "amount": "1", "idempotencyKey": "k"}),
+            "from",
+        ),
+        ("list_accounts", json!({"vault": huge}), "vault"),
+        ("list_transactions", json!({"account": huge}), "account"),
+        ("create_account", json!({"name": huge, "kind": "asset"}), "name"),
+    ] {
+        assert_eq!(
+            p.err(tool, &args.to_string()).await,
+            format!("Argument `{field}`: it is 1000000 characters long; the limit is 64."),
+            "{tool}"
+        );
+    }
+    let memo = "m".repeat(501);
+    assert_eq!(
+        p.err(
+            "record_transaction",
+            &json!({"from": "a", "to": "b", "amount": "1", "memo": memo, "idempotencyKey": "k"}).to_string()
+        )
+        .await,
+        "Argument `memo`: it is 501 characters long; the limit is 500."
+    );
+}
+
+#[tokio::test]
+async fn every_string_argument_publishes_its_max_length() {
+    let h = Harness::new().await;
+    let mut unbounded = Vec::new();
+    for tool in h.tools_list["tools"].as_array().expect("tools") {
+        let name = tool["name"].as_str().unwrap_or_default();
+        let mut stack = vec![(String::new(), tool["inputSchema"].clone())];
+        while let Some((path, schema)) = stack.pop() {
+            if schema["type"] == "string"
+                && schema.get("maxLength").is_none()
+                && schema.get("pattern").is_none()
+                && schema.get("enum").is_none()
+            {
+                unbounded.push(format!("{name}{path}"));
+            }
+            if let Some(props) = schema["properties"].as_object() {
+                for (k, v) in props {
+                    stack.push((format!("{path}.{k}"), v.clone()));
+                }
+            }
+            if schema.get("items").is_some() {
+                stack.push((format!("{path}[]"), schema["items"].clone()));
+            }
+        }
+    }
+    assert_eq!(unbounded, Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn look_alike_names_are_refused_naming_the_character() {
+    let h = Harness::new().await;
+    let p = h.person("look-alikes");
+    p.ok("create_vault", r#"{"name": "우리집"}"#).await;
+    p.ok("create_account", r#"{"name": "식비", "kind": "expense"}"#)
+        .await;
+    for (name, described) in [
+        ("식비\u{200B}", "U+200B (zero width space)"),
+        ("식\u{200D}비", "U+200D (zero width joiner)"),
+        ("식비\u{2060}", "U+2060 (word joiner)"),
+        ("\u{FEFF}식비", "U+FEFF (byte order mark)"),
+        ("식\u{00AD}비", "U+00AD (soft hyphen)"),
+        ("\u{202E}식비", "U+202E (a text direction control)"),
+        ("식비\u{3164}", "U+3164 (Hangul filler)"),
+    ] {
+        assert_eq!(
+            p.err(
+                "create_account",
+                &json!({"name": name, "kind": "expense"}).to_string()
+            )
+            .await,
+            format!(
+                "Invalid name: a name may not contain {described}: it is invisible, so the name would look like another one; remove it."
+            ),
+            "{name:?}"
+        );
+    }
+    let listed = p.ok("list_accounts", "{}").await;
+    assert_eq!(listed["accounts"].as_array().map(Vec::len), Some(1));
+}
+
+#[tokio::test]
+async fn totals_past_64_bits_are_error_results_naming_the_total() {
+    let h = Harness::new().await;
+    let p = h.person("overflow-reads");
+    p.ok("create_vault", r#"{"name": "큰집"}"#).await;
+    for (name, kind) in [
+        ("자산A", "asset"),
+        ("자산B", "asset"),
+        ("월급A", "income"),
+        ("월급B", "income"),
+    ] {
+        p.ok("create_account", &json!({"name": name, "kind": kind}).to_string())
+            .await;
+    }
+    // 52 × 9e16 = 4.68e18 in each asset: each fits in i64, their sum (9.36e18) does not.
+    for i in 0..52 {
+        for (from, to) in [("월급A", "자산A"), ("월급B", "자산B")] {
+            let outcome = move_big(&p, from, to, "2026-03-02", &format!("{to}-{i}")).await;
+            assert!(!outcome.is_error, "{}", outcome.text);
+        }
+    }
+    let advice = "is out of range: it passes 9223372036854775807 minor units, the most this ledger can add up, so it cannot be shown. Find the transaction with the oversized amount (list_transactions) and void it to bring the total back in range.";
+    assert_eq!(
+        p.err("get_balances", "{}").await,
+        format!("The total of the asset accounts of vault \"큰집\" {advice}")
+    );
+    assert_eq!(
+        p.err("net_worth_history", r#"{"from": "2026-03", "to": "2026-03"}"#)
+            .await,
+        format!("The total of the asset accounts of vault \"큰집\" {advice}")
+    );
+    assert_eq!(
+        p.err(
+            "spending_report",
+            r#"{"from": "2026-03-01", "to": "2026-03-31", "kind": "income"}"#
+        )
+        .await,
+        format!("The report total of vault \"큰집\" {advice}")
+    );
+    // Per-account reads still work.
+    let accounts = p.ok("list_accounts", "{}").await;
+    assert_eq!(accounts["accounts"][0]["balance"], "4680000000000000000");
+}
+
+#[tokio::test]
+async fn a_backdated_write_that_overflows_a_month_is_refused_and_stores_nothing() {
+    let h = Harness::new().await;
+    let p = h.person("overflow-write");
+    p.ok("create_vault", r#"{"name": "우리집"}"#).await;
+    for (name, kind) in [("자산", "asset"), ("예금", "asset"), ("월급", "income")] {
+        p.ok("create_account", &json!({"name": name, "kind": kind}).to_string())
+            .await;
+    }
+    // January: +4.68e18 into 자산; February: all of it moves on to 예금 (balance 0 again).
+    for i in 0..52 {
+        assert!(
+            !move_big(&p, "월급", "자산", "2026-01-10", &format!("jan-{i}"))
+                .await
+                .is_error
+        );
+        assert!(
+            !move_big(&p, "자산", "예금", "2026-02-10", &format!("feb-{i}"))
+                .await
+                .is_error
+        );
+    }
+    // Backdated January entries: 자산's balance stays in range, its January total does not.
+    let mut refused = None;
+    for i in 0..52 {
+        let outcome = move_big(&p, "예금", "자산", "2026-01-11", &format!("late-{i}")).await;
+        if outcome.is_error {
+            refused = Some((i, outcome.text));
+            break;
+        }
+    }
+    let (at, message) = refused.expect("a January total passes i64 within 52 more entries");
+    assert_eq!(at, 50, "9.18e18 fits, 9.27e18 does not");
+    assert_eq!(
+        message,
+        "Invalid amount: this entry would put a stored monthly or daily total of one of its accounts out of range (past 9223372036854775807 minor units), so nothing was recorded; check the amount for extra digits."
+    );
+    let late = p
+        .ok(
+            "list_transactions",
+            r#"{"account": "자산", "from": "2026-01-11", "to": "2026-01-11", "limit": 200}"#,
+        )
+        .await;
+    assert_eq!(
+        late["transactions"].as_array().map(Vec::len),
+        Some(50),
+        "the refused entry left nothing"
+    );
+    assert_eq!(late["transactions"][0]["memo"], "late-49");
+    let balances = p.ok("get_balances", "{}").await;
+    let deposit = harness::balances_by_name(&balances)
+        .into_iter()
+        .find(|(name, _)| name == "예금");
+    assert_eq!(
+        deposit,
+        Some(("예금".to_owned(), "180000000000000000".to_owned()))
+    );
+}
