@@ -3,9 +3,9 @@
 use std::collections::BTreeMap;
 
 use super::codec::{AccountRec, Membership, PostingRec, TxRec, sv};
-use super::effects::{balance_op, net_by_account, rollup_ops};
 use super::resolve::{Catalogue, catalogue, retrying};
 use super::roster::{InVault, in_vault};
+use super::writer::{TxChange, transaction_ops};
 use super::*;
 use crate::domain::{AccountId, AccountKind, Money, Name, random_uuid};
 use crate::error::Entity;
@@ -200,26 +200,12 @@ async fn attempt_create(
                 },
             ],
         };
-        let nets = net_by_account(&tx.postings, 1)?;
-        ops.extend(rollup_ops(m.vault_id, date, &nets));
-        ops.push(WriteOp::Put {
-            item: Item {
-                key: keys::transaction(m.vault_id, date, id),
-                attrs: tx.to_attrs(),
-            },
-            condition: Some(Condition::NotExists),
-        });
-        ops.push(WriteOp::Put {
-            item: Item {
-                key: keys::transaction_by_id(m.vault_id, id),
-                attrs: tx.to_attrs(),
-            },
-            condition: Some(Condition::NotExists),
-        });
         account_net = debit;
         let equity_net = debit.checked_neg().ok_or_else(range)?;
+        let mut opened_here = vec![account.account_id];
         if equity_is_new {
             new_accounts += 1;
+            opened_here.push(equity.account_id);
             ops.extend(account_puts(
                 &m,
                 &AccountRec {
@@ -228,9 +214,8 @@ async fn attempt_create(
                 },
                 now.as_second(),
             ));
-        } else {
-            ops.push(balance_op(m.vault_id, equity.account_id, equity_net, true));
         }
+        ops.extend(transaction_ops(m.vault_id, TxChange::Create(&tx), &opened_here)?);
         opening_id = Some(id);
     }
     ops.extend(account_puts(

@@ -6,10 +6,10 @@
 use std::collections::BTreeMap;
 
 use crate::domain::{
-    AccountId, AccountKind, Currency, LocalDate, NameKey, TransactionId, VaultId, VaultZone,
+    AccountId, AccountKind, Currency, LocalDate, NameKey, TransactionId, VaultId, VaultZone, YearMonth,
 };
 use crate::error::LedgerError;
-use crate::store::{Attrs, Item, TTL_ATTRIBUTE, Value};
+use crate::store::{Attrs, Condition, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
 
 /// Read a string attribute.
 pub(super) fn s<'a>(attrs: &'a Attrs, name: &str) -> Result<&'a str, LedgerError> {
@@ -58,6 +58,66 @@ fn parse_or_corrupt<T, E>(r: Result<T, E>, what: &str) -> Result<T, LedgerError>
 /// Shorthand for a string value.
 pub(super) fn sv(v: impl Into<String>) -> Value {
     Value::S(v.into())
+}
+
+/// Attribute of an account that says it is archived (guards of writes that need a live one).
+pub(super) const ARCHIVED: &str = "archived";
+
+/// The guard "this account exists and is live".
+pub(super) fn account_live() -> Condition {
+    Condition::AttrEquals(ARCHIVED.into(), Value::Bool(false))
+}
+
+/// The guard "this transaction is not voided".
+pub(super) fn still_live() -> Condition {
+    Condition::AttrEquals("voided".into(), Value::Bool(false))
+}
+
+/// The attributes that mark a transaction voided.
+pub(super) fn void_mark(reason: &str, at: i64) -> Attrs {
+    BTreeMap::from([
+        ("voided".into(), Value::Bool(true)),
+        ("voidReason".into(), sv(reason)),
+        ("voidedAt".into(), Value::N(at)),
+    ])
+}
+
+/// Move an account's running balance by `net`.
+pub(super) fn balance_update(key: Key, net: i64, condition: Option<Condition>) -> WriteOp {
+    WriteOp::Update {
+        key,
+        set: BTreeMap::new(),
+        add: BTreeMap::from([("net".into(), net)]),
+        remove: vec![],
+        condition,
+    }
+}
+
+/// Move a rollup (monthly or daily) by `net`, creating it with `labels` if absent.
+pub(super) fn rollup_update(key: Key, labels: Attrs, net: i64) -> WriteOp {
+    WriteOp::Update {
+        key,
+        set: labels,
+        add: BTreeMap::from([("net".into(), net)]),
+        remove: vec![],
+        condition: None,
+    }
+}
+
+/// The labels of an account's monthly rollup.
+pub(super) fn rollup_month_attrs(account: AccountId, month: YearMonth) -> Attrs {
+    BTreeMap::from([
+        ("accountId".into(), sv(account.to_string())),
+        ("month".into(), sv(month.to_string())),
+    ])
+}
+
+/// The labels of an account's daily rollup.
+pub(super) fn rollup_day_attrs(account: AccountId, date: LocalDate) -> Attrs {
+    BTreeMap::from([
+        ("accountId".into(), sv(account.to_string())),
+        ("date".into(), sv(date.to_string())),
+    ])
 }
 
 /// A person's membership of a vault, carrying the vault's settings so that one

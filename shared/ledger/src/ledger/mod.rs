@@ -8,7 +8,7 @@
 mod accounts;
 mod codec;
 mod cursor;
-mod effects;
+mod idempotency;
 mod read;
 mod record;
 mod reports;
@@ -16,6 +16,7 @@ mod resolve;
 mod roster;
 mod snapshots;
 mod vaults;
+mod writer;
 
 pub mod types;
 

@@ -1,0 +1,153 @@
+//! The one place a transaction's items are built.
+//!
+//! A transaction is stored twice (by date for ranges, by id for lookups) and
+//! moves stored totals: each account's running balance and its monthly and daily
+//! rollups, all in the same atomic write, so balances and reports never scan
+//! postings. Every way of changing a transaction is a [`TxChange`]; its effect on
+//! totals is a sum of signed postings on dates, so a change that touches two
+//! dates (an edit that moves a transaction) merges into one op per key.
+
+use std::collections::BTreeMap;
+
+use super::codec::{
+    PostingRec, TxRec, account_live, balance_update, rollup_day_attrs, rollup_month_attrs, rollup_update,
+    still_live, void_mark,
+};
+use crate::domain::{AccountId, LocalDate, VaultId, YearMonth};
+use crate::error::LedgerError;
+use crate::keys;
+use crate::store::{Condition, Item, WriteOp};
+
+/// A change to one transaction, as its write sees it.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum TxChange<'a> {
+    /// A new transaction: both items only if absent; totals move by its postings.
+    Create(&'a TxRec),
+    /// Voiding: both items marked voided only if still live; totals move back.
+    Reverse {
+        /// The transaction as stored (not yet voided).
+        tx: &'a TxRec,
+        /// Why it was voided (may be empty).
+        reason: &'a str,
+        /// When, epoch seconds.
+        at: i64,
+    },
+}
+
+impl TxChange<'_> {
+    /// The signed postings this change applies to totals, with their dates.
+    fn effects(&self) -> Vec<(LocalDate, i64, &PostingRec)> {
+        match self {
+            TxChange::Create(tx) => tx.postings.iter().map(|p| (tx.date, 1, p)).collect(),
+            TxChange::Reverse { tx, .. } => tx.postings.iter().map(|p| (tx.date, -1, p)).collect(),
+        }
+    }
+
+    /// Net change of each account's running balance (debit-positive).
+    pub fn nets(&self) -> Result<BTreeMap<AccountId, i64>, LedgerError> {
+        let mut out = BTreeMap::new();
+        for (_, sign, p) in self.effects() {
+            add(&mut out, p.account_id, p.amount, sign)?;
+        }
+        Ok(out)
+    }
+}
+
+/// Every write op of `change` in `vault`: the transaction's two items, the
+/// running balance of each account it touches (except those in `opened_here`,
+/// whose items the same write creates with their net included), and the
+/// monthly and daily rollups.
+///
+/// An account whose balance goes up by a created posting must be live
+/// (`archived = false`, which also means it exists); a reversal only requires
+/// the account to exist (archived accounts can still have entries voided).
+pub(super) fn transaction_ops(
+    vault: VaultId,
+    change: TxChange<'_>,
+    opened_here: &[AccountId],
+) -> Result<Vec<WriteOp>, LedgerError> {
+    let mut ops = item_ops(vault, change);
+    let mut months: BTreeMap<(YearMonth, AccountId), i64> = BTreeMap::new();
+    let mut days: BTreeMap<(LocalDate, AccountId), i64> = BTreeMap::new();
+    let mut nets: BTreeMap<AccountId, i64> = BTreeMap::new();
+    let mut created_by: Vec<AccountId> = Vec::new();
+    for (date, sign, p) in change.effects() {
+        add(&mut nets, p.account_id, p.amount, sign)?;
+        add(&mut months, (date.month(), p.account_id), p.amount, sign)?;
+        add(&mut days, (date, p.account_id), p.amount, sign)?;
+        if sign > 0 {
+            created_by.push(p.account_id);
+        }
+    }
+    for (&account, &net) in nets.iter().filter(|(a, _)| !opened_here.contains(a)) {
+        let condition = if created_by.contains(&account) {
+            account_live()
+        } else {
+            Condition::Exists
+        };
+        ops.push(balance_update(
+            keys::account(vault, account),
+            net,
+            Some(condition),
+        ));
+    }
+    for (&(month, account), &net) in &months {
+        ops.push(rollup_update(
+            keys::month_rollup(vault, month, account),
+            rollup_month_attrs(account, month),
+            net,
+        ));
+    }
+    for (&(date, account), &net) in &days {
+        ops.push(rollup_update(
+            keys::day_rollup(vault, date, account),
+            rollup_day_attrs(account, date),
+            net,
+        ));
+    }
+    Ok(ops)
+}
+
+/// The ops on the transaction's own two items (by date, by id).
+fn item_ops(vault: VaultId, change: TxChange<'_>) -> Vec<WriteOp> {
+    match change {
+        TxChange::Create(tx) => [
+            keys::transaction(vault, tx.date, tx.id),
+            keys::transaction_by_id(vault, tx.id),
+        ]
+        .into_iter()
+        .map(|key| WriteOp::Put {
+            item: Item {
+                key,
+                attrs: tx.to_attrs(),
+            },
+            condition: Some(Condition::NotExists),
+        })
+        .collect(),
+        TxChange::Reverse { tx, reason, at } => [
+            keys::transaction(vault, tx.date, tx.id),
+            keys::transaction_by_id(vault, tx.id),
+        ]
+        .into_iter()
+        .map(|key| WriteOp::Update {
+            key,
+            set: void_mark(reason, at),
+            add: BTreeMap::new(),
+            remove: vec![],
+            condition: Some(still_live()),
+        })
+        .collect(),
+    }
+}
+
+/// `map[key] += amount * sign`, refusing overflow.
+fn add<K: Ord>(map: &mut BTreeMap<K, i64>, key: K, amount: i64, sign: i64) -> Result<(), LedgerError> {
+    let delta = amount.checked_mul(sign).ok_or_else(overflow)?;
+    let slot = map.entry(key).or_insert(0);
+    *slot = slot.checked_add(delta).ok_or_else(overflow)?;
+    Ok(())
+}
+
+fn overflow() -> LedgerError {
+    LedgerError::invalid("amount", "the amounts are out of range for this ledger")
+}
