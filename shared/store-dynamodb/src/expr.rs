@@ -450,7 +450,7 @@ enum CursorPosition {
 
 #[cfg(test)]
 mod tests {
-    use dochiya_ledger::store::{Item, MAX_ITEM_BYTES};
+    use dochiya_ledger::store::{Guard, Item, MAX_ITEM_BYTES};
 
     use super::*;
 
@@ -585,7 +585,7 @@ mod tests {
             set: Attrs::new(),
             add: BTreeMap::from([("balance".to_owned(), 1_i64)]),
             remove: vec![],
-            condition: Some(Condition::Exists),
+            guard: Some(Guard::new("exists", Condition::Exists)),
         };
         let OpRequest::Update { key, update, parts } = op_request(&op).unwrap() else {
             panic!("not an update")
@@ -607,7 +607,7 @@ mod tests {
                 key: Key::new("p", "s"),
                 attrs: Attrs::from([("a".to_owned(), Value::N(1))]),
             },
-            condition: None,
+            guard: None,
         };
         let OpRequest::Put { item, parts } = op_request(&op).unwrap() else {
             panic!("not a put")
@@ -625,7 +625,7 @@ mod tests {
                 key: Key::new("p", "s"),
                 attrs: Attrs::from([("a".to_owned(), big.clone())]),
             },
-            condition: None,
+            guard: None,
         };
         let msg = validate_op(&op).unwrap_err().to_string();
         assert!(msg.contains("over the 409600-byte limit"), "{msg}");
@@ -634,7 +634,7 @@ mod tests {
             set: Attrs::from([("a".to_owned(), big)]),
             add: BTreeMap::new(),
             remove: vec![],
-            condition: None,
+            guard: None,
         };
         assert!(
             validate_op(&op)
@@ -644,7 +644,7 @@ mod tests {
         );
         let op = WriteOp::Delete {
             key: Key::new("p", "s".repeat(1025)),
-            condition: None,
+            guard: None,
         };
         assert_eq!(
             validate_op(&op).unwrap_err().to_string(),
@@ -652,7 +652,7 @@ mod tests {
         );
         let op = WriteOp::Delete {
             key: Key::new("", "s"),
-            condition: None,
+            guard: None,
         };
         assert_eq!(
             validate_op(&op).unwrap_err().to_string(),
@@ -660,7 +660,7 @@ mod tests {
         );
         let op = WriteOp::Check {
             key: Key::new("p", "s"),
-            condition: Condition::AttrEquals("SK".into(), Value::N(1)),
+            guard: Guard::new("sk", Condition::AttrEquals("SK".into(), Value::N(1))),
         };
         assert_eq!(
             validate_op(&op).unwrap_err().to_string(),

@@ -2,7 +2,9 @@
 
 use std::collections::BTreeMap;
 
+use super::codec::account_live;
 use super::codec::{AccountRec, Membership, PostingRec, TxRec, sv};
+use super::guards::{ACCOUNT_LIVE, ACCOUNT_NEW, MEMBERSHIP, NAME_FREE, NAME_HELD, VAULT_EXISTS, guard};
 use super::resolve::{Catalogue, catalogue, retrying};
 use super::roster::{InVault, in_vault};
 use super::writer::{TxChange, transaction_ops};
@@ -10,7 +12,7 @@ use super::*;
 use crate::domain::{AccountId, AccountKind, Money, Name, random_uuid};
 use crate::error::Entity;
 use crate::keys;
-use crate::store::{Condition, Item, StoreError, Value, WriteOp};
+use crate::store::{Condition, Guard, Item, StoreError, Value, WriteOp};
 
 /// Most accounts (live and archived) in one vault.
 const MAX_ACCOUNTS: usize = 500;
@@ -231,7 +233,7 @@ async fn attempt_create(
         set: BTreeMap::new(),
         add: BTreeMap::from([("accountCount".into(), new_accounts)]),
         remove: vec![],
-        condition: Some(Condition::Exists),
+        guard: guard(VAULT_EXISTS, Condition::Exists),
     });
     match v.commit(ledger, who, ops).await {
         Ok(()) => Ok(CreatedAccount {
@@ -243,7 +245,9 @@ async fn attempt_create(
             created: true,
             opening_transaction_id: opening_id,
         }),
-        Err(StoreError::ConditionFailed { index: 0, .. }) => Err(vault_gone(&m)),
+        Err(StoreError::ConditionFailed {
+            guard: MEMBERSHIP, ..
+        }) => Err(vault_gone(&m)),
         // A name was taken (or an id collided) concurrently: re-read and decide again.
         Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
         Err(e) => Err(e.into()),
@@ -266,7 +270,7 @@ fn range() -> LedgerError {
 pub(super) fn membership_check(who: &PersonId, m: &Membership) -> WriteOp {
     WriteOp::Check {
         key: keys::membership(who, m.vault_id),
-        condition: Condition::Exists,
+        guard: Guard::new(MEMBERSHIP, Condition::Exists),
     }
 }
 
@@ -288,14 +292,14 @@ fn account_puts(m: &Membership, a: &AccountRec, now: i64) -> [WriteOp; 2] {
                 key: keys::account(m.vault_id, a.account_id),
                 attrs: a.to_attrs(now),
             },
-            condition: Some(Condition::NotExists),
+            guard: guard(ACCOUNT_NEW, Condition::NotExists),
         },
         WriteOp::Put {
             item: Item {
                 key: keys::account_name(m.vault_id, &a.name_key),
                 attrs: BTreeMap::from([("accountId".into(), sv(a.account_id.to_string()))]),
             },
-            condition: Some(Condition::NotExists),
+            guard: guard(NAME_FREE, Condition::NotExists),
         },
     ]
 }
@@ -331,20 +335,20 @@ pub(super) async fn rename_account(
                     ]),
                     add: BTreeMap::new(),
                     remove: vec![],
-                    condition: Some(Condition::AttrEquals("archived".into(), Value::Bool(false))),
+                    guard: guard(ACCOUNT_LIVE, account_live()),
                 },
             ];
             if new.key() != &a.name_key {
                 ops.push(WriteOp::Delete {
                     key: keys::account_name(m.vault_id, &a.name_key),
-                    condition: Some(Condition::AttrEquals("accountId".into(), aid.clone())),
+                    guard: guard(NAME_HELD, Condition::AttrEquals("accountId".into(), aid.clone())),
                 });
                 ops.push(WriteOp::Put {
                     item: Item {
                         key: keys::account_name(m.vault_id, new.key()),
                         attrs: BTreeMap::from([("accountId".into(), aid)]),
                     },
-                    condition: Some(Condition::NotExists),
+                    guard: guard(NAME_FREE, Condition::NotExists),
                 });
             }
             match v.commit(ledger, who, ops).await {
@@ -353,7 +357,9 @@ pub(super) async fn rename_account(
                     account_id: a.account_id,
                     name: new.display().to_string(),
                 }),
-                Err(StoreError::ConditionFailed { index: 0, .. }) => Err(vault_gone(&m)),
+                Err(StoreError::ConditionFailed {
+                    guard: MEMBERSHIP, ..
+                }) => Err(vault_gone(&m)),
                 Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
                 Err(e) => Err(e.into()),
             }
@@ -380,21 +386,21 @@ pub(super) async fn archive_account(
                     set: BTreeMap::from([("archived".into(), Value::Bool(true))]),
                     add: BTreeMap::new(),
                     remove: vec![],
-                    condition: Some(Condition::AttrEquals("archived".into(), Value::Bool(false))),
+                    guard: guard(ACCOUNT_LIVE, account_live()),
                 },
                 WriteOp::Delete {
                     key: keys::account_name(m.vault_id, &a.name_key),
-                    condition: Some(Condition::AttrEquals(
-                        "accountId".into(),
-                        sv(a.account_id.to_string()),
-                    )),
+                    guard: guard(
+                        NAME_HELD,
+                        Condition::AttrEquals("accountId".into(), sv(a.account_id.to_string())),
+                    ),
                 },
                 WriteOp::Update {
                     key: keys::vault_meta(m.vault_id),
                     set: BTreeMap::new(),
                     add: BTreeMap::from([("accountCount".into(), -1)]),
                     remove: vec![],
-                    condition: Some(Condition::Exists),
+                    guard: guard(VAULT_EXISTS, Condition::Exists),
                 },
             ];
             match v.commit(ledger, who, ops).await {
@@ -404,7 +410,9 @@ pub(super) async fn archive_account(
                     name: a.name.clone(),
                     balance: Money::from_minor(a.natural()?, m.currency),
                 }),
-                Err(StoreError::ConditionFailed { index: 0, .. }) => Err(vault_gone(&m)),
+                Err(StoreError::ConditionFailed {
+                    guard: MEMBERSHIP, ..
+                }) => Err(vault_gone(&m)),
                 Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
                 Err(e) => Err(e.into()),
             }

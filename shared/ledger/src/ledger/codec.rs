@@ -9,7 +9,7 @@ use crate::domain::{
     AccountId, AccountKind, Currency, LocalDate, NameKey, TransactionId, VaultId, VaultZone, YearMonth,
 };
 use crate::error::LedgerError;
-use crate::store::{Attrs, Condition, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
+use crate::store::{Attrs, Condition, Guard, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
 
 /// Read a string attribute.
 pub(super) fn s<'a>(attrs: &'a Attrs, name: &str) -> Result<&'a str, LedgerError> {
@@ -83,13 +83,13 @@ pub(super) fn void_mark(reason: &str, at: i64) -> Attrs {
 }
 
 /// Move an account's running balance by `net`.
-pub(super) fn balance_update(key: Key, net: i64, condition: Option<Condition>) -> WriteOp {
+pub(super) fn balance_update(key: Key, net: i64, guard: Option<Guard>) -> WriteOp {
     WriteOp::Update {
         key,
         set: BTreeMap::new(),
         add: BTreeMap::from([("net".into(), net)]),
         remove: vec![],
-        condition,
+        guard,
     }
 }
 
@@ -100,7 +100,7 @@ pub(super) fn rollup_update(key: Key, labels: Attrs, net: i64) -> WriteOp {
         set: labels,
         add: BTreeMap::from([("net".into(), net)]),
         remove: vec![],
-        condition: None,
+        guard: None,
     }
 }
 

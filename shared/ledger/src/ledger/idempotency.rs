@@ -7,6 +7,7 @@
 //! cannot both write: the loser's claim fails and it replays the winner's result.
 
 use super::codec::{IdemRec, Membership};
+use super::guards::{IDEMPOTENCY_CLAIM, guard};
 use super::record::view;
 use super::{AccountBalance, Recorded};
 use crate::domain::{Money, PersonId};
@@ -79,10 +80,13 @@ impl Claim {
                 key: self.key.clone(),
                 attrs: rec.to_attrs(),
             },
-            condition: Some(match self.expired_at {
-                Some(old) => Condition::AttrEquals(TTL_ATTRIBUTE.into(), Value::N(old)),
-                None => Condition::NotExists,
-            }),
+            guard: guard(
+                IDEMPOTENCY_CLAIM,
+                match self.expired_at {
+                    Some(old) => Condition::AttrEquals(TTL_ATTRIBUTE.into(), Value::N(old)),
+                    None => Condition::NotExists,
+                },
+            ),
         }
     }
 }

@@ -8,6 +8,7 @@
 mod accounts;
 mod codec;
 mod cursor;
+mod guards;
 mod idempotency;
 mod read;
 mod record;

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 
 use super::accounts::{membership_check, vault_gone};
 use super::codec::{GuardRec, IdemRec, Membership, PostingRec, TxRec, content_hash, sv};
+use super::guards::{DUPLICATE_GUARD, IDEMPOTENCY_CLAIM, MEMBERSHIP};
 use super::idempotency::{Claim, IdempotencyKey, NextAction, next_action, recorded, replay};
 use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
@@ -384,13 +385,13 @@ fn guard_op(e: &Entry<'_>, guard: Option<&GuardRec>, tx: &TxRec, now_s: i64, win
             }
             .to_attrs(now_s.saturating_add(window_ms / 1000 + 60)),
         },
-        condition: match (guard, e.input.allow_duplicate) {
+        guard: match (guard, e.input.allow_duplicate) {
             (_, true) => None,
-            (Some(g), false) => Some(Condition::AttrEquals(
-                "transactionId".into(),
-                sv(g.transaction_id.to_string()),
-            )),
-            (None, false) => Some(Condition::NotExists),
+            (Some(g), false) => super::guards::guard(
+                DUPLICATE_GUARD,
+                Condition::AttrEquals("transactionId".into(), sv(g.transaction_id.to_string())),
+            ),
+            (None, false) => super::guards::guard(DUPLICATE_GUARD, Condition::NotExists),
         },
     }
 }
@@ -451,7 +452,7 @@ async fn attempt(
         Ok(()) => Ok(result),
         // The key was claimed between our read and our write (a concurrent retry of this entry).
         Err(StoreError::ConditionFailed {
-            index: 0,
+            guard: IDEMPOTENCY_CLAIM,
             current: Some(item),
         }) => replay(
             &IdemRec::from_attrs(&item.attrs)?,
@@ -460,7 +461,9 @@ async fn attempt(
             &m,
             false,
         ),
-        Err(StoreError::ConditionFailed { index: 1, .. }) => Err(vault_gone(&m)),
+        Err(StoreError::ConditionFailed {
+            guard: MEMBERSHIP, ..
+        }) => Err(vault_gone(&m)),
         // A guard moved, an account was archived, or ids collided: decide again on fresh reads.
         Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
         Err(e) => Err(e.into()),
@@ -531,7 +534,9 @@ pub(super) async fn void(
                         already_voided: false,
                     })
                 }
-                Err(StoreError::ConditionFailed { index: 0, .. }) => Err(vault_gone(&m)),
+                Err(StoreError::ConditionFailed {
+                    guard: MEMBERSHIP, ..
+                }) => Err(vault_gone(&m)),
                 // Voided concurrently: the next attempt reads it as already voided.
                 Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
                 Err(e) => Err(e.into()),

@@ -21,11 +21,12 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::Ledger;
 use super::codec::Membership;
+use super::guards::ROSTER_VERSION;
 use super::resolve::{join2, pick_vault, query_all};
 use crate::domain::PersonId;
 use crate::error::LedgerError;
 use crate::keys;
-use crate::store::{Condition, SkRange, StoreError, Value, WriteOp};
+use crate::store::{Condition, Guard, SkRange, StoreError, Value, WriteOp};
 
 /// Attribute of the version item holding the version number.
 const VERSION: &str = "version";
@@ -60,7 +61,7 @@ impl Roster {
             set: Default::default(),
             add: [(VERSION.to_string(), 1)].into(),
             remove: vec![],
-            condition: Some(self.unchanged()),
+            guard: Some(Guard::new(ROSTER_VERSION, self.unchanged())),
         }
     }
 
@@ -182,24 +183,25 @@ impl InVault {
 
     /// Apply `ops` atomically together with a check that the caller's roster is
     /// still the one this vault was resolved from. A failed roster check is
-    /// reported as a condition failure at index `ops.len()` (after the caller's
-    /// own operations): callers treat it like any lost race, and the next
-    /// attempt reads a fresh roster.
+    /// reported as a failure of guard [`ROSTER_VERSION`]: callers treat it like
+    /// any lost race, and the next attempt reads a fresh roster.
     pub async fn commit(
         &self,
         ledger: &Ledger,
         who: &PersonId,
         mut ops: Vec<WriteOp>,
     ) -> Result<(), StoreError> {
-        let at = ops.len();
         ops.push(WriteOp::Check {
             key: keys::roster_version(who),
-            condition: self.roster.unchanged(),
+            guard: Guard::new(ROSTER_VERSION, self.roster.unchanged()),
         });
         let out = ledger.store.write(ops).await;
         match &out {
             Ok(()) => self.committed.store(true, Ordering::Release),
-            Err(StoreError::ConditionFailed { index, .. }) if *index == at => ledger.rosters.forget(who),
+            Err(StoreError::ConditionFailed {
+                guard: ROSTER_VERSION,
+                ..
+            }) => ledger.rosters.forget(who),
             Err(_) => {}
         }
         out

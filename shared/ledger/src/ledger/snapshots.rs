@@ -4,13 +4,15 @@ use std::collections::BTreeMap;
 
 use super::accounts::{membership_check, vault_gone};
 use super::codec::SnapshotRec;
+use super::codec::account_live;
+use super::guards::{ACCOUNT_LIVE, MEMBERSHIP};
 use super::reports::nets_at;
 use super::resolve::{Catalogue, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
 use super::*;
 use crate::domain::{AccountId, Money};
 use crate::keys;
-use crate::store::{Condition, Item, SkRange, StoreError, Value, WriteOp};
+use crate::store::{Guard, Item, SkRange, StoreError, WriteOp};
 
 pub(super) async fn upsert_snapshot(
     ledger: &Ledger,
@@ -59,11 +61,11 @@ async fn upsert_in(
                 key: keys::snapshot(m.vault_id, a.account_id, input.date),
                 attrs: rec.to_attrs(ledger.clock.now().as_second()),
             },
-            condition: None,
+            guard: None,
         },
         WriteOp::Check {
             key: keys::account(m.vault_id, a.account_id),
-            condition: Condition::AttrEquals("archived".into(), Value::Bool(false)),
+            guard: Guard::new(ACCOUNT_LIVE, account_live()),
         },
     ];
     match v.commit(ledger, who, ops).await {
@@ -77,10 +79,12 @@ async fn upsert_in(
             ledger_balance,
             difference,
         }),
-        Err(StoreError::ConditionFailed { index: 0, .. }) => Err(vault_gone(&m)),
-        Err(StoreError::ConditionFailed { index: 2, .. }) => {
-            Err(LedgerError::ArchivedAccount { name: a.name })
-        }
+        Err(StoreError::ConditionFailed {
+            guard: MEMBERSHIP, ..
+        }) => Err(vault_gone(&m)),
+        Err(StoreError::ConditionFailed {
+            guard: ACCOUNT_LIVE, ..
+        }) => Err(LedgerError::ArchivedAccount { name: a.name }),
         // The roster moved (see `roster.rs`): decide again on a fresh one.
         Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
         Err(e) => Err(e.into()),

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::codec::{Membership, n_or_zero, sv};
+use super::guards::{NAME_FREE, NAME_HELD, VAULT_EXISTS, VAULT_NAME_UNCHANGED, VAULT_NEW, guard};
 use super::resolve::{pick_vault, retrying};
 use super::roster;
 use super::*;
@@ -103,21 +104,21 @@ async fn attempt_create(
                 key: keys::vault_name(who, name.key()),
                 attrs: BTreeMap::from([("vaultId".into(), sv(m.vault_id.to_string()))]),
             },
-            condition: Some(Condition::NotExists),
+            guard: guard(NAME_FREE, Condition::NotExists),
         },
         WriteOp::Put {
             item: Item {
                 key: keys::membership(who, m.vault_id),
                 attrs: m.to_attrs(),
             },
-            condition: Some(Condition::NotExists),
+            guard: guard(VAULT_NEW, Condition::NotExists),
         },
         WriteOp::Put {
             item: Item {
                 key: keys::vault_meta(m.vault_id),
                 attrs: m.meta_attrs(who.as_str(), now),
             },
-            condition: Some(Condition::NotExists),
+            guard: guard(VAULT_NEW, Condition::NotExists),
         },
         roster.bump(who),
     ];
@@ -186,28 +187,31 @@ async fn attempt_rename(
             set: names.clone(),
             add: BTreeMap::new(),
             remove: vec![],
-            condition: Some(Condition::AttrEquals("nameKey".into(), sv(m.name_key.as_str()))),
+            guard: guard(
+                VAULT_NAME_UNCHANGED,
+                Condition::AttrEquals("nameKey".into(), sv(m.name_key.as_str())),
+            ),
         },
         WriteOp::Update {
             key: keys::vault_meta(m.vault_id),
             set: names,
             add: BTreeMap::new(),
             remove: vec![],
-            condition: Some(Condition::Exists),
+            guard: guard(VAULT_EXISTS, Condition::Exists),
         },
         roster.bump(who),
     ];
     if new.key() != &m.name_key {
         ops.push(WriteOp::Delete {
             key: keys::vault_name(who, &m.name_key),
-            condition: Some(Condition::AttrEquals("vaultId".into(), vid.clone())),
+            guard: guard(NAME_HELD, Condition::AttrEquals("vaultId".into(), vid.clone())),
         });
         ops.push(WriteOp::Put {
             item: Item {
                 key: keys::vault_name(who, new.key()),
                 attrs: BTreeMap::from([("vaultId".into(), vid)]),
             },
-            condition: Some(Condition::NotExists),
+            guard: guard(NAME_FREE, Condition::NotExists),
         });
     }
     match ledger.store.write(ops).await {

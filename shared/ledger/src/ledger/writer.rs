@@ -13,10 +13,11 @@ use super::codec::{
     PostingRec, TxRec, account_live, balance_update, rollup_day_attrs, rollup_month_attrs, rollup_update,
     still_live, void_mark,
 };
+use super::guards::{ACCOUNT_EXISTS, ACCOUNT_LIVE, TRANSACTION_LIVE, TRANSACTION_NEW, guard};
 use crate::domain::{AccountId, LocalDate, VaultId, YearMonth};
 use crate::error::LedgerError;
 use crate::keys;
-use crate::store::{Condition, Item, WriteOp};
+use crate::store::{Condition, Guard, Item, WriteOp};
 
 /// A change to one transaction, as its write sees it.
 #[derive(Debug, Clone, Copy)]
@@ -80,16 +81,12 @@ pub(super) fn transaction_ops(
         }
     }
     for (&account, &net) in nets.iter().filter(|(a, _)| !opened_here.contains(a)) {
-        let condition = if created_by.contains(&account) {
-            account_live()
+        let guard = if created_by.contains(&account) {
+            Guard::new(ACCOUNT_LIVE, account_live())
         } else {
-            Condition::Exists
+            Guard::new(ACCOUNT_EXISTS, Condition::Exists)
         };
-        ops.push(balance_update(
-            keys::account(vault, account),
-            net,
-            Some(condition),
-        ));
+        ops.push(balance_update(keys::account(vault, account), net, Some(guard)));
     }
     for (&(month, account), &net) in &months {
         ops.push(rollup_update(
@@ -121,7 +118,7 @@ fn item_ops(vault: VaultId, change: TxChange<'_>) -> Vec<WriteOp> {
                 key,
                 attrs: tx.to_attrs(),
             },
-            condition: Some(Condition::NotExists),
+            guard: guard(TRANSACTION_NEW, Condition::NotExists),
         })
         .collect(),
         TxChange::Reverse { tx, reason, at } => [
@@ -134,7 +131,7 @@ fn item_ops(vault: VaultId, change: TxChange<'_>) -> Vec<WriteOp> {
             set: void_mark(reason, at),
             add: BTreeMap::new(),
             remove: vec![],
-            condition: Some(still_live()),
+            guard: guard(TRANSACTION_LIVE, still_live()),
         })
         .collect(),
     }
