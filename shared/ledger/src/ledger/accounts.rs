@@ -3,7 +3,10 @@
 use std::collections::BTreeMap;
 
 use super::codec::account_live;
-use super::codec::{AccountRec, Membership, PostingRec, TxRec, sv};
+use super::codec::{
+    AccountRec, Membership, PostingRec, TxRec, account_count_update, account_pointer, archive_mark,
+    name_attrs, points_at_account,
+};
 use super::guards::{ACCOUNT_LIVE, ACCOUNT_NEW, MEMBERSHIP, NAME_FREE, NAME_HELD, VAULT_EXISTS, guard};
 use super::resolve::{Catalogue, catalogue, retrying};
 use super::roster::{InVault, in_vault};
@@ -12,7 +15,7 @@ use super::*;
 use crate::domain::{AccountId, AccountKind, Money, Name, random_uuid};
 use crate::error::Entity;
 use crate::keys;
-use crate::store::{Condition, Guard, Item, StoreError, Value, WriteOp};
+use crate::store::{Condition, Guard, Item, StoreError, WriteOp};
 
 /// Most accounts (live and archived) in one vault.
 const MAX_ACCOUNTS: usize = 500;
@@ -228,13 +231,11 @@ async fn attempt_create(
         },
         now.as_second(),
     ));
-    ops.push(WriteOp::Update {
-        key: keys::vault_meta(m.vault_id),
-        set: BTreeMap::new(),
-        add: BTreeMap::from([("accountCount".into(), new_accounts)]),
-        remove: vec![],
-        guard: guard(VAULT_EXISTS, Condition::Exists),
-    });
+    ops.push(account_count_update(
+        keys::vault_meta(m.vault_id),
+        new_accounts,
+        guard(VAULT_EXISTS, Condition::Exists),
+    ));
     match v.commit(ledger, who, ops).await {
         Ok(()) => Ok(CreatedAccount {
             vault: m.vault_ref(),
@@ -297,7 +298,7 @@ fn account_puts(m: &Membership, a: &AccountRec, now: i64) -> [WriteOp; 2] {
         WriteOp::Put {
             item: Item {
                 key: keys::account_name(m.vault_id, &a.name_key),
-                attrs: BTreeMap::from([("accountId".into(), sv(a.account_id.to_string()))]),
+                attrs: account_pointer(a.account_id),
             },
             guard: guard(NAME_FREE, Condition::NotExists),
         },
@@ -324,15 +325,11 @@ pub(super) async fn rename_account(
                     existing: format!("another account ({}) in {}", other.kind, m.described()),
                 });
             }
-            let aid = sv(a.account_id.to_string());
             let mut ops = vec![
                 membership_check(who, &m),
                 WriteOp::Update {
                     key: keys::account(m.vault_id, a.account_id),
-                    set: BTreeMap::from([
-                        ("name".into(), sv(new.display())),
-                        ("nameKey".into(), sv(new.key().as_str())),
-                    ]),
+                    set: name_attrs(new.display(), new.key()),
                     add: BTreeMap::new(),
                     remove: vec![],
                     guard: guard(ACCOUNT_LIVE, account_live()),
@@ -341,12 +338,12 @@ pub(super) async fn rename_account(
             if new.key() != &a.name_key {
                 ops.push(WriteOp::Delete {
                     key: keys::account_name(m.vault_id, &a.name_key),
-                    guard: guard(NAME_HELD, Condition::AttrEquals("accountId".into(), aid.clone())),
+                    guard: guard(NAME_HELD, points_at_account(a.account_id)),
                 });
                 ops.push(WriteOp::Put {
                     item: Item {
                         key: keys::account_name(m.vault_id, new.key()),
-                        attrs: BTreeMap::from([("accountId".into(), aid)]),
+                        attrs: account_pointer(a.account_id),
                     },
                     guard: guard(NAME_FREE, Condition::NotExists),
                 });
@@ -383,25 +380,20 @@ pub(super) async fn archive_account(
                 membership_check(who, &m),
                 WriteOp::Update {
                     key: keys::account(m.vault_id, a.account_id),
-                    set: BTreeMap::from([("archived".into(), Value::Bool(true))]),
+                    set: archive_mark(),
                     add: BTreeMap::new(),
                     remove: vec![],
                     guard: guard(ACCOUNT_LIVE, account_live()),
                 },
                 WriteOp::Delete {
                     key: keys::account_name(m.vault_id, &a.name_key),
-                    guard: guard(
-                        NAME_HELD,
-                        Condition::AttrEquals("accountId".into(), sv(a.account_id.to_string())),
-                    ),
+                    guard: guard(NAME_HELD, points_at_account(a.account_id)),
                 },
-                WriteOp::Update {
-                    key: keys::vault_meta(m.vault_id),
-                    set: BTreeMap::new(),
-                    add: BTreeMap::from([("accountCount".into(), -1)]),
-                    remove: vec![],
-                    guard: guard(VAULT_EXISTS, Condition::Exists),
-                },
+                account_count_update(
+                    keys::vault_meta(m.vault_id),
+                    -1,
+                    guard(VAULT_EXISTS, Condition::Exists),
+                ),
             ];
             match v.commit(ledger, who, ops).await {
                 Ok(()) => Ok(ArchivedAccount {

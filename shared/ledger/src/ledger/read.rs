@@ -8,7 +8,7 @@ use super::roster::in_vault;
 use super::*;
 use crate::domain::NameKey;
 use crate::keys;
-use crate::store::{Query, SkRange};
+use crate::store::Query;
 
 /// Default page size.
 pub const DEFAULT_LIMIT: u32 = 50;
@@ -110,13 +110,7 @@ async fn page_of(
         .map(|c| cursor::decode(c, m.vault_id, &filter_hash))
         .transpose()?;
     let filtered = q.account.is_some() || text.is_some();
-    let range = SkRange::Between(
-        q.from
-            .map(keys::tx_from)
-            .unwrap_or_else(|| keys::TX_PREFIX.to_string()),
-        q.to.map(keys::tx_through)
-            .unwrap_or_else(|| keys::upper(keys::TX_PREFIX)),
-    );
+    let range = keys::transactions_between(q.from, q.to);
     let query = Query {
         pk: keys::vault_pk(m.vault_id),
         range,

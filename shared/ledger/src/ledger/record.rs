@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use super::accounts::{membership_check, vault_gone};
-use super::codec::{GuardRec, IdemRec, Membership, PostingRec, TxRec, content_hash, sv};
+use super::codec::{GuardRec, IdemRec, Membership, PostingRec, TxRec, content_hash, guard_points_at};
 use super::guards::{DUPLICATE_GUARD, IDEMPOTENCY_CLAIM, MEMBERSHIP};
 use super::idempotency::{Claim, IdempotencyKey, NextAction, next_action, recorded, replay};
 use super::resolve::{Catalogue, catalogue, join2, retrying};
@@ -387,10 +387,7 @@ fn guard_op(e: &Entry<'_>, guard: Option<&GuardRec>, tx: &TxRec, now_s: i64, win
         },
         guard: match (guard, e.input.allow_duplicate) {
             (_, true) => None,
-            (Some(g), false) => super::guards::guard(
-                DUPLICATE_GUARD,
-                Condition::AttrEquals("transactionId".into(), sv(g.transaction_id.to_string())),
-            ),
+            (Some(g), false) => super::guards::guard(DUPLICATE_GUARD, guard_points_at(g.transaction_id)),
             (None, false) => super::guards::guard(DUPLICATE_GUARD, Condition::NotExists),
         },
     }

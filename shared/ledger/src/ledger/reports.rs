@@ -9,14 +9,18 @@ use super::roster::in_vault;
 use super::*;
 use crate::domain::{AccountId, AccountKind, Money};
 use crate::keys;
-use crate::store::{Item, SkRange};
+use crate::store::Item;
 
 /// Most months one history may span.
 const MAX_MONTHS: usize = 240;
 
 /// Net change per account (debit-positive) summed over rollup items.
-fn sum_rollups(items: &[Item], prefix: &str, into: &mut BTreeMap<AccountId, i64>) -> Result<(), LedgerError> {
-    for item in items.iter().filter(|i| i.key.sk.starts_with(prefix)) {
+fn sum_rollups(
+    items: &[Item],
+    is_rollup: fn(&str) -> bool,
+    into: &mut BTreeMap<AccountId, i64>,
+) -> Result<(), LedgerError> {
+    for item in items.iter().filter(|i| is_rollup(&i.key.sk)) {
         let r = Rollup::from_attrs(&item.attrs)?;
         let slot = into.entry(r.account_id).or_insert(0);
         *slot = slot
@@ -41,22 +45,17 @@ pub(super) async fn nets_at(
         query_all(
             store,
             pk.clone(),
-            SkRange::Between(keys::ACCOUNT_PREFIX.into(), keys::month_through(month.prev())),
+            keys::accounts_and_months_through(Some(month.prev())),
             true,
         ),
-        query_all(
-            store,
-            pk,
-            SkRange::Between(keys::day_from(month.first_day()), keys::day_through(date)),
-            true,
-        ),
+        query_all(store, pk, keys::days_between(month.first_day(), date), true),
     )
     .await;
     let (head, days) = (head?, days?);
     let cat = Catalogue::from_items(&head)?;
     let mut nets = BTreeMap::new();
-    sum_rollups(&head, keys::MONTH_PREFIX, &mut nets)?;
-    sum_rollups(&days, keys::DAY_PREFIX, &mut nets)?;
+    sum_rollups(&head, keys::is_month_rollup, &mut nets)?;
+    sum_rollups(&days, keys::is_day_rollup, &mut nets)?;
     Ok((cat, nets))
 }
 
@@ -190,7 +189,7 @@ async fn report_in(
             query_all(
                 store,
                 pk.clone(),
-                SkRange::Between(keys::month_from(first_full), keys::month_through(last_full)),
+                keys::months_between(first_full, last_full),
                 true,
             )
             .await
@@ -198,20 +197,9 @@ async fn report_in(
             Ok(vec![])
         }
     };
-    let accounts_query = query_all(
-        store,
-        pk.clone(),
-        SkRange::Prefix(keys::ACCOUNT_PREFIX.into()),
-        true,
-    );
-    let day_query = |(a, b): (LocalDate, LocalDate)| {
-        query_all(
-            store,
-            pk.clone(),
-            SkRange::Between(keys::day_from(a), keys::day_through(b)),
-            true,
-        )
-    };
+    let accounts_query = query_all(store, pk.clone(), keys::accounts(), true);
+    let day_query =
+        |(a, b): (LocalDate, LocalDate)| query_all(store, pk.clone(), keys::days_between(a, b), true);
     // At most two partial months; their ranges are known up front, so every
     // query of the report goes out in the one round.
     let days_query = async {
@@ -240,8 +228,7 @@ async fn report_in(
         if kinds.get(&r.account_id) != Some(&kind) {
             continue;
         }
-        let month = month_of_rollup(&item.key.sk)?;
-        let slot = cells.entry((r.account_id, month)).or_insert(0);
+        let slot = cells.entry((r.account_id, r.period.month())).or_insert(0);
         *slot = slot
             .checked_add(r.net)
             .ok_or_else(|| LedgerError::internal("total out of range"))?;
@@ -310,12 +297,6 @@ async fn report_in(
 }
 
 /// The month a rollup's sort key (`B#YYYY-MM#…` or `C#YYYY-MM-DD#…`) belongs to.
-fn month_of_rollup(sk: &str) -> Result<YearMonth, LedgerError> {
-    sk.get(2..9)
-        .and_then(|t| YearMonth::parse(t).ok())
-        .ok_or_else(|| LedgerError::internal("unreadable rollup key"))
-}
-
 pub(super) async fn net_worth_history(
     ledger: &Ledger,
     who: &PersonId,
@@ -350,7 +331,7 @@ async fn history_in(
     let items = query_all(
         ledger.store.as_ref(),
         keys::vault_pk(m.vault_id),
-        SkRange::Between(keys::ACCOUNT_PREFIX.into(), keys::month_through(to)),
+        keys::accounts_and_months_through(Some(to)),
         true,
     )
     .await?;
@@ -358,10 +339,10 @@ async fn history_in(
     let kinds: BTreeMap<AccountId, AccountKind> =
         cat.accounts.iter().map(|a| (a.account_id, a.kind)).collect();
     let mut per_month: BTreeMap<YearMonth, BTreeMap<AccountId, i64>> = BTreeMap::new();
-    for item in items.iter().filter(|i| i.key.sk.starts_with(keys::MONTH_PREFIX)) {
+    for item in items.iter().filter(|i| keys::is_month_rollup(&i.key.sk)) {
         let r = Rollup::from_attrs(&item.attrs)?;
         let slot = per_month
-            .entry(month_of_rollup(&item.key.sk)?)
+            .entry(r.period.month())
             .or_default()
             .entry(r.account_id)
             .or_insert(0);

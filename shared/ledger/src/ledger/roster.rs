@@ -20,16 +20,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::Ledger;
-use super::codec::Membership;
+use super::codec::{Membership, ROSTER_VERSION as VERSION};
 use super::guards::ROSTER_VERSION;
 use super::resolve::{join2, pick_vault, query_all};
 use crate::domain::PersonId;
 use crate::error::LedgerError;
 use crate::keys;
-use crate::store::{Condition, Guard, SkRange, StoreError, Value, WriteOp};
+use crate::store::{Condition, Guard, StoreError, Value, WriteOp};
 
-/// Attribute of the version item holding the version number.
-const VERSION: &str = "version";
 /// Most people whose rosters one instance keeps; past it the cache starts over.
 /// (A Lambda instance serves one request at a time and few people; this only
 /// bounds memory on a long-running local server.)
@@ -125,18 +123,11 @@ impl RosterCache {
 
 /// Read the caller's roster from the store (one query) and remember it.
 pub(super) async fn fetch(ledger: &Ledger, who: &PersonId) -> Result<Arc<Roster>, LedgerError> {
-    // The version item's sort key `M` sorts just before every `M#…`, so one range holds both.
-    let items = query_all(
-        ledger.store.as_ref(),
-        keys::person_pk(who),
-        SkRange::Between(keys::ROSTER_VERSION.into(), keys::upper(keys::MEMBERSHIP_PREFIX)),
-        true,
-    )
-    .await?;
+    let items = query_all(ledger.store.as_ref(), keys::person_pk(who), keys::roster(), true).await?;
     let mut version = None;
     let mut members = Vec::with_capacity(items.len());
     for item in &items {
-        if item.key.sk == keys::ROSTER_VERSION {
+        if keys::is_roster_version(&item.key.sk) {
             version = Some(version_of(&item.attrs)?);
         } else {
             members.push(Membership::from_attrs(&item.attrs)?);

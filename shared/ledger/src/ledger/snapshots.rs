@@ -3,8 +3,8 @@
 use std::collections::BTreeMap;
 
 use super::accounts::{membership_check, vault_gone};
-use super::codec::SnapshotRec;
 use super::codec::account_live;
+use super::codec::{Period, Rollup, SnapshotRec};
 use super::guards::{ACCOUNT_LIVE, MEMBERSHIP};
 use super::reports::nets_at;
 use super::resolve::{Catalogue, join2, query_all, retrying};
@@ -12,7 +12,7 @@ use super::roster::{InVault, in_vault};
 use super::*;
 use crate::domain::{AccountId, Money};
 use crate::keys;
-use crate::store::{Guard, Item, SkRange, StoreError, WriteOp};
+use crate::store::{Guard, Item, StoreError, WriteOp};
 
 pub(super) async fn upsert_snapshot(
     ledger: &Ledger,
@@ -109,18 +109,8 @@ async fn reconcile_in(
     let pk = keys::vault_pk(m.vault_id);
     // Round 1: accounts with every monthly rollup, and every snapshot.
     let (head, snaps) = join2(
-        query_all(
-            store,
-            pk.clone(),
-            SkRange::Between(keys::ACCOUNT_PREFIX.into(), keys::upper(keys::MONTH_PREFIX)),
-            true,
-        ),
-        query_all(
-            store,
-            pk.clone(),
-            SkRange::Prefix(keys::SNAPSHOT_PREFIX.into()),
-            true,
-        ),
+        query_all(store, pk.clone(), keys::accounts_and_months_through(None), true),
+        query_all(store, pk.clone(), keys::snapshots(), true),
     )
     .await;
     let head = head?;
@@ -145,32 +135,26 @@ async fn reconcile_in(
         latest.values().map(|s| s.date).max(),
     ) {
         // Round 2: daily rollups from the earliest snapshot's month to the latest snapshot.
-        let days = query_all(
-            store,
-            pk,
-            SkRange::Between(keys::day_from(first.first_of_month()), keys::day_through(last)),
-            true,
-        )
-        .await?;
+        let days = query_all(store, pk, keys::days_between(first.first_of_month(), last), true).await?;
         for s in latest.values() {
             let Some(a) = cat.by_id(s.account_id) else {
                 continue;
             };
             let mut net: i64 = 0;
-            for item in head.iter().filter(|i| i.key.sk.starts_with(keys::MONTH_PREFIX)) {
-                let r = super::codec::Rollup::from_attrs(&item.attrs)?;
-                if r.account_id == a.account_id && item.key.sk < keys::month_from(s.date.month()) {
+            for item in head.iter().filter(|i| keys::is_month_rollup(&i.key.sk)) {
+                let r = Rollup::from_attrs(&item.attrs)?;
+                if r.account_id == a.account_id && r.period.month() < s.date.month() {
                     net = net
                         .checked_add(r.net)
                         .ok_or_else(|| LedgerError::internal("balance out of range"))?;
                 }
             }
             for item in &days {
-                let r = super::codec::Rollup::from_attrs(&item.attrs)?;
-                if r.account_id == a.account_id
-                    && item.key.sk >= keys::day_from(s.date.first_of_month())
-                    && item.key.sk <= keys::day_through(s.date)
-                {
+                let r = Rollup::from_attrs(&item.attrs)?;
+                let Period::Day(day) = r.period else {
+                    return Err(LedgerError::internal("a daily range returned a monthly rollup"));
+                };
+                if r.account_id == a.account_id && day.month() == s.date.month() && day <= s.date {
                     net = net
                         .checked_add(r.net)
                         .ok_or_else(|| LedgerError::internal("balance out of range"))?;

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::codec::{Membership, n_or_zero, sv};
+use super::codec::{Membership, account_count, name_attrs, name_key_is, points_at_vault, vault_pointer};
 use super::guards::{NAME_FREE, NAME_HELD, VAULT_EXISTS, VAULT_NAME_UNCHANGED, VAULT_NEW, guard};
 use super::resolve::{pick_vault, retrying};
 use super::roster;
@@ -34,7 +34,7 @@ pub(super) async fn list_vaults(ledger: &Ledger, who: &PersonId) -> Result<Vault
     let mut vaults = Vec::with_capacity(all.len());
     for (m, meta) in all.iter().zip(metas) {
         let count = match meta {
-            Some(item) => n_or_zero(&item.attrs, "accountCount")?,
+            Some(item) => account_count(&item.attrs)?,
             None => 0,
         };
         vaults.push(VaultInfo {
@@ -102,7 +102,7 @@ async fn attempt_create(
         WriteOp::Put {
             item: Item {
                 key: keys::vault_name(who, name.key()),
-                attrs: BTreeMap::from([("vaultId".into(), sv(m.vault_id.to_string()))]),
+                attrs: vault_pointer(m.vault_id),
             },
             guard: guard(NAME_FREE, Condition::NotExists),
         },
@@ -175,11 +175,7 @@ async fn attempt_rename(
             existing: format!("another of your vaults ({})", other.currency),
         });
     }
-    let names = BTreeMap::from([
-        ("name".into(), sv(new.display())),
-        ("nameKey".into(), sv(new.key().as_str())),
-    ]);
-    let vid = sv(m.vault_id.to_string());
+    let names = name_attrs(new.display(), new.key());
     let mut ops = vec![
         // The membership update doubles as the membership check.
         WriteOp::Update {
@@ -187,10 +183,7 @@ async fn attempt_rename(
             set: names.clone(),
             add: BTreeMap::new(),
             remove: vec![],
-            guard: guard(
-                VAULT_NAME_UNCHANGED,
-                Condition::AttrEquals("nameKey".into(), sv(m.name_key.as_str())),
-            ),
+            guard: guard(VAULT_NAME_UNCHANGED, name_key_is(&m.name_key)),
         },
         WriteOp::Update {
             key: keys::vault_meta(m.vault_id),
@@ -204,12 +197,12 @@ async fn attempt_rename(
     if new.key() != &m.name_key {
         ops.push(WriteOp::Delete {
             key: keys::vault_name(who, &m.name_key),
-            guard: guard(NAME_HELD, Condition::AttrEquals("vaultId".into(), vid.clone())),
+            guard: guard(NAME_HELD, points_at_vault(m.vault_id)),
         });
         ops.push(WriteOp::Put {
             item: Item {
                 key: keys::vault_name(who, new.key()),
-                attrs: BTreeMap::from([("vaultId".into(), vid)]),
+                attrs: vault_pointer(m.vault_id),
             },
             guard: guard(NAME_FREE, Condition::NotExists),
         });
