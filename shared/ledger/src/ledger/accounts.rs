@@ -13,7 +13,7 @@ use super::roster::{InVault, in_vault};
 use super::writer::{TxChange, transaction_ops};
 use super::*;
 use crate::domain::{AccountId, AccountKind, Money, Name, random_uuid};
-use crate::error::Entity;
+use crate::error::{Entity, Field};
 use crate::keys;
 use crate::store::{Condition, Guard, Item, StoreError, WriteOp};
 
@@ -66,26 +66,26 @@ pub(super) async fn create_account(
     who: &PersonId,
     input: NewAccount,
 ) -> Result<CreatedAccount, LedgerError> {
-    let name = Name::parse(&input.name).map_err(|e| LedgerError::from_parse("name", e))?;
+    let name = Name::parse(&input.name).map_err(|e| LedgerError::from_parse(Field::Name, e))?;
     if input.opening_balance.is_some_and(|b| !b.is_zero())
         && matches!(input.kind, AccountKind::Income | AccountKind::Expense)
     {
         return Err(LedgerError::invalid(
-            "openingBalance",
+            Field::OpeningBalance,
             "an opening balance applies to asset, liability and equity accounts only; income and expense accounts start at zero",
         ));
     }
     if input.opening_date.is_some() && input.opening_balance.is_none() {
         return Err(LedgerError::invalid(
-            "openingDate",
-            "openingDate needs an openingBalance",
+            Field::OpeningDate,
+            "an opening date needs an opening balance",
         ));
     }
     let equity_name =
         Name::parse(&ledger.config.opening_equity_name).map_err(|e| LedgerError::internal(e.to_string()))?;
     if name.key() == equity_name.key() && input.opening_balance.is_some_and(|b| !b.is_zero()) {
         return Err(LedgerError::invalid(
-            "openingBalance",
+            Field::OpeningBalance,
             format!(
                 "\"{}\" is the account opening balances post against; it cannot have an opening balance itself",
                 equity_name.display()
@@ -130,14 +130,13 @@ async fn attempt_create(
     }
     if cat.accounts.len() >= MAX_ACCOUNTS {
         return Err(LedgerError::invalid(
-            "name",
+            Field::Name,
             format!("a vault may have at most {MAX_ACCOUNTS} accounts"),
         ));
     }
     let opening = match input.opening_balance {
-        Some(d) => {
-            Money::from_decimal(d, m.currency).map_err(|e| LedgerError::from_parse("openingBalance", e))?
-        }
+        Some(d) => Money::from_decimal(d, m.currency)
+            .map_err(|e| LedgerError::from_parse(Field::OpeningBalance, e))?,
         None => Money::zero(m.currency),
     };
     let now = ledger.clock.now();
@@ -159,7 +158,7 @@ async fn attempt_create(
             Some(e) if e.kind == AccountKind::Equity => (e.clone(), false),
             Some(e) => {
                 return Err(LedgerError::invalid(
-                    "openingBalance",
+                    Field::OpeningBalance,
                     format!(
                         "opening balances post against an equity account named \"{}\", but that name belongs to {} account; rename it first",
                         e.name,
@@ -264,7 +263,7 @@ fn with_article(kind: AccountKind) -> String {
 }
 
 fn range() -> LedgerError {
-    LedgerError::invalid("openingBalance", "the opening balance is out of range")
+    LedgerError::invalid(Field::OpeningBalance, "the opening balance is out of range")
 }
 
 /// The check every vault write carries: the caller is (still) a member.
@@ -312,7 +311,7 @@ pub(super) async fn rename_account(
     account: &str,
     new_name: &str,
 ) -> Result<RenamedAccount, LedgerError> {
-    let new = &Name::parse(new_name).map_err(|e| LedgerError::from_parse("newName", e))?;
+    let new = &Name::parse(new_name).map_err(|e| LedgerError::from_parse(Field::NewName, e))?;
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
             let m = v.m.clone();

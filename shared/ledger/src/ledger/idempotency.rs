@@ -11,7 +11,7 @@ use super::guards::{IDEMPOTENCY_CLAIM, guard};
 use super::record::view;
 use super::{AccountBalance, Recorded};
 use crate::domain::{Money, PersonId};
-use crate::error::LedgerError;
+use crate::error::{Field, LedgerError};
 use crate::keys;
 use crate::store::{Condition, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
 
@@ -31,7 +31,7 @@ impl IdempotencyKey {
             || key.chars().any(char::is_control)
         {
             return Err(LedgerError::invalid(
-                "idempotencyKey",
+                Field::IdempotencyKey,
                 format!(
                     "make up a key of 1–{MAX_IDEMPOTENCY_KEY_CHARS} characters for this entry (for example a UUID) and reuse it unchanged if you retry this same entry"
                 ),

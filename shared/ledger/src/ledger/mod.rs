@@ -221,13 +221,13 @@ impl Ledger {
             allow_duplicate: input.allow_duplicate,
             dry_run: input.dry_run,
         };
-        record::record(self, who, split, true).await
+        record::record(self, who, split).await
     }
 
     /// Record a split transaction: several `from` and `to` lines whose sums must match.
     /// Idempotent per `idempotency_key`; guarded against identical entries minutes apart.
     pub async fn record_split(&self, who: &PersonId, input: NewSplit) -> Result<Recorded, LedgerError> {
-        record::record(self, who, input, false).await
+        record::record(self, who, input).await
     }
 
     /// Void a transaction: keeps the record, reverses its effect; once.

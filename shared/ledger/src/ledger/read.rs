@@ -7,6 +7,7 @@ use super::resolve::{catalogue, join2};
 use super::roster::in_vault;
 use super::*;
 use crate::domain::NameKey;
+use crate::error::Field;
 use crate::keys;
 use crate::store::Query;
 
@@ -62,17 +63,12 @@ pub(super) async fn list_transactions(
     let limit = q.limit.unwrap_or(DEFAULT_LIMIT);
     if !(1..=MAX_LIMIT).contains(&limit) {
         return Err(LedgerError::invalid(
-            "limit",
+            Field::Limit,
             format!("limit must be between 1 and {MAX_LIMIT}"),
         ));
     }
-    if let (Some(f), Some(t)) = (q.from, q.to)
-        && f > t
-    {
-        return Err(LedgerError::invalid(
-            "from",
-            format!("from ({f}) is later than to ({t})"),
-        ));
+    if let (Some(f), Some(t)) = (q.from, q.to) {
+        LedgerError::check_range(&f, &t)?;
     }
     let text = q
         .text

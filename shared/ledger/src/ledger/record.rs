@@ -18,7 +18,7 @@ use super::roster::{InVault, in_vault};
 use super::writer::{TxChange, transaction_ops};
 use super::*;
 use crate::domain::{AccountId, Currency, Money, NameKey};
-use crate::error::Entity;
+use crate::error::{Entity, Field, Side};
 use crate::keys;
 use crate::store::{Condition, Item, Key, StoreError, WriteOp};
 
@@ -36,41 +36,44 @@ pub(super) async fn record(
     ledger: &Ledger,
     who: &PersonId,
     input: NewSplit,
-    simple: bool,
 ) -> Result<Recorded, LedgerError> {
     let key = IdempotencyKey::parse(&input.idempotency_key)?;
-    let memo = clean_memo(input.memo.as_deref(), "memo")?;
-    check_lines(ledger, &input, simple)?;
+    let memo = clean_memo(input.memo.as_deref(), Field::Memo)?;
+    check_lines(ledger, &input)?;
     let (key, memo) = (&key, memo.as_str());
     retrying(|| {
         in_vault(ledger, who, input.vault.as_deref(), |v| {
-            attempt(ledger, who, &input, key, memo, simple, v)
+            attempt(ledger, who, &input, key, memo, v)
         })
     })
     .await
 }
 
 /// The shape rules that need no vault: both sides present, not too many lines, amounts positive.
-fn check_lines(ledger: &Ledger, input: &NewSplit, simple: bool) -> Result<(), LedgerError> {
+fn check_lines(ledger: &Ledger, input: &NewSplit) -> Result<(), LedgerError> {
     if input.from.is_empty() || input.to.is_empty() {
         return Err(LedgerError::invalid(
-            if input.from.is_empty() { "from" } else { "to" },
+            Field::Lines(if input.from.is_empty() {
+                Side::From
+            } else {
+                Side::To
+            }),
             "a transaction needs at least one `from` line and one `to` line",
         ));
     }
     let lines = input.from.len() + input.to.len();
     if lines > ledger.config.max_postings {
         return Err(LedgerError::invalid(
-            "to",
+            Field::Lines(Side::To),
             format!(
                 "a transaction may have at most {} lines in total; it has {lines}",
                 ledger.config.max_postings
             ),
         ));
     }
-    for (side, list) in [("from", &input.from), ("to", &input.to)] {
-        for (i, l) in list.iter().enumerate() {
-            let field = amount_field(simple, side, i);
+    for (side, list) in [(Side::From, &input.from), (Side::To, &input.to)] {
+        for (index, l) in list.iter().enumerate() {
+            let field = Field::LineAmount { side, index };
             if l.amount.is_zero() {
                 return Err(LedgerError::invalid(
                     field,
@@ -88,16 +91,8 @@ fn check_lines(ledger: &Ledger, input: &NewSplit, simple: bool) -> Result<(), Le
     Ok(())
 }
 
-fn amount_field(simple: bool, side: &str, i: usize) -> String {
-    if simple {
-        "amount".to_string()
-    } else {
-        format!("{side}[{i}].amount")
-    }
-}
-
 /// Validate a memo: trimmed, no control characters, at most [`MAX_MEMO_CHARS`].
-pub(super) fn clean_memo(memo: Option<&str>, field: &str) -> Result<String, LedgerError> {
+pub(super) fn clean_memo(memo: Option<&str>, field: Field) -> Result<String, LedgerError> {
     let memo = memo.unwrap_or("").trim();
     if memo.chars().any(char::is_control) {
         return Err(LedgerError::invalid(
@@ -115,17 +110,12 @@ pub(super) fn clean_memo(memo: Option<&str>, field: &str) -> Result<String, Ledg
     Ok(memo.to_string())
 }
 
-fn to_lines(
-    list: &[SplitLine],
-    side: &str,
-    simple: bool,
-    currency: Currency,
-) -> Result<Vec<Line>, LedgerError> {
+fn to_lines(list: &[SplitLine], side: Side, currency: Currency) -> Result<Vec<Line>, LedgerError> {
     list.iter()
         .enumerate()
-        .map(|(i, l)| {
+        .map(|(index, l)| {
             let money = Money::from_decimal(l.amount, currency)
-                .map_err(|e| LedgerError::from_parse(amount_field(simple, side, i), e))?;
+                .map_err(|e| LedgerError::from_parse(Field::LineAmount { side, index }, e))?;
             Ok(Line {
                 name: l.account.trim().to_string(),
                 key: NameKey::of(&l.account),
@@ -164,11 +154,10 @@ impl<'a> Entry<'a> {
         input: &'a NewSplit,
         key: &'a IdempotencyKey,
         memo: &'a str,
-        simple: bool,
         m: &Membership,
     ) -> Result<Self, LedgerError> {
-        let to = to_lines(&input.to, "to", simple, m.currency)?;
-        let from = to_lines(&input.from, "from", simple, m.currency)?;
+        let to = to_lines(&input.to, Side::To, m.currency)?;
+        let from = to_lines(&input.from, Side::From, m.currency)?;
         let fingerprint = [
             "v1".to_string(),
             m.vault_id.to_string(),
@@ -246,12 +235,7 @@ async fn read_round(
 }
 
 /// The postings of the entry with resolved (live) accounts; an account on both sides is refused.
-fn resolve_postings(
-    cat: &Catalogue,
-    e: &Entry<'_>,
-    m: &Membership,
-    simple: bool,
-) -> Result<Vec<PostingRec>, LedgerError> {
+fn resolve_postings(cat: &Catalogue, e: &Entry<'_>, m: &Membership) -> Result<Vec<PostingRec>, LedgerError> {
     let mut postings = Vec::with_capacity(e.to.len() + e.from.len());
     for (lines, sign) in [(&e.to, 1i64), (&e.from, -1i64)] {
         for l in lines {
@@ -268,12 +252,17 @@ fn resolve_postings(
         .filter(|p| p.amount > 0)
         .map(|p| p.account_id)
         .collect();
-    if let Some(p) = postings
+    // `from` postings follow the `to` ones, in line order.
+    if let Some((index, p)) = postings[e.to.len()..]
         .iter()
-        .find(|p| p.amount < 0 && debit_ids.contains(&p.account_id))
+        .enumerate()
+        .find(|(_, p)| debit_ids.contains(&p.account_id))
     {
         return Err(LedgerError::invalid(
-            if simple { "to" } else { "from" },
+            Field::LineAccount {
+                side: Side::From,
+                index,
+            },
             format!(
                 "\"{}\" is on both sides; a transaction moves money between different accounts",
                 p.name
@@ -288,7 +277,7 @@ fn check_balanced(e: &Entry<'_>, currency: Currency) -> Result<(), LedgerError> 
     let sum = |lines: &[Line]| lines.iter().try_fold(0i64, |acc, l| acc.checked_add(l.minor));
     let (debits, credits) = match (sum(&e.to), sum(&e.from)) {
         (Some(d), Some(c)) => (d, c),
-        _ => return Err(LedgerError::invalid("amount", "the amounts are out of range")),
+        _ => return Err(LedgerError::invalid(Field::Total, "the amounts are out of range")),
     };
     if debits != credits {
         let money = |v| Money::from_minor(v, currency);
@@ -298,7 +287,7 @@ fn check_balanced(e: &Entry<'_>, currency: Currency) -> Result<(), LedgerError> 
             difference: money(
                 debits
                     .checked_sub(credits)
-                    .ok_or_else(|| LedgerError::invalid("amount", "the amounts are out of range"))?,
+                    .ok_or_else(|| LedgerError::invalid(Field::Total, "the amounts are out of range"))?,
             ),
         });
     }
@@ -367,7 +356,7 @@ fn balances_after(
         let net = a.net.checked_add(nets.get(&p.account_id).copied().unwrap_or(0));
         let natural = net
             .and_then(|n| a.kind.natural(n))
-            .ok_or_else(|| LedgerError::invalid("amount", "the balance would be out of range"))?;
+            .ok_or_else(|| LedgerError::invalid(Field::Total, "the balance would be out of range"))?;
         balances.push((a.account_id, a.name.clone(), natural));
     }
     Ok(balances)
@@ -399,11 +388,10 @@ async fn attempt(
     input: &NewSplit,
     key: &IdempotencyKey,
     memo: &str,
-    simple: bool,
     v: InVault,
 ) -> Result<Recorded, LedgerError> {
     let m = v.m.clone();
-    let e = Entry::new(ledger, input, key, memo, simple, &m)?;
+    let e = Entry::new(ledger, input, key, memo, &m)?;
     let now = ledger.clock.now();
     let (now_s, now_ms) = (now.as_second(), now.as_millisecond());
     let reads = read_round(ledger, who, &e, &m, now_s).await?;
@@ -412,7 +400,7 @@ async fn attempt(
         NextAction::Start(claim) => claim,
     };
     let cat = reads.cat?;
-    let postings = resolve_postings(&cat, &e, &m, simple)?;
+    let postings = resolve_postings(&cat, &e, &m)?;
     check_balanced(&e, m.currency)?;
     if let Some(replayed) = duplicate_check(ledger, &e, &claim, reads.guard.as_ref(), &m, now_ms).await? {
         return Ok(replayed);
@@ -497,7 +485,7 @@ pub(super) async fn void(
     id: TransactionId,
     reason: Option<&str>,
 ) -> Result<Voided, LedgerError> {
-    let reason = clean_memo(reason, "reason")?;
+    let reason = clean_memo(reason, Field::VoidReason)?;
     let reason = &reason;
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {

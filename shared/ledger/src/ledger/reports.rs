@@ -8,6 +8,7 @@ use super::resolve::{Catalogue, join2, query_all};
 use super::roster::in_vault;
 use super::*;
 use crate::domain::{AccountId, AccountKind, Money};
+use crate::error::Field;
 use crate::keys;
 use crate::store::Item;
 
@@ -134,15 +135,10 @@ pub(super) async fn spending_report(
     who: &PersonId,
     r: ReportRequest,
 ) -> Result<SpendingReport, LedgerError> {
-    if r.from > r.to {
-        return Err(LedgerError::invalid(
-            "from",
-            format!("from ({}) is later than to ({})", r.from, r.to),
-        ));
-    }
+    LedgerError::check_range(&r.from, &r.to)?;
     if r.from.month().through(r.to.month()).len() > MAX_MONTHS {
         return Err(LedgerError::invalid(
-            "to",
+            Field::RangeEnd,
             format!("a report may span at most {MAX_MONTHS} months"),
         ));
     }
@@ -304,16 +300,11 @@ pub(super) async fn net_worth_history(
     from: YearMonth,
     to: YearMonth,
 ) -> Result<NetWorthHistory, LedgerError> {
-    if from > to {
-        return Err(LedgerError::invalid(
-            "from",
-            format!("from ({from}) is later than to ({to})"),
-        ));
-    }
+    LedgerError::check_range(&from, &to)?;
     let months = from.through(to);
     if months.len() > MAX_MONTHS {
         return Err(LedgerError::invalid(
-            "to",
+            Field::RangeEnd,
             format!("a history may span at most {MAX_MONTHS} months"),
         ));
     }

@@ -11,6 +11,7 @@ use super::resolve::{Catalogue, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
 use super::*;
 use crate::domain::{AccountId, Money};
+use crate::error::Field;
 use crate::keys;
 use crate::store::{Guard, Item, StoreError, WriteOp};
 
@@ -35,8 +36,8 @@ async fn upsert_in(
     v: InVault,
 ) -> Result<SnapshotOutcome, LedgerError> {
     let m = v.m.clone();
-    let balance =
-        Money::from_decimal(input.balance, m.currency).map_err(|e| LedgerError::from_parse("balance", e))?;
+    let balance = Money::from_decimal(input.balance, m.currency)
+        .map_err(|e| LedgerError::from_parse(Field::Balance, e))?;
     let (cat, nets) = nets_at(ledger, &m, input.date).await?;
     let a = cat.resolve(&input.account, false, &m)?.clone();
     let ledger_balance = Money::from_minor(
@@ -47,7 +48,7 @@ async fn upsert_in(
     );
     let difference = balance
         .checked_sub(ledger_balance)
-        .ok_or_else(|| LedgerError::invalid("balance", "the balance is out of range"))?;
+        .ok_or_else(|| LedgerError::invalid(Field::Balance, "the balance is out of range"))?;
     let rec = SnapshotRec {
         account_id: a.account_id,
         date: input.date,

@@ -8,7 +8,7 @@ use super::resolve::{pick_vault, retrying};
 use super::roster;
 use super::*;
 use crate::domain::{Currency, Name, VaultId, VaultZone, random_uuid};
-use crate::error::Entity;
+use crate::error::{Entity, Field};
 use crate::keys;
 use crate::store::{Condition, Item, StoreError, WriteOp};
 
@@ -54,7 +54,7 @@ pub(super) async fn create_vault(
     who: &PersonId,
     input: NewVault,
 ) -> Result<CreatedVault, LedgerError> {
-    let name = Name::parse(&input.name).map_err(|e| LedgerError::from_parse("name", e))?;
+    let name = Name::parse(&input.name).map_err(|e| LedgerError::from_parse(Field::Name, e))?;
     let currency = input.currency.unwrap_or(Currency::KRW);
     let zone = input.time_zone.unwrap_or_else(VaultZone::seoul);
     retrying(|| attempt_create(ledger, who, &name, currency, zone.clone())).await
@@ -86,7 +86,7 @@ async fn attempt_create(
     }
     if all.len() >= MAX_VAULTS {
         return Err(LedgerError::invalid(
-            "name",
+            Field::Name,
             format!("a person may have at most {MAX_VAULTS} vaults"),
         ));
     }
@@ -152,7 +152,7 @@ pub(super) async fn rename_vault(
     vault: &str,
     new_name: &str,
 ) -> Result<RenamedVault, LedgerError> {
-    let new = Name::parse(new_name).map_err(|e| LedgerError::from_parse("newName", e))?;
+    let new = Name::parse(new_name).map_err(|e| LedgerError::from_parse(Field::NewName, e))?;
     retrying(|| attempt_rename(ledger, who, vault, &new)).await
 }
 

@@ -15,7 +15,7 @@ use super::codec::{
 };
 use super::guards::{ACCOUNT_EXISTS, ACCOUNT_LIVE, TRANSACTION_LIVE, TRANSACTION_NEW, guard};
 use crate::domain::{AccountId, LocalDate, VaultId, YearMonth};
-use crate::error::LedgerError;
+use crate::error::{Field, LedgerError};
 use crate::keys;
 use crate::store::{Condition, Guard, Item, WriteOp};
 
@@ -146,5 +146,5 @@ fn add<K: Ord>(map: &mut BTreeMap<K, i64>, key: K, amount: i64, sign: i64) -> Re
 }
 
 fn overflow() -> LedgerError {
-    LedgerError::invalid("amount", "the amounts are out of range for this ledger")
+    LedgerError::invalid(Field::Total, "the amounts are out of range for this ledger")
 }
