@@ -153,74 +153,11 @@ async fn attempt_create(
     let mut opening_id = None;
     let mut account_net = 0;
     if !opening.is_zero() {
-        let date = input.opening_date.unwrap_or_else(|| m.today(ledger));
-        let (equity, equity_is_new) = match cat.live(equity_name.key()) {
-            Some(e) if e.kind == AccountKind::Equity => (e.clone(), false),
-            Some(e) => {
-                return Err(LedgerError::invalid(
-                    Field::OpeningBalance,
-                    format!(
-                        "opening balances post against an equity account named \"{}\", but that name belongs to {} account; rename it first",
-                        e.name,
-                        with_article(e.kind)
-                    ),
-                ));
-            }
-            None => (
-                AccountRec {
-                    account_id: AccountId::from_uuid(random_uuid(ledger.entropy.as_ref())),
-                    name: equity_name.display().to_string(),
-                    name_key: equity_name.key().clone(),
-                    kind: AccountKind::Equity,
-                    archived: false,
-                    net: 0,
-                },
-                true,
-            ),
-        };
-        // Natural sign in, debit-positive stored: an asset of 100 is a +100 debit.
-        let debit = if input.kind.is_debit_normal() {
-            opening.minor()
-        } else {
-            opening.minor().checked_neg().ok_or_else(range)?
-        };
-        let id = TransactionId::generate(now.as_millisecond(), ledger.entropy.next_u64());
-        let tx = TxRec {
-            id,
-            date,
-            memo: format!("Opening balance of {}", account.name),
-            voided: false,
-            recorded_at_ms: now.as_millisecond(),
-            postings: vec![
-                PostingRec {
-                    account_id: account.account_id,
-                    name: account.name.clone(),
-                    amount: debit,
-                },
-                PostingRec {
-                    account_id: equity.account_id,
-                    name: equity.name.clone(),
-                    amount: debit.checked_neg().ok_or_else(range)?,
-                },
-            ],
-        };
-        account_net = debit;
-        let equity_net = debit.checked_neg().ok_or_else(range)?;
-        let mut opened_here = vec![account.account_id];
-        if equity_is_new {
-            new_accounts += 1;
-            opened_here.push(equity.account_id);
-            ops.extend(account_puts(
-                &m,
-                &AccountRec {
-                    net: equity_net,
-                    ..equity
-                },
-                now.as_second(),
-            ));
-        }
-        ops.extend(transaction_ops(m.vault_id, TxChange::Create(&tx), &opened_here)?);
-        opening_id = Some(id);
+        let o = opening_entry(ledger, input, &m, &cat, &account, equity_name, opening)?;
+        ops.extend(o.ops);
+        new_accounts += o.new_accounts;
+        account_net = o.account_net;
+        opening_id = Some(o.transaction_id);
     }
     ops.extend(account_puts(
         &m,
@@ -252,6 +189,101 @@ async fn attempt_create(
         Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
         Err(e) => Err(e.into()),
     }
+}
+
+/// The opening-balance entry of a new account: the transaction against the
+/// opening-balance equity account (created with it when missing) and its ops.
+struct Opening {
+    ops: Vec<WriteOp>,
+    new_accounts: i64,
+    account_net: i64,
+    transaction_id: TransactionId,
+}
+
+fn opening_entry(
+    ledger: &Ledger,
+    input: &NewAccount,
+    m: &Membership,
+    cat: &Catalogue,
+    account: &AccountRec,
+    equity_name: &Name,
+    opening: Money,
+) -> Result<Opening, LedgerError> {
+    let now = ledger.clock.now();
+    let mut ops = Vec::new();
+    let mut new_accounts = 0;
+    let date = input.opening_date.unwrap_or_else(|| m.today(ledger));
+    let (equity, equity_is_new) = match cat.live(equity_name.key()) {
+        Some(e) if e.kind == AccountKind::Equity => (e.clone(), false),
+        Some(e) => {
+            return Err(LedgerError::invalid(
+                Field::OpeningBalance,
+                format!(
+                    "opening balances post against an equity account named \"{}\", but that name belongs to {} account; rename it first",
+                    e.name,
+                    with_article(e.kind)
+                ),
+            ));
+        }
+        None => (
+            AccountRec {
+                account_id: AccountId::from_uuid(random_uuid(ledger.entropy.as_ref())),
+                name: equity_name.display().to_string(),
+                name_key: equity_name.key().clone(),
+                kind: AccountKind::Equity,
+                archived: false,
+                net: 0,
+            },
+            true,
+        ),
+    };
+    // Natural sign in, debit-positive stored: an asset of 100 is a +100 debit.
+    let debit = if input.kind.is_debit_normal() {
+        opening.minor()
+    } else {
+        opening.minor().checked_neg().ok_or_else(range)?
+    };
+    let id = TransactionId::generate(now.as_millisecond(), ledger.entropy.next_u64());
+    let tx = TxRec {
+        id,
+        date,
+        memo: format!("Opening balance of {}", account.name),
+        voided: false,
+        recorded_at_ms: now.as_millisecond(),
+        postings: vec![
+            PostingRec {
+                account_id: account.account_id,
+                name: account.name.clone(),
+                amount: debit,
+            },
+            PostingRec {
+                account_id: equity.account_id,
+                name: equity.name.clone(),
+                amount: debit.checked_neg().ok_or_else(range)?,
+            },
+        ],
+    };
+    let equity_net = debit.checked_neg().ok_or_else(range)?;
+    let mut opened_here = vec![account.account_id];
+    if equity_is_new {
+        new_accounts += 1;
+        opened_here.push(equity.account_id);
+        ops.extend(account_puts(
+            m,
+            &AccountRec {
+                net: equity_net,
+                ..equity
+            },
+            now.as_second(),
+        ));
+    }
+    ops.extend(transaction_ops(m.vault_id, TxChange::Create(&tx), &opened_here)?);
+    Ok(Opening {
+        ops,
+        new_accounts,
+        account_net: debit,
+        transaction_id: id,
+    })
 }
 
 /// "an asset", "a liability", …

@@ -230,36 +230,7 @@ async fn report_in(
             .ok_or_else(|| LedgerError::internal("total out of range"))?;
     }
     let rows = match r.by {
-        ReportBy::Account => {
-            let mut per: BTreeMap<AccountId, i64> = BTreeMap::new();
-            for ((a, _), v) in &cells {
-                let slot = per.entry(*a).or_insert(0);
-                *slot = slot
-                    .checked_add(*v)
-                    .ok_or_else(|| LedgerError::internal("total out of range"))?;
-            }
-            let mut rows = Vec::new();
-            for (a, net) in per {
-                let amount = natural(kind, net)?;
-                if amount == 0 {
-                    continue;
-                }
-                let name = cat.by_id(a).map(|x| x.name.clone()).unwrap_or_default();
-                rows.push(ReportRow {
-                    account_id: Some(a),
-                    account: Some(name),
-                    month: None,
-                    amount: Money::from_minor(amount, m.currency),
-                });
-            }
-            rows.sort_by(|x, y| {
-                y.amount
-                    .minor()
-                    .cmp(&x.amount.minor())
-                    .then_with(|| x.account.cmp(&y.account))
-            });
-            rows
-        }
+        ReportBy::Account => rows_by_account(&cells, kind, &cat, &m)?,
         ReportBy::Month => r
             .from
             .month()
@@ -292,7 +263,43 @@ async fn report_in(
     })
 }
 
-/// The month a rollup's sort key (`B#YYYY-MM#…` or `C#YYYY-MM-DD#…`) belongs to.
+/// One row per account with a non-zero total, largest first (then by name).
+fn rows_by_account(
+    cells: &BTreeMap<(AccountId, YearMonth), i64>,
+    kind: AccountKind,
+    cat: &Catalogue,
+    m: &Membership,
+) -> Result<Vec<ReportRow>, LedgerError> {
+    let mut per: BTreeMap<AccountId, i64> = BTreeMap::new();
+    for ((a, _), v) in cells {
+        let slot = per.entry(*a).or_insert(0);
+        *slot = slot
+            .checked_add(*v)
+            .ok_or_else(|| LedgerError::internal("total out of range"))?;
+    }
+    let mut rows = Vec::new();
+    for (a, net) in per {
+        let amount = natural(kind, net)?;
+        if amount == 0 {
+            continue;
+        }
+        let name = cat.by_id(a).map(|x| x.name.clone()).unwrap_or_default();
+        rows.push(ReportRow {
+            account_id: Some(a),
+            account: Some(name),
+            month: None,
+            amount: Money::from_minor(amount, m.currency),
+        });
+    }
+    rows.sort_by(|x, y| {
+        y.amount
+            .minor()
+            .cmp(&x.amount.minor())
+            .then_with(|| x.account.cmp(&y.account))
+    });
+    Ok(rows)
+}
+
 pub(super) async fn net_worth_history(
     ledger: &Ledger,
     who: &PersonId,
