@@ -144,3 +144,81 @@ pub(super) fn recorded(rec: &IdemRec, m: &Membership, replayed: bool, dry_run: b
         dry_run,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stored(expires_at: i64) -> Item {
+        let rec = IdemRec {
+            fingerprint: "f".into(),
+            vault_id: crate::domain::VaultId::from_uuid(uuid::Uuid::nil()),
+            tx: super::super::codec::TxRec {
+                id: crate::domain::TransactionId::from_u64((1 << 53) + 1).unwrap(),
+                date: crate::domain::LocalDate::parse("2026-03-09").unwrap(),
+                memo: String::new(),
+                voided: false,
+                recorded_at_ms: 0,
+                postings: vec![],
+            },
+            balances: vec![],
+            expires_at,
+        };
+        Item {
+            key: Key::new("P#a", "IK#k"),
+            attrs: rec.to_attrs(),
+        }
+    }
+
+    fn claim_condition(action: NextAction) -> Option<Condition> {
+        let NextAction::Start(claim) = action else {
+            panic!("expected Start, got {action:?}")
+        };
+        let rec = IdemRec::from_attrs(&stored(0).attrs).unwrap();
+        match claim.op(&rec) {
+            WriteOp::Put { guard: Some(g), .. } => {
+                assert_eq!(g.name, IDEMPOTENCY_CLAIM);
+                Some(g.condition)
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_live_record_replays_and_an_expired_or_missing_one_is_claimed() {
+        let key = Key::new("P#a", "IK#k");
+        match next_action(key.clone(), Some(stored(101)), 100).unwrap() {
+            NextAction::Replay(r) => assert_eq!(r.expires_at, 101),
+            other => panic!("{other:?}"),
+        }
+        // Expired at exactly now: DynamoDB may still return it; it counts as absent.
+        assert_eq!(
+            claim_condition(next_action(key.clone(), Some(stored(100)), 100).unwrap()),
+            Some(Condition::AttrEquals(TTL_ATTRIBUTE.into(), Value::N(100)))
+        );
+        assert_eq!(
+            claim_condition(next_action(key, None, 100).unwrap()),
+            Some(Condition::NotExists)
+        );
+    }
+
+    #[test]
+    fn keys_are_trimmed_and_bounded() {
+        assert_eq!(IdempotencyKey::parse("  k-1 ").unwrap().as_str(), "k-1");
+        for bad in ["", "   ", "a\nb"] {
+            assert!(
+                matches!(
+                    IdempotencyKey::parse(bad),
+                    Err(LedgerError::InvalidInput {
+                        field: Field::IdempotencyKey,
+                        ..
+                    })
+                ),
+                "{bad:?}"
+            );
+        }
+        let longest = "k".repeat(MAX_IDEMPOTENCY_KEY_CHARS);
+        assert!(IdempotencyKey::parse(&longest).is_ok());
+        assert!(IdempotencyKey::parse(&format!("{longest}k")).is_err());
+    }
+}

@@ -148,3 +148,118 @@ fn add<K: Ord>(map: &mut BTreeMap<K, i64>, key: K, amount: i64, sign: i64) -> Re
 fn overflow() -> LedgerError {
     LedgerError::invalid(Field::Total, "the amounts are out of range for this ledger")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::TransactionId;
+    use crate::store::Key;
+
+    fn id(n: u128) -> AccountId {
+        AccountId::from_uuid(uuid::Uuid::from_u128(n))
+    }
+
+    fn tx(date: &str, postings: &[(AccountId, i64)]) -> TxRec {
+        TxRec {
+            id: TransactionId::from_u64((1 << 53) + 7).unwrap(),
+            date: LocalDate::parse(date).unwrap(),
+            memo: "m".into(),
+            voided: false,
+            recorded_at_ms: 1,
+            postings: postings
+                .iter()
+                .map(|&(account_id, amount)| PostingRec {
+                    account_id,
+                    name: String::new(),
+                    amount,
+                })
+                .collect(),
+        }
+    }
+
+    /// (key, guard name, net added) of every op, in order.
+    fn summary(ops: &[WriteOp]) -> Vec<(Key, Option<&'static str>, Option<i64>)> {
+        ops.iter()
+            .map(|op| {
+                let guard = crate::store::eval::guard_of(op).map(|g| g.name);
+                let net = match op {
+                    WriteOp::Update { add, .. } => add.get("net").copied(),
+                    _ => None,
+                };
+                (op.key().clone(), guard, net)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_created_transaction_writes_both_items_live_balances_and_both_rollups() {
+        let v = VaultId::from_uuid(uuid::Uuid::nil());
+        let (bank, food) = (id(1), id(2));
+        let t = tx("2026-03-09", &[(food, 1200), (bank, -1200)]);
+        let d = t.date;
+        let ops = transaction_ops(v, TxChange::Create(&t), &[]).unwrap();
+        assert_eq!(
+            summary(&ops),
+            vec![
+                (keys::transaction(v, d, t.id), Some(TRANSACTION_NEW), None),
+                (keys::transaction_by_id(v, t.id), Some(TRANSACTION_NEW), None),
+                (keys::account(v, bank), Some(ACCOUNT_LIVE), Some(-1200)),
+                (keys::account(v, food), Some(ACCOUNT_LIVE), Some(1200)),
+                (keys::month_rollup(v, d.month(), bank), None, Some(-1200)),
+                (keys::month_rollup(v, d.month(), food), None, Some(1200)),
+                (keys::day_rollup(v, d, bank), None, Some(-1200)),
+                (keys::day_rollup(v, d, food), None, Some(1200)),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_reversal_marks_both_items_and_moves_totals_back_on_existing_accounts() {
+        let v = VaultId::from_uuid(uuid::Uuid::nil());
+        let (bank, food) = (id(1), id(2));
+        let t = tx("2026-03-09", &[(food, 1200), (bank, -1200)]);
+        let ops = transaction_ops(
+            v,
+            TxChange::Reverse {
+                tx: &t,
+                reason: "typo",
+                at: 5,
+            },
+            &[],
+        )
+        .unwrap();
+        let s = summary(&ops);
+        assert_eq!(s[0].1, Some(TRANSACTION_LIVE));
+        assert_eq!(s[1].1, Some(TRANSACTION_LIVE));
+        assert_eq!(s[2], (keys::account(v, bank), Some(ACCOUNT_EXISTS), Some(1200)));
+        assert_eq!(s[3], (keys::account(v, food), Some(ACCOUNT_EXISTS), Some(-1200)));
+        match &ops[0] {
+            WriteOp::Update { set, .. } => assert_eq!(set, &void_mark("typo", 5)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn accounts_opened_in_the_same_write_get_no_balance_op_and_repeats_sum() {
+        let v = VaultId::from_uuid(uuid::Uuid::nil());
+        let (new, equity) = (id(1), id(2));
+        let t = tx("2026-03-09", &[(new, 500), (equity, -300), (equity, -200)]);
+        let ops = transaction_ops(v, TxChange::Create(&t), &[new]).unwrap();
+        let balances: Vec<_> = summary(&ops)
+            .into_iter()
+            .filter(|(k, _, _)| k.sk.starts_with(keys::ACCOUNT_PREFIX))
+            .collect();
+        assert_eq!(
+            balances,
+            vec![(keys::account(v, equity), Some(ACCOUNT_LIVE), Some(-500))]
+        );
+        assert_eq!(TxChange::Create(&t).nets().unwrap()[&equity], -500);
+        let huge = tx("2026-03-09", &[(new, i64::MAX), (new, 1)]);
+        assert_eq!(
+            transaction_ops(v, TxChange::Create(&huge), &[])
+                .unwrap_err()
+                .to_string(),
+            "Invalid total: the amounts are out of range for this ledger"
+        );
+    }
+}
