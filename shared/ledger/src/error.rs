@@ -400,9 +400,9 @@ fn ambiguous_message(what: Entity, name: &str, matches: &[Match]) -> String {
         .collect::<Vec<_>>()
         .join(", ");
     if name.is_empty() {
-        format!("No {what} was named and there are several: {listed}. Pass `{what}` with one of these names.")
+        format!("No {what} was named and there are several: {listed}.")
     } else {
-        format!("\"{name}\" matches several {what}s: {listed}. Pass the {what} argument to say which one.")
+        format!("\"{name}\" matches several {what}s: {listed}.")
     }
 }
 
@@ -460,7 +460,7 @@ mod tests {
         };
         assert_eq!(
             e.to_string(),
-            "No vault was named and there are several: \"가계부\" (KRW, Asia/Seoul), \"Travel\" (USD, America/New_York). Pass `vault` with one of these names."
+            "No vault was named and there are several: \"가계부\" (KRW, Asia/Seoul), \"Travel\" (USD, America/New_York)."
         );
         let m = |n| Money::from_minor(n, Currency::USD);
         let u = LedgerError::Unbalanced {

@@ -218,6 +218,11 @@ pub fn is_day_rollup(sk: &str) -> bool {
     sk.starts_with(DAY_PREFIX)
 }
 
+/// Whether a sort key is a transaction's by date (a page cursor must resume at one).
+pub fn is_transaction(sk: &str) -> bool {
+    sk.starts_with(TX_PREFIX)
+}
+
 /// Whether a sort key (from [`roster`]) is the roster version's.
 pub fn is_roster_version(sk: &str) -> bool {
     sk == ROSTER_VERSION

@@ -80,6 +80,11 @@ fn message(error: &LedgerError, spell: Spelling) -> String {
         } => format!(
             "An identical transaction (same date, accounts, amounts and memo) was recorded {minutes_ago} minute(s) ago as transactionId \"{earlier_id}\". It is probably a duplicate of that one: check it with get_transaction. If this really is a second, separate transaction, call again with allowDuplicate: true."
         ),
+        // The argument naming a vault or an account is called after what it names.
+        LedgerError::Ambiguous { what, name, .. } if name.is_empty() => {
+            format!("{error} Pass `{what}` with one of these names.")
+        }
+        LedgerError::Ambiguous { what, .. } => format!("{error} Pass the {what} argument to say which one."),
         LedgerError::Conflict => "Another change to the same data happened at the same moment and nothing was written; call again (a recorded entry with the same idempotencyKey).".into(),
         LedgerError::Transient(_) => "The ledger store is temporarily unavailable and nothing was written; call again in a moment with the same arguments (a recorded entry with the same idempotencyKey, so it is recorded once).".into(),
         other => other.to_string(),
@@ -160,6 +165,18 @@ mod tests {
         assert!(
             matches!(&nf, ToolError::NotFound(m) if m == "No vault named \"x\". Call list_vaults to see what exists or create_vault to make it."),
             "{nf:?}"
+        );
+        let amb = tool_error(
+            LedgerError::Ambiguous {
+                what: Entity::Account,
+                name: "카드".into(),
+                matches: vec![],
+            },
+            argument,
+        );
+        assert_eq!(
+            invalid(amb),
+            "\"카드\" matches several accounts: . Pass the account argument to say which one."
         );
         let reused = tool_error(LedgerError::IdempotencyKeyReused { key: "k".into() }, argument);
         assert!(

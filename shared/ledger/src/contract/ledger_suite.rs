@@ -271,7 +271,7 @@ pub async fn vaults_create_list_rename<S: Store>(store: S) {
     let amb = call!(l.list_accounts(&me, None, false)).unwrap_err();
     assert_eq!(
         amb.to_string(),
-        "No vault was named and there are several: \"Travel\" (USD, America/New_York), \"가계부\" (KRW, Asia/Seoul). Pass `vault` with one of these names."
+        "No vault was named and there are several: \"Travel\" (USD, America/New_York), \"가계부\" (KRW, Asia/Seoul)."
     );
     let nf = call!(l.list_accounts(&me, Some("가게부"), false)).unwrap_err();
     assert_eq!(

@@ -247,7 +247,7 @@ mod tests {
         let ops = transaction_ops(v, TxChange::Create(&t), &[new]).unwrap();
         let balances: Vec<_> = summary(&ops)
             .into_iter()
-            .filter(|(k, _, _)| k.sk.starts_with(keys::ACCOUNT_PREFIX))
+            .filter(|(k, _, _)| keys::is_account(&k.sk))
             .collect();
         assert_eq!(
             balances,
