@@ -1,8 +1,10 @@
 //! What can go wrong in a ledger operation, by meaning.
 //!
-//! Every message is written for a model: it says what was wrong and what to do
-//! next. The tools layer passes messages through unchanged; only
-//! [`LedgerError::Internal`] is hidden behind a reference id.
+//! Errors are typed by meaning ([`LedgerError::kind`]: invalid input, not found,
+//! conflict, temporarily unavailable, internal) and name inputs by the ledger's
+//! own [`Field`], never by a tool's argument names: the tools layer words each
+//! error for a model with its own argument names, in one place. Messages here
+//! say what was wrong in the ledger's terms.
 
 use std::fmt;
 
@@ -49,6 +51,112 @@ impl fmt::Display for Entity {
     }
 }
 
+/// The side of a transaction a line is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// Money leaves these accounts (credited).
+    From,
+    /// Money arrives at these accounts (debited).
+    To,
+}
+
+impl Side {
+    /// Lowercase word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::From => "from",
+            Side::To => "to",
+        }
+    }
+}
+
+/// Which input of a ledger operation an error is about, in the ledger's terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    /// The caller's idempotency key of an entry.
+    IdempotencyKey,
+    /// A transaction's memo.
+    Memo,
+    /// Why a transaction is voided.
+    VoidReason,
+    /// The lines of one side, as a whole (missing, too many).
+    Lines(Side),
+    /// The amount of one line (`index` from 0 within its side).
+    LineAmount {
+        /// Its side.
+        side: Side,
+        /// Its position within the side.
+        index: usize,
+    },
+    /// The account of one line (`index` from 0 within its side).
+    LineAccount {
+        /// Its side.
+        side: Side,
+        /// Its position within the side.
+        index: usize,
+    },
+    /// A total of amounts or a resulting balance.
+    Total,
+    /// The name of a new vault or account.
+    Name,
+    /// The new name of a renamed vault or account.
+    NewName,
+    /// An account's opening balance.
+    OpeningBalance,
+    /// The date of an account's opening balance.
+    OpeningDate,
+    /// A snapshot's balance.
+    Balance,
+    /// How many items a page may hold.
+    Limit,
+    /// The end of a date or month range.
+    RangeEnd,
+    /// A vault's currency.
+    Currency,
+    /// A vault's time zone.
+    TimeZone,
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Field::IdempotencyKey => f.write_str("idempotency key"),
+            Field::Memo => f.write_str("memo"),
+            Field::VoidReason => f.write_str("void reason"),
+            Field::Lines(side) => write!(f, "{} lines", side.as_str()),
+            Field::LineAmount { side, index } => write!(f, "amount of {} line {}", side.as_str(), index + 1),
+            Field::LineAccount { side, index } => {
+                write!(f, "account of {} line {}", side.as_str(), index + 1)
+            }
+            Field::Total => f.write_str("total"),
+            Field::Name => f.write_str("name"),
+            Field::NewName => f.write_str("new name"),
+            Field::OpeningBalance => f.write_str("opening balance"),
+            Field::OpeningDate => f.write_str("opening date"),
+            Field::Balance => f.write_str("balance"),
+            Field::Limit => f.write_str("limit"),
+            Field::RangeEnd => f.write_str("range end"),
+            Field::Currency => f.write_str("currency"),
+            Field::TimeZone => f.write_str("time zone"),
+        }
+    }
+}
+
+/// What kind of failure an error is: how a caller should react.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The input is wrong; fix it and call again.
+    InvalidInput,
+    /// The named thing does not exist among the caller's own.
+    NotFound,
+    /// The input conflicts with what is stored (a name taken, a key reused, a likely duplicate).
+    Conflict,
+    /// Nothing was written and calling again unchanged may succeed.
+    TemporarilyUnavailable,
+    /// A bug or a broken store.
+    Internal,
+}
+
 /// One of several things a name could mean, and where it lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Match {
@@ -83,11 +191,11 @@ pub enum LedgerError {
         /// Every match with where it lives.
         matches: Vec<Match>,
     },
-    /// An argument is malformed or not allowed.
+    /// An input is malformed or not allowed.
     #[error("Invalid {field}: {message}")]
     InvalidInput {
-        /// The argument's name as the tool spells it (`amount`, `date`, `name`).
-        field: String,
+        /// Which input.
+        field: Field,
         /// What is wrong and how to write it instead.
         message: String,
     },
@@ -113,17 +221,26 @@ pub enum LedgerError {
         /// `debits - credits`.
         difference: Money,
     },
+    /// A range whose start is after its end (dates or months).
+    #[error("The range runs backwards: it starts at {from} and ends at {to}.")]
+    BackwardsRange {
+        /// The start as given.
+        from: String,
+        /// The end as given.
+        to: String,
+    },
+    /// A page cursor that this listing (vault and filters) did not make.
+    #[error("The cursor was not made by this listing (same vault and filters).")]
+    BadCursor,
     /// The idempotency key was used before with different arguments.
-    #[error(
-        "idempotencyKey \"{key}\" was already used for a different entry. If this is a retry of that entry, resend exactly the same arguments; if it is a new entry, make up a new idempotencyKey."
-    )]
+    #[error("Idempotency key \"{key}\" was already used for a different entry.")]
     IdempotencyKeyReused {
         /// The key.
         key: String,
     },
     /// An identical transaction was recorded moments ago.
     #[error(
-        "An identical transaction (same date, accounts, amounts and memo) was recorded {minutes_ago} minute(s) ago as transactionId \"{earlier_id}\". It is probably a duplicate of that one: check it with get_transaction. If this really is a second, separate transaction, call again with allowDuplicate: true."
+        "An identical transaction (same date, accounts, amounts and memo) was recorded {minutes_ago} minute(s) ago as transaction {earlier_id}; it is probably a duplicate."
     )]
     ProbableDuplicate {
         /// The earlier transaction.
@@ -173,17 +290,48 @@ impl LedgerError {
         LedgerError::OutOfRange { total: total.into() }
     }
 
-    /// An invalid argument.
-    pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> LedgerError {
+    /// An invalid input.
+    pub fn invalid(field: Field, message: impl Into<String>) -> LedgerError {
         LedgerError::InvalidInput {
-            field: field.into(),
+            field,
             message: message.into(),
         }
     }
 
-    /// An invalid argument from a parse error.
-    pub fn from_parse(field: impl Into<String>, err: ParseError) -> LedgerError {
+    /// An invalid input from a parse error.
+    pub fn from_parse(field: Field, err: ParseError) -> LedgerError {
         LedgerError::invalid(field, err.message())
+    }
+
+    /// Refuse a range whose start is after its end (the one place this rule lives).
+    pub fn check_range<T: PartialOrd + fmt::Display>(from: &T, to: &T) -> Result<(), LedgerError> {
+        if from > to {
+            return Err(LedgerError::BackwardsRange {
+                from: from.to_string(),
+                to: to.to_string(),
+            });
+        }
+        Ok(())
+    }
+
+    /// What kind of failure this is.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            LedgerError::NotFound { .. } => ErrorKind::NotFound,
+            LedgerError::NameTaken { .. }
+            | LedgerError::IdempotencyKeyReused { .. }
+            | LedgerError::ProbableDuplicate { .. } => ErrorKind::Conflict,
+            LedgerError::Conflict | LedgerError::Transient(_) => ErrorKind::TemporarilyUnavailable,
+            LedgerError::Internal { .. } => ErrorKind::Internal,
+            LedgerError::Ambiguous { .. }
+            | LedgerError::InvalidInput { .. }
+            | LedgerError::Unbalanced { .. }
+            | LedgerError::BackwardsRange { .. }
+            | LedgerError::BadCursor
+            | LedgerError::ArchivedAccount { .. }
+            // A stored total past 64 bits: the model can fix it by voiding an entry.
+            | LedgerError::OutOfRange { .. } => ErrorKind::InvalidInput,
+        }
     }
 
     /// An internal failure without a cause.
@@ -212,7 +360,7 @@ impl LedgerError {
 
     /// Whether calling again unchanged may succeed.
     pub fn is_retryable(&self) -> bool {
-        matches!(self, LedgerError::Conflict | LedgerError::Transient(_))
+        self.kind() == ErrorKind::TemporarilyUnavailable
     }
 }
 
@@ -268,9 +416,9 @@ fn ambiguous_message(what: Entity, name: &str, matches: &[Match]) -> String {
         .collect::<Vec<_>>()
         .join(", ");
     if name.is_empty() {
-        format!("No {what} was named and there are several: {listed}. Pass `{what}` with one of these names.")
+        format!("No {what} was named and there are several: {listed}.")
     } else {
-        format!("\"{name}\" matches several {what}s: {listed}. Pass the {what} argument to say which one.")
+        format!("\"{name}\" matches several {what}s: {listed}.")
     }
 }
 
@@ -328,7 +476,7 @@ mod tests {
         };
         assert_eq!(
             e.to_string(),
-            "No vault was named and there are several: \"가계부\" (KRW, Asia/Seoul), \"Travel\" (USD, America/New_York). Pass `vault` with one of these names."
+            "No vault was named and there are several: \"가계부\" (KRW, Asia/Seoul), \"Travel\" (USD, America/New_York)."
         );
         let m = |n| Money::from_minor(n, Currency::USD);
         let u = LedgerError::Unbalanced {

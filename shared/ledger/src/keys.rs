@@ -10,7 +10,7 @@
 //! transaction ids fixed-width, so ranges and newest-first queries are key ranges.
 
 use crate::domain::{AccountId, LocalDate, NameKey, PersonId, TransactionId, VaultId, YearMonth};
-use crate::store::Key;
+use crate::store::{Key, SkRange};
 
 /// Sort key of a vault's own settings item.
 pub const VAULT_META: &str = "META";
@@ -153,6 +153,81 @@ pub fn tx_through(date: LocalDate) -> String {
     upper(&format!("{TX_PREFIX}{date}#"))
 }
 
+// ------------------------------------------------------------ access patterns
+//
+// Every query range the ledger runs, by what it reads. Ranges that span several
+// prefixes rely on the byte order of the prefixes (`A#` < `AN#` < `B#` < `C#`,
+// `M` < `M#`); that knowledge stays here.
+
+/// Every account of a vault.
+pub fn accounts() -> SkRange {
+    SkRange::Prefix(ACCOUNT_PREFIX.into())
+}
+
+/// Accounts and the monthly rollups of every month through `through` (every
+/// month when `None`), in one query: the head of a balance or history.
+/// The range also holds the account-name items (`AN#`), which readers skip.
+pub fn accounts_and_months_through(through: Option<YearMonth>) -> SkRange {
+    let end = match through {
+        Some(month) => month_through(month),
+        None => upper(MONTH_PREFIX),
+    };
+    SkRange::Between(ACCOUNT_PREFIX.into(), end)
+}
+
+/// Monthly rollups of the months `from..=to`.
+pub fn months_between(from: YearMonth, to: YearMonth) -> SkRange {
+    SkRange::Between(month_from(from), month_through(to))
+}
+
+/// Daily rollups of the dates `from..=to`.
+pub fn days_between(from: LocalDate, to: LocalDate) -> SkRange {
+    SkRange::Between(day_from(from), day_through(to))
+}
+
+/// Transactions dated `from..=to`; an open end reads to the first or last one.
+pub fn transactions_between(from: Option<LocalDate>, to: Option<LocalDate>) -> SkRange {
+    SkRange::Between(
+        from.map(tx_from).unwrap_or_else(|| TX_PREFIX.to_string()),
+        to.map(tx_through).unwrap_or_else(|| upper(TX_PREFIX)),
+    )
+}
+
+/// Every snapshot of a vault.
+pub fn snapshots() -> SkRange {
+    SkRange::Prefix(SNAPSHOT_PREFIX.into())
+}
+
+/// A person's roster: the version item (`M`) and every membership (`M#…`) in one query.
+pub fn roster() -> SkRange {
+    SkRange::Between(ROSTER_VERSION.into(), upper(MEMBERSHIP_PREFIX))
+}
+
+/// Whether a sort key (from a range above) is an account's.
+pub fn is_account(sk: &str) -> bool {
+    sk.starts_with(ACCOUNT_PREFIX)
+}
+
+/// Whether a sort key (from a range above) is a monthly rollup's.
+pub fn is_month_rollup(sk: &str) -> bool {
+    sk.starts_with(MONTH_PREFIX)
+}
+
+/// Whether a sort key (from a range above) is a daily rollup's.
+pub fn is_day_rollup(sk: &str) -> bool {
+    sk.starts_with(DAY_PREFIX)
+}
+
+/// Whether a sort key is a transaction's by date (a page cursor must resume at one).
+pub fn is_transaction(sk: &str) -> bool {
+    sk.starts_with(TX_PREFIX)
+}
+
+/// Whether a sort key (from [`roster`]) is the roster version's.
+pub fn is_roster_version(sk: &str) -> bool {
+    sk == ROSTER_VERSION
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,5 +255,33 @@ mod tests {
         assert!(month_rollup(v, m.next(), a).sk > month_through(m));
         let d = LocalDate::parse("2026-03-31").unwrap();
         assert!(day_rollup(v, d, a).sk <= day_through(d));
+    }
+
+    #[test]
+    fn the_head_range_holds_accounts_and_months_through_its_month_only() {
+        let v = VaultId::from_uuid(uuid::Uuid::nil());
+        let a = AccountId::from_uuid(uuid::Uuid::max());
+        let m = YearMonth::parse("2026-03").unwrap();
+        let d = LocalDate::parse("2026-03-01").unwrap();
+        let within = |r: &SkRange, sk: &str| match r {
+            SkRange::Between(lo, hi) => lo.as_str() <= sk && sk <= hi.as_str(),
+            other => panic!("{other:?}"),
+        };
+        let head = accounts_and_months_through(Some(m));
+        assert!(within(&head, &account(v, a).sk));
+        assert!(within(&head, &month_rollup(v, m, a).sk));
+        assert!(!within(&head, &month_rollup(v, m.next(), a).sk));
+        assert!(!within(&head, &day_rollup(v, d, a).sk));
+        let all = accounts_and_months_through(None);
+        assert!(within(
+            &all,
+            &month_rollup(v, YearMonth::parse("2199-12").unwrap(), a).sk
+        ));
+        assert!(!within(&all, &day_rollup(v, d, a).sk));
+        let roster = roster();
+        let who = PersonId::new("sub".to_string()).unwrap();
+        assert!(within(&roster, &roster_version(&who).sk));
+        assert!(within(&roster, &membership(&who, v).sk));
+        assert!(!within(&roster, &vault_name(&who, &NameKey::of("x")).sk));
     }
 }

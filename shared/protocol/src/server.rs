@@ -535,16 +535,18 @@ impl Server {
                         id,
                         result: self.shaper.tool_success(version, name, output),
                     },
-                    Err(ToolError::Invalid(message)) => {
-                        tracing::debug!(tool = name, "tool answered isError");
-                        Reply::Result {
-                            id,
-                            result: self.shaper.tool_error(version, &message),
-                        }
-                    }
                     Err(ToolError::Internal(cause)) => {
                         let error = RpcError::unexpected(&format!("tool {name}"), cause.as_ref());
                         Reply::Error { id: Some(id), error }
+                    }
+                    Err(e) => {
+                        tracing::debug!(tool = name, kind = e.kind(), "tool answered isError");
+                        Reply::Result {
+                            id,
+                            result: self
+                                .shaper
+                                .tool_error(version, e.model_message().unwrap_or_default()),
+                        }
                     }
                 }
             }

@@ -40,16 +40,51 @@ pub struct ToolSpec {
     pub scope: &'static str,
 }
 
-/// A failed tool call.
+/// A failed tool call, by kind. Every kind but [`ToolError::Internal`] is sent
+/// as a result with `isError: true` and its message, written for the model; the
+/// kind is kept for logs and for callers that react differently.
 #[derive(Debug, thiserror::Error)]
 pub enum ToolError {
-    /// Something the model can fix; sent as a result with `isError: true` and this message.
+    /// The arguments are wrong; the message says how to fix them.
     #[error("{0}")]
     Invalid(String),
+    /// Something the arguments name does not exist.
+    #[error("{0}")]
+    NotFound(String),
+    /// The arguments conflict with stored state (a name taken, a key reused, a likely duplicate).
+    #[error("{0}")]
+    Conflict(String),
+    /// Nothing was done and calling again unchanged may succeed.
+    #[error("{0}")]
+    Unavailable(String),
     /// An unexpected failure: logged once with its cause chain and a reference id;
     /// the client gets a generic error carrying that reference.
     #[error("internal error")]
     Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl ToolError {
+    /// The message for the model, for every kind but [`ToolError::Internal`].
+    pub fn model_message(&self) -> Option<&str> {
+        match self {
+            ToolError::Invalid(m)
+            | ToolError::NotFound(m)
+            | ToolError::Conflict(m)
+            | ToolError::Unavailable(m) => Some(m),
+            ToolError::Internal(_) => None,
+        }
+    }
+
+    /// The kind, for logs.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ToolError::Invalid(_) => "invalid",
+            ToolError::NotFound(_) => "not_found",
+            ToolError::Conflict(_) => "conflict",
+            ToolError::Unavailable(_) => "unavailable",
+            ToolError::Internal(_) => "internal",
+        }
+    }
 }
 
 /// One callable tool.

@@ -172,7 +172,7 @@ pub(crate) fn explain_condition_failure(op: &WriteOp, index: usize, current: Opt
     if let Some(condition) = eval::condition_of(op)
         && !eval::holds(condition, attrs)
     {
-        return StoreError::ConditionFailed { index, current };
+        return eval::guard_failed(op, current);
     }
     match eval::apply(op, attrs) {
         Err(e) => e,
@@ -180,13 +180,14 @@ pub(crate) fn explain_condition_failure(op: &WriteOp, index: usize, current: Opt
             // DynamoDB refused a condition that holds by our rules: report it as
             // failed (nothing was written), and leave a trace of the disagreement.
             tracing::warn!(index, "DynamoDB condition failed although it holds locally");
-            StoreError::ConditionFailed { index, current }
+            eval::guard_failed(op, current)
         }
     }
 }
 
 /// What a cancelled `TransactWriteItems` means: reasons come one per operation,
-/// in order; the first that is not `None` decides.
+/// in order; the first that is not `None` decides. A failed condition is
+/// reported by the guard name of the operation at that position.
 pub(crate) fn cancellation(table: &str, ops: &[WriteOp], reasons: &[CancellationReason]) -> Failure {
     for (index, reason) in reasons.iter().enumerate() {
         let code = reason.code().unwrap_or("None");
@@ -241,7 +242,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     use aws_sdk_dynamodb::types::AttributeValue;
-    use dochiya_ledger::store::{Attrs, Condition, Key, Value};
+    use dochiya_ledger::store::{Attrs, Condition, Guard, Key, Value};
 
     use super::*;
     use crate::convert::item_map;
@@ -250,13 +251,14 @@ mod tests {
         CancellationReason::builder().code(code).build()
     }
 
-    fn put(sk: &str, condition: Option<Condition>) -> WriteOp {
+    /// A put guarded (when `condition` is given) by a guard named after its sort key.
+    fn put(sk: &'static str, condition: Option<Condition>) -> WriteOp {
         WriteOp::Put {
             item: Item {
                 key: Key::new("p", sk),
                 attrs: Attrs::new(),
             },
-            condition,
+            guard: condition.map(|c| Guard::new(sk, c)),
         }
     }
 
@@ -266,7 +268,7 @@ mod tests {
             set: Attrs::new(),
             add: BTreeMap::from([("balance".to_owned(), delta)]),
             remove: vec![],
-            condition: None,
+            guard: None,
         }
     }
 
@@ -278,7 +280,7 @@ mod tests {
     }
 
     #[test]
-    fn the_failed_operation_is_found_by_index_with_its_item() {
+    fn the_failed_position_is_reported_as_that_operations_guard_with_its_item() {
         let ops = [
             put("a", None),
             put("b", Some(Condition::NotExists)),
@@ -295,8 +297,8 @@ mod tests {
             reason("ConditionalCheckFailed"),
         ];
         match cancellation("t", &ops, &reasons) {
-            Failure::Fail(StoreError::ConditionFailed { index, current }) => {
-                assert_eq!((index, current), (1, Some(existing)));
+            Failure::Fail(StoreError::ConditionFailed { guard, current }) => {
+                assert_eq!((guard, current), ("b", Some(existing)));
             }
             other => panic!("{other:?}"),
         }
@@ -306,11 +308,11 @@ mod tests {
     fn a_condition_on_a_missing_item_reports_none() {
         let ops = [WriteOp::Check {
             key: Key::new("p", "a"),
-            condition: Condition::Exists,
+            guard: Guard::new("member", Condition::Exists),
         }];
         match cancellation("t", &ops, &[reason("ConditionalCheckFailed")]) {
-            Failure::Fail(StoreError::ConditionFailed { index, current }) => {
-                assert_eq!((index, current), (0, None))
+            Failure::Fail(StoreError::ConditionFailed { guard, current }) => {
+                assert_eq!((guard, current), ("member", None))
             }
             other => panic!("{other:?}"),
         }

@@ -11,11 +11,6 @@ use dochiya_ledger::store::{Attrs, Condition, Key, Query, SkRange, StoreError, V
 
 use crate::convert::{PK, SK, item_map, key_map, to_attr};
 
-/// The longest partition key DynamoDB accepts, in UTF-8 bytes.
-pub const MAX_PK_BYTES: usize = 2048;
-/// The longest sort key DynamoDB accepts, in UTF-8 bytes.
-pub const MAX_SK_BYTES: usize = 1024;
-
 /// Attribute an otherwise empty `Update` removes: DynamoDB needs a non-empty
 /// update expression, and removing an absent attribute still creates the item.
 pub const NOOP_ATTRIBUTE: &str = "dochiya:noop";
@@ -209,7 +204,7 @@ pub struct Parts {
 /// Check one operation against DynamoDB's limits and the store's rules before
 /// any call, so a request DynamoDB would refuse fails with a clear message.
 pub fn validate_op(op: &WriteOp) -> Result<(), StoreError> {
-    validate_key(op.key())?;
+    eval::validate_key(op.key())?;
     let names: Vec<&str> = match op {
         WriteOp::Put { item, .. } => item.attrs.keys().map(String::as_str).collect(),
         WriteOp::Update { set, add, remove, .. } => set
@@ -231,29 +226,6 @@ pub fn validate_op(op: &WriteOp) -> Result<(), StoreError> {
     // set-then-add overflow) fail here, with the same message as the other stores.
     if matches!(op, WriteOp::Put { .. } | WriteOp::Update { .. }) {
         eval::apply(op, None)?;
-    }
-    Ok(())
-}
-
-/// Keys are non-empty strings within DynamoDB's key-size limits.
-pub fn validate_key(key: &Key) -> Result<(), StoreError> {
-    if key.pk.is_empty() || key.sk.is_empty() {
-        return Err(StoreError::Invalid(format!(
-            "key parts must not be empty ({:?} / {:?})",
-            key.pk, key.sk
-        )));
-    }
-    if key.pk.len() > MAX_PK_BYTES {
-        return Err(StoreError::Invalid(format!(
-            "partition key is {} bytes, over the {MAX_PK_BYTES}-byte limit",
-            key.pk.len()
-        )));
-    }
-    if key.sk.len() > MAX_SK_BYTES {
-        return Err(StoreError::Invalid(format!(
-            "sort key is {} bytes, over the {MAX_SK_BYTES}-byte limit",
-            key.sk.len()
-        )));
     }
     Ok(())
 }
@@ -450,7 +422,7 @@ enum CursorPosition {
 
 #[cfg(test)]
 mod tests {
-    use dochiya_ledger::store::{Item, MAX_ITEM_BYTES};
+    use dochiya_ledger::store::{Guard, Item, MAX_ITEM_BYTES};
 
     use super::*;
 
@@ -585,7 +557,7 @@ mod tests {
             set: Attrs::new(),
             add: BTreeMap::from([("balance".to_owned(), 1_i64)]),
             remove: vec![],
-            condition: Some(Condition::Exists),
+            guard: Some(Guard::new("exists", Condition::Exists)),
         };
         let OpRequest::Update { key, update, parts } = op_request(&op).unwrap() else {
             panic!("not an update")
@@ -607,7 +579,7 @@ mod tests {
                 key: Key::new("p", "s"),
                 attrs: Attrs::from([("a".to_owned(), Value::N(1))]),
             },
-            condition: None,
+            guard: None,
         };
         let OpRequest::Put { item, parts } = op_request(&op).unwrap() else {
             panic!("not a put")
@@ -625,7 +597,7 @@ mod tests {
                 key: Key::new("p", "s"),
                 attrs: Attrs::from([("a".to_owned(), big.clone())]),
             },
-            condition: None,
+            guard: None,
         };
         let msg = validate_op(&op).unwrap_err().to_string();
         assert!(msg.contains("over the 409600-byte limit"), "{msg}");
@@ -634,7 +606,7 @@ mod tests {
             set: Attrs::from([("a".to_owned(), big)]),
             add: BTreeMap::new(),
             remove: vec![],
-            condition: None,
+            guard: None,
         };
         assert!(
             validate_op(&op)
@@ -644,7 +616,7 @@ mod tests {
         );
         let op = WriteOp::Delete {
             key: Key::new("p", "s".repeat(1025)),
-            condition: None,
+            guard: None,
         };
         assert_eq!(
             validate_op(&op).unwrap_err().to_string(),
@@ -652,7 +624,7 @@ mod tests {
         );
         let op = WriteOp::Delete {
             key: Key::new("", "s"),
-            condition: None,
+            guard: None,
         };
         assert_eq!(
             validate_op(&op).unwrap_err().to_string(),
@@ -660,7 +632,7 @@ mod tests {
         );
         let op = WriteOp::Check {
             key: Key::new("p", "s"),
-            condition: Condition::AttrEquals("SK".into(), Value::N(1)),
+            guard: Guard::new("sk", Condition::AttrEquals("SK".into(), Value::N(1))),
         };
         assert_eq!(
             validate_op(&op).unwrap_err().to_string(),

@@ -404,7 +404,7 @@ fn transact_item(table: &str, request: OpRequest) -> Result<TransactWriteItem, S
 #[async_trait]
 impl Store for DynamoStore {
     async fn get(&self, key: &Key) -> Result<Option<Item>, StoreError> {
-        expr::validate_key(key)?;
+        eval::validate_key(key)?;
         let table = self.table.as_str();
         let out = retrying(&self.policy, Replay::Safe, |_| {
             let call = self
@@ -422,7 +422,7 @@ impl Store for DynamoStore {
 
     async fn get_many(&self, keys: &[Key]) -> Result<Vec<Option<Item>>, StoreError> {
         for key in keys {
-            expr::validate_key(key)?;
+            eval::validate_key(key)?;
         }
         // BatchGetItem refuses duplicate keys; ask once for each.
         let mut unique: Vec<Key> = keys.to_vec();

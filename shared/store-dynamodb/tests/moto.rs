@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use aws_sdk_dynamodb::types::{AttributeValue, TimeToLiveStatus};
 use dochiya_ledger::store::{
-    Attrs, Condition, Item, Key, MAX_WRITE_OPS, Query, SkRange, Store, StoreError, Value, WriteOp,
+    Attrs, Condition, Guard, Item, Key, MAX_WRITE_OPS, Query, SkRange, Store, StoreError, Value, WriteOp,
 };
 use dochiya_store_dynamodb::{DynamoError, DynamoStore, TableCreation, check_table, create_table};
 
@@ -27,8 +27,14 @@ fn item(pk: &str, sk: &str, pairs: &[(&str, Value)]) -> Item {
     }
 }
 
+/// A guard named after the sort key of the item it guards (test ops are few and short-lived).
+fn named(sk: &str, condition: Condition) -> Guard {
+    Guard::new(Box::leak(sk.to_owned().into_boxed_str()), condition)
+}
+
 fn put(item: Item, condition: Option<Condition>) -> WriteOp {
-    WriteOp::Put { item, condition }
+    let guard = condition.map(|c| named(&item.key.sk, c));
+    WriteOp::Put { item, guard }
 }
 
 fn add(pk: &str, sk: &str, name: &str, delta: i64, condition: Option<Condition>) -> WriteOp {
@@ -37,7 +43,7 @@ fn add(pk: &str, sk: &str, name: &str, delta: i64, condition: Option<Condition>)
         set: Attrs::new(),
         add: BTreeMap::from([(name.to_owned(), delta)]),
         remove: vec![],
-        condition,
+        guard: condition.map(|c| named(sk, c)),
     }
 }
 
@@ -109,8 +115,8 @@ async fn a_failed_transaction_names_the_operation_and_its_item_and_writes_nothin
         .await
         .unwrap_err();
     match err {
-        StoreError::ConditionFailed { index, current } => {
-            assert_eq!((index, current), (2, Some(taken.clone())))
+        StoreError::ConditionFailed { guard, current } => {
+            assert_eq!((guard, current), ("NAME#food", Some(taken.clone())))
         }
         other => panic!("{other:?}"),
     }
@@ -139,20 +145,20 @@ async fn a_single_conditional_write_is_one_plain_call_with_the_same_errors() {
         .await
         .unwrap_err();
     match err {
-        StoreError::ConditionFailed { index, current } => {
-            assert_eq!((index, current), (0, Some(first.clone())))
+        StoreError::ConditionFailed { guard, current } => {
+            assert_eq!((guard, current), ("SNAP#2026-11-30", Some(first.clone())))
         }
         other => panic!("{other:?}"),
     }
     let err = store
         .write(vec![WriteOp::Delete {
             key: Key::new("V#1", "gone"),
-            condition: Some(Condition::Exists),
+            guard: Some(named("gone", Condition::Exists)),
         }])
         .await
         .unwrap_err();
     match err {
-        StoreError::ConditionFailed { index, current } => assert_eq!((index, current), (0, None)),
+        StoreError::ConditionFailed { guard, current } => assert_eq!((guard, current), ("gone", None)),
         other => panic!("{other:?}"),
     }
     let err = store
@@ -166,7 +172,9 @@ async fn a_single_conditional_write_is_one_plain_call_with_the_same_errors() {
         .await
         .unwrap_err();
     match err {
-        StoreError::ConditionFailed { index, current } => assert_eq!((index, current), (0, Some(first))),
+        StoreError::ConditionFailed { guard, current } => {
+            assert_eq!((guard, current), ("SNAP#2026-11-30", Some(first)))
+        }
         other => panic!("{other:?}"),
     }
     assert_eq!(
@@ -210,7 +218,7 @@ async fn updates_create_items_add_from_zero_and_refuse_overflow() {
             ]),
             add: BTreeMap::from([("count".to_owned(), 5), ("balance".to_owned(), 200)]),
             remove: vec!["old".to_owned()],
-            condition: Some(Condition::Exists),
+            guard: Some(named("ACCT#A1", Condition::Exists)),
         }])
         .await
         .unwrap();
@@ -283,7 +291,7 @@ async fn updates_create_items_add_from_zero_and_refuse_overflow() {
             set: Attrs::new(),
             add: BTreeMap::new(),
             remove: vec![],
-            condition: Some(Condition::NotExists),
+            guard: Some(named("EMPTY", Condition::NotExists)),
         }])
         .await
         .unwrap();
@@ -491,7 +499,7 @@ async fn concurrent_claims_of_one_name_have_exactly_one_winner() {
         match task.await.unwrap() {
             Ok(()) => winners += 1,
             Err(StoreError::ConditionFailed {
-                index: 1,
+                guard: "NAME#food",
                 current: Some(_),
             }) => {}
             Err(other) => panic!("{other:?}"),

@@ -389,19 +389,19 @@ fn stage_write(txn: &redb::WriteTransaction, ops: &[WriteOp]) -> Result<(), Stor
         .open_table(ITEMS)
         .map_err(EmbeddedError::storage("open items table"))?;
     let mut plan = Vec::with_capacity(ops.len());
-    for (index, op) in ops.iter().enumerate() {
+    for op in ops {
         let key = op.key();
         let current = get_one(&table, key)?;
         if let Some(cond) = eval::condition_of(op)
             && !eval::holds(cond, current.as_ref())
         {
-            return Err(StoreError::ConditionFailed {
-                index,
-                current: current.map(|attrs| Item {
+            return Err(eval::guard_failed(
+                op,
+                current.map(|attrs| Item {
                     key: key.clone(),
                     attrs,
                 }),
-            });
+            ));
         }
         plan.push(eval::apply(op, current.as_ref())?);
     }
@@ -654,7 +654,7 @@ mod tests {
                     key: Key::new("P#me", sk),
                     attrs,
                 },
-                condition: None,
+                guard: None,
             }
         };
         store
@@ -695,7 +695,7 @@ mod tests {
                         key: Key::new("P#me", format!("IDEM#{i}")),
                         attrs,
                     },
-                    condition: None,
+                    guard: None,
                 }
             })
             .collect();

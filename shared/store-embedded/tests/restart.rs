@@ -33,11 +33,11 @@ async fn data_survives_close_and_reopen() {
             .write(vec![
                 WriteOp::Put {
                     item: item("A", 1),
-                    condition: None,
+                    guard: None,
                 },
                 WriteOp::Put {
                     item: item("B", 2),
-                    condition: None,
+                    guard: None,
                 },
             ])
             .await
@@ -45,7 +45,7 @@ async fn data_survives_close_and_reopen() {
         store
             .write(vec![WriteOp::Delete {
                 key: Key::new("VAULT#1", "B"),
-                condition: None,
+                guard: None,
             }])
             .await
             .unwrap();
@@ -67,7 +67,7 @@ async fn data_survives_close_and_reopen() {
     reopened
         .write(vec![WriteOp::Put {
             item: item("C", 3),
-            condition: None,
+            guard: None,
         }])
         .await
         .unwrap();
@@ -95,14 +95,14 @@ async fn data_survives_an_abrupt_process_exit() {
                 set: BTreeMap::new(),
                 add: [("n".to_owned(), i)].into_iter().collect(),
                 remove: vec![],
-                condition: None,
+                guard: None,
             };
             store
                 .write(vec![
                     op,
                     WriteOp::Put {
                         item: item(&format!("T{i:02}"), i),
-                        condition: None,
+                        guard: None,
                     },
                 ])
                 .await
@@ -193,7 +193,7 @@ async fn in_memory_stores_are_independent() {
     let b = EmbeddedStore::in_memory().unwrap();
     a.write(vec![WriteOp::Put {
         item: item("A", 1),
-        condition: None,
+        guard: None,
     }])
     .await
     .unwrap();

@@ -4,6 +4,7 @@
 //! register; [`INSTRUCTIONS`] is the server's advice to a model on using them.
 
 mod args;
+mod errors;
 mod operation;
 pub mod schema;
 mod text;

@@ -4,18 +4,19 @@
 //! schemas derived from the types, reads the arguments (model-friendly errors),
 //! runs the operation for the caller and maps ledger failures to tool errors.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use dochiya_ledger::domain::PersonId;
-use dochiya_ledger::{Ledger, LedgerError};
+use dochiya_ledger::{Field, Ledger, LedgerError};
 use dochiya_protocol::{Principal, Tool, ToolAnnotations, ToolError, ToolSpec};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
-use crate::{args, schema};
+use crate::{args, errors, schema};
 
 /// Scope of the read tools.
 pub(crate) const READ: &str = "ledger:read";
@@ -71,6 +72,11 @@ pub(crate) trait Operation: Send + Sync + 'static {
 
     /// Runs the operation for `who`.
     async fn run(ledger: &Ledger, who: &PersonId, args: Self::Args) -> Result<Self::Output, LedgerError>;
+
+    /// How this tool spells the ledger's input fields as its arguments (in its error messages).
+    fn argument(field: Field) -> Cow<'static, str> {
+        errors::argument(field)
+    }
 }
 
 /// An [`Operation`] bound to the ledger, as the protocol layer calls it.
@@ -117,85 +123,9 @@ impl<O: Operation> Tool for LedgerTool<O> {
     ) -> Result<serde_json::Value, ToolError> {
         let args: O::Args = args::parse(arguments)?;
         let who = PersonId::new(principal.person.clone()).map_err(|e| ToolError::Internal(Box::new(e)))?;
-        let output = O::run(&self.ledger, &who, args).await.map_err(tool_error)?;
+        let output = O::run(&self.ledger, &who, args)
+            .await
+            .map_err(|e| errors::tool_error(e, O::argument))?;
         serde_json::to_value(output).map_err(|e| ToolError::Internal(Box::new(e)))
-    }
-}
-
-/// A ledger failure as the model sees it: every message is already written for
-/// a model (what was wrong, what to do next); only internal failures are hidden.
-pub(crate) fn tool_error(error: LedgerError) -> ToolError {
-    if error.is_user_facing() {
-        let mut message = error.to_string();
-        // Some ledger messages end without a full stop; the model reads whole sentences.
-        if !message.ends_with(['.', '!', '?']) {
-            message.push('.');
-        }
-        ToolError::Invalid(message)
-    } else {
-        ToolError::Internal(Box::new(error))
-    }
-}
-
-/// Refuses a range whose start is after its end, naming both.
-pub(crate) fn check_range<T: PartialOrd + std::fmt::Display>(from: &T, to: &T) -> Result<(), LedgerError> {
-    if from > to {
-        return Err(LedgerError::invalid(
-            "from",
-            format!(
-                "`from` ({from}) is later than `to` ({to}); `from` is the first day of the range and `to` the last, so swap them."
-            ),
-        ));
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use dochiya_ledger::Entity;
-
-    #[test]
-    fn user_facing_ledger_errors_become_tool_results_as_sentences() {
-        let e = tool_error(LedgerError::invalid(
-            "amount",
-            "the amount is zero; record only amounts that moved",
-        ));
-        assert!(
-            matches!(&e, ToolError::Invalid(m) if m == "Invalid amount: the amount is zero; record only amounts that moved."),
-            "{e:?}"
-        );
-        let e = tool_error(LedgerError::NotFound {
-            what: Entity::Vault,
-            name: "x".into(),
-            within: None,
-            candidates: vec![],
-        });
-        assert!(
-            matches!(&e, ToolError::Invalid(m) if m == "No vault named \"x\". Call list_vaults to see what exists or create_vault to make it."),
-            "{e:?}"
-        );
-        assert!(matches!(tool_error(LedgerError::Conflict), ToolError::Invalid(_)));
-    }
-
-    #[test]
-    fn internal_ledger_errors_stay_internal() {
-        let e = tool_error(LedgerError::internal("broken index"));
-        match e {
-            ToolError::Internal(source) => {
-                assert_eq!(source.to_string(), "internal ledger error: broken index")
-            }
-            other => panic!("expected Internal, got {other:?}"),
-        }
-    }
-
-    #[test]
-    fn a_range_must_not_run_backwards() {
-        assert_eq!(check_range(&1, &1).map_err(|e| e.to_string()), Ok(()));
-        let e = check_range(&"2026-03-05", &"2026-03-01").map_err(|e| e.to_string());
-        assert_eq!(
-            e,
-            Err("Invalid from: `from` (2026-03-05) is later than `to` (2026-03-01); `from` is the first day of the range and `to` the last, so swap them.".to_owned())
-        );
     }
 }

@@ -32,8 +32,8 @@ use std::future::Future;
 use std::sync::Arc;
 
 use crate::store::{
-    Attrs, Condition, Item, Key, MAX_ITEM_BYTES, MAX_WRITE_OPS, Page, Query, SkRange, Store, StoreError,
-    TTL_ATTRIBUTE, Value, WriteOp,
+    Attrs, Condition, Guard, Item, Key, MAX_ITEM_BYTES, MAX_WRITE_OPS, Page, Query, SkRange, Store,
+    StoreError, TTL_ATTRIBUTE, Value, WriteOp,
 };
 
 /// Run one contract test on a fresh multi-threaded runtime (so the concurrency
@@ -72,14 +72,21 @@ fn item(pk: &str, sk: &str, a: Attrs) -> Item {
 fn put(it: &Item) -> WriteOp {
     WriteOp::Put {
         item: it.clone(),
-        condition: None,
+        guard: None,
     }
 }
 
+/// The guard name of ops whose guard a test does not tell apart from others.
+const G: &str = "guard";
+
 fn put_if(it: &Item, c: Condition) -> WriteOp {
+    put_named(it, G, c)
+}
+
+fn put_named(it: &Item, name: &'static str, c: Condition) -> WriteOp {
     WriteOp::Put {
         item: it.clone(),
-        condition: Some(c),
+        guard: Some(Guard::new(name, c)),
     }
 }
 
@@ -95,7 +102,7 @@ fn update(
         set,
         add: add.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect(),
         remove: remove.iter().map(|r| (*r).to_owned()).collect(),
-        condition,
+        guard: condition.map(|c| Guard::new(G, c)),
     }
 }
 
@@ -179,13 +186,13 @@ async fn seed<S: Store + ?Sized>(store: &S, pk: &str, keys: &[&str]) {
     }
 }
 
-fn expect_condition_failed(result: Result<(), StoreError>, index: usize, current: Option<Item>) {
+fn expect_condition_failed(result: Result<(), StoreError>, guard: &str, current: Option<Item>) {
     match result {
-        Err(StoreError::ConditionFailed { index: i, current: c }) => {
-            assert_eq!(i, index, "reported operation index");
+        Err(StoreError::ConditionFailed { guard: g, current: c }) => {
+            assert_eq!(g, guard, "reported guard");
             assert_eq!(c, current, "reported current item");
         }
-        other => panic!("expected ConditionFailed at {index}, got {other:?}"),
+        other => panic!("expected ConditionFailed of {guard}, got {other:?}"),
     }
 }
 
@@ -381,7 +388,7 @@ enum OpKind {
 
 /// Every operation kind under every condition in every item state: the write
 /// succeeds exactly when the condition holds, with the exact effect; otherwise
-/// it fails at index 0 with the exact current item and changes nothing.
+/// it fails naming the op's guard, with the exact current item, and changes nothing.
 async fn condition_matrix<S: Store>(store: S, kind: OpKind) {
     for (ci, (cond, holds)) in conditions().into_iter().enumerate() {
         for (si, st) in STATES.into_iter().enumerate() {
@@ -403,11 +410,11 @@ async fn condition_matrix<S: Store>(store: S, kind: OpKind) {
                 ),
                 OpKind::Delete => WriteOp::Delete {
                     key: key.clone(),
-                    condition: Some(cond.clone()),
+                    guard: Some(Guard::new(G, cond.clone())),
                 },
                 OpKind::Check => WriteOp::Check {
                     key: key.clone(),
-                    condition: cond.clone(),
+                    guard: Guard::new(G, cond.clone()),
                 },
             };
             let result = store.write(vec![op]).await;
@@ -432,8 +439,8 @@ async fn condition_matrix<S: Store>(store: S, kind: OpKind) {
                 assert_eq!(after, expected, "{ctx}: state after the write");
             } else {
                 match result {
-                    Err(StoreError::ConditionFailed { index, current }) => {
-                        assert_eq!(index, 0, "{ctx}: index");
+                    Err(StoreError::ConditionFailed { guard, current }) => {
+                        assert_eq!(guard, G, "{ctx}: guard");
                         assert_eq!(current, before, "{ctx}: reported current item");
                     }
                     other => panic!("{ctx}: expected ConditionFailed, got {other:?}"),
@@ -473,13 +480,13 @@ pub async fn attr_conditions_compare_typed_values<S: Store>(store: S) {
     write_ok(&store, vec![put(&it)]).await;
     let check = |c: Condition| WriteOp::Check {
         key: it.key.clone(),
-        condition: c,
+        guard: Guard::new("typed", c),
     };
     expect_condition_failed(
         store
             .write(vec![check(Condition::AttrEquals("n".into(), s("1")))])
             .await,
-        0,
+        "typed",
         Some(it.clone()),
     );
     write_ok(&store, vec![check(Condition::AttrNotEquals("n".into(), s("1")))]).await;
@@ -498,7 +505,7 @@ pub async fn attr_conditions_compare_typed_values<S: Store>(store: S) {
         store
             .write(vec![check(Condition::AttrEquals("m".into(), Value::M(m)))])
             .await,
-        0,
+        "typed",
         Some(it.clone()),
     );
 }
@@ -511,7 +518,7 @@ pub async fn unconditional_ops<S: Store>(store: S) {
         &store,
         vec![WriteOp::Delete {
             key: key.clone(),
-            condition: None,
+            guard: None,
         }],
     )
     .await;
@@ -522,7 +529,7 @@ pub async fn unconditional_ops<S: Store>(store: S) {
         &store,
         vec![WriteOp::Delete {
             key: key.clone(),
-            condition: None,
+            guard: None,
         }],
     )
     .await;
@@ -546,7 +553,7 @@ pub async fn multi_op_write_applies_everything<S: Store>(store: S) {
         vec![
             WriteOp::Check {
                 key: guard.key.clone(),
-                condition: Condition::AttrEquals("member".into(), Value::Bool(true)),
+                guard: Guard::new(G, Condition::AttrEquals("member".into(), Value::Bool(true))),
             },
             put_if(&new, Condition::NotExists),
             update(
@@ -558,7 +565,7 @@ pub async fn multi_op_write_applies_everything<S: Store>(store: S) {
             ),
             WriteOp::Delete {
                 key: old.key.clone(),
-                condition: Some(Condition::Exists),
+                guard: Some(Guard::new(G, Condition::Exists)),
             },
         ],
     )
@@ -572,8 +579,8 @@ pub async fn multi_op_write_applies_everything<S: Store>(store: S) {
     assert_eq!(get(&store, &guard.key).await, Some(guard));
 }
 
-/// A failed condition anywhere leaves everything as it was and reports that
-/// operation's index and the item as it was.
+/// A failed guard anywhere leaves everything as it was and reports that
+/// operation's guard name and the item as it was.
 pub async fn failed_condition_writes_nothing<S: Store>(store: S) {
     let pk = fresh_pk("atomic");
     let existing = item(&pk, "e", attrs(&[("v", Value::N(1))]));
@@ -586,16 +593,17 @@ pub async fn failed_condition_writes_nothing<S: Store>(store: S) {
         update(&Key::new(&pk, "counter"), Attrs::new(), &[("n", 1)], &[], None),
         WriteOp::Delete {
             key: victim.key.clone(),
-            condition: None,
+            guard: None,
         },
-        put_if(
+        put_named(
             &item(&pk, "e", attrs(&[("v", Value::N(3))])),
+            "e-absent",
             Condition::NotExists,
         ),
-        put_if(&item(&pk, "z", Attrs::new()), Condition::Exists),
+        put_named(&item(&pk, "z", Attrs::new()), "z-exists", Condition::Exists),
     ];
     // Operations 3 and 4 both fail; the first is reported.
-    expect_condition_failed(store.write(ops).await, 3, Some(existing.clone()));
+    expect_condition_failed(store.write(ops).await, "e-absent", Some(existing.clone()));
     assert_eq!(get(&store, &a.key).await, None);
     assert_eq!(get(&store, &Key::new(&pk, "counter")).await, None);
     assert_eq!(get(&store, &victim.key).await, Some(victim));
@@ -604,8 +612,8 @@ pub async fn failed_condition_writes_nothing<S: Store>(store: S) {
     assert_eq!(all, vec!["e", "victim"]);
 }
 
-/// The failed operation's current item is reported even for a `Check` at the last index.
-pub async fn failed_check_reports_its_index_and_item<S: Store>(store: S) {
+/// The failed operation's guard and current item are reported even for a `Check` at the last position.
+pub async fn failed_check_reports_its_guard_and_item<S: Store>(store: S) {
     let pk = fresh_pk("atomic-check");
     let m = item(&pk, "member", attrs(&[("role", s("viewer"))]));
     write_ok(&store, vec![put(&m)]).await;
@@ -613,10 +621,43 @@ pub async fn failed_check_reports_its_index_and_item<S: Store>(store: S) {
         .map(|i| put(&item(&pk, &format!("p{i}"), Attrs::new())))
         .chain([WriteOp::Check {
             key: m.key.clone(),
-            condition: Condition::AttrEquals("role".into(), s("owner")),
+            guard: Guard::new("owner", Condition::AttrEquals("role".into(), s("owner"))),
         }])
         .collect();
-    expect_condition_failed(store.write(ops).await, 9, Some(m.clone()));
+    expect_condition_failed(store.write(ops).await, "owner", Some(m.clone()));
+    let (all, _) = drain(&store, q(&pk, SkRange::All, true, 100, None)).await;
+    assert_eq!(all, vec!["member"]);
+}
+
+/// The reported name is the failing op's own, not another guard's of the same
+/// write: guards before it hold, guards after it are not evaluated for the report.
+pub async fn failed_guard_is_reported_by_its_name<S: Store>(store: S) {
+    let pk = fresh_pk("guard-name");
+    let m = item(&pk, "member", attrs(&[("role", s("viewer"))]));
+    write_ok(&store, vec![put(&m)]).await;
+    let check = |name: &'static str, c: Condition| WriteOp::Check {
+        key: m.key.clone(),
+        guard: Guard::new(name, c),
+    };
+    let absent = item(&pk, "absent", Attrs::new());
+    let ops = |second: &'static str| {
+        vec![
+            put_named(
+                &item(&pk, "new", Attrs::new()),
+                "new-absent",
+                Condition::NotExists,
+            ),
+            check(second, Condition::AttrEquals("role".into(), s("owner"))),
+            put_named(&absent, "absent-exists", Condition::Exists),
+        ]
+    };
+    expect_condition_failed(store.write(ops("is-owner")).await, "is-owner", Some(m.clone()));
+    expect_condition_failed(store.write(ops("role")).await, "role", Some(m.clone()));
+    let only_last = vec![
+        check("is-member", Condition::Exists),
+        put_named(&absent, "absent-exists", Condition::Exists),
+    ];
+    expect_condition_failed(store.write(only_last).await, "absent-exists", None);
     let (all, _) = drain(&store, q(&pk, SkRange::All, true, 100, None)).await;
     assert_eq!(all, vec!["member"]);
 }
@@ -791,7 +832,7 @@ pub async fn two_ops_on_one_key_is_invalid<S: Store>(store: S) {
                 put(&a),
                 WriteOp::Check {
                     key: a.key.clone(),
-                    condition: Condition::NotExists,
+                    guard: Guard::new(G, Condition::NotExists),
                 },
             ])
             .await,
@@ -803,7 +844,7 @@ pub async fn two_ops_on_one_key_is_invalid<S: Store>(store: S) {
                 update(&a.key, Attrs::new(), &[("v", 1)], &[], None),
                 WriteOp::Delete {
                     key: a.key.clone(),
-                    condition: None,
+                    guard: None,
                 },
             ])
             .await,
@@ -877,7 +918,7 @@ pub async fn key_limits<S: Store>(store: S) {
         expect_invalid(store.write(vec![put(&marker), bad_put]).await, &ctx);
         let check = WriteOp::Check {
             key: key.clone(),
-            condition: Condition::NotExists,
+            guard: Guard::new(G, Condition::NotExists),
         };
         expect_invalid(store.write(vec![check]).await, &ctx);
         match store.get(&key).await {
@@ -916,11 +957,11 @@ pub async fn reserved_attribute_names_are_invalid<S: Store>(store: S) {
             update(&key, Attrs::new(), &[], &[name], None),
             WriteOp::Check {
                 key: key.clone(),
-                condition: Condition::AttrEquals(name.to_owned(), s("v")),
+                guard: Guard::new(G, Condition::AttrEquals(name.to_owned(), s("v"))),
             },
             WriteOp::Delete {
                 key: key.clone(),
-                condition: Some(Condition::AttrNotEquals(name.to_owned(), s("v"))),
+                guard: Some(Guard::new(G, Condition::AttrNotEquals(name.to_owned(), s("v")))),
             },
         ];
         for op in ops {
@@ -1281,7 +1322,7 @@ pub async fn query_sees_writes_between_pages<S: Store>(store: S) {
         &store,
         vec![WriteOp::Delete {
             key: Key::new(&pk, "e"),
-            condition: None,
+            guard: None,
         }],
     )
     .await;
@@ -1309,7 +1350,7 @@ pub async fn concurrent_conditional_puts_one_winner<S: Store>(store: S) {
     for (i, t) in tasks.into_iter().enumerate() {
         match t.await {
             Ok(Ok(())) => winners.push(i as i64),
-            Ok(Err(StoreError::ConditionFailed { index: 0, current })) => losers.push(current),
+            Ok(Err(StoreError::ConditionFailed { guard: G, current })) => losers.push(current),
             Ok(Err(e)) => panic!("task {i}: unexpected error {e:?}"),
             Err(e) => panic!("task {i} panicked: {e}"),
         }
@@ -1400,7 +1441,7 @@ pub async fn concurrent_compare_and_set<S: Store>(store: S) {
                 );
                 match write_retrying(&*store, vec![op]).await {
                     Ok(()) => done += 1,
-                    Err(StoreError::ConditionFailed { index: 0, .. }) => conflicts += 1,
+                    Err(StoreError::ConditionFailed { guard: G, .. }) => conflicts += 1,
                     Err(e) => return Err(format!("write failed: {e:?}")),
                 }
                 if conflicts > 10_000 {
@@ -1457,9 +1498,9 @@ pub async fn concurrent_multi_item_writes_are_atomic<S: Store>(store: S) {
                 won.insert(t, (x, y));
             }
             Err(StoreError::ConditionFailed {
-                index,
+                guard: G,
                 current: Some(_),
-            }) if index < 2 => {}
+            }) => {}
             Err(e) => panic!("task {t}: unexpected {e:?}"),
         }
     }
@@ -1509,7 +1550,8 @@ macro_rules! store_contract_tests {
             unconditional_ops,
             multi_op_write_applies_everything,
             failed_condition_writes_nothing,
-            failed_check_reports_its_index_and_item,
+            failed_check_reports_its_guard_and_item,
+            failed_guard_is_reported_by_its_name,
             failed_update_writes_nothing,
             update_creates_missing_item,
             update_add_set_remove,

@@ -50,23 +50,6 @@ impl TransactionId {
         })
     }
 
-    /// Parse the exact JSON text of an argument: only a JSON string is accepted.
-    /// A JSON number is refused, because above 2^53 the client may already have rounded it.
-    pub fn from_json_text(raw: &str) -> Result<TransactionId, ParseError> {
-        let raw = raw.trim();
-        if raw.starts_with('"') {
-            let s: String = serde_json::from_str(raw)
-                .map_err(|_| ParseError::new("transactionId is not a valid JSON string"))?;
-            return TransactionId::parse(&s);
-        }
-        if raw.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
-            return Err(ParseError::new(
-                "transactionId must be sent as a JSON string of digits (for example \"4611686018427387905\"), not as a JSON number: numbers above 2^53 may already have been rounded on the way, which would point at a different transaction; copy the string from list_transactions",
-            ));
-        }
-        Err(ParseError::new("transactionId must be a JSON string of digits"))
-    }
-
     /// An id from its integer value, if it can be one (above 2^53).
     pub fn from_u64(n: u64) -> Option<TransactionId> {
         (n > TWO_POW_53).then_some(TransactionId(n))
@@ -252,21 +235,6 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("larger than any 64-bit id"), "{err}");
-    }
-
-    #[test]
-    fn ids_as_json_numbers_are_refused_with_the_reason() {
-        let err = TransactionId::from_json_text("4611686018427387905")
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("not as a JSON number"), "{err}");
-        assert!(err.contains("rounded"), "{err}");
-        assert_eq!(
-            TransactionId::from_json_text("\"4611686018427387905\"")
-                .unwrap()
-                .get(),
-            4_611_686_018_427_387_905
-        );
     }
 
     #[test]

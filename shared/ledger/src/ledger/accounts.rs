@@ -2,15 +2,20 @@
 
 use std::collections::BTreeMap;
 
-use super::codec::{AccountRec, Membership, PostingRec, TxRec, sv};
-use super::effects::{balance_op, net_by_account, rollup_ops};
+use super::codec::account_live;
+use super::codec::{
+    AccountRec, Membership, PostingRec, TxRec, account_count_update, account_pointer, archive_mark,
+    name_attrs, points_at_account,
+};
+use super::guards::{ACCOUNT_LIVE, ACCOUNT_NEW, MEMBERSHIP, NAME_FREE, NAME_HELD, VAULT_EXISTS, guard};
 use super::resolve::{Catalogue, catalogue, retrying};
 use super::roster::{InVault, in_vault};
+use super::writer::{TxChange, transaction_ops};
 use super::*;
 use crate::domain::{AccountId, AccountKind, Money, Name, random_uuid};
-use crate::error::Entity;
+use crate::error::{Entity, Field};
 use crate::keys;
-use crate::store::{Condition, Item, StoreError, Value, WriteOp};
+use crate::store::{Condition, Guard, Item, StoreError, WriteOp};
 
 /// Most accounts (live and archived) in one vault.
 const MAX_ACCOUNTS: usize = 500;
@@ -61,26 +66,26 @@ pub(super) async fn create_account(
     who: &PersonId,
     input: NewAccount,
 ) -> Result<CreatedAccount, LedgerError> {
-    let name = Name::parse(&input.name).map_err(|e| LedgerError::from_parse("name", e))?;
+    let name = Name::parse(&input.name).map_err(|e| LedgerError::from_parse(Field::Name, e))?;
     if input.opening_balance.is_some_and(|b| !b.is_zero())
         && matches!(input.kind, AccountKind::Income | AccountKind::Expense)
     {
         return Err(LedgerError::invalid(
-            "openingBalance",
+            Field::OpeningBalance,
             "an opening balance applies to asset, liability and equity accounts only; income and expense accounts start at zero",
         ));
     }
     if input.opening_date.is_some() && input.opening_balance.is_none() {
         return Err(LedgerError::invalid(
-            "openingDate",
-            "openingDate needs an openingBalance",
+            Field::OpeningDate,
+            "an opening date needs an opening balance",
         ));
     }
     let equity_name =
         Name::parse(&ledger.config.opening_equity_name).map_err(|e| LedgerError::internal(e.to_string()))?;
     if name.key() == equity_name.key() && input.opening_balance.is_some_and(|b| !b.is_zero()) {
         return Err(LedgerError::invalid(
-            "openingBalance",
+            Field::OpeningBalance,
             format!(
                 "\"{}\" is the account opening balances post against; it cannot have an opening balance itself",
                 equity_name.display()
@@ -125,14 +130,13 @@ async fn attempt_create(
     }
     if cat.accounts.len() >= MAX_ACCOUNTS {
         return Err(LedgerError::invalid(
-            "name",
+            Field::Name,
             format!("a vault may have at most {MAX_ACCOUNTS} accounts"),
         ));
     }
     let opening = match input.opening_balance {
-        Some(d) => {
-            Money::from_decimal(d, m.currency).map_err(|e| LedgerError::from_parse("openingBalance", e))?
-        }
+        Some(d) => Money::from_decimal(d, m.currency)
+            .map_err(|e| LedgerError::from_parse(Field::OpeningBalance, e))?,
         None => Money::zero(m.currency),
     };
     let now = ledger.clock.now();
@@ -149,89 +153,11 @@ async fn attempt_create(
     let mut opening_id = None;
     let mut account_net = 0;
     if !opening.is_zero() {
-        let date = input.opening_date.unwrap_or_else(|| m.today(ledger));
-        let (equity, equity_is_new) = match cat.live(equity_name.key()) {
-            Some(e) if e.kind == AccountKind::Equity => (e.clone(), false),
-            Some(e) => {
-                return Err(LedgerError::invalid(
-                    "openingBalance",
-                    format!(
-                        "opening balances post against an equity account named \"{}\", but that name belongs to {} account; rename it first",
-                        e.name,
-                        with_article(e.kind)
-                    ),
-                ));
-            }
-            None => (
-                AccountRec {
-                    account_id: AccountId::from_uuid(random_uuid(ledger.entropy.as_ref())),
-                    name: equity_name.display().to_string(),
-                    name_key: equity_name.key().clone(),
-                    kind: AccountKind::Equity,
-                    archived: false,
-                    net: 0,
-                },
-                true,
-            ),
-        };
-        // Natural sign in, debit-positive stored: an asset of 100 is a +100 debit.
-        let debit = if input.kind.is_debit_normal() {
-            opening.minor()
-        } else {
-            opening.minor().checked_neg().ok_or_else(range)?
-        };
-        let id = TransactionId::generate(now.as_millisecond(), ledger.entropy.next_u64());
-        let tx = TxRec {
-            id,
-            date,
-            memo: format!("Opening balance of {}", account.name),
-            voided: false,
-            recorded_at_ms: now.as_millisecond(),
-            postings: vec![
-                PostingRec {
-                    account_id: account.account_id,
-                    name: account.name.clone(),
-                    amount: debit,
-                },
-                PostingRec {
-                    account_id: equity.account_id,
-                    name: equity.name.clone(),
-                    amount: debit.checked_neg().ok_or_else(range)?,
-                },
-            ],
-        };
-        let nets = net_by_account(&tx.postings, 1)?;
-        ops.extend(rollup_ops(m.vault_id, date, &nets));
-        ops.push(WriteOp::Put {
-            item: Item {
-                key: keys::transaction(m.vault_id, date, id),
-                attrs: tx.to_attrs(),
-            },
-            condition: Some(Condition::NotExists),
-        });
-        ops.push(WriteOp::Put {
-            item: Item {
-                key: keys::transaction_by_id(m.vault_id, id),
-                attrs: tx.to_attrs(),
-            },
-            condition: Some(Condition::NotExists),
-        });
-        account_net = debit;
-        let equity_net = debit.checked_neg().ok_or_else(range)?;
-        if equity_is_new {
-            new_accounts += 1;
-            ops.extend(account_puts(
-                &m,
-                &AccountRec {
-                    net: equity_net,
-                    ..equity
-                },
-                now.as_second(),
-            ));
-        } else {
-            ops.push(balance_op(m.vault_id, equity.account_id, equity_net, true));
-        }
-        opening_id = Some(id);
+        let o = opening_entry(ledger, input, &m, &cat, &account, equity_name, opening)?;
+        ops.extend(o.ops);
+        new_accounts += o.new_accounts;
+        account_net = o.account_net;
+        opening_id = Some(o.transaction_id);
     }
     ops.extend(account_puts(
         &m,
@@ -241,13 +167,11 @@ async fn attempt_create(
         },
         now.as_second(),
     ));
-    ops.push(WriteOp::Update {
-        key: keys::vault_meta(m.vault_id),
-        set: BTreeMap::new(),
-        add: BTreeMap::from([("accountCount".into(), new_accounts)]),
-        remove: vec![],
-        condition: Some(Condition::Exists),
-    });
+    ops.push(account_count_update(
+        keys::vault_meta(m.vault_id),
+        new_accounts,
+        guard(VAULT_EXISTS, Condition::Exists),
+    ));
     match v.commit(ledger, who, ops).await {
         Ok(()) => Ok(CreatedAccount {
             vault: m.vault_ref(),
@@ -258,11 +182,108 @@ async fn attempt_create(
             created: true,
             opening_transaction_id: opening_id,
         }),
-        Err(StoreError::ConditionFailed { index: 0, .. }) => Err(vault_gone(&m)),
+        Err(StoreError::ConditionFailed {
+            guard: MEMBERSHIP, ..
+        }) => Err(vault_gone(&m)),
         // A name was taken (or an id collided) concurrently: re-read and decide again.
         Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
         Err(e) => Err(e.into()),
     }
+}
+
+/// The opening-balance entry of a new account: the transaction against the
+/// opening-balance equity account (created with it when missing) and its ops.
+struct Opening {
+    ops: Vec<WriteOp>,
+    new_accounts: i64,
+    account_net: i64,
+    transaction_id: TransactionId,
+}
+
+fn opening_entry(
+    ledger: &Ledger,
+    input: &NewAccount,
+    m: &Membership,
+    cat: &Catalogue,
+    account: &AccountRec,
+    equity_name: &Name,
+    opening: Money,
+) -> Result<Opening, LedgerError> {
+    let now = ledger.clock.now();
+    let mut ops = Vec::new();
+    let mut new_accounts = 0;
+    let date = input.opening_date.unwrap_or_else(|| m.today(ledger));
+    let (equity, equity_is_new) = match cat.live(equity_name.key()) {
+        Some(e) if e.kind == AccountKind::Equity => (e.clone(), false),
+        Some(e) => {
+            return Err(LedgerError::invalid(
+                Field::OpeningBalance,
+                format!(
+                    "opening balances post against an equity account named \"{}\", but that name belongs to {} account; rename it first",
+                    e.name,
+                    with_article(e.kind)
+                ),
+            ));
+        }
+        None => (
+            AccountRec {
+                account_id: AccountId::from_uuid(random_uuid(ledger.entropy.as_ref())),
+                name: equity_name.display().to_string(),
+                name_key: equity_name.key().clone(),
+                kind: AccountKind::Equity,
+                archived: false,
+                net: 0,
+            },
+            true,
+        ),
+    };
+    // Natural sign in, debit-positive stored: an asset of 100 is a +100 debit.
+    let debit = if input.kind.is_debit_normal() {
+        opening.minor()
+    } else {
+        opening.minor().checked_neg().ok_or_else(range)?
+    };
+    let id = TransactionId::generate(now.as_millisecond(), ledger.entropy.next_u64());
+    let tx = TxRec {
+        id,
+        date,
+        memo: format!("Opening balance of {}", account.name),
+        voided: false,
+        recorded_at_ms: now.as_millisecond(),
+        postings: vec![
+            PostingRec {
+                account_id: account.account_id,
+                name: account.name.clone(),
+                amount: debit,
+            },
+            PostingRec {
+                account_id: equity.account_id,
+                name: equity.name.clone(),
+                amount: debit.checked_neg().ok_or_else(range)?,
+            },
+        ],
+    };
+    let equity_net = debit.checked_neg().ok_or_else(range)?;
+    let mut opened_here = vec![account.account_id];
+    if equity_is_new {
+        new_accounts += 1;
+        opened_here.push(equity.account_id);
+        ops.extend(account_puts(
+            m,
+            &AccountRec {
+                net: equity_net,
+                ..equity
+            },
+            now.as_second(),
+        ));
+    }
+    ops.extend(transaction_ops(m.vault_id, TxChange::Create(&tx), &opened_here)?);
+    Ok(Opening {
+        ops,
+        new_accounts,
+        account_net: debit,
+        transaction_id: id,
+    })
 }
 
 /// "an asset", "a liability", …
@@ -274,14 +295,14 @@ fn with_article(kind: AccountKind) -> String {
 }
 
 fn range() -> LedgerError {
-    LedgerError::invalid("openingBalance", "the opening balance is out of range")
+    LedgerError::invalid(Field::OpeningBalance, "the opening balance is out of range")
 }
 
 /// The check every vault write carries: the caller is (still) a member.
 pub(super) fn membership_check(who: &PersonId, m: &Membership) -> WriteOp {
     WriteOp::Check {
         key: keys::membership(who, m.vault_id),
-        condition: Condition::Exists,
+        guard: Guard::new(MEMBERSHIP, Condition::Exists),
     }
 }
 
@@ -303,14 +324,14 @@ fn account_puts(m: &Membership, a: &AccountRec, now: i64) -> [WriteOp; 2] {
                 key: keys::account(m.vault_id, a.account_id),
                 attrs: a.to_attrs(now),
             },
-            condition: Some(Condition::NotExists),
+            guard: guard(ACCOUNT_NEW, Condition::NotExists),
         },
         WriteOp::Put {
             item: Item {
                 key: keys::account_name(m.vault_id, &a.name_key),
-                attrs: BTreeMap::from([("accountId".into(), sv(a.account_id.to_string()))]),
+                attrs: account_pointer(a.account_id),
             },
-            condition: Some(Condition::NotExists),
+            guard: guard(NAME_FREE, Condition::NotExists),
         },
     ]
 }
@@ -322,7 +343,7 @@ pub(super) async fn rename_account(
     account: &str,
     new_name: &str,
 ) -> Result<RenamedAccount, LedgerError> {
-    let new = &Name::parse(new_name).map_err(|e| LedgerError::from_parse("newName", e))?;
+    let new = &Name::parse(new_name).map_err(|e| LedgerError::from_parse(Field::NewName, e))?;
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
             let m = v.m.clone();
@@ -335,31 +356,27 @@ pub(super) async fn rename_account(
                     existing: format!("another account ({}) in {}", other.kind, m.described()),
                 });
             }
-            let aid = sv(a.account_id.to_string());
             let mut ops = vec![
                 membership_check(who, &m),
                 WriteOp::Update {
                     key: keys::account(m.vault_id, a.account_id),
-                    set: BTreeMap::from([
-                        ("name".into(), sv(new.display())),
-                        ("nameKey".into(), sv(new.key().as_str())),
-                    ]),
+                    set: name_attrs(new.display(), new.key()),
                     add: BTreeMap::new(),
                     remove: vec![],
-                    condition: Some(Condition::AttrEquals("archived".into(), Value::Bool(false))),
+                    guard: guard(ACCOUNT_LIVE, account_live()),
                 },
             ];
             if new.key() != &a.name_key {
                 ops.push(WriteOp::Delete {
                     key: keys::account_name(m.vault_id, &a.name_key),
-                    condition: Some(Condition::AttrEquals("accountId".into(), aid.clone())),
+                    guard: guard(NAME_HELD, points_at_account(a.account_id)),
                 });
                 ops.push(WriteOp::Put {
                     item: Item {
                         key: keys::account_name(m.vault_id, new.key()),
-                        attrs: BTreeMap::from([("accountId".into(), aid)]),
+                        attrs: account_pointer(a.account_id),
                     },
-                    condition: Some(Condition::NotExists),
+                    guard: guard(NAME_FREE, Condition::NotExists),
                 });
             }
             match v.commit(ledger, who, ops).await {
@@ -368,7 +385,9 @@ pub(super) async fn rename_account(
                     account_id: a.account_id,
                     name: new.display().to_string(),
                 }),
-                Err(StoreError::ConditionFailed { index: 0, .. }) => Err(vault_gone(&m)),
+                Err(StoreError::ConditionFailed {
+                    guard: MEMBERSHIP, ..
+                }) => Err(vault_gone(&m)),
                 Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
                 Err(e) => Err(e.into()),
             }
@@ -392,25 +411,20 @@ pub(super) async fn archive_account(
                 membership_check(who, &m),
                 WriteOp::Update {
                     key: keys::account(m.vault_id, a.account_id),
-                    set: BTreeMap::from([("archived".into(), Value::Bool(true))]),
+                    set: archive_mark(),
                     add: BTreeMap::new(),
                     remove: vec![],
-                    condition: Some(Condition::AttrEquals("archived".into(), Value::Bool(false))),
+                    guard: guard(ACCOUNT_LIVE, account_live()),
                 },
                 WriteOp::Delete {
                     key: keys::account_name(m.vault_id, &a.name_key),
-                    condition: Some(Condition::AttrEquals(
-                        "accountId".into(),
-                        sv(a.account_id.to_string()),
-                    )),
+                    guard: guard(NAME_HELD, points_at_account(a.account_id)),
                 },
-                WriteOp::Update {
-                    key: keys::vault_meta(m.vault_id),
-                    set: BTreeMap::new(),
-                    add: BTreeMap::from([("accountCount".into(), -1)]),
-                    remove: vec![],
-                    condition: Some(Condition::Exists),
-                },
+                account_count_update(
+                    keys::vault_meta(m.vault_id),
+                    -1,
+                    guard(VAULT_EXISTS, Condition::Exists),
+                ),
             ];
             match v.commit(ledger, who, ops).await {
                 Ok(()) => Ok(ArchivedAccount {
@@ -419,7 +433,9 @@ pub(super) async fn archive_account(
                     name: a.name.clone(),
                     balance: Money::from_minor(a.natural()?, m.currency),
                 }),
-                Err(StoreError::ConditionFailed { index: 0, .. }) => Err(vault_gone(&m)),
+                Err(StoreError::ConditionFailed {
+                    guard: MEMBERSHIP, ..
+                }) => Err(vault_gone(&m)),
                 Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
                 Err(e) => Err(e.into()),
             }

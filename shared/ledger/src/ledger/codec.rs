@@ -6,10 +6,10 @@
 use std::collections::BTreeMap;
 
 use crate::domain::{
-    AccountId, AccountKind, Currency, LocalDate, NameKey, TransactionId, VaultId, VaultZone,
+    AccountId, AccountKind, Currency, LocalDate, NameKey, TransactionId, VaultId, VaultZone, YearMonth,
 };
 use crate::error::LedgerError;
-use crate::store::{Attrs, Item, TTL_ATTRIBUTE, Value};
+use crate::store::{Attrs, Condition, Guard, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
 
 /// Read a string attribute.
 pub(super) fn s<'a>(attrs: &'a Attrs, name: &str) -> Result<&'a str, LedgerError> {
@@ -60,6 +60,126 @@ pub(super) fn sv(v: impl Into<String>) -> Value {
     Value::S(v.into())
 }
 
+/// Attribute of an account that says it is archived (guards of writes that need a live one).
+pub(super) const ARCHIVED: &str = "archived";
+/// Attribute of a person's roster version item holding the version number.
+pub(super) const ROSTER_VERSION: &str = "version";
+/// Attribute of a vault's settings item counting its accounts (live and archived).
+const ACCOUNT_COUNT: &str = "accountCount";
+
+/// The name attributes of a renamed vault, membership or account.
+pub(super) fn name_attrs(display: &str, key: &NameKey) -> Attrs {
+    BTreeMap::from([("name".into(), sv(display)), ("nameKey".into(), sv(key.as_str()))])
+}
+
+/// The guard "the item's name key is still `key`".
+pub(super) fn name_key_is(key: &NameKey) -> Condition {
+    Condition::AttrEquals("nameKey".into(), sv(key.as_str()))
+}
+
+/// A vault-name item's attributes: which vault holds the name.
+pub(super) fn vault_pointer(vault: VaultId) -> Attrs {
+    BTreeMap::from([("vaultId".into(), sv(vault.to_string()))])
+}
+
+/// The guard "this vault-name item still points at `vault`".
+pub(super) fn points_at_vault(vault: VaultId) -> Condition {
+    Condition::AttrEquals("vaultId".into(), sv(vault.to_string()))
+}
+
+/// An account-name item's attributes: which account holds the name.
+pub(super) fn account_pointer(account: AccountId) -> Attrs {
+    BTreeMap::from([("accountId".into(), sv(account.to_string()))])
+}
+
+/// The guard "this account-name item still points at `account`".
+pub(super) fn points_at_account(account: AccountId) -> Condition {
+    Condition::AttrEquals("accountId".into(), sv(account.to_string()))
+}
+
+/// The guard "this duplicate guard still points at `tx`".
+pub(super) fn guard_points_at(tx: TransactionId) -> Condition {
+    Condition::AttrEquals("transactionId".into(), sv(tx.to_string()))
+}
+
+/// The attributes that mark an account archived.
+pub(super) fn archive_mark() -> Attrs {
+    BTreeMap::from([(ARCHIVED.into(), Value::Bool(true))])
+}
+
+/// Move a vault's account count by `delta`.
+pub(super) fn account_count_update(key: Key, delta: i64, guard: Option<Guard>) -> WriteOp {
+    WriteOp::Update {
+        key,
+        set: BTreeMap::new(),
+        add: BTreeMap::from([(ACCOUNT_COUNT.into(), delta)]),
+        remove: vec![],
+        guard,
+    }
+}
+
+/// A vault's account count from its settings item.
+pub(super) fn account_count(a: &Attrs) -> Result<i64, LedgerError> {
+    n_or_zero(a, ACCOUNT_COUNT)
+}
+
+/// The guard "this account exists and is live".
+pub(super) fn account_live() -> Condition {
+    Condition::AttrEquals(ARCHIVED.into(), Value::Bool(false))
+}
+
+/// The guard "this transaction is not voided".
+pub(super) fn still_live() -> Condition {
+    Condition::AttrEquals("voided".into(), Value::Bool(false))
+}
+
+/// The attributes that mark a transaction voided.
+pub(super) fn void_mark(reason: &str, at: i64) -> Attrs {
+    BTreeMap::from([
+        ("voided".into(), Value::Bool(true)),
+        ("voidReason".into(), sv(reason)),
+        ("voidedAt".into(), Value::N(at)),
+    ])
+}
+
+/// Move an account's running balance by `net`.
+pub(super) fn balance_update(key: Key, net: i64, guard: Option<Guard>) -> WriteOp {
+    WriteOp::Update {
+        key,
+        set: BTreeMap::new(),
+        add: BTreeMap::from([("net".into(), net)]),
+        remove: vec![],
+        guard,
+    }
+}
+
+/// Move a rollup (monthly or daily) by `net`, creating it with `labels` if absent.
+pub(super) fn rollup_update(key: Key, labels: Attrs, net: i64) -> WriteOp {
+    WriteOp::Update {
+        key,
+        set: labels,
+        add: BTreeMap::from([("net".into(), net)]),
+        remove: vec![],
+        guard: None,
+    }
+}
+
+/// The labels of an account's monthly rollup.
+pub(super) fn rollup_month_attrs(account: AccountId, month: YearMonth) -> Attrs {
+    BTreeMap::from([
+        ("accountId".into(), sv(account.to_string())),
+        ("month".into(), sv(month.to_string())),
+    ])
+}
+
+/// The labels of an account's daily rollup.
+pub(super) fn rollup_day_attrs(account: AccountId, date: LocalDate) -> Attrs {
+    BTreeMap::from([
+        ("accountId".into(), sv(account.to_string())),
+        ("date".into(), sv(date.to_string())),
+    ])
+}
+
 /// A person's membership of a vault, carrying the vault's settings so that one
 /// query of the person's partition resolves any vault by name.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,7 +217,7 @@ impl Membership {
     pub fn meta_attrs(&self, created_by: &str, created_at: i64) -> Attrs {
         let mut a = self.to_attrs();
         a.remove("role");
-        a.insert("accountCount".into(), Value::N(0));
+        a.insert(ACCOUNT_COUNT.into(), Value::N(0));
         a.insert("createdBy".into(), sv(created_by));
         a.insert("createdAt".into(), Value::N(created_at));
         a
@@ -151,13 +271,39 @@ impl AccountRec {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Rollup {
     pub account_id: AccountId,
+    pub period: Period,
     pub net: i64,
+}
+
+/// The period a rollup covers, from its own attributes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Period {
+    /// A monthly rollup.
+    Month(YearMonth),
+    /// A daily rollup.
+    Day(LocalDate),
+}
+
+impl Period {
+    /// The month the period falls in.
+    pub fn month(self) -> YearMonth {
+        match self {
+            Period::Month(m) => m,
+            Period::Day(d) => d.month(),
+        }
+    }
 }
 
 impl Rollup {
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
+        let period = match (a.get("month"), a.get("date")) {
+            (Some(_), _) => Period::Month(parse_or_corrupt(YearMonth::parse(s(a, "month")?), "month")?),
+            (None, Some(_)) => Period::Day(parse_or_corrupt(LocalDate::parse(s(a, "date")?), "date")?),
+            (None, None) => return Err(corrupt("month")),
+        };
         Ok(Rollup {
             account_id: parse_or_corrupt(AccountId::parse(s(a, "accountId")?), "account id")?,
+            period,
             net: n_or_zero(a, "net")?,
         })
     }

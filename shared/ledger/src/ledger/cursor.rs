@@ -19,12 +19,7 @@ pub(super) fn encode(vault: VaultId, filter_hash: &str, after_sk: &str) -> Strin
 
 /// Decode a cursor made for this vault and these filters into the sort key to resume after.
 pub(super) fn decode(cursor: &str, vault: VaultId, filter_hash: &str) -> Result<String, LedgerError> {
-    let bad = || {
-        LedgerError::invalid(
-            "cursor",
-            "the cursor is not one this listing made; pass nextCursor exactly as returned, with the same vault and filters, or omit it to start from the newest",
-        )
-    };
+    let bad = || LedgerError::BadCursor;
     let t = cursor.trim();
     if !t.len().is_multiple_of(2) || t.len() > 2048 {
         return Err(bad());
@@ -40,7 +35,7 @@ pub(super) fn decode(cursor: &str, vault: VaultId, filter_hash: &str) -> Result<
     else {
         return Err(bad());
     };
-    if v != VERSION || id != vault.to_string() || hash != filter_hash || !sk.starts_with(keys::TX_PREFIX) {
+    if v != VERSION || id != vault.to_string() || hash != filter_hash || !keys::is_transaction(sk) {
         return Err(bad());
     }
     Ok(sk.to_string())

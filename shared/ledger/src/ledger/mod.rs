@@ -8,7 +8,8 @@
 mod accounts;
 mod codec;
 mod cursor;
-mod effects;
+mod guards;
+mod idempotency;
 mod read;
 mod record;
 mod reports;
@@ -16,6 +17,7 @@ mod resolve;
 mod roster;
 mod snapshots;
 mod vaults;
+mod writer;
 
 pub mod types;
 
@@ -219,13 +221,13 @@ impl Ledger {
             allow_duplicate: input.allow_duplicate,
             dry_run: input.dry_run,
         };
-        record::record(self, who, split, true).await
+        record::record(self, who, split).await
     }
 
     /// Record a split transaction: several `from` and `to` lines whose sums must match.
     /// Idempotent per `idempotency_key`; guarded against identical entries minutes apart.
     pub async fn record_split(&self, who: &PersonId, input: NewSplit) -> Result<Recorded, LedgerError> {
-        record::record(self, who, input, false).await
+        record::record(self, who, input).await
     }
 
     /// Void a transaction: keeps the record, reverses its effect; once.

@@ -7,8 +7,9 @@ use super::resolve::{catalogue, join2};
 use super::roster::in_vault;
 use super::*;
 use crate::domain::NameKey;
+use crate::error::Field;
 use crate::keys;
-use crate::store::{Query, SkRange};
+use crate::store::Query;
 
 /// Default page size.
 pub const DEFAULT_LIMIT: u32 = 50;
@@ -62,17 +63,12 @@ pub(super) async fn list_transactions(
     let limit = q.limit.unwrap_or(DEFAULT_LIMIT);
     if !(1..=MAX_LIMIT).contains(&limit) {
         return Err(LedgerError::invalid(
-            "limit",
+            Field::Limit,
             format!("limit must be between 1 and {MAX_LIMIT}"),
         ));
     }
-    if let (Some(f), Some(t)) = (q.from, q.to)
-        && f > t
-    {
-        return Err(LedgerError::invalid(
-            "from",
-            format!("from ({f}) is later than to ({t})"),
-        ));
+    if let (Some(f), Some(t)) = (q.from, q.to) {
+        LedgerError::check_range(&f, &t)?;
     }
     let text = q
         .text
@@ -110,13 +106,7 @@ async fn page_of(
         .map(|c| cursor::decode(c, m.vault_id, &filter_hash))
         .transpose()?;
     let filtered = q.account.is_some() || text.is_some();
-    let range = SkRange::Between(
-        q.from
-            .map(keys::tx_from)
-            .unwrap_or_else(|| keys::TX_PREFIX.to_string()),
-        q.to.map(keys::tx_through)
-            .unwrap_or_else(|| keys::upper(keys::TX_PREFIX)),
-    );
+    let range = keys::transactions_between(q.from, q.to);
     let query = Query {
         pk: keys::vault_pk(m.vault_id),
         range,

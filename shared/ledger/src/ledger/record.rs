@@ -1,8 +1,8 @@
 //! Recording (simple and split) and voiding transactions.
 //!
-//! A record is one atomic write of: the idempotency record (with the result,
-//! so a retry returns it), the membership check, the transaction (by date and
-//! by id), the duplicate guard, and every balance and rollup it changes.
+//! A record is one atomic write of: the idempotency claim (with the result,
+//! so a retry returns it; see `idempotency.rs`), the membership check, the
+//! transaction's items (built by `writer.rs`) and the duplicate guard.
 //! Reads before it: one round of the idempotency record, the account catalogue
 //! and the duplicate guard (plus the caller's roster first when this instance
 //! has not cached it; see `roster.rs`).
@@ -10,17 +10,19 @@
 use std::collections::BTreeMap;
 
 use super::accounts::{membership_check, vault_gone};
-use super::codec::{GuardRec, IdemRec, Membership, PostingRec, TxRec, content_hash, sv};
-use super::effects::{balance_op, net_by_account, rollup_ops};
+use super::codec::{GuardRec, IdemRec, Membership, PostingRec, TxRec, content_hash, guard_points_at};
+use super::guards::{DUPLICATE_GUARD, IDEMPOTENCY_CLAIM, MEMBERSHIP};
+use super::idempotency::{Claim, IdempotencyKey, NextAction, next_action, recorded, replay};
 use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
+use super::writer::{TxChange, transaction_ops};
 use super::*;
-use crate::domain::{Currency, Money, NameKey};
-use crate::error::Entity;
+use crate::domain::{AccountId, Currency, Money, NameKey};
+use crate::error::{Entity, Field, Side};
 use crate::keys;
-use crate::store::{Condition, Item, StoreError, TTL_ATTRIBUTE, Value, WriteOp};
+use crate::store::{Condition, Item, Key, StoreError, WriteOp};
 
-use crate::domain::limits::{MAX_IDEMPOTENCY_KEY_CHARS, MAX_MEMO_CHARS};
+use crate::domain::limits::MAX_MEMO_CHARS;
 
 /// One validated line: the account name as given, its key, and the amount in minor units.
 struct Line {
@@ -33,42 +35,44 @@ pub(super) async fn record(
     ledger: &Ledger,
     who: &PersonId,
     input: NewSplit,
-    simple: bool,
 ) -> Result<Recorded, LedgerError> {
-    let key = input.idempotency_key.trim();
-    if key.is_empty() || key.chars().count() > MAX_IDEMPOTENCY_KEY_CHARS || key.chars().any(char::is_control)
-    {
-        return Err(LedgerError::invalid(
-            "idempotencyKey",
-            format!(
-                "make up a key of 1–{MAX_IDEMPOTENCY_KEY_CHARS} characters for this entry (for example a UUID) and reuse it unchanged if you retry this same entry"
-            ),
-        ));
-    }
-    let memo = clean_memo(input.memo.as_deref(), "memo")?;
+    let key = IdempotencyKey::parse(&input.idempotency_key)?;
+    let memo = clean_memo(input.memo.as_deref(), Field::Memo)?;
+    check_lines(ledger, &input)?;
+    let (key, memo) = (&key, memo.as_str());
+    retrying(|| {
+        in_vault(ledger, who, input.vault.as_deref(), |v| {
+            attempt(ledger, who, &input, key, memo, v)
+        })
+    })
+    .await
+}
+
+/// The shape rules that need no vault: both sides present, not too many lines, amounts positive.
+fn check_lines(ledger: &Ledger, input: &NewSplit) -> Result<(), LedgerError> {
     if input.from.is_empty() || input.to.is_empty() {
         return Err(LedgerError::invalid(
-            if input.from.is_empty() { "from" } else { "to" },
+            Field::Lines(if input.from.is_empty() {
+                Side::From
+            } else {
+                Side::To
+            }),
             "a transaction needs at least one `from` line and one `to` line",
         ));
     }
     let lines = input.from.len() + input.to.len();
     if lines > ledger.config.max_postings {
         return Err(LedgerError::invalid(
-            "to",
+            Field::Lines(Side::To),
             format!(
                 "a transaction may have at most {} lines in total; it has {lines}",
                 ledger.config.max_postings
             ),
         ));
     }
-    for (side, list) in [("from", &input.from), ("to", &input.to)] {
-        for (i, l) in list.iter().enumerate() {
-            let field = if simple {
-                "amount".to_string()
-            } else {
-                format!("{side}[{i}].amount")
-            };
+    for (side, list) in [(Side::From, &input.from), (Side::To, &input.to)] {
+        for (index, l) in list.iter().enumerate() {
+            let field = Field::LineAmount { side, index };
             if l.amount.is_zero() {
                 return Err(LedgerError::invalid(
                     field,
@@ -83,16 +87,11 @@ pub(super) async fn record(
             }
         }
     }
-    retrying(|| {
-        in_vault(ledger, who, input.vault.as_deref(), |v| {
-            attempt(ledger, who, &input, key, &memo, simple, v)
-        })
-    })
-    .await
+    Ok(())
 }
 
 /// Validate a memo: trimmed, no control characters, at most [`MAX_MEMO_CHARS`].
-pub(super) fn clean_memo(memo: Option<&str>, field: &str) -> Result<String, LedgerError> {
+pub(super) fn clean_memo(memo: Option<&str>, field: Field) -> Result<String, LedgerError> {
     let memo = memo.unwrap_or("").trim();
     if memo.chars().any(char::is_control) {
         return Err(LedgerError::invalid(
@@ -110,22 +109,12 @@ pub(super) fn clean_memo(memo: Option<&str>, field: &str) -> Result<String, Ledg
     Ok(memo.to_string())
 }
 
-fn to_lines(
-    list: &[SplitLine],
-    side: &str,
-    simple: bool,
-    currency: Currency,
-) -> Result<Vec<Line>, LedgerError> {
+fn to_lines(list: &[SplitLine], side: Side, currency: Currency) -> Result<Vec<Line>, LedgerError> {
     list.iter()
         .enumerate()
-        .map(|(i, l)| {
-            let field = if simple {
-                "amount".to_string()
-            } else {
-                format!("{side}[{i}].amount")
-            };
-            let money =
-                Money::from_decimal(l.amount, currency).map_err(|e| LedgerError::from_parse(field, e))?;
+        .map(|(index, l)| {
+            let money = Money::from_decimal(l.amount, currency)
+                .map_err(|e| LedgerError::from_parse(Field::LineAmount { side, index }, e))?;
             Ok(Line {
                 name: l.account.trim().to_string(),
                 key: NameKey::of(&l.account),
@@ -144,68 +133,112 @@ fn describe(lines: &[Line]) -> String {
     parts.join("\u{1f}")
 }
 
-async fn attempt(
+/// One entry as it will be written in one vault, before any read.
+struct Entry<'a> {
+    input: &'a NewSplit,
+    key: &'a IdempotencyKey,
+    memo: &'a str,
+    to: Vec<Line>,
+    from: Vec<Line>,
+    date: LocalDate,
+    /// Everything the caller sent that makes this entry this entry (the idempotency record's check).
+    fingerprint: String,
+    /// The duplicate guard's key (same date, memo, accounts and amounts).
+    guard_key: Key,
+}
+
+impl<'a> Entry<'a> {
+    fn new(
+        ledger: &Ledger,
+        input: &'a NewSplit,
+        key: &'a IdempotencyKey,
+        memo: &'a str,
+        m: &Membership,
+    ) -> Result<Self, LedgerError> {
+        let to = to_lines(&input.to, Side::To, m.currency)?;
+        let from = to_lines(&input.from, Side::From, m.currency)?;
+        let fingerprint = [
+            "v1".to_string(),
+            m.vault_id.to_string(),
+            input.date.map(|d| d.to_string()).unwrap_or_default(),
+            memo.to_string(),
+            describe(&to),
+            describe(&from),
+        ]
+        .join("\u{1e}");
+        let date = input.date.unwrap_or_else(|| m.today(ledger));
+        let guard_hash = content_hash(&[
+            &m.vault_id.to_string(),
+            &date.to_string(),
+            memo,
+            &describe(&to),
+            &describe(&from),
+        ]);
+        Ok(Entry {
+            input,
+            key,
+            memo,
+            to,
+            from,
+            date,
+            fingerprint,
+            guard_key: keys::duplicate_guard(m.vault_id, &guard_hash),
+        })
+    }
+
+    fn replay(&self, rec: &IdemRec, m: &Membership) -> Result<Recorded, LedgerError> {
+        replay(rec, &self.fingerprint, self.key, m, self.input.dry_run)
+    }
+}
+
+/// What the first read round found.
+struct Reads {
+    next: NextAction,
+    cat: Result<Catalogue, LedgerError>,
+    guard: Option<GuardRec>,
+}
+
+/// One round: was this entry already written (idempotency record), the accounts
+/// (names, kinds, balances) and the duplicate guard. With allowDuplicate the
+/// guard is not consulted, only moved to this transaction.
+async fn read_round(
     ledger: &Ledger,
     who: &PersonId,
-    input: &NewSplit,
-    key: &str,
-    memo: &str,
-    simple: bool,
-    v: InVault,
-) -> Result<Recorded, LedgerError> {
+    e: &Entry<'_>,
+    m: &Membership,
+    now_s: i64,
+) -> Result<Reads, LedgerError> {
     let store = ledger.store.as_ref();
-    let ik_key = keys::idempotency(who, key);
-    let m = v.m.clone();
-    let to = to_lines(&input.to, "to", simple, m.currency)?;
-    let from = to_lines(&input.from, "from", simple, m.currency)?;
-    let fingerprint = [
-        "v1".to_string(),
-        m.vault_id.to_string(),
-        input.date.map(|d| d.to_string()).unwrap_or_default(),
-        memo.to_string(),
-        describe(&to),
-        describe(&from),
-    ]
-    .join("\u{1e}");
-    let now = ledger.clock.now();
-    let (now_s, now_ms) = (now.as_second(), now.as_millisecond());
-    let date = input.date.unwrap_or_else(|| m.today(ledger));
-    let guard_hash = content_hash(&[
-        &m.vault_id.to_string(),
-        &date.to_string(),
-        memo,
-        &describe(&to),
-        &describe(&from),
-    ]);
-    let guard_key = keys::duplicate_guard(m.vault_id, &guard_hash);
-    // One round: was this entry already written (idempotency record), the accounts
-    // (names, kinds, balances) and the duplicate guard. With allowDuplicate the
-    // guard is not consulted, only moved to this transaction.
+    let ik_key = e.key.item_key(who);
     let guard_read = async {
-        if input.allow_duplicate {
+        if e.input.allow_duplicate {
             Ok(None)
         } else {
-            store.get(&guard_key).await
+            store.get(&e.guard_key).await
         }
     };
-    let ((ik, cat), guard) = join2(join2(store.get(&ik_key), catalogue(ledger, &m)), guard_read).await;
-    let ik = ik?.map(|i| IdemRec::from_attrs(&i.attrs)).transpose()?;
-    // DynamoDB deletes expired items lazily: an expired record counts as absent.
-    let (live_ik, expired_ik) = match ik {
-        Some(r) if r.expires_at > now_s => (Some(r), None),
-        Some(r) => (None, Some(r.expires_at)),
-        None => (None, None),
-    };
-    if let Some(r) = live_ik {
-        return replay(r, &fingerprint, key, &m, input.dry_run);
+    let ((ik, cat), guard) = join2(join2(store.get(&ik_key), catalogue(ledger, m)), guard_read).await;
+    let next = next_action(ik_key, ik?, now_s)?;
+    if matches!(next, NextAction::Replay(_)) {
+        return Ok(Reads {
+            next,
+            cat,
+            guard: None,
+        });
     }
-    let cat = cat?;
-    let guard = guard?.map(|g| GuardRec::from_attrs(&g.attrs)).transpose()?;
+    Ok(Reads {
+        next,
+        cat,
+        guard: guard?.map(|g| GuardRec::from_attrs(&g.attrs)).transpose()?,
+    })
+}
 
-    let mut postings = Vec::with_capacity(to.len() + from.len());
-    for (lines, sign) in [(&to, 1i64), (&from, -1i64)] {
+/// The postings of the entry with resolved (live) accounts; an account on both sides is refused.
+fn resolve_postings(cat: &Catalogue, e: &Entry<'_>, m: &Membership) -> Result<Vec<PostingRec>, LedgerError> {
+    let mut postings = Vec::with_capacity(e.to.len() + e.from.len());
+    for (lines, sign) in [(&e.to, 1i64), (&e.from, -1i64)] {
         for l in lines {
-            let a = cat.resolve(&l.name, false, &m)?;
+            let a = cat.resolve(&l.name, false, m)?;
             postings.push(PostingRec {
                 account_id: a.account_id,
                 name: a.name.clone(),
@@ -218,80 +251,100 @@ async fn attempt(
         .filter(|p| p.amount > 0)
         .map(|p| p.account_id)
         .collect();
-    if let Some(p) = postings
+    // `from` postings follow the `to` ones, in line order.
+    if let Some((index, p)) = postings[e.to.len()..]
         .iter()
-        .find(|p| p.amount < 0 && debit_ids.contains(&p.account_id))
+        .enumerate()
+        .find(|(_, p)| debit_ids.contains(&p.account_id))
     {
         return Err(LedgerError::invalid(
-            if simple { "to" } else { "from" },
+            Field::LineAccount {
+                side: Side::From,
+                index,
+            },
             format!(
                 "\"{}\" is on both sides; a transaction moves money between different accounts",
                 p.name
             ),
         ));
     }
+    Ok(postings)
+}
+
+/// Both sides sum to the same amount.
+fn check_balanced(e: &Entry<'_>, currency: Currency) -> Result<(), LedgerError> {
     let sum = |lines: &[Line]| lines.iter().try_fold(0i64, |acc, l| acc.checked_add(l.minor));
-    let (debits, credits) = match (sum(&to), sum(&from)) {
+    let (debits, credits) = match (sum(&e.to), sum(&e.from)) {
         (Some(d), Some(c)) => (d, c),
-        _ => return Err(LedgerError::invalid("amount", "the amounts are out of range")),
+        _ => return Err(LedgerError::invalid(Field::Total, "the amounts are out of range")),
     };
     if debits != credits {
-        let money = |v| Money::from_minor(v, m.currency);
+        let money = |v| Money::from_minor(v, currency);
         return Err(LedgerError::Unbalanced {
             debits: money(debits),
             credits: money(credits),
             difference: money(
                 debits
                     .checked_sub(credits)
-                    .ok_or_else(|| LedgerError::invalid("amount", "the amounts are out of range"))?,
+                    .ok_or_else(|| LedgerError::invalid(Field::Total, "the amounts are out of range"))?,
             ),
         });
     }
+    Ok(())
+}
 
-    let window_ms = i64::try_from(ledger.config.duplicate_window.as_millis()).unwrap_or(i64::MAX);
-    if let Some(g) = guard
-        .as_ref()
-        .filter(|g| !input.allow_duplicate && now_ms.saturating_sub(g.recorded_at_ms) < window_ms)
-    {
-        // Rare path: was the earlier one voided, or is it this very entry landing from a concurrent retry?
-        let got = store
-            .get_many(&[
-                ik_key.clone(),
-                keys::transaction_by_id(m.vault_id, g.transaction_id),
-            ])
-            .await?;
-        if let Some(Some(item)) = got.first() {
-            return replay(
-                IdemRec::from_attrs(&item.attrs)?,
-                &fingerprint,
-                key,
-                &m,
-                input.dry_run,
-            );
-        }
-        let earlier_live = match got.get(1) {
-            Some(Some(item)) => !TxRec::from_item(item)?.voided,
-            _ => false,
-        };
-        if earlier_live {
-            return Err(LedgerError::ProbableDuplicate {
-                earlier_id: g.transaction_id,
-                minutes_ago: now_ms.saturating_sub(g.recorded_at_ms) / 60_000,
-            });
-        }
-    }
-
-    let id = TransactionId::generate(now_ms, ledger.entropy.next_u64());
-    let tx = TxRec {
-        id,
-        date,
-        memo: memo.to_string(),
-        voided: false,
-        recorded_at_ms: now_ms,
-        postings,
+/// The duplicate guard: an identical entry recorded within the window, still live,
+/// is refused unless the caller allowed duplicates. `Some` is a replay: the guard
+/// was this very entry, landed from a concurrent retry.
+async fn duplicate_check(
+    ledger: &Ledger,
+    e: &Entry<'_>,
+    claim: &Claim,
+    guard: Option<&GuardRec>,
+    m: &Membership,
+    now_ms: i64,
+) -> Result<Option<Recorded>, LedgerError> {
+    let window_ms = window_ms(ledger);
+    let Some(g) =
+        guard.filter(|g| !e.input.allow_duplicate && now_ms.saturating_sub(g.recorded_at_ms) < window_ms)
+    else {
+        return Ok(None);
     };
-    let nets = net_by_account(&tx.postings, 1)?;
-    let mut balances = Vec::new();
+    // Rare path: was the earlier one voided, or is it this very entry landing from a concurrent retry?
+    let got = ledger
+        .store
+        .get_many(&[
+            claim.key().clone(),
+            keys::transaction_by_id(m.vault_id, g.transaction_id),
+        ])
+        .await?;
+    if let Some(Some(item)) = got.first() {
+        return e.replay(&IdemRec::from_attrs(&item.attrs)?, m).map(Some);
+    }
+    let earlier_live = match got.get(1) {
+        Some(Some(item)) => !TxRec::from_item(item)?.voided,
+        _ => false,
+    };
+    if earlier_live {
+        return Err(LedgerError::ProbableDuplicate {
+            earlier_id: g.transaction_id,
+            minutes_ago: now_ms.saturating_sub(g.recorded_at_ms) / 60_000,
+        });
+    }
+    Ok(None)
+}
+
+fn window_ms(ledger: &Ledger) -> i64 {
+    i64::try_from(ledger.config.duplicate_window.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// Each touched account's balance after the transaction, in natural sign, in posting order.
+fn balances_after(
+    cat: &Catalogue,
+    tx: &TxRec,
+    nets: &BTreeMap<AccountId, i64>,
+) -> Result<Vec<(AccountId, String, i64)>, LedgerError> {
+    let mut balances: Vec<(AccountId, String, i64)> = Vec::new();
     for p in &tx.postings {
         if balances.iter().any(|(id, _, _)| *id == p.account_id) {
             continue;
@@ -302,14 +355,70 @@ async fn attempt(
         let net = a.net.checked_add(nets.get(&p.account_id).copied().unwrap_or(0));
         let natural = net
             .and_then(|n| a.kind.natural(n))
-            .ok_or_else(|| LedgerError::invalid("amount", "the balance would be out of range"))?;
+            .ok_or_else(|| LedgerError::invalid(Field::Total, "the balance would be out of range"))?;
         balances.push((a.account_id, a.name.clone(), natural));
     }
+    Ok(balances)
+}
+
+/// The guard item moved to this transaction; only if it is still the one we read.
+fn guard_op(e: &Entry<'_>, guard: Option<&GuardRec>, tx: &TxRec, now_s: i64, window_ms: i64) -> WriteOp {
+    WriteOp::Put {
+        item: Item {
+            key: e.guard_key.clone(),
+            attrs: GuardRec {
+                transaction_id: tx.id,
+                date: tx.date,
+                recorded_at_ms: tx.recorded_at_ms,
+            }
+            .to_attrs(now_s.saturating_add(window_ms / 1000 + 60)),
+        },
+        guard: match (guard, e.input.allow_duplicate) {
+            (_, true) => None,
+            (Some(g), false) => super::guards::guard(DUPLICATE_GUARD, guard_points_at(g.transaction_id)),
+            (None, false) => super::guards::guard(DUPLICATE_GUARD, Condition::NotExists),
+        },
+    }
+}
+
+async fn attempt(
+    ledger: &Ledger,
+    who: &PersonId,
+    input: &NewSplit,
+    key: &IdempotencyKey,
+    memo: &str,
+    v: InVault,
+) -> Result<Recorded, LedgerError> {
+    let m = v.m.clone();
+    let e = Entry::new(ledger, input, key, memo, &m)?;
+    let now = ledger.clock.now();
+    let (now_s, now_ms) = (now.as_second(), now.as_millisecond());
+    let reads = read_round(ledger, who, &e, &m, now_s).await?;
+    let claim = match reads.next {
+        NextAction::Replay(r) => return e.replay(&r, &m),
+        NextAction::Start(claim) => claim,
+    };
+    let cat = reads.cat?;
+    let postings = resolve_postings(&cat, &e, &m)?;
+    check_balanced(&e, m.currency)?;
+    if let Some(replayed) = duplicate_check(ledger, &e, &claim, reads.guard.as_ref(), &m, now_ms).await? {
+        return Ok(replayed);
+    }
+
+    let tx = TxRec {
+        id: TransactionId::generate(now_ms, ledger.entropy.next_u64()),
+        date: e.date,
+        memo: e.memo.to_string(),
+        voided: false,
+        recorded_at_ms: now_ms,
+        postings,
+    };
+    let change = TxChange::Create(&tx);
     let rec = IdemRec {
-        fingerprint,
+        fingerprint: e.fingerprint.clone(),
         vault_id: m.vault_id,
         tx: tx.clone(),
-        balances,
+        balances: balances_after(&cat, &tx, &change.nets()?)?,
         expires_at: now_s
             .saturating_add(i64::try_from(ledger.config.idempotency_ttl.as_secs()).unwrap_or(i64::MAX)),
     };
@@ -317,108 +426,31 @@ async fn attempt(
     if input.dry_run {
         return Ok(result);
     }
-
     let mut ops = vec![
-        WriteOp::Put {
-            item: Item {
-                key: ik_key,
-                attrs: rec.to_attrs(),
-            },
-            condition: Some(match expired_ik {
-                Some(old) => Condition::AttrEquals(TTL_ATTRIBUTE.into(), Value::N(old)),
-                None => Condition::NotExists,
-            }),
-        },
+        claim.op(&rec),
         membership_check(who, &m),
-        WriteOp::Put {
-            item: Item {
-                key: keys::transaction(m.vault_id, date, id),
-                attrs: tx.to_attrs(),
-            },
-            condition: Some(Condition::NotExists),
-        },
-        WriteOp::Put {
-            item: Item {
-                key: keys::transaction_by_id(m.vault_id, id),
-                attrs: tx.to_attrs(),
-            },
-            condition: Some(Condition::NotExists),
-        },
-        WriteOp::Put {
-            item: Item {
-                key: guard_key,
-                attrs: GuardRec {
-                    transaction_id: id,
-                    date,
-                    recorded_at_ms: now_ms,
-                }
-                .to_attrs(now_s.saturating_add(window_ms / 1000 + 60)),
-            },
-            condition: match (&guard, input.allow_duplicate) {
-                (_, true) => None,
-                (Some(g), false) => Some(Condition::AttrEquals(
-                    "transactionId".into(),
-                    sv(g.transaction_id.to_string()),
-                )),
-                (None, false) => Some(Condition::NotExists),
-            },
-        },
+        guard_op(&e, reads.guard.as_ref(), &tx, now_s, window_ms(ledger)),
     ];
-    for (&account, &net) in &nets {
-        ops.push(balance_op(m.vault_id, account, net, true));
-    }
-    ops.extend(rollup_ops(m.vault_id, date, &nets));
+    ops.extend(transaction_ops(m.vault_id, change, &[])?);
     match v.commit(ledger, who, ops).await {
         Ok(()) => Ok(result),
         // The key was claimed between our read and our write (a concurrent retry of this entry).
         Err(StoreError::ConditionFailed {
-            index: 0,
+            guard: IDEMPOTENCY_CLAIM,
             current: Some(item),
         }) => replay(
-            IdemRec::from_attrs(&item.attrs)?,
+            &IdemRec::from_attrs(&item.attrs)?,
             &rec.fingerprint,
             key,
             &m,
             false,
         ),
-        Err(StoreError::ConditionFailed { index: 1, .. }) => Err(vault_gone(&m)),
+        Err(StoreError::ConditionFailed {
+            guard: MEMBERSHIP, ..
+        }) => Err(vault_gone(&m)),
         // A guard moved, an account was archived, or ids collided: decide again on fresh reads.
         Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-        Err(e) => Err(super::effects::refusing_overflow(e)),
-    }
-}
-
-/// The stored result of an earlier call with the same key, or a refusal if the arguments differ.
-fn replay(
-    rec: IdemRec,
-    fingerprint: &str,
-    key: &str,
-    m: &Membership,
-    dry_run: bool,
-) -> Result<Recorded, LedgerError> {
-    // The fingerprint names the vault, so a match is a record of this very vault.
-    if rec.fingerprint != fingerprint || rec.vault_id != m.vault_id {
-        return Err(LedgerError::IdempotencyKeyReused { key: key.to_string() });
-    }
-    Ok(recorded(&rec, m, true, dry_run))
-}
-
-fn recorded(rec: &IdemRec, m: &Membership, replayed: bool, dry_run: bool) -> Recorded {
-    Recorded {
-        vault: m.vault_ref(),
-        currency: m.currency,
-        transaction: view(&rec.tx, None, m.currency),
-        balances: rec
-            .balances
-            .iter()
-            .map(|(id, name, bal)| AccountBalance {
-                account_id: *id,
-                account: name.clone(),
-                balance: Money::from_minor(*bal, m.currency),
-            })
-            .collect(),
-        replayed,
-        dry_run,
+        Err(e) => Err(super::writer::refusing_overflow(e)),
     }
 }
 
@@ -452,7 +484,7 @@ pub(super) async fn void(
     id: TransactionId,
     reason: Option<&str>,
 ) -> Result<Voided, LedgerError> {
-    let reason = clean_memo(reason, "reason")?;
+    let reason = clean_memo(reason, Field::VoidReason)?;
     let reason = &reason;
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
@@ -466,34 +498,16 @@ pub(super) async fn void(
                     already_voided: true,
                 });
             }
-            let nets = net_by_account(&tx.postings, -1)?;
-            let mark = BTreeMap::from([
-                ("voided".into(), Value::Bool(true)),
-                ("voidReason".into(), sv(reason.as_str())),
-                ("voidedAt".into(), Value::N(ledger.clock.now().as_second())),
-            ]);
-            let unvoided = Some(Condition::AttrEquals("voided".into(), Value::Bool(false)));
-            let mut ops = vec![
-                membership_check(who, &m),
-                WriteOp::Update {
-                    key: keys::transaction(m.vault_id, tx.date, id),
-                    set: mark.clone(),
-                    add: BTreeMap::new(),
-                    remove: vec![],
-                    condition: unvoided.clone(),
+            let mut ops = vec![membership_check(who, &m)];
+            ops.extend(transaction_ops(
+                m.vault_id,
+                TxChange::Reverse {
+                    tx: &tx,
+                    reason,
+                    at: ledger.clock.now().as_second(),
                 },
-                WriteOp::Update {
-                    key: keys::transaction_by_id(m.vault_id, id),
-                    set: mark,
-                    add: BTreeMap::new(),
-                    remove: vec![],
-                    condition: unvoided,
-                },
-            ];
-            for (&account, &net) in &nets {
-                ops.push(balance_op(m.vault_id, account, net, false));
-            }
-            ops.extend(rollup_ops(m.vault_id, tx.date, &nets));
+                &[],
+            )?);
             match v.commit(ledger, who, ops).await {
                 Ok(()) => {
                     let voided = TxRec { voided: true, ..tx };
@@ -504,10 +518,12 @@ pub(super) async fn void(
                         already_voided: false,
                     })
                 }
-                Err(StoreError::ConditionFailed { index: 0, .. }) => Err(vault_gone(&m)),
+                Err(StoreError::ConditionFailed {
+                    guard: MEMBERSHIP, ..
+                }) => Err(vault_gone(&m)),
                 // Voided concurrently: the next attempt reads it as already voided.
                 Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-                Err(e) => Err(super::effects::refusing_overflow(e)),
+                Err(e) => Err(super::writer::refusing_overflow(e)),
             }
         })
     })

@@ -8,15 +8,20 @@ use super::resolve::{Catalogue, join2, query_all};
 use super::roster::in_vault;
 use super::*;
 use crate::domain::{AccountId, AccountKind, Money};
+use crate::error::Field;
 use crate::keys;
-use crate::store::{Item, SkRange};
+use crate::store::Item;
 
 /// Most months one history may span.
 const MAX_MONTHS: usize = 240;
 
 /// Net change per account (debit-positive) summed over rollup items.
-fn sum_rollups(items: &[Item], prefix: &str, into: &mut BTreeMap<AccountId, i64>) -> Result<(), LedgerError> {
-    for item in items.iter().filter(|i| i.key.sk.starts_with(prefix)) {
+fn sum_rollups(
+    items: &[Item],
+    is_rollup: fn(&str) -> bool,
+    into: &mut BTreeMap<AccountId, i64>,
+) -> Result<(), LedgerError> {
+    for item in items.iter().filter(|i| is_rollup(&i.key.sk)) {
         let r = Rollup::from_attrs(&item.attrs)?;
         let slot = into.entry(r.account_id).or_insert(0);
         *slot = slot
@@ -41,22 +46,17 @@ pub(super) async fn nets_at(
         query_all(
             store,
             pk.clone(),
-            SkRange::Between(keys::ACCOUNT_PREFIX.into(), keys::month_through(month.prev())),
+            keys::accounts_and_months_through(Some(month.prev())),
             true,
         ),
-        query_all(
-            store,
-            pk,
-            SkRange::Between(keys::day_from(month.first_day()), keys::day_through(date)),
-            true,
-        ),
+        query_all(store, pk, keys::days_between(month.first_day(), date), true),
     )
     .await;
     let (head, days) = (head?, days?);
     let cat = Catalogue::from_items(&head)?;
     let mut nets = BTreeMap::new();
-    sum_rollups(&head, keys::MONTH_PREFIX, &mut nets)?;
-    sum_rollups(&days, keys::DAY_PREFIX, &mut nets)?;
+    sum_rollups(&head, keys::is_month_rollup, &mut nets)?;
+    sum_rollups(&days, keys::is_day_rollup, &mut nets)?;
     Ok((cat, nets))
 }
 
@@ -145,15 +145,10 @@ pub(super) async fn spending_report(
     who: &PersonId,
     r: ReportRequest,
 ) -> Result<SpendingReport, LedgerError> {
-    if r.from > r.to {
-        return Err(LedgerError::invalid(
-            "from",
-            format!("from ({}) is later than to ({})", r.from, r.to),
-        ));
-    }
+    LedgerError::check_range(&r.from, &r.to)?;
     if r.from.month().through(r.to.month()).len() > MAX_MONTHS {
         return Err(LedgerError::invalid(
-            "to",
+            Field::RangeEnd,
             format!("a report may span at most {MAX_MONTHS} months"),
         ));
     }
@@ -200,7 +195,7 @@ async fn report_in(
             query_all(
                 store,
                 pk.clone(),
-                SkRange::Between(keys::month_from(first_full), keys::month_through(last_full)),
+                keys::months_between(first_full, last_full),
                 true,
             )
             .await
@@ -208,20 +203,9 @@ async fn report_in(
             Ok(vec![])
         }
     };
-    let accounts_query = query_all(
-        store,
-        pk.clone(),
-        SkRange::Prefix(keys::ACCOUNT_PREFIX.into()),
-        true,
-    );
-    let day_query = |(a, b): (LocalDate, LocalDate)| {
-        query_all(
-            store,
-            pk.clone(),
-            SkRange::Between(keys::day_from(a), keys::day_through(b)),
-            true,
-        )
-    };
+    let accounts_query = query_all(store, pk.clone(), keys::accounts(), true);
+    let day_query =
+        |(a, b): (LocalDate, LocalDate)| query_all(store, pk.clone(), keys::days_between(a, b), true);
     // At most two partial months; their ranges are known up front, so every
     // query of the report goes out in the one round.
     let days_query = async {
@@ -250,43 +234,14 @@ async fn report_in(
         if kinds.get(&r.account_id) != Some(&kind) {
             continue;
         }
-        let month = month_of_rollup(&item.key.sk)?;
+        let month = r.period.month();
         let slot = cells.entry((r.account_id, month)).or_insert(0);
         *slot = slot.checked_add(r.net).ok_or_else(|| {
             LedgerError::out_of_range(format!("total of account {} in {month}", r.account_id))
         })?;
     }
     let rows = match r.by {
-        ReportBy::Account => {
-            let mut per: BTreeMap<AccountId, i64> = BTreeMap::new();
-            for ((a, _), v) in &cells {
-                let slot = per.entry(*a).or_insert(0);
-                *slot = slot
-                    .checked_add(*v)
-                    .ok_or_else(|| LedgerError::out_of_range(format!("report total of account {a}")))?;
-            }
-            let mut rows = Vec::new();
-            for (a, net) in per {
-                let amount = natural(kind, net)?;
-                if amount == 0 {
-                    continue;
-                }
-                let name = cat.by_id(a).map(|x| x.name.clone()).unwrap_or_default();
-                rows.push(ReportRow {
-                    account_id: Some(a),
-                    account: Some(name),
-                    month: None,
-                    amount: Money::from_minor(amount, m.currency),
-                });
-            }
-            rows.sort_by(|x, y| {
-                y.amount
-                    .minor()
-                    .cmp(&x.amount.minor())
-                    .then_with(|| x.account.cmp(&y.account))
-            });
-            rows
-        }
+        ReportBy::Account => rows_by_account(&cells, kind, &cat, &m)?,
         ReportBy::Month => r
             .from
             .month()
@@ -320,11 +275,41 @@ async fn report_in(
     })
 }
 
-/// The month a rollup's sort key (`B#YYYY-MM#…` or `C#YYYY-MM-DD#…`) belongs to.
-fn month_of_rollup(sk: &str) -> Result<YearMonth, LedgerError> {
-    sk.get(2..9)
-        .and_then(|t| YearMonth::parse(t).ok())
-        .ok_or_else(|| LedgerError::internal("unreadable rollup key"))
+/// One row per account with a non-zero total, largest first (then by name).
+fn rows_by_account(
+    cells: &BTreeMap<(AccountId, YearMonth), i64>,
+    kind: AccountKind,
+    cat: &Catalogue,
+    m: &Membership,
+) -> Result<Vec<ReportRow>, LedgerError> {
+    let mut per: BTreeMap<AccountId, i64> = BTreeMap::new();
+    for ((a, _), v) in cells {
+        let slot = per.entry(*a).or_insert(0);
+        *slot = slot
+            .checked_add(*v)
+            .ok_or_else(|| LedgerError::out_of_range(format!("report total of account {a}")))?;
+    }
+    let mut rows = Vec::new();
+    for (a, net) in per {
+        let amount = natural(kind, net)?;
+        if amount == 0 {
+            continue;
+        }
+        let name = cat.by_id(a).map(|x| x.name.clone()).unwrap_or_default();
+        rows.push(ReportRow {
+            account_id: Some(a),
+            account: Some(name),
+            month: None,
+            amount: Money::from_minor(amount, m.currency),
+        });
+    }
+    rows.sort_by(|x, y| {
+        y.amount
+            .minor()
+            .cmp(&x.amount.minor())
+            .then_with(|| x.account.cmp(&y.account))
+    });
+    Ok(rows)
 }
 
 pub(super) async fn net_worth_history(
@@ -334,16 +319,11 @@ pub(super) async fn net_worth_history(
     from: YearMonth,
     to: YearMonth,
 ) -> Result<NetWorthHistory, LedgerError> {
-    if from > to {
-        return Err(LedgerError::invalid(
-            "from",
-            format!("from ({from}) is later than to ({to})"),
-        ));
-    }
+    LedgerError::check_range(&from, &to)?;
     let months = from.through(to);
     if months.len() > MAX_MONTHS {
         return Err(LedgerError::invalid(
-            "to",
+            Field::RangeEnd,
             format!("a history may span at most {MAX_MONTHS} months"),
         ));
     }
@@ -361,7 +341,7 @@ async fn history_in(
     let items = query_all(
         ledger.store.as_ref(),
         keys::vault_pk(m.vault_id),
-        SkRange::Between(keys::ACCOUNT_PREFIX.into(), keys::month_through(to)),
+        keys::accounts_and_months_through(Some(to)),
         true,
     )
     .await?;
@@ -369,10 +349,10 @@ async fn history_in(
     let kinds: BTreeMap<AccountId, AccountKind> =
         cat.accounts.iter().map(|a| (a.account_id, a.kind)).collect();
     let mut per_month: BTreeMap<YearMonth, BTreeMap<AccountId, i64>> = BTreeMap::new();
-    for item in items.iter().filter(|i| i.key.sk.starts_with(keys::MONTH_PREFIX)) {
+    for item in items.iter().filter(|i| keys::is_month_rollup(&i.key.sk)) {
         let r = Rollup::from_attrs(&item.attrs)?;
         let slot = per_month
-            .entry(month_of_rollup(&item.key.sk)?)
+            .entry(r.period.month())
             .or_default()
             .entry(r.account_id)
             .or_insert(0);

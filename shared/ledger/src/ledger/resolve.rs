@@ -162,7 +162,7 @@ impl Catalogue {
     pub fn from_items(items: &[Item]) -> Result<Catalogue, LedgerError> {
         let accounts = items
             .iter()
-            .filter(|i| i.key.sk.starts_with(keys::ACCOUNT_PREFIX))
+            .filter(|i| keys::is_account(&i.key.sk))
             .map(|i| AccountRec::from_attrs(&i.attrs))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Catalogue { accounts })
@@ -233,7 +233,7 @@ pub(super) async fn catalogue(ledger: &Ledger, vault: &Membership) -> Result<Cat
     let items = query_all(
         ledger.store.as_ref(),
         keys::vault_pk(vault.vault_id),
-        SkRange::Prefix(keys::ACCOUNT_PREFIX.into()),
+        keys::accounts(),
         true,
     )
     .await?;

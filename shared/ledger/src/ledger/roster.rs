@@ -20,15 +20,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::Ledger;
-use super::codec::Membership;
+use super::codec::{Membership, ROSTER_VERSION as VERSION};
+use super::guards::ROSTER_VERSION;
 use super::resolve::{join2, pick_vault, query_all};
 use crate::domain::PersonId;
 use crate::error::LedgerError;
 use crate::keys;
-use crate::store::{Condition, SkRange, StoreError, Value, WriteOp};
+use crate::store::{Condition, Guard, StoreError, Value, WriteOp};
 
-/// Attribute of the version item holding the version number.
-const VERSION: &str = "version";
 /// Most people whose rosters one instance keeps; past it the cache starts over.
 /// (A Lambda instance serves one request at a time and few people; this only
 /// bounds memory on a long-running local server.)
@@ -60,7 +59,7 @@ impl Roster {
             set: Default::default(),
             add: [(VERSION.to_string(), 1)].into(),
             remove: vec![],
-            condition: Some(self.unchanged()),
+            guard: Some(Guard::new(ROSTER_VERSION, self.unchanged())),
         }
     }
 
@@ -124,18 +123,11 @@ impl RosterCache {
 
 /// Read the caller's roster from the store (one query) and remember it.
 pub(super) async fn fetch(ledger: &Ledger, who: &PersonId) -> Result<Arc<Roster>, LedgerError> {
-    // The version item's sort key `M` sorts just before every `M#…`, so one range holds both.
-    let items = query_all(
-        ledger.store.as_ref(),
-        keys::person_pk(who),
-        SkRange::Between(keys::ROSTER_VERSION.into(), keys::upper(keys::MEMBERSHIP_PREFIX)),
-        true,
-    )
-    .await?;
+    let items = query_all(ledger.store.as_ref(), keys::person_pk(who), keys::roster(), true).await?;
     let mut version = None;
     let mut members = Vec::with_capacity(items.len());
     for item in &items {
-        if item.key.sk == keys::ROSTER_VERSION {
+        if keys::is_roster_version(&item.key.sk) {
             version = Some(version_of(&item.attrs)?);
         } else {
             members.push(Membership::from_attrs(&item.attrs)?);
@@ -182,24 +174,25 @@ impl InVault {
 
     /// Apply `ops` atomically together with a check that the caller's roster is
     /// still the one this vault was resolved from. A failed roster check is
-    /// reported as a condition failure at index `ops.len()` (after the caller's
-    /// own operations): callers treat it like any lost race, and the next
-    /// attempt reads a fresh roster.
+    /// reported as a failure of guard [`ROSTER_VERSION`]: callers treat it like
+    /// any lost race, and the next attempt reads a fresh roster.
     pub async fn commit(
         &self,
         ledger: &Ledger,
         who: &PersonId,
         mut ops: Vec<WriteOp>,
     ) -> Result<(), StoreError> {
-        let at = ops.len();
         ops.push(WriteOp::Check {
             key: keys::roster_version(who),
-            condition: self.roster.unchanged(),
+            guard: Guard::new(ROSTER_VERSION, self.roster.unchanged()),
         });
         let out = ledger.store.write(ops).await;
         match &out {
             Ok(()) => self.committed.store(true, Ordering::Release),
-            Err(StoreError::ConditionFailed { index, .. }) if *index == at => ledger.rosters.forget(who),
+            Err(StoreError::ConditionFailed {
+                guard: ROSTER_VERSION,
+                ..
+            }) => ledger.rosters.forget(who),
             Err(_) => {}
         }
         out

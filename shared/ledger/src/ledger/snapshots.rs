@@ -3,14 +3,17 @@
 use std::collections::BTreeMap;
 
 use super::accounts::{membership_check, vault_gone};
-use super::codec::SnapshotRec;
+use super::codec::account_live;
+use super::codec::{Period, Rollup, SnapshotRec};
+use super::guards::{ACCOUNT_LIVE, MEMBERSHIP};
 use super::reports::nets_at;
 use super::resolve::{Catalogue, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
 use super::*;
 use crate::domain::{AccountId, Money};
+use crate::error::Field;
 use crate::keys;
-use crate::store::{Condition, Item, SkRange, StoreError, Value, WriteOp};
+use crate::store::{Guard, Item, StoreError, WriteOp};
 
 pub(super) async fn upsert_snapshot(
     ledger: &Ledger,
@@ -33,8 +36,8 @@ async fn upsert_in(
     v: InVault,
 ) -> Result<SnapshotOutcome, LedgerError> {
     let m = v.m.clone();
-    let balance =
-        Money::from_decimal(input.balance, m.currency).map_err(|e| LedgerError::from_parse("balance", e))?;
+    let balance = Money::from_decimal(input.balance, m.currency)
+        .map_err(|e| LedgerError::from_parse(Field::Balance, e))?;
     let (cat, nets) = nets_at(ledger, &m, input.date).await?;
     let a = cat.resolve(&input.account, false, &m)?.clone();
     let ledger_balance = Money::from_minor(
@@ -45,7 +48,7 @@ async fn upsert_in(
     );
     let difference = balance
         .checked_sub(ledger_balance)
-        .ok_or_else(|| LedgerError::invalid("balance", "the balance is out of range"))?;
+        .ok_or_else(|| LedgerError::invalid(Field::Balance, "the balance is out of range"))?;
     let rec = SnapshotRec {
         account_id: a.account_id,
         date: input.date,
@@ -59,11 +62,11 @@ async fn upsert_in(
                 key: keys::snapshot(m.vault_id, a.account_id, input.date),
                 attrs: rec.to_attrs(ledger.clock.now().as_second()),
             },
-            condition: None,
+            guard: None,
         },
         WriteOp::Check {
             key: keys::account(m.vault_id, a.account_id),
-            condition: Condition::AttrEquals("archived".into(), Value::Bool(false)),
+            guard: Guard::new(ACCOUNT_LIVE, account_live()),
         },
     ];
     match v.commit(ledger, who, ops).await {
@@ -77,10 +80,12 @@ async fn upsert_in(
             ledger_balance,
             difference,
         }),
-        Err(StoreError::ConditionFailed { index: 0, .. }) => Err(vault_gone(&m)),
-        Err(StoreError::ConditionFailed { index: 2, .. }) => {
-            Err(LedgerError::ArchivedAccount { name: a.name })
-        }
+        Err(StoreError::ConditionFailed {
+            guard: MEMBERSHIP, ..
+        }) => Err(vault_gone(&m)),
+        Err(StoreError::ConditionFailed {
+            guard: ACCOUNT_LIVE, ..
+        }) => Err(LedgerError::ArchivedAccount { name: a.name }),
         // The roster moved (see `roster.rs`): decide again on a fresh one.
         Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
         Err(e) => Err(e.into()),
@@ -105,18 +110,8 @@ async fn reconcile_in(
     let pk = keys::vault_pk(m.vault_id);
     // Round 1: accounts with every monthly rollup, and every snapshot.
     let (head, snaps) = join2(
-        query_all(
-            store,
-            pk.clone(),
-            SkRange::Between(keys::ACCOUNT_PREFIX.into(), keys::upper(keys::MONTH_PREFIX)),
-            true,
-        ),
-        query_all(
-            store,
-            pk.clone(),
-            SkRange::Prefix(keys::SNAPSHOT_PREFIX.into()),
-            true,
-        ),
+        query_all(store, pk.clone(), keys::accounts_and_months_through(None), true),
+        query_all(store, pk.clone(), keys::snapshots(), true),
     )
     .await;
     let head = head?;
@@ -141,32 +136,26 @@ async fn reconcile_in(
         latest.values().map(|s| s.date).max(),
     ) {
         // Round 2: daily rollups from the earliest snapshot's month to the latest snapshot.
-        let days = query_all(
-            store,
-            pk,
-            SkRange::Between(keys::day_from(first.first_of_month()), keys::day_through(last)),
-            true,
-        )
-        .await?;
+        let days = query_all(store, pk, keys::days_between(first.first_of_month(), last), true).await?;
         for s in latest.values() {
             let Some(a) = cat.by_id(s.account_id) else {
                 continue;
             };
             let mut net: i64 = 0;
-            for item in head.iter().filter(|i| i.key.sk.starts_with(keys::MONTH_PREFIX)) {
-                let r = super::codec::Rollup::from_attrs(&item.attrs)?;
-                if r.account_id == a.account_id && item.key.sk < keys::month_from(s.date.month()) {
+            for item in head.iter().filter(|i| keys::is_month_rollup(&i.key.sk)) {
+                let r = Rollup::from_attrs(&item.attrs)?;
+                if r.account_id == a.account_id && r.period.month() < s.date.month() {
                     net = net.checked_add(r.net).ok_or_else(|| {
                         LedgerError::out_of_range(format!("balance of account \"{}\"", a.name))
                     })?;
                 }
             }
             for item in &days {
-                let r = super::codec::Rollup::from_attrs(&item.attrs)?;
-                if r.account_id == a.account_id
-                    && item.key.sk >= keys::day_from(s.date.first_of_month())
-                    && item.key.sk <= keys::day_through(s.date)
-                {
+                let r = Rollup::from_attrs(&item.attrs)?;
+                let Period::Day(day) = r.period else {
+                    return Err(LedgerError::internal("a daily range returned a monthly rollup"));
+                };
+                if r.account_id == a.account_id && day.month() == s.date.month() && day <= s.date {
                     net = net.checked_add(r.net).ok_or_else(|| {
                         LedgerError::out_of_range(format!("balance of account \"{}\"", a.name))
                     })?;

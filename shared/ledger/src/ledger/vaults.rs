@@ -2,12 +2,13 @@
 
 use std::collections::BTreeMap;
 
-use super::codec::{Membership, n_or_zero, sv};
+use super::codec::{Membership, account_count, name_attrs, name_key_is, points_at_vault, vault_pointer};
+use super::guards::{NAME_FREE, NAME_HELD, VAULT_EXISTS, VAULT_NAME_UNCHANGED, VAULT_NEW, guard};
 use super::resolve::{pick_vault, retrying};
 use super::roster;
 use super::*;
 use crate::domain::{Currency, Name, VaultId, VaultZone, random_uuid};
-use crate::error::Entity;
+use crate::error::{Entity, Field};
 use crate::keys;
 use crate::store::{Condition, Item, StoreError, WriteOp};
 
@@ -33,7 +34,7 @@ pub(super) async fn list_vaults(ledger: &Ledger, who: &PersonId) -> Result<Vault
     let mut vaults = Vec::with_capacity(all.len());
     for (m, meta) in all.iter().zip(metas) {
         let count = match meta {
-            Some(item) => n_or_zero(&item.attrs, "accountCount")?,
+            Some(item) => account_count(&item.attrs)?,
             None => 0,
         };
         vaults.push(VaultInfo {
@@ -53,7 +54,7 @@ pub(super) async fn create_vault(
     who: &PersonId,
     input: NewVault,
 ) -> Result<CreatedVault, LedgerError> {
-    let name = Name::parse(&input.name).map_err(|e| LedgerError::from_parse("name", e))?;
+    let name = Name::parse(&input.name).map_err(|e| LedgerError::from_parse(Field::Name, e))?;
     let currency = input.currency.unwrap_or(Currency::KRW);
     let zone = input.time_zone.unwrap_or_else(VaultZone::seoul);
     retrying(|| attempt_create(ledger, who, &name, currency, zone.clone())).await
@@ -85,7 +86,7 @@ async fn attempt_create(
     }
     if all.len() >= MAX_VAULTS {
         return Err(LedgerError::invalid(
-            "name",
+            Field::Name,
             format!("a person may have at most {MAX_VAULTS} vaults"),
         ));
     }
@@ -101,23 +102,23 @@ async fn attempt_create(
         WriteOp::Put {
             item: Item {
                 key: keys::vault_name(who, name.key()),
-                attrs: BTreeMap::from([("vaultId".into(), sv(m.vault_id.to_string()))]),
+                attrs: vault_pointer(m.vault_id),
             },
-            condition: Some(Condition::NotExists),
+            guard: guard(NAME_FREE, Condition::NotExists),
         },
         WriteOp::Put {
             item: Item {
                 key: keys::membership(who, m.vault_id),
                 attrs: m.to_attrs(),
             },
-            condition: Some(Condition::NotExists),
+            guard: guard(VAULT_NEW, Condition::NotExists),
         },
         WriteOp::Put {
             item: Item {
                 key: keys::vault_meta(m.vault_id),
                 attrs: m.meta_attrs(who.as_str(), now),
             },
-            condition: Some(Condition::NotExists),
+            guard: guard(VAULT_NEW, Condition::NotExists),
         },
         roster.bump(who),
     ];
@@ -151,7 +152,7 @@ pub(super) async fn rename_vault(
     vault: &str,
     new_name: &str,
 ) -> Result<RenamedVault, LedgerError> {
-    let new = Name::parse(new_name).map_err(|e| LedgerError::from_parse("newName", e))?;
+    let new = Name::parse(new_name).map_err(|e| LedgerError::from_parse(Field::NewName, e))?;
     retrying(|| attempt_rename(ledger, who, vault, &new)).await
 }
 
@@ -174,11 +175,7 @@ async fn attempt_rename(
             existing: format!("another of your vaults ({})", other.currency),
         });
     }
-    let names = BTreeMap::from([
-        ("name".into(), sv(new.display())),
-        ("nameKey".into(), sv(new.key().as_str())),
-    ]);
-    let vid = sv(m.vault_id.to_string());
+    let names = name_attrs(new.display(), new.key());
     let mut ops = vec![
         // The membership update doubles as the membership check.
         WriteOp::Update {
@@ -186,28 +183,28 @@ async fn attempt_rename(
             set: names.clone(),
             add: BTreeMap::new(),
             remove: vec![],
-            condition: Some(Condition::AttrEquals("nameKey".into(), sv(m.name_key.as_str()))),
+            guard: guard(VAULT_NAME_UNCHANGED, name_key_is(&m.name_key)),
         },
         WriteOp::Update {
             key: keys::vault_meta(m.vault_id),
             set: names,
             add: BTreeMap::new(),
             remove: vec![],
-            condition: Some(Condition::Exists),
+            guard: guard(VAULT_EXISTS, Condition::Exists),
         },
         roster.bump(who),
     ];
     if new.key() != &m.name_key {
         ops.push(WriteOp::Delete {
             key: keys::vault_name(who, &m.name_key),
-            condition: Some(Condition::AttrEquals("vaultId".into(), vid.clone())),
+            guard: guard(NAME_HELD, points_at_vault(m.vault_id)),
         });
         ops.push(WriteOp::Put {
             item: Item {
                 key: keys::vault_name(who, new.key()),
-                attrs: BTreeMap::from([("vaultId".into(), vid)]),
+                attrs: vault_pointer(m.vault_id),
             },
-            condition: Some(Condition::NotExists),
+            guard: guard(NAME_FREE, Condition::NotExists),
         });
     }
     match ledger.store.write(ops).await {

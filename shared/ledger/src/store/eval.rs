@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use super::{Attrs, Condition, Item, Key, MAX_ITEM_BYTES, MAX_WRITE_OPS, StoreError, Value, WriteOp};
+use super::{Attrs, Condition, Guard, Item, Key, MAX_ITEM_BYTES, MAX_WRITE_OPS, StoreError, Value, WriteOp};
 
 /// Refuse a write that no store may accept: empty, too many operations, or two on one key.
 pub fn validate(ops: &[WriteOp]) -> Result<(), StoreError> {
@@ -103,15 +103,32 @@ pub fn holds(condition: &Condition, current: Option<&Attrs>) -> bool {
     }
 }
 
-/// The condition an operation carries, if any.
-pub fn condition_of(op: &WriteOp) -> Option<&Condition> {
+/// The guard an operation carries, if any.
+pub fn guard_of(op: &WriteOp) -> Option<&Guard> {
     match op {
-        WriteOp::Put { condition, .. }
-        | WriteOp::Update { condition, .. }
-        | WriteOp::Delete { condition, .. } => condition.as_ref(),
-        WriteOp::Check { condition, .. } => Some(condition),
+        WriteOp::Put { guard, .. } | WriteOp::Update { guard, .. } | WriteOp::Delete { guard, .. } => {
+            guard.as_ref()
+        }
+        WriteOp::Check { guard, .. } => Some(guard),
     }
 }
+
+/// The condition an operation carries, if any.
+pub fn condition_of(op: &WriteOp) -> Option<&Condition> {
+    guard_of(op).map(|g| &g.condition)
+}
+
+/// The failure of `op`'s guard, with the item as it was (`None`: absent).
+pub fn guard_failed(op: &WriteOp, current: Option<Item>) -> StoreError {
+    StoreError::ConditionFailed {
+        guard: guard_of(op).map_or(UNGUARDED, |g| g.name),
+        current,
+    }
+}
+
+/// The name reported when a store refuses an operation that carries no guard
+/// (DynamoDB's own checks; no store of ours fails an unguarded op).
+pub const UNGUARDED: &str = "unguarded";
 
 /// What an operation leaves behind: `Some(attrs)` to store, `None` to delete,
 /// or `Err` when it cannot apply (overflow, oversize item).

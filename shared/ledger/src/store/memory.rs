@@ -113,15 +113,12 @@ impl Store for MemoryStore {
         eval::validate(&ops)?;
         let mut items = self.lock();
         let mut results = Vec::with_capacity(ops.len());
-        for (index, op) in ops.iter().enumerate() {
+        for op in &ops {
             let current = items.get(op.key());
             if let Some(cond) = eval::condition_of(op)
                 && !eval::holds(cond, current)
             {
-                return Err(StoreError::ConditionFailed {
-                    index,
-                    current: current.map(|a| eval::item(op.key(), a)),
-                });
+                return Err(eval::guard_failed(op, current.map(|a| eval::item(op.key(), a))));
             }
             results.push(eval::apply(op, current)?);
         }

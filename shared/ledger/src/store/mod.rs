@@ -6,9 +6,10 @@
 //! Semantics every implementation must honour:
 //! - all reads are strongly consistent;
 //! - [`Store::write`] applies all operations or none; each operation's
-//!   condition is evaluated against the state before the write; the first
-//!   failed condition is reported by its index (like DynamoDB's cancellation
-//!   reasons), with the item as it was when the write was attempted;
+//!   [`Guard`] is evaluated against the state before the write; the first
+//!   failed guard (in operation order) is reported by its name, with the item
+//!   as it was when the write was attempted (DynamoDB reports a position, which
+//!   its store maps back to the operation's guard name);
 //! - at most one operation per key in one write ([`StoreError::Invalid`] otherwise);
 //! - an `Update` creates the item if it does not exist (DynamoDB semantics);
 //!   `add` on a missing attribute starts from 0; overflow is [`StoreError::Invalid`];
@@ -94,6 +95,25 @@ pub enum Condition {
     AttrNotEquals(String, Value),
 }
 
+/// A named condition: what must hold for an operation to apply, and the name
+/// a failure reports ([`StoreError::ConditionFailed`]), so a caller tells which
+/// guard of its write failed without knowing where the operation sits in the list.
+/// Names need not be unique in a write: ops with one meaning may share one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Guard {
+    /// The name a failure reports (e.g. `"membership"`).
+    pub name: &'static str,
+    /// What must hold.
+    pub condition: Condition,
+}
+
+impl Guard {
+    /// A guard named `name` requiring `condition`.
+    pub fn new(name: &'static str, condition: Condition) -> Self {
+        Self { name, condition }
+    }
+}
+
 /// One operation of an atomic write.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WriteOp {
@@ -102,7 +122,7 @@ pub enum WriteOp {
         /// The whole new item.
         item: Item,
         /// Optional guard.
-        condition: Option<Condition>,
+        guard: Option<Guard>,
     },
     /// Update attributes in place, creating the item if absent.
     Update {
@@ -115,21 +135,21 @@ pub enum WriteOp {
         /// Attributes to remove.
         remove: Vec<String>,
         /// Optional guard.
-        condition: Option<Condition>,
+        guard: Option<Guard>,
     },
     /// Delete an item (deleting a missing item is not an error unless a condition says so).
     Delete {
         /// Which item.
         key: Key,
         /// Optional guard.
-        condition: Option<Condition>,
+        guard: Option<Guard>,
     },
     /// Only check a condition on an item (DynamoDB `ConditionCheck`).
     Check {
         /// Which item.
         key: Key,
         /// The guard.
-        condition: Condition,
+        guard: Guard,
     },
 }
 
@@ -181,11 +201,11 @@ pub struct Page {
 /// Why a store operation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// A condition of the atomic write failed; nothing was written.
-    #[error("condition failed on write operation {index}")]
+    /// A guard of the atomic write failed; nothing was written.
+    #[error("guard `{guard}` failed")]
     ConditionFailed {
-        /// Index of the first failed operation in the write.
-        index: usize,
+        /// The name of the first failed operation's guard.
+        guard: &'static str,
         /// That item as it was (None when it did not exist).
         current: Option<Item>,
     },

@@ -308,7 +308,7 @@ impl<S: Store + ?Sized> Store for FailingStore<S> {
 mod tests {
     use super::*;
     use crate::store::memory::MemoryStore;
-    use crate::store::{Attrs, Condition, SkRange, Value};
+    use crate::store::{Attrs, Condition, Guard, SkRange, Value};
 
     fn put(pk: &str, sk: &str, n: i64) -> WriteOp {
         let mut attrs = Attrs::new();
@@ -318,7 +318,7 @@ mod tests {
                 key: Key::new(pk, sk),
                 attrs,
             },
-            condition: None,
+            guard: None,
         }
     }
 
@@ -386,14 +386,14 @@ mod tests {
         let store = CountingStore::new(MemoryStore::new());
         let op = WriteOp::Check {
             key: Key::new("p", "a"),
-            condition: Condition::Exists,
+            guard: Guard::new("exists", Condition::Exists),
         };
         let err = store.write(vec![op]).await.unwrap_err();
         assert!(
             matches!(
                 err,
                 StoreError::ConditionFailed {
-                    index: 0,
+                    guard: "exists",
                     current: None
                 }
             ),

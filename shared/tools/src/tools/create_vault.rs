@@ -60,13 +60,13 @@ impl Operation for CreateVault {
             .as_deref()
             .map(Currency::parse)
             .transpose()
-            .map_err(|e| LedgerError::from_parse("currency", e))?;
+            .map_err(|e| LedgerError::from_parse(dochiya_ledger::Field::Currency, e))?;
         let time_zone = args
             .time_zone
             .as_deref()
             .map(VaultZone::parse)
             .transpose()
-            .map_err(|e| LedgerError::from_parse("timeZone", e))?;
+            .map_err(|e| LedgerError::from_parse(dochiya_ledger::Field::TimeZone, e))?;
         let v = ledger
             .create_vault(
                 who,

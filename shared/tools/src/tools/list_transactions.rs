@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::{CursorArg, DateArg, NameArg, SearchArg};
-use crate::operation::{Operation, READ, READ_ONLY, check_range};
+use crate::operation::{Operation, READ, READ_ONLY};
 use crate::text;
 use crate::wire::{TransactionOut, VaultOut};
 
@@ -63,11 +63,11 @@ impl Operation for ListTransactions {
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         if let (Some(from), Some(to)) = (&args.from, &args.to) {
-            check_range(&from.0, &to.0)?;
+            LedgerError::check_range(&from.0, &to.0)?;
         }
         if let Some(limit) = args.limit.filter(|l| !(1..=200).contains(l)) {
             return Err(LedgerError::invalid(
-                "limit",
+                dochiya_ledger::Field::Limit,
                 format!(
                     "{limit} is outside 1–200; leave it out for 50 per page, and use nextCursor for more."
                 ),

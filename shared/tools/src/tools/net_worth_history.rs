@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::{MonthArg, NameArg};
-use crate::operation::{Operation, READ, READ_ONLY, check_range};
+use crate::operation::{Operation, READ, READ_ONLY};
 use crate::text;
 use crate::wire::{AmountOut, MonthOut, VaultOut};
 
@@ -62,7 +62,7 @@ impl Operation for NetWorthHistory {
     const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
-        check_range(&args.from.0, &args.to.0)?;
+        LedgerError::check_range(&args.from.0, &args.to.0)?;
         let h = ledger
             .net_worth_history(who, args.vault.as_deref(), args.from.0, args.to.0)
             .await?;

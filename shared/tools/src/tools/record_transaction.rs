@@ -49,6 +49,10 @@ impl Operation for RecordTransaction {
     const SCOPE: &'static str = WRITE;
     const ANNOTATIONS: dochiya_protocol::ToolAnnotations = write(false);
 
+    fn argument(field: dochiya_ledger::Field) -> std::borrow::Cow<'static, str> {
+        crate::errors::simple_argument(field)
+    }
+
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let recorded = ledger
             .record_transaction(

@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::{DateArg, NameArg};
-use crate::operation::{Operation, READ, READ_ONLY, check_range};
+use crate::operation::{Operation, READ, READ_ONLY};
 use crate::text;
 use crate::wire::{AmountOut, DateOut, MonthOut, UuidOut, VaultOut};
 
@@ -97,7 +97,7 @@ impl Operation for SpendingReport {
     const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
-        check_range(&args.from.0, &args.to.0)?;
+        LedgerError::check_range(&args.from.0, &args.to.0)?;
         let by = match args.by.unwrap_or(By::Account) {
             By::Account => ReportBy::Account,
             By::Month => ReportBy::Month,

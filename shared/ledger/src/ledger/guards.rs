@@ -1,0 +1,39 @@
+//! The names of the guards the ledger's writes carry. A failed write reports
+//! the name of the guard that failed, so each operation decides what a failure
+//! means by name, wherever the guarded op sits in its list.
+
+use crate::store::{Condition, Guard};
+
+/// The idempotency record is unclaimed (absent, or still the expired one read).
+pub(super) const IDEMPOTENCY_CLAIM: &str = "idempotency-claim";
+/// The caller is still a member of the vault.
+pub(super) const MEMBERSHIP: &str = "membership";
+/// The caller's roster is still the version the vault was resolved from.
+pub(super) const ROSTER_VERSION: &str = "roster-version";
+/// The duplicate guard is still the one read (or absent).
+pub(super) const DUPLICATE_GUARD: &str = "duplicate-guard";
+/// A new transaction's id is not taken.
+pub(super) const TRANSACTION_NEW: &str = "transaction-new";
+/// The transaction is not voided.
+pub(super) const TRANSACTION_LIVE: &str = "transaction-live";
+/// The account exists and is not archived.
+pub(super) const ACCOUNT_LIVE: &str = "account-live";
+/// The account exists (archived or not).
+pub(super) const ACCOUNT_EXISTS: &str = "account-exists";
+/// A new account's id is not taken.
+pub(super) const ACCOUNT_NEW: &str = "account-new";
+/// A name (of an account or a vault) is free.
+pub(super) const NAME_FREE: &str = "name-free";
+/// A name item still points at the thing being renamed or archived.
+pub(super) const NAME_HELD: &str = "name-held";
+/// A new vault's id is not taken.
+pub(super) const VAULT_NEW: &str = "vault-new";
+/// The vault's settings item exists.
+pub(super) const VAULT_EXISTS: &str = "vault-exists";
+/// The membership still has the name the rename started from.
+pub(super) const VAULT_NAME_UNCHANGED: &str = "vault-name-unchanged";
+
+/// `Some` guard named `name` requiring `condition`.
+pub(super) fn guard(name: &'static str, condition: Condition) -> Option<Guard> {
+    Some(Guard::new(name, condition))
+}

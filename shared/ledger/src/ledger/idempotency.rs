@@ -1,0 +1,223 @@
+//! Idempotent writes: a caller-chosen key claims one entry; a retry with the same
+//! key and the same arguments gets the stored result back instead of a second entry.
+//!
+//! The record (`P#<sub>` / `IK#<key>`) holds the call's fingerprint and its result.
+//! Before a write, the record read in the first round decides the [`NextAction`];
+//! the write itself carries the claim, so two concurrent calls with one key
+//! cannot both write: the loser's claim fails and it replays the winner's result.
+
+use super::codec::{IdemRec, Membership};
+use super::guards::{IDEMPOTENCY_CLAIM, guard};
+use super::record::view;
+use super::{AccountBalance, Recorded};
+use crate::domain::{Money, PersonId};
+use crate::error::{Field, LedgerError};
+use crate::keys;
+use crate::store::{Condition, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
+
+pub use crate::domain::limits::MAX_IDEMPOTENCY_KEY_CHARS;
+
+/// A caller's idempotency key: trimmed, 1–[`MAX_IDEMPOTENCY_KEY_CHARS`] characters, no control characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdempotencyKey(String);
+
+impl IdempotencyKey {
+    /// Validate a key as the caller sent it.
+    pub fn parse(raw: &str) -> Result<Self, LedgerError> {
+        let key = raw.trim();
+        if key.is_empty()
+            || key.chars().count() > MAX_IDEMPOTENCY_KEY_CHARS
+            || key.chars().any(char::is_control)
+        {
+            return Err(LedgerError::invalid(
+                Field::IdempotencyKey,
+                format!(
+                    "make up a key of 1–{MAX_IDEMPOTENCY_KEY_CHARS} characters for this entry (for example a UUID) and reuse it unchanged if you retry this same entry"
+                ),
+            ));
+        }
+        Ok(Self(key.to_string()))
+    }
+
+    /// The key as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Where this person's record for the key is stored.
+    pub(super) fn item_key(&self, who: &PersonId) -> Key {
+        keys::idempotency(who, &self.0)
+    }
+}
+
+/// What the stored record says to do with a call.
+#[derive(Debug)]
+pub(super) enum NextAction {
+    /// No live record: do the work, and claim the key in the same write.
+    Start(Claim),
+    /// The key was used already: answer from the record (or refuse if the arguments differ).
+    Replay(IdemRec),
+}
+
+/// The right to write the record for a key: only if absent, or still the expired one we read.
+#[derive(Debug, Clone)]
+pub(super) struct Claim {
+    key: Key,
+    expired_at: Option<i64>,
+}
+
+impl Claim {
+    /// The record's item key.
+    pub fn key(&self) -> &Key {
+        &self.key
+    }
+
+    /// The write op that stores `rec` under the key, failing if another call claimed it first.
+    pub fn op(&self, rec: &IdemRec) -> WriteOp {
+        WriteOp::Put {
+            item: Item {
+                key: self.key.clone(),
+                attrs: rec.to_attrs(),
+            },
+            guard: guard(
+                IDEMPOTENCY_CLAIM,
+                match self.expired_at {
+                    Some(old) => Condition::AttrEquals(TTL_ATTRIBUTE.into(), Value::N(old)),
+                    None => Condition::NotExists,
+                },
+            ),
+        }
+    }
+}
+
+/// Decide from the record read for `key` (if any) at `now_s` (epoch seconds).
+pub(super) fn next_action(key: Key, stored: Option<Item>, now_s: i64) -> Result<NextAction, LedgerError> {
+    let rec = stored.map(|i| IdemRec::from_attrs(&i.attrs)).transpose()?;
+    // DynamoDB deletes expired items lazily: an expired record counts as absent.
+    Ok(match rec {
+        Some(r) if r.expires_at > now_s => NextAction::Replay(r),
+        Some(r) => NextAction::Start(Claim {
+            key,
+            expired_at: Some(r.expires_at),
+        }),
+        None => NextAction::Start(Claim {
+            key,
+            expired_at: None,
+        }),
+    })
+}
+
+/// The stored result of an earlier call with the same key, or a refusal if the arguments differ.
+pub(super) fn replay(
+    rec: &IdemRec,
+    fingerprint: &str,
+    key: &IdempotencyKey,
+    m: &Membership,
+    dry_run: bool,
+) -> Result<Recorded, LedgerError> {
+    // The fingerprint names the vault, so a match is a record of this very vault.
+    if rec.fingerprint != fingerprint || rec.vault_id != m.vault_id {
+        return Err(LedgerError::IdempotencyKeyReused {
+            key: key.as_str().to_string(),
+        });
+    }
+    Ok(recorded(rec, m, true, dry_run))
+}
+
+/// The result a record stands for.
+pub(super) fn recorded(rec: &IdemRec, m: &Membership, replayed: bool, dry_run: bool) -> Recorded {
+    Recorded {
+        vault: m.vault_ref(),
+        currency: m.currency,
+        transaction: view(&rec.tx, None, m.currency),
+        balances: rec
+            .balances
+            .iter()
+            .map(|(id, name, bal)| AccountBalance {
+                account_id: *id,
+                account: name.clone(),
+                balance: Money::from_minor(*bal, m.currency),
+            })
+            .collect(),
+        replayed,
+        dry_run,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stored(expires_at: i64) -> Item {
+        let rec = IdemRec {
+            fingerprint: "f".into(),
+            vault_id: crate::domain::VaultId::from_uuid(uuid::Uuid::nil()),
+            tx: super::super::codec::TxRec {
+                id: crate::domain::TransactionId::from_u64((1 << 53) + 1).unwrap(),
+                date: crate::domain::LocalDate::parse("2026-03-09").unwrap(),
+                memo: String::new(),
+                voided: false,
+                recorded_at_ms: 0,
+                postings: vec![],
+            },
+            balances: vec![],
+            expires_at,
+        };
+        Item {
+            key: Key::new("P#a", "IK#k"),
+            attrs: rec.to_attrs(),
+        }
+    }
+
+    fn claim_condition(action: NextAction) -> Option<Condition> {
+        let NextAction::Start(claim) = action else {
+            panic!("expected Start, got {action:?}")
+        };
+        let rec = IdemRec::from_attrs(&stored(0).attrs).unwrap();
+        match claim.op(&rec) {
+            WriteOp::Put { guard: Some(g), .. } => {
+                assert_eq!(g.name, IDEMPOTENCY_CLAIM);
+                Some(g.condition)
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_live_record_replays_and_an_expired_or_missing_one_is_claimed() {
+        let key = Key::new("P#a", "IK#k");
+        match next_action(key.clone(), Some(stored(101)), 100).unwrap() {
+            NextAction::Replay(r) => assert_eq!(r.expires_at, 101),
+            other => panic!("{other:?}"),
+        }
+        // Expired at exactly now: DynamoDB may still return it; it counts as absent.
+        assert_eq!(
+            claim_condition(next_action(key.clone(), Some(stored(100)), 100).unwrap()),
+            Some(Condition::AttrEquals(TTL_ATTRIBUTE.into(), Value::N(100)))
+        );
+        assert_eq!(
+            claim_condition(next_action(key, None, 100).unwrap()),
+            Some(Condition::NotExists)
+        );
+    }
+
+    #[test]
+    fn keys_are_trimmed_and_bounded() {
+        assert_eq!(IdempotencyKey::parse("  k-1 ").unwrap().as_str(), "k-1");
+        for bad in ["", "   ", "a\nb"] {
+            assert!(
+                matches!(
+                    IdempotencyKey::parse(bad),
+                    Err(LedgerError::InvalidInput {
+                        field: Field::IdempotencyKey,
+                        ..
+                    })
+                ),
+                "{bad:?}"
+            );
+        }
+        let longest = "k".repeat(MAX_IDEMPOTENCY_KEY_CHARS);
+        assert!(IdempotencyKey::parse(&longest).is_ok());
+        assert!(IdempotencyKey::parse(&format!("{longest}k")).is_err());
+    }
+}

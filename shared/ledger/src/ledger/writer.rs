@@ -1,0 +1,279 @@
+//! The one place a transaction's items are built.
+//!
+//! A transaction is stored twice (by date for ranges, by id for lookups) and
+//! moves stored totals: each account's running balance and its monthly and daily
+//! rollups, all in the same atomic write, so balances and reports never scan
+//! postings. Every way of changing a transaction is a [`TxChange`]; its effect on
+//! totals is a sum of signed postings on dates, so a change that touches two
+//! dates (an edit that moves a transaction) merges into one op per key.
+
+use std::collections::BTreeMap;
+
+use super::codec::{
+    PostingRec, TxRec, account_live, balance_update, rollup_day_attrs, rollup_month_attrs, rollup_update,
+    still_live, void_mark,
+};
+use super::guards::{ACCOUNT_EXISTS, ACCOUNT_LIVE, TRANSACTION_LIVE, TRANSACTION_NEW, guard};
+use crate::domain::{AccountId, LocalDate, VaultId, YearMonth};
+use crate::error::{Field, LedgerError};
+use crate::keys;
+use crate::store::{Condition, Guard, Item, StoreError, WriteOp};
+
+/// A change to one transaction, as its write sees it.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum TxChange<'a> {
+    /// A new transaction: both items only if absent; totals move by its postings.
+    Create(&'a TxRec),
+    /// Voiding: both items marked voided only if still live; totals move back.
+    Reverse {
+        /// The transaction as stored (not yet voided).
+        tx: &'a TxRec,
+        /// Why it was voided (may be empty).
+        reason: &'a str,
+        /// When, epoch seconds.
+        at: i64,
+    },
+}
+
+impl TxChange<'_> {
+    /// The signed postings this change applies to totals, with their dates.
+    fn effects(&self) -> Vec<(LocalDate, i64, &PostingRec)> {
+        match self {
+            TxChange::Create(tx) => tx.postings.iter().map(|p| (tx.date, 1, p)).collect(),
+            TxChange::Reverse { tx, .. } => tx.postings.iter().map(|p| (tx.date, -1, p)).collect(),
+        }
+    }
+
+    /// Net change of each account's running balance (debit-positive).
+    pub fn nets(&self) -> Result<BTreeMap<AccountId, i64>, LedgerError> {
+        let mut out = BTreeMap::new();
+        for (_, sign, p) in self.effects() {
+            add(&mut out, p.account_id, p.amount, sign)?;
+        }
+        Ok(out)
+    }
+}
+
+/// Every write op of `change` in `vault`: the transaction's two items, the
+/// running balance of each account it touches (except those in `opened_here`,
+/// whose items the same write creates with their net included), and the
+/// monthly and daily rollups.
+///
+/// An account whose balance goes up by a created posting must be live
+/// (`archived = false`, which also means it exists); a reversal only requires
+/// the account to exist (archived accounts can still have entries voided).
+pub(super) fn transaction_ops(
+    vault: VaultId,
+    change: TxChange<'_>,
+    opened_here: &[AccountId],
+) -> Result<Vec<WriteOp>, LedgerError> {
+    let mut ops = item_ops(vault, change);
+    let mut months: BTreeMap<(YearMonth, AccountId), i64> = BTreeMap::new();
+    let mut days: BTreeMap<(LocalDate, AccountId), i64> = BTreeMap::new();
+    let mut nets: BTreeMap<AccountId, i64> = BTreeMap::new();
+    let mut created_by: Vec<AccountId> = Vec::new();
+    for (date, sign, p) in change.effects() {
+        add(&mut nets, p.account_id, p.amount, sign)?;
+        add(&mut months, (date.month(), p.account_id), p.amount, sign)?;
+        add(&mut days, (date, p.account_id), p.amount, sign)?;
+        if sign > 0 {
+            created_by.push(p.account_id);
+        }
+    }
+    for (&account, &net) in nets.iter().filter(|(a, _)| !opened_here.contains(a)) {
+        let guard = if created_by.contains(&account) {
+            Guard::new(ACCOUNT_LIVE, account_live())
+        } else {
+            Guard::new(ACCOUNT_EXISTS, Condition::Exists)
+        };
+        ops.push(balance_update(keys::account(vault, account), net, Some(guard)));
+    }
+    for (&(month, account), &net) in &months {
+        ops.push(rollup_update(
+            keys::month_rollup(vault, month, account),
+            rollup_month_attrs(account, month),
+            net,
+        ));
+    }
+    for (&(date, account), &net) in &days {
+        ops.push(rollup_update(
+            keys::day_rollup(vault, date, account),
+            rollup_day_attrs(account, date),
+            net,
+        ));
+    }
+    Ok(ops)
+}
+
+/// The ops on the transaction's own two items (by date, by id).
+fn item_ops(vault: VaultId, change: TxChange<'_>) -> Vec<WriteOp> {
+    match change {
+        TxChange::Create(tx) => [
+            keys::transaction(vault, tx.date, tx.id),
+            keys::transaction_by_id(vault, tx.id),
+        ]
+        .into_iter()
+        .map(|key| WriteOp::Put {
+            item: Item {
+                key,
+                attrs: tx.to_attrs(),
+            },
+            guard: guard(TRANSACTION_NEW, Condition::NotExists),
+        })
+        .collect(),
+        TxChange::Reverse { tx, reason, at } => [
+            keys::transaction(vault, tx.date, tx.id),
+            keys::transaction_by_id(vault, tx.id),
+        ]
+        .into_iter()
+        .map(|key| WriteOp::Update {
+            key,
+            set: void_mark(reason, at),
+            add: BTreeMap::new(),
+            remove: vec![],
+            guard: guard(TRANSACTION_LIVE, still_live()),
+        })
+        .collect(),
+    }
+}
+
+/// `map[key] += amount * sign`, refusing overflow.
+fn add<K: Ord>(map: &mut BTreeMap<K, i64>, key: K, amount: i64, sign: i64) -> Result<(), LedgerError> {
+    let delta = amount.checked_mul(sign).ok_or_else(overflow)?;
+    let slot = map.entry(key).or_insert(0);
+    *slot = slot.checked_add(delta).ok_or_else(overflow)?;
+    Ok(())
+}
+
+fn overflow() -> LedgerError {
+    LedgerError::invalid(Field::Total, "the amounts are out of range for this ledger")
+}
+
+/// A write's error, with the store's refusal of an overflowing `add` (a balance or a
+/// monthly or daily rollup passing 64 bits) told as what it is: nothing was written,
+/// and the message says what to do. Every store words that refusal the same way.
+pub(super) fn refusing_overflow(e: StoreError) -> LedgerError {
+    match e {
+        StoreError::Invalid(message) if message.starts_with("numeric overflow") => LedgerError::invalid(
+            Field::Total,
+            "this entry would put a stored monthly or daily total of one of its accounts out of range \
+             (past 9223372036854775807 minor units), so nothing was recorded; check the amount for extra digits",
+        ),
+        other => other.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::TransactionId;
+    use crate::store::Key;
+
+    fn id(n: u128) -> AccountId {
+        AccountId::from_uuid(uuid::Uuid::from_u128(n))
+    }
+
+    fn tx(date: &str, postings: &[(AccountId, i64)]) -> TxRec {
+        TxRec {
+            id: TransactionId::from_u64((1 << 53) + 7).unwrap(),
+            date: LocalDate::parse(date).unwrap(),
+            memo: "m".into(),
+            voided: false,
+            recorded_at_ms: 1,
+            postings: postings
+                .iter()
+                .map(|&(account_id, amount)| PostingRec {
+                    account_id,
+                    name: String::new(),
+                    amount,
+                })
+                .collect(),
+        }
+    }
+
+    /// (key, guard name, net added) of every op, in order.
+    fn summary(ops: &[WriteOp]) -> Vec<(Key, Option<&'static str>, Option<i64>)> {
+        ops.iter()
+            .map(|op| {
+                let guard = crate::store::eval::guard_of(op).map(|g| g.name);
+                let net = match op {
+                    WriteOp::Update { add, .. } => add.get("net").copied(),
+                    _ => None,
+                };
+                (op.key().clone(), guard, net)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_created_transaction_writes_both_items_live_balances_and_both_rollups() {
+        let v = VaultId::from_uuid(uuid::Uuid::nil());
+        let (bank, food) = (id(1), id(2));
+        let t = tx("2026-03-09", &[(food, 1200), (bank, -1200)]);
+        let d = t.date;
+        let ops = transaction_ops(v, TxChange::Create(&t), &[]).unwrap();
+        assert_eq!(
+            summary(&ops),
+            vec![
+                (keys::transaction(v, d, t.id), Some(TRANSACTION_NEW), None),
+                (keys::transaction_by_id(v, t.id), Some(TRANSACTION_NEW), None),
+                (keys::account(v, bank), Some(ACCOUNT_LIVE), Some(-1200)),
+                (keys::account(v, food), Some(ACCOUNT_LIVE), Some(1200)),
+                (keys::month_rollup(v, d.month(), bank), None, Some(-1200)),
+                (keys::month_rollup(v, d.month(), food), None, Some(1200)),
+                (keys::day_rollup(v, d, bank), None, Some(-1200)),
+                (keys::day_rollup(v, d, food), None, Some(1200)),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_reversal_marks_both_items_and_moves_totals_back_on_existing_accounts() {
+        let v = VaultId::from_uuid(uuid::Uuid::nil());
+        let (bank, food) = (id(1), id(2));
+        let t = tx("2026-03-09", &[(food, 1200), (bank, -1200)]);
+        let ops = transaction_ops(
+            v,
+            TxChange::Reverse {
+                tx: &t,
+                reason: "typo",
+                at: 5,
+            },
+            &[],
+        )
+        .unwrap();
+        let s = summary(&ops);
+        assert_eq!(s[0].1, Some(TRANSACTION_LIVE));
+        assert_eq!(s[1].1, Some(TRANSACTION_LIVE));
+        assert_eq!(s[2], (keys::account(v, bank), Some(ACCOUNT_EXISTS), Some(1200)));
+        assert_eq!(s[3], (keys::account(v, food), Some(ACCOUNT_EXISTS), Some(-1200)));
+        match &ops[0] {
+            WriteOp::Update { set, .. } => assert_eq!(set, &void_mark("typo", 5)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn accounts_opened_in_the_same_write_get_no_balance_op_and_repeats_sum() {
+        let v = VaultId::from_uuid(uuid::Uuid::nil());
+        let (new, equity) = (id(1), id(2));
+        let t = tx("2026-03-09", &[(new, 500), (equity, -300), (equity, -200)]);
+        let ops = transaction_ops(v, TxChange::Create(&t), &[new]).unwrap();
+        let balances: Vec<_> = summary(&ops)
+            .into_iter()
+            .filter(|(k, _, _)| keys::is_account(&k.sk))
+            .collect();
+        assert_eq!(
+            balances,
+            vec![(keys::account(v, equity), Some(ACCOUNT_LIVE), Some(-500))]
+        );
+        assert_eq!(TxChange::Create(&t).nets().unwrap()[&equity], -500);
+        let huge = tx("2026-03-09", &[(new, i64::MAX), (new, 1)]);
+        assert_eq!(
+            transaction_ops(v, TxChange::Create(&huge), &[])
+                .unwrap_err()
+                .to_string(),
+            "Invalid total: the amounts are out of range for this ledger"
+        );
+    }
+}
