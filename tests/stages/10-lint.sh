@@ -1,3 +1,5 @@
 # Formatting and lints gate everything else.
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
+# No non-test function in shared/*/src longer than 120 lines (tests/lint/fn_length.py).
+python3 tests/lint/fn_length.py
