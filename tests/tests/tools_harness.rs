@@ -17,8 +17,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use dochiya_app::{AppConfig, Assembled};
-use dochiya_auth::{AuthConfig, BearerAuthenticator, DevSecret, DevTokenIssuer};
+use dochiya_app::{AppConfig, Assembled, Config};
+use dochiya_auth::{BearerAuthenticator, DevSecret, DevTokenIssuer};
 use dochiya_ledger::domain::{ManualClock, SeededEntropy, TWO_POW_53};
 use dochiya_ledger::{Ledger, LedgerConfig};
 use dochiya_protocol::{Server, ServerConfig};
@@ -40,7 +40,7 @@ enum Minter {
     /// A dev token issuer over the harness's own secret.
     Issuer(DevTokenIssuer),
     /// The app's own minting, with its configuration.
-    App(Box<(AuthConfig, AppConfig)>),
+    App(Box<Config>),
 }
 
 /// The server, its dev token minting, the clock, and the published output schemas.
@@ -98,11 +98,11 @@ impl Harness {
             "DOCHIYA_AUTH" => Some("dev".to_owned()),
             _ => None,
         };
-        let config = AppConfig::from_lookup(lookup.clone()).expect("app config");
-        let Assembled { app, auth, .. } = dochiya_app::build(&config, &lookup, RESOURCE)
-            .await
-            .expect("assembled app");
-        Harness::with(app.server, Minter::App(Box::new((auth, config))), None).await
+        let app_config = AppConfig::from_lookup(lookup.clone()).expect("app config");
+        let config = Config::complete(app_config, &lookup, 8080).expect("config");
+        let Assembled { app, .. } = dochiya_app::build(&config).await.expect("assembled app");
+        assert_eq!(config.auth.resource_url, RESOURCE);
+        Harness::with(app.server, Minter::App(Box::new(config)), None).await
     }
 
     async fn with(server: Arc<Server>, minter: Minter, clock: Option<Arc<ManualClock>>) -> Harness {
@@ -142,7 +142,9 @@ impl Harness {
     pub fn client(&self, sub: &str, scopes: &[&str]) -> Client<'_> {
         let token = match &self.minter {
             Minter::Issuer(issuer) => issuer.mint(sub, scopes, Duration::from_secs(3600)).expect("mint"),
-            Minter::App(parts) => dochiya_app::assemble::mint(&parts.0, &parts.1, sub, scopes).expect("mint"),
+            Minter::App(config) => {
+                dochiya_app::assemble::mint(&config.auth, &config.app, sub, scopes).expect("mint")
+            }
         };
         Client { harness: self, token }
     }

@@ -4,11 +4,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use dochiya_auth::{AuthConfig, AuthMode, SCOPE_READ, SCOPE_WRITE};
+use dochiya_ledger::Ledger;
 use dochiya_ledger::domain::SystemClock;
 use dochiya_ledger::store::Store;
-use dochiya_ledger::{Ledger, LedgerConfig};
 
-use crate::config::{AppConfig, StoreChoice};
+use crate::config::{AppConfig, Config, StoreChoice};
 use crate::{App, StartupError, server_config};
 
 /// How long the token printed at start-up stays valid.
@@ -27,36 +27,30 @@ pub struct Assembled {
     pub dev_token: Option<String>,
 }
 
-/// Assemble from configuration. `default_resource_url` is what the resource URL is when
-/// `DOCHIYA_RESOURCE_URL` is unset (the address the local server actually listens on).
-pub async fn build(
-    config: &AppConfig,
-    lookup: &impl Fn(&str) -> Option<String>,
-    default_resource_url: &str,
-) -> Result<Assembled, StartupError> {
-    let auth_config = AuthConfig::from_lookup(lookup, default_resource_url).map_err(StartupError::Auth)?;
-    let authenticator = dochiya_auth::build(&auth_config, &config.data_dir).map_err(StartupError::Auth)?;
+/// Assemble from the one configuration value.
+pub async fn build(config: &Config) -> Result<Assembled, StartupError> {
+    let auth_config = &config.auth;
+    let authenticator = dochiya_auth::build(auth_config, &config.app.data_dir).map_err(StartupError::Auth)?;
     let dev_token = match auth_config.mode {
         AuthMode::Dev(_) => Some(mint(
-            &auth_config,
-            config,
+            auth_config,
+            &config.app,
             STARTUP_TOKEN_SUBJECT,
             &[SCOPE_READ, SCOPE_WRITE],
         )?),
         AuthMode::Jwt(_) => None,
     };
-    let store = open_store(config).await?;
-    let ledger_config = LedgerConfig::from_lookup(lookup).map_err(StartupError::Ledger)?;
-    let ledger = Arc::new(Ledger::new(store, Arc::new(SystemClock), ledger_config));
+    let store = open_store(&config.app).await?;
+    let ledger = Arc::new(Ledger::new(store, Arc::new(SystemClock), config.ledger.clone()));
     let tools = dochiya_tools::all(ledger);
     let app = App::from_parts(
-        server_config(config, dochiya_tools::INSTRUCTIONS, &auth_config.resource_url),
+        server_config(config, dochiya_tools::INSTRUCTIONS),
         tools,
         authenticator,
     )?;
     Ok(Assembled {
         app,
-        auth: auth_config,
+        auth: auth_config.clone(),
         dev_token,
     })
 }

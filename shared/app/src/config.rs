@@ -1,25 +1,19 @@
-//! The app's own configuration, read from the environment through a lookup function
-//! (TEAM.md "Config parsing"); other crates' settings are parsed by their own `from_lookup`.
+//! Every setting of one process, read once from the environment through a lookup
+//! function (main passes `std::env::var`, tests a map): [`AppConfig`] holds what the app
+//! needs before it listens, and [`Config`] the whole typed value, with the settings of the
+//! crates it wires (authorization, ledger), completed once the port clients reach is
+//! known (the local resource URL names it). Where the process runs is detected here,
+//! once ([`RuntimeEnvironment::detect`]), and handed to the crates that care.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::local::ConnectionLimits;
+use dochiya_auth::AuthConfig;
+pub use dochiya_auth::RuntimeEnvironment;
+use dochiya_ledger::LedgerConfig;
 
-/// Where the process runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Runtime {
-    /// Under a Lambda runtime API (real Lambda, or `cargo lambda watch`'s emulator).
-    Lambda {
-        /// A real Lambda, not `cargo lambda watch`'s emulator: dev auth is refused there.
-        /// Told by variables only the real service sets (`AWS_EXECUTION_ENV` on managed
-        /// runtimes; `LAMBDA_TASK_ROOT`, `AWS_LAMBDA_INITIALIZATION_TYPE` on every runtime,
-        /// including the `provided` family, which has no `AWS_EXECUTION_ENV`; decision 007).
-        real: bool,
-    },
-    /// The local HTTP server on 127.0.0.1.
-    Local,
-}
+use crate::StartupError;
+use crate::local::ConnectionLimits;
 
 /// Which store backs the ledger.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,10 +30,10 @@ pub enum StoreChoice {
 /// The settings the app itself reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AppConfig {
-    /// Lambda or local.
-    pub runtime: Runtime,
-    /// Local server port (`DOCHIYA_PORT`, default 8080; 0 picks a free port).
-    pub port: u16,
+    /// Local, `cargo lambda watch`, or a real Lambda.
+    pub runtime: RuntimeEnvironment,
+    /// `DOCHIYA_PORT` (or `--port`) when set; 0 picks a free port. See [`AppConfig::listen_port`].
+    pub port: Option<u16>,
     /// Embedded store and dev secret directory (`DOCHIYA_DATA_DIR`, default `.dochiya`).
     pub data_dir: PathBuf,
     /// DynamoDB or embedded.
@@ -50,8 +44,6 @@ pub struct AppConfig {
     pub strict_version_header: bool,
     /// tracing filter (`DOCHIYA_LOG`, default `info`).
     pub log_filter: String,
-    /// `DOCHIYA_RESOURCE_URL`, when set explicitly.
-    pub resource_url: Option<String>,
     /// Local server deadlines and connection cap (`DOCHIYA_HTTP_TIMEOUT_MS` sets the
     /// header, idle and body deadlines; `DOCHIYA_MAX_CONNECTIONS` the cap).
     pub connection_limits: ConnectionLimits,
@@ -67,33 +59,24 @@ pub struct ConfigError {
     pub message: String,
 }
 
-/// Variables a real Lambda sets and `cargo lambda watch` does not.
-pub const REAL_LAMBDA_MARKERS: [&str; 3] = [
-    "AWS_EXECUTION_ENV",
-    "LAMBDA_TASK_ROOT",
-    "AWS_LAMBDA_INITIALIZATION_TYPE",
-];
-
 /// Default local port.
 pub const DEFAULT_PORT: u16 = 8080;
+/// Port `cargo lambda watch` listens on unless told otherwise.
+pub const EMULATOR_PORT: u16 = 9000;
 
 impl AppConfig {
     /// Read the app's variables through `lookup` (`|k| std::env::var(k).ok()` in main).
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
         let set = |k: &str| lookup(k).filter(|v| !v.trim().is_empty());
-        let runtime = if set("AWS_LAMBDA_RUNTIME_API").is_some() {
-            let real = REAL_LAMBDA_MARKERS.iter().any(|k| set(k).is_some());
-            Runtime::Lambda { real }
-        } else {
-            Runtime::Local
-        };
-        let port = match set("DOCHIYA_PORT") {
-            None => DEFAULT_PORT,
-            Some(raw) => parse_port(&raw).map_err(|message| ConfigError {
-                var: "DOCHIYA_PORT",
-                message,
-            })?,
-        };
+        let runtime = RuntimeEnvironment::detect(&lookup);
+        let port = set("DOCHIYA_PORT")
+            .map(|raw| {
+                parse_port(&raw).map_err(|message| ConfigError {
+                    var: "DOCHIYA_PORT",
+                    message,
+                })
+            })
+            .transpose()?;
         let strict_version_header = match set("DOCHIYA_STRICT_VERSION_HEADER").as_deref().map(str::trim) {
             None => false,
             Some(v) if v.eq_ignore_ascii_case("true") || v == "1" => true,
@@ -145,16 +128,52 @@ impl AppConfig {
                 .unwrap_or_default(),
             strict_version_header,
             log_filter: set("DOCHIYA_LOG").unwrap_or_else(|| "info".to_owned()),
-            resource_url: set("DOCHIYA_RESOURCE_URL").map(|v| v.trim().to_owned()),
             connection_limits,
         })
     }
 
-    /// The public MCP URL for a local server bound to `port` (the token audience).
-    pub fn local_resource_url(&self, port: u16) -> String {
-        self.resource_url
-            .clone()
-            .unwrap_or_else(|| format!("http://127.0.0.1:{port}/mcp"))
+    /// The port the local server binds: `DOCHIYA_PORT`/`--port`, else 8080.
+    pub fn listen_port(&self) -> u16 {
+        self.port.unwrap_or(DEFAULT_PORT)
+    }
+
+    /// The port clients reach when the process does not bind one itself: under
+    /// `cargo lambda watch`, the emulator's (9000 unless `DOCHIYA_PORT` says which).
+    pub fn emulator_port(&self) -> u16 {
+        self.port.unwrap_or(EMULATOR_PORT)
+    }
+
+    /// Whether this process runs under a Lambda runtime API (real or emulated).
+    pub fn under_lambda(&self) -> bool {
+        self.runtime != RuntimeEnvironment::Local
+    }
+}
+
+/// The one typed configuration of the process: the app's own settings and those of
+/// the crates it assembles, each variable read once.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The app's settings.
+    pub app: AppConfig,
+    /// Authorization: mode, the resource URL (token audience), issuers.
+    pub auth: AuthConfig,
+    /// Ledger tolerances (idempotency lifetime, …).
+    pub ledger: LedgerConfig,
+}
+
+impl Config {
+    /// Complete `app` with the other crates' settings. `port` is the port clients reach
+    /// (the bound one locally): the resource URL defaults to `http://127.0.0.1:<port>/mcp`.
+    pub fn complete(
+        app: AppConfig,
+        lookup: &impl Fn(&str) -> Option<String>,
+        port: u16,
+    ) -> Result<Config, StartupError> {
+        let local_resource_url = format!("http://127.0.0.1:{port}/mcp");
+        let auth =
+            AuthConfig::from_lookup(lookup, app.runtime, &local_resource_url).map_err(StartupError::Auth)?;
+        let ledger = LedgerConfig::from_lookup(lookup).map_err(StartupError::Ledger)?;
+        Ok(Config { app, auth, ledger })
     }
 }
 
@@ -181,14 +200,13 @@ mod tests {
     #[test]
     fn defaults_are_a_local_embedded_server_on_8080() {
         let c = parse(&[]).unwrap();
-        assert_eq!(c.runtime, Runtime::Local);
-        assert_eq!(c.port, 8080);
+        assert_eq!(c.runtime, RuntimeEnvironment::Local);
+        assert_eq!((c.port, c.listen_port(), c.emulator_port()), (None, 8080, 9000));
         assert_eq!(c.data_dir, PathBuf::from(".dochiya"));
         assert_eq!(c.store, StoreChoice::Embedded);
         assert!(c.allowed_origins.is_empty());
         assert!(!c.strict_version_header);
         assert_eq!(c.log_filter, "info");
-        assert_eq!(c.local_resource_url(8123), "http://127.0.0.1:8123/mcp");
         assert_eq!(c.connection_limits, ConnectionLimits::default());
     }
 
@@ -230,10 +248,12 @@ mod tests {
             ("DOCHIYA_ALLOWED_ORIGINS", "https://a.example, https://b.example,"),
             ("DOCHIYA_STRICT_VERSION_HEADER", "TRUE"),
             ("DOCHIYA_LOG", "debug"),
-            ("DOCHIYA_RESOURCE_URL", "https://mcp.example/mcp"),
         ])
         .unwrap();
-        assert_eq!(c.port, 9001);
+        assert_eq!(
+            (c.port, c.listen_port(), c.emulator_port()),
+            (Some(9001), 9001, 9001)
+        );
         assert_eq!(c.data_dir, PathBuf::from("/tmp/d"));
         assert_eq!(
             c.store,
@@ -244,7 +264,26 @@ mod tests {
         assert_eq!(c.allowed_origins, ["https://a.example", "https://b.example"]);
         assert!(c.strict_version_header);
         assert_eq!(c.log_filter, "debug");
-        assert_eq!(c.local_resource_url(1), "https://mcp.example/mcp");
+    }
+
+    #[test]
+    fn the_whole_configuration_is_completed_once_with_the_port_clients_reach() {
+        let env: HashMap<&str, &str> =
+            [("DOCHIYA_AUTH", "dev"), ("DOCHIYA_IDEMPOTENCY_TTL_DAYS", "3")].into();
+        let lookup = |k: &str| env.get(k).map(|v| (*v).to_owned());
+        let config = Config::complete(AppConfig::from_lookup(lookup).unwrap(), &lookup, 8123).unwrap();
+        assert_eq!(config.auth.resource_url, "http://127.0.0.1:8123/mcp");
+        assert_eq!(config.auth.runtime, RuntimeEnvironment::Local);
+        assert_eq!(config.ledger.idempotency_ttl, Duration::from_secs(3 * 24 * 3600));
+        // An explicit resource URL wins over the local default.
+        let env: HashMap<&str, &str> = [
+            ("DOCHIYA_AUTH", "dev"),
+            ("DOCHIYA_RESOURCE_URL", "https://mcp.example/mcp"),
+        ]
+        .into();
+        let lookup = |k: &str| env.get(k).map(|v| (*v).to_owned());
+        let config = Config::complete(AppConfig::from_lookup(lookup).unwrap(), &lookup, 1).unwrap();
+        assert_eq!(config.auth.resource_url, "https://mcp.example/mcp");
     }
 
     #[test]
@@ -253,17 +292,17 @@ mod tests {
             parse(&[("AWS_LAMBDA_RUNTIME_API", "127.0.0.1:9000")])
                 .unwrap()
                 .runtime,
-            Runtime::Lambda { real: false }
+            RuntimeEnvironment::LambdaEmulator
         );
         let real = parse(&[
             ("AWS_LAMBDA_RUNTIME_API", "127.0.0.1:9001"),
             ("AWS_EXECUTION_ENV", "AWS_Lambda_provided.al2023"),
         ]);
-        assert_eq!(real.unwrap().runtime, Runtime::Lambda { real: true });
+        assert_eq!(real.unwrap().runtime, RuntimeEnvironment::Lambda);
         // provided.al2023 has no AWS_EXECUTION_ENV, but every real runtime has these.
         for marker in ["LAMBDA_TASK_ROOT", "AWS_LAMBDA_INITIALIZATION_TYPE"] {
             let real = parse(&[("AWS_LAMBDA_RUNTIME_API", "127.0.0.1:9001"), (marker, "x")]);
-            assert_eq!(real.unwrap().runtime, Runtime::Lambda { real: true }, "{marker}");
+            assert_eq!(real.unwrap().runtime, RuntimeEnvironment::Lambda, "{marker}");
         }
     }
 

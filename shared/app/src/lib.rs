@@ -17,7 +17,7 @@ use dochiya_protocol::{Authenticator, HostPolicy, Server, ServerConfig, ServerEr
 
 pub use assemble::{Assembled, build};
 pub use cli::Command;
-pub use config::{AppConfig, ConfigError, Runtime, StoreChoice};
+pub use config::{AppConfig, Config, ConfigError, RuntimeEnvironment, StoreChoice};
 
 /// Why the process could not start.
 #[derive(Debug, thiserror::Error)]
@@ -62,11 +62,12 @@ pub enum StartupError {
     Lambda(String),
 }
 
-/// The protocol layer's configuration for this deployment; `resource_url` is the public MCP URL.
-pub fn server_config(config: &AppConfig, instructions: &str, resource_url: &str) -> ServerConfig {
-    let mut allowed_origins = config.allowed_origins.clone();
+/// The protocol layer's configuration for this deployment.
+pub fn server_config(config: &Config, instructions: &str) -> ServerConfig {
+    let app = &config.app;
+    let mut allowed_origins = app.allowed_origins.clone();
     // A page served from our own origin is not DNS rebinding: always allow it.
-    for own in own_origins(config, resource_url) {
+    for own in own_origins(app, &config.auth.resource_url) {
         if !allowed_origins.iter().any(|o| o.eq_ignore_ascii_case(&own)) {
             allowed_origins.push(own);
         }
@@ -76,11 +77,12 @@ pub fn server_config(config: &AppConfig, instructions: &str, resource_url: &str)
         allowed_origins,
         // Locally we are reachable from a browser on this machine: refuse rebinding hosts.
         // Behind API Gateway the gateway routes by host already.
-        host_policy: match config.runtime {
-            Runtime::Local => HostPolicy::Loopback,
-            Runtime::Lambda { .. } => HostPolicy::Any,
+        host_policy: if app.under_lambda() {
+            HostPolicy::Any
+        } else {
+            HostPolicy::Loopback
         },
-        strict_version_header: config.strict_version_header,
+        strict_version_header: app.strict_version_header,
         ..ServerConfig::default()
     }
 }
@@ -93,7 +95,7 @@ fn own_origins(config: &AppConfig, resource_url: &str) -> Vec<String> {
     };
     let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
     let mut origins = vec![format!("{scheme}://{authority}")];
-    if config.runtime == Runtime::Local {
+    if !config.under_lambda() {
         let port = authority
             .rsplit_once(':')
             .map(|(_, p)| p)
@@ -166,65 +168,51 @@ pub async fn bind_local(port: u16) -> Result<tokio::net::TcpListener, StartupErr
         .map_err(|source| StartupError::Bind { port, source })
 }
 
-/// Port `cargo lambda watch` listens on unless told otherwise.
-const EMULATOR_PORT: u16 = 9000;
-
 /// Run a parsed command with configuration from `lookup` (`|k| std::env::var(k).ok()`).
 pub async fn run(command: Command, lookup: impl Fn(&str) -> Option<String>) -> Result<(), StartupError> {
-    let mut config = AppConfig::from_lookup(&lookup)?;
+    let mut app = AppConfig::from_lookup(&lookup)?;
     match command {
         Command::Help => {
             println!("{}", cli::USAGE);
             Ok(())
         }
         Command::Serve { port } => {
-            if let Some(port) = port {
-                config.port = port;
+            if port.is_some() {
+                app.port = port;
             }
-            match config.runtime {
-                Runtime::Lambda { .. } => {
-                    logging::init(&config.log_filter, true);
-                    // Under `cargo lambda watch` the public URL is the emulator's.
-                    let port = if lookup("DOCHIYA_PORT").is_some() {
-                        config.port
-                    } else {
-                        EMULATOR_PORT
-                    };
-                    let assembled = build(&config, &lookup, &config.local_resource_url(port)).await?;
-                    assembled.app.serve_lambda().await
-                }
-                Runtime::Local => {
-                    logging::init(&config.log_filter, false);
-                    let listener = bind_local(config.port).await?;
-                    let port = listener
-                        .local_addr()
-                        .map_err(|source| StartupError::Bind {
-                            port: config.port,
-                            source,
-                        })?
-                        .port();
-                    let assembled = build(&config, &lookup, &config.local_resource_url(port)).await?;
-                    announce(&assembled, port);
-                    assembled
-                        .app
-                        .serve_local(listener, config.connection_limits)
-                        .await
-                }
+            if app.under_lambda() {
+                logging::init(&app.log_filter, true);
+                // Under `cargo lambda watch` the public URL is the emulator's.
+                let port = app.emulator_port();
+                let assembled = build(&Config::complete(app, &lookup, port)?).await?;
+                return assembled.app.serve_lambda().await;
             }
+            logging::init(&app.log_filter, false);
+            let listener = bind_local(app.listen_port()).await?;
+            let port = listener
+                .local_addr()
+                .map_err(|source| StartupError::Bind {
+                    port: app.listen_port(),
+                    source,
+                })?
+                .port();
+            let limits = app.connection_limits;
+            let assembled = build(&Config::complete(app, &lookup, port)?).await?;
+            announce(&assembled, port);
+            assembled.app.serve_local(listener, limits).await
         }
         Command::Token { sub, scopes, port } => {
-            let port = port.unwrap_or(config.port);
-            let auth = dochiya_auth::AuthConfig::from_lookup(&lookup, &config.local_resource_url(port))
-                .map_err(StartupError::Auth)?;
+            let port = port.unwrap_or(app.listen_port());
+            let config = Config::complete(app, &lookup, port)?;
             let scopes: Vec<&str> = scopes.split_whitespace().collect();
-            println!("{}", assemble::mint(&auth, &config, &sub, &scopes)?);
+            println!("{}", assemble::mint(&config.auth, &config.app, &sub, &scopes)?);
             Ok(())
         }
         Command::CreateTable => {
-            let StoreChoice::Dynamo { table } = &config.store else {
+            let StoreChoice::Dynamo { table } = &app.store else {
                 return Err(StartupError::NoTable);
             };
-            logging::init(&config.log_filter, false);
+            logging::init(&app.log_filter, false);
             let client = dochiya_store_dynamodb::load_client().await;
             let created = dochiya_store_dynamodb::create_table(&client, table)
                 .await
@@ -257,13 +245,21 @@ pub use dochiya_protocol::cause_chain as error_chain;
 mod tests {
     use super::*;
 
-    fn local() -> AppConfig {
-        AppConfig::from_lookup(|_| None).unwrap_or_else(|e| panic!("{e}"))
+    /// The configuration of `env` with the clients' port 8123 (dev auth: no issuer needed).
+    fn config(env: &[(&str, &str)]) -> Config {
+        let lookup = |k: &str| {
+            env.iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| (*v).to_owned())
+                .or_else(|| (k == "DOCHIYA_AUTH").then(|| "dev".to_owned()))
+        };
+        let app = AppConfig::from_lookup(lookup).unwrap_or_else(|e| panic!("{e}"));
+        Config::complete(app, &lookup, 8123).unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]
     fn own_origin_is_always_allowed_locally_under_every_loopback_name() {
-        let c = server_config(&local(), "i", "http://127.0.0.1:8123/mcp");
+        let c = server_config(&config(&[]), "i");
         assert_eq!(
             c.allowed_origins,
             [
@@ -277,10 +273,14 @@ mod tests {
 
     #[test]
     fn lambda_allows_the_resource_origin_and_the_configured_ones() {
-        let mut config = local();
-        config.runtime = Runtime::Lambda { real: true };
-        config.allowed_origins = vec!["http://localhost:6274".into()];
-        let c = server_config(&config, "i", "https://ledger.example.com/mcp");
+        let c = server_config(
+            &config(&[
+                ("AWS_LAMBDA_RUNTIME_API", "127.0.0.1:9001"),
+                ("DOCHIYA_ALLOWED_ORIGINS", "http://localhost:6274"),
+                ("DOCHIYA_RESOURCE_URL", "https://ledger.example.com/mcp"),
+            ]),
+            "i",
+        );
         assert_eq!(
             c.allowed_origins,
             ["http://localhost:6274", "https://ledger.example.com"]

@@ -1,4 +1,4 @@
-//! Typed authorization configuration, parsed from a lookup function (TEAM: only the app reads
+//! Typed authorization configuration, parsed from a lookup function (only the app reads
 //! `std::env`), and the startup errors that stop a misconfigured server before it serves.
 
 use std::time::Duration;
@@ -232,14 +232,15 @@ pub enum AuthConfigError {
 }
 
 impl AuthConfig {
-    /// Parse the configuration. `default_resource_url` is the app's local default
-    /// (`http://127.0.0.1:<port>/mcp`), used when `DOCHIYA_RESOURCE_URL` is unset outside Lambda.
+    /// Parse the configuration. `runtime` is where the process runs (detected once, by the
+    /// app); `default_resource_url` is the app's local default (`http://127.0.0.1:<port>/mcp`),
+    /// used when `DOCHIYA_RESOURCE_URL` is unset outside Lambda.
     pub fn from_lookup(
         lookup: impl Fn(&str) -> Option<String>,
+        runtime: RuntimeEnvironment,
         default_resource_url: &str,
     ) -> Result<Self, AuthConfigError> {
         let get = |k: &str| lookup(k).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
-        let runtime = RuntimeEnvironment::detect(&lookup);
 
         let resource_url = match get(ENV_RESOURCE_URL) {
             Some(url) => url,
@@ -384,7 +385,8 @@ mod tests {
     }
 
     fn parse(env: &HashMap<String, String>) -> Result<AuthConfig, AuthConfigError> {
-        AuthConfig::from_lookup(|k| env.get(k).cloned(), LOCAL_DEFAULT)
+        let lookup = |k: &str| env.get(k).cloned();
+        AuthConfig::from_lookup(lookup, RuntimeEnvironment::detect(&lookup), LOCAL_DEFAULT)
     }
 
     const PROVIDED: &str = include_str!("../tests/fixtures/env-lambda-provided-al2023.env");

@@ -6,7 +6,7 @@ mod support;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use dochiya_auth::{AuthConfig, AuthConfigError, DEV_ISSUER, build, dev_token_issuer};
+use dochiya_auth::{AuthConfig, AuthConfigError, DEV_ISSUER, RuntimeEnvironment, build, dev_token_issuer};
 use dochiya_protocol::{AuthFailure, Authenticator, Credentials, Principal};
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use serde_json::json;
@@ -22,10 +22,8 @@ fn data_dir(name: &str) -> PathBuf {
 }
 
 fn config(vars: &[(&str, &str)]) -> Result<AuthConfig, AuthConfigError> {
-    AuthConfig::from_lookup(
-        |k| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| (*v).to_owned()),
-        LOCAL,
-    )
+    let lookup = |k: &str| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| (*v).to_owned());
+    AuthConfig::from_lookup(lookup, RuntimeEnvironment::detect(&lookup), LOCAL)
 }
 
 async fn auth(a: &dyn Authenticator, token: &str) -> Result<Principal, AuthFailure> {

@@ -18,10 +18,10 @@ use serde_json::value::RawValue;
 
 use crate::{args, errors, schema};
 
-/// Scope of the read tools.
-pub(crate) const READ: &str = "ledger:read";
+/// Scope of the read tools (the scope names are defined once, by the auth crate).
+pub(crate) const READ: &str = dochiya_auth::SCOPE_READ;
 /// Scope of the write tools.
-pub(crate) const WRITE: &str = "ledger:write";
+pub(crate) const WRITE: &str = dochiya_auth::SCOPE_WRITE;
 
 /// Annotations of a read tool.
 pub(crate) const READ_ONLY: ToolAnnotations = ToolAnnotations {
