@@ -72,6 +72,10 @@ pub enum EmbeddedError {
         /// The partition.
         pk: String,
     },
+    /// A group commit failed for every write it carried (the cause, as text: one redb
+    /// error is reported to several writers).
+    #[error("embedded store group commit: {0}")]
+    Group(String),
     /// The blocking task running a store operation panicked or was cancelled.
     #[error("embedded store task did not finish")]
     Task(#[source] tokio::task::JoinError),

@@ -7,11 +7,13 @@
 //! write transaction (redb admits one writer at a time), evaluating conditions
 //! and updates with the shared [`dochiya_ledger::store::eval`] rules, and
 //! commits all or nothing. Reads use a read transaction: a snapshot of the last
-//! commit, so they are strongly consistent. redb blocks, so every operation runs
-//! on tokio's blocking pool.
+//! commit, so they are strongly consistent, and run on the caller's thread. Writes to
+//! a file share durable commits (the `group` module) on tokio's blocking pool; writes to the
+//! in-memory store commit inline.
 
 pub mod codec;
 mod error;
+mod group;
 
 use std::ops::Bound;
 use std::path::Path;
@@ -71,8 +73,9 @@ const MEMORY: &str = "memory";
 pub struct EmbeddedStore {
     db: Arc<Database>,
     location: Arc<str>,
-    /// Writes end in an fsync (a file), so they go to the blocking pool.
-    durable: bool,
+    /// Writes end in an fsync (a file): they share group commits on the blocking pool.
+    /// `None` in memory, where a commit is as quick as a read.
+    group: Option<Arc<group::Group>>,
 }
 
 impl std::fmt::Debug for EmbeddedStore {
@@ -170,7 +173,7 @@ impl EmbeddedStore {
         }
         txn.commit().map_err(EmbeddedError::storage("commit init"))?;
         Ok(Self {
-            durable: location != MEMORY,
+            group: (location != MEMORY).then(Arc::default),
             db: Arc::new(db),
             location: location.into(),
         })
@@ -237,18 +240,10 @@ impl EmbeddedStore {
         f(&self.db)
     }
 
-    /// Run a write: on the blocking pool when it ends in an fsync (a file), so
-    /// a slow disk never stalls the runtime; inline in memory, where a commit
-    /// is as quick as a read.
-    async fn write_with<F>(&self, f: F) -> Result<(), StoreError>
-    where
-        F: FnOnce(&Database) -> Result<(), StoreError> + Send + 'static,
-    {
-        if self.durable {
-            self.blocking(f).await
-        } else {
-            f(&self.db)
-        }
+    /// Durable commits made so far by this store's writes (0 in memory): fewer than the
+    /// writes when concurrent writes shared commits.
+    pub fn durable_commits(&self) -> u64 {
+        self.group.as_ref().map_or(0, |g| g.commits())
     }
 
     /// Run blocking redb work on tokio's blocking pool.
@@ -384,7 +379,7 @@ fn query_blocking(db: &Database, q: &Query) -> Result<Page, EmbeddedError> {
 
 /// Evaluate and stage every operation inside the open write transaction; the
 /// caller commits only if this returns `Ok`.
-fn stage_write(txn: &redb::WriteTransaction, ops: &[WriteOp]) -> Result<(), StoreError> {
+pub(crate) fn stage_write(txn: &redb::WriteTransaction, ops: &[WriteOp]) -> Result<(), StoreError> {
     let mut table = txn
         .open_table(ITEMS)
         .map_err(EmbeddedError::storage("open items table"))?;
@@ -536,7 +531,10 @@ impl Store for EmbeddedStore {
 
     async fn write(&self, ops: Vec<WriteOp>) -> Result<(), StoreError> {
         eval::validate(&ops)?;
-        self.write_with(move |db| write_blocking(db, &ops)).await
+        match &self.group {
+            Some(group) => group.write(&self.db, ops).await,
+            None => write_blocking(&self.db, &ops),
+        }
     }
 }
 
