@@ -2016,8 +2016,14 @@ pub async fn budgets_clear_and_refuse<S: Store>(store: S) {
     }
     call!(l.archive_account(&me, None, "쇼핑")).expect("archive");
     match call!(l.set_budget(&me, budget("쇼핑", "1000", None, true))) {
-        Err(LedgerError::ArchivedAccount { name }) => assert_eq!(name, "쇼핑"),
-        other => panic!("expected ArchivedAccount, got {other:?}"),
+        Err(LedgerError::InvalidInput { field, message }) => assert_eq!(
+            (field, message.as_str()),
+            (
+                Field::BudgetAccount,
+                "\"쇼핑\" is archived; budgets are for live expense accounts (list_accounts shows them)"
+            )
+        ),
+        other => panic!("expected InvalidInput, got {other:?}"),
     }
     assert_eq!(budgets_in(&l, &me, "2026-03").await, pairs(&[]));
 }

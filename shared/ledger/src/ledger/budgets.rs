@@ -18,6 +18,27 @@ use crate::store::{Guard, Item, StoreError, WriteOp};
 /// Most budget settings (account × month items) one vault keeps: bounds every budget read.
 pub(super) const MAX_BUDGET_SETTINGS: usize = 5_000;
 
+/// The refusal of a budget for an archived account.
+fn archived(name: &str) -> LedgerError {
+    LedgerError::invalid(
+        Field::BudgetAccount,
+        format!("\"{name}\" is archived; budgets are for live expense accounts (list_accounts shows them)"),
+    )
+}
+
+/// A new setting needs room under [`MAX_BUDGET_SETTINGS`]; replacing one always fits.
+fn room_for(settings: &[Item], key: &crate::store::Key) -> Result<(), LedgerError> {
+    if settings.len() >= MAX_BUDGET_SETTINGS && !settings.iter().any(|i| &i.key == key) {
+        return Err(LedgerError::invalid(
+            Field::BudgetMonth,
+            format!(
+                "a vault keeps at most {MAX_BUDGET_SETTINGS} budget settings (one per account and month set); set repeating budgets (repeat: true) instead of one per month"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// The budget in force in `month` for each account, in minor units (> 0 only).
 ///
 /// A setting made for exactly that month wins; otherwise the latest earlier
@@ -119,17 +140,10 @@ async fn set_in(
         ));
     }
     if a.archived {
-        return Err(LedgerError::ArchivedAccount { name: a.name });
+        return Err(archived(&a.name));
     }
     let key = keys::budget(m.vault_id, month, a.account_id);
-    if all.len() >= MAX_BUDGET_SETTINGS && !all.iter().any(|i| i.key == key) {
-        return Err(LedgerError::invalid(
-            Field::BudgetMonth,
-            format!(
-                "a vault keeps at most {MAX_BUDGET_SETTINGS} budget settings (one per account and month set); set repeating budgets (repeat: true) instead of one per month"
-            ),
-        ));
-    }
+    room_for(&all, &key)?;
     let rec = BudgetRec {
         account_id: a.account_id,
         month,
@@ -166,7 +180,7 @@ async fn set_in(
         }) => Err(vault_gone(&m)),
         Err(StoreError::ConditionFailed {
             guard: ACCOUNT_LIVE, ..
-        }) => Err(LedgerError::ArchivedAccount { name: a.name }),
+        }) => Err(archived(&a.name)),
         // The roster moved (see `roster.rs`): decide again on a fresh one.
         Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
         Err(e) => Err(e.into()),
@@ -285,4 +299,81 @@ async fn report_in(
         days_left,
         daily_allowance,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::VaultId;
+
+    fn month(text: &str) -> YearMonth {
+        YearMonth::parse(text).expect("a month")
+    }
+
+    fn set(account: AccountId, on: &str, amount: i64, repeat: bool) -> BudgetRec {
+        BudgetRec {
+            account_id: account,
+            month: month(on),
+            amount,
+            repeat,
+        }
+    }
+
+    #[test]
+    fn the_setting_in_force_is_the_months_own_or_the_latest_repeating_one() {
+        let a = AccountId::from_uuid(uuid::Uuid::from_u128(1));
+        let b = AccountId::from_uuid(uuid::Uuid::from_u128(2));
+        let settings = [
+            set(a, "2026-01", 600, true),
+            set(b, "2026-01", 100, false),
+            set(a, "2026-02", 900, false),
+            set(a, "2026-04", 0, true),
+            set(a, "2026-06", 300, true),
+        ];
+        let at = |m: &str| in_force(&settings, month(m)).into_iter().collect::<Vec<_>>();
+        assert_eq!(at("2025-12"), vec![]);
+        assert_eq!(at("2026-01"), vec![(a, 600), (b, 100)]);
+        assert_eq!(at("2026-02"), vec![(a, 900)]);
+        assert_eq!(at("2026-03"), vec![(a, 600)]);
+        assert_eq!(at("2026-04"), vec![]);
+        assert_eq!(at("2026-05"), vec![]);
+        assert_eq!(at("2026-07"), vec![(a, 300)]);
+    }
+
+    #[test]
+    fn percent_used_rounds_down() {
+        assert_eq!(percent_used(0, 600_000), 0);
+        assert_eq!(percent_used(599_999, 600_000), 99);
+        assert_eq!(percent_used(600_000, 600_000), 100);
+        assert_eq!(percent_used(104_500, 100_000), 104);
+        assert_eq!(percent_used(-1, 600_000), -1);
+        assert_eq!(percent_used(i64::MAX, 1), i64::MAX);
+    }
+
+    #[test]
+    fn settings_are_bounded_but_a_replacement_always_fits() {
+        let v = VaultId::from_uuid(uuid::Uuid::nil());
+        let a = AccountId::from_uuid(uuid::Uuid::from_u128(1));
+        let mut m = month("1900-01");
+        let mut full = Vec::new();
+        while full.len() < MAX_BUDGET_SETTINGS {
+            full.push(Item {
+                key: keys::budget(v, m, a),
+                attrs: Default::default(),
+            });
+            m = m.next();
+        }
+        assert!(room_for(&full[1..], &keys::budget(v, m, a)).is_ok());
+        assert!(room_for(&full, &full[7].key).is_ok());
+        match room_for(&full, &keys::budget(v, m, a)) {
+            Err(LedgerError::InvalidInput { field, message }) => {
+                assert_eq!(field, Field::BudgetMonth);
+                assert!(
+                    message.starts_with("a vault keeps at most 5000 budget settings"),
+                    "{message}"
+                );
+            }
+            other => panic!("expected InvalidInput, got {other:?}"),
+        }
+    }
 }

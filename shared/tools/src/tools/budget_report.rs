@@ -6,7 +6,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::MonthArg;
+use crate::args::{MonthArg, NameArg};
 use crate::operation::{Operation, READ, READ_ONLY};
 use crate::text;
 use crate::wire::{AmountOut, MonthOut, UuidOut, VaultOut};
@@ -16,7 +16,7 @@ use crate::wire::{AmountOut, MonthOut, UuidOut, VaultOut};
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
-    vault: Option<String>,
+    vault: Option<NameArg>,
     /// The month, YYYY-MM; leave it out for this month in the vault's time zone. Past and future months work.
     month: Option<MonthArg>,
 }

@@ -7,7 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{AmountArg, MonthArg};
+use crate::args::{AmountArg, MonthArg, NameArg};
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
 use crate::wire::{AmountOut, MonthOut, UuidOut, VaultOut};
@@ -17,9 +17,9 @@ use crate::wire::{AmountOut, MonthOut, UuidOut, VaultOut};
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
-    vault: Option<String>,
+    vault: Option<NameArg>,
     /// Name of the expense account, e.g. "식비" (as list_accounts shows it).
-    account: String,
+    account: NameArg,
     /// The month's budget as a decimal string in the vault currency, e.g. "600000"; "0" clears it.
     amount: AmountArg,
     /// First month it applies to, YYYY-MM; leave it out for this month in the vault's time zone.
@@ -66,8 +66,8 @@ impl Operation for SetBudget {
             .set_budget(
                 who,
                 BudgetInput {
-                    vault: args.vault,
-                    account: args.account,
+                    vault: args.vault.map(String::from),
+                    account: args.account.into(),
                     amount: args.amount.0,
                     month: args.month.map(|m| m.0),
                     repeat: args.repeat.unwrap_or(true),
