@@ -398,7 +398,7 @@ mod tests {
         check::<set_budget::SetBudget>(
             &[
                 r#"{"account": "식비", "amount": "600000"}"#,
-                r#"{"vault": "우리집", "account": "식비", "amount": 0, "month": "2026-04", "repeat": false}"#,
+                r#"{"vault": "우리집", "account": "식비", "amount": "0", "month": "2026-04", "repeat": false}"#,
             ],
             &[
                 r#"{"account": "식비"}"#,
