@@ -359,3 +359,190 @@ async fn a_household_month() {
         ]
     );
 }
+
+// ==================================================================== budgets (issue 17)
+//
+// A budget month, on the embedded store and on DynamoDB. Vault 가계부 (KRW,
+// Asia/Seoul), today 2026-03-31. Budgets from March: 식비 600,000, 교통비 100,000
+// (set without a month: this month). Hand computation (won):
+// - 식비: 9,000 + 54,000 + 30,000 (split) − 4,000 (refund) = 89,000; the February
+//   7,000 is another month. Remaining 511,000; 89,000 × 100 ÷ 600,000 = 14.83… → 14.
+// - 교통비: 1,500 + 8,000 (split) + 95,000 = 104,500 (the voided 1,400 does not
+//   count). Remaining −4,500; 104.5 % → 104; over.
+// - Totals: budget 700,000, spent 193,500, remaining 506,500; 27.64… % → 27.
+// - 쇼핑 has no budget: unbudgetedSpent 120,000.
+// - Today is the last day: daysLeft 1, dailyAllowance 506,500 ÷ 1 = 506,500.
+
+async fn a_budget_month_on(h: Harness) {
+    let p = h.person("household-budgets");
+    p.ok("create_vault", r#"{"name": "가계부"}"#).await;
+    p.ok(
+        "create_account",
+        r#"{"name": "카카오뱅크", "kind": "asset", "openingBalance": "1000000", "openingDate": "2026-02-01"}"#,
+    )
+    .await;
+    for (name, kind) in [
+        ("신한카드", "liability"),
+        ("식비", "expense"),
+        ("교통비", "expense"),
+        ("쇼핑", "expense"),
+    ] {
+        p.ok("create_account", &json!({"name": name, "kind": kind}).to_string())
+            .await;
+    }
+    let food = p
+        .ok(
+            "set_budget",
+            r#"{"account": "식비", "amount": "600000", "month": "2026-03"}"#,
+        )
+        .await;
+    let food_id = food["accountId"].clone();
+    assert_eq!(
+        food,
+        json!({"vault": food["vault"], "currency": "KRW", "accountId": food_id, "account": "식비", "month": "2026-03", "amount": "600000", "repeat": true})
+    );
+    let transport = p
+        .ok("set_budget", r#"{"account": "교통비", "amount": 100000}"#)
+        .await;
+    let transport_id = transport["accountId"].clone();
+    assert_eq!(
+        (
+            transport["month"].clone(),
+            transport["amount"].clone(),
+            transport["repeat"].clone()
+        ),
+        (json!("2026-03"), json!("100000"), json!(true))
+    );
+    let refused = p
+        .err("set_budget", r#"{"account": "카카오뱅크", "amount": "1000"}"#)
+        .await;
+    assert_eq!(
+        refused,
+        "Invalid account: \"카카오뱅크\" is an asset account; budgets are for expense accounts such as \"식비\" (list_accounts shows each account's kind)."
+    );
+
+    p.record("카카오뱅크", "식비", "7000", "2026-02-27", "2월 점심", "b-feb")
+        .await;
+    p.record("카카오뱅크", "식비", "9000", "2026-03-02", "점심", "b-lunch")
+        .await;
+    p.record("신한카드", "식비", "54000", "2026-03-05", "마트", "b-mart")
+        .await;
+    let bus = p
+        .record("카카오뱅크", "교통비", "1400", "2026-03-07", "버스", "b-bus")
+        .await;
+    p.record("카카오뱅크", "교통비", "1500", "2026-03-07", "지하철", "b-subway")
+        .await;
+    p.ok(
+        "record_split_transaction",
+        r#"{"from": [{"account": "신한카드", "amount": "38000"}], "to": [{"account": "식비", "amount": "30000"}, {"account": "교통비", "amount": "8000"}], "date": "2026-03-10", "memo": "마트 + 교통카드", "idempotencyKey": "b-split"}"#,
+    )
+    .await;
+    p.record("식비", "신한카드", "4000", "2026-03-12", "환불", "b-refund")
+        .await;
+    p.record("신한카드", "쇼핑", "120000", "2026-03-20", "운동화", "b-shoes")
+        .await;
+    p.ok(
+        "record_transaction",
+        r#"{"from": "카카오뱅크", "to": "교통비", "amount": "95000", "memo": "KTX", "idempotencyKey": "b-ktx"}"#,
+    )
+    .await;
+    p.ok(
+        "void_transaction",
+        &json!({"transactionId": bus, "reason": "잘못 입력"}).to_string(),
+    )
+    .await;
+
+    let report = p.ok("budget_report", "{}").await;
+    assert_eq!(
+        report,
+        json!({
+            "vault": report["vault"],
+            "currency": "KRW",
+            "month": "2026-03",
+            "rows": [
+                {"accountId": transport_id, "account": "교통비", "budget": "100000", "spent": "104500", "remaining": "-4500", "percentUsed": 104, "over": true},
+                {"accountId": food_id, "account": "식비", "budget": "600000", "spent": "89000", "remaining": "511000", "percentUsed": 14, "over": false},
+            ],
+            "totals": {"budget": "700000", "spent": "193500", "remaining": "506500", "percentUsed": 27, "over": false},
+            "unbudgetedSpent": "120000",
+            "daysLeft": 1,
+            "dailyAllowance": "506500",
+        })
+    );
+    assert_eq!(report["vault"]["name"], "가계부");
+    // February had no budget yet; April (a future month) carries March's budgets.
+    let february = p.ok("budget_report", r#"{"month": "2026-02"}"#).await;
+    assert_eq!(
+        (
+            february["rows"].clone(),
+            february["totals"].clone(),
+            february["unbudgetedSpent"].clone(),
+            february.get("daysLeft").is_some()
+        ),
+        (
+            json!([]),
+            json!({"budget": "0", "spent": "0", "remaining": "0", "over": false}),
+            json!("7000"),
+            false
+        )
+    );
+    let april = p.ok("budget_report", r#"{"month": "2026-04"}"#).await;
+    assert_eq!(
+        (
+            april["totals"].clone(),
+            april["unbudgetedSpent"].clone(),
+            april.get("dailyAllowance").is_some()
+        ),
+        (
+            json!({"budget": "700000", "spent": "0", "remaining": "700000", "percentUsed": 0, "over": false}),
+            json!("0"),
+            false
+        )
+    );
+    // list_accounts shows this month's budget on the budgeted expense accounts only.
+    let accounts = p.ok("list_accounts", "{}").await;
+    assert_eq!(
+        accounts["accounts"].as_array().map(|a| a
+            .iter()
+            .map(|x| json!([x["name"], x.get("budget")]))
+            .collect::<Vec<_>>()),
+        Some(vec![
+            json!(["카카오뱅크", null]),
+            json!(["신한카드", null]),
+            json!(["교통비", "100000"]),
+            json!(["쇼핑", null]),
+            json!(["식비", "600000"]),
+            json!(["Opening Balances", null]),
+        ])
+    );
+}
+
+#[tokio::test]
+async fn a_budget_month() {
+    a_budget_month_on(Harness::new().await).await;
+}
+
+/// The same budget month with the ledger over DynamoDB (the local moto server).
+#[cfg(feature = "moto")]
+#[tokio::test]
+async fn a_budget_month_on_dynamodb() {
+    use dochiya_store_dynamodb::{DynamoStore, TableCreation, create_table, load_client};
+    assert!(
+        std::env::var_os("AWS_ENDPOINT_URL_DYNAMODB").is_some(),
+        "AWS_ENDPOINT_URL_DYNAMODB is not set: this test needs the local moto server that tests/run.sh starts"
+    );
+    let client = load_client().await;
+    let table = format!(
+        "household-budgets-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0)
+    );
+    assert_eq!(
+        create_table(&client, &table).await.expect("create table"),
+        TableCreation::Created
+    );
+    a_budget_month_on(Harness::over(std::sync::Arc::new(DynamoStore::new(client, table))).await).await;
+}

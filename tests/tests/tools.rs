@@ -1159,3 +1159,45 @@ async fn tools_list_is_stable() {
         "tools/list changed; if intended, regenerate with DOCHIYA_UPDATE_SNAPSHOTS=1 (see the top of tests/tools.rs) and review the diff"
     );
 }
+
+// ==================================================================== budgets (issue 17)
+
+/// set_budget and budget_report answer both generations the same way; errors are
+/// isError results without structuredContent; a negative amount is refused as read.
+#[tokio::test]
+async fn budgets_answer_both_generations() {
+    let h = Harness::new().await;
+    let p = h.person("budgets-eras");
+    household(&p).await;
+    let set = p
+        .ok("set_budget", r#"{"account": "식비", "amount": "600000"}"#)
+        .await;
+    assert_eq!((s(&set["month"]), s(&set["amount"])), ("2026-03", "600000"));
+    p.record("카카오뱅크", "식비", "150000", "2026-03-02", "장보기", "eras-1")
+        .await;
+    let modern = h.modern_call(&p.token, "budget_report", "{}").await;
+    assert_eq!(modern["isError"], false);
+    let legacy = p.ok("budget_report", "{}").await;
+    assert_eq!(modern["structuredContent"], legacy);
+    assert_eq!(
+        legacy["rows"][0],
+        json!({"accountId": set["accountId"], "account": "식비", "budget": "600000", "spent": "150000", "remaining": "450000", "percentUsed": 25, "over": false})
+    );
+    let refused = h
+        .modern_call(&p.token, "set_budget", r#"{"account": "식비", "amount": "-1"}"#)
+        .await;
+    assert_eq!(refused["isError"], true);
+    assert_eq!(refused.get("structuredContent"), None);
+    assert_eq!(
+        refused["content"][0]["text"],
+        "Invalid amount: a budget cannot be negative; \"0\" clears it."
+    );
+    assert_eq!(
+        p.err(
+            "set_budget",
+            r#"{"account": "식비", "amount": "1", "month": "2026-13"}"#
+        )
+        .await,
+        p.err("budget_report", r#"{"month": "2026-13"}"#).await
+    );
+}

@@ -69,7 +69,11 @@ pub struct Outcome {
 impl Harness {
     /// A fresh server over an empty in-memory store.
     pub async fn new() -> Harness {
-        let store = Arc::new(EmbeddedStore::in_memory().expect("in-memory store"));
+        Harness::over(Arc::new(EmbeddedStore::in_memory().expect("in-memory store"))).await
+    }
+
+    /// The same server over another store (the DynamoDB one, for stories run on both).
+    pub async fn over(store: Arc<dyn dochiya_ledger::store::Store>) -> Harness {
         let clock = Arc::new(ManualClock::at_unix_seconds(NOW_UNIX));
         let ledger = Ledger::with_entropy(
             store,

@@ -1,6 +1,6 @@
 //! DynamoDB round trips per tool, counted, with the DESIGN.md §10 budget verdicts.
 //!
-//! Every one of the 17 tools runs once through `Server::handle` (2026-07-28
+//! Every tool runs once through `Server::handle` (2026-07-28
 //! requests, a real dev token) over the DynamoDB store, against whatever
 //! `AWS_ENDPOINT_URL_DYNAMODB` points at (bench/roundtrips.sh starts moto).
 //! Each row shows the Store calls the tool made (`query`, `get`, `get_many`,
@@ -9,7 +9,8 @@
 //! the HTTP calls the SDK actually sent (an SDK interceptor, retries included).
 //! Budgets: a write tool at most 1 read round + 1 write; a read tool at most 2
 //! queries; a report reads the same items whatever the number of postings
-//! (spending_report over 12 months after 10 and after 200 transactions). The
+//! (spending_report over 12 months after 10 and after 200 transactions;
+//! budget_report for this month after 10 and after 200 entries in it). The
 //! main table runs on one warm instance; a second table shows a new instance's
 //! first call (its roster cache empty).
 //! Exits non-zero only when the machinery fails, never on a budget: the table
@@ -279,6 +280,12 @@ async fn main() -> Result<(), Failure> {
         json!({"account": "카카오뱅크", "date": today, "balance": "958000"}),
     )
     .await?;
+    run(
+        "set_budget",
+        Write,
+        json!({"account": "식비", "amount": "600000"}),
+    )
+    .await?;
     let (y, m, _) = ymd(&today)?;
     let (fy, fm) = months_back(y, m, 11);
     let year_start = format!("{fy:04}-{fm:02}-01");
@@ -302,6 +309,7 @@ async fn main() -> Result<(), Failure> {
     )
     .await?;
     run("reconcile", Read, json!({})).await?;
+    run("budget_report", Read, json!({})).await?;
     run(
         "rename_account",
         Write,
@@ -344,7 +352,92 @@ async fn main() -> Result<(), Failure> {
     );
     print_rows(&cold);
 
-    report_independence(&rig, y, m, &today, &year_start).await
+    report_independence(&rig, y, m, &today, &year_start).await?;
+    budget_report_independence(&rig, &today).await
+}
+
+/// budget_report for this month after 10 and after 200 entries in it: same calls, same items.
+async fn budget_report_independence(rig: &Rig, today: &str) -> Result<(), Failure> {
+    let token = rig.token("roundtrips-budget")?;
+    rig.call(&token, "create_vault", &json!({"name": "예산"})).await?;
+    rig.call(
+        &token,
+        "create_account",
+        &json!({"name": "통장", "kind": "asset", "openingBalance": "100000000"}),
+    )
+    .await?;
+    let expenses = ["식비", "교통비", "쇼핑"];
+    for e in expenses {
+        rig.call(&token, "create_account", &json!({"name": e, "kind": "expense"}))
+            .await?;
+    }
+    for (account, amount) in [("식비", "600000"), ("교통비", "100000")] {
+        rig.call(
+            &token,
+            "set_budget",
+            &json!({"account": account, "amount": amount}),
+        )
+        .await?;
+    }
+    let (_, _, today_day) = ymd(today)?;
+    let month = &today[..7];
+    let mut recorded = 0u32;
+    let mut lines = Vec::new();
+    for target in [10u32, 200] {
+        while recorded < target {
+            let i = recorded;
+            let args = json!({"from": "통장", "to": expenses[(i % 3) as usize], "amount": format!("{}", 1000 + i),
+                        "date": format!("{month}-{:02}", 1 + i % today_day), "idempotencyKey": format!("bud-{i}"),
+                        "allowDuplicate": true});
+            // Set-up only: a slow emulator can time a call out; retrying with the same key is safe.
+            let mut attempt = 0;
+            while let Err(e) = rig.call(&token, "record_transaction", &args).await {
+                attempt += 1;
+                if attempt >= 3 || !e.to_string().contains("temporarily unavailable") {
+                    return Err(e);
+                }
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+            recorded += 1;
+        }
+        let (report, cost) = rig.call(&token, "budget_report", &json!({})).await?;
+        lines.push((target, report["totals"]["spent"].clone(), cost));
+    }
+    println!(
+        "\nbudget_report for {month} (2 budgets, 3 expense accounts), after 10 and after 200 entries in the month"
+    );
+    println!(
+        "{:>7} {:>10} {:>5} {:>3} {:>8} {:>6} {:>10} {:>4}",
+        "entries", "spent", "query", "get", "get_many", "rounds", "items_read", "sdk"
+    );
+    for (n, spent, cost) in &lines {
+        let c = &cost.store;
+        println!(
+            "{:>7} {:>10} {:>5} {:>3} {:>8} {:>6} {:>10} {:>4}",
+            n,
+            spent.as_str().unwrap_or("?"),
+            c.queries,
+            c.gets,
+            c.get_manys,
+            c.read_rounds,
+            c.items_read,
+            cost.sdk.values().sum::<u64>()
+        );
+    }
+    let same = lines.windows(2).all(|w| {
+        let (a, b) = (&w[0].2.store, &w[1].2.store);
+        (a.queries, a.gets, a.get_manys, a.read_rounds, a.items_read)
+            == (b.queries, b.gets, b.get_manys, b.read_rounds, b.items_read)
+    });
+    println!(
+        "budget_report reads independent of entry count: {}",
+        if same {
+            "ok (same calls, same items)"
+        } else {
+            "OVER (calls or items grow with entries)"
+        }
+    );
+    Ok(())
 }
 
 /// spending_report over 12 months after 10 and after 200 transactions: same reads.

@@ -115,6 +115,12 @@ pub enum Field {
     Currency,
     /// A vault's time zone.
     TimeZone,
+    /// The account a budget is set for.
+    BudgetAccount,
+    /// A budget's amount.
+    BudgetAmount,
+    /// The month a budget is set for.
+    BudgetMonth,
 }
 
 impl fmt::Display for Field {
@@ -138,6 +144,9 @@ impl fmt::Display for Field {
             Field::RangeEnd => f.write_str("range end"),
             Field::Currency => f.write_str("currency"),
             Field::TimeZone => f.write_str("time zone"),
+            Field::BudgetAccount => f.write_str("budget account"),
+            Field::BudgetAmount => f.write_str("budget amount"),
+            Field::BudgetMonth => f.write_str("budget month"),
         }
     }
 }

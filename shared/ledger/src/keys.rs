@@ -29,6 +29,8 @@ pub const DAY_PREFIX: &str = "C#";
 pub const TX_PREFIX: &str = "T#";
 /// Prefix of snapshots in a vault.
 pub const SNAPSHOT_PREFIX: &str = "S#";
+/// Prefix of budget settings in a vault: after every `B#…` rollup, before `C#`.
+pub const BUDGET_PREFIX: &str = "BG#";
 /// A character above every character used after a prefix: closes inclusive ranges.
 pub const HIGH: char = '\u{10FFFF}';
 
@@ -111,6 +113,12 @@ pub fn duplicate_guard(vault: VaultId, content_hash: &str) -> Key {
 /// A snapshot (`V#<id>` / `S#<accountId>#<YYYY-MM-DD>`): one per account and date.
 pub fn snapshot(vault: VaultId, account: AccountId, date: LocalDate) -> Key {
     Key::new(vault_pk(vault), format!("{SNAPSHOT_PREFIX}{account}#{date}"))
+}
+
+/// A budget setting (`V#<id>` / `BG#<YYYY-MM>#<accountId>`): one per account and
+/// month set; month first, so "every setting up to a month" is one range.
+pub fn budget(vault: VaultId, month: YearMonth, account: AccountId) -> Key {
+    Key::new(vault_pk(vault), format!("{BUDGET_PREFIX}{month}#{account}"))
 }
 
 /// Sort-key prefix of one account's snapshots.
@@ -203,6 +211,28 @@ pub fn roster() -> SkRange {
     SkRange::Between(ROSTER_VERSION.into(), upper(MEMBERSHIP_PREFIX))
 }
 
+/// Every budget setting of a vault.
+pub fn budgets() -> SkRange {
+    SkRange::Prefix(BUDGET_PREFIX.into())
+}
+
+/// Budget settings of every month through `through`: all a month's budgets can depend on.
+pub fn budgets_through(through: YearMonth) -> SkRange {
+    SkRange::Between(BUDGET_PREFIX.into(), upper(&format!("{BUDGET_PREFIX}{through}#")))
+}
+
+/// In one query, the monthly rollups of `month` and every budget setting through
+/// it (a budget report). `B#` < `BG#` in byte order, so the range runs from the
+/// month's rollups through the later months' (readers skip them) into the settings.
+pub fn month_and_budgets_through(month: YearMonth) -> SkRange {
+    SkRange::Between(month_from(month), upper(&format!("{BUDGET_PREFIX}{month}#")))
+}
+
+/// Whether a sort key (from a range above) is a budget setting's.
+pub fn is_budget(sk: &str) -> bool {
+    sk.starts_with(BUDGET_PREFIX)
+}
+
 /// Whether a sort key (from a range above) is an account's.
 pub fn is_account(sk: &str) -> bool {
     sk.starts_with(ACCOUNT_PREFIX)
@@ -283,5 +313,49 @@ mod tests {
         assert!(within(&roster, &roster_version(&who).sk));
         assert!(within(&roster, &membership(&who, v).sk));
         assert!(!within(&roster, &vault_name(&who, &NameKey::of("x")).sk));
+    }
+
+    #[test]
+    fn budget_settings_sit_outside_every_other_range() {
+        let v = VaultId::from_uuid(uuid::Uuid::nil());
+        let a = AccountId::from_uuid(uuid::Uuid::max());
+        let m = YearMonth::parse("2026-03").unwrap();
+        let within = |r: &SkRange, sk: &str| match r {
+            SkRange::Between(lo, hi) => lo.as_str() <= sk && sk <= hi.as_str(),
+            SkRange::Prefix(p) => sk.starts_with(p.as_str()),
+            SkRange::All => true,
+        };
+        let set = budget(v, m, a).sk;
+        let latest = budget(v, YearMonth::parse("2999-12").unwrap(), a).sk;
+        // No range of the other access patterns reaches a setting.
+        assert!(!within(&accounts_and_months_through(None), &set));
+        assert!(!within(&accounts_and_months_through(None), &latest));
+        assert!(!within(
+            &months_between(m, YearMonth::parse("2999-12").unwrap()),
+            &latest
+        ));
+        let d = LocalDate::parse("1900-01-01").unwrap();
+        assert!(!within(
+            &days_between(d, LocalDate::parse("2999-12-31").unwrap()),
+            &set
+        ));
+        assert!(!is_month_rollup(&set) && !is_account(&set) && !is_day_rollup(&set));
+        // The settings through a month: its own and earlier ones, not later ones.
+        assert!(within(&budgets_through(m), &set));
+        assert!(within(&budgets_through(m), &budget(v, m.prev(), a).sk));
+        assert!(!within(&budgets_through(m), &budget(v, m.next(), a).sk));
+        // The report's span: the month's rollups and settings through it; no
+        // earlier rollups, no later settings, no daily rollups.
+        let span = month_and_budgets_through(m);
+        assert!(within(&span, &month_rollup(v, m, a).sk));
+        assert!(!within(&span, &month_rollup(v, m.prev(), a).sk));
+        assert!(within(&span, &set));
+        assert!(within(
+            &span,
+            &budget(v, YearMonth::parse("1900-01").unwrap(), a).sk
+        ));
+        assert!(!within(&span, &budget(v, m.next(), a).sk));
+        assert!(!within(&span, &day_rollup(v, m.first_day(), a).sk));
+        assert!(!within(&span, &account(v, a).sk));
     }
 }

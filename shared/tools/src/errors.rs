@@ -32,6 +32,9 @@ pub(crate) fn argument(field: Field) -> Cow<'static, str> {
         Field::RangeEnd => "to",
         Field::Currency => "currency",
         Field::TimeZone => "timeZone",
+        Field::BudgetAccount => "account",
+        Field::BudgetAmount => "amount",
+        Field::BudgetMonth => "month",
     })
 }
 

@@ -1,6 +1,6 @@
 //! The ledger tools of TOOLS.md, each declared once: schemas, annotations, scope, handler.
 //!
-//! [`all`] builds the 17 tools over one [`Ledger`] for the protocol layer to
+//! [`all`] builds every tool over one [`Ledger`] for the protocol layer to
 //! register; [`INSTRUCTIONS`] is the server's advice to a model on using them.
 
 mod args;
@@ -45,6 +45,8 @@ pub fn all(ledger: Arc<Ledger>) -> Vec<Arc<dyn Tool>> {
         tool::<record_split_transaction::RecordSplitTransaction>(&ledger),
         tool::<void_transaction::VoidTransaction>(&ledger),
         tool::<upsert_snapshot::UpsertSnapshot>(&ledger),
+        tool::<set_budget::SetBudget>(&ledger),
+        tool::<budget_report::BudgetReport>(&ledger),
     ]
 }
 
@@ -68,6 +70,8 @@ pub fn specs() -> Vec<ToolSpec> {
         spec::<record_split_transaction::RecordSplitTransaction>(),
         spec::<void_transaction::VoidTransaction>(),
         spec::<upsert_snapshot::UpsertSnapshot>(),
+        spec::<set_budget::SetBudget>(),
+        spec::<budget_report::BudgetReport>(),
     ]
 }
 
@@ -147,6 +151,12 @@ mod tests {
             &["vault", "account", "date", "balance"],
             &["account", "date", "balance"],
         ),
+        (
+            "set_budget",
+            &["vault", "account", "amount", "month", "repeat"],
+            &["account", "amount"],
+        ),
+        ("budget_report", &["vault", "month"], &[]),
     ];
 
     #[test]
@@ -209,6 +219,7 @@ mod tests {
             "spending_report",
             "net_worth_history",
             "reconcile",
+            "budget_report",
         ];
         let destructive = ["void_transaction", "archive_account"];
         let idempotent_writes = [
@@ -218,6 +229,7 @@ mod tests {
             "rename_account",
             "upsert_snapshot",
             "void_transaction",
+            "set_budget",
         ];
         for spec in specs() {
             let a = spec.annotations;
@@ -383,6 +395,21 @@ mod tests {
                 r#"{"account": "카카오뱅크", "date": "15/03", "balance": "1"}"#,
             ],
         );
+        check::<set_budget::SetBudget>(
+            &[
+                r#"{"account": "식비", "amount": "600000"}"#,
+                r#"{"vault": "우리집", "account": "식비", "amount": "0", "month": "2026-04", "repeat": false}"#,
+            ],
+            &[
+                r#"{"account": "식비"}"#,
+                r#"{"account": "식비", "amount": "1", "month": "2026/04"}"#,
+                r#"{"account": "식비", "amount": "1", "repeat": "yes"}"#,
+            ],
+        );
+        check::<budget_report::BudgetReport>(
+            &["{}", r#"{"vault": "우리집", "month": "2026-03"}"#],
+            &[r#"{"month": "March"}"#, r#"{"account": "식비"}"#],
+        );
     }
 
     /// The argument names of TOOLS.md are the contract: exactly these, these required.
@@ -459,6 +486,11 @@ mod tests {
                     "ledgerBalance",
                     "difference",
                 ],
+            ),
+            ("set_budget", &["vault", "account", "month", "amount", "repeat"]),
+            (
+                "budget_report",
+                &["vault", "currency", "month", "rows", "totals", "unbudgetedSpent"],
             ),
         ];
         let required = |schema: &Value| -> Vec<String> {

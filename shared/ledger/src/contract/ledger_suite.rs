@@ -1437,8 +1437,8 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
     );
     assert_eq!(
         shape(measure(&counting, l.list_accounts(&me, None, false)).await),
-        (1, 1, 0, 0, 1),
-        "list_accounts"
+        (2, 1, 0, 0, 1),
+        "list_accounts (accounts ∥ budget settings)"
     );
     assert_eq!(
         shape(measure(&counting, l.get_transaction(&me, None, id)).await),
@@ -1493,6 +1493,24 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
         shape(measure(&counting, l.reconcile(&me, None, None)).await),
         (3, 1, 0, 0, 2),
         "reconcile"
+    );
+
+    let b = BudgetInput {
+        vault: None,
+        account: "식비".into(),
+        amount: d("600000"),
+        month: None,
+        repeat: true,
+    };
+    assert_eq!(
+        shape(measure(&counting, l.set_budget(&me, b.clone())).await),
+        (2, 1, 0, 1, 1),
+        "set_budget"
+    );
+    assert_eq!(
+        shape(measure(&counting, l.budget_report(&me, None, None)).await),
+        (2, 1, 0, 0, 1),
+        "budget_report"
     );
 
     let nv = NewVault {
@@ -1863,6 +1881,358 @@ pub async fn isolation_between_people<S: Store>(store: S) {
     );
 }
 
+// ---------------------------------------------------------------- budgets
+
+fn budget(account: &str, amount: &str, on: Option<&str>, repeat: bool) -> BudgetInput {
+    BudgetInput {
+        vault: None,
+        account: account.into(),
+        amount: d(amount),
+        month: on.map(month),
+        repeat,
+    }
+}
+
+async fn set_budget(l: &Ledger, who: &PersonId, b: BudgetInput) -> BudgetSet {
+    call!(l.set_budget(who, b.clone())).expect("set_budget")
+}
+
+/// account -> budget of that month, from budget_report.
+async fn budgets_in(l: &Ledger, who: &PersonId, on: &str) -> Vec<(String, String)> {
+    call!(l.budget_report(who, None, Some(month(on))))
+        .expect("budget_report")
+        .rows
+        .into_iter()
+        .map(|r| (r.account, r.budget.to_string()))
+        .collect()
+}
+
+fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+        .collect()
+}
+
+/// A budget set with repeat applies to later months until a later setting; one
+/// set without repeat holds for its month only; list_accounts shows this month's.
+pub async fn budgets_repeat_across_months<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("budget-repeat");
+    household(&l, &me).await;
+    let set = set_budget(&l, &me, budget("식비", "600000", Some("2026-01"), true)).await;
+    assert_eq!(
+        (set.account, set.month, set.amount.to_string(), set.repeat),
+        ("식비".to_owned(), month("2026-01"), "600000".to_owned(), true)
+    );
+    for m in ["2026-01", "2026-02", "2026-03", "2027-12"] {
+        assert_eq!(budgets_in(&l, &me, m).await, pairs(&[("식비", "600000")]), "{m}");
+    }
+    assert_eq!(budgets_in(&l, &me, "2025-12").await, pairs(&[]));
+    // A later repeating setting takes over from its month on.
+    set_budget(&l, &me, budget("식비", "500000", Some("2026-04"), true)).await;
+    // One month only: February gets 900,000, March is back to the January setting.
+    set_budget(&l, &me, budget("식비", "900000", Some("2026-02"), false)).await;
+    // Default month is this month in the vault's zone (2026-03).
+    let shopping = set_budget(&l, &me, budget("쇼핑", "200000", None, false)).await;
+    assert_eq!(shopping.month, month("2026-03"));
+    assert_eq!(budgets_in(&l, &me, "2026-01").await, pairs(&[("식비", "600000")]));
+    assert_eq!(budgets_in(&l, &me, "2026-02").await, pairs(&[("식비", "900000")]));
+    assert_eq!(
+        budgets_in(&l, &me, "2026-03").await,
+        pairs(&[("쇼핑", "200000"), ("식비", "600000")])
+    );
+    assert_eq!(budgets_in(&l, &me, "2026-04").await, pairs(&[("식비", "500000")]));
+    assert_eq!(budgets_in(&l, &me, "2026-09").await, pairs(&[("식비", "500000")]));
+    // Setting the same again changes nothing (naturally idempotent).
+    set_budget(&l, &me, budget("식비", "500000", Some("2026-04"), true)).await;
+    assert_eq!(budgets_in(&l, &me, "2026-05").await, pairs(&[("식비", "500000")]));
+    // list_accounts shows this month's budget on expense accounts only.
+    let listed: Vec<(String, Option<String>)> = call!(l.list_accounts(&me, None, false))
+        .expect("list_accounts")
+        .accounts
+        .into_iter()
+        .map(|a| (a.name, a.budget.map(|b| b.to_string())))
+        .collect();
+    assert_eq!(
+        listed,
+        vec![
+            ("카카오뱅크".to_owned(), None),
+            ("현금".to_owned(), None),
+            ("신한카드".to_owned(), None),
+            ("월급".to_owned(), None),
+            ("쇼핑".to_owned(), Some("200000".to_owned())),
+            ("식비".to_owned(), Some("600000".to_owned())),
+            ("Opening Balances".to_owned(), None),
+        ]
+    );
+}
+
+/// "0" clears: from its month on with repeat, for that month only without.
+/// Bad settings are refused and change nothing.
+pub async fn budgets_clear_and_refuse<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("budget-clear");
+    household(&l, &me).await;
+    set_budget(&l, &me, budget("식비", "600000", Some("2026-01"), true)).await;
+    let cleared = set_budget(&l, &me, budget("식비", "0", Some("2026-03"), true)).await;
+    assert_eq!(cleared.amount.to_string(), "0");
+    assert_eq!(budgets_in(&l, &me, "2026-02").await, pairs(&[("식비", "600000")]));
+    assert_eq!(budgets_in(&l, &me, "2026-03").await, pairs(&[]));
+    assert_eq!(budgets_in(&l, &me, "2026-08").await, pairs(&[]));
+    set_budget(&l, &me, budget("식비", "0", Some("2026-01"), false)).await;
+    assert_eq!(budgets_in(&l, &me, "2026-01").await, pairs(&[]));
+    assert_eq!(budgets_in(&l, &me, "2026-02").await, pairs(&[]));
+    set_budget(&l, &me, budget("식비", "300000", Some("2026-05"), true)).await;
+    assert_eq!(budgets_in(&l, &me, "2026-04").await, pairs(&[]));
+    assert_eq!(budgets_in(&l, &me, "2026-06").await, pairs(&[("식비", "300000")]));
+
+    let refused = |e: Result<BudgetSet, LedgerError>| match e {
+        Err(LedgerError::InvalidInput { field, message }) => (field, message),
+        other => panic!("expected InvalidInput, got {other:?}"),
+    };
+    assert_eq!(
+        refused(call!(l.set_budget(&me, budget("카카오뱅크", "1000", None, true)))),
+        (
+            Field::BudgetAccount,
+            "\"카카오뱅크\" is an asset account; budgets are for expense accounts such as \"식비\" (list_accounts shows each account's kind)".to_owned()
+        )
+    );
+    assert_eq!(
+        refused(call!(l.set_budget(&me, budget("식비", "-1", None, true)))),
+        (
+            Field::BudgetAmount,
+            "a budget cannot be negative; \"0\" clears it".to_owned()
+        )
+    );
+    assert_eq!(
+        refused(call!(l.set_budget(&me, budget("식비", "0.5", None, true)))).0,
+        Field::BudgetAmount
+    );
+    match call!(l.set_budget(&me, budget("외식", "1000", None, true))) {
+        Err(LedgerError::NotFound { what, name, .. }) => {
+            assert_eq!((what, name.as_str()), (Entity::Account, "외식"));
+        }
+        other => panic!("expected NotFound, got {other:?}"),
+    }
+    call!(l.archive_account(&me, None, "쇼핑")).expect("archive");
+    match call!(l.set_budget(&me, budget("쇼핑", "1000", None, true))) {
+        Err(LedgerError::InvalidInput { field, message }) => assert_eq!(
+            (field, message.as_str()),
+            (
+                Field::BudgetAccount,
+                "\"쇼핑\" is archived; budgets are for live expense accounts (list_accounts shows them)"
+            )
+        ),
+        other => panic!("expected InvalidInput, got {other:?}"),
+    }
+    assert_eq!(budgets_in(&l, &me, "2026-03").await, pairs(&[]));
+}
+
+/// Every field of the report, hand-computed: spent is net of refunds, a voided
+/// entry leaves it, spending without a budget is unbudgetedSpent, and only the
+/// current month has daysLeft and dailyAllowance.
+pub async fn budget_report_spent_remaining_and_allowance<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("budget-report");
+    // household: 식비 12,000 on 03-11; 쇼핑 300,000 on 03-12 and a 50,000 refund on 03-14.
+    household(&l, &me).await;
+    account(&l, &me, "교통비", AccountKind::Expense, None).await;
+    record(&l, &me, tx("현금", "교통비", "1500", Some("2026-03-14"), "버스")).await;
+    let feb = record(
+        &l,
+        &me,
+        tx("카카오뱅크", "식비", "8000", Some("2026-02-20"), "2월 점심"),
+    )
+    .await;
+    let dinner = record(
+        &l,
+        &me,
+        tx("카카오뱅크", "식비", "20000", Some("2026-03-13"), "저녁"),
+    )
+    .await;
+    set_budget(&l, &me, budget("식비", "600000", Some("2026-02"), true)).await;
+    set_budget(&l, &me, budget("쇼핑", "200000", Some("2026-03"), true)).await;
+
+    let r = call!(l.budget_report(&me, None, None)).expect("budget_report");
+    assert_eq!(r.month, month("2026-03"));
+    let rows: Vec<_> = r
+        .rows
+        .iter()
+        .map(|x| {
+            (
+                x.account.as_str(),
+                x.budget.to_string(),
+                x.spent.to_string(),
+                x.remaining.to_string(),
+                x.percent_used,
+                x.over,
+            )
+        })
+        .collect();
+    // 쇼핑: 300,000 − 50,000 = 250,000 of 200,000: 125 %, over.
+    // 식비: 12,000 + 20,000 = 32,000 of 600,000: 5.33… % → 5.
+    assert_eq!(
+        rows,
+        vec![
+            (
+                "쇼핑",
+                "200000".into(),
+                "250000".into(),
+                "-50000".into(),
+                125,
+                true
+            ),
+            ("식비", "600000".into(), "32000".into(), "568000".into(), 5, false),
+        ]
+    );
+    let t = &r.totals;
+    assert_eq!(
+        (
+            t.budget.to_string(),
+            t.spent.to_string(),
+            t.remaining.to_string(),
+            t.percent_used,
+            t.over
+        ),
+        ("800000".into(), "282000".into(), "518000".into(), Some(35), false)
+    );
+    assert_eq!(r.unbudgeted_spent.to_string(), "1500");
+    // 2026-03-15 in Seoul: 17 days left counting today; 518,000 ÷ 17 = 30,470.58… → 30,470.
+    assert_eq!(r.days_left, Some(17));
+    assert_eq!(r.daily_allowance.map(|m| m.to_string()), Some("30470".into()));
+
+    // Voiding the dinner moves the report; so does a refund.
+    call!(l.void_transaction(&me, None, dinner.transaction.transaction_id, None)).expect("void");
+    record(
+        &l,
+        &me,
+        tx("쇼핑", "신한카드", "60000", Some("2026-03-15"), "환불 2"),
+    )
+    .await;
+    let r = call!(l.budget_report(&me, None, Some(month("2026-03")))).expect("budget_report");
+    let rows: Vec<_> = r
+        .rows
+        .iter()
+        .map(|x| {
+            (
+                x.account.as_str(),
+                x.spent.to_string(),
+                x.remaining.to_string(),
+                x.percent_used,
+                x.over,
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        vec![
+            ("쇼핑", "190000".into(), "10000".into(), 95, false),
+            ("식비", "12000".into(), "588000".into(), 2, false),
+        ]
+    );
+    // 800,000 − 202,000 = 598,000; ÷ 17 = 35,176.47… → 35,176.
+    assert_eq!(r.daily_allowance.map(|m| m.to_string()), Some("35176".into()));
+
+    // A past month: no daysLeft, no allowance; 쇼핑's budget starts in March.
+    let past = call!(l.budget_report(&me, None, Some(month("2026-02")))).expect("february");
+    assert_eq!(
+        past.rows
+            .iter()
+            .map(|x| (x.account.as_str(), x.spent.to_string()))
+            .collect::<Vec<_>>(),
+        vec![("식비", "8000".to_owned())]
+    );
+    assert_eq!((past.days_left, past.daily_allowance), (None, None));
+    assert_eq!(past.unbudgeted_spent.to_string(), "0");
+    call!(l.void_transaction(&me, None, feb.transaction.transaction_id, None)).expect("void feb");
+    let past = call!(l.budget_report(&me, None, Some(month("2026-02")))).expect("february");
+    assert_eq!(past.rows[0].spent.to_string(), "0");
+    // A future month: budgets carried, nothing spent, no allowance.
+    let future = call!(l.budget_report(&me, None, Some(month("2026-06")))).expect("june");
+    assert_eq!(
+        (
+            future.totals.budget.to_string(),
+            future.totals.spent.to_string(),
+            future.days_left
+        ),
+        ("800000".into(), "0".into(), None)
+    );
+}
+
+/// The month is the vault's: an entry at 23:59 local on the last day counts in
+/// that month, and a minute later "this month" is the next one.
+pub async fn budget_month_follows_the_vault_zone<S: Store>(store: S) {
+    let (l, clock) = ledger_over(Arc::new(store));
+    let me = fresh_person("budget-zone");
+    household(&l, &me).await;
+    set_budget(&l, &me, budget("식비", "600000", Some("2026-03"), true)).await;
+    // 2026-03-31T14:59:00Z is 23:59 on 2026-03-31 in Seoul.
+    clock.advance_seconds(1_425_540);
+    let late = record(&l, &me, tx("카카오뱅크", "식비", "30000", None, "야식")).await;
+    assert_eq!(late.transaction.date, date("2026-03-31"));
+    let r = call!(l.budget_report(&me, None, None)).expect("budget_report");
+    assert_eq!(
+        (
+            r.month,
+            r.rows[0].spent.to_string(),
+            r.days_left,
+            r.daily_allowance.map(|m| m.to_string())
+        ),
+        (month("2026-03"), "42000".into(), Some(1), Some("558000".into()))
+    );
+    clock.advance_seconds(60);
+    let r = call!(l.budget_report(&me, None, None)).expect("budget_report");
+    assert_eq!(
+        (
+            r.month,
+            r.rows[0].spent.to_string(),
+            r.days_left,
+            r.daily_allowance.map(|m| m.to_string())
+        ),
+        (month("2026-04"), "0".into(), Some(30), Some("20000".into()))
+    );
+}
+
+/// The report reads the same calls and items whatever the number of entries in the month.
+pub async fn budget_report_reads_do_not_grow_with_entries<S: Store>(store: S) {
+    let counting = Arc::new(CountingStore::new(store));
+    let (l, _) = ledger_over(counting.clone());
+    let me = fresh_person("budget-reads");
+    household(&l, &me).await;
+    set_budget(&l, &me, budget("식비", "600000", Some("2026-01"), true)).await;
+    set_budget(&l, &me, budget("쇼핑", "200000", Some("2026-03"), true)).await;
+    let measure = async |l: &Ledger| {
+        counting.reset();
+        call!(l.budget_report(&me, None, None)).expect("budget_report");
+        let c = counting.take();
+        (c.queries, c.gets, c.get_manys, c.read_rounds, c.items_read)
+    };
+    let mut seen = Vec::new();
+    let mut n = 0u32;
+    for target in [10u32, 200] {
+        while n < target {
+            let day = format!("2026-03-{:02}", n % 28 + 1);
+            let (to, amount) = if n.is_multiple_of(2) {
+                ("식비", "1000")
+            } else {
+                ("쇼핑", "2000")
+            };
+            record(
+                &l,
+                &me,
+                tx("카카오뱅크", to, amount, Some(&day), &format!("entry {n}")),
+            )
+            .await;
+            n += 1;
+        }
+        seen.push(measure(&l).await);
+    }
+    assert_eq!(seen[0], seen[1]);
+    // Two queries and the roster version's get, in one round. Items: 7 accounts,
+    // 7 March rollups (every account moved in March), 2 settings, the version.
+    assert_eq!(seen[0], (2, 1, 0, 1, 17));
+}
+
 /// Instantiate every ledger contract test against a store factory expression.
 ///
 /// `ledger_contract_tests!(factory)` records [`REPORT_TRANSACTIONS`] (1,000)
@@ -1904,6 +2274,11 @@ macro_rules! ledger_contract_tests {
             round_trips_per_operation,
             stale_roster_never_decides,
             isolation_between_people,
+            budgets_repeat_across_months,
+            budgets_clear_and_refuse,
+            budget_report_spent_remaining_and_allowance,
+            budget_month_follows_the_vault_zone,
+            budget_report_reads_do_not_grow_with_entries,
         );
     };
 }

@@ -2,13 +2,14 @@
 
 use std::collections::BTreeMap;
 
+use super::budgets;
 use super::codec::account_live;
 use super::codec::{
     AccountRec, Membership, PostingRec, TxRec, account_count_update, account_pointer, archive_mark,
     name_attrs, points_at_account,
 };
 use super::guards::{ACCOUNT_LIVE, ACCOUNT_NEW, MEMBERSHIP, NAME_FREE, NAME_HELD, VAULT_EXISTS, guard};
-use super::resolve::{Catalogue, catalogue, retrying};
+use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
 use super::writer::{TxChange, transaction_ops};
 use super::*;
@@ -28,13 +29,25 @@ pub(super) async fn list_accounts(
 ) -> Result<AccountList, LedgerError> {
     in_vault(ledger, who, vault, |v| async move {
         let m = v.m;
-        let cat = catalogue(ledger, &m).await?;
-        list_of(&m, &cat, include_archived)
+        // One round: the accounts, and the budget settings that decide this month's budgets.
+        let month = m.today(ledger).month();
+        let (cat, settings) = join2(
+            catalogue(ledger, &m),
+            budgets::settings_through(ledger, &m, month),
+        )
+        .await;
+        let budgets = budgets::in_force(&settings?, month);
+        list_of(&m, &cat?, include_archived, &budgets)
     })
     .await
 }
 
-fn list_of(m: &Membership, cat: &Catalogue, include_archived: bool) -> Result<AccountList, LedgerError> {
+fn list_of(
+    m: &Membership,
+    cat: &Catalogue,
+    include_archived: bool,
+    budgets: &BTreeMap<AccountId, i64>,
+) -> Result<AccountList, LedgerError> {
     let mut listed: Vec<&AccountRec> = cat
         .accounts
         .iter()
@@ -51,6 +64,11 @@ fn list_of(m: &Membership, cat: &Catalogue, include_archived: bool) -> Result<Ac
                 kind: a.kind,
                 balance: Money::from_minor(a.natural()?, m.currency),
                 archived: a.archived,
+                // Settings exist only for expense accounts; an archived one shows none.
+                budget: budgets
+                    .get(&a.account_id)
+                    .filter(|_| !a.archived)
+                    .map(|b| Money::from_minor(*b, m.currency)),
             })
         })
         .collect::<Result<Vec<_>, LedgerError>>()?;
@@ -287,7 +305,7 @@ fn opening_entry(
 }
 
 /// "an asset", "a liability", …
-fn with_article(kind: AccountKind) -> String {
+pub(super) fn with_article(kind: AccountKind) -> String {
     match kind {
         AccountKind::Liability => "a liability".into(),
         other => format!("an {other}"),

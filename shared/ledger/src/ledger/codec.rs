@@ -499,6 +499,37 @@ impl SnapshotRec {
     }
 }
 
+/// A budget setting: an expense account's amount (minor units; 0 clears) for a
+/// month, and whether later months keep it (`repeat`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct BudgetRec {
+    pub account_id: AccountId,
+    pub month: YearMonth,
+    pub amount: i64,
+    pub repeat: bool,
+}
+
+impl BudgetRec {
+    pub fn to_attrs(&self, updated_at: i64) -> Attrs {
+        BTreeMap::from([
+            ("accountId".into(), sv(self.account_id.to_string())),
+            ("month".into(), sv(self.month.to_string())),
+            ("amount".into(), Value::N(self.amount)),
+            ("repeat".into(), Value::Bool(self.repeat)),
+            ("updatedAt".into(), Value::N(updated_at)),
+        ])
+    }
+
+    pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
+        Ok(BudgetRec {
+            account_id: parse_or_corrupt(AccountId::parse(s(a, "accountId")?), "account id")?,
+            month: parse_or_corrupt(YearMonth::parse(s(a, "month")?), "month")?,
+            amount: n(a, "amount")?,
+            repeat: flag(a, "repeat")?,
+        })
+    }
+}
+
 /// A stable 128-bit content hash (FNV-1a), hex: keys of duplicate guards and cursor filters.
 /// Not a security boundary: it only separates a person's own data from itself.
 pub(super) fn content_hash(parts: &[&str]) -> String {

@@ -6,6 +6,7 @@
 //! write carrying a check on the caller's membership.
 
 mod accounts;
+mod budgets;
 mod codec;
 mod cursor;
 mod guards;
@@ -308,5 +309,22 @@ impl Ledger {
         input: SnapshotInput,
     ) -> Result<SnapshotOutcome, LedgerError> {
         snapshots::upsert_snapshot(self, who, input).await
+    }
+
+    /// Set an expense account's budget for a month (default this month), for later
+    /// months too when `repeat`; an amount of 0 clears it. Setting again replaces it.
+    pub async fn set_budget(&self, who: &PersonId, input: BudgetInput) -> Result<BudgetSet, LedgerError> {
+        budgets::set_budget(self, who, input).await
+    }
+
+    /// Each budgeted expense account's budget, spending and what is left in a month
+    /// (default this month), with totals and what was spent without a budget.
+    pub async fn budget_report(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        month: Option<YearMonth>,
+    ) -> Result<BudgetReport, LedgerError> {
+        budgets::budget_report(self, who, vault, month).await
     }
 }

@@ -91,6 +91,8 @@ pub struct AccountInfo {
     pub balance: Money,
     /// Whether it is archived.
     pub archived: bool,
+    /// This month's budget (live expense accounts with one set).
+    pub budget: Option<Money>,
 }
 
 /// Result of `list_accounts`.
@@ -552,4 +554,93 @@ pub struct SnapshotOutcome {
     pub ledger_balance: Money,
     /// `balance - ledger_balance`.
     pub difference: Money,
+}
+
+/// Arguments of `set_budget`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BudgetInput {
+    /// Vault name (optional when the caller has exactly one).
+    pub vault: Option<String>,
+    /// The expense account's name.
+    pub account: String,
+    /// The month's amount; zero clears the budget.
+    pub amount: Decimal,
+    /// The month it is set for (default this month in the vault's zone).
+    pub month: Option<YearMonth>,
+    /// Whether later months keep it until a later setting.
+    pub repeat: bool,
+}
+
+/// Result of `set_budget`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BudgetSet {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The vault's currency.
+    pub currency: Currency,
+    /// The account's id.
+    pub account_id: AccountId,
+    /// The account's name.
+    pub account: String,
+    /// The month set.
+    pub month: YearMonth,
+    /// The amount set (zero: cleared).
+    pub amount: Money,
+    /// Whether later months keep it.
+    pub repeat: bool,
+}
+
+/// One budgeted account in `budget_report`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BudgetRow {
+    /// The account's id.
+    pub account_id: AccountId,
+    /// The account's name.
+    pub account: String,
+    /// The month's budget.
+    pub budget: Money,
+    /// Spent in the month, refunds subtracted.
+    pub spent: Money,
+    /// `budget - spent` (negative when over).
+    pub remaining: Money,
+    /// `spent * 100 / budget`, rounded down.
+    pub percent_used: i64,
+    /// `spent > budget`.
+    pub over: bool,
+}
+
+/// Sums over the budgeted accounts of a `budget_report`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BudgetTotals {
+    /// Sum of the budgets.
+    pub budget: Money,
+    /// Sum of their spending.
+    pub spent: Money,
+    /// `budget - spent`.
+    pub remaining: Money,
+    /// Whole percent used, rounded down; `None` when no budget is set.
+    pub percent_used: Option<i64>,
+    /// `spent > budget`.
+    pub over: bool,
+}
+
+/// Result of `budget_report`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BudgetReport {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The vault's currency.
+    pub currency: Currency,
+    /// The month reported.
+    pub month: YearMonth,
+    /// Budgeted live expense accounts, by name.
+    pub rows: Vec<BudgetRow>,
+    /// Sums over the rows.
+    pub totals: BudgetTotals,
+    /// Spent in expense accounts with no budget in force (or archived).
+    pub unbudgeted_spent: Money,
+    /// Current month only: days left, today included.
+    pub days_left: Option<u32>,
+    /// Current month only: `max(totals.remaining, 0) / days_left`, rounded down to the minor unit.
+    pub daily_allowance: Option<Money>,
 }

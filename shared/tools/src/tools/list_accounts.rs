@@ -46,6 +46,9 @@ struct AccountRow {
     balance: AmountOut,
     /// True when the account is archived: new transactions cannot use it.
     archived: bool,
+    /// Expense accounts with a budget: this month's (set_budget); budget_report shows what is left.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    budget: Option<AmountOut>,
 }
 
 /// The `list_accounts` tool.
@@ -77,6 +80,7 @@ impl Operation for ListAccounts {
                     kind: a.kind.into(),
                     balance: a.balance.into(),
                     archived: a.archived,
+                    budget: a.budget.map(Into::into),
                 })
                 .collect(),
         })

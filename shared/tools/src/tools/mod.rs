@@ -1,6 +1,7 @@
-//! The 17 tools of TOOLS.md, one module each, in the order `tools/list` shows them.
+//! The tools of TOOLS.md, one module each, in the order `tools/list` shows them.
 
 pub(crate) mod archive_account;
+pub(crate) mod budget_report;
 pub(crate) mod create_account;
 pub(crate) mod create_vault;
 pub(crate) mod get_balances;
@@ -15,6 +16,7 @@ pub(crate) mod record_transaction;
 mod recorded;
 pub(crate) mod rename_account;
 pub(crate) mod rename_vault;
+pub(crate) mod set_budget;
 pub(crate) mod spending_report;
 pub(crate) mod upsert_snapshot;
 pub(crate) mod void_transaction;

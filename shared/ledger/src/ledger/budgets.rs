@@ -1,0 +1,379 @@
+//! Budgets: a monthly amount per expense account (`set_budget`), and how a
+//! month is going against them (`budget_report`, and the budget column of
+//! `list_accounts`). Reads budgets and the month's rollups, never postings.
+
+use std::collections::BTreeMap;
+
+use super::accounts::{membership_check, vault_gone, with_article};
+use super::codec::{BudgetRec, Membership, Period, Rollup, account_live};
+use super::guards::{ACCOUNT_LIVE, MEMBERSHIP};
+use super::resolve::{Catalogue, catalogue, join2, query_all, retrying};
+use super::roster::{InVault, in_vault};
+use super::*;
+use crate::domain::{AccountId, AccountKind, Money};
+use crate::error::Field;
+use crate::keys;
+use crate::store::{Guard, Item, StoreError, WriteOp};
+
+/// Most budget settings (account × month items) one vault keeps: bounds every budget read.
+pub(super) const MAX_BUDGET_SETTINGS: usize = 5_000;
+
+/// The refusal of a budget for an archived account.
+fn archived(name: &str) -> LedgerError {
+    LedgerError::invalid(
+        Field::BudgetAccount,
+        format!("\"{name}\" is archived; budgets are for live expense accounts (list_accounts shows them)"),
+    )
+}
+
+/// A new setting needs room under [`MAX_BUDGET_SETTINGS`]; replacing one always fits.
+fn room_for(settings: &[Item], key: &crate::store::Key) -> Result<(), LedgerError> {
+    if settings.len() >= MAX_BUDGET_SETTINGS && !settings.iter().any(|i| &i.key == key) {
+        return Err(LedgerError::invalid(
+            Field::BudgetMonth,
+            format!(
+                "a vault keeps at most {MAX_BUDGET_SETTINGS} budget settings (one per account and month set); set repeating budgets (repeat: true) instead of one per month"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The budget in force in `month` for each account, in minor units (> 0 only).
+///
+/// A setting made for exactly that month wins; otherwise the latest earlier
+/// setting made with `repeat`. An amount of 0 is a cleared budget.
+pub(super) fn in_force(settings: &[BudgetRec], month: YearMonth) -> BTreeMap<AccountId, i64> {
+    let mut carried: BTreeMap<AccountId, i64> = BTreeMap::new();
+    let mut exact: BTreeMap<AccountId, i64> = BTreeMap::new();
+    for s in settings {
+        if s.month == month {
+            exact.insert(s.account_id, s.amount);
+        } else if s.month < month && s.repeat {
+            // Ascending months: a later repeating setting replaces an earlier one.
+            carried.insert(s.account_id, s.amount);
+        }
+    }
+    carried.extend(exact);
+    carried.retain(|_, amount| *amount > 0);
+    carried
+}
+
+/// Budget settings among queried items, in key order (month, then account).
+fn settings_of(items: &[Item]) -> Result<Vec<BudgetRec>, LedgerError> {
+    let mut out: Vec<BudgetRec> = items
+        .iter()
+        .filter(|i| keys::is_budget(&i.key.sk))
+        .map(|i| BudgetRec::from_attrs(&i.attrs))
+        .collect::<Result<_, _>>()?;
+    out.sort_by_key(|s| (s.month, s.account_id));
+    Ok(out)
+}
+
+/// Every budget setting of the vault up to `month` (one query).
+pub(super) async fn settings_through(
+    ledger: &Ledger,
+    m: &Membership,
+    month: YearMonth,
+) -> Result<Vec<BudgetRec>, LedgerError> {
+    let items = query_all(
+        ledger.store.as_ref(),
+        keys::vault_pk(m.vault_id),
+        keys::budgets_through(month),
+        true,
+    )
+    .await?;
+    settings_of(&items)
+}
+
+pub(super) async fn set_budget(
+    ledger: &Ledger,
+    who: &PersonId,
+    input: BudgetInput,
+) -> Result<BudgetSet, LedgerError> {
+    if input.amount.is_negative() {
+        return Err(LedgerError::invalid(
+            Field::BudgetAmount,
+            "a budget cannot be negative; \"0\" clears it",
+        ));
+    }
+    let input = &input;
+    retrying(|| {
+        in_vault(ledger, who, input.vault.as_deref(), |v| {
+            set_in(ledger, who, input, v)
+        })
+    })
+    .await
+}
+
+async fn set_in(
+    ledger: &Ledger,
+    who: &PersonId,
+    input: &BudgetInput,
+    v: InVault,
+) -> Result<BudgetSet, LedgerError> {
+    let m = v.m.clone();
+    let amount = Money::from_decimal(input.amount, m.currency)
+        .map_err(|e| LedgerError::from_parse(Field::BudgetAmount, e))?;
+    let month = input.month.unwrap_or_else(|| m.today(ledger).month());
+    // One read round: the accounts (to resolve the name) and every setting (to bound their number).
+    let (cat, all) = join2(
+        catalogue(ledger, &m),
+        query_all(
+            ledger.store.as_ref(),
+            keys::vault_pk(m.vault_id),
+            keys::budgets(),
+            true,
+        ),
+    )
+    .await;
+    let (cat, all) = (cat?, all?);
+    let a = cat.resolve(&input.account, true, &m)?.clone();
+    if a.kind != AccountKind::Expense {
+        return Err(LedgerError::invalid(
+            Field::BudgetAccount,
+            format!(
+                "\"{}\" is {} account; budgets are for expense accounts such as \"식비\" (list_accounts shows each account's kind)",
+                a.name,
+                with_article(a.kind)
+            ),
+        ));
+    }
+    if a.archived {
+        return Err(archived(&a.name));
+    }
+    let key = keys::budget(m.vault_id, month, a.account_id);
+    room_for(&all, &key)?;
+    let rec = BudgetRec {
+        account_id: a.account_id,
+        month,
+        amount: amount.minor(),
+        repeat: input.repeat,
+    };
+    let ops = vec![
+        membership_check(who, &m),
+        // One setting per account and month: writing again replaces it.
+        WriteOp::Put {
+            item: Item {
+                key,
+                attrs: rec.to_attrs(ledger.clock.now().as_second()),
+            },
+            guard: None,
+        },
+        WriteOp::Check {
+            key: keys::account(m.vault_id, a.account_id),
+            guard: Guard::new(ACCOUNT_LIVE, account_live()),
+        },
+    ];
+    match v.commit(ledger, who, ops).await {
+        Ok(()) => Ok(BudgetSet {
+            vault: m.vault_ref(),
+            currency: m.currency,
+            account_id: a.account_id,
+            account: a.name,
+            month,
+            amount,
+            repeat: input.repeat,
+        }),
+        Err(StoreError::ConditionFailed {
+            guard: MEMBERSHIP, ..
+        }) => Err(vault_gone(&m)),
+        Err(StoreError::ConditionFailed {
+            guard: ACCOUNT_LIVE, ..
+        }) => Err(archived(&a.name)),
+        // The roster moved (see `roster.rs`): decide again on a fresh one.
+        Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
+        Err(e) => Err(e.into()),
+    }
+}
+
+pub(super) async fn budget_report(
+    ledger: &Ledger,
+    who: &PersonId,
+    vault: Option<&str>,
+    month: Option<YearMonth>,
+) -> Result<BudgetReport, LedgerError> {
+    in_vault(ledger, who, vault, |v| report_in(ledger, v.m, month)).await
+}
+
+fn money(minor: i64, m: &Membership) -> Money {
+    Money::from_minor(minor, m.currency)
+}
+
+fn add(a: i64, b: i64) -> Result<i64, LedgerError> {
+    a.checked_add(b)
+        .ok_or_else(|| LedgerError::internal("budget total out of range"))
+}
+
+/// Whole percent of `budget` that `spent` is, rounded down (toward negative
+/// infinity, so refunds beyond spending give a negative percent).
+pub(super) fn percent_used(spent: i64, budget: i64) -> i64 {
+    let p = (i128::from(spent) * 100).div_euclid(i128::from(budget.max(1)));
+    i64::try_from(p).unwrap_or(if p < 0 { i64::MIN } else { i64::MAX })
+}
+
+async fn report_in(
+    ledger: &Ledger,
+    m: Membership,
+    month: Option<YearMonth>,
+) -> Result<BudgetReport, LedgerError> {
+    let today = m.today(ledger);
+    let month = month.unwrap_or_else(|| today.month());
+    let store = ledger.store.as_ref();
+    let pk = keys::vault_pk(m.vault_id);
+    // Two queries in one round: the accounts, and one span holding the month's
+    // rollups and every budget setting through the month.
+    let (accounts, span) = join2(
+        query_all(store, pk.clone(), keys::accounts(), true),
+        query_all(store, pk, keys::month_and_budgets_through(month), true),
+    )
+    .await;
+    let cat = Catalogue::from_items(&accounts?)?;
+    let span = span?;
+    let budgets = in_force(&settings_of(&span)?, month);
+    let mut spent: BTreeMap<AccountId, i64> = BTreeMap::new();
+    for item in span.iter().filter(|i| keys::is_month_rollup(&i.key.sk)) {
+        let r = Rollup::from_attrs(&item.attrs)?;
+        // The span also holds later months' rollups.
+        if r.period != Period::Month(month) {
+            continue;
+        }
+        let slot = spent.entry(r.account_id).or_insert(0);
+        *slot = add(*slot, r.net)?;
+    }
+    let mut rows = Vec::new();
+    let (mut total_budget, mut total_spent, mut unbudgeted) = (0i64, 0i64, 0i64);
+    let mut expense: Vec<_> = cat
+        .accounts
+        .iter()
+        .filter(|a| a.kind == AccountKind::Expense)
+        .collect();
+    expense.sort_by(|a, b| a.name_key.cmp(&b.name_key));
+    for a in expense {
+        // Expenses are debit-positive: the rollup's net is what was spent, refunds subtracted.
+        let s = spent.get(&a.account_id).copied().unwrap_or(0);
+        match budgets.get(&a.account_id) {
+            Some(&budget) if !a.archived => {
+                total_budget = add(total_budget, budget)?;
+                total_spent = add(total_spent, s)?;
+                let remaining = budget
+                    .checked_sub(s)
+                    .ok_or_else(|| LedgerError::internal("budget remaining out of range"))?;
+                rows.push(BudgetRow {
+                    account_id: a.account_id,
+                    account: a.name.clone(),
+                    budget: money(budget, &m),
+                    spent: money(s, &m),
+                    remaining: money(remaining, &m),
+                    percent_used: percent_used(s, budget),
+                    over: s > budget,
+                });
+            }
+            _ => unbudgeted = add(unbudgeted, s)?,
+        }
+    }
+    let total_remaining = total_budget
+        .checked_sub(total_spent)
+        .ok_or_else(|| LedgerError::internal("budget remaining out of range"))?;
+    let (days_left, daily_allowance) = if month == today.month() {
+        let days = i64::from(month.last_day().day()) - i64::from(today.day()) + 1;
+        // Rounded down to the currency's minor unit; nothing to spend once over budget.
+        let per_day = total_remaining.max(0) / days.max(1);
+        (u32::try_from(days).ok(), Some(money(per_day, &m)))
+    } else {
+        (None, None)
+    };
+    Ok(BudgetReport {
+        vault: m.vault_ref(),
+        currency: m.currency,
+        month,
+        rows,
+        totals: BudgetTotals {
+            budget: money(total_budget, &m),
+            spent: money(total_spent, &m),
+            remaining: money(total_remaining, &m),
+            percent_used: (total_budget > 0).then(|| percent_used(total_spent, total_budget)),
+            over: total_spent > total_budget,
+        },
+        unbudgeted_spent: money(unbudgeted, &m),
+        days_left,
+        daily_allowance,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::VaultId;
+
+    fn month(text: &str) -> YearMonth {
+        YearMonth::parse(text).expect("a month")
+    }
+
+    fn set(account: AccountId, on: &str, amount: i64, repeat: bool) -> BudgetRec {
+        BudgetRec {
+            account_id: account,
+            month: month(on),
+            amount,
+            repeat,
+        }
+    }
+
+    #[test]
+    fn the_setting_in_force_is_the_months_own_or_the_latest_repeating_one() {
+        let a = AccountId::from_uuid(uuid::Uuid::from_u128(1));
+        let b = AccountId::from_uuid(uuid::Uuid::from_u128(2));
+        let settings = [
+            set(a, "2026-01", 600, true),
+            set(b, "2026-01", 100, false),
+            set(a, "2026-02", 900, false),
+            set(a, "2026-04", 0, true),
+            set(a, "2026-06", 300, true),
+        ];
+        let at = |m: &str| in_force(&settings, month(m)).into_iter().collect::<Vec<_>>();
+        assert_eq!(at("2025-12"), vec![]);
+        assert_eq!(at("2026-01"), vec![(a, 600), (b, 100)]);
+        assert_eq!(at("2026-02"), vec![(a, 900)]);
+        assert_eq!(at("2026-03"), vec![(a, 600)]);
+        assert_eq!(at("2026-04"), vec![]);
+        assert_eq!(at("2026-05"), vec![]);
+        assert_eq!(at("2026-07"), vec![(a, 300)]);
+    }
+
+    #[test]
+    fn percent_used_rounds_down() {
+        assert_eq!(percent_used(0, 600_000), 0);
+        assert_eq!(percent_used(599_999, 600_000), 99);
+        assert_eq!(percent_used(600_000, 600_000), 100);
+        assert_eq!(percent_used(104_500, 100_000), 104);
+        assert_eq!(percent_used(-1, 600_000), -1);
+        assert_eq!(percent_used(i64::MAX, 1), i64::MAX);
+    }
+
+    #[test]
+    fn settings_are_bounded_but_a_replacement_always_fits() {
+        let v = VaultId::from_uuid(uuid::Uuid::nil());
+        let a = AccountId::from_uuid(uuid::Uuid::from_u128(1));
+        let mut m = month("1900-01");
+        let mut full = Vec::new();
+        while full.len() < MAX_BUDGET_SETTINGS {
+            full.push(Item {
+                key: keys::budget(v, m, a),
+                attrs: Default::default(),
+            });
+            m = m.next();
+        }
+        assert!(room_for(&full[1..], &keys::budget(v, m, a)).is_ok());
+        assert!(room_for(&full, &full[7].key).is_ok());
+        match room_for(&full, &keys::budget(v, m, a)) {
+            Err(LedgerError::InvalidInput { field, message }) => {
+                assert_eq!(field, Field::BudgetMonth);
+                assert!(
+                    message.starts_with("a vault keeps at most 5000 budget settings"),
+                    "{message}"
+                );
+            }
+            other => panic!("expected InvalidInput, got {other:?}"),
+        }
+    }
+}

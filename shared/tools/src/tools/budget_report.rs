@@ -1,0 +1,131 @@
+//! `budget_report`: each budgeted account's budget, spending and what is left in a month.
+
+use async_trait::async_trait;
+use dochiya_ledger::domain::PersonId;
+use dochiya_ledger::{Ledger, LedgerError};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::args::{MonthArg, NameArg};
+use crate::operation::{Operation, READ, READ_ONLY};
+use crate::text;
+use crate::wire::{AmountOut, MonthOut, UuidOut, VaultOut};
+
+/// Arguments of `budget_report`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct Args {
+    #[schemars(description = text::VAULT)]
+    vault: Option<NameArg>,
+    /// The month, YYYY-MM; leave it out for this month in the vault's time zone. Past and future months work.
+    month: Option<MonthArg>,
+}
+
+/// Result of `budget_report`.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Output {
+    #[schemars(description = text::VAULT_OUT)]
+    vault: VaultOut,
+    #[schemars(description = text::CURRENCY)]
+    currency: String,
+    /// The month reported, YYYY-MM.
+    month: MonthOut,
+    /// One row per account with a budget this month, by name.
+    rows: Vec<Row>,
+    /// Sums over the rows.
+    totals: Totals,
+    /// Spent this month in expense accounts without a budget.
+    unbudgeted_spent: AmountOut,
+    /// Current month only: days left including today.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    days_left: Option<u32>,
+    /// Current month only: totals.remaining ÷ daysLeft, rounded down; "0" when over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    daily_allowance: Option<AmountOut>,
+}
+
+/// One budgeted account.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Row {
+    #[schemars(description = text::ACCOUNT_ID)]
+    account_id: UuidOut,
+    #[schemars(description = text::ACCOUNT_NAME)]
+    account: String,
+    /// The month's budget.
+    budget: AmountOut,
+    /// Spent this month, refunds subtracted.
+    spent: AmountOut,
+    /// budget − spent; negative when over.
+    remaining: AmountOut,
+    /// spent × 100 ÷ budget, a whole number rounded down.
+    percent_used: i64,
+    /// True when spent exceeds budget.
+    over: bool,
+}
+
+/// Sums over the budgeted accounts.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Totals {
+    /// Sum of the budgets.
+    budget: AmountOut,
+    /// Sum of their spending.
+    spent: AmountOut,
+    /// budget − spent.
+    remaining: AmountOut,
+    /// Whole percent used, rounded down; absent with no budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    percent_used: Option<i64>,
+    /// True when spent exceeds budget.
+    over: bool,
+}
+
+/// The `budget_report` tool.
+pub(crate) struct BudgetReport;
+
+#[async_trait]
+impl Operation for BudgetReport {
+    type Args = Args;
+    type Output = Output;
+    const NAME: &'static str = "budget_report";
+    const TITLE: &'static str = "Budget report";
+    const DESCRIPTION: &'static str = "How a month is going against the budgets set with set_budget: for each budgeted expense account the budget, spent (refunds subtracted, voided entries excluded), remaining, percentUsed and over; totals; and spending in accounts without a budget. For this month also daysLeft and a dailyAllowance. Use it for \"how much is left for X this month\" (\"이번 달 식비 얼마 남았어?\"). Amounts are decimal strings in the vault currency.";
+    const SCOPE: &'static str = READ;
+    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
+
+    async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
+        let r = ledger
+            .budget_report(who, args.vault.as_deref(), args.month.map(|m| m.0))
+            .await?;
+        Ok(Output {
+            vault: r.vault.into(),
+            currency: r.currency.code().to_owned(),
+            month: r.month.into(),
+            rows: r
+                .rows
+                .into_iter()
+                .map(|x| Row {
+                    account_id: x.account_id.into(),
+                    account: x.account,
+                    budget: x.budget.into(),
+                    spent: x.spent.into(),
+                    remaining: x.remaining.into(),
+                    percent_used: x.percent_used,
+                    over: x.over,
+                })
+                .collect(),
+            totals: Totals {
+                budget: r.totals.budget.into(),
+                spent: r.totals.spent.into(),
+                remaining: r.totals.remaining.into(),
+                percent_used: r.totals.percent_used,
+                over: r.totals.over,
+            },
+            unbudgeted_spent: r.unbudgeted_spent.into(),
+            days_left: r.days_left,
+            daily_allowance: r.daily_allowance.map(Into::into),
+        })
+    }
+}
