@@ -3,12 +3,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use dochiya_auth::{AuthConfig, AuthMode, SCOPE_READ, SCOPE_WRITE};
+use dochiya_auth::{AuthConfig, AuthMode, BuiltinConfig, SCOPE_READ, SCOPE_WRITE};
+use dochiya_authserver::{AuthServer, AuthServerConfig, Deployment, SigningKey, SystemClock as AsClock};
 use dochiya_ledger::domain::SystemClock;
 use dochiya_ledger::store::Store;
 use dochiya_ledger::{Ledger, LedgerConfig};
+use dochiya_protocol::Authenticator;
 
-use crate::config::{AppConfig, StoreChoice};
+use crate::config::{AppConfig, Runtime, StoreChoice};
 use crate::{App, StartupError, server_config};
 
 /// How long the token printed at start-up stays valid.
@@ -35,17 +37,20 @@ pub async fn build(
     default_resource_url: &str,
 ) -> Result<Assembled, StartupError> {
     let auth_config = AuthConfig::from_lookup(lookup, default_resource_url).map_err(StartupError::Auth)?;
-    let authenticator = dochiya_auth::build(&auth_config, &config.data_dir).map_err(StartupError::Auth)?;
+    // Every authorization setting and the key are checked before the store is opened, so a
+    // misconfigured start changes nothing.
+    let prepared = prepare_authentication(config, lookup, &auth_config)?;
+    let store = open_store(config).await?;
+    let (authenticator, authserver) = prepared.finish(&store)?;
     let dev_token = match auth_config.mode {
-        AuthMode::Dev(_) => Some(mint(
+        AuthMode::Dev(_) | AuthMode::Builtin(BuiltinConfig { dev: Some(_), .. }) => Some(mint(
             &auth_config,
             config,
             STARTUP_TOKEN_SUBJECT,
             &[SCOPE_READ, SCOPE_WRITE],
         )?),
-        AuthMode::Jwt(_) => None,
+        AuthMode::Jwt(_) | AuthMode::Builtin(_) => None,
     };
-    let store = open_store(config).await?;
     let ledger_config = LedgerConfig::from_lookup(lookup).map_err(StartupError::Ledger)?;
     let ledger = Arc::new(Ledger::new(store, Arc::new(SystemClock), ledger_config));
     let tools = dochiya_tools::all(ledger);
@@ -53,12 +58,82 @@ pub async fn build(
         server_config(config, dochiya_tools::INSTRUCTIONS, &auth_config.resource_url),
         tools,
         authenticator,
-    )?;
+    )?
+    .with_authserver(authserver);
     Ok(Assembled {
         app,
         auth: auth_config,
         dev_token,
     })
+}
+
+/// The resource's verifier and, in builtin mode, our authorization server.
+type Authentication = (Arc<dyn Authenticator>, Option<Arc<AuthServer>>);
+
+/// Authorization, checked and ready except for the store.
+enum Prepared {
+    /// jwt or dev mode: the verifier is complete.
+    External(Arc<dyn Authenticator>),
+    /// builtin mode: our authorization server still needs the store.
+    Builtin {
+        config: AuthServerConfig,
+        key: SigningKey,
+        verifier: Arc<dyn Authenticator>,
+    },
+}
+
+/// Parse and check every authorization setting and load the key; in builtin mode the
+/// verifier gets the authorization server's public key in process.
+fn prepare_authentication(
+    config: &AppConfig,
+    lookup: &impl Fn(&str) -> Option<String>,
+    auth_config: &AuthConfig,
+) -> Result<Prepared, StartupError> {
+    if !matches!(auth_config.mode, AuthMode::Builtin(_)) {
+        let authenticator = dochiya_auth::build(auth_config, &config.data_dir).map_err(StartupError::Auth)?;
+        return Ok(Prepared::External(authenticator));
+    }
+    let deployment = match config.runtime {
+        Runtime::Lambda { real: true } => Deployment::Aws,
+        Runtime::Lambda { real: false } | Runtime::Local => Deployment::Local,
+    };
+    let as_config = AuthServerConfig::from_lookup(lookup, &auth_config.resource_url, deployment)
+        .map_err(|e| StartupError::AuthServer(Box::new(e)))?;
+    let key =
+        SigningKey::load_or_create(&config.data_dir).map_err(|e| StartupError::AuthServer(Box::new(e)))?;
+    let public = key.public();
+    let builtin_key = dochiya_auth::BuiltinKey {
+        kid: public.kid,
+        x: public.x,
+        y: public.y,
+    };
+    let verifier = dochiya_auth::build_builtin(auth_config, &config.data_dir, &builtin_key)
+        .map_err(StartupError::Auth)?;
+    Ok(Prepared::Builtin {
+        config: as_config,
+        key,
+        verifier,
+    })
+}
+
+impl Prepared {
+    /// The verifier and, in builtin mode, the authorization server on `store` (the
+    /// ledger's own store: its items live in `AS#` partitions).
+    fn finish(self, store: &Arc<dyn Store>) -> Result<Authentication, StartupError> {
+        match self {
+            Prepared::External(authenticator) => Ok((authenticator, None)),
+            Prepared::Builtin {
+                config,
+                key,
+                verifier,
+            } => {
+                let server = AuthServer::new(config, Arc::clone(store), key, Arc::new(AsClock))
+                    .map_err(|e| StartupError::AuthServer(Box::new(e)))?;
+                tracing::info!(issuer = server.issuer(), "built-in authorization server ready");
+                Ok((verifier, Some(Arc::new(server))))
+            }
+        }
+    }
 }
 
 /// A dev token for `subject` with `scopes`, valid for [`STARTUP_TOKEN_LIFETIME`].

@@ -8,7 +8,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
-use dochiya_protocol::Server;
 use http_body_util::{BodyExt as _, Full};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
@@ -17,13 +16,15 @@ use hyper_util::rt::TokioIo;
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
 
+use crate::Handle;
+
 /// How long in-flight requests get to finish after a stop signal.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Serve `server` on `listener` until `shutdown` resolves, then drain open connections.
-pub async fn serve(
+pub async fn serve<H: Handle>(
     listener: TcpListener,
-    server: Arc<Server>,
+    server: Arc<H>,
     body_limit: usize,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
@@ -62,8 +63,8 @@ pub async fn serve(
 }
 
 /// One request: buffer the body (bounded), hand it to the one handler, send its answer.
-async fn answer(
-    server: Arc<Server>,
+async fn answer<H: Handle>(
+    server: Arc<H>,
     req: hyper::Request<Incoming>,
     body_limit: usize,
 ) -> Result<hyper::Response<Full<Bytes>>, hyper::Error> {
