@@ -39,7 +39,7 @@ pub async fn build(
     let auth_config = AuthConfig::from_lookup(lookup, default_resource_url).map_err(StartupError::Auth)?;
     // Every authorization setting and the key are checked before the store is opened, so a
     // misconfigured start changes nothing.
-    let prepared = prepare_authentication(config, lookup, &auth_config)?;
+    let prepared = prepare_authentication(config, lookup, &auth_config).await?;
     let store = open_store(config).await?;
     let (authenticator, authserver) = prepared.finish(&store)?;
     let dev_token = match auth_config.mode {
@@ -76,15 +76,15 @@ enum Prepared {
     External(Arc<dyn Authenticator>),
     /// builtin mode: our authorization server still needs the store.
     Builtin {
-        config: AuthServerConfig,
-        key: SigningKey,
+        config: Box<AuthServerConfig>,
+        key: Box<SigningKey>,
         verifier: Arc<dyn Authenticator>,
     },
 }
 
 /// Parse and check every authorization setting and load the key; in builtin mode the
 /// verifier gets the authorization server's public key in process.
-fn prepare_authentication(
+async fn prepare_authentication(
     config: &AppConfig,
     lookup: &impl Fn(&str) -> Option<String>,
     auth_config: &AuthConfig,
@@ -110,8 +110,8 @@ fn prepare_authentication(
     let verifier = dochiya_auth::build_builtin(auth_config, &config.data_dir, &builtin_key)
         .map_err(StartupError::Auth)?;
     Ok(Prepared::Builtin {
-        config: as_config,
-        key,
+        config: Box::new(as_config),
+        key: Box::new(key),
         verifier,
     })
 }
@@ -127,7 +127,7 @@ impl Prepared {
                 key,
                 verifier,
             } => {
-                let server = AuthServer::new(config, Arc::clone(store), key, Arc::new(AsClock))
+                let server = AuthServer::new(*config, Arc::clone(store), *key, Arc::new(AsClock))
                     .map_err(|e| StartupError::AuthServer(Box::new(e)))?;
                 tracing::info!(issuer = server.issuer(), "built-in authorization server ready");
                 Ok((verifier, Some(Arc::new(server))))

@@ -13,6 +13,8 @@ pub const ENV_OIDC_CLIENT_ID: &str = "DOCHIYA_OIDC_CLIENT_ID";
 pub const ENV_OIDC_CLIENT_SECRET: &str = "DOCHIYA_OIDC_CLIENT_SECRET";
 /// `DOCHIYA_OIDC_SCOPES`: scopes asked of the upstream provider (default `openid email profile`).
 pub const ENV_OIDC_SCOPES: &str = "DOCHIYA_OIDC_SCOPES";
+/// `DOCHIYA_SIGNING_KEY_ID`: the KMS key (id, ARN or alias) that signs access tokens.
+pub const ENV_SIGNING_KEY_ID: &str = "DOCHIYA_SIGNING_KEY_ID";
 /// `DOCHIYA_DCR_PER_HOUR`: dynamic registrations accepted per hour, across the deployment.
 pub const ENV_DCR_PER_HOUR: &str = "DOCHIYA_DCR_PER_HOUR";
 
@@ -131,6 +133,8 @@ pub struct AuthServerConfig {
     pub cimd: CimdLimits,
     /// Dynamic registrations accepted per clock hour.
     pub dcr_per_hour: i64,
+    /// The KMS signing key; `None`: a key file in the data dir (local only).
+    pub kms_key_id: Option<String>,
 }
 
 /// A setting that cannot be used.
@@ -139,6 +143,11 @@ pub enum ConfigError {
     /// The MCP URL has no usable origin.
     #[error("the MCP URL `{0}` has no usable origin")]
     ResourceUrl(String),
+    /// In AWS the signing key must be in KMS (an instance's disk is neither shared nor kept).
+    #[error(
+        "DOCHIYA_AUTH=builtin in AWS needs DOCHIYA_SIGNING_KEY_ID (the KMS key that signs access tokens)"
+    )]
+    SigningKeyRequired,
     /// Outside local mode an upstream provider is required.
     #[error(
         "DOCHIYA_AUTH=builtin in AWS needs an upstream OpenID provider: set DOCHIYA_OIDC_ISSUER and DOCHIYA_OIDC_CLIENT_ID"
@@ -168,6 +177,7 @@ impl AuthServerConfig {
             lifetimes: Lifetimes::default(),
             cimd: CimdLimits::default(),
             dcr_per_hour: 60,
+            kms_key_id: None,
         })
     }
 
@@ -215,6 +225,10 @@ impl AuthServerConfig {
             (None, None) if deployment == Deployment::Aws => return Err(ConfigError::UpstreamRequired),
             (None, None) => SignIn::Local,
         };
+        config.kms_key_id = get(ENV_SIGNING_KEY_ID);
+        if deployment == Deployment::Aws && config.kms_key_id.is_none() {
+            return Err(ConfigError::SigningKeyRequired);
+        }
         if let Some(raw) = get(ENV_DCR_PER_HOUR) {
             config.dcr_per_hour = raw
                 .parse::<i64>()
@@ -308,6 +322,7 @@ mod tests {
                 ),
                 ("DOCHIYA_OIDC_CLIENT_ID", "client123"),
                 ("DOCHIYA_OIDC_SCOPES", "email profile"),
+                ("DOCHIYA_SIGNING_KEY_ID", "alias/dochiya"),
             ],
             Deployment::Aws,
         )
@@ -345,6 +360,22 @@ mod tests {
                 Deployment::Local
             )
             .is_ok()
+        );
+    }
+
+    #[test]
+    fn in_aws_the_signing_key_must_be_in_kms() {
+        let err = parse(
+            &[
+                ("DOCHIYA_OIDC_ISSUER", "https://a.example"),
+                ("DOCHIYA_OIDC_CLIENT_ID", "c"),
+            ],
+            Deployment::Aws,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "DOCHIYA_AUTH=builtin in AWS needs DOCHIYA_SIGNING_KEY_ID (the KMS key that signs access tokens)"
         );
     }
 

@@ -1,5 +1,8 @@
-//! The ES256 signing key: generated once (local mode: kept in the data dir, mode 0600),
-//! its public JWK, and compact JWS signing of access tokens (RFC 9068 `at+jwt`).
+//! The ES256 signing key and compact JWS signing of access tokens (RFC 9068 `at+jwt`).
+//!
+//! Two custodies (decision 020): locally the key is generated once and kept in the data
+//! dir (mode 0600); in AWS it is an asymmetric KMS key (`ECC_NIST_P256`) that never leaves
+//! KMS: its public half is read once at start-up, every signature is a KMS `Sign` call.
 
 use std::io::{ErrorKind, Write as _};
 use std::path::Path;
@@ -31,6 +34,9 @@ pub enum KeyError {
     /// The crypto library refused to generate or sign.
     #[error("signing failed")]
     Crypto,
+    /// KMS refused or failed (GetPublicKey at start, Sign per token).
+    #[error("KMS: {0}")]
+    Kms(String),
 }
 
 /// The public half, for the JWKS and the in-process verifier.
@@ -51,10 +57,65 @@ impl PublicKey {
     }
 }
 
+/// Where the private key is.
+enum Custody {
+    /// In process (local mode).
+    Local(EcdsaKeyPair),
+    /// In KMS; we only hold its id.
+    Kms {
+        client: aws_sdk_kms::Client,
+        key_id: String,
+    },
+}
+
 /// A P-256 private key that signs access tokens.
 pub struct SigningKey {
-    pair: EcdsaKeyPair,
+    custody: Custody,
+    /// Uncompressed SEC1 public point (65 bytes), for verifying our own tokens.
+    point: Vec<u8>,
     public: PublicKey,
+}
+
+/// The DER prefix of a P-256 SubjectPublicKeyInfo (id-ecPublicKey, prime256v1, an
+/// uncompressed point follows): what KMS GetPublicKey returns for ECC_NIST_P256.
+const P256_SPKI_PREFIX: [u8; 26] = [
+    0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01, 0x06, 0x08, 0x2a, 0x86,
+    0x48, 0xce, 0x3d, 0x03, 0x01, 0x07, 0x03, 0x42, 0x00,
+];
+
+/// A DER ECDSA signature (SEQUENCE of two INTEGERs, what KMS returns) as JWS r || s.
+pub fn der_to_fixed(der: &[u8]) -> Option<[u8; 64]> {
+    fn integer(input: &[u8]) -> Option<(&[u8], &[u8])> {
+        let (&tag, rest) = input.split_first()?;
+        let (&len, rest) = rest.split_first()?;
+        let len = usize::from(len);
+        if tag != 0x02 || len == 0 || len > 33 || rest.len() < len {
+            return None;
+        }
+        Some(rest.split_at(len))
+    }
+    let (&tag, rest) = der.split_first()?;
+    let (&len, body) = rest.split_first()?;
+    if tag != 0x30 || usize::from(len) != body.len() {
+        return None;
+    }
+    let (r, rest) = integer(body)?;
+    let (s, rest) = integer(rest)?;
+    if !rest.is_empty() {
+        return None;
+    }
+    let mut out = [0u8; 64];
+    for (value, offset) in [(r, 0), (s, 32)] {
+        let value = match value {
+            [0, tail @ ..] => tail,
+            v => v,
+        };
+        if value.len() > 32 {
+            return None;
+        }
+        out[offset + 32 - value.len()..offset + 32].copy_from_slice(value);
+    }
+    Some(out)
 }
 
 impl std::fmt::Debug for SigningKey {
@@ -78,7 +139,51 @@ impl SigningKey {
     pub fn from_pkcs8(der: &[u8]) -> Result<Self, KeyError> {
         let pair = EcdsaKeyPair::from_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, der)
             .map_err(|_| KeyError::Malformed)?;
-        let point = pair.public_key().as_ref();
+        let point = pair.public_key().as_ref().to_vec();
+        Self::with_point(Custody::Local(pair), point)
+    }
+
+    /// The KMS key `key_id` (an `ECC_NIST_P256` / `SIGN_VERIFY` key): its public half is
+    /// read now, one GetPublicKey call; the private half stays in KMS.
+    pub async fn kms(client: aws_sdk_kms::Client, key_id: &str) -> Result<Self, KeyError> {
+        use aws_sdk_kms::types::{KeySpec, KeyUsageType};
+        let out = client
+            .get_public_key()
+            .key_id(key_id)
+            .send()
+            .await
+            .map_err(|e| KeyError::Kms(aws_sdk_kms::error::DisplayErrorContext(e).to_string()))?;
+        if out.key_spec() != Some(&KeySpec::EccNistP256) || out.key_usage() != Some(&KeyUsageType::SignVerify)
+        {
+            return Err(KeyError::Kms(format!(
+                "key {key_id} must be an ECC_NIST_P256 key for SIGN_VERIFY"
+            )));
+        }
+        let spki = out.public_key().map(|b| b.as_ref()).unwrap_or_default();
+        let point = spki
+            .strip_prefix(&P256_SPKI_PREFIX[..])
+            .filter(|p| p.len() == 65)
+            .ok_or(KeyError::Malformed)?
+            .to_vec();
+        Self::with_point(
+            Custody::Kms {
+                client,
+                key_id: key_id.to_owned(),
+            },
+            point,
+        )
+    }
+
+    /// The KMS key `key_id` through the default AWS configuration (region, credentials,
+    /// `AWS_ENDPOINT_URL_KMS` for an emulator).
+    pub async fn kms_default(key_id: &str) -> Result<Self, KeyError> {
+        let config = aws_config::defaults(aws_config::BehaviorVersion::latest())
+            .load()
+            .await;
+        Self::kms(aws_sdk_kms::Client::new(&config), key_id).await
+    }
+
+    fn with_point(custody: Custody, point: Vec<u8>) -> Result<Self, KeyError> {
         // Uncompressed SEC1: 0x04 || x (32) || y (32).
         if point.len() != 65 || point[0] != 4 {
             return Err(KeyError::Malformed);
@@ -89,9 +194,15 @@ impl SigningKey {
         let canonical = format!(r#"{{"crv":"P-256","kty":"EC","x":"{x}","y":"{y}"}}"#);
         let kid = URL_SAFE_NO_PAD.encode(crate::web::sha256(canonical.as_bytes()));
         Ok(SigningKey {
-            pair,
+            custody,
+            point,
             public: PublicKey { kid, x, y },
         })
+    }
+
+    /// Whether the private key is in KMS.
+    pub fn in_kms(&self) -> bool {
+        matches!(self.custody, Custody::Kms { .. })
     }
 
     /// The key kept in `data_dir`, generated there (mode 0600) on the first start.
@@ -130,27 +241,42 @@ impl SigningKey {
     }
 
     /// A compact JWS over `claims` with header `{"alg":"ES256","typ":"at+jwt","kid":…}`.
-    pub fn sign_access_token(&self, claims: &Value) -> Result<String, KeyError> {
-        self.sign_jwt("at+jwt", claims)
+    pub async fn sign_access_token(&self, claims: &Value) -> Result<String, KeyError> {
+        self.sign_jwt("at+jwt", claims).await
     }
 
     /// A compact ES256 JWS over `claims` with this `typ` (access tokens use `at+jwt`).
-    pub fn sign_jwt(&self, typ: &str, claims: &Value) -> Result<String, KeyError> {
+    pub async fn sign_jwt(&self, typ: &str, claims: &Value) -> Result<String, KeyError> {
         let header = json!({ "alg": "ES256", "typ": typ, "kid": self.public.kid });
         let signing_input = format!(
             "{}.{}",
             URL_SAFE_NO_PAD.encode(header.to_string()),
             URL_SAFE_NO_PAD.encode(claims.to_string())
         );
-        // FIXED signing gives r || s (64 bytes), exactly the JWS ES256 signature format.
-        let signature = self
-            .pair
-            .sign(&SystemRandom::new(), signing_input.as_bytes())
-            .map_err(|_| KeyError::Crypto)?;
-        Ok(format!(
-            "{signing_input}.{}",
-            URL_SAFE_NO_PAD.encode(signature.as_ref())
-        ))
+        let signature: Vec<u8> = match &self.custody {
+            // FIXED signing gives r || s (64 bytes), exactly the JWS ES256 signature format.
+            Custody::Local(pair) => pair
+                .sign(&SystemRandom::new(), signing_input.as_bytes())
+                .map_err(|_| KeyError::Crypto)?
+                .as_ref()
+                .to_vec(),
+            Custody::Kms { client, key_id } => {
+                use aws_sdk_kms::primitives::Blob;
+                use aws_sdk_kms::types::{MessageType, SigningAlgorithmSpec};
+                let out = client
+                    .sign()
+                    .key_id(key_id)
+                    .message(Blob::new(signing_input.as_bytes()))
+                    .message_type(MessageType::Raw)
+                    .signing_algorithm(SigningAlgorithmSpec::EcdsaSha256)
+                    .send()
+                    .await
+                    .map_err(|e| KeyError::Kms(aws_sdk_kms::error::DisplayErrorContext(e).to_string()))?;
+                let der = out.signature().map(|b| b.as_ref()).unwrap_or_default();
+                der_to_fixed(der).ok_or(KeyError::Malformed)?.to_vec()
+            }
+        };
+        Ok(format!("{signing_input}.{}", URL_SAFE_NO_PAD.encode(signature)))
     }
 
     /// Verify a token this key signed and return its claims (for `/revoke`); `None` if not ours.
@@ -163,7 +289,7 @@ impl SigningKey {
             return None;
         }
         let sig = URL_SAFE_NO_PAD.decode(sig).ok()?;
-        UnparsedPublicKey::new(&ECDSA_P256_SHA256_FIXED, self.pair.public_key().as_ref())
+        UnparsedPublicKey::new(&ECDSA_P256_SHA256_FIXED, &self.point)
             .verify(input.as_bytes(), &sig)
             .ok()?;
         serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).ok()?).ok()
@@ -212,9 +338,23 @@ mod tests {
     }
 
     #[test]
-    fn a_signed_token_verifies_and_a_changed_one_does_not() {
+    fn der_signatures_become_fixed_width() {
+        // r with a leading zero (high bit set), s short: both padded to 32 bytes.
+        let mut der = vec![0x30, 0x27, 0x02, 0x21, 0x00];
+        der.extend([0x80; 32]);
+        der.extend([0x02, 0x02, 0x01, 0x02]);
+        let fixed = der_to_fixed(&der).unwrap();
+        assert_eq!(&fixed[..32], &[0x80; 32]);
+        assert_eq!(&fixed[32..62], &[0; 30]);
+        assert_eq!(&fixed[62..], &[1, 2]);
+        assert_eq!(der_to_fixed(&der[..der.len() - 1]), None);
+        assert_eq!(der_to_fixed(&[0x30, 0x00]), None);
+    }
+
+    #[tokio::test]
+    async fn a_signed_token_verifies_and_a_changed_one_does_not() {
         let (key, _) = SigningKey::generate().unwrap();
-        let token = key.sign_access_token(&json!({"sub": "a"})).unwrap();
+        let token = key.sign_access_token(&json!({"sub": "a"})).await.unwrap();
         assert_eq!(key.verify_own(&token), Some(json!({"sub": "a"})));
         let (other, _) = SigningKey::generate().unwrap();
         assert_eq!(other.verify_own(&token), None);

@@ -151,7 +151,7 @@ async fn code_grant(server: &AuthServer, params: &web::Params, client_id: &str) 
         }
         Err(e) => return store_failure(&e),
     }
-    token_response(server, &family, &family.scope, &refresh)
+    token_response(server, &family, &family.scope, &refresh).await
 }
 
 /// Parse `rt1.<family secret>.<token secret>` → (family secret, sid).
@@ -231,7 +231,7 @@ async fn refresh_grant(server: &AuthServer, params: &web::Params, client_id: &st
         condition: Some(Condition::AttrEquals("current".into(), Value::S(presented_hash))),
     };
     match server.store.write(vec![op]).await {
-        Ok(()) => token_response(server, &next, &scope, &refresh),
+        Ok(()) => token_response(server, &next, &scope, &refresh).await,
         Err(StoreError::ConditionFailed { .. }) => {
             let _ = Family::revoke(&*server.store, sid).await;
             web::oauth_error(
@@ -243,7 +243,7 @@ async fn refresh_grant(server: &AuthServer, params: &web::Params, client_id: &st
     }
 }
 
-fn token_response(server: &AuthServer, family: &Family, scope: &str, refresh: &str) -> Response<Bytes> {
+async fn token_response(server: &AuthServer, family: &Family, scope: &str, refresh: &str) -> Response<Bytes> {
     let now = server.now();
     let lifetime = server.config.lifetimes.access;
     let jti = web::random_token(16).unwrap_or_default();
@@ -262,7 +262,7 @@ fn token_response(server: &AuthServer, family: &Family, scope: &str, refresh: &s
     if let (Some(name), Some(obj)) = (&family.name, claims.as_object_mut()) {
         obj.insert("name".into(), json!(name));
     }
-    let access = match server.key.sign_access_token(&claims) {
+    let access = match server.key.sign_access_token(&claims).await {
         Ok(t) => t,
         Err(e) => {
             tracing::error!(error = %e, "cannot sign an access token");

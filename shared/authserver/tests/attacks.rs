@@ -280,7 +280,7 @@ async fn a_resource_other_than_the_mcp_url_is_refused_and_so_is_a_foreign_audien
     let v = resource_verifier(&h.server.public_key());
     let mut claims = access_claims("someone");
     claims["aud"] = json!("https://other.example/mcp");
-    let token_text = h.sign_access_token(&claims);
+    let token_text = h.sign_access_token(&claims).await;
     assert_eq!(
         reason(&v, &token_text).await,
         "audience does not include this resource"
@@ -635,7 +635,8 @@ async fn stand_in_provider() -> StandIn {
                     "iss": issuer, "sub": "user-1", "aud": "dochiya-app", "iat": now(), "exp": now() + 300,
                     "nonce": n.lock().unwrap().clone(), "name": "Test Person",
                 });
-                let id_token = k.sign_jwt("JWT", &claims).unwrap();
+                // A local key signs without waiting on anything: block_on is immediate.
+                let id_token = futures::executor::block_on(k.sign_jwt("JWT", &claims)).unwrap();
                 Canned::json(&json!({ "access_token": "upstream-access", "token_type": "Bearer", "expires_in": 300, "id_token": id_token }))
             }
             _ => Canned { status: 404, headers: vec![], body: vec![], delay: Duration::ZERO },
@@ -815,16 +816,17 @@ async fn upstream_id_and_access_tokens_are_refused_by_the_resource() {
     let id_token = op
         .key
         .sign_jwt("JWT", &json!({ "iss": format!("http://127.0.0.1:{}", op.port), "sub": "user-1", "aud": MCP, "exp": now() + 300 }))
+        .await
         .unwrap();
     assert_eq!(
         reason(&v, &id_token).await,
         "not an access token (typ is not at+jwt)"
     );
     // Even typed as an access token, the upstream's key is not ours.
-    let typed = op.key.sign_access_token(&access_claims("user-1")).unwrap();
+    let typed = op.key.sign_access_token(&access_claims("user-1")).await.unwrap();
     assert_eq!(reason(&v, &typed).await, "unknown key id");
     // An ID-token-shaped JWT signed by OUR key is still not an access token.
-    let ours_as_id = h.sign_jwt("JWT", &access_claims("x"));
+    let ours_as_id = h.sign_jwt("JWT", &access_claims("x")).await;
     assert_eq!(
         reason(&v, &ours_as_id).await,
         "not an access token (typ is not at+jwt)"
@@ -835,7 +837,7 @@ async fn upstream_id_and_access_tokens_are_refused_by_the_resource() {
         "not a JWT (expected three dot-separated parts)"
     );
     // And a real one of ours passes.
-    let good = h.sign_access_token(&access_claims("person"));
+    let good = h.sign_access_token(&access_claims("person")).await;
     let header = format!("Bearer {good}");
     let p = v
         .authenticate(Credentials {

@@ -49,12 +49,12 @@ impl Harness {
         }
     }
 
-    pub fn sign_access_token(&self, claims: &serde_json::Value) -> String {
-        self.key.sign_access_token(claims).expect("sign")
+    pub async fn sign_access_token(&self, claims: &serde_json::Value) -> String {
+        self.key.sign_access_token(claims).await.expect("sign")
     }
 
-    pub fn sign_jwt(&self, typ: &str, claims: &serde_json::Value) -> String {
-        self.key.sign_jwt(typ, claims).expect("sign")
+    pub async fn sign_jwt(&self, typ: &str, claims: &serde_json::Value) -> String {
+        self.key.sign_jwt(typ, claims).await.expect("sign")
     }
 
     pub async fn send(&self, req: Request<Bytes>) -> Response<Bytes> {
