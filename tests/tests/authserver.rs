@@ -67,6 +67,76 @@ fn list_vaults(port: u16, token: &str) -> Response {
 #[test]
 fn a_client_connects_through_the_builtin_authorization_server() {
     let s = Server::start_with(&[("DOCHIYA_AUTH", "builtin")]);
+    connect_through(&s);
+    assert!(
+        s.data_dir().join("as-signing-key.p8").exists(),
+        "the local key file"
+    );
+}
+
+/// On DynamoDB (moto) with the signing key in KMS (moto): the same flow, no key on disk.
+#[test]
+fn on_dynamodb_with_the_signing_key_in_kms() {
+    let mut env = dochiya_e2e::dynamodb_env();
+    let endpoint = env[0].1.clone();
+    env.push((
+        "AWS_ENDPOINT_URL_KMS",
+        std::env::var("AWS_ENDPOINT_URL_KMS").unwrap_or(endpoint),
+    ));
+    let key_id = tokio::runtime::Runtime::new().expect("runtime").block_on(async {
+        let mut config = aws_config::defaults(aws_config::BehaviorVersion::latest());
+        for (k, v) in &env {
+            if *k == "AWS_ENDPOINT_URL_KMS" {
+                config = config.endpoint_url(v.as_str());
+            }
+        }
+        let config = config
+            .region(aws_config::Region::new("us-east-1"))
+            .credentials_provider(aws_sdk_kms::config::Credentials::new(
+                "test", "test", None, None, "e2e",
+            ))
+            .load()
+            .await;
+        let kms = aws_sdk_kms::Client::new(&config);
+        let key = kms
+            .create_key()
+            .key_spec(aws_sdk_kms::types::KeySpec::EccNistP256)
+            .key_usage(aws_sdk_kms::types::KeyUsageType::SignVerify)
+            .send()
+            .await
+            .expect("create a KMS key on moto");
+        key.key_metadata()
+            .map(|m| m.key_id().to_owned())
+            .unwrap_or_default()
+    });
+    assert!(!key_id.is_empty(), "moto returned a key id");
+    let table = format!(
+        "e2e-as-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0)
+    );
+    env.push(("DOCHIYA_TABLE", table));
+    let pairs: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let created = dochiya_e2e::run(&["create-table"], &pairs);
+    assert!(
+        created.status.success(),
+        "{}",
+        String::from_utf8_lossy(&created.stderr)
+    );
+    let mut with_auth = pairs.clone();
+    with_auth.push(("DOCHIYA_AUTH", "builtin"));
+    with_auth.push(("DOCHIYA_SIGNING_KEY_ID", &key_id));
+    let s = Server::start_with(&with_auth);
+    connect_through(&s);
+    assert!(!s.data_dir().join("as-signing-key.p8").exists(), "no key on disk");
+}
+
+/// 401 → PRM → AS metadata → DCR → authorize → sign in → consent → token → tools/call →
+/// dev token beside → refresh → revoke → refused.
+fn connect_through(s: &Server) {
     let port = s.port;
     let issuer = format!("http://127.0.0.1:{port}");
 

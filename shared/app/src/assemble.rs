@@ -99,8 +99,13 @@ async fn prepare_authentication(
     };
     let as_config = AuthServerConfig::from_lookup(lookup, &auth_config.resource_url, deployment)
         .map_err(|e| StartupError::AuthServer(Box::new(e)))?;
-    let key =
-        SigningKey::load_or_create(&config.data_dir).map_err(|e| StartupError::AuthServer(Box::new(e)))?;
+    // In AWS the key is in KMS (required there); locally a key file in the data dir,
+    // unless a KMS key is named (the DynamoDB + KMS end-to-end run on moto).
+    let key = match &as_config.kms_key_id {
+        Some(key_id) => SigningKey::kms_default(key_id).await,
+        None => SigningKey::load_or_create(&config.data_dir),
+    }
+    .map_err(|e| StartupError::AuthServer(Box::new(e)))?;
     let public = key.public();
     let builtin_key = dochiya_auth::BuiltinKey {
         kid: public.kid,

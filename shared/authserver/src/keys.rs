@@ -153,8 +153,14 @@ impl SigningKey {
             .send()
             .await
             .map_err(|e| KeyError::Kms(aws_sdk_kms::error::DisplayErrorContext(e).to_string()))?;
-        if out.key_spec() != Some(&KeySpec::EccNistP256) || out.key_usage() != Some(&KeyUsageType::SignVerify)
-        {
+        // KeySpec, or the deprecated CustomerMasterKeySpec that older APIs (and moto) send;
+        // the SPKI prefix below proves the curve either way.
+        #[allow(deprecated)]
+        let p256 = out.key_spec() == Some(&KeySpec::EccNistP256)
+            || out
+                .customer_master_key_spec()
+                .is_some_and(|s| s.as_str() == KeySpec::EccNistP256.as_str());
+        if !p256 || out.key_usage() != Some(&KeyUsageType::SignVerify) {
             return Err(KeyError::Kms(format!(
                 "key {key_id} must be an ECC_NIST_P256 key for SIGN_VERIFY"
             )));
