@@ -148,7 +148,7 @@ fn page(lang: Lang, title: &str, body: &str) -> String {
     format!(
         "<!doctype html>\n<html lang=\"{}\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <meta name=\"referrer\" content=\"no-referrer\">\
+         <meta name=\"referrer\" content=\"same-origin\">\
          <title>{}</title><link rel=\"stylesheet\" href=\"{}\"></head>\
          <body><main>{}</main></body></html>\n",
         lang.code(),

@@ -171,6 +171,9 @@ pub fn html(status: StatusCode, body: String, redirect_source: Option<&str>) -> 
         h.insert(header::CONTENT_SECURITY_POLICY, v);
     }
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on our
+    // own form posts, and the Origin check would refuse them. Other sites still get none.
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
     response
 }
 
