@@ -128,7 +128,8 @@ if (authorizationUrl.searchParams.get('resource') !== mcpUrl) fail(`resource ${a
 const expectedClientId = registration === 'cimd' ? documentUrl : provider.info?.client_id;
 if (authorizationUrl.searchParams.get('client_id') !== expectedClientId) fail(`client_id ${authorizationUrl.searchParams.get('client_id')}`);
 
-// 2. The browser: upstream sign-in, our consent page, back to the client with a code.
+// 2. The browser: sign-in, our consent page, back to the client with a code.
+let signIn = '';
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
@@ -147,7 +148,8 @@ try {
   // with no upstream, dochiya's own local page where the person types a name.
   const form = await page.waitForSelector('input[name=login], input[name=name]');
   await page.screenshot({ path: `${shots}/${label}-1-sign-in.png`, fullPage: true });
-  if ((await form.getAttribute('name')) === 'login') {
+  signIn = (await form.getAttribute('name')) === 'login' ? 'upstream sign-in' : 'local sign-in';
+  if (signIn === 'upstream sign-in') {
     await page.fill('input[name=login]', 'test-user');
     await page.fill('input[name=password]', 'any-password');
   } else {
@@ -214,5 +216,5 @@ if (!refused) fail('refresh after revoke was accepted');
 await authed.close();
 await client.close();
 callbackServer.close();
-console.log(`PASS browser flow ${label}: 401 -> PRM -> AS metadata -> ${registration.toUpperCase()} -> authorize -> upstream sign-in -> consent (${lang}) -> code -> token -> tools/call -> refresh -> revoke -> refused`);
+console.log(`PASS browser flow ${label}: 401 -> PRM -> AS metadata -> ${registration.toUpperCase()} -> authorize -> ${signIn} -> consent (${lang}) -> code -> token -> tools/call -> refresh -> revoke -> refused`);
 process.exit(0);

@@ -62,6 +62,16 @@ if ! (cd "$browser_node_dir" && DOCHIYA_MCP_URL="$INTEROP_URL" SHOTS="$browser_s
   LABEL="local-dcr" "$browser_node_bin/node" flow.mjs dcr ko); then
   browser_failed+=("local-dcr")
 fi
+# The official conformance suite's authorization-server scenario against the same server.
+browser_conformance="$(interop_node_modules conformance tests/conformance)/node_modules/@modelcontextprotocol/conformance"
+if "$browser_node_bin/node" "$browser_conformance/dist/index.js" authorization --url "http://127.0.0.1:$INTEROP_PORT" \
+  --scenario authorization-server-metadata-endpoint >"$DOCHIYA_BUILD_DIR/authserver-conformance.log" 2>&1 \
+  && grep -q "0 failed" "$DOCHIYA_BUILD_DIR/authserver-conformance.log"; then
+  grep "Passed:" "$DOCHIYA_BUILD_DIR/authserver-conformance.log" | sed 's/^/conformance authorization-server-metadata-endpoint: /'
+else
+  cat "$DOCHIYA_BUILD_DIR/authserver-conformance.log"
+  browser_failed+=("conformance-authorization-server-metadata-endpoint")
+fi
 
 # DynamoDB and KMS on moto: a table and a signing key of this run's own.
 browser_table="authserver-$(date +%s)-$$"
@@ -73,7 +83,7 @@ print(kms.create_key(KeySpec="ECC_NIST_P256", KeyUsage="SIGN_VERIFY")["KeyMetada
 browser_store_run dynamodb DOCHIYA_TABLE="$browser_table" DOCHIYA_SIGNING_KEY_ID="$browser_key"
 
 ls "$browser_shots"
-echo "authserver browser flows: $((5 - ${#browser_failed[@]})) passed, ${#browser_failed[@]} failed"
+echo "authserver browser flows and conformance: $((6 - ${#browser_failed[@]})) passed, ${#browser_failed[@]} failed"
 if ((${#browser_failed[@]})); then
   echo "browser flows failed: ${browser_failed[*]}" >&2
   exit 1
