@@ -34,8 +34,9 @@ browser_store_run() {
   interop_start_server "authserver-$label" DOCHIYA_AUTH=builtin \
     DOCHIYA_OIDC_ISSUER="http://127.0.0.1:$op_port" DOCHIYA_OIDC_CLIENT_ID=dochiya "$@"
   op_log="$DOCHIYA_BUILD_DIR/authserver-$label-op.log"
+  # exec: the background pid is node itself, so the clean-up stops the provider.
   (cd "$browser_node_dir" && OP_PORT=$op_port CALLBACK="http://127.0.0.1:$INTEROP_PORT/oauth/callback" \
-    "$browser_node_bin/node" stand_in_op.mjs >"$op_log" 2>&1) &
+    exec "$browser_node_bin/node" stand_in_op.mjs >"$op_log" 2>&1) &
   op_pid=$!
   on_exit "kill $op_pid 2>/dev/null; wait $op_pid 2>/dev/null"
   for _ in $(seq 1 100); do

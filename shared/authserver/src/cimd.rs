@@ -140,6 +140,9 @@ impl Fetcher {
     pub fn new(deployment: Deployment, limits: CimdLimits) -> Result<Self, String> {
         let mut builder = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
+            // One request per document fetch: keeping idle connections only risks
+            // reusing one the client's server has closed.
+            .pool_max_idle_per_host(0)
             .no_proxy()
             .timeout(limits.timeout)
             .connect_timeout(limits.timeout)

@@ -129,6 +129,10 @@ impl Upstream {
     pub fn new(config: UpstreamConfig) -> Result<Self, UpstreamError> {
         let http = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
+            // No idle connections kept: a sign-in makes a request or two minutes apart,
+            // and a connection the provider closed meanwhile (Node closes idle ones
+            // after 5 s) failed the code exchange when reused. One handshake per sign-in.
+            .pool_max_idle_per_host(0)
             .timeout(UPSTREAM_TIMEOUT)
             .connect_timeout(UPSTREAM_TIMEOUT)
             .build()
