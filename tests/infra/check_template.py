@@ -25,6 +25,10 @@ EXPECTED_ROUTES = {
     "GET /mcp",
     "GET /.well-known/oauth-protected-resource",
     "GET /.well-known/oauth-protected-resource/mcp",
+    # The builtin authorization server (dochiya-authserver): RFC 8414 metadata at the
+    # origin, and every endpoint and page under /oauth/.
+    "GET /.well-known/oauth-authorization-server",
+    "ANY /oauth/{proxy+}",
 }
 
 # The configuration variables the app reads (shared/app/src/config.rs and the crates' from_lookup).
@@ -42,6 +46,13 @@ CONTRACT_ENV = {
     "DOCHIYA_STRICT_VERSION_HEADER",
     "DOCHIYA_LOG",
     "DOCHIYA_IDEMPOTENCY_TTL_DAYS",
+    # the builtin authorization server (dochiya-authserver's from_lookup)
+    "DOCHIYA_SIGNING_KEY_ID",
+    "DOCHIYA_OIDC_ISSUER",
+    "DOCHIYA_OIDC_CLIENT_ID",
+    "DOCHIYA_OIDC_CLIENT_SECRET",
+    "DOCHIYA_OIDC_SCOPES",
+    "DOCHIYA_DCR_PER_HOUR",
 }
 # What the Lambda must be given.
 REQUIRED_ENV = {
@@ -52,6 +63,9 @@ REQUIRED_ENV = {
     "DOCHIYA_JWKS_URL",
     "DOCHIYA_AUTHORIZATION_SERVERS",
     "DOCHIYA_LOG",
+    "DOCHIYA_SIGNING_KEY_ID",
+    "DOCHIYA_OIDC_ISSUER",
+    "DOCHIYA_OIDC_CLIENT_ID",
 }
 # Local-only settings that have no business in a deployed function.
 FORBIDDEN_ENV = {"DOCHIYA_DEV_SECRET", "DOCHIYA_DATA_DIR", "DOCHIYA_PORT"}
@@ -77,6 +91,15 @@ SDK_CALL_ACTIONS = {
     r"\bConditionCheck::builder\(\)": {"dynamodb:ConditionCheckItem"},
 }
 
+
+# aws-sdk-kms calls in dochiya-authserver's shipped code -> the IAM actions they need.
+KMS_CALL_ACTIONS = {
+    r"\.get_public_key\(\)": {"kms:GetPublicKey"},
+    r"\.sign\(\)\s*\.key_id": {"kms:Sign"},
+    r"\.verify\(\)\s*\.key_id": {"kms:Verify"},
+    r"\.encrypt\(\)": {"kms:Encrypt"},
+    r"\.decrypt\(\)": {"kms:Decrypt"},
+}
 
 # Table provisioning calls the store offers for local runs and tests. In AWS the stack
 # owns the table, so the function must never hold these.
@@ -133,6 +156,10 @@ def all_policy_statements(cfn):
         props = res.get("Properties", {})
         if res.get("Type") == "AWS::IAM::Role":
             for pol in props.get("Policies", []):
+                # A conditional policy (Fn::If [cond, policy, AWS::NoValue]) counts as
+                # granted: a check must hold when the condition is on.
+                if isinstance(pol, dict) and "Fn::If" in pol:
+                    pol = pol["Fn::If"][1]
                 for st in statements(pol.get("PolicyDocument", {})):
                     yield f"{name}/{pol.get('PolicyName')}", st
         elif res.get("Type") in ("AWS::IAM::Policy", "AWS::IAM::ManagedPolicy"):
@@ -180,6 +207,17 @@ def store_actions(root):
     for src in sorted((root / "shared/store-dynamodb/src").rglob("*.rs")):
         code = rust_code_outside_tests(src)
         for pattern, actions in SDK_CALL_ACTIONS.items():
+            if re.search(pattern, code):
+                needed |= actions
+    return needed
+
+
+def kms_actions(root):
+    """IAM actions implied by the KMS calls in dochiya-authserver's shipped code."""
+    needed = set()
+    for src in sorted((root / "shared/authserver/src").rglob("*.rs")):
+        code = rust_code_outside_tests(src)
+        for pattern, actions in KMS_CALL_ACTIONS.items():
             if re.search(pattern, code):
                 needed |= actions
     return needed
@@ -399,6 +437,71 @@ def check_iam_dynamodb_matches_store(sam, cfn, root):
     return problems
 
 
+def check_kms_signing_key(sam, cfn, root):
+    problems = []
+    keys = resources_of(cfn, "AWS::KMS::Key")
+    key = keys.get("SigningKey")
+    if key is None:
+        return ["no AWS::KMS::Key SigningKey"]
+    p = key["Properties"]
+    if p.get("KeySpec") != "ECC_NIST_P256" or p.get("KeyUsage") != "SIGN_VERIFY":
+        problems.append(f"SigningKey is {p.get('KeySpec')}/{p.get('KeyUsage')}, not ECC_NIST_P256/SIGN_VERIFY (ES256)")
+    granted = set()
+    for where, st in all_policy_statements(cfn):
+        actions = {a for a in as_list(st.get("Action", [])) if isinstance(a, str)}
+        kms = {a for a in actions if a.startswith("kms:")}
+        if not kms:
+            continue
+        granted |= kms
+        for res in as_list(st.get("Resource")):
+            if res != {"Fn::GetAtt": ["SigningKey", "Arn"]}:
+                problems.append(f"{where}: KMS resource {res!r} is not (only) the signing key")
+    needed = kms_actions(root)
+    if not needed:
+        problems.append("dochiya-authserver makes no KMS calls: the signing key would be unused")
+    if needed - granted:
+        problems.append(f"the authorization server calls {sorted(needed - granted)}, which the role does not grant")
+    if granted - needed:
+        problems.append(f"role grants {sorted(granted - needed)}, beyond the authorization server's KMS calls")
+    env = env_of(cfn)
+    if json.dumps({"Fn::GetAtt": ["SigningKey", "Arn"]}) not in json.dumps(env.get("DOCHIYA_SIGNING_KEY_ID")):
+        problems.append("DOCHIYA_SIGNING_KEY_ID does not name SigningKey")
+    return problems
+
+
+def check_sign_in(sam, cfn, root):
+    """The default sign-in: the stack's Cognito pool, admin-created users unless the
+    parameter says otherwise, one code-flow client whose callback is ours."""
+    problems = []
+    pools = resources_of(cfn, "AWS::Cognito::UserPool")
+    clients = resources_of(cfn, "AWS::Cognito::UserPoolClient")
+    if len(pools) != 1 or len(clients) != 1:
+        return [f"expected one user pool and one client, found {len(pools)} and {len(clients)}"]
+    (_, pool), = pools.items()
+    (_, client), = clients.items()
+    admin_only = pool["Properties"].get("AdminCreateUserConfig", {}).get("AllowAdminCreateUserOnly")
+    if admin_only != {"Fn::If": ["SelfSignUp", False, True]}:
+        problems.append(f"self-sign-up is not off unless AllowSelfSignUp says so: {admin_only!r}")
+    if sam.get("Parameters", {}).get("AllowSelfSignUp", {}).get("Default") != "false":
+        problems.append("AllowSelfSignUp does not default to false")
+    c = client["Properties"]
+    if c.get("AllowedOAuthFlows") != ["code"]:
+        problems.append(f"client flows {c.get('AllowedOAuthFlows')!r} != ['code']")
+    if c.get("GenerateSecret") is not False:
+        problems.append("the client has a secret that would sit in the function's settings")
+    callbacks = json.dumps(c.get("CallbackURLs"))
+    if "/oauth/callback" not in callbacks or callbacks.count("http") > 2:
+        problems.append(f"client callbacks {callbacks} are not exactly our /oauth/callback")
+    env = env_of(cfn)
+    if "UserPoolClient" not in json.dumps(env.get("DOCHIYA_OIDC_CLIENT_ID")):
+        problems.append("DOCHIYA_OIDC_CLIENT_ID does not default to the stack's client")
+    if "cognito-idp" not in json.dumps(env.get("DOCHIYA_OIDC_ISSUER")):
+        problems.append("DOCHIYA_OIDC_ISSUER does not default to the stack's user pool")
+    if sam.get("Parameters", {}).get("AuthMode", {}).get("Default") != "builtin":
+        problems.append("AuthMode does not default to builtin")
+    return problems
+
+
 def check_env(sam, cfn, root):
     problems = []
     env = env_of(cfn)
@@ -412,8 +515,11 @@ def check_env(sam, cfn, root):
     forbidden = names & FORBIDDEN_ENV
     if forbidden:
         problems.append(f"local-only settings in the Lambda: {sorted(forbidden)}")
-    if env.get("DOCHIYA_AUTH") != "jwt":
-        problems.append(f"DOCHIYA_AUTH {env.get('DOCHIYA_AUTH')!r} != 'jwt'")
+    # The mode is a parameter that can only be builtin or jwt: never dev in Lambda.
+    mode = env.get("DOCHIYA_AUTH")
+    allowed = sam.get("Parameters", {}).get("AuthMode", {}).get("AllowedValues")
+    if mode != {"Ref": "AuthMode"} or sorted(allowed or []) != ["builtin", "jwt"]:
+        problems.append(f"DOCHIYA_AUTH {mode!r} is not the AuthMode parameter limited to builtin/jwt")
     read = code_env_names(root)
     if read:
         unread = names - read
@@ -459,13 +565,15 @@ def check_outputs(sam, cfn, root):
 
 
 CHECKS = [
-    ("routes: all five, one integration, no gateway authorizer, invoke permission", check_routes),
+    ("routes: all seven, one integration, no gateway authorizer, invoke permission", check_routes),
     ("stage: $default, throttling, access log, no base path", check_stage),
     ("function: arm64, provided.al2023, rust-cargolambda binary, release profile", check_function),
     ("table: PITR, deletion protection, TTL expiresAt, Retain, SSE", check_table),
     ("iam: no wildcard actions, no managed policies", check_iam_no_wildcard_actions),
     ("iam: DynamoDB actions = store-dynamodb calls, on the table only", check_iam_dynamodb_matches_store),
-    ("env: contract names, required set, jwt", check_env),
+    ("env: contract names, required set, builtin or jwt", check_env),
+    ("kms: ES256 key, GetPublicKey + Sign = the authorization server's calls, on that key only", check_kms_signing_key),
+    ("sign-in: Cognito pool, self-sign-up off by default, one code-flow client on our callback", check_sign_in),
     ("logs: retention, function log group", check_logs),
     ("outputs: MCP URL = audience, metadata URL", check_outputs),
 ]
@@ -551,6 +659,48 @@ def mut_dev_auth(cfn):
     _fn_props(cfn)["Environment"]["Variables"]["DOCHIYA_AUTH"] = "dev"
 
 
+def _kms_statement(cfn):
+    for _, st in all_policy_statements(cfn):
+        if any(str(a).startswith("kms:") for a in as_list(st.get("Action", []))):
+            return st
+    raise LookupError("no KMS statement")
+
+
+def mut_kms_extra(cfn):
+    _kms_statement(cfn)["Action"] = list(_kms_statement(cfn)["Action"]) + ["kms:Decrypt"]
+
+
+def mut_kms_any_key(cfn):
+    _kms_statement(cfn)["Resource"] = "*"
+
+
+def mut_kms_rsa(cfn):
+    cfn["Resources"]["SigningKey"]["Properties"]["KeySpec"] = "RSA_2048"
+
+
+def mut_self_sign_up(cfn):
+    next(iter(resources_of(cfn, "AWS::Cognito::UserPool").values()))["Properties"]["AdminCreateUserConfig"] = {
+        "AllowAdminCreateUserOnly": False
+    }
+
+
+def mut_client_secret(cfn):
+    next(iter(resources_of(cfn, "AWS::Cognito::UserPoolClient").values()))["Properties"]["GenerateSecret"] = True
+
+
+def mut_implicit_flow(cfn):
+    next(iter(resources_of(cfn, "AWS::Cognito::UserPoolClient").values()))["Properties"]["AllowedOAuthFlows"] = [
+        "code",
+        "implicit",
+    ]
+
+
+def mut_drop_as_route(cfn):
+    routes = resources_of(cfn, "AWS::ApiGatewayV2::Route")
+    victim = next(k for k, r in routes.items() if r["Properties"]["RouteKey"] == "ANY /oauth/{proxy+}")
+    del cfn["Resources"][victim]
+
+
 def mut_no_retention(cfn):
     next(iter(resources_of(cfn, "AWS::Logs::LogGroup").values()))["Properties"].pop("RetentionInDays")
 
@@ -579,6 +729,13 @@ MUTATIONS = [
     ("table provisioning action", mut_provisioning, check_iam_dynamodb_matches_store),
     ("misspelt env var", mut_env_typo, check_env),
     ("dev auth in Lambda", mut_dev_auth, check_env),
+    ("KMS action the server never calls", mut_kms_extra, check_kms_signing_key),
+    ("KMS grant on every key", mut_kms_any_key, check_kms_signing_key),
+    ("RSA signing key", mut_kms_rsa, check_kms_signing_key),
+    ("self-sign-up always on", mut_self_sign_up, check_sign_in),
+    ("Cognito client with a secret", mut_client_secret, check_sign_in),
+    ("implicit flow at Cognito", mut_implicit_flow, check_sign_in),
+    ("authorization server route missing", mut_drop_as_route, check_routes),
     ("log group without retention", mut_no_retention, check_logs),
     ("MCP URL output with trailing slash", mut_output_url, check_outputs),
 ]

@@ -5,7 +5,8 @@
 #    on that output;
 # 3. property checks (tests/infra/check_template.py): routes, arm64, PITR, deletion
 #    protection, TTL, Retain, IAM without wildcard actions and matching the store's
-#    calls, env names of the configuration contract.
+#    calls, env names of the configuration contract, the KMS signing key and its
+#    two actions, the Cognito sign-in defaults.
 # Tools are pinned and installed once into a venv under $DOCHIYA_BUILD_DIR.
 
 infra_stage() {

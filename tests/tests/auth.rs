@@ -520,10 +520,24 @@ fn in_a_real_lambda_dev_mode_is_refused_and_jwt_mode_needs_its_settings() {
         "no dev secret was written"
     );
 
-    // jwt is the default there; without an issuer it does not start.
+    // The built-in authorization server is the default there; without an upstream
+    // OpenID provider it does not start.
     let (code, stderr) = run_to_exit(
         &[],
         &lambda_env(&[("DOCHIYA_RESOURCE_URL", "https://ledger.example.test/mcp")]),
+    );
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("DOCHIYA_AUTH=builtin in AWS needs an upstream OpenID provider"),
+        "{stderr}"
+    );
+    // jwt mode without an issuer does not start either.
+    let (code, stderr) = run_to_exit(
+        &[],
+        &lambda_env(&[
+            ("DOCHIYA_AUTH", "jwt"),
+            ("DOCHIYA_RESOURCE_URL", "https://ledger.example.test/mcp"),
+        ]),
     );
     assert_eq!(code, Some(1), "{stderr}");
     assert!(

@@ -3,10 +3,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use dochiya_auth::{AuthConfig, AuthMode, SCOPE_READ, SCOPE_WRITE};
+use dochiya_auth::{AuthConfig, AuthMode, BuiltinConfig, SCOPE_READ, SCOPE_WRITE};
+use dochiya_authserver::{AuthServer, AuthServerConfig, SigningKey, SystemClock as AsClock};
 use dochiya_ledger::Ledger;
 use dochiya_ledger::domain::SystemClock;
 use dochiya_ledger::store::Store;
+use dochiya_protocol::Authenticator;
 
 use crate::config::{AppConfig, Config, StoreChoice};
 use crate::{App, StartupError, server_config};
@@ -30,29 +32,98 @@ pub struct Assembled {
 /// Assemble from the one configuration value.
 pub async fn build(config: &Config) -> Result<Assembled, StartupError> {
     let auth_config = &config.auth;
-    let authenticator = dochiya_auth::build(auth_config, &config.app.data_dir).map_err(StartupError::Auth)?;
+    // Every authorization setting and the key are checked before the store is opened, so a
+    // misconfigured start changes nothing.
+    let prepared = prepare_authentication(config).await?;
+    let store = open_store(&config.app).await?;
+    let (authenticator, authserver) = prepared.finish(&store)?;
     let dev_token = match auth_config.mode {
-        AuthMode::Dev(_) => Some(mint(
+        AuthMode::Dev(_) | AuthMode::Builtin(BuiltinConfig { dev: Some(_), .. }) => Some(mint(
             auth_config,
             &config.app,
             STARTUP_TOKEN_SUBJECT,
             &[SCOPE_READ, SCOPE_WRITE],
         )?),
-        AuthMode::Jwt(_) => None,
+        AuthMode::Jwt(_) | AuthMode::Builtin(_) => None,
     };
-    let store = open_store(&config.app).await?;
     let ledger = Arc::new(Ledger::new(store, Arc::new(SystemClock), config.ledger.clone()));
     let tools = dochiya_tools::all(ledger);
     let app = App::from_parts(
         server_config(config, dochiya_tools::INSTRUCTIONS),
         tools,
         authenticator,
-    )?;
+    )?
+    .with_authserver(authserver);
     Ok(Assembled {
         app,
         auth: auth_config.clone(),
         dev_token,
     })
+}
+
+/// The resource's verifier and, in builtin mode, our authorization server.
+type Authentication = (Arc<dyn Authenticator>, Option<Arc<AuthServer>>);
+
+/// Authorization, checked and ready except for the store.
+enum Prepared {
+    /// jwt or dev mode: the verifier is complete.
+    External(Arc<dyn Authenticator>),
+    /// builtin mode: our authorization server still needs the store.
+    Builtin {
+        config: Box<AuthServerConfig>,
+        key: Box<SigningKey>,
+        verifier: Arc<dyn Authenticator>,
+    },
+}
+
+/// Parse and check every authorization setting and load the key; in builtin mode the
+/// verifier gets the authorization server's public key in process.
+async fn prepare_authentication(whole: &Config) -> Result<Prepared, StartupError> {
+    let (config, auth_config) = (&whole.app, &whole.auth);
+    let Some(as_config) = whole.authserver.clone() else {
+        let authenticator = dochiya_auth::build(auth_config, &config.data_dir).map_err(StartupError::Auth)?;
+        return Ok(Prepared::External(authenticator));
+    };
+    // In AWS the key is in KMS (required there); locally a key file in the data dir,
+    // unless a KMS key is named (the DynamoDB + KMS end-to-end run on moto).
+    let key = match &as_config.kms_key_id {
+        Some(key_id) => SigningKey::kms_default(key_id).await,
+        None => SigningKey::load_or_create(&config.data_dir),
+    }
+    .map_err(|e| StartupError::AuthServer(Box::new(e)))?;
+    let public = key.public();
+    let builtin_key = dochiya_auth::BuiltinKey {
+        kid: public.kid,
+        x: public.x,
+        y: public.y,
+    };
+    let verifier = dochiya_auth::build_builtin(auth_config, &config.data_dir, &builtin_key)
+        .map_err(StartupError::Auth)?;
+    Ok(Prepared::Builtin {
+        config: Box::new(as_config),
+        key: Box::new(key),
+        verifier,
+    })
+}
+
+impl Prepared {
+    /// The verifier and, in builtin mode, the authorization server on `store` (the
+    /// ledger's own store: its items live in `AS#` partitions).
+    fn finish(self, store: &Arc<dyn Store>) -> Result<Authentication, StartupError> {
+        match self {
+            Prepared::External(authenticator) => Ok((authenticator, None)),
+            Prepared::Builtin {
+                config,
+                key,
+                verifier,
+            } => {
+                let server = AuthServer::new(*config, Arc::clone(store), *key, Arc::new(AsClock))
+                    .map_err(|e| StartupError::AuthServer(Box::new(e)))?;
+                tracing::info!(issuer = server.issuer(), "built-in authorization server ready");
+                Ok((verifier, Some(Arc::new(server))))
+            }
+        }
+    }
 }
 
 /// A dev token for `subject` with `scopes`, valid for [`STARTUP_TOKEN_LIFETIME`].

@@ -8,8 +8,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use dochiya_auth::AuthConfig;
 pub use dochiya_auth::RuntimeEnvironment;
+use dochiya_auth::{AuthConfig, AuthMode};
+use dochiya_authserver::{AuthServerConfig, Deployment};
 use dochiya_ledger::LedgerConfig;
 
 use crate::StartupError;
@@ -159,6 +160,8 @@ pub struct Config {
     pub auth: AuthConfig,
     /// Ledger tolerances (idempotency lifetime, …).
     pub ledger: LedgerConfig,
+    /// The built-in authorization server's settings (builtin auth mode only).
+    pub authserver: Option<AuthServerConfig>,
 }
 
 impl Config {
@@ -173,7 +176,25 @@ impl Config {
         let auth =
             AuthConfig::from_lookup(lookup, app.runtime, &local_resource_url).map_err(StartupError::Auth)?;
         let ledger = LedgerConfig::from_lookup(lookup).map_err(StartupError::Ledger)?;
-        Ok(Config { app, auth, ledger })
+        let authserver = match auth.mode {
+            AuthMode::Builtin(_) => {
+                let deployment = if app.runtime.is_real_lambda() {
+                    Deployment::Aws
+                } else {
+                    Deployment::Local
+                };
+                let config = AuthServerConfig::from_lookup(lookup, &auth.resource_url, deployment)
+                    .map_err(|e| StartupError::AuthServer(Box::new(e)))?;
+                Some(config)
+            }
+            AuthMode::Jwt(_) | AuthMode::Dev(_) => None,
+        };
+        Ok(Config {
+            app,
+            auth,
+            ledger,
+            authserver,
+        })
     }
 }
 

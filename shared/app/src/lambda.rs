@@ -8,11 +8,12 @@ use std::convert::Infallible;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use dochiya_protocol::Server;
 use lambda_http::{Body, Request, Response, service_fn};
 
+use crate::Handle;
+
 /// Serve Lambda invocations until the runtime stops the process.
-pub async fn run(server: Arc<Server>) -> Result<(), lambda_http::Error> {
+pub async fn run<H: Handle>(server: Arc<H>) -> Result<(), lambda_http::Error> {
     // The server is built once, before the first event, and shared by every invocation.
     lambda_http::run(service_fn(move |event: Request| {
         let server = Arc::clone(&server);
@@ -22,7 +23,7 @@ pub async fn run(server: Arc<Server>) -> Result<(), lambda_http::Error> {
 }
 
 /// One invocation: convert the event to `http::Request<Bytes>`, handle it, convert back.
-pub async fn answer(server: &Server, event: Request) -> Result<Response<Body>, Infallible> {
+pub async fn answer<H: Handle>(server: &H, event: Request) -> Result<Response<Body>, Infallible> {
     let (parts, body) = event.into_parts();
     let body = match body {
         Body::Empty => Bytes::new(),

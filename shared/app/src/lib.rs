@@ -13,6 +13,8 @@ pub mod logging;
 
 use std::sync::Arc;
 
+use bytes::Bytes;
+use dochiya_authserver::AuthServer;
 use dochiya_protocol::{Authenticator, HostPolicy, Server, ServerConfig, ServerError, Tool};
 
 pub use assemble::{Assembled, build};
@@ -40,6 +42,9 @@ pub enum StartupError {
     /// The ledger configuration is unusable.
     #[error("ledger configuration")]
     Ledger(#[source] dochiya_ledger::ConfigError),
+    /// The built-in authorization server could not be set up.
+    #[error("authorization server")]
+    AuthServer(#[source] Box<dyn std::error::Error + Send + Sync>),
     /// The store could not be opened or checked.
     #[error("store")]
     Store(#[source] Box<dyn std::error::Error + Send + Sync>),
@@ -112,11 +117,83 @@ fn own_origins(config: &AppConfig, resource_url: &str) -> Vec<String> {
     origins
 }
 
+/// What an adapter hands each request to.
+pub trait Handle: Send + Sync + 'static {
+    /// Answer one request.
+    fn handle(&self, req: http::Request<Bytes>) -> impl Future<Output = http::Response<Bytes>> + Send;
+}
+
+impl Handle for Server {
+    fn handle(&self, req: http::Request<Bytes>) -> impl Future<Output = http::Response<Bytes>> + Send {
+        Server::handle(self, req)
+    }
+}
+
+impl<T: Handle> Handle for Arc<T> {
+    fn handle(&self, req: http::Request<Bytes>) -> impl Future<Output = http::Response<Bytes>> + Send {
+        T::handle(self, req)
+    }
+}
+
+/// The MCP server and, beside it (not through it), the built-in authorization server.
+#[derive(Debug, Clone)]
+pub struct Router {
+    /// The MCP handler (protocol path, protected-resource metadata, everything else).
+    pub server: Arc<Server>,
+    /// Our authorization server, in builtin mode: it answers its own paths.
+    pub authserver: Option<Arc<AuthServer>>,
+    /// Only loopback `Host`s reach the authorization server (the local server: a page on
+    /// another site must not reach it by DNS rebinding).
+    pub loopback_only: bool,
+}
+
+impl Handle for Router {
+    async fn handle(&self, req: http::Request<Bytes>) -> http::Response<Bytes> {
+        if let Some(authserver) = &self.authserver
+            && AuthServer::owns(req.uri().path())
+        {
+            if self.loopback_only && !loopback_host(&req) {
+                let mut refused =
+                    http::Response::new(Bytes::from_static(b"{\"error\":\"host not allowed\"}"));
+                *refused.status_mut() = http::StatusCode::FORBIDDEN;
+                return refused;
+            }
+            return authserver.handle(req).await;
+        }
+        self.server.handle(req).await
+    }
+}
+
+/// Whether the request's `Host` names a loopback address.
+fn loopback_host(req: &http::Request<Bytes>) -> bool {
+    let Some(host) = req
+        .headers()
+        .get(http::header::HOST)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return false;
+    };
+    let name = match host.strip_prefix('[') {
+        Some(rest) => rest
+            .split(']')
+            .next()
+            .map(|h| format!("[{h}]"))
+            .unwrap_or_default(),
+        None => host.split(':').next().unwrap_or("").to_owned(),
+    };
+    matches!(
+        name.to_ascii_lowercase().as_str(),
+        "127.0.0.1" | "localhost" | "[::1]"
+    )
+}
+
 /// The assembled server, ready for either adapter.
 #[derive(Debug, Clone)]
 pub struct App {
     /// The one handler.
     pub server: Arc<Server>,
+    /// The built-in authorization server, when builtin mode is on.
+    pub authserver: Option<Arc<AuthServer>>,
     /// Largest request body the gate accepts (the local adapter buffers one byte more).
     pub body_limit: usize,
 }
@@ -132,8 +209,24 @@ impl App {
         let server = Server::new(server_config, tools, auth)?;
         Ok(App {
             server: Arc::new(server),
+            authserver: None,
             body_limit,
         })
+    }
+
+    /// The same app with our authorization server mounted beside the MCP path.
+    pub fn with_authserver(mut self, authserver: Option<Arc<AuthServer>>) -> Self {
+        self.authserver = authserver;
+        self
+    }
+
+    /// The handler adapters serve: MCP and, in builtin mode, the authorization server.
+    pub fn router(&self, loopback_only: bool) -> Router {
+        Router {
+            server: Arc::clone(&self.server),
+            authserver: self.authserver.clone(),
+            loopback_only,
+        }
     }
 
     /// Serve on `listener` until Ctrl-C/SIGTERM.
@@ -144,7 +237,7 @@ impl App {
     ) -> Result<(), StartupError> {
         local::serve(
             listener,
-            Arc::clone(&self.server),
+            Arc::new(self.router(true)),
             self.body_limit,
             limits,
             local::stop_signal(),
@@ -155,7 +248,7 @@ impl App {
 
     /// Serve Lambda invocations.
     pub async fn serve_lambda(&self) -> Result<(), StartupError> {
-        lambda::run(Arc::clone(&self.server))
+        lambda::run(Arc::new(self.router(false)))
             .await
             .map_err(|e| StartupError::Lambda(e.to_string()))
     }

@@ -12,7 +12,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
-use dochiya_protocol::Server;
 use http_body_util::{BodyExt as _, Full};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
@@ -21,6 +20,8 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
+
+use crate::Handle;
 
 /// How long in-flight requests get to finish after a stop signal.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
@@ -88,9 +89,9 @@ impl Throttled {
 }
 
 /// Serve `server` on `listener` until `shutdown` resolves, then drain open connections.
-pub async fn serve(
+pub async fn serve<H: Handle>(
     listener: TcpListener,
-    server: Arc<Server>,
+    server: Arc<H>,
     body_limit: usize,
     limits: ConnectionLimits,
     shutdown: impl Future<Output = ()>,
@@ -150,8 +151,8 @@ pub async fn serve(
 
 /// One request: buffer the body (bounded, within the deadline), hand it to the one
 /// handler, send its answer.
-async fn answer(
-    server: Arc<Server>,
+async fn answer<H: Handle>(
+    server: Arc<H>,
     req: hyper::Request<Incoming>,
     body_limit: usize,
     body_read: Duration,

@@ -136,9 +136,22 @@ pub struct DevConfig {
     pub leeway: Duration,
 }
 
+/// Settings for the built-in authorization server's tokens (ES256, key held in process).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuiltinConfig {
+    /// The issuer: the origin of the resource URL.
+    pub issuer: String,
+    /// Clock-skew allowance for `exp` and `nbf`.
+    pub leeway: Duration,
+    /// Dev tokens accepted beside (local runs only, so curl keeps working).
+    pub dev: Option<DevConfig>,
+}
+
 /// Which tokens are accepted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AuthMode {
+    /// Tokens of dochiya's own authorization server (the default).
+    Builtin(BuiltinConfig),
     /// Tokens from a real authorization server, verified against its JWKS.
     Jwt(JwtConfig),
     /// Locally minted HS256 tokens; refused in a real Lambda.
@@ -161,8 +174,8 @@ pub struct AuthConfig {
 /// A configuration that must not start.
 #[derive(Debug, thiserror::Error)]
 pub enum AuthConfigError {
-    /// `DOCHIYA_AUTH` is neither `jwt` nor `dev`.
-    #[error("DOCHIYA_AUTH must be `jwt` or `dev`, got `{value}`")]
+    /// `DOCHIYA_AUTH` is none of `builtin`, `jwt`, `dev`.
+    #[error("DOCHIYA_AUTH must be `builtin`, `jwt` or `dev`, got `{value}`")]
     InvalidMode {
         /// What was set.
         value: String,
@@ -226,6 +239,12 @@ pub enum AuthConfigError {
     /// The operation needs dev mode.
     #[error("dev tokens can only be minted when DOCHIYA_AUTH=dev")]
     NotDevMode,
+    /// Builtin mode was asked to build without the authorization server's key.
+    #[error("DOCHIYA_AUTH=builtin needs the authorization server's public key (use build_builtin)")]
+    BuiltinNeedsKey,
+    /// The built-in authorization server's public key is not a P-256 point.
+    #[error("the authorization server's public key is unusable: {0}")]
+    BuiltinKey(String),
     /// The HTTP client for JWKS fetches could not be built.
     #[error("cannot build the JWKS HTTP client: {0}")]
     HttpClient(String),
@@ -249,15 +268,21 @@ impl AuthConfig {
         };
         check_resource_url(&resource_url)?;
 
-        let dev = match get(ENV_AUTH).map(|m| m.to_ascii_lowercase()).as_deref() {
-            Some("dev") => true,
-            Some("jwt") => false,
+        #[derive(PartialEq)]
+        enum Kind {
+            Builtin,
+            Jwt,
+            Dev,
+        }
+        let kind = match get(ENV_AUTH).map(|m| m.to_ascii_lowercase()).as_deref() {
+            Some("dev") => Kind::Dev,
+            Some("jwt") => Kind::Jwt,
+            Some("builtin") | None => Kind::Builtin,
             Some(_) => {
                 return Err(AuthConfigError::InvalidMode {
                     value: get(ENV_AUTH).unwrap_or_default(),
                 });
             }
-            None => !runtime.is_real_lambda(),
         };
 
         let configured_servers: Option<Vec<String>> = get(ENV_AUTHORIZATION_SERVERS).map(|list| {
@@ -273,7 +298,29 @@ impl AuthConfig {
             }
         }
 
-        let (mode, authorization_servers) = if dev {
+        let dev_config = |secret: Option<DevSecret>| DevConfig {
+            secret,
+            leeway: JwtConfig::DEFAULT_LEEWAY,
+        };
+        let (mode, authorization_servers) = if kind == Kind::Builtin {
+            let issuer = origin_of(&resource_url)?;
+            // Dev tokens stay accepted beside ours on a developer's machine (curl, scripts);
+            // never in a real Lambda.
+            let dev = if runtime.is_real_lambda() {
+                None
+            } else {
+                Some(dev_config(get(ENV_DEV_SECRET).map(DevSecret::new).transpose()?))
+            };
+            let servers = configured_servers.unwrap_or_else(|| vec![issuer.clone()]);
+            (
+                AuthMode::Builtin(BuiltinConfig {
+                    issuer,
+                    leeway: JwtConfig::DEFAULT_LEEWAY,
+                    dev,
+                }),
+                servers,
+            )
+        } else if kind == Kind::Dev {
             if runtime.is_real_lambda() {
                 return Err(AuthConfigError::DevModeInLambda);
             }
@@ -281,10 +328,7 @@ impl AuthConfig {
             // Dev mode has no authorization server; an empty list is honest (clients use the
             // printed token directly) unless one is configured.
             (
-                AuthMode::Dev(DevConfig {
-                    secret,
-                    leeway: JwtConfig::DEFAULT_LEEWAY,
-                }),
+                AuthMode::Dev(dev_config(secret)),
                 configured_servers.unwrap_or_default(),
             )
         } else {
@@ -309,6 +353,16 @@ impl AuthConfig {
             runtime,
         })
     }
+}
+
+/// `scheme://host[:port]` of the resource URL: the built-in authorization server's issuer.
+fn origin_of(resource_url: &str) -> Result<String, AuthConfigError> {
+    let url = Url::parse(resource_url).map_err(|e| AuthConfigError::InvalidUrl {
+        var: ENV_RESOURCE_URL,
+        value: resource_url.to_owned(),
+        reason: e.to_string(),
+    })?;
+    Ok(url.origin().ascii_serialization())
 }
 
 /// The resource URL is an audience and the base of the metadata URL: absolute, no query or fragment.
@@ -422,19 +476,53 @@ mod tests {
     }
 
     #[test]
-    fn locally_the_default_is_dev_mode_on_the_local_url() {
+    fn locally_the_default_is_the_builtin_server_with_dev_tokens_beside() {
         let config = parse(&env("", &[])).unwrap();
         assert_eq!(
             config,
             AuthConfig {
-                mode: AuthMode::Dev(DevConfig {
-                    secret: None,
-                    leeway: Duration::from_secs(60)
+                mode: AuthMode::Builtin(BuiltinConfig {
+                    issuer: "http://127.0.0.1:8080".to_owned(),
+                    leeway: Duration::from_secs(60),
+                    dev: Some(DevConfig {
+                        secret: None,
+                        leeway: Duration::from_secs(60)
+                    }),
                 }),
                 resource_url: LOCAL_DEFAULT.to_owned(),
-                authorization_servers: vec![],
+                authorization_servers: vec!["http://127.0.0.1:8080".to_owned()],
                 runtime: RuntimeEnvironment::Local,
             }
+        );
+    }
+
+    #[test]
+    fn explicit_dev_mode_lists_no_authorization_server() {
+        let config = parse(&env("", &[("DOCHIYA_AUTH", "dev")])).unwrap();
+        assert_eq!(
+            config.mode,
+            AuthMode::Dev(DevConfig {
+                secret: None,
+                leeway: Duration::from_secs(60)
+            })
+        );
+        assert!(config.authorization_servers.is_empty());
+    }
+
+    #[test]
+    fn in_a_real_lambda_the_default_is_builtin_without_dev_tokens() {
+        let config = parse(&env(PROVIDED, &JWT_VARS[..1])).unwrap();
+        assert_eq!(
+            config.mode,
+            AuthMode::Builtin(BuiltinConfig {
+                issuer: "https://mcp.example.com".to_owned(),
+                leeway: Duration::from_secs(60),
+                dev: None,
+            })
+        );
+        assert_eq!(
+            config.authorization_servers,
+            vec!["https://mcp.example.com".to_owned()]
         );
     }
 
@@ -454,12 +542,17 @@ mod tests {
             })
         );
         // And it is the default there too.
-        assert!(matches!(parse(&env(WATCH, &[])).unwrap().mode, AuthMode::Dev(_)));
+        assert!(matches!(
+            parse(&env(WATCH, &[])).unwrap().mode,
+            AuthMode::Builtin(BuiltinConfig { dev: Some(_), .. })
+        ));
     }
 
     #[test]
-    fn in_a_real_lambda_the_default_is_jwt() {
-        let config = parse(&env(PROVIDED, &JWT_VARS)).unwrap();
+    fn in_a_real_lambda_jwt_mode_uses_the_external_issuer() {
+        let mut vars = JWT_VARS.to_vec();
+        vars.push(("DOCHIYA_AUTH", "jwt"));
+        let config = parse(&env(PROVIDED, &vars)).unwrap();
         assert_eq!(config.runtime, RuntimeEnvironment::Lambda);
         assert_eq!(config.resource_url, "https://mcp.example.com/mcp");
         assert_eq!(
@@ -491,7 +584,7 @@ mod tests {
 
     #[test]
     fn a_real_lambda_needs_an_explicit_resource_url() {
-        let err = parse(&env(PROVIDED, &JWT_VARS[1..])).unwrap_err();
+        let err = parse(&env(PROVIDED, &[("DOCHIYA_AUTH", "jwt")])).unwrap_err();
         assert_eq!(
             err.to_string(),
             "DOCHIYA_RESOURCE_URL must be set in AWS Lambda: it is the public MCP URL clients use and the token audience"
@@ -579,7 +672,10 @@ mod tests {
     #[test]
     fn an_unknown_mode_is_an_error() {
         let err = parse(&env("", &[("DOCHIYA_AUTH", "none")])).unwrap_err();
-        assert_eq!(err.to_string(), "DOCHIYA_AUTH must be `jwt` or `dev`, got `none`");
+        assert_eq!(
+            err.to_string(),
+            "DOCHIYA_AUTH must be `builtin`, `jwt` or `dev`, got `none`"
+        );
     }
 
     #[test]

@@ -17,17 +17,18 @@ use std::sync::Arc;
 use dochiya_protocol::Authenticator;
 
 pub use config::{
-    AuthConfig, AuthConfigError, AuthMode, DevConfig, DevSecret, JwtConfig, RuntimeEnvironment,
+    AuthConfig, AuthConfigError, AuthMode, BuiltinConfig, DevConfig, DevSecret, JwtConfig, RuntimeEnvironment,
 };
 pub use dev::{DevTokenError, DevTokenIssuer};
 pub use metadata::{ProtectedResource, SCOPE_READ, SCOPE_WRITE, SCOPES_SUPPORTED, metadata_url_for};
-pub use verify::{BearerAuthenticator, DEV_ISSUER};
+pub use verify::{BearerAuthenticator, BuiltinKey, DEV_ISSUER};
 
 /// Build the authenticator the configuration asks for. `data_dir` is where dev mode keeps its
 /// generated secret; jwt mode does not touch it. Nothing is fetched here: the JWKS is fetched
 /// on the first token and cached for the life of the process.
 pub fn build(config: &AuthConfig, data_dir: &Path) -> Result<Arc<dyn Authenticator>, AuthConfigError> {
     let authenticator = match &config.mode {
+        AuthMode::Builtin(_) => return Err(AuthConfigError::BuiltinNeedsKey),
         AuthMode::Jwt(jwt) => {
             BearerAuthenticator::jwt(&config.resource_url, &config.authorization_servers, jwt)?
         }
@@ -47,15 +48,42 @@ pub fn build(config: &AuthConfig, data_dir: &Path) -> Result<Arc<dyn Authenticat
     Ok(Arc::new(authenticator))
 }
 
+/// The authenticator for builtin mode: tokens signed by our own authorization server with
+/// `key` (handed over in process, so our own JWKS is never fetched over HTTP), plus dev
+/// tokens when the configuration allows them (local runs).
+pub fn build_builtin(
+    config: &AuthConfig,
+    data_dir: &Path,
+    key: &BuiltinKey,
+) -> Result<Arc<dyn Authenticator>, AuthConfigError> {
+    let AuthMode::Builtin(builtin) = &config.mode else {
+        return build(config, data_dir);
+    };
+    let dev_secret = match &builtin.dev {
+        Some(dev) if !config.runtime.is_real_lambda() => Some(dev::load_dev_secret(dev, data_dir)?),
+        _ => None,
+    };
+    Ok(Arc::new(BearerAuthenticator::builtin(
+        &config.resource_url,
+        &config.authorization_servers,
+        &builtin.issuer,
+        key,
+        builtin.leeway,
+        dev_secret.as_ref(),
+    )?))
+}
+
 /// The dev token minter for this configuration (for the startup token and the `token`
 /// subcommand); an error unless the mode is dev.
 pub fn dev_token_issuer(config: &AuthConfig, data_dir: &Path) -> Result<DevTokenIssuer, AuthConfigError> {
     match &config.mode {
-        AuthMode::Dev(dev) if !config.runtime.is_real_lambda() => {
+        AuthMode::Dev(dev) | AuthMode::Builtin(BuiltinConfig { dev: Some(dev), .. })
+            if !config.runtime.is_real_lambda() =>
+        {
             let secret = dev::load_dev_secret(dev, data_dir)?;
             DevTokenIssuer::new(&secret, &config.resource_url)
         }
         AuthMode::Dev(_) => Err(AuthConfigError::DevModeInLambda),
-        AuthMode::Jwt(_) => Err(AuthConfigError::NotDevMode),
+        AuthMode::Jwt(_) | AuthMode::Builtin(_) => Err(AuthConfigError::NotDevMode),
     }
 }

@@ -21,12 +21,30 @@ pub const DEV_ISSUER: &str = "dochiya-dev";
 /// The longest `sub` accepted, in bytes: it becomes part of storage keys (the ledger's bound).
 pub const MAX_SUBJECT_LEN: usize = dochiya_ledger::domain::limits::MAX_SUBJECT_BYTES;
 
+/// The built-in authorization server's public key, handed over in process.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuiltinKey {
+    /// The JWS `kid`.
+    pub kid: String,
+    /// P-256 x, base64url.
+    pub x: String,
+    /// P-256 y, base64url.
+    pub y: String,
+}
+
 /// Where verification keys come from.
 enum KeySource {
     /// The issuer's JWKS (asymmetric algorithms only).
     Jwks(JwksCache),
     /// The dev-mode shared secret (HS256 only).
     Dev(DecodingKey),
+    /// Our own authorization server's ES256 key (tokens typed `at+jwt`), and the dev
+    /// secret beside it on a local run.
+    Builtin {
+        kid: String,
+        key: DecodingKey,
+        dev: Option<DecodingKey>,
+    },
 }
 
 /// Verifies bearer JWTs for this resource and words its challenges.
@@ -42,6 +60,7 @@ impl std::fmt::Debug for BearerAuthenticator {
         let mode = match self.keys {
             KeySource::Jwks(_) => "jwt",
             KeySource::Dev(_) => "dev",
+            KeySource::Builtin { .. } => "builtin",
         };
         f.debug_struct("BearerAuthenticator")
             .field("mode", &mode)
@@ -88,6 +107,39 @@ impl BearerAuthenticator {
         })
     }
 
+    /// Verify tokens of the built-in authorization server `issuer` (ES256 with `key`, typed
+    /// `at+jwt`), and dev tokens too when `dev` is given (local runs).
+    pub fn builtin(
+        resource_url: &str,
+        authorization_servers: &[String],
+        issuer: &str,
+        key: &BuiltinKey,
+        leeway: std::time::Duration,
+        dev: Option<&DevSecret>,
+    ) -> Result<Self, crate::AuthConfigError> {
+        let decoding = DecodingKey::from_ec_components(&key.x, &key.y)
+            .map_err(|e| crate::AuthConfigError::BuiltinKey(e.to_string()))?;
+        let dev = match dev {
+            None => None,
+            Some(secret) => Some(DecodingKey::from_secret(secret.as_bytes()).map_err(|_| {
+                crate::AuthConfigError::DevSecretTooShort {
+                    min: crate::config::MIN_DEV_SECRET_LEN,
+                    len: secret.as_bytes().len(),
+                }
+            })?),
+        };
+        Ok(BearerAuthenticator {
+            resource: ProtectedResource::new(resource_url, authorization_servers),
+            issuer: issuer.to_owned(),
+            leeway_secs: leeway.as_secs(),
+            keys: KeySource::Builtin {
+                kid: key.kid.clone(),
+                key: decoding,
+                dev,
+            },
+        })
+    }
+
     /// The resource description (metadata URL, document).
     pub fn resource(&self) -> &ProtectedResource {
         &self.resource
@@ -97,6 +149,7 @@ impl BearerAuthenticator {
         let header = peek_header(token)?;
         let alg = self.allowed_algorithm(&header.alg)?;
         let jwks_key;
+        let mut issuer = self.issuer.as_str();
         let key: &DecodingKey = match &self.keys {
             KeySource::Dev(key) => key,
             KeySource::Jwks(cache) => {
@@ -112,6 +165,26 @@ impl BearerAuthenticator {
                     })?;
                 &jwks_key.key
             }
+            KeySource::Builtin { key, kid, dev } => match (alg, dev) {
+                (Algorithm::HS256, Some(dev)) => {
+                    issuer = DEV_ISSUER;
+                    dev
+                }
+                _ => {
+                    // RFC 9068 §4: an access token says so in `typ`; an upstream ID token
+                    // (`JWT`) or any other JWT is not one, whoever signed it.
+                    let typ_ok = header.typ.as_deref().is_some_and(|t| {
+                        t.eq_ignore_ascii_case("at+jwt") || t.eq_ignore_ascii_case("application/at+jwt")
+                    });
+                    if !typ_ok {
+                        return Err(invalid("not an access token (typ is not at+jwt)"));
+                    }
+                    if header.kid.as_deref() != Some(kid.as_str()) {
+                        return Err(invalid("unknown key id"));
+                    }
+                    key
+                }
+            },
         };
 
         let mut validation = Validation::new(alg);
@@ -119,7 +192,7 @@ impl BearerAuthenticator {
         validation.validate_exp = true;
         validation.validate_nbf = true;
         validation.validate_aud = true;
-        validation.set_issuer(&[&self.issuer]);
+        validation.set_issuer(&[issuer]);
         validation.set_audience(&[self.resource.resource_url()]);
         validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
 
@@ -138,9 +211,12 @@ impl BearerAuthenticator {
             ))
         };
         let parsed: Algorithm = alg.parse().map_err(|_| rejected())?;
-        let allowed = match self.keys {
+        let allowed = match &self.keys {
             KeySource::Jwks(_) => ASYMMETRIC_ALGORITHMS.contains(&parsed),
             KeySource::Dev(_) => parsed == Algorithm::HS256,
+            KeySource::Builtin { dev, .. } => {
+                parsed == Algorithm::ES256 || (parsed == Algorithm::HS256 && dev.is_some())
+            }
         };
         if allowed { Ok(parsed) } else { Err(rejected()) }
     }
@@ -172,6 +248,7 @@ impl Authenticator for BearerAuthenticator {
 struct PeekedHeader {
     alg: String,
     kid: Option<String>,
+    typ: Option<String>,
 }
 
 /// Read the header without trusting it: shape, `alg`, `kid`, and no `crit` extensions.
@@ -202,9 +279,11 @@ fn peek_header(token: &str) -> Result<PeekedHeader, AuthFailure> {
         Some(Value::String(kid)) => Some(kid.clone()),
         Some(_) => return Err(invalid("token header kid is not a string")),
     };
+    let typ = obj.get("typ").and_then(Value::as_str).map(str::to_owned);
     Ok(PeekedHeader {
         alg: alg.to_owned(),
         kid,
+        typ,
     })
 }
 

@@ -1,0 +1,347 @@
+//! Our own HTML: the local sign-in page, the consent page and the error page, in English
+//! and Korean by `Accept-Language`. No script at all (the CSP forbids it), a served style
+//! sheet, one column that reads on a phone; every interpolated value is escaped.
+
+use bytes::Bytes;
+use http::header::{self, HeaderValue};
+use http::{Request, Response, StatusCode};
+
+use crate::web;
+
+/// The page language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    /// English.
+    En,
+    /// Korean.
+    Ko,
+}
+
+impl Lang {
+    /// The best of English and Korean for an `Accept-Language` header (English if neither).
+    pub fn negotiate(req: &Request<Bytes>) -> Lang {
+        let Some(header) = req
+            .headers()
+            .get(header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok())
+        else {
+            return Lang::En;
+        };
+        let mut best: Option<(u16, Lang)> = None;
+        for part in header.split(',').take(20) {
+            let mut pieces = part.split(';');
+            let tag = pieces.next().unwrap_or("").trim().to_ascii_lowercase();
+            // q in thousandths, so no floating point.
+            let q = pieces
+                .find_map(|p| p.trim().strip_prefix("q="))
+                .map_or(1000, parse_q);
+            let lang = match tag.split('-').next() {
+                Some("ko") => Lang::Ko,
+                Some("en") => Lang::En,
+                _ => continue,
+            };
+            if q > 0 && best.is_none_or(|(bq, _)| q > bq) {
+                best = Some((q, lang));
+            }
+        }
+        best.map_or(Lang::En, |(_, l)| l)
+    }
+
+    fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Ko => "ko",
+        }
+    }
+}
+
+fn parse_q(q: &str) -> u16 {
+    let q = q.trim();
+    let (int, frac) = q.split_once('.').unwrap_or((q, ""));
+    let int: u16 = match int {
+        "1" => 1000,
+        "0" | "" => 0,
+        _ => return 0,
+    };
+    let mut digits: String = frac.chars().take(3).filter(char::is_ascii_digit).collect();
+    while digits.len() < 3 {
+        digits.push('0');
+    }
+    (int + digits.parse::<u16>().unwrap_or(0)).min(1000)
+}
+
+/// HTML-escape text for element content and quoted attributes.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+struct Words {
+    signin_title: &'static str,
+    signin_lead: &'static str,
+    name_label: &'static str,
+    continue_button: &'static str,
+    consent_title: &'static str,
+    wants: &'static str,
+    read: &'static str,
+    write: &'static str,
+    returns_to: &'static str,
+    signed_in_as: &'static str,
+    remember: &'static str,
+    allow: &'static str,
+    deny: &'static str,
+    error_title: &'static str,
+}
+
+const EN: Words = Words {
+    signin_title: "Sign in to dochiya",
+    signin_lead: "This server runs on this computer. The name you type is who you are here: the same name opens the same ledgers.",
+    name_label: "Your name",
+    continue_button: "Continue",
+    consent_title: "Allow access to your dochiya ledgers?",
+    wants: "wants to:",
+    read: "See your ledgers: vaults, accounts, transactions, balances and reports",
+    write: "Change your ledgers: record and void transactions, create and rename vaults and accounts, save balance snapshots",
+    returns_to: "After you choose, you go back to",
+    signed_in_as: "Signed in as",
+    remember: "Remember my choice for this app",
+    allow: "Allow",
+    deny: "Deny",
+    error_title: "This sign-in cannot continue",
+};
+
+const KO: Words = Words {
+    signin_title: "dochiya 로그인",
+    signin_lead: "이 서버는 이 컴퓨터에서 실행됩니다. 입력한 이름이 여기서의 당신입니다. 같은 이름이면 같은 가계부가 열립니다.",
+    name_label: "이름",
+    continue_button: "계속",
+    consent_title: "dochiya 가계부에 대한 접근을 허용할까요?",
+    wants: "앱이 다음을 요청합니다:",
+    read: "가계부 보기: 금고, 계정, 거래, 잔액과 보고서",
+    write: "가계부 바꾸기: 거래 기록과 취소, 금고와 계정 만들기와 이름 바꾸기, 잔액 스냅샷 저장",
+    returns_to: "선택하면 다음 주소로 돌아갑니다:",
+    signed_in_as: "로그인한 사람:",
+    remember: "이 앱에 대한 선택 기억하기",
+    allow: "허용",
+    deny: "거부",
+    error_title: "이 로그인은 계속할 수 없습니다",
+};
+
+fn words(lang: Lang) -> &'static Words {
+    match lang {
+        Lang::En => &EN,
+        Lang::Ko => &KO,
+    }
+}
+
+fn page(lang: Lang, title: &str, body: &str) -> String {
+    format!(
+        "<!doctype html>\n<html lang=\"{}\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <meta name=\"referrer\" content=\"same-origin\">\
+         <title>{}</title><link rel=\"stylesheet\" href=\"{}\"></head>\
+         <body><main>{}</main></body></html>\n",
+        lang.code(),
+        escape(title),
+        crate::STYLE_PATH,
+        body
+    )
+}
+
+/// The local sign-in page.
+pub fn signin(lang: Lang, request_id: &str, csrf: &str) -> String {
+    let w = words(lang);
+    let body = format!(
+        "<h1>{title}</h1><p>{lead}</p>\
+         <form method=\"post\" action=\"{action}\">\
+         <input type=\"hidden\" name=\"request\" value=\"{id}\">\
+         <input type=\"hidden\" name=\"csrf\" value=\"{csrf}\">\
+         <label for=\"name\">{label}</label>\
+         <input id=\"name\" name=\"name\" required maxlength=\"64\" autocomplete=\"username\" autofocus>\
+         <button type=\"submit\">{go}</button></form>",
+        title = escape(w.signin_title),
+        lead = escape(w.signin_lead),
+        action = crate::SIGNIN_PATH,
+        id = escape(request_id),
+        csrf = escape(csrf),
+        label = escape(w.name_label),
+        go = escape(w.continue_button),
+    );
+    page(lang, w.signin_title, &body)
+}
+
+/// What the consent page shows.
+#[derive(Debug)]
+pub struct ConsentView<'a> {
+    /// The client's name.
+    pub client_name: &'a str,
+    /// Where the answer goes (host of the redirect URI).
+    pub redirect_host: &'a str,
+    /// Granted scopes.
+    pub scopes: &'a [&'a str],
+    /// Who is signed in.
+    pub person: &'a str,
+    /// The request id.
+    pub request_id: &'a str,
+    /// The anti-CSRF token.
+    pub csrf: &'a str,
+}
+
+/// The consent page.
+pub fn consent(lang: Lang, view: &ConsentView<'_>) -> String {
+    let w = words(lang);
+    let mut items = String::new();
+    for scope in view.scopes {
+        let text = match *scope {
+            crate::SCOPE_READ => w.read,
+            crate::SCOPE_WRITE => w.write,
+            _ => continue,
+        };
+        items.push_str(&format!("<li>{}</li>", escape(text)));
+    }
+    let body = format!(
+        "<h1>{title}</h1>\
+         <p class=\"who\">{signed_in} <strong>{person}</strong></p>\
+         <p><strong class=\"client\">{client}</strong> {wants}</p><ul>{items}</ul>\
+         <p>{returns} <strong class=\"host\">{host}</strong></p>\
+         <form method=\"post\" action=\"{action}\">\
+         <input type=\"hidden\" name=\"request\" value=\"{id}\">\
+         <input type=\"hidden\" name=\"csrf\" value=\"{csrf}\">\
+         <label class=\"check\"><input type=\"checkbox\" name=\"remember\" value=\"yes\"> {remember}</label>\
+         <div class=\"buttons\"><button type=\"submit\" name=\"decision\" value=\"allow\">{allow}</button>\
+         <button type=\"submit\" name=\"decision\" value=\"deny\" class=\"secondary\">{deny}</button></div>\
+         </form>",
+        title = escape(w.consent_title),
+        signed_in = escape(w.signed_in_as),
+        person = escape(view.person),
+        client = escape(view.client_name),
+        wants = escape(w.wants),
+        returns = escape(w.returns_to),
+        host = escape(view.redirect_host),
+        action = crate::CONSENT_PATH,
+        id = escape(view.request_id),
+        csrf = escape(view.csrf),
+        remember = escape(w.remember),
+        allow = escape(w.allow),
+        deny = escape(w.deny),
+    );
+    page(lang, w.consent_title, &body)
+}
+
+/// An error page: shown instead of redirecting when the redirect target itself is not
+/// trusted (unknown client, unregistered redirect URI), so we are never an open redirect.
+pub fn error(lang: Lang, status: StatusCode, detail: &str) -> Response<Bytes> {
+    let w = words(lang);
+    let body = format!(
+        "<h1>{}</h1><p class=\"error\">{}</p>",
+        escape(w.error_title),
+        escape(detail)
+    );
+    web::html(status, page(lang, w.error_title, &body), None)
+}
+
+const STYLE: &str = "\
+*{box-sizing:border-box}\
+body{margin:0;font:17px/1.5 system-ui,-apple-system,'Noto Sans KR','Noto Sans CJK KR',sans-serif;background:#f6f5f2;color:#1d1d1b}\
+main{max-width:30rem;margin:0 auto;padding:1.5rem 1rem}\
+h1{font-size:1.35rem;line-height:1.3}\
+ul{padding-left:1.2rem}li{margin:.4rem 0}\
+label{display:block;margin:.8rem 0 .3rem}\
+label.check{display:flex;gap:.5rem;align-items:center}\
+input[name=name]{width:100%;font:inherit;padding:.6rem;border:1px solid #999;border-radius:.4rem}\
+button{font:inherit;padding:.7rem 1.2rem;border:0;border-radius:.4rem;background:#1f5f4a;color:#fff;margin-top:1rem;min-width:7rem}\
+button.secondary{background:#e4e2dc;color:#1d1d1b}\
+.buttons{display:flex;gap:.8rem;flex-wrap:wrap}\
+.host,.client{word-break:break-all}\
+.error{color:#8a1c1c}\
+";
+
+/// `GET /oauth/style.css`.
+pub fn style_response() -> Response<Bytes> {
+    let mut response = Response::new(Bytes::from_static(STYLE.as_bytes()));
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/css; charset=utf-8"),
+    );
+    h.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=3600"),
+    );
+    h.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_lang(value: &str) -> Request<Bytes> {
+        Request::builder()
+            .header(header::ACCEPT_LANGUAGE, value)
+            .body(Bytes::new())
+            .unwrap()
+    }
+
+    #[test]
+    fn the_language_follows_accept_language_quality() {
+        assert_eq!(Lang::negotiate(&with_lang("ko-KR,ko;q=0.9,en;q=0.8")), Lang::Ko);
+        assert_eq!(Lang::negotiate(&with_lang("en-US,en;q=0.9,ko;q=0.8")), Lang::En);
+        assert_eq!(
+            Lang::negotiate(&with_lang("fr;q=1, ko;q=0.5, en;q=0.4")),
+            Lang::Ko
+        );
+        assert_eq!(Lang::negotiate(&with_lang("de")), Lang::En);
+        assert_eq!(Lang::negotiate(&with_lang("ko;q=0, en;q=0.1")), Lang::En);
+        assert_eq!(Lang::negotiate(&Request::new(Bytes::new())), Lang::En);
+    }
+
+    #[test]
+    fn interpolated_values_cannot_inject_markup() {
+        let html = consent(
+            Lang::En,
+            &ConsentView {
+                client_name: "<script>alert(1)</script>",
+                redirect_host: "a\"b.example",
+                scopes: &["ledger:read"],
+                person: "x&y",
+                request_id: "r",
+                csrf: "c",
+            },
+        );
+        assert!(!html.contains("<script>"));
+        assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+        assert!(html.contains("a&quot;b.example"));
+        assert!(html.contains("x&amp;y"));
+        assert!(!html.contains("Change your ledgers"));
+    }
+
+    #[test]
+    fn korean_pages_say_the_scopes_in_korean() {
+        let html = consent(
+            Lang::Ko,
+            &ConsentView {
+                client_name: "Claude",
+                redirect_host: "claude.ai",
+                scopes: &["ledger:read", "ledger:write"],
+                person: "도치",
+                request_id: "r",
+                csrf: "c",
+            },
+        );
+        assert!(html.contains("<html lang=\"ko\">"));
+        assert!(html.contains("가계부 보기"));
+        assert!(html.contains("가계부 바꾸기"));
+        assert!(html.contains(">허용<"));
+    }
+}

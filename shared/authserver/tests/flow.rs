@@ -1,0 +1,386 @@
+//! The whole local flow in process (embedded store in memory): metadata, registration,
+//! authorize → sign-in → consent → code → token → refresh → revoke, and the verifier
+//! accepting what we issue.
+
+mod support;
+
+use std::time::Duration;
+
+use dochiya_auth::{BearerAuthenticator, BuiltinKey};
+use dochiya_protocol::{Authenticator, Credentials};
+use http::{Request, StatusCode};
+use support::*;
+
+fn verifier(h: &Harness) -> BearerAuthenticator {
+    let public = h.server.public_key();
+    BearerAuthenticator::builtin(
+        MCP,
+        &[ISSUER.to_owned()],
+        ISSUER,
+        &BuiltinKey {
+            kid: public.kid,
+            x: public.x,
+            y: public.y,
+        },
+        Duration::from_secs(60),
+        None,
+    )
+    .unwrap()
+}
+
+async fn authenticate(
+    v: &BearerAuthenticator,
+    token: &str,
+) -> Result<dochiya_protocol::Principal, dochiya_protocol::AuthFailure> {
+    let header = format!("Bearer {token}");
+    v.authenticate(Credentials {
+        authorization: Some(&header),
+        query: None,
+    })
+    .await
+}
+
+#[tokio::test]
+async fn the_metadata_names_every_endpoint_and_only_s256() {
+    let h = Harness::new();
+    let r = h
+        .send(
+            Request::get("/.well-known/oauth-authorization-server")
+                .body(bytes::Bytes::new())
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::OK);
+    assert_eq!(r.headers()["access-control-allow-origin"], "*");
+    assert_eq!(
+        json(&r),
+        serde_json::json!({
+            "issuer": ISSUER,
+            "authorization_endpoint": "http://127.0.0.1:8080/oauth/authorize",
+            "token_endpoint": "http://127.0.0.1:8080/oauth/token",
+            "jwks_uri": "http://127.0.0.1:8080/oauth/jwks",
+            "registration_endpoint": "http://127.0.0.1:8080/oauth/register",
+            "revocation_endpoint": "http://127.0.0.1:8080/oauth/revoke",
+            "scopes_supported": ["ledger:read", "ledger:write"],
+            "response_types_supported": ["code"],
+            "response_modes_supported": ["query"],
+            "grant_types_supported": ["authorization_code", "refresh_token"],
+            "token_endpoint_auth_methods_supported": ["none"],
+            "revocation_endpoint_auth_methods_supported": ["none"],
+            "code_challenge_methods_supported": ["S256"],
+            "client_id_metadata_document_supported": true,
+            "authorization_response_iss_parameter_supported": true,
+        })
+    );
+    let jwks = json(
+        &h.send(Request::get("/oauth/jwks").body(bytes::Bytes::new()).unwrap())
+            .await,
+    );
+    let key = &jwks["keys"][0];
+    assert_eq!(
+        (key["kty"].as_str(), key["crv"].as_str(), key["alg"].as_str()),
+        (Some("EC"), Some("P-256"), Some("ES256"))
+    );
+    assert_eq!(key["kid"].as_str(), Some(h.server.public_key().kid.as_str()));
+}
+
+#[tokio::test]
+async fn a_person_signs_in_consents_and_the_client_gets_tokens_the_resource_accepts() {
+    let h = Harness::new();
+    let client = h.register(REDIRECT).await;
+    let (verifier_text, challenge) = pkce();
+    let mut browser = Browser::default();
+    let back = sign_in_and_allow(
+        &h,
+        &mut browser,
+        &Ask {
+            client_id: &client,
+            redirect: REDIRECT,
+            challenge: &challenge,
+            scope: Some("ledger:read ledger:write"),
+            resource: None,
+            state: "st-1",
+        },
+        "도치",
+    )
+    .await;
+    assert!(back.starts_with(REDIRECT), "{back}");
+    assert_eq!(param(&back, "state").as_deref(), Some("st-1"));
+    assert_eq!(param(&back, "iss").as_deref(), Some(ISSUER));
+    let code = param(&back, "code").unwrap();
+
+    let r = redeem(&h, &client, &code, &verifier_text).await;
+    assert_eq!(r.status(), StatusCode::OK, "{}", text(&r));
+    assert_eq!(r.headers()["cache-control"], "no-store");
+    let body = json(&r);
+    assert_eq!(body["token_type"], "Bearer");
+    assert_eq!(body["expires_in"], 3600);
+    assert_eq!(body["scope"], "ledger:read ledger:write");
+    let access = body["access_token"].as_str().unwrap().to_owned();
+    let refresh_token = body["refresh_token"].as_str().unwrap().to_owned();
+
+    let v = verifier(&h);
+    let principal = authenticate(&v, &access).await.unwrap();
+    assert_eq!(principal.person, "도치");
+    assert_eq!(principal.scopes, ["ledger:read", "ledger:write"]);
+
+    // Refresh: a new pair; the new access token works too.
+    let r = refresh(&h, &client, &refresh_token, None).await;
+    assert_eq!(r.status(), StatusCode::OK, "{}", text(&r));
+    let body = json(&r);
+    let second_refresh = body["refresh_token"].as_str().unwrap().to_owned();
+    assert_ne!(second_refresh, refresh_token);
+    assert_eq!(
+        authenticate(&v, body["access_token"].as_str().unwrap())
+            .await
+            .unwrap()
+            .person,
+        "도치"
+    );
+
+    // Revoke: the refresh token stops working.
+    let r = h
+        .send(
+            Request::post("/oauth/revoke")
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(form(&[("token", &second_refresh), ("client_id", &client)]))
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let r = refresh(&h, &client, &second_refresh, None).await;
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(json(&r)["error"], "invalid_grant");
+}
+
+#[tokio::test]
+async fn tokens_expire_after_an_hour_and_codes_after_a_minute() {
+    let h = Harness::new();
+    let client = h.register(REDIRECT).await;
+    let (v1, c1) = pkce();
+    let mut browser = Browser::default();
+    let ask = Ask {
+        client_id: &client,
+        redirect: REDIRECT,
+        challenge: &c1,
+        scope: None,
+        resource: None,
+        state: "s",
+    };
+    let back = sign_in_and_allow(&h, &mut browser, &ask, "a").await;
+    h.clock.advance(61);
+    let r = redeem(&h, &client, &param(&back, "code").unwrap(), &v1).await;
+    assert_eq!(json(&r)["error"], "invalid_grant");
+    assert_eq!(
+        json(&r)["error_description"],
+        "the code is unknown, expired or already used"
+    );
+}
+
+#[tokio::test]
+async fn a_remembered_consent_skips_the_consent_page_for_the_same_scopes_only() {
+    let h = Harness::new();
+    let client = h.register(REDIRECT).await;
+    let mut browser = Browser::default();
+    let (_, c) = pkce();
+    let ask = Ask {
+        client_id: &client,
+        redirect: REDIRECT,
+        challenge: &c,
+        scope: Some("ledger:read"),
+        resource: None,
+        state: "s",
+    };
+    // First time: consent with "remember".
+    let r = browser.get(&h, &ask.url()).await;
+    let page = browser.get(&h, &location(&r)).await;
+    let html = text(&page);
+    let r = browser
+        .post(
+            &h,
+            "/oauth/signin",
+            &[
+                ("request", &hidden(&html, "request")),
+                ("csrf", &hidden(&html, "csrf")),
+                ("name", "kim"),
+            ],
+        )
+        .await;
+    let page = browser.get(&h, &location(&r)).await;
+    let html = text(&page);
+    let r = browser
+        .post(
+            &h,
+            "/oauth/consent",
+            &[
+                ("request", &hidden(&html, "request")),
+                ("csrf", &hidden(&html, "csrf")),
+                ("decision", "allow"),
+                ("remember", "yes"),
+            ],
+        )
+        .await;
+    assert!(location(&r).starts_with(REDIRECT));
+    // Second time, same scopes: straight back with a code after sign-in.
+    let back = sign_in_and_allow(&h, &mut browser, &ask, "kim").await;
+    assert!(param(&back, "code").is_some(), "{back}");
+    // Wider scopes: the consent page again.
+    let wider = Ask {
+        scope: Some("ledger:read ledger:write"),
+        ..ask
+    };
+    let r = browser.get(&h, &wider.url()).await;
+    let page = browser.get(&h, &location(&r)).await;
+    let html = text(&page);
+    let r = browser
+        .post(
+            &h,
+            "/oauth/signin",
+            &[
+                ("request", &hidden(&html, "request")),
+                ("csrf", &hidden(&html, "csrf")),
+                ("name", "kim"),
+            ],
+        )
+        .await;
+    assert!(
+        location(&r).starts_with("http://127.0.0.1:8080/oauth/consent?request="),
+        "{}",
+        location(&r)
+    );
+}
+
+#[tokio::test]
+async fn deny_sends_access_denied_with_the_state() {
+    let h = Harness::new();
+    let client = h.register(REDIRECT).await;
+    let (_, c) = pkce();
+    let mut browser = Browser::default();
+    let ask = Ask {
+        client_id: &client,
+        redirect: REDIRECT,
+        challenge: &c,
+        scope: None,
+        resource: None,
+        state: "keep",
+    };
+    let r = browser.get(&h, &ask.url()).await;
+    let page = browser.get(&h, &location(&r)).await;
+    let html = text(&page);
+    let r = browser
+        .post(
+            &h,
+            "/oauth/signin",
+            &[
+                ("request", &hidden(&html, "request")),
+                ("csrf", &hidden(&html, "csrf")),
+                ("name", "lee"),
+            ],
+        )
+        .await;
+    let page = browser.get(&h, &location(&r)).await;
+    let html = text(&page);
+    let r = browser
+        .post(
+            &h,
+            "/oauth/consent",
+            &[
+                ("request", &hidden(&html, "request")),
+                ("csrf", &hidden(&html, "csrf")),
+                ("decision", "deny"),
+            ],
+        )
+        .await;
+    let back = location(&r);
+    assert_eq!(param(&back, "error").as_deref(), Some("access_denied"));
+    assert_eq!(param(&back, "state").as_deref(), Some("keep"));
+    assert_eq!(param(&back, "code"), None);
+}
+
+#[tokio::test]
+async fn the_consent_page_speaks_korean_when_asked() {
+    let h = Harness::new();
+    let client = h.register(REDIRECT).await;
+    let (_, c) = pkce();
+    let mut browser = Browser {
+        cookie: None,
+        lang: Some("ko-KR,ko;q=0.9,en;q=0.5"),
+    };
+    let ask = Ask {
+        client_id: &client,
+        redirect: REDIRECT,
+        challenge: &c,
+        scope: None,
+        resource: None,
+        state: "s",
+    };
+    let r = browser.get(&h, &ask.url()).await;
+    let page = browser.get(&h, &location(&r)).await;
+    let html = text(&page);
+    assert!(html.contains("dochiya 로그인"), "{html}");
+    let r = browser
+        .post(
+            &h,
+            "/oauth/signin",
+            &[
+                ("request", &hidden(&html, "request")),
+                ("csrf", &hidden(&html, "csrf")),
+                ("name", "도치"),
+            ],
+        )
+        .await;
+    let page = browser.get(&h, &location(&r)).await;
+    let html = text(&page);
+    assert!(html.contains("가계부 보기"), "{html}");
+    assert!(html.contains("Test client"));
+    assert!(html.contains("127.0.0.1"));
+}
+
+#[tokio::test]
+async fn registration_is_rate_limited_per_hour() {
+    let mut config = dochiya_authserver::AuthServerConfig::local(MCP).unwrap();
+    config.dcr_per_hour = 2;
+    let h = Harness::with(config, store());
+    h.register(REDIRECT).await;
+    h.register(REDIRECT).await;
+    let body = serde_json::json!({ "redirect_uris": [REDIRECT] });
+    let r = h
+        .send(
+            Request::post("/oauth/register")
+                .header("content-type", "application/json")
+                .body(bytes::Bytes::from(body.to_string()))
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(json(&r)["error"], "temporarily_unavailable");
+    h.clock.advance(3600);
+    h.register(REDIRECT).await;
+}
+
+#[tokio::test]
+async fn registration_refuses_confidential_clients_and_unsafe_redirects() {
+    let h = Harness::new();
+    let post = |body: serde_json::Value| {
+        Request::post("/oauth/register")
+            .header("content-type", "application/json")
+            .body(bytes::Bytes::from(body.to_string()))
+            .unwrap()
+    };
+    let r = h
+        .send(post(serde_json::json!({ "redirect_uris": [REDIRECT], "token_endpoint_auth_method": "client_secret_basic" })))
+        .await;
+    assert_eq!(json(&r)["error"], "invalid_client_metadata");
+    let r = h
+        .send(post(
+            serde_json::json!({ "redirect_uris": ["http://evil.example/cb"] }),
+        ))
+        .await;
+    assert_eq!(json(&r)["error"], "invalid_redirect_uri");
+    assert_eq!(
+        json(&r)["error_description"],
+        "a plain http redirect URI must be a loopback address"
+    );
+    let r = h.send(post(serde_json::json!({ "redirect_uris": [] }))).await;
+    assert_eq!(json(&r)["error"], "invalid_redirect_uri");
+}
