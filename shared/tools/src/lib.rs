@@ -1,6 +1,6 @@
 //! The ledger tools of TOOLS.md, each declared once: schemas, annotations, scope, handler.
 //!
-//! [`all`] builds the 17 tools over one [`Ledger`] for the protocol layer to
+//! [`all`] builds the 18 tools over one [`Ledger`] for the protocol layer to
 //! register; [`INSTRUCTIONS`] is the server's advice to a model on using them.
 
 mod args;
@@ -45,6 +45,7 @@ pub fn all(ledger: Arc<Ledger>) -> Vec<Arc<dyn Tool>> {
         tool::<record_split_transaction::RecordSplitTransaction>(&ledger),
         tool::<void_transaction::VoidTransaction>(&ledger),
         tool::<upsert_snapshot::UpsertSnapshot>(&ledger),
+        tool::<record_transactions::RecordTransactions>(&ledger),
     ]
 }
 
@@ -68,6 +69,7 @@ pub fn specs() -> Vec<ToolSpec> {
         spec::<record_split_transaction::RecordSplitTransaction>(),
         spec::<void_transaction::VoidTransaction>(),
         spec::<upsert_snapshot::UpsertSnapshot>(),
+        spec::<record_transactions::RecordTransactions>(),
     ]
 }
 
@@ -120,6 +122,7 @@ mod tests {
                 "idempotencyKey",
                 "allowDuplicate",
                 "dryRun",
+                "externalRef",
             ],
             &["from", "to", "amount", "idempotencyKey"],
         ),
@@ -146,6 +149,11 @@ mod tests {
             "upsert_snapshot",
             &["vault", "account", "date", "balance"],
             &["account", "date", "balance"],
+        ),
+        (
+            "record_transactions",
+            &["vault", "entries", "idempotencyKey", "dryRun", "allowDuplicate"],
+            &["entries", "idempotencyKey"],
         ),
     ];
 
@@ -263,8 +271,9 @@ mod tests {
             visit(&spec.output_schema, &mut found);
             visit(&spec.input_schema, &mut found);
         }
-        // Outputs: list/get/record×2/void transactions + create_account's opening id; inputs: get + void.
-        assert_eq!(found, 8);
+        // Outputs: list/get/record×2/void transactions + create_account's opening id
+        // + record_transactions' results; inputs: get + void.
+        assert_eq!(found, 9);
     }
 
     /// The published input schema and the deserializer agree: each example is
@@ -383,6 +392,18 @@ mod tests {
                 r#"{"account": "카카오뱅크", "date": "15/03", "balance": "1"}"#,
             ],
         );
+        check::<record_transactions::RecordTransactions>(
+            &[
+                r#"{"entries": [{"from": "신한카드", "to": "식비", "amount": "8000"}], "idempotencyKey": "k"}"#,
+                // A bad amount or date is that entry's error, not the call's.
+                r#"{"vault": "우리집", "entries": [{"from": "신한카드", "to": "식비", "amount": "12.5", "date": "2026-02-30", "memo": "점심", "externalRef": "30012345"}], "idempotencyKey": "k", "dryRun": true, "allowDuplicate": false}"#,
+            ],
+            &[
+                r#"{"entries": [{"from": "신한카드", "to": "식비", "amount": "8000"}]}"#,
+                r#"{"entries": [{"from": "신한카드", "amount": "8000"}], "idempotencyKey": "k"}"#,
+                r#"{"entries": [{"from": "신한카드", "to": "식비", "amount": "8000", "account": "x"}], "idempotencyKey": "k"}"#,
+            ],
+        );
     }
 
     /// The argument names of TOOLS.md are the contract: exactly these, these required.
@@ -459,6 +480,10 @@ mod tests {
                     "ledgerBalance",
                     "difference",
                 ],
+            ),
+            (
+                "record_transactions",
+                &["vault", "currency", "results", "counts", "balances", "dryRun"],
             ),
         ];
         let required = |schema: &Value| -> Vec<String> {

@@ -114,6 +114,7 @@ fn tx(from: &str, to: &str, amount: &str, on: Option<&str>, memo: &str) -> NewTr
         idempotency_key: key(),
         allow_duplicate: false,
         dry_run: false,
+        external_ref: None,
     }
 }
 
@@ -563,6 +564,7 @@ pub async fn record_refuses_bad_input<S: Store>(store: S) {
         idempotency_key: key(),
         allow_duplicate: false,
         dry_run: false,
+        external_ref: None,
     };
     let e = call!(l.record_split(&me, split.clone())).unwrap_err();
     assert_eq!(
@@ -1863,6 +1865,11 @@ pub async fn isolation_between_people<S: Store>(store: S) {
     );
 }
 
+// ---------------------------------------------------------------- batches (record_transactions)
+
+mod batches;
+pub use batches::*;
+
 /// Instantiate every ledger contract test against a store factory expression.
 ///
 /// `ledger_contract_tests!(factory)` records [`REPORT_TRANSACTIONS`] (1,000)
@@ -1904,6 +1911,11 @@ macro_rules! ledger_contract_tests {
             round_trips_per_operation,
             stale_roster_never_decides,
             isolation_between_people,
+            batch_of_a_hundred_each_once,
+            batch_retry_after_failure_records_each_once,
+            batches_share_external_refs,
+            concurrent_single_and_batch_one_entry_per_ref,
+            batch_dry_run_reports_every_problem,
         );
     };
 }

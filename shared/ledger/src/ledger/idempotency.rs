@@ -48,6 +48,13 @@ impl IdempotencyKey {
     pub(super) fn item_key(&self, who: &PersonId) -> Key {
         keys::idempotency(who, &self.0)
     }
+
+    /// The key of entry `index` of a batch keyed by `self`: the batch key, a unit
+    /// separator, the position. A caller's key cannot hold a control character
+    /// ([`IdempotencyKey::parse`]), so no single call's key names a batch entry's record.
+    pub(super) fn for_entry(&self, index: usize) -> IdempotencyKey {
+        IdempotencyKey(format!("{}\u{1f}{index}", self.0))
+    }
 }
 
 /// What the stored record says to do with a call.

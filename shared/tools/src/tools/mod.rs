@@ -1,4 +1,4 @@
-//! The 17 tools of TOOLS.md, one module each, in the order `tools/list` shows them.
+//! The tools of TOOLS.md, one module each, in the order `tools/list` shows them.
 
 pub(crate) mod archive_account;
 pub(crate) mod create_account;
@@ -12,6 +12,7 @@ pub(crate) mod net_worth_history;
 pub(crate) mod reconcile;
 pub(crate) mod record_split_transaction;
 pub(crate) mod record_transaction;
+pub(crate) mod record_transactions;
 mod recorded;
 pub(crate) mod rename_account;
 pub(crate) mod rename_vault;
