@@ -73,17 +73,17 @@ impl JsonSchema for EntryDate {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct Entry {
-    /// Account the money leaves, e.g. the card "신한카드"; for a refund, the expense account.
+    /// Account the money leaves: the card "신한카드"; for a refund, the expense.
     from: NameArg,
-    /// Account the money arrives at, e.g. "식비"; for a refund, the card.
+    /// Account the money arrives at: "식비"; for a refund, the card.
     to: NameArg,
-    /// Positive decimal string in the vault currency, e.g. "12500".
+    /// Positive decimal string in the vault currency: "12500".
     amount: EntryAmount,
     /// YYYY-MM-DD; default today in the vault.
     date: Option<EntryDate>,
     /// Short memo, e.g. the merchant.
     memo: Option<MemoArg>,
-    /// The line's own id on the statement (approval number, bank transaction id); unique per vault.
+    /// The line's own id (approval number, bank transaction id); unique per vault.
     external_ref: Option<RefArg>,
 }
 
@@ -96,11 +96,11 @@ pub(crate) struct Args {
     /// The entries, 1–100, in statement order.
     #[schemars(length(min = 1, max = 100))]
     entries: Vec<Entry>,
-    /// One key you make up for this batch. If you retry it because a call failed or timed out, reuse the same idempotencyKey unchanged, with the same entries: only entries not yet recorded are recorded.
+    /// A key you make up for this batch. To retry it after a failure or timeout, reuse the same idempotencyKey unchanged, with the same entries.
     idempotency_key: KeyArg,
     /// Check every entry and write nothing. Default false.
     dry_run: Option<bool>,
-    /// Record entries identical to one recorded minutes ago (same date, accounts, amount, memo). Default false.
+    /// Record entries identical (date, accounts, amount, memo) to one recorded minutes ago. Default false.
     allow_duplicate: Option<bool>,
 }
 
@@ -193,7 +193,7 @@ impl Operation for RecordTransactions {
     type Output = Output;
     const NAME: &'static str = "record_transactions";
     const TITLE: &'static str = "Record many transactions";
-    const DESCRIPTION: &'static str = "Records up to 100 simple entries at once, e.g. a pasted card statement, each exactly once. First call with dryRun true: it checks every entry and lists all problems; fix them, then call again without dryRun. Give each entry its statement line's own id as externalRef (approval number): an entry whose externalRef is already recorded is reported as duplicate, not recorded twice. Make up one idempotencyKey per batch and keep it: retrying the same entries with it records only what is missing. Each entry gets a result (recorded, duplicate or error); errors do not stop the others.";
+    const DESCRIPTION: &'static str = "Records up to 100 simple entries at once, e.g. a pasted card statement, each exactly once. First call with dryRun true: every entry is checked and all problems listed; then call again without it. Set each entry's externalRef to its statement line's own id (approval number): a line already recorded is reported as duplicate, not recorded twice. Keep the idempotencyKey: a retry with it records only what is missing. One result per entry: recorded, duplicate or error";
     const SCOPE: &'static str = WRITE;
     const ANNOTATIONS: dochiya_protocol::ToolAnnotations = write(false);
 
