@@ -353,7 +353,11 @@ async fn main() -> Result<(), Failure> {
 async fn batch_of_a_hundred(rig: &Rig, today: &str) -> Result<(), Failure> {
     let token = rig.token("roundtrips-batch")?;
     rig.call(&token, "create_vault", &json!({"name": "카드"})).await?;
-    for (name, kind) in [("신한카드", "liability"), ("식비", "expense"), ("쇼핑", "expense")] {
+    for (name, kind) in [
+        ("신한카드", "liability"),
+        ("식비", "expense"),
+        ("쇼핑", "expense"),
+    ] {
         rig.call(&token, "create_account", &json!({"name": name, "kind": kind}))
             .await?;
     }
@@ -365,7 +369,9 @@ async fn batch_of_a_hundred(rig: &Rig, today: &str) -> Result<(), Failure> {
         })
         .collect();
     let args = json!({"entries": entries, "idempotencyKey": "statement-1"});
-    println!("\nrecord_transactions, one batch of 100 entries (one card, two expense accounts), warm instance");
+    println!(
+        "\nrecord_transactions, one batch of 100 entries (one card, two expense accounts), warm instance"
+    );
     println!(
         "{:<22} {:>5} {:>3} {:>8} {:>5} {:>6} {:>5} {:>4} {:>9}  {:<44} counts",
         "call", "query", "get", "get_many", "write", "rounds", "items", "sdk", "wall ms", "sdk calls"

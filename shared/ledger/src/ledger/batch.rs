@@ -141,7 +141,12 @@ impl Found {
     }
 
     /// The guard when it decides about the entry and was recorded within the window.
-    fn live_guard(&self, e: &Entry<'_>, ledger: &Ledger, now_ms: i64) -> Result<Option<GuardRec>, LedgerError> {
+    fn live_guard(
+        &self,
+        e: &Entry<'_>,
+        ledger: &Ledger,
+        now_ms: i64,
+    ) -> Result<Option<GuardRec>, LedgerError> {
         if !e.guarded() {
             return Ok(None);
         }
@@ -260,15 +265,17 @@ async fn attempt(
         .iter()
         .zip(failed)
         .map(|(p, failed)| match (p, failed) {
-            (Some(p), _) => Entry::new(ledger, &p.split, &p.key, &p.memo, p.external_ref.as_deref(), &m).map(
-                |mut e| {
+            (Some(p), _) => {
+                Entry::new(ledger, &p.split, &p.key, &p.memo, p.external_ref.as_deref(), &m).map(|mut e| {
                     // The record answers for the whole batch: a retry with other entries is refused.
                     e.fingerprint = format!("{print}\u{1e}{}", e.fingerprint);
                     e
-                },
-            ),
+                })
+            }
             (None, Some(e)) => Err(e),
-            (None, None) => Err(LedgerError::internal("a batch entry neither prepared nor refused")),
+            (None, None) => Err(LedgerError::internal(
+                "a batch entry neither prepared nor refused",
+            )),
         })
         .collect();
     let (cat, found) = read_round(ledger, who, &m, input, &entries).await?;
@@ -415,7 +422,9 @@ impl Run<'_> {
             return Ok(EntryResult::Duplicate(d));
         }
         let currency = self.v.m.currency;
-        let postings = match resolve_postings(&self.cat, e, &self.v.m).and_then(|p| check_balanced(e, currency).map(|()| p)) {
+        let postings = match resolve_postings(&self.cat, e, &self.v.m)
+            .and_then(|p| check_balanced(e, currency).map(|()| p))
+        {
             Ok(p) => p,
             Err(err) => return Ok(EntryResult::Failed(err)),
         };
@@ -450,7 +459,13 @@ impl Run<'_> {
             let mut ops = vec![
                 claim.op(&rec),
                 membership_check(self.who, m),
-                guard_op(e, self.found.guard(e)?.as_ref(), &tx, self.now_s, window_ms(self.ledger)),
+                guard_op(
+                    e,
+                    self.found.guard(e)?.as_ref(),
+                    &tx,
+                    self.now_s,
+                    window_ms(self.ledger),
+                ),
             ];
             ops.extend(external_ref_op(e, tx.id));
             ops.extend(transaction_ops(m.vault_id, change, &[])?);
@@ -496,10 +511,12 @@ impl Run<'_> {
     /// in this batch, or stored), or, when the guard decides, by an identical entry
     /// earlier in this batch or a live one recorded within the window.
     fn duplicate_of(&self, e: &Entry<'_>) -> Result<Option<Duplicate>, LedgerError> {
-        let dup = |transaction_id, matched_by| Some(Duplicate {
-            transaction_id,
-            matched_by,
-        });
+        let dup = |transaction_id, matched_by| {
+            Some(Duplicate {
+                transaction_id,
+                matched_by,
+            })
+        };
         if let (Some(r), Some(xr)) = (e.external_ref, &e.xr_key) {
             if let Some(id) = self.taken.refs.get(r) {
                 return Ok(dup(*id, MatchedBy::ExternalRef));

@@ -293,7 +293,11 @@ async fn read_round(
 }
 
 /// The postings of the entry with resolved (live) accounts; an account on both sides is refused.
-pub(super) fn resolve_postings(cat: &Catalogue, e: &Entry<'_>, m: &Membership) -> Result<Vec<PostingRec>, LedgerError> {
+pub(super) fn resolve_postings(
+    cat: &Catalogue,
+    e: &Entry<'_>,
+    m: &Membership,
+) -> Result<Vec<PostingRec>, LedgerError> {
     let mut postings = Vec::with_capacity(e.to.len() + e.from.len());
     for (lines, sign) in [(&e.to, 1i64), (&e.from, -1i64)] {
         for l in lines {
@@ -422,7 +426,13 @@ fn balances_after(
 
 /// The guard item moved to this transaction; only if it is still the one we read
 /// (unconditionally when the guard does not decide about this entry).
-pub(super) fn guard_op(e: &Entry<'_>, guard: Option<&GuardRec>, tx: &TxRec, now_s: i64, window_ms: i64) -> WriteOp {
+pub(super) fn guard_op(
+    e: &Entry<'_>,
+    guard: Option<&GuardRec>,
+    tx: &TxRec,
+    now_s: i64,
+    window_ms: i64,
+) -> WriteOp {
     WriteOp::Put {
         item: Item {
             key: e.guard_key.clone(),

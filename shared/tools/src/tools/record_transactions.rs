@@ -51,7 +51,9 @@ struct EntryDate(Result<LocalDate, String>);
 impl<'de> Deserialize<'de> for EntryDate {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;
-        Ok(EntryDate(LocalDate::parse(&text).map_err(|e| e.message().to_owned())))
+        Ok(EntryDate(
+            LocalDate::parse(&text).map_err(|e| e.message().to_owned()),
+        ))
     }
 }
 
@@ -231,7 +233,11 @@ fn read_entry(e: Entry) -> Result<BatchEntry, Unreadable> {
             m,
         )
     })?;
-    let date = e.date.map(|d| d.0).transpose().map_err(|m| unreadable(Field::Date, m))?;
+    let date = e
+        .date
+        .map(|d| d.0)
+        .transpose()
+        .map_err(|m| unreadable(Field::Date, m))?;
     Ok(BatchEntry {
         from: e.from.into(),
         to: e.to.into(),

@@ -98,7 +98,10 @@ pub async fn batch_of_a_hundred_each_once<S: Store>(store: S) {
     let txs = all_transactions(&l, &me).await;
     assert_eq!(txs.len(), before + 100);
     for (i, id) in ids.iter().enumerate() {
-        let t = txs.iter().find(|t| Some(t.transaction_id) == *id).expect("listed");
+        let t = txs
+            .iter()
+            .find(|t| Some(t.transaction_id) == *id)
+            .expect("listed");
         assert_eq!(t.memo, format!("가맹점 {i}"), "entry {i} in input order");
     }
     // 신한카드 owed 300,000 − 200,000 − 50,000 = 50,000 before; 식비 12,000; 쇼핑 250,000.
@@ -211,8 +214,14 @@ pub async fn batches_share_external_refs<S: Store>(store: S) {
     let mut single = tx("신한카드", "식비", "1000", Some("2026-03-01"), "가맹점 0");
     single.external_ref = Some("x-0".into());
     match call!(l.record_transaction(&me, single.clone())) {
-        Err(LedgerError::ExternalRefTaken { external_ref, transaction_id }) => {
-            assert_eq!((external_ref.as_str(), Some(transaction_id)), ("x-0", first_ids[0]))
+        Err(LedgerError::ExternalRefTaken {
+            external_ref,
+            transaction_id,
+        }) => {
+            assert_eq!(
+                (external_ref.as_str(), Some(transaction_id)),
+                ("x-0", first_ids[0])
+            )
         }
         other => panic!("expected ExternalRefTaken, got {other:?}"),
     }
@@ -222,7 +231,10 @@ pub async fn batches_share_external_refs<S: Store>(store: S) {
     let s = record(&l, &me, single).await;
     let r = call!(l.record_transactions(
         &me,
-        batch(vec![entry("현금", "쇼핑", "8000", "2026-03-15", "문구", Some("z-1"))], "after-single")
+        batch(
+            vec![entry("현금", "쇼핑", "8000", "2026-03-15", "문구", Some("z-1"))],
+            "after-single"
+        )
     ))
     .expect("after single");
     assert!(matches!(
@@ -234,15 +246,37 @@ pub async fn batches_share_external_refs<S: Store>(store: S) {
     vault(&l, &me, "여행").await;
     call!(l.create_account(
         &me,
-        NewAccount { vault: Some("여행".into()), name: "현금".into(), kind: AccountKind::Asset, opening_balance: None, opening_date: None }
+        NewAccount {
+            vault: Some("여행".into()),
+            name: "현금".into(),
+            kind: AccountKind::Asset,
+            opening_balance: None,
+            opening_date: None
+        }
     ))
     .expect("account");
     call!(l.create_account(
         &me,
-        NewAccount { vault: Some("여행".into()), name: "식비".into(), kind: AccountKind::Expense, opening_balance: None, opening_date: None }
+        NewAccount {
+            vault: Some("여행".into()),
+            name: "식비".into(),
+            kind: AccountKind::Expense,
+            opening_balance: None,
+            opening_date: None
+        }
     ))
     .expect("account");
-    let mut other = batch(vec![entry("현금", "식비", "1000", "2026-03-01", "가맹점 0", Some("x-0"))], "other-vault");
+    let mut other = batch(
+        vec![entry(
+            "현금",
+            "식비",
+            "1000",
+            "2026-03-01",
+            "가맹점 0",
+            Some("x-0"),
+        )],
+        "other-vault",
+    );
     other.vault = Some("여행".into());
     let r = call!(l.record_transactions(&me, other.clone())).expect("other vault");
     assert_eq!(counts(&r), (1, 0, 0, 0));
@@ -273,12 +307,22 @@ pub async fn concurrent_single_and_batch_one_entry_per_ref<S: Store>(store: S) {
         };
         match (&b.results[4], won_single) {
             (EntryResult::Recorded { replayed: false, .. }, None) => {}
-            (EntryResult::Duplicate(Duplicate { transaction_id, matched_by: MatchedBy::ExternalRef }), Some(id)) => {
+            (
+                EntryResult::Duplicate(Duplicate {
+                    transaction_id,
+                    matched_by: MatchedBy::ExternalRef,
+                }),
+                Some(id),
+            ) => {
                 assert_eq!(*transaction_id, id)
             }
             (other, single) => panic!("round {round}: batch {other:?}, single {single:?}"),
         }
-        let n = all_transactions(&l, &me).await.iter().filter(|t| t.memo == memo).count();
+        let n = all_transactions(&l, &me)
+            .await
+            .iter()
+            .filter(|t| t.memo == memo)
+            .count();
         assert_eq!(n, 1, "round {round}: one entry for {r}");
     }
 }
@@ -313,7 +357,10 @@ pub async fn batch_dry_run_reports_every_problem<S: Store>(store: S) {
         .results
         .iter()
         .map(|e| match e {
-            EntryResult::Recorded { transaction_id: None, replayed: false } => "ok".to_string(),
+            EntryResult::Recorded {
+                transaction_id: None,
+                replayed: false,
+            } => "ok".to_string(),
             EntryResult::Duplicate(d) => format!("duplicate {:?}", d.matched_by),
             EntryResult::Failed(e) => e.to_string(),
             other => panic!("a dry run records nothing: {other:?}"),
@@ -366,7 +413,9 @@ pub async fn batch_dry_run_reports_every_problem<S: Store>(store: S) {
         let e = call!(l.record_transactions(&me, batch(statement("n", n), "bounds"))).unwrap_err();
         assert_eq!(
             e.to_string(),
-            format!("Invalid entries: send 1–100 entries in one call; this call has {n}. Split a longer statement into several calls, each with its own idempotency key")
+            format!(
+                "Invalid entries: send 1–100 entries in one call; this call has {n}. Split a longer statement into several calls, each with its own idempotency key"
+            )
         );
     }
 }
