@@ -565,3 +565,64 @@ impl Run<'_> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{Decimal, LocalDate};
+
+    fn entry(amount: &str, external_ref: Option<&str>) -> Result<BatchEntry, Unreadable> {
+        Ok(BatchEntry {
+            from: "신한카드".into(),
+            to: "식비".into(),
+            amount: Decimal::parse(amount).unwrap(),
+            date: Some(LocalDate::parse("2026-03-02").unwrap()),
+            memo: Some("점심".into()),
+            external_ref: external_ref.map(Into::into),
+        })
+    }
+
+    fn batch(entries: Vec<Result<BatchEntry, Unreadable>>) -> NewBatch {
+        NewBatch {
+            vault: None,
+            entries,
+            idempotency_key: "k".into(),
+            allow_duplicate: false,
+            dry_run: false,
+        }
+    }
+
+    /// The batch fingerprint changes with any entry, their order or allowDuplicate;
+    /// not with dryRun (a dry run and the real call are one batch).
+    #[test]
+    fn the_batch_print_covers_every_entry_in_order() {
+        let a = batch(vec![entry("8000", Some("1")), entry("9000", None)]);
+        let same = batch(vec![entry("8000", Some("1")), entry("9000", None)]);
+        assert_eq!(batch_print(&a), batch_print(&same));
+        let dry = NewBatch {
+            dry_run: true,
+            ..a.clone()
+        };
+        assert_eq!(batch_print(&a), batch_print(&dry));
+        let variants = [
+            batch(vec![entry("9000", None), entry("8000", Some("1"))]),
+            batch(vec![entry("8000", Some("1")), entry("9001", None)]),
+            batch(vec![entry("8000", Some("2")), entry("9000", None)]),
+            batch(vec![entry("8000", Some("1"))]),
+            batch(vec![
+                entry("8000", Some("1")),
+                Err(Unreadable {
+                    field: Field::Date,
+                    message: "not a date".into(),
+                }),
+            ]),
+            NewBatch {
+                allow_duplicate: true,
+                ..a.clone()
+            },
+        ];
+        for v in &variants {
+            assert_ne!(batch_print(&a), batch_print(v), "{v:?}");
+        }
+    }
+}

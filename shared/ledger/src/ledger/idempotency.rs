@@ -227,4 +227,17 @@ mod tests {
         assert!(IdempotencyKey::parse(&longest).is_ok());
         assert!(IdempotencyKey::parse(&format!("{longest}k")).is_err());
     }
+
+    #[test]
+    fn batch_entry_keys_are_apart_from_every_callers_key() {
+        let batch = IdempotencyKey::parse("statement").unwrap();
+        let who = PersonId::new("a").unwrap();
+        assert_eq!(
+            batch.for_entry(7).item_key(&who),
+            Key::new("P#a", "IK#statement\u{1f}7")
+        );
+        assert_ne!(batch.for_entry(1), batch.for_entry(11));
+        // The separator is a control character, which no caller's key may hold.
+        assert!(IdempotencyKey::parse("statement\u{1f}7").is_err());
+    }
 }

@@ -628,3 +628,30 @@ pub(super) fn not_found(id: TransactionId, m: &Membership) -> LedgerError {
         candidates: vec![],
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn external_refs_are_trimmed_bounded_and_optional() {
+        assert_eq!(
+            clean_external_ref(Some("  30012345 ")).unwrap(),
+            Some("30012345".to_string())
+        );
+        assert_eq!(clean_external_ref(Some("   ")).unwrap(), None);
+        assert_eq!(clean_external_ref(None).unwrap(), None);
+        let longest = "x".repeat(MAX_EXTERNAL_REF_CHARS);
+        assert_eq!(clean_external_ref(Some(&longest)).unwrap(), Some(longest.clone()));
+        let e = clean_external_ref(Some(&format!("{longest}x"))).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "Invalid external reference: the reference may have at most 100 characters; it has 101"
+        );
+        let e = clean_external_ref(Some("a\tb")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "Invalid external reference: the reference may not contain control characters or line breaks"
+        );
+    }
+}
