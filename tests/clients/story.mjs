@@ -15,7 +15,8 @@ export const CONTRACT_TOOLS = JSON.parse(readFileSync(process.env.DOCHIYA_TOOLS_
   .sort();
 
 /** Tools the story calls: each must declare an outputSchema, or the SDK validates nothing. */
-export const STORY_TOOLS = ['create_vault', 'create_account', 'record_transaction', 'get_balances'];
+export const STORY_TOOLS = ['create_vault', 'create_account', 'record_transaction', 'get_balances',
+  'record_transactions', 'spending_report'];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DECIMAL_ID = /^[0-9]+$/;
@@ -216,6 +217,7 @@ export async function runStory(label, api, tamper) {
     throw new StoryFailure('SDK accepted a get_balances result without the required `totals`: output-schema validation is not in effect');
   }
   step(`SDK rejected a result missing \`totals\` (${String(rejected.message ?? rejected).split('\n')[0].slice(0, 160)})`);
+  await statementStory(label, api, step);
   return steps;
 }
 
@@ -240,3 +242,56 @@ export async function report(label, main) {
     process.exit(1);
   }
 }
+
+// ============================================================ record_transactions (issue 18)
+// A card statement imported twice: 8 lines (two of them refunds), each with its
+// approval number as externalRef. The second import (a new key: the statement
+// pasted again) finds every line by its approval number and records nothing.
+// Twin of the block at the end of story.py.
+
+/** [approval number, date, memo, category, amount, refund]. Hand sums: 식비 5,600 + 23,000
+ * + 8,500 + 3,200 = 40,300; 쇼핑 38,900 − 38,900 + 89,000 − 29,000 = 60,000; the card owes 100,300. */
+const STATEMENT = [
+  ['30000001', '2026-11-02', '스타벅스 강남역점', '식비', '5600', false],
+  ['30000002', '2026-11-03', '쿠팡', '쇼핑', '38900', false],
+  ['30000003', '2026-11-05', '배달의민족', '식비', '23000', false],
+  ['30000004', '2026-11-07', '쿠팡 환불', '쇼핑', '38900', true],
+  ['30000005', '2026-11-09', '무신사', '쇼핑', '89000', false],
+  ['30000006', '2026-11-12', '김밥천국 역삼점', '식비', '8500', false],
+  ['30000007', '2026-11-15', '무신사 부분환불', '쇼핑', '29000', true],
+  ['30000008', '2026-11-20', 'GS25 테헤란점', '식비', '3200', false],
+];
+
+async function statementStory(label, api, step) {
+  for (const [name, kind] of [['신한카드', 'liability'], ['식비', 'expense'], ['쇼핑', 'expense']]) {
+    structured(await api.callTool('create_account', { vault: '우리집', name, kind }), 'create_account');
+  }
+  const entries = STATEMENT.map(([ref, date, memo, cat, amount, refund]) => ({
+    from: refund ? cat : '신한카드', to: refund ? '신한카드' : cat, amount, date, memo, externalRef: ref,
+  }));
+  const first = structured(await api.callTool('record_transactions',
+    { vault: '우리집', entries, idempotencyKey: `${label}-shinhan-2026-11` }), 'record_transactions');
+  expectEqual(first.counts, { recorded: 8, replayed: 0, duplicate: 0, error: 0 }, 'record_transactions counts');
+  const ids = (first.results ?? []).map((r) => r.transactionId);
+  ids.forEach((id, i) => expectMatch(id, DECIMAL_ID, `record_transactions results[${i}].transactionId`));
+  step('record_transactions: 8 statement lines recorded');
+
+  const again = structured(await api.callTool('record_transactions',
+    { vault: '우리집', entries, idempotencyKey: `${label}-shinhan-2026-11-again` }), 'record_transactions (again)');
+  expectEqual(again.counts, { recorded: 0, replayed: 0, duplicate: 8, error: 0 }, 'second import counts');
+  expectEqual((again.results ?? []).map((r) => [r.status, r.matchedBy, r.transactionId]),
+    ids.map((id) => ['duplicate', 'externalRef', id]), 'second import results');
+  step('record_transactions again (new key): all 8 duplicates by externalRef');
+
+  const bal = structured(await api.callTool('get_balances', { vault: '우리집' }), 'get_balances');
+  const got = byKey(bal.accounts, 'name', 'accounts');
+  expectEqual(['신한카드', '식비', '쇼핑'].map((k) => [k, got[k]?.balance]),
+    [['신한카드', '100300'], ['식비', '40300'], ['쇼핑', '60000']], 'balances after two imports');
+  const report = structured(await api.callTool('spending_report',
+    { vault: '우리집', from: '2026-11-01', to: '2026-11-30' }), 'spending_report');
+  expectEqual(report.total, '100300', 'spending_report total');
+  expectEqual((report.rows ?? []).map((r) => [r.account, r.amount]), [['쇼핑', '60000'], ['식비', '40300']],
+    'spending_report rows');
+  step('balances and spending_report exact after two imports: 신한카드 100300, 쇼핑 60000, 식비 40300');
+}
+

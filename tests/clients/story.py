@@ -22,7 +22,8 @@ with open(os.environ["DOCHIYA_TOOLS_SNAPSHOT"], encoding="utf-8") as _snapshot:
 """The tool names the server must list: read from the tools/list snapshot that
 tests/tests/tools.rs keeps equal to the code (DOCHIYA_TOOLS_SNAPSHOT names it)."""
 
-STORY_TOOLS = ["create_vault", "create_account", "record_transaction", "get_balances"]
+STORY_TOOLS = ["create_vault", "create_account", "record_transaction", "get_balances", "record_transactions",
+               "spending_report"]
 """Tools the story calls: each must declare an outputSchema, or the SDK validates nothing."""
 
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
@@ -218,6 +219,7 @@ async def run_story(label: str,
                            "output-schema validation is not in effect")
     first_line = str(rejected).splitlines()[0][:160] if str(rejected) else type(rejected).__name__
     step(f"SDK rejected a result missing `totals` ({first_line})")
+    await statement_story(label, call_tool, step)
     return steps
 
 
@@ -237,3 +239,66 @@ def report(label: str, steps_or_error: list[str] | BaseException) -> None:
         print(f"FAIL {label}: {detail}", file=sys.stderr, flush=True)
         sys.exit(1)
     print(f"PASS {label}: {len(steps_or_error)} steps", flush=True)
+
+
+# ============================================================ record_transactions (issue 18)
+# A card statement imported twice: 8 lines (two of them refunds), each with its
+# approval number as externalRef. The second import (a new key: the statement
+# pasted again) finds every line by its approval number and records nothing.
+# Twin of the block at the end of story.mjs.
+
+STATEMENT = [
+    ("30000001", "2026-11-02", "스타벅스 강남역점", "식비", "5600", False),
+    ("30000002", "2026-11-03", "쿠팡", "쇼핑", "38900", False),
+    ("30000003", "2026-11-05", "배달의민족", "식비", "23000", False),
+    ("30000004", "2026-11-07", "쿠팡 환불", "쇼핑", "38900", True),
+    ("30000005", "2026-11-09", "무신사", "쇼핑", "89000", False),
+    ("30000006", "2026-11-12", "김밥천국 역삼점", "식비", "8500", False),
+    ("30000007", "2026-11-15", "무신사 부분환불", "쇼핑", "29000", True),
+    ("30000008", "2026-11-20", "GS25 테헤란점", "식비", "3200", False),
+]
+"""(approval number, date, memo, category, amount, refund). Hand sums: 식비 5,600 +
+23,000 + 8,500 + 3,200 = 40,300; 쇼핑 38,900 − 38,900 + 89,000 − 29,000 = 60,000;
+the card owes 100,300."""
+
+
+async def statement_story(label: str,
+                          call_tool: Callable[[str, dict[str, Any]], Awaitable[Any]],
+                          step: Callable[[str], None]) -> None:
+    for name, kind in [("신한카드", "liability"), ("식비", "expense"), ("쇼핑", "expense")]:
+        structured(await call_tool("create_account", {"vault": "우리집", "name": name, "kind": kind}),
+                   "create_account")
+    entries = [{"from": cat if refund else "신한카드", "to": "신한카드" if refund else cat, "amount": amount,
+                "date": date, "memo": memo, "externalRef": ref}
+               for ref, date, memo, cat, amount, refund in STATEMENT]
+    first = structured(await call_tool("record_transactions", {
+        "vault": "우리집", "entries": entries, "idempotencyKey": f"{label}-shinhan-2026-11"}), "record_transactions")
+    expect_equal(first.get("counts"), {"recorded": 8, "replayed": 0, "duplicate": 0, "error": 0},
+                 "record_transactions counts")
+    ids = [r.get("transactionId") for r in first.get("results") or []]
+    for i, tx_id in enumerate(ids):
+        expect_match(tx_id, DECIMAL_ID, f"record_transactions results[{i}].transactionId")
+    step("record_transactions: 8 statement lines recorded")
+
+    again = structured(await call_tool("record_transactions", {
+        "vault": "우리집", "entries": entries, "idempotencyKey": f"{label}-shinhan-2026-11-again"}),
+        "record_transactions (again)")
+    expect_equal(again.get("counts"), {"recorded": 0, "replayed": 0, "duplicate": 8, "error": 0},
+                 "second import counts")
+    expect_equal([(r.get("status"), r.get("matchedBy"), r.get("transactionId")) for r in again.get("results") or []],
+                 [("duplicate", "externalRef", tx_id) for tx_id in ids], "second import results")
+    step("record_transactions again (new key): all 8 duplicates by externalRef")
+
+    bal = structured(await call_tool("get_balances", {"vault": "우리집"}), "get_balances")
+    got = by_key(bal.get("accounts"), "name", ["name", "balance"], "accounts")
+    expect_equal({k: got.get(k) for k in ["신한카드", "식비", "쇼핑"]},
+                 {"신한카드": {"name": "신한카드", "balance": "100300"},
+                  "식비": {"name": "식비", "balance": "40300"},
+                  "쇼핑": {"name": "쇼핑", "balance": "60000"}}, "balances after two imports")
+    report_ = structured(await call_tool("spending_report", {"vault": "우리집", "from": "2026-11-01",
+                                                             "to": "2026-11-30"}), "spending_report")
+    expect_equal(report_.get("total"), "100300", "spending_report total")
+    expect_equal([(r.get("account"), r.get("amount")) for r in report_.get("rows") or []],
+                 [("쇼핑", "60000"), ("식비", "40300")], "spending_report rows")
+    step("balances and spending_report exact after two imports: 신한카드 100300, 쇼핑 60000, 식비 40300")
+

@@ -546,3 +546,218 @@ async fn a_budget_month_on_dynamodb() {
     );
     a_budget_month_on(Harness::over(std::sync::Arc::new(DynamoStore::new(client, table))).await).await;
 }
+
+// ============================================================ record_transactions (issue 18)
+//
+// A month of one card imported from its statement, twice: 60 lines of a
+// synthetic 신한카드 statement (Korean merchants, four refunds), each with its
+// approval number as externalRef. The first import records all 60; the second
+// (a new key: the person pasted the statement again) finds every line by its
+// approval number and records nothing; balances and spending_report are exact
+// and unchanged. The expected figures are summed here from the statement table.
+
+/// (merchant, category, base amount in won) of the synthetic statement.
+const MERCHANTS: [(&str, &str, i64); 12] = [
+    ("스타벅스 강남역점", "식비", 5_600),
+    ("김밥천국 역삼점", "식비", 8_500),
+    ("배달의민족", "식비", 23_000),
+    ("GS25 테헤란점", "식비", 3_200),
+    ("이마트 성수점", "생활용품", 64_300),
+    ("다이소 선릉점", "생활용품", 7_000),
+    ("쿠팡", "쇼핑", 38_900),
+    ("올리브영 강남점", "쇼핑", 27_500),
+    ("무신사", "쇼핑", 89_000),
+    ("카카오T 택시", "교통비", 12_800),
+    ("티머니 충전", "교통비", 30_000),
+    ("코레일 KTX", "교통비", 59_800),
+];
+
+/// One statement line: approval number, date, merchant, category, amount, refund.
+struct Line {
+    approval: String,
+    date: String,
+    memo: String,
+    category: &'static str,
+    amount: i64,
+    refund: bool,
+}
+
+/// 60 lines over March 2026; every 15th line refunds the line before it.
+fn card_statement() -> Vec<Line> {
+    (0..60usize)
+        .map(|i| {
+            let refund = i % 15 == 14;
+            let m = if refund { i - 1 } else { i };
+            let (merchant, category, base) = MERCHANTS[m % MERCHANTS.len()];
+            let amount = base + 100 * i64::try_from(m / MERCHANTS.len()).unwrap_or(0);
+            Line {
+                approval: format!("{:08}", 30_000_000 + i * 7_919),
+                date: format!("2026-03-{:02}", 1 + i / 2),
+                memo: if refund {
+                    format!("{merchant} 환불")
+                } else {
+                    merchant.to_owned()
+                },
+                category,
+                amount,
+                refund,
+            }
+        })
+        .collect()
+}
+
+fn statement_entries(lines: &[Line]) -> Value {
+    Value::Array(
+        lines
+            .iter()
+            .map(|l| {
+                let (from, to) = if l.refund {
+                    (l.category, "신한카드")
+                } else {
+                    ("신한카드", l.category)
+                };
+                json!({
+                    "from": from, "to": to, "amount": l.amount.to_string(), "date": l.date,
+                    "memo": l.memo, "externalRef": l.approval,
+                })
+            })
+            .collect(),
+    )
+}
+
+#[tokio::test]
+async fn a_card_statement_imported_twice() {
+    let h = Harness::new().await;
+    let p = h.person("statement-import");
+    p.ok(
+        "create_vault",
+        r#"{"name": "우리집", "currency": "KRW", "timeZone": "Asia/Seoul"}"#,
+    )
+    .await;
+    for (name, kind) in [
+        ("신한카드", "liability"),
+        ("식비", "expense"),
+        ("생활용품", "expense"),
+        ("쇼핑", "expense"),
+        ("교통비", "expense"),
+    ] {
+        p.ok("create_account", &json!({"name": name, "kind": kind}).to_string())
+            .await;
+    }
+    let lines = card_statement();
+    assert_eq!(lines.iter().filter(|l| l.refund).count(), 4);
+    // Expected totals, summed from the table: net spending per category, and what the card owes.
+    let mut by_category: Vec<(&str, i64)> = Vec::new();
+    for l in &lines {
+        let signed = if l.refund { -l.amount } else { l.amount };
+        match by_category.iter_mut().find(|(c, _)| *c == l.category) {
+            Some((_, total)) => *total += signed,
+            None => by_category.push((l.category, signed)),
+        }
+    }
+    let owed: i64 = by_category.iter().map(|(_, t)| t).sum();
+    by_category.sort_by_key(|c| std::cmp::Reverse(c.1));
+    // The same sums, computed once outside this test from the same table (a fixed oracle).
+    assert_eq!(
+        (owed, by_category.clone()),
+        (
+            1_548_900,
+            vec![
+                ("쇼핑", 662_900),
+                ("교통비", 425_400),
+                ("생활용품", 286_800),
+                ("식비", 173_800)
+            ]
+        )
+    );
+    let entries = statement_entries(&lines);
+
+    // A dry run first, as the description asks: all 60 would be recorded.
+    let dry = p
+        .ok(
+            "record_transactions",
+            &json!({"entries": entries, "idempotencyKey": "shinhan-2026-03", "dryRun": true}).to_string(),
+        )
+        .await;
+    assert_eq!(
+        dry["counts"],
+        json!({"recorded": 60, "replayed": 0, "duplicate": 0, "error": 0})
+    );
+    assert_eq!(dry["dryRun"], true);
+
+    let first = p
+        .ok(
+            "record_transactions",
+            &json!({"entries": entries, "idempotencyKey": "shinhan-2026-03"}).to_string(),
+        )
+        .await;
+    assert_eq!(
+        first["counts"],
+        json!({"recorded": 60, "replayed": 0, "duplicate": 0, "error": 0})
+    );
+    let ids: Vec<Value> = first["results"]
+        .as_array()
+        .map(|r| r.iter().map(|e| e["transactionId"].clone()).collect())
+        .unwrap_or_default();
+    assert_eq!(ids.len(), 60);
+    assert!(ids.iter().all(Value::is_string));
+    let card_balance = first["balances"]
+        .as_array()
+        .and_then(|b| b.iter().find(|b| b["account"] == "신한카드"))
+        .map(|b| b["balance"].clone());
+    assert_eq!(card_balance, Some(json!(owed.to_string())));
+
+    const MARCH: &str = r#"{"from": "2026-03-01", "to": "2026-03-31"}"#;
+    let check = |balances: &Value, spending: &Value| {
+        let expected_rows: Vec<(String, String)> = by_category
+            .iter()
+            .map(|(c, t)| ((*c).to_owned(), t.to_string()))
+            .collect();
+        let rows: Vec<(String, String)> = spending["rows"]
+            .as_array()
+            .map(|r| {
+                r.iter()
+                    .map(|row| {
+                        (
+                            row["account"].as_str().unwrap_or_default().to_owned(),
+                            row["amount"].as_str().unwrap_or_default().to_owned(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert_eq!(rows, expected_rows);
+        assert_eq!(spending["total"], json!(owed.to_string()));
+        let mut expected_balances: Vec<(String, String)> = expected_rows.clone();
+        expected_balances.push(("신한카드".to_owned(), owed.to_string()));
+        expected_balances.sort();
+        let mut got = balances_by_name(balances);
+        got.sort();
+        assert_eq!(got, expected_balances);
+    };
+    let balances_1 = p.ok("get_balances", "{}").await;
+    let spending_1 = p.ok("spending_report", MARCH).await;
+    check(&balances_1, &spending_1);
+
+    // The statement pasted again, under a new key: every line is found by its approval number.
+    let second = p
+        .ok(
+            "record_transactions",
+            &json!({"entries": entries, "idempotencyKey": "shinhan-2026-03-again"}).to_string(),
+        )
+        .await;
+    assert_eq!(
+        second["counts"],
+        json!({"recorded": 0, "replayed": 0, "duplicate": 60, "error": 0})
+    );
+    for (i, r) in second["results"].as_array().into_iter().flatten().enumerate() {
+        assert_eq!(r["status"], "duplicate", "line {i}");
+        assert_eq!(r["matchedBy"], "externalRef", "line {i}");
+        assert_eq!(r["transactionId"], ids[i], "line {i}");
+    }
+    let balances_2 = p.ok("get_balances", "{}").await;
+    let spending_2 = p.ok("spending_report", MARCH).await;
+    check(&balances_2, &spending_2);
+    assert_eq!(balances_2, balances_1);
+    assert_eq!(spending_2, spending_1);
+}

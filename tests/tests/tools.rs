@@ -330,7 +330,7 @@ async fn record_transaction_refuses_bad_amounts_and_accounts() {
             r#"{"from": "카카오뱅크", "to": "식비", "amount": "5", "idempotency_key": "d"}"#
         )
         .await,
-        "Unknown argument `idempotency_key`. The accepted arguments are `vault`, `from`, `to`, `amount`, `date`, `memo`, `idempotencyKey`, `allowDuplicate`, `dryRun`; check the spelling against the input schema."
+        "Unknown argument `idempotency_key`. The accepted arguments are `vault`, `from`, `to`, `amount`, `date`, `memo`, `idempotencyKey`, `allowDuplicate`, `dryRun`, `externalRef`; check the spelling against the input schema."
     );
     // Nothing above was written.
     assert_eq!(
@@ -1199,5 +1199,83 @@ async fn budgets_answer_both_generations() {
         )
         .await,
         p.err("budget_report", r#"{"month": "2026-13"}"#).await
+    );
+}
+
+// ---- record_transactions (issue 18) ----
+
+#[tokio::test]
+async fn record_transactions_reports_each_entry_in_both_generations() {
+    let h = Harness::new().await;
+    let p = h.person("batch-tool");
+    household(&p).await;
+    // Four lines: one good (its amount a JSON number), a bad amount, an unknown
+    // account, and a repeat of the first line's approval number. Errors are the
+    // entries' results, worded as record_transaction words them.
+    let args = r#"{"entries": [
+        {"from": "신한카드", "to": "식비", "amount": 8000, "date": "2026-03-02", "memo": "점심", "externalRef": "30001"},
+        {"from": "신한카드", "to": "식비", "amount": "8,000", "date": "2026-03-02"},
+        {"from": "신한카드", "to": "외식", "amount": "9000", "date": "2026-03-02"},
+        {"from": "신한카드", "to": "교통비", "amount": "1500", "date": "2026-03-03", "externalRef": "30001"}
+    ], "idempotencyKey": "statement-march"}"#;
+    let r = p.ok("record_transactions", args).await;
+    let id = r["results"][0]["transactionId"].clone();
+    assert!(id.is_string());
+    assert_eq!(
+        r["results"],
+        json!([
+            {"index": 0, "status": "recorded", "transactionId": id},
+            {"index": 1, "status": "error", "message": "Invalid amount: \"8,000\" has digit separators; write the plain number without commas or spaces, like \"12500\" (a decimal point is written \".\")."},
+            {"index": 2, "status": "error", "message": "No account named \"외식\" in vault \"우리집\". Closest names: \"식비\", \"월급\". Use one of them exactly, call list_accounts to see every name or create_account to add it."},
+            {"index": 3, "status": "duplicate", "transactionId": id, "matchedBy": "externalRef"}
+        ])
+    );
+    assert_eq!(
+        r["counts"],
+        json!({"recorded": 1, "replayed": 0, "duplicate": 1, "error": 2})
+    );
+    let balances: Vec<(&str, &str)> = r["balances"]
+        .as_array()
+        .map(|b| b.iter().map(|x| (s(&x["account"]), s(&x["balance"]))).collect())
+        .unwrap_or_default();
+    assert_eq!(balances, [("식비", "8000"), ("신한카드", "8000")]);
+
+    // A 2026-07-28 client retrying the same call: everything replays, nothing new.
+    let again = h.modern_call(&p.token, "record_transactions", args).await;
+    assert_eq!(again["isError"], false);
+    assert_eq!(
+        again["structuredContent"]["counts"],
+        json!({"recorded": 0, "replayed": 1, "duplicate": 1, "error": 2})
+    );
+    assert_eq!(again["structuredContent"]["results"][0]["transactionId"], id);
+
+    // The same key with other entries is refused as a whole.
+    let other = r#"{"entries": [{"from": "신한카드", "to": "식비", "amount": "100", "date": "2026-03-02", "memo": "다른 것"}], "idempotencyKey": "statement-march"}"#;
+    assert_eq!(
+        p.err("record_transactions", other).await,
+        "idempotencyKey \"statement-march\" was already used for a different entry. If this is a retry of that entry, resend exactly the same arguments; if it is a new entry, make up a new idempotencyKey."
+    );
+    // record_transaction with a reference a batch recorded says where it is.
+    let single = r#"{"from": "신한카드", "to": "식비", "amount": "8000", "date": "2026-03-02", "externalRef": "30001", "idempotencyKey": "one"}"#;
+    assert_eq!(
+        p.err("record_transaction", single).await,
+        format!(
+            "externalRef \"30001\" was already recorded in this vault as transactionId \"{}\", so nothing was recorded: this statement line is in the ledger. Check it with get_transaction; leave externalRef out only if this really is another entry.",
+            s(&id)
+        )
+    );
+    // Bounds come before any work: 101 entries are refused before anything is read.
+    let many: Vec<Value> = (0..101)
+        .map(|i| json!({"from": "신한카드", "to": "식비", "amount": "1", "memo": i.to_string()}))
+        .collect();
+    let e = p
+        .err(
+            "record_transactions",
+            &json!({"entries": many, "idempotencyKey": "too-many"}).to_string(),
+        )
+        .await;
+    assert_eq!(
+        e,
+        "Invalid entries: send 1–100 entries in one call; this call has 101. Split a longer statement into several calls, each with its own idempotency key."
     );
 }

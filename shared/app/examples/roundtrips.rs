@@ -352,6 +352,7 @@ async fn main() -> Result<(), Failure> {
     );
     print_rows(&cold);
 
+    batch_of_a_hundred(&rig, &today).await?;
     report_independence(&rig, y, m, &today, &year_start).await?;
     budget_report_independence(&rig, &today).await
 }
@@ -437,6 +438,58 @@ async fn budget_report_independence(rig: &Rig, today: &str) -> Result<(), Failur
             "OVER (calls or items grow with entries)"
         }
     );
+    Ok(())
+}
+
+/// record_transactions with 100 entries (a card statement), then the same call
+/// again (a retry after a timeout: every entry replays): calls and wall time.
+async fn batch_of_a_hundred(rig: &Rig, today: &str) -> Result<(), Failure> {
+    let token = rig.token("roundtrips-batch")?;
+    rig.call(&token, "create_vault", &json!({"name": "카드"})).await?;
+    for (name, kind) in [
+        ("신한카드", "liability"),
+        ("식비", "expense"),
+        ("쇼핑", "expense"),
+    ] {
+        rig.call(&token, "create_account", &json!({"name": name, "kind": kind}))
+            .await?;
+    }
+    let entries: Vec<Value> = (0..100)
+        .map(|i| {
+            json!({"from": "신한카드", "to": if i % 3 == 0 { "쇼핑" } else { "식비" },
+                   "amount": format!("{}", 1000 + 10 * i), "date": today,
+                   "memo": format!("가맹점 {i}"), "externalRef": format!("{:08}", 30_000_000 + i)})
+        })
+        .collect();
+    let args = json!({"entries": entries, "idempotencyKey": "statement-1"});
+    println!(
+        "\nrecord_transactions, one batch of 100 entries (one card, two expense accounts), warm instance"
+    );
+    println!(
+        "{:<22} {:>5} {:>3} {:>8} {:>5} {:>6} {:>5} {:>4} {:>9}  {:<44} counts",
+        "call", "query", "get", "get_many", "write", "rounds", "items", "sdk", "wall ms", "sdk calls"
+    );
+    for label in ["first call", "same call again"] {
+        let started = std::time::Instant::now();
+        let (out, cost) = rig.call(&token, "record_transactions", &args).await?;
+        let wall = started.elapsed().as_millis();
+        let c = &cost.store;
+        println!(
+            "{:<22} {:>5} {:>3} {:>8} {:>5} {:>6} {:>5} {:>4} {:>9}  {:<44} {}",
+            label,
+            c.queries,
+            c.gets,
+            c.get_manys,
+            c.writes,
+            c.read_rounds,
+            c.items_read,
+            cost.sdk.values().sum::<u64>(),
+            wall,
+            sdk_text(&cost.sdk),
+            out["counts"]
+        );
+    }
+    println!("budget per entry: one atomic write; the batch: one read round (decision 025)");
     Ok(())
 }
 

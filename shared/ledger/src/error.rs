@@ -121,6 +121,12 @@ pub enum Field {
     BudgetAmount,
     /// The month a budget is set for.
     BudgetMonth,
+    /// A transaction's date.
+    Date,
+    /// A statement line's own id (`externalRef`).
+    ExternalRef,
+    /// The entries of a batch, as a whole (how many).
+    Entries,
 }
 
 impl fmt::Display for Field {
@@ -147,6 +153,9 @@ impl fmt::Display for Field {
             Field::BudgetAccount => f.write_str("budget account"),
             Field::BudgetAmount => f.write_str("budget amount"),
             Field::BudgetMonth => f.write_str("budget month"),
+            Field::Date => f.write_str("date"),
+            Field::ExternalRef => f.write_str("external reference"),
+            Field::Entries => f.write_str("entries"),
         }
     }
 }
@@ -257,6 +266,16 @@ pub enum LedgerError {
         /// How long ago it was recorded, in whole minutes.
         minutes_ago: i64,
     },
+    /// The externalRef was recorded before in this vault: the entry is already in the ledger.
+    #[error(
+        "External reference \"{external_ref}\" was already recorded in this vault as transaction {transaction_id}; nothing was recorded."
+    )]
+    ExternalRefTaken {
+        /// The reference as given.
+        external_ref: String,
+        /// The transaction that holds it.
+        transaction_id: TransactionId,
+    },
     /// A new transaction names an archived account.
     #[error(
         "Account \"{name}\" is archived, so new transactions cannot use it. Use another account (list_accounts shows the live ones), or create a new account."
@@ -329,7 +348,8 @@ impl LedgerError {
             LedgerError::NotFound { .. } => ErrorKind::NotFound,
             LedgerError::NameTaken { .. }
             | LedgerError::IdempotencyKeyReused { .. }
-            | LedgerError::ProbableDuplicate { .. } => ErrorKind::Conflict,
+            | LedgerError::ProbableDuplicate { .. }
+            | LedgerError::ExternalRefTaken { .. } => ErrorKind::Conflict,
             LedgerError::Conflict | LedgerError::Transient(_) => ErrorKind::TemporarilyUnavailable,
             LedgerError::Internal { .. } => ErrorKind::Internal,
             LedgerError::Ambiguous { .. }

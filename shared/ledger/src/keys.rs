@@ -110,6 +110,13 @@ pub fn duplicate_guard(vault: VaultId, content_hash: &str) -> Key {
     Key::new(vault_pk(vault), format!("DG#{content_hash}"))
 }
 
+/// An externalRef claim (`V#<id>` / `XR#<externalRef>`): at most one transaction per
+/// statement-line id in a vault. `XR#` sorts after `T#`, `TI#` and `S#` and inside
+/// no range query (`A#`…`C#`, `C#…`, `S#…`, `T#…` are each bounded by their prefix).
+pub fn external_ref(vault: VaultId, external_ref: &str) -> Key {
+    Key::new(vault_pk(vault), format!("XR#{external_ref}"))
+}
+
 /// A snapshot (`V#<id>` / `S#<accountId>#<YYYY-MM-DD>`): one per account and date.
 pub fn snapshot(vault: VaultId, account: AccountId, date: LocalDate) -> Key {
     Key::new(vault_pk(vault), format!("{SNAPSHOT_PREFIX}{account}#{date}"))

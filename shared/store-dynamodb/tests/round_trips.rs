@@ -49,6 +49,7 @@ fn lunch(key: &str) -> NewTransaction {
         idempotency_key: key.into(),
         allow_duplicate: false,
         dry_run: false,
+        external_ref: None,
     }
 }
 

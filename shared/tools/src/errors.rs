@@ -35,6 +35,9 @@ pub(crate) fn argument(field: Field) -> Cow<'static, str> {
         Field::BudgetAccount => "account",
         Field::BudgetAmount => "amount",
         Field::BudgetMonth => "month",
+        Field::Date => "date",
+        Field::ExternalRef => "externalRef",
+        Field::Entries => "entries",
     })
 }
 
@@ -67,6 +70,19 @@ pub(crate) fn tool_error(error: LedgerError, spell: Spelling) -> ToolError {
     }
 }
 
+/// One batch entry's failure as its result's `message` (worded as `record_transaction`
+/// words it); an internal failure is not an entry's result but the call's error.
+pub(crate) fn entry_message(error: LedgerError, spell: Spelling) -> Result<String, LedgerError> {
+    if error.kind() == ErrorKind::Internal {
+        return Err(error);
+    }
+    let mut message = message(&error, spell);
+    if !message.ends_with(['.', '!', '?']) {
+        message.push('.');
+    }
+    Ok(message)
+}
+
 fn message(error: &LedgerError, spell: Spelling) -> String {
     match error {
         LedgerError::InvalidInput { field, message } => format!("Invalid {}: {message}", spell(*field)),
@@ -82,6 +98,12 @@ fn message(error: &LedgerError, spell: Spelling) -> String {
             minutes_ago,
         } => format!(
             "An identical transaction (same date, accounts, amounts and memo) was recorded {minutes_ago} minute(s) ago as transactionId \"{earlier_id}\". It is probably a duplicate of that one: check it with get_transaction. If this really is a second, separate transaction, call again with allowDuplicate: true."
+        ),
+        LedgerError::ExternalRefTaken {
+            external_ref,
+            transaction_id,
+        } => format!(
+            "externalRef \"{external_ref}\" was already recorded in this vault as transactionId \"{transaction_id}\", so nothing was recorded: this statement line is in the ledger. Check it with get_transaction; leave externalRef out only if this really is another entry."
         ),
         // The argument naming a vault or an account is called after what it names.
         LedgerError::Ambiguous { what, name, .. } if name.is_empty() => {

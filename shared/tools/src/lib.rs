@@ -20,7 +20,7 @@ use operation::{LedgerTool, Operation, spec};
 use tools::*;
 
 /// Server instructions (sent in `initialize` and `server/discover`): how to use the tools well.
-pub const INSTRUCTIONS: &str = "dochiya is a household ledger (가계부). Start with list_vaults: it gives each vault's name, currency and `today` in the vault's time zone (use it for default dates and for \"this month\"; you do not otherwise know the date). Refer to vaults and accounts by their NAMES (e.g. \"카카오뱅크\", \"식비\"), never by ids; `vault` can be left out when there is only one. Amounts are decimal strings in the vault currency's major unit (\"12500\" won, \"12.50\" dollars), never with thousands separators. Money moves from `from` to `to`: lunch paid from the bank is from \"카카오뱅크\" to \"식비\"; a salary is from \"월급\" to \"카카오뱅크\". For record_transaction and record_split_transaction, make up an idempotencyKey once for each new entry and reuse it unchanged when you retry that same entry, so it is recorded once. Use dryRun: true to preview a write. Transaction ids are decimal strings: pass them back exactly as strings, never as numbers. When a tool returns an error, read it: it names the closest account names, the unbalanced difference, or the earlier duplicate, and says what to do next.";
+pub const INSTRUCTIONS: &str = "dochiya is a household ledger (가계부). Start with list_vaults: it gives each vault's name, currency and `today` in the vault's time zone (use it for default dates and for \"this month\"; you do not otherwise know the date). Refer to vaults and accounts by their NAMES (e.g. \"카카오뱅크\", \"식비\"), never by ids; `vault` can be left out when there is only one. Amounts are decimal strings in the vault currency's major unit (\"12500\" won, \"12.50\" dollars), never with thousands separators. Money moves from `from` to `to`: lunch paid from the bank is from \"카카오뱅크\" to \"식비\"; a salary is from \"월급\" to \"카카오뱅크\". For record_transaction and record_split_transaction, make up an idempotencyKey once for each new entry and reuse it unchanged when you retry that same entry, so it is recorded once. To enter a statement or many entries at once, use record_transactions (dryRun first; each line's own id as externalRef). Use dryRun: true to preview a write. Transaction ids are decimal strings: pass them back exactly as strings, never as numbers. When a tool returns an error, read it: it names the closest account names, the unbalanced difference, or the earlier duplicate, and says what to do next.";
 
 /// Every tool over `ledger`, in a fixed order: reads first, then writes, as in TOOLS.md.
 pub fn all(ledger: Arc<Ledger>) -> Vec<Arc<dyn Tool>> {
@@ -47,6 +47,7 @@ pub fn all(ledger: Arc<Ledger>) -> Vec<Arc<dyn Tool>> {
         tool::<upsert_snapshot::UpsertSnapshot>(&ledger),
         tool::<set_budget::SetBudget>(&ledger),
         tool::<budget_report::BudgetReport>(&ledger),
+        tool::<record_transactions::RecordTransactions>(&ledger),
     ]
 }
 
@@ -72,6 +73,7 @@ pub fn specs() -> Vec<ToolSpec> {
         spec::<upsert_snapshot::UpsertSnapshot>(),
         spec::<set_budget::SetBudget>(),
         spec::<budget_report::BudgetReport>(),
+        spec::<record_transactions::RecordTransactions>(),
     ]
 }
 
@@ -124,6 +126,7 @@ mod tests {
                 "idempotencyKey",
                 "allowDuplicate",
                 "dryRun",
+                "externalRef",
             ],
             &["from", "to", "amount", "idempotencyKey"],
         ),
@@ -157,6 +160,11 @@ mod tests {
             &["account", "amount"],
         ),
         ("budget_report", &["vault", "month"], &[]),
+        (
+            "record_transactions",
+            &["vault", "entries", "idempotencyKey", "dryRun", "allowDuplicate"],
+            &["entries", "idempotencyKey"],
+        ),
     ];
 
     #[test]
@@ -275,8 +283,9 @@ mod tests {
             visit(&spec.output_schema, &mut found);
             visit(&spec.input_schema, &mut found);
         }
-        // Outputs: list/get/record×2/void transactions + create_account's opening id; inputs: get + void.
-        assert_eq!(found, 8);
+        // Outputs: list/get/record×2/void transactions + create_account's opening id
+        // + record_transactions' results; inputs: get + void.
+        assert_eq!(found, 9);
     }
 
     /// The published input schema and the deserializer agree: each example is
@@ -410,6 +419,18 @@ mod tests {
             &["{}", r#"{"vault": "우리집", "month": "2026-03"}"#],
             &[r#"{"month": "March"}"#, r#"{"account": "식비"}"#],
         );
+        check::<record_transactions::RecordTransactions>(
+            &[
+                r#"{"entries": [{"from": "신한카드", "to": "식비", "amount": "8000"}], "idempotencyKey": "k"}"#,
+                // A bad amount or date is that entry's error, not the call's.
+                r#"{"vault": "우리집", "entries": [{"from": "신한카드", "to": "식비", "amount": "12.5", "date": "2026-02-30", "memo": "점심", "externalRef": "30012345"}], "idempotencyKey": "k", "dryRun": true, "allowDuplicate": false}"#,
+            ],
+            &[
+                r#"{"entries": [{"from": "신한카드", "to": "식비", "amount": "8000"}]}"#,
+                r#"{"entries": [{"from": "신한카드", "amount": "8000"}], "idempotencyKey": "k"}"#,
+                r#"{"entries": [{"from": "신한카드", "to": "식비", "amount": "8000", "account": "x"}], "idempotencyKey": "k"}"#,
+            ],
+        );
     }
 
     /// The argument names of TOOLS.md are the contract: exactly these, these required.
@@ -491,6 +512,10 @@ mod tests {
             (
                 "budget_report",
                 &["vault", "currency", "month", "rows", "totals", "unbudgetedSpent"],
+            ),
+            (
+                "record_transactions",
+                &["vault", "currency", "results", "counts", "balances", "dryRun"],
             ),
         ];
         let required = |schema: &Value| -> Vec<String> {

@@ -62,3 +62,6 @@ pub(crate) const TRANSACTION: &str = "The transaction.";
 
 /// The transaction id argument.
 pub(crate) const TRANSACTION_ID: &str = "The transaction's id as a string, exactly as a tool returned it (e.g. from list_transactions or record_transaction). Never send it as a JSON number: ids are larger than 2^53 and a number may be rounded to a different id.";
+
+/// The optional `externalRef` of an entry.
+pub(crate) const EXTERNAL_REF: &str = "The statement line's own id (card approval number, bank transaction id), if it has one. Unique per vault: a line whose externalRef was already recorded is not recorded again.";

@@ -114,6 +114,7 @@ fn tx(from: &str, to: &str, amount: &str, on: Option<&str>, memo: &str) -> NewTr
         idempotency_key: key(),
         allow_duplicate: false,
         dry_run: false,
+        external_ref: None,
     }
 }
 
@@ -563,6 +564,7 @@ pub async fn record_refuses_bad_input<S: Store>(store: S) {
         idempotency_key: key(),
         allow_duplicate: false,
         dry_run: false,
+        external_ref: None,
     };
     let e = call!(l.record_split(&me, split.clone())).unwrap_err();
     assert_eq!(
@@ -2232,6 +2234,10 @@ pub async fn budget_report_reads_do_not_grow_with_entries<S: Store>(store: S) {
     // 7 March rollups (every account moved in March), 2 settings, the version.
     assert_eq!(seen[0], (2, 1, 0, 1, 17));
 }
+// ---------------------------------------------------------------- batches (record_transactions)
+
+mod batches;
+pub use batches::*;
 
 /// Instantiate every ledger contract test against a store factory expression.
 ///
@@ -2279,6 +2285,11 @@ macro_rules! ledger_contract_tests {
             budget_report_spent_remaining_and_allowance,
             budget_month_follows_the_vault_zone,
             budget_report_reads_do_not_grow_with_entries,
+            batch_of_a_hundred_each_once,
+            batch_retry_after_failure_records_each_once,
+            batches_share_external_refs,
+            concurrent_single_and_batch_one_entry_per_ref,
+            batch_dry_run_reports_every_problem,
         );
     };
 }

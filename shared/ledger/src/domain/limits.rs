@@ -20,3 +20,8 @@ pub const MAX_SUBJECT_BYTES: usize = 255;
 /// How many characters of a wanted name are compared when suggesting close names;
 /// a longer one is over [`MAX_NAME_CHARS`] and cannot be near any stored name anyway.
 pub const MAX_SUGGEST_CHARS: usize = MAX_NAME_CHARS + 1;
+/// Longest externalRef (a statement line's own id: approval numbers and bank
+/// transaction ids are well under 40 characters).
+pub const MAX_EXTERNAL_REF_CHARS: usize = 100;
+/// Most entries in one `record_transactions` batch (a month of one card fits).
+pub const MAX_BATCH_ENTRIES: usize = 100;

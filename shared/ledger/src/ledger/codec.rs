@@ -530,6 +530,16 @@ impl BudgetRec {
     }
 }
 
+/// An externalRef claim: the transaction that holds the reference.
+pub(super) fn external_ref_attrs(tx: TransactionId) -> Attrs {
+    BTreeMap::from([("transactionId".into(), sv(tx.to_string()))])
+}
+
+/// The transaction an externalRef claim names.
+pub(super) fn external_ref_tx(item: &Item) -> Result<TransactionId, LedgerError> {
+    TransactionId::parse(s(&item.attrs, "transactionId")?).map_err(|_| corrupt("transactionId"))
+}
+
 /// A stable 128-bit content hash (FNV-1a), hex: keys of duplicate guards and cursor filters.
 /// Not a security boundary: it only separates a person's own data from itself.
 pub(super) fn content_hash(parts: &[&str]) -> String {

@@ -12,6 +12,8 @@ pub(super) const MEMBERSHIP: &str = "membership";
 pub(super) const ROSTER_VERSION: &str = "roster-version";
 /// The duplicate guard is still the one read (or absent).
 pub(super) const DUPLICATE_GUARD: &str = "duplicate-guard";
+/// No transaction holds the externalRef yet.
+pub(super) const EXTERNAL_REF_FREE: &str = "external-ref-free";
 /// A new transaction's id is not taken.
 pub(super) const TRANSACTION_NEW: &str = "transaction-new";
 /// The transaction is not voided.

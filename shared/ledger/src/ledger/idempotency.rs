@@ -48,6 +48,13 @@ impl IdempotencyKey {
     pub(super) fn item_key(&self, who: &PersonId) -> Key {
         keys::idempotency(who, &self.0)
     }
+
+    /// The key of entry `index` of a batch keyed by `self`: the batch key, a unit
+    /// separator, the position. A caller's key cannot hold a control character
+    /// ([`IdempotencyKey::parse`]), so no single call's key names a batch entry's record.
+    pub(super) fn for_entry(&self, index: usize) -> IdempotencyKey {
+        IdempotencyKey(format!("{}\u{1f}{index}", self.0))
+    }
 }
 
 /// What the stored record says to do with a call.
@@ -219,5 +226,18 @@ mod tests {
         let longest = "k".repeat(MAX_IDEMPOTENCY_KEY_CHARS);
         assert!(IdempotencyKey::parse(&longest).is_ok());
         assert!(IdempotencyKey::parse(&format!("{longest}k")).is_err());
+    }
+
+    #[test]
+    fn batch_entry_keys_are_apart_from_every_callers_key() {
+        let batch = IdempotencyKey::parse("statement").unwrap();
+        let who = PersonId::new("a").unwrap();
+        assert_eq!(
+            batch.for_entry(7).item_key(&who),
+            Key::new("P#a", "IK#statement\u{1f}7")
+        );
+        assert_ne!(batch.for_entry(1), batch.for_entry(11));
+        // The separator is a control character, which no caller's key may hold.
+        assert!(IdempotencyKey::parse("statement\u{1f}7").is_err());
     }
 }

@@ -6,6 +6,7 @@
 //! write carrying a check on the caller's membership.
 
 mod accounts;
+mod batch;
 mod budgets;
 mod codec;
 mod cursor;
@@ -221,6 +222,7 @@ impl Ledger {
             idempotency_key: input.idempotency_key,
             allow_duplicate: input.allow_duplicate,
             dry_run: input.dry_run,
+            external_ref: input.external_ref,
         };
         record::record(self, who, split).await
     }
@@ -229,6 +231,18 @@ impl Ledger {
     /// Idempotent per `idempotency_key`; guarded against identical entries minutes apart.
     pub async fn record_split(&self, who: &PersonId, input: NewSplit) -> Result<Recorded, LedgerError> {
         record::record(self, who, input).await
+    }
+
+    /// Record up to [`MAX_BATCH_ENTRIES`](crate::domain::limits::MAX_BATCH_ENTRIES)
+    /// simple entries, each exactly once (its own atomic write and idempotency record),
+    /// with one result per entry: recorded, duplicate (by externalRef or the
+    /// duplicate guard) or that entry's error. See `batch.rs`.
+    pub async fn record_transactions(
+        &self,
+        who: &PersonId,
+        input: NewBatch,
+    ) -> Result<BatchRecorded, LedgerError> {
+        batch::record_batch(self, who, input).await
     }
 
     /// Void a transaction: keeps the record, reverses its effect; once.

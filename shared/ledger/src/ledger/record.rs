@@ -3,15 +3,20 @@
 //! A record is one atomic write of: the idempotency claim (with the result,
 //! so a retry returns it; see `idempotency.rs`), the membership check, the
 //! transaction's items (built by `writer.rs`) and the duplicate guard.
+//! An entry with an externalRef also claims it (`XR#`, only if absent) in the
+//! same write, and skips the duplicate guard: the reference is its identity.
 //! Reads before it: one round of the idempotency record, the account catalogue
-//! and the duplicate guard (plus the caller's roster first when this instance
+//! and the duplicate guard or the externalRef claim (plus the caller's roster first when this instance
 //! has not cached it; see `roster.rs`).
 
 use std::collections::BTreeMap;
 
 use super::accounts::{membership_check, vault_gone};
-use super::codec::{GuardRec, IdemRec, Membership, PostingRec, TxRec, content_hash, guard_points_at};
-use super::guards::{DUPLICATE_GUARD, IDEMPOTENCY_CLAIM, MEMBERSHIP};
+use super::codec::{
+    GuardRec, IdemRec, Membership, PostingRec, TxRec, content_hash, external_ref_attrs, external_ref_tx,
+    guard_points_at,
+};
+use super::guards::{DUPLICATE_GUARD, EXTERNAL_REF_FREE, IDEMPOTENCY_CLAIM, MEMBERSHIP};
 use super::idempotency::{Claim, IdempotencyKey, NextAction, next_action, recorded, replay};
 use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
@@ -22,7 +27,7 @@ use crate::error::{Entity, Field, Side};
 use crate::keys;
 use crate::store::{Condition, Item, Key, StoreError, WriteOp};
 
-use crate::domain::limits::MAX_MEMO_CHARS;
+use crate::domain::limits::{MAX_EXTERNAL_REF_CHARS, MAX_MEMO_CHARS};
 
 /// One validated line: the account name as given, its key, and the amount in minor units.
 struct Line {
@@ -38,18 +43,19 @@ pub(super) async fn record(
 ) -> Result<Recorded, LedgerError> {
     let key = IdempotencyKey::parse(&input.idempotency_key)?;
     let memo = clean_memo(input.memo.as_deref(), Field::Memo)?;
+    let external_ref = clean_external_ref(input.external_ref.as_deref())?;
     check_lines(ledger, &input)?;
-    let (key, memo) = (&key, memo.as_str());
+    let (key, memo, external_ref) = (&key, memo.as_str(), external_ref.as_deref());
     retrying(|| {
         in_vault(ledger, who, input.vault.as_deref(), |v| {
-            attempt(ledger, who, &input, key, memo, v)
+            attempt(ledger, who, &input, key, memo, external_ref, v)
         })
     })
     .await
 }
 
 /// The shape rules that need no vault: both sides present, not too many lines, amounts positive.
-fn check_lines(ledger: &Ledger, input: &NewSplit) -> Result<(), LedgerError> {
+pub(super) fn check_lines(ledger: &Ledger, input: &NewSplit) -> Result<(), LedgerError> {
     if input.from.is_empty() || input.to.is_empty() {
         return Err(LedgerError::invalid(
             Field::Lines(if input.from.is_empty() {
@@ -109,6 +115,28 @@ pub(super) fn clean_memo(memo: Option<&str>, field: Field) -> Result<String, Led
     Ok(memo.to_string())
 }
 
+/// Validate an externalRef: trimmed, at most [`MAX_EXTERNAL_REF_CHARS`], no control
+/// characters; empty counts as absent (a model may send `""` for a line without one).
+pub(super) fn clean_external_ref(raw: Option<&str>) -> Result<Option<String>, LedgerError> {
+    let Some(r) = raw.map(str::trim).filter(|r| !r.is_empty()) else {
+        return Ok(None);
+    };
+    if r.chars().any(char::is_control) {
+        return Err(LedgerError::invalid(
+            Field::ExternalRef,
+            "the reference may not contain control characters or line breaks",
+        ));
+    }
+    let n = r.chars().count();
+    if n > MAX_EXTERNAL_REF_CHARS {
+        return Err(LedgerError::invalid(
+            Field::ExternalRef,
+            format!("the reference may have at most {MAX_EXTERNAL_REF_CHARS} characters; it has {n}"),
+        ));
+    }
+    Ok(Some(r.to_string()))
+}
+
 fn to_lines(list: &[SplitLine], side: Side, currency: Currency) -> Result<Vec<Line>, LedgerError> {
     list.iter()
         .enumerate()
@@ -134,38 +162,51 @@ fn describe(lines: &[Line]) -> String {
 }
 
 /// One entry as it will be written in one vault, before any read.
-struct Entry<'a> {
+pub(super) struct Entry<'a> {
     input: &'a NewSplit,
-    key: &'a IdempotencyKey,
-    memo: &'a str,
+    /// Its idempotency key.
+    pub key: &'a IdempotencyKey,
+    /// Its cleaned memo.
+    pub memo: &'a str,
     to: Vec<Line>,
     from: Vec<Line>,
-    date: LocalDate,
+    /// Its date (today in the vault when not given).
+    pub date: LocalDate,
+    /// Its cleaned externalRef, if any.
+    pub external_ref: Option<&'a str>,
     /// Everything the caller sent that makes this entry this entry (the idempotency record's check).
-    fingerprint: String,
+    pub fingerprint: String,
     /// The duplicate guard's key (same date, memo, accounts and amounts).
-    guard_key: Key,
+    pub guard_key: Key,
+    /// The externalRef claim's key, when it has a reference.
+    pub xr_key: Option<Key>,
 }
 
 impl<'a> Entry<'a> {
-    fn new(
+    /// The entry of `input` in the vault of `m`; amounts checked against its currency.
+    pub fn new(
         ledger: &Ledger,
         input: &'a NewSplit,
         key: &'a IdempotencyKey,
         memo: &'a str,
+        external_ref: Option<&'a str>,
         m: &Membership,
     ) -> Result<Self, LedgerError> {
         let to = to_lines(&input.to, Side::To, m.currency)?;
         let from = to_lines(&input.from, Side::From, m.currency)?;
-        let fingerprint = [
+        let mut parts = vec![
             "v1".to_string(),
             m.vault_id.to_string(),
             input.date.map(|d| d.to_string()).unwrap_or_default(),
             memo.to_string(),
             describe(&to),
             describe(&from),
-        ]
-        .join("\u{1e}");
+        ];
+        // Only when given, so records of entries without one keep their fingerprint.
+        if let Some(r) = external_ref {
+            parts.push(format!("xr:{r}"));
+        }
+        let fingerprint = parts.join("\u{1e}");
         let date = input.date.unwrap_or_else(|| m.today(ledger));
         let guard_hash = content_hash(&[
             &m.vault_id.to_string(),
@@ -181,9 +222,17 @@ impl<'a> Entry<'a> {
             to,
             from,
             date,
+            external_ref,
             fingerprint,
             guard_key: keys::duplicate_guard(m.vault_id, &guard_hash),
+            xr_key: external_ref.map(|r| keys::external_ref(m.vault_id, r)),
         })
+    }
+
+    /// Whether the duplicate guard decides about this entry: not with allowDuplicate,
+    /// and not for an entry with an externalRef (the reference is its identity).
+    pub fn guarded(&self) -> bool {
+        !self.input.allow_duplicate && self.external_ref.is_none()
     }
 
     fn replay(&self, rec: &IdemRec, m: &Membership) -> Result<Recorded, LedgerError> {
@@ -196,6 +245,8 @@ struct Reads {
     next: NextAction,
     cat: Result<Catalogue, LedgerError>,
     guard: Option<GuardRec>,
+    /// The claim of the entry's externalRef, when another transaction holds it.
+    claimed_by: Option<TransactionId>,
 }
 
 /// One round: was this entry already written (idempotency record), the accounts
@@ -210,31 +261,43 @@ async fn read_round(
 ) -> Result<Reads, LedgerError> {
     let store = ledger.store.as_ref();
     let ik_key = e.key.item_key(who);
-    let guard_read = async {
-        if e.input.allow_duplicate {
-            Ok(None)
-        } else {
-            store.get(&e.guard_key).await
+    // The guard, or the externalRef claim instead (an entry with one skips the guard).
+    let second = match (&e.xr_key, e.guarded()) {
+        (Some(xr), _) => Some(xr),
+        (None, true) => Some(&e.guard_key),
+        (None, false) => None,
+    };
+    let second_read = async {
+        match second {
+            Some(k) => store.get(k).await,
+            None => Ok(None),
         }
     };
-    let ((ik, cat), guard) = join2(join2(store.get(&ik_key), catalogue(ledger, m)), guard_read).await;
+    let ((ik, cat), second) = join2(join2(store.get(&ik_key), catalogue(ledger, m)), second_read).await;
     let next = next_action(ik_key, ik?, now_s)?;
-    if matches!(next, NextAction::Replay(_)) {
-        return Ok(Reads {
-            next,
-            cat,
-            guard: None,
-        });
-    }
-    Ok(Reads {
+    let mut reads = Reads {
         next,
         cat,
-        guard: guard?.map(|g| GuardRec::from_attrs(&g.attrs)).transpose()?,
-    })
+        guard: None,
+        claimed_by: None,
+    };
+    if matches!(reads.next, NextAction::Replay(_)) {
+        return Ok(reads);
+    }
+    match (second?, e.xr_key.is_some()) {
+        (Some(item), true) => reads.claimed_by = Some(external_ref_tx(&item)?),
+        (Some(item), false) => reads.guard = Some(GuardRec::from_attrs(&item.attrs)?),
+        (None, _) => {}
+    }
+    Ok(reads)
 }
 
 /// The postings of the entry with resolved (live) accounts; an account on both sides is refused.
-fn resolve_postings(cat: &Catalogue, e: &Entry<'_>, m: &Membership) -> Result<Vec<PostingRec>, LedgerError> {
+pub(super) fn resolve_postings(
+    cat: &Catalogue,
+    e: &Entry<'_>,
+    m: &Membership,
+) -> Result<Vec<PostingRec>, LedgerError> {
     let mut postings = Vec::with_capacity(e.to.len() + e.from.len());
     for (lines, sign) in [(&e.to, 1i64), (&e.from, -1i64)] {
         for l in lines {
@@ -272,7 +335,7 @@ fn resolve_postings(cat: &Catalogue, e: &Entry<'_>, m: &Membership) -> Result<Ve
 }
 
 /// Both sides sum to the same amount.
-fn check_balanced(e: &Entry<'_>, currency: Currency) -> Result<(), LedgerError> {
+pub(super) fn check_balanced(e: &Entry<'_>, currency: Currency) -> Result<(), LedgerError> {
     let sum = |lines: &[Line]| lines.iter().try_fold(0i64, |acc, l| acc.checked_add(l.minor));
     let (debits, credits) = match (sum(&e.to), sum(&e.from)) {
         (Some(d), Some(c)) => (d, c),
@@ -334,7 +397,7 @@ async fn duplicate_check(
     Ok(None)
 }
 
-fn window_ms(ledger: &Ledger) -> i64 {
+pub(super) fn window_ms(ledger: &Ledger) -> i64 {
     i64::try_from(ledger.config.duplicate_window.as_millis()).unwrap_or(i64::MAX)
 }
 
@@ -361,8 +424,15 @@ fn balances_after(
     Ok(balances)
 }
 
-/// The guard item moved to this transaction; only if it is still the one we read.
-fn guard_op(e: &Entry<'_>, guard: Option<&GuardRec>, tx: &TxRec, now_s: i64, window_ms: i64) -> WriteOp {
+/// The guard item moved to this transaction; only if it is still the one we read
+/// (unconditionally when the guard does not decide about this entry).
+pub(super) fn guard_op(
+    e: &Entry<'_>,
+    guard: Option<&GuardRec>,
+    tx: &TxRec,
+    now_s: i64,
+    window_ms: i64,
+) -> WriteOp {
     WriteOp::Put {
         item: Item {
             key: e.guard_key.clone(),
@@ -373,12 +443,23 @@ fn guard_op(e: &Entry<'_>, guard: Option<&GuardRec>, tx: &TxRec, now_s: i64, win
             }
             .to_attrs(now_s.saturating_add(window_ms / 1000 + 60)),
         },
-        guard: match (guard, e.input.allow_duplicate) {
-            (_, true) => None,
-            (Some(g), false) => super::guards::guard(DUPLICATE_GUARD, guard_points_at(g.transaction_id)),
-            (None, false) => super::guards::guard(DUPLICATE_GUARD, Condition::NotExists),
+        guard: match (guard, e.guarded()) {
+            (_, false) => None,
+            (Some(g), true) => super::guards::guard(DUPLICATE_GUARD, guard_points_at(g.transaction_id)),
+            (None, true) => super::guards::guard(DUPLICATE_GUARD, Condition::NotExists),
         },
     }
+}
+
+/// The entry's externalRef claimed for `tx`, only if no transaction holds it yet.
+pub(super) fn external_ref_op(e: &Entry<'_>, tx: TransactionId) -> Option<WriteOp> {
+    e.xr_key.as_ref().map(|key| WriteOp::Put {
+        item: Item {
+            key: key.clone(),
+            attrs: external_ref_attrs(tx),
+        },
+        guard: super::guards::guard(EXTERNAL_REF_FREE, Condition::NotExists),
+    })
 }
 
 async fn attempt(
@@ -387,10 +468,11 @@ async fn attempt(
     input: &NewSplit,
     key: &IdempotencyKey,
     memo: &str,
+    external_ref: Option<&str>,
     v: InVault,
 ) -> Result<Recorded, LedgerError> {
     let m = v.m.clone();
-    let e = Entry::new(ledger, input, key, memo, &m)?;
+    let e = Entry::new(ledger, input, key, memo, external_ref, &m)?;
     let now = ledger.clock.now();
     let (now_s, now_ms) = (now.as_second(), now.as_millisecond());
     let reads = read_round(ledger, who, &e, &m, now_s).await?;
@@ -398,6 +480,12 @@ async fn attempt(
         NextAction::Replay(r) => return e.replay(&r, &m),
         NextAction::Start(claim) => claim,
     };
+    if let (Some(r), Some(id)) = (e.external_ref, reads.claimed_by) {
+        return Err(LedgerError::ExternalRefTaken {
+            external_ref: r.to_string(),
+            transaction_id: id,
+        });
+    }
     let cat = reads.cat?;
     let postings = resolve_postings(&cat, &e, &m)?;
     check_balanced(&e, m.currency)?;
@@ -431,6 +519,7 @@ async fn attempt(
         membership_check(who, &m),
         guard_op(&e, reads.guard.as_ref(), &tx, now_s, window_ms(ledger)),
     ];
+    ops.extend(external_ref_op(&e, tx.id));
     ops.extend(transaction_ops(m.vault_id, change, &[])?);
     match v.commit(ledger, who, ops).await {
         Ok(()) => Ok(result),
@@ -537,5 +626,32 @@ pub(super) fn not_found(id: TransactionId, m: &Membership) -> LedgerError {
         name: id.to_string(),
         within: Some(m.described()),
         candidates: vec![],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn external_refs_are_trimmed_bounded_and_optional() {
+        assert_eq!(
+            clean_external_ref(Some("  30012345 ")).unwrap(),
+            Some("30012345".to_string())
+        );
+        assert_eq!(clean_external_ref(Some("   ")).unwrap(), None);
+        assert_eq!(clean_external_ref(None).unwrap(), None);
+        let longest = "x".repeat(MAX_EXTERNAL_REF_CHARS);
+        assert_eq!(clean_external_ref(Some(&longest)).unwrap(), Some(longest.clone()));
+        let e = clean_external_ref(Some(&format!("{longest}x"))).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "Invalid external reference: the reference may have at most 100 characters; it has 101"
+        );
+        let e = clean_external_ref(Some("a\tb")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "Invalid external reference: the reference may not contain control characters or line breaks"
+        );
     }
 }

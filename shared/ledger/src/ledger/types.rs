@@ -222,6 +222,9 @@ pub struct NewTransaction {
     pub allow_duplicate: bool,
     /// Validate and show the result without writing.
     pub dry_run: bool,
+    /// The statement line's own id (card approval number, bank transaction id):
+    /// unique per vault, so a line already recorded is refused.
+    pub external_ref: Option<String>,
 }
 
 /// One line of a split.
@@ -251,6 +254,101 @@ pub struct NewSplit {
     /// See [`NewTransaction::allow_duplicate`].
     pub allow_duplicate: bool,
     /// See [`NewTransaction::dry_run`].
+    pub dry_run: bool,
+    /// See [`NewTransaction::external_ref`].
+    pub external_ref: Option<String>,
+}
+
+/// One simple entry of a batch (`record_transactions`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchEntry {
+    /// Account the money leaves.
+    pub from: String,
+    /// Account the money arrives at.
+    pub to: String,
+    /// Positive amount in the vault currency's major unit.
+    pub amount: Decimal,
+    /// Default today in the vault's zone.
+    pub date: Option<LocalDate>,
+    /// Optional memo.
+    pub memo: Option<String>,
+    /// The statement line's own id; see [`NewTransaction::external_ref`].
+    pub external_ref: Option<String>,
+}
+
+/// A batch entry the caller's layer could not read (e.g. an amount that is no
+/// number): it keeps its place and is reported as that entry's error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unreadable {
+    /// Which input of the entry.
+    pub field: crate::error::Field,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+/// Arguments of `record_transactions`: 1–100 entries, each recorded exactly once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewBatch {
+    /// Vault name (optional when the caller has exactly one).
+    pub vault: Option<String>,
+    /// The entries in input order, or why one could not be read.
+    pub entries: Vec<Result<BatchEntry, Unreadable>>,
+    /// One key per batch, reused unchanged with the same entries on retries.
+    pub idempotency_key: String,
+    /// Record entries identical to one recorded minutes ago.
+    pub allow_duplicate: bool,
+    /// Check everything and write nothing.
+    pub dry_run: bool,
+}
+
+/// What a duplicate entry matched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchedBy {
+    /// Its externalRef was recorded before (in this batch or earlier).
+    ExternalRef,
+    /// The duplicate guard: an identical entry (same date, accounts, amount, memo)
+    /// earlier in this batch, or recorded within the guard's window.
+    DuplicateGuard,
+}
+
+/// An entry already in the ledger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Duplicate {
+    /// The existing transaction.
+    pub transaction_id: TransactionId,
+    /// How it was found.
+    pub matched_by: MatchedBy,
+}
+
+/// What happened to one entry of a batch.
+#[derive(Debug)]
+pub enum EntryResult {
+    /// Recorded: by this call, or (`replayed`) by an earlier call with the same key.
+    /// No id on a dry run (it would be recorded).
+    Recorded {
+        /// The transaction.
+        transaction_id: Option<TransactionId>,
+        /// Recorded by an earlier call with this key; nothing written now.
+        replayed: bool,
+    },
+    /// Already in the ledger; not recorded again.
+    Duplicate(Duplicate),
+    /// Not recorded: the error `record_transaction` would give for it.
+    Failed(crate::error::LedgerError),
+}
+
+/// Result of `record_transactions`.
+#[derive(Debug)]
+pub struct BatchRecorded {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The vault's currency.
+    pub currency: Currency,
+    /// One result per entry, in input order.
+    pub results: Vec<EntryResult>,
+    /// Balances after the batch of the accounts its recorded entries touch, in first-touch order.
+    pub balances: Vec<AccountBalance>,
+    /// `true` when nothing was written because `dry_run` was asked.
     pub dry_run: bool,
 }
 

@@ -13,6 +13,7 @@ pub(crate) mod net_worth_history;
 pub(crate) mod reconcile;
 pub(crate) mod record_split_transaction;
 pub(crate) mod record_transaction;
+pub(crate) mod record_transactions;
 mod recorded;
 pub(crate) mod rename_account;
 pub(crate) mod rename_vault;

@@ -81,6 +81,7 @@ impl Operation for RecordSplitTransaction {
                     idempotency_key: args.idempotency_key.into(),
                     allow_duplicate: args.allow_duplicate.unwrap_or(false),
                     dry_run: args.dry_run.unwrap_or(false),
+                    external_ref: None,
                 },
             )
             .await?;

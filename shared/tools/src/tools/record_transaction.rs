@@ -7,7 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::args::{AmountArg, DateArg, KeyArg, MemoArg, NameArg};
+use crate::args::{AmountArg, DateArg, KeyArg, MemoArg, NameArg, RefArg};
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
 use crate::tools::recorded::Output;
@@ -34,6 +34,8 @@ pub(crate) struct Args {
     allow_duplicate: Option<bool>,
     #[schemars(description = text::DRY_RUN)]
     dry_run: Option<bool>,
+    #[schemars(description = text::EXTERNAL_REF)]
+    external_ref: Option<RefArg>,
 }
 
 /// The `record_transaction` tool.
@@ -67,6 +69,7 @@ impl Operation for RecordTransaction {
                     idempotency_key: args.idempotency_key.into(),
                     allow_duplicate: args.allow_duplicate.unwrap_or(false),
                     dry_run: args.dry_run.unwrap_or(false),
+                    external_ref: args.external_ref.map(String::from),
                 },
             )
             .await?;

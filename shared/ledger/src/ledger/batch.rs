@@ -1,0 +1,628 @@
+//! Recording many entries in one call (`record_transactions`), each exactly once.
+//!
+//! Every entry is its own atomic write with its own idempotency record, keyed by
+//! the batch key and the entry's position ([`IdempotencyKey::for_entry`]), so a
+//! retry of the whole batch replays what landed and records only what is missing.
+//! Each record's fingerprint starts with a hash of the whole batch, so the same
+//! key with other entries is refused before anything is written.
+//! One read round serves every entry (their records, externalRef claims and
+//! duplicate guards, with the accounts); the writes then go one entry at a time,
+//! never combined (docs/decisions/025-batches-per-entry-writes.md says why).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::{Mutex, MutexGuard};
+
+use super::accounts::{membership_check, vault_gone};
+use super::codec::{GuardRec, IdemRec, Membership, TxRec, content_hash, external_ref_tx};
+use super::guards::MEMBERSHIP;
+use super::idempotency::{IdempotencyKey, NextAction, next_action};
+use super::record::{
+    Entry, check_balanced, check_lines, clean_external_ref, clean_memo, external_ref_op, guard_op,
+    resolve_postings, window_ms,
+};
+use super::resolve::{Catalogue, catalogue, join2, retrying};
+use super::roster::{InVault, in_vault};
+use super::writer::{TxChange, refusing_overflow, transaction_ops};
+use super::*;
+use crate::domain::limits::MAX_BATCH_ENTRIES;
+use crate::domain::{AccountId, Money};
+use crate::error::Field;
+use crate::keys;
+use crate::store::{Item, Key, StoreError};
+
+pub(super) async fn record_batch(
+    ledger: &Ledger,
+    who: &PersonId,
+    input: NewBatch,
+) -> Result<BatchRecorded, LedgerError> {
+    let n = input.entries.len();
+    if n == 0 || n > MAX_BATCH_ENTRIES {
+        return Err(LedgerError::invalid(
+            Field::Entries,
+            format!(
+                "send 1–{MAX_BATCH_ENTRIES} entries in one call; this call has {n}. Split a longer statement into several calls, each with its own idempotency key"
+            ),
+        ));
+    }
+    let key = IdempotencyKey::parse(&input.idempotency_key)?;
+    let print = batch_print(&input);
+    // Ids this call wrote, kept across re-runs after a lost race: a re-run replays
+    // them, but they were still recorded by this call, not by an earlier one.
+    let written: Mutex<BTreeSet<TransactionId>> = Mutex::new(BTreeSet::new());
+    let (input, key, print, written) = (&input, &key, print.as_str(), &written);
+    retrying(|| {
+        in_vault(ledger, who, input.vault.as_deref(), |v| {
+            attempt(ledger, who, input, key, print, written, v)
+        })
+    })
+    .await
+}
+
+/// What makes this batch this batch: every entry as sent, in order, and allowDuplicate.
+fn batch_print(input: &NewBatch) -> String {
+    let mut parts: Vec<String> = vec!["batch-v1".into(), input.allow_duplicate.to_string()];
+    for e in &input.entries {
+        parts.push(match e {
+            Ok(e) => [
+                e.from.trim(),
+                e.to.trim(),
+                &e.amount.to_string(),
+                &e.date.map(|d| d.to_string()).unwrap_or_default(),
+                e.memo.as_deref().unwrap_or("").trim(),
+                e.external_ref.as_deref().unwrap_or("").trim(),
+            ]
+            .join("\u{1f}"),
+            // An entry that could not be read writes nothing; its place still counts.
+            Err(u) => format!("unreadable\u{1f}{}\u{1f}{}", u.field, u.message),
+        });
+    }
+    let refs: Vec<&str> = parts.iter().map(String::as_str).collect();
+    content_hash(&refs)
+}
+
+/// One entry made ready for a vault: its split form, cleaned memo and reference, its key.
+struct Prepared {
+    split: NewSplit,
+    memo: String,
+    external_ref: Option<String>,
+    key: IdempotencyKey,
+}
+
+/// The checks of entry `index` that need no vault, as `record_transaction` makes them.
+fn prepare(
+    ledger: &Ledger,
+    batch: &NewBatch,
+    key: &IdempotencyKey,
+    index: usize,
+) -> Result<Prepared, LedgerError> {
+    let e = match &batch.entries[index] {
+        Ok(e) => e,
+        Err(u) => return Err(LedgerError::invalid(u.field, u.message.clone())),
+    };
+    let line = |account: &str| SplitLine {
+        account: account.to_string(),
+        amount: e.amount,
+    };
+    let split = NewSplit {
+        vault: None,
+        from: vec![line(&e.from)],
+        to: vec![line(&e.to)],
+        date: e.date,
+        memo: e.memo.clone(),
+        idempotency_key: String::new(),
+        allow_duplicate: batch.allow_duplicate,
+        dry_run: batch.dry_run,
+        external_ref: e.external_ref.clone(),
+    };
+    let memo = clean_memo(e.memo.as_deref(), Field::Memo)?;
+    let external_ref = clean_external_ref(e.external_ref.as_deref())?;
+    check_lines(ledger, &split)?;
+    Ok(Prepared {
+        split,
+        memo,
+        external_ref,
+        key: key.for_entry(index),
+    })
+}
+
+/// Items read in the first round, by key (`None`: absent).
+struct Found(BTreeMap<Key, Option<Item>>);
+
+impl Found {
+    fn get(&self, key: &Key) -> Option<&Item> {
+        self.0.get(key).and_then(Option::as_ref)
+    }
+
+    /// The stored duplicate guard of an entry's content.
+    fn guard(&self, e: &Entry<'_>) -> Result<Option<GuardRec>, LedgerError> {
+        self.get(&e.guard_key)
+            .map(|g| GuardRec::from_attrs(&g.attrs))
+            .transpose()
+    }
+
+    /// The guard when it decides about the entry and was recorded within the window.
+    fn live_guard(
+        &self,
+        e: &Entry<'_>,
+        ledger: &Ledger,
+        now_ms: i64,
+    ) -> Result<Option<GuardRec>, LedgerError> {
+        if !e.guarded() {
+            return Ok(None);
+        }
+        Ok(self
+            .guard(e)?
+            .filter(|g| now_ms.saturating_sub(g.recorded_at_ms) < window_ms(ledger)))
+    }
+}
+
+/// What entries earlier in this batch took: externalRefs and duplicate-guard contents.
+#[derive(Default)]
+struct Taken {
+    refs: HashMap<String, TransactionId>,
+    guards: HashMap<Key, TransactionId>,
+}
+
+impl Taken {
+    fn note(&mut self, e: &Entry<'_>, id: TransactionId) {
+        if let Some(r) = e.external_ref {
+            self.refs.entry(r.to_string()).or_insert(id);
+        }
+        self.guards.entry(e.guard_key.clone()).or_insert(id);
+    }
+}
+
+/// Net changes (debit-positive) this attempt made, and the accounts recorded entries touch.
+#[derive(Default)]
+struct Moved {
+    nets: BTreeMap<AccountId, i64>,
+    order: Vec<AccountId>,
+}
+
+impl Moved {
+    fn touch(&mut self, tx: &TxRec) {
+        for p in &tx.postings {
+            if !self.order.contains(&p.account_id) {
+                self.order.push(p.account_id);
+            }
+        }
+    }
+
+    fn apply(&mut self, nets: &BTreeMap<AccountId, i64>) -> Result<(), LedgerError> {
+        for (id, net) in nets {
+            let slot = self.nets.entry(*id).or_insert(0);
+            *slot = slot.checked_add(*net).ok_or_else(out_of_range)?;
+        }
+        Ok(())
+    }
+
+    /// An account's balance (natural sign): as read, plus this attempt's moves, plus `extra`.
+    fn balance(
+        &self,
+        cat: &Catalogue,
+        id: AccountId,
+        extra: &BTreeMap<AccountId, i64>,
+    ) -> Result<(AccountId, String, i64), LedgerError> {
+        let a = cat
+            .by_id(id)
+            .ok_or_else(|| LedgerError::internal("resolved account vanished"))?;
+        let natural = [self.nets.get(&id), extra.get(&id)]
+            .into_iter()
+            .flatten()
+            .try_fold(a.net, |acc, v| acc.checked_add(*v))
+            .and_then(|n| a.kind.natural(n))
+            .ok_or_else(out_of_range)?;
+        Ok((id, a.name.clone(), natural))
+    }
+}
+
+fn out_of_range() -> LedgerError {
+    LedgerError::invalid(Field::Total, "the balance would be out of range")
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A set of ids behind a poisoned lock is still a valid set.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Everything one attempt knows while it goes through the entries.
+struct Run<'a> {
+    ledger: &'a Ledger,
+    who: &'a PersonId,
+    input: &'a NewBatch,
+    v: InVault,
+    cat: Catalogue,
+    found: Found,
+    /// Transactions that live guards point at and that were voided since.
+    voided: BTreeSet<TransactionId>,
+    taken: Taken,
+    moved: Moved,
+    written: &'a Mutex<BTreeSet<TransactionId>>,
+    /// Ids given to this attempt's entries.
+    ids: BTreeSet<TransactionId>,
+    now_s: i64,
+    now_ms: i64,
+}
+
+async fn attempt(
+    ledger: &Ledger,
+    who: &PersonId,
+    input: &NewBatch,
+    key: &IdempotencyKey,
+    print: &str,
+    written: &Mutex<BTreeSet<TransactionId>>,
+    v: InVault,
+) -> Result<BatchRecorded, LedgerError> {
+    let m = v.m.clone();
+    let now = ledger.clock.now();
+    let (ready, failed): (Vec<Option<Prepared>>, Vec<Option<LedgerError>>) = (0..input.entries.len())
+        .map(|i| match prepare(ledger, input, key, i) {
+            Ok(p) => (Some(p), None),
+            Err(e) => (None, Some(e)),
+        })
+        .unzip();
+    let entries: Vec<Result<Entry<'_>, LedgerError>> = ready
+        .iter()
+        .zip(failed)
+        .map(|(p, failed)| match (p, failed) {
+            (Some(p), _) => {
+                Entry::new(ledger, &p.split, &p.key, &p.memo, p.external_ref.as_deref(), &m).map(|mut e| {
+                    // The record answers for the whole batch: a retry with other entries is refused.
+                    e.fingerprint = format!("{print}\u{1e}{}", e.fingerprint);
+                    e
+                })
+            }
+            (None, Some(e)) => Err(e),
+            (None, None) => Err(LedgerError::internal(
+                "a batch entry neither prepared nor refused",
+            )),
+        })
+        .collect();
+    let (cat, found) = read_round(ledger, who, &m, input, &entries).await?;
+    let now_s = now.as_second();
+    let nexts = decide_keys(who, &m, key, &entries, &found, now_s)?;
+    let voided = earlier_voided(ledger, &m, &entries, &nexts, &found, now.as_millisecond()).await?;
+    let mut run = Run {
+        ledger,
+        who,
+        input,
+        v,
+        cat,
+        found,
+        voided,
+        taken: Taken::default(),
+        moved: Moved::default(),
+        written,
+        ids: BTreeSet::new(),
+        now_s,
+        now_ms: now.as_millisecond(),
+    };
+    let mut results = Vec::with_capacity(entries.len());
+    for (e, next) in entries.into_iter().zip(nexts) {
+        results.push(match (e, next) {
+            (Ok(e), Some(next)) => run.entry(&e, next).await?,
+            (Err(err), _) => EntryResult::Failed(err),
+            (Ok(_), None) => return Err(LedgerError::internal("a batch entry without a decision")),
+        });
+    }
+    run.finish(results)
+}
+
+/// One round: every entry's record and its externalRef claim (or, without one,
+/// its duplicate guard), beside the account catalogue.
+async fn read_round(
+    ledger: &Ledger,
+    who: &PersonId,
+    m: &Membership,
+    input: &NewBatch,
+    entries: &[Result<Entry<'_>, LedgerError>],
+) -> Result<(Catalogue, Found), LedgerError> {
+    let mut wanted: Vec<Key> = Vec::new();
+    for e in entries.iter().filter_map(|e| e.as_ref().ok()) {
+        wanted.push(e.key.item_key(who));
+        match &e.xr_key {
+            Some(xr) => wanted.push(xr.clone()),
+            None if !input.allow_duplicate => wanted.push(e.guard_key.clone()),
+            None => {}
+        }
+    }
+    wanted.sort();
+    wanted.dedup();
+    let (cat, got) = join2(catalogue(ledger, m), ledger.store.get_many(&wanted)).await;
+    let found = Found(wanted.into_iter().zip(got?).collect());
+    Ok((cat?, found))
+}
+
+/// Each entry's next step from its record; a record of this key with another
+/// batch's fingerprint refuses the whole call before anything is written.
+fn decide_keys(
+    who: &PersonId,
+    m: &Membership,
+    key: &IdempotencyKey,
+    entries: &[Result<Entry<'_>, LedgerError>],
+    found: &Found,
+    now_s: i64,
+) -> Result<Vec<Option<NextAction>>, LedgerError> {
+    let mut nexts = Vec::with_capacity(entries.len());
+    for e in entries {
+        let Ok(e) = e else {
+            nexts.push(None);
+            continue;
+        };
+        let ik = e.key.item_key(who);
+        let next = next_action(ik.clone(), found.get(&ik).cloned(), now_s)?;
+        if let NextAction::Replay(rec) = &next
+            && (rec.fingerprint != e.fingerprint || rec.vault_id != m.vault_id)
+        {
+            return Err(LedgerError::IdempotencyKeyReused {
+                key: key.as_str().to_string(),
+            });
+        }
+        nexts.push(Some(next));
+    }
+    Ok(nexts)
+}
+
+/// Of the transactions that live guards point at, those voided since (a voided
+/// entry is no duplicate). A second read round, only when some guard is live.
+async fn earlier_voided(
+    ledger: &Ledger,
+    m: &Membership,
+    entries: &[Result<Entry<'_>, LedgerError>],
+    nexts: &[Option<NextAction>],
+    found: &Found,
+    now_ms: i64,
+) -> Result<BTreeSet<TransactionId>, LedgerError> {
+    let mut ids = BTreeSet::new();
+    for (e, next) in entries.iter().zip(nexts) {
+        if let (Ok(e), Some(NextAction::Start(_))) = (e, next)
+            && let Some(g) = found.live_guard(e, ledger, now_ms)?
+        {
+            ids.insert(g.transaction_id);
+        }
+    }
+    if ids.is_empty() {
+        return Ok(ids);
+    }
+    let ids: Vec<TransactionId> = ids.into_iter().collect();
+    let keys: Vec<Key> = ids
+        .iter()
+        .map(|id| keys::transaction_by_id(m.vault_id, *id))
+        .collect();
+    let got = ledger.store.get_many(&keys).await?;
+    let mut voided = BTreeSet::new();
+    for (id, item) in ids.into_iter().zip(got) {
+        let live = match item {
+            Some(item) => !TxRec::from_item(&item)?.voided,
+            None => false,
+        };
+        if !live {
+            voided.insert(id);
+        }
+    }
+    Ok(voided)
+}
+
+impl Run<'_> {
+    /// Decide one entry and, unless it is a replay, duplicate, error or dry run, write it.
+    async fn entry(&mut self, e: &Entry<'_>, next: NextAction) -> Result<EntryResult, LedgerError> {
+        let claim = match next {
+            NextAction::Replay(rec) => {
+                self.taken.note(e, rec.tx.id);
+                self.moved.touch(&rec.tx);
+                let mine = lock(self.written).contains(&rec.tx.id);
+                return Ok(EntryResult::Recorded {
+                    transaction_id: Some(rec.tx.id),
+                    replayed: !mine,
+                });
+            }
+            NextAction::Start(claim) => claim,
+        };
+        if let Some(d) = self.duplicate_of(e)? {
+            return Ok(EntryResult::Duplicate(d));
+        }
+        let currency = self.v.m.currency;
+        let postings = match resolve_postings(&self.cat, e, &self.v.m)
+            .and_then(|p| check_balanced(e, currency).map(|()| p))
+        {
+            Ok(p) => p,
+            Err(err) => return Ok(EntryResult::Failed(err)),
+        };
+        let id = self.new_id();
+        let m = &self.v.m;
+        let tx = TxRec {
+            id,
+            date: e.date,
+            memo: e.memo.to_string(),
+            voided: false,
+            recorded_at_ms: self.now_ms,
+            postings,
+        };
+        let change = TxChange::Create(&tx);
+        let nets = change.nets()?;
+        if !self.input.dry_run {
+            let mut balances = Vec::new();
+            for p in &tx.postings {
+                if !balances.iter().any(|(id, _, _)| *id == p.account_id) {
+                    balances.push(self.moved.balance(&self.cat, p.account_id, &nets)?);
+                }
+            }
+            let rec = IdemRec {
+                fingerprint: e.fingerprint.clone(),
+                vault_id: m.vault_id,
+                tx: tx.clone(),
+                balances,
+                expires_at: self.now_s.saturating_add(
+                    i64::try_from(self.ledger.config.idempotency_ttl.as_secs()).unwrap_or(i64::MAX),
+                ),
+            };
+            let mut ops = vec![
+                claim.op(&rec),
+                membership_check(self.who, m),
+                guard_op(
+                    e,
+                    self.found.guard(e)?.as_ref(),
+                    &tx,
+                    self.now_s,
+                    window_ms(self.ledger),
+                ),
+            ];
+            ops.extend(external_ref_op(e, tx.id));
+            ops.extend(transaction_ops(m.vault_id, change, &[])?);
+            match self.v.commit(self.ledger, self.who, ops).await {
+                Ok(()) => {
+                    lock(self.written).insert(tx.id);
+                }
+                Err(StoreError::ConditionFailed {
+                    guard: MEMBERSHIP, ..
+                }) => return Err(vault_gone(m)),
+                // Another call took this entry's key, externalRef or guard, or an account
+                // was archived: the whole batch decides again on fresh reads, and what
+                // this attempt wrote is replayed then.
+                Err(StoreError::ConditionFailed { .. }) => return Err(LedgerError::Conflict),
+                Err(err) => return Err(refusing_overflow(err)),
+            }
+        }
+        self.taken.note(e, tx.id);
+        self.moved.apply(&nets)?;
+        self.moved.touch(&tx);
+        Ok(EntryResult::Recorded {
+            transaction_id: (!self.input.dry_run).then_some(tx.id),
+            replayed: false,
+        })
+    }
+
+    /// A transaction id no other entry of this batch has: all share one millisecond,
+    /// so 100 ids drawn from 20 random bits would collide about once in 200 batches
+    /// (a failed write and a re-run, if left to the store's guard).
+    fn new_id(&mut self) -> TransactionId {
+        let mut id = TransactionId::generate(self.now_ms, self.ledger.entropy.next_u64());
+        // Bounded: with broken randomness the store's guard still refuses a taken id.
+        for _ in 0..64 {
+            if self.ids.insert(id) {
+                break;
+            }
+            id = TransactionId::generate(self.now_ms, self.ledger.entropy.next_u64());
+        }
+        id
+    }
+
+    /// Whether the entry repeats one already recorded: by its externalRef (earlier
+    /// in this batch, or stored), or, when the guard decides, by an identical entry
+    /// earlier in this batch or a live one recorded within the window.
+    fn duplicate_of(&self, e: &Entry<'_>) -> Result<Option<Duplicate>, LedgerError> {
+        let dup = |transaction_id, matched_by| {
+            Some(Duplicate {
+                transaction_id,
+                matched_by,
+            })
+        };
+        if let (Some(r), Some(xr)) = (e.external_ref, &e.xr_key) {
+            if let Some(id) = self.taken.refs.get(r) {
+                return Ok(dup(*id, MatchedBy::ExternalRef));
+            }
+            return match self.found.get(xr) {
+                Some(item) => Ok(dup(external_ref_tx(item)?, MatchedBy::ExternalRef)),
+                None => Ok(None),
+            };
+        }
+        if !e.guarded() {
+            return Ok(None);
+        }
+        if let Some(id) = self.taken.guards.get(&e.guard_key) {
+            return Ok(dup(*id, MatchedBy::DuplicateGuard));
+        }
+        Ok(self
+            .found
+            .live_guard(e, self.ledger, self.now_ms)?
+            .filter(|g| !self.voided.contains(&g.transaction_id))
+            .and_then(|g| dup(g.transaction_id, MatchedBy::DuplicateGuard)))
+    }
+
+    /// The batch's result: the entries' outcomes and the touched accounts' balances.
+    fn finish(self, results: Vec<EntryResult>) -> Result<BatchRecorded, LedgerError> {
+        let m = &self.v.m;
+        let none = BTreeMap::new();
+        let balances = self
+            .moved
+            .order
+            .iter()
+            .map(|id| {
+                let (account_id, account, bal) = self.moved.balance(&self.cat, *id, &none)?;
+                Ok(AccountBalance {
+                    account_id,
+                    account,
+                    balance: Money::from_minor(bal, m.currency),
+                })
+            })
+            .collect::<Result<Vec<_>, LedgerError>>()?;
+        Ok(BatchRecorded {
+            vault: m.vault_ref(),
+            currency: m.currency,
+            results,
+            balances,
+            dry_run: self.input.dry_run,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{Decimal, LocalDate};
+
+    fn entry(amount: &str, external_ref: Option<&str>) -> Result<BatchEntry, Unreadable> {
+        Ok(BatchEntry {
+            from: "신한카드".into(),
+            to: "식비".into(),
+            amount: Decimal::parse(amount).unwrap(),
+            date: Some(LocalDate::parse("2026-03-02").unwrap()),
+            memo: Some("점심".into()),
+            external_ref: external_ref.map(Into::into),
+        })
+    }
+
+    fn batch(entries: Vec<Result<BatchEntry, Unreadable>>) -> NewBatch {
+        NewBatch {
+            vault: None,
+            entries,
+            idempotency_key: "k".into(),
+            allow_duplicate: false,
+            dry_run: false,
+        }
+    }
+
+    /// The batch fingerprint changes with any entry, their order or allowDuplicate;
+    /// not with dryRun (a dry run and the real call are one batch).
+    #[test]
+    fn the_batch_print_covers_every_entry_in_order() {
+        let a = batch(vec![entry("8000", Some("1")), entry("9000", None)]);
+        let same = batch(vec![entry("8000", Some("1")), entry("9000", None)]);
+        assert_eq!(batch_print(&a), batch_print(&same));
+        let dry = NewBatch {
+            dry_run: true,
+            ..a.clone()
+        };
+        assert_eq!(batch_print(&a), batch_print(&dry));
+        let variants = [
+            batch(vec![entry("9000", None), entry("8000", Some("1"))]),
+            batch(vec![entry("8000", Some("1")), entry("9001", None)]),
+            batch(vec![entry("8000", Some("2")), entry("9000", None)]),
+            batch(vec![entry("8000", Some("1"))]),
+            batch(vec![
+                entry("8000", Some("1")),
+                Err(Unreadable {
+                    field: Field::Date,
+                    message: "not a date".into(),
+                }),
+            ]),
+            NewBatch {
+                allow_duplicate: true,
+                ..a.clone()
+            },
+        ];
+        for v in &variants {
+            assert_ne!(batch_print(&a), batch_print(v), "{v:?}");
+        }
+    }
+}
