@@ -32,6 +32,8 @@ pub(crate) fn argument(field: Field) -> Cow<'static, str> {
         Field::RangeEnd => "to",
         Field::Currency => "currency",
         Field::TimeZone => "timeZone",
+        Field::InviteCode => "inviteCode",
+        Field::Member => "member",
     })
 }
 

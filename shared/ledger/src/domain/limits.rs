@@ -20,3 +20,7 @@ pub const MAX_SUBJECT_BYTES: usize = 255;
 /// How many characters of a wanted name are compared when suggesting close names;
 /// a longer one is over [`MAX_NAME_CHARS`] and cannot be near any stored name anyway.
 pub const MAX_SUGGEST_CHARS: usize = MAX_NAME_CHARS + 1;
+/// Longest display name kept for a member (from the token's `name`, `preferred_username` or `email`).
+pub const MAX_DISPLAY_NAME_CHARS: usize = MAX_NAME_CHARS;
+/// Longest invite-code argument (28 characters, dashes and spaces, some slack).
+pub const MAX_INVITE_CODE_CHARS: usize = 64;

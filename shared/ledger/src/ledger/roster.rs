@@ -63,6 +63,19 @@ impl Roster {
         }
     }
 
+    /// The op that moves ANOTHER person's version on, whatever it is: carried by
+    /// a write that changes their memberships for them (removal from a vault),
+    /// so every roster cached for them anywhere is stale from that write on.
+    pub fn moved_on(whose: &PersonId) -> WriteOp {
+        WriteOp::Update {
+            key: keys::roster_version(whose),
+            set: Default::default(),
+            add: [(VERSION.to_string(), 1)].into(),
+            remove: vec![],
+            guard: None,
+        }
+    }
+
     /// This roster after a successful write with [`Roster::bump`] that set `members`.
     pub fn next(&self, mut members: Vec<Membership>) -> Roster {
         members.sort_by(|a, b| a.name_key.cmp(&b.name_key));
