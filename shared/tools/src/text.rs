@@ -62,3 +62,6 @@ pub(crate) const TRANSACTION: &str = "The transaction.";
 
 /// The transaction id argument.
 pub(crate) const TRANSACTION_ID: &str = "The transaction's id as a string, exactly as a tool returned it (e.g. from list_transactions or record_transaction). Never send it as a JSON number: ids are larger than 2^53 and a number may be rounded to a different id.";
+
+/// The members of a vault in a result.
+pub(crate) const MEMBERS: &str = "Everyone keeping this vault, oldest first.";

@@ -1885,7 +1885,7 @@ pub async fn share_join_and_record_together<S: Store>(store: S) {
     household(&l, &a).await;
     let invite = call!(l.share_vault(&a, None, Role::Member)).expect("share_vault");
     assert_eq!(invite.role, Role::Member);
-    assert_eq!(invite.expires_at, NOON_KST_2026_03_15 + 7 * 24 * 3600);
+    assert_eq!(invite.expires_at.as_second(), NOON_KST_2026_03_15 + 7 * 24 * 3600);
     let code = &invite.invite_code;
     assert_eq!(code.len(), 34, "{code}");
     assert_eq!(code.split('-').count(), 7, "{code}");

@@ -195,7 +195,8 @@ pub(super) async fn share_vault(
                 Ok(()) => Ok(SharedInvite {
                     vault: v.m.vault_ref(),
                     invite_code: code.display(),
-                    expires_at: invite.expires_at,
+                    expires_at: jiff::Timestamp::from_second(invite.expires_at)
+                        .map_err(|e| LedgerError::internal_from("invite expiry out of range", e))?,
                     role,
                 }),
                 Err(StoreError::ConditionFailed {

@@ -596,8 +596,8 @@ pub struct SharedInvite {
     pub vault: VaultRef,
     /// The code in its written form (seven groups of four); shown once, stored only hashed.
     pub invite_code: String,
-    /// When it stops working (epoch seconds).
-    pub expires_at: i64,
+    /// When it stops working.
+    pub expires_at: jiff::Timestamp,
     /// The role it grants.
     pub role: Role,
 }

@@ -1,11 +1,14 @@
-//! The 17 tools of TOOLS.md, one module each, in the order `tools/list` shows them.
+//! The tools of TOOLS.md, one module each, in the order `tools/list` shows them.
 
 pub(crate) mod archive_account;
 pub(crate) mod create_account;
 pub(crate) mod create_vault;
 pub(crate) mod get_balances;
 pub(crate) mod get_transaction;
+pub(crate) mod join_vault;
+pub(crate) mod leave_vault;
 pub(crate) mod list_accounts;
+pub(crate) mod list_members;
 pub(crate) mod list_transactions;
 pub(crate) mod list_vaults;
 pub(crate) mod net_worth_history;
@@ -13,8 +16,10 @@ pub(crate) mod reconcile;
 pub(crate) mod record_split_transaction;
 pub(crate) mod record_transaction;
 mod recorded;
+pub(crate) mod remove_member;
 pub(crate) mod rename_account;
 pub(crate) mod rename_vault;
+pub(crate) mod share_vault;
 pub(crate) mod spending_report;
 pub(crate) mod upsert_snapshot;
 pub(crate) mod void_transaction;
