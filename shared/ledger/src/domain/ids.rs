@@ -307,4 +307,20 @@ mod tests {
             Ok(255)
         );
     }
+
+    #[test]
+    fn a_person_shows_their_token_name_or_a_handle_never_the_subject() {
+        let p = PersonId::new("auth0|abc").unwrap();
+        assert_eq!(p.display_name(), super::super::handle_for("auth0|abc"));
+        assert!(!p.display_name().contains("auth0"));
+        let named = p.clone().with_name(Some("  민지\u{7}  ".into()));
+        assert_eq!(named.display_name(), "민지");
+        assert_eq!(named.as_str(), "auth0|abc");
+        assert_eq!(
+            p.clone().with_name(Some(" \t ".into())).display_name(),
+            p.display_name()
+        );
+        let long = p.with_name(Some("가".repeat(MAX_DISPLAY_NAME_CHARS + 10)));
+        assert_eq!(long.display_name().chars().count(), MAX_DISPLAY_NAME_CHARS);
+    }
 }
