@@ -456,13 +456,14 @@ fn a_removed_member_is_refused_at_once_on_two_instances() {
     let env_refs: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let one = Server::start_with(&env_refs);
     let two = Server::start_with(&env_refs);
-    let on = |server: &'static Server, sub: &str| Person {
-        server,
-        bearer: format!("Bearer {}", mint(sub, server.port)),
-        next_id: 1.into(),
-    };
-    // The servers live for the whole test; leaking them gives the people a 'static borrow.
-    let (one, two): (&'static Server, &'static Server) = (Box::leak(Box::new(one)), Box::leak(Box::new(two)));
+    fn on<'s>(server: &'s Server, sub: &str) -> Person<'s> {
+        Person {
+            server,
+            bearer: format!("Bearer {}", mint(sub, server.port)),
+            next_id: 1.into(),
+        }
+    }
+    let (one, two) = (&one, &two);
     let owner = on(one, "two-instances-owner");
     let partner_one = on(one, "two-instances-partner");
     let partner_two = on(two, "two-instances-partner");
