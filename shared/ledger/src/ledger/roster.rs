@@ -212,6 +212,33 @@ impl InVault {
     }
 }
 
+impl InVault {
+    /// Like [`InVault::commit`], for a write that also changes the caller's own
+    /// memberships (leaving the vault): the version moves on, under the same
+    /// guard, instead of only being checked; the cached roster is dropped after.
+    pub async fn commit_moving_roster(
+        &self,
+        ledger: &Ledger,
+        who: &PersonId,
+        mut ops: Vec<WriteOp>,
+    ) -> Result<(), StoreError> {
+        ops.push(self.roster.bump(who));
+        let out = ledger.store.write(ops).await;
+        match &out {
+            Ok(()) => {
+                self.committed.store(true, Ordering::Release);
+                ledger.rosters.forget(who);
+            }
+            Err(StoreError::ConditionFailed {
+                guard: ROSTER_VERSION,
+                ..
+            }) => ledger.rosters.forget(who),
+            Err(_) => {}
+        }
+        out
+    }
+}
+
 /// Run `body` in the vault the caller means (`wanted`, or their only vault).
 ///
 /// With a cached roster the vault is known at once, and the roster's version is

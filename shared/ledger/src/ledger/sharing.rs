@@ -24,7 +24,7 @@ use super::guards::{
     INVITE_NEW, INVITE_UNUSED, MEMBER_NEW, MEMBER_PRESENT, MEMBERS_UNCHANGED, MEMBERSHIP, NAME_FREE,
     NAME_HELD, VAULT_EXISTS, guard,
 };
-use super::resolve::{join2, pick_vault, query_all, retrying};
+use super::resolve::{join2, query_all, retrying};
 use super::roster::{self, Roster, in_vault};
 use super::vaults::MAX_VAULTS;
 use super::*;
@@ -560,60 +560,44 @@ pub(super) async fn leave_vault(
     who: &PersonId,
     vault: Option<&str>,
 ) -> Result<LeftVault, LedgerError> {
-    retrying(|| attempt_leave(ledger, who, vault)).await
-}
-
-async fn attempt_leave(
-    ledger: &Ledger,
-    who: &PersonId,
-    vault: Option<&str>,
-) -> Result<LeftVault, LedgerError> {
-    // Decided on a fresh roster: the write moves the caller's own roster version.
-    let roster = roster::fetch(ledger, who).await?;
-    let m = pick_vault(&roster.members, vault)?;
-    let members = read_members(ledger, m.vault_id).await?;
-    let me = match members.list.iter().find(|r| r.person == who.as_str()) {
-        Some(me) if members.list.len() > 1 => me,
-        _ => {
-            return Err(LedgerError::OnlyMember {
-                vault: m.name.clone(),
-            });
-        }
-    };
-    let other_owners = members
-        .list
-        .iter()
-        .filter(|r| r.role == Role::Owner && r.person != who.as_str())
-        .count();
-    if me.role == Role::Owner && other_owners == 0 {
-        return Err(LedgerError::LastOwner {
-            vault: m.name.clone(),
-        });
-    }
-    let mut ops = removal(m.vault_id, me)?;
-    // The caller's own version moves only if it is still the roster this was decided on.
-    ops.pop();
-    ops.push(roster.bump(who));
-    ops.push(members_update(
-        keys::vault_meta(m.vault_id),
-        -1,
-        guard(MEMBERS_UNCHANGED, members_unchanged(members.version)),
-    ));
-    match ledger.store.write(ops).await {
-        Ok(()) => {
-            let rest = roster
-                .members
+    retrying(|| {
+        in_vault(ledger, who, vault, |v| async move {
+            let members = read_members(ledger, v.m.vault_id).await?;
+            let me = match members.list.iter().find(|r| r.person == who.as_str()) {
+                Some(me) if members.list.len() > 1 => me,
+                _ => {
+                    return Err(LedgerError::OnlyMember {
+                        vault: v.m.name.clone(),
+                    });
+                }
+            };
+            let other_owners = members
+                .list
                 .iter()
-                .filter(|o| o.vault_id != m.vault_id)
-                .cloned()
-                .collect();
-            ledger.rosters.put(who, Arc::new(roster.next(rest)));
-            Ok(LeftVault {
-                vault: m.vault_ref(),
-                left: true,
-            })
-        }
-        Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-        Err(e) => Err(e.into()),
-    }
+                .filter(|r| r.role == Role::Owner && r.person != who.as_str())
+                .count();
+            if me.role == Role::Owner && other_owners == 0 {
+                return Err(LedgerError::LastOwner {
+                    vault: v.m.name.clone(),
+                });
+            }
+            let mut ops = removal(v.m.vault_id, me)?;
+            // The caller's own version moves with the commit, under the roster guard.
+            ops.pop();
+            ops.push(members_update(
+                keys::vault_meta(v.m.vault_id),
+                -1,
+                guard(MEMBERS_UNCHANGED, members_unchanged(members.version)),
+            ));
+            match v.commit_moving_roster(ledger, who, ops).await {
+                Ok(()) => Ok(LeftVault {
+                    vault: v.m.vault_ref(),
+                    left: true,
+                }),
+                Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
+                Err(e) => Err(e.into()),
+            }
+        })
+    })
+    .await
 }
