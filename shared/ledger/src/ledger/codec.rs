@@ -660,12 +660,14 @@ pub(super) struct SnapshotRec {
 }
 
 impl SnapshotRec {
-    pub fn to_attrs(&self, updated_at: i64) -> Attrs {
+    /// Attributes; `recorded_by` is the display name of who wrote it (last writer wins, like the balance).
+    pub fn to_attrs(&self, updated_at: i64, recorded_by: &str) -> Attrs {
         BTreeMap::from([
             ("accountId".into(), sv(self.account_id.to_string())),
             ("date".into(), sv(self.date.to_string())),
             ("balance".into(), Value::N(self.balance)),
             ("updatedAt".into(), Value::N(updated_at)),
+            (RECORDED_BY.into(), sv(recorded_by)),
         ])
     }
 
