@@ -441,3 +441,79 @@ fn serving_a_missing_table_fails_at_start_with_a_reason() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+// ---- sharing (issue 16): two server processes over one table ----
+
+/// Two instances (separate processes, each with its own roster cache) serve one
+/// table. Both have served the partner (warm caches) when the owner removes them on
+/// one instance; the partner's very next call is refused on both.
+#[test]
+fn a_removed_member_is_refused_at_once_on_two_instances() {
+    let table = unique_table();
+    let env = aws_env(&table);
+    let (ok, _, stderr) = run_binary(&["create-table"], &env);
+    assert!(ok, "create-table: {stderr}");
+    let env_refs: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let one = Server::start_with(&env_refs);
+    let two = Server::start_with(&env_refs);
+    fn on<'s>(server: &'s Server, sub: &str) -> Person<'s> {
+        Person {
+            server,
+            bearer: format!("Bearer {}", mint(sub, server.port)),
+            next_id: 1.into(),
+        }
+    }
+    let (one, two) = (&one, &two);
+    let owner = on(one, "two-instances-owner");
+    let partner_one = on(one, "two-instances-partner");
+    let partner_two = on(two, "two-instances-partner");
+    let stranger = on(two, "two-instances-stranger");
+
+    owner.ok("create_vault", json!({"name": "우리집"}));
+    owner.ok("create_account", json!({"name": "카카오뱅크", "kind": "asset"}));
+    owner.ok("create_account", json!({"name": "식비", "kind": "expense"}));
+    let invite = owner.ok("share_vault", json!({}));
+    let joined = partner_two.ok("join_vault", json!({"inviteCode": invite["inviteCode"]}));
+    assert_eq!(joined["vault"]["name"], "우리집");
+
+    // A non-member sees nothing, even on the instance that served the join.
+    let none = stranger.ok("list_vaults", json!({}));
+    assert_eq!(none["vaults"], json!([]));
+
+    // Warm the partner's roster on both instances (a read and a write each).
+    for (i, p) in [&partner_one, &partner_two].into_iter().enumerate() {
+        p.ok("list_accounts", json!({}));
+        p.ok(
+            "record_transaction",
+            json!({"from": "카카오뱅크", "to": "식비", "amount": "1000", "memo": format!("warm {i}"), "idempotencyKey": format!("warm-{i}")}),
+        );
+    }
+    let members = owner.ok("list_members", json!({}));
+    let partner_name = members["members"][1]["name"].clone();
+    owner.ok("remove_member", json!({"member": partner_name}));
+
+    for p in [&partner_two, &partner_one] {
+        let read = p.call("list_accounts", json!({})).json();
+        assert_eq!(read["result"]["isError"], json!(true), "{read}");
+        let text = read["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        assert!(text.starts_with("You have no vault yet"), "{text}");
+        let write = p
+            .call(
+                "record_transaction",
+                json!({"from": "카카오뱅크", "to": "식비", "amount": "1000", "memo": "after", "idempotencyKey": "after"}),
+            )
+            .json();
+        assert_eq!(write["result"]["isError"], json!(true), "{write}");
+    }
+    // The owner's book holds the two warm-up entries and nothing from after the removal.
+    let listed = owner.ok("list_transactions", json!({}));
+    let memos: Vec<&str> = listed["transactions"]
+        .as_array()
+        .map(|t| t.iter().filter_map(|x| x["memo"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(memos.len(), 2, "{memos:?}");
+    assert!(!memos.contains(&"after"));
+}

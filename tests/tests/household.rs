@@ -761,3 +761,130 @@ async fn a_card_statement_imported_twice() {
     assert_eq!(balances_2, balances_1);
     assert_eq!(spending_2, spending_1);
 }
+
+// ---------------------------------------------------------------- sharing
+//
+// Two people, two tokens, one book: 민지's token creates 우리집 and shares it, 준호's
+// token joins (he already has a 우리집 of his own, so he names it 같이), both record,
+// both see both entries with who recorded each, the report adds them up, and once
+// 민지 removes him, 준호's very next calls are refused.
+
+#[tokio::test]
+async fn two_people_keep_one_book() {
+    let h = Harness::new().await;
+    let minji = h.person("household-minji");
+    let junho = h.person("household-junho");
+
+    minji
+        .ok("create_vault", r#"{"name": "우리집", "currency": "KRW"}"#)
+        .await;
+    for (name, kind) in [("카카오뱅크", "asset"), ("식비", "expense")] {
+        minji
+            .ok("create_account", &json!({"name": name, "kind": kind}).to_string())
+            .await;
+    }
+    junho.ok("create_vault", r#"{"name": "우리집"}"#).await;
+
+    let invite = minji.ok("share_vault", r#"{"vault": "우리집"}"#).await;
+    assert_eq!(invite["role"], "member");
+    let code = invite["inviteCode"].as_str().expect("inviteCode").to_owned();
+    let clash = junho
+        .err("join_vault", &json!({"inviteCode": code}).to_string())
+        .await;
+    assert!(clash.contains("`name`"), "{clash}");
+    let joined = junho
+        .ok(
+            "join_vault",
+            &json!({"inviteCode": code, "name": "같이"}).to_string(),
+        )
+        .await;
+    assert_eq!(
+        (joined["vault"]["name"].as_str(), joined["role"].as_str()),
+        (Some("같이"), Some("member"))
+    );
+    let names: Vec<&str> = joined["members"]
+        .as_array()
+        .expect("members")
+        .iter()
+        .filter_map(|m| m["name"].as_str())
+        .collect();
+    assert_eq!(names.len(), 2);
+    assert!(names.iter().all(|n| n.starts_with("member-")), "{names:?}");
+
+    minji
+        .record("카카오뱅크", "식비", "12000", "2026-03-20", "장보기", "shared-1")
+        .await;
+    // The same idempotencyKey string from the other person is a separate entry.
+    let args = json!({"vault": "같이", "from": "카카오뱅크", "to": "식비", "amount": "8000", "date": "2026-03-21", "memo": "점심", "idempotencyKey": "shared-1"});
+    let r = junho.ok("record_transaction", &args.to_string()).await;
+    assert_eq!(r["replayed"], false);
+
+    let listed_by_minji = minji.ok("list_transactions", r#"{"vault": "우리집"}"#).await;
+    let listed_by_junho = junho.ok("list_transactions", r#"{"vault": "같이"}"#).await;
+    let who = |v: &Value| -> Vec<(String, String)> {
+        v["transactions"]
+            .as_array()
+            .unwrap_or(&vec![])
+            .iter()
+            .map(|t| {
+                (
+                    t["memo"].as_str().unwrap_or("").to_owned(),
+                    t["recordedBy"].as_str().unwrap_or("").to_owned(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(who(&listed_by_minji), who(&listed_by_junho));
+    let recorders: Vec<String> = who(&listed_by_minji).into_iter().map(|(_, by)| by).collect();
+    assert_eq!(recorders.len(), 2);
+    assert_ne!(recorders[0], recorders[1], "each entry names its own recorder");
+
+    let report = junho
+        .ok(
+            "spending_report",
+            r#"{"vault": "같이", "from": "2026-03-01", "to": "2026-03-31"}"#,
+        )
+        .await;
+    assert_eq!(report["total"], "20000");
+    let vaults = minji.ok("list_vaults", "{}").await;
+    assert_eq!(
+        (
+            vaults["vaults"][0]["role"].as_str(),
+            vaults["vaults"][0]["memberCount"].as_u64()
+        ),
+        (Some("owner"), Some(2))
+    );
+
+    // Members may not do what owners do; the refusal names the role.
+    let refused = junho
+        .err(
+            "rename_account",
+            r#"{"vault": "같이", "account": "식비", "newName": "외식"}"#,
+        )
+        .await;
+    assert!(refused.contains("Only an owner"), "{refused}");
+
+    let partner = names
+        .iter()
+        .find(|n| **n != names[0])
+        .expect("partner")
+        .to_string();
+    let removed = minji
+        .ok(
+            "remove_member",
+            &json!({"vault": "우리집", "member": partner}).to_string(),
+        )
+        .await;
+    assert_eq!(removed["removed"], true);
+    let after = junho.err("list_transactions", r#"{"vault": "같이"}"#).await;
+    assert!(after.starts_with("No vault named \"같이\""), "{after}");
+    let write = junho.err("record_transaction", &json!({"vault": "같이", "from": "카카오뱅크", "to": "식비", "amount": "1000", "idempotencyKey": "after"}).to_string()).await;
+    assert!(write.starts_with("No vault named \"같이\""), "{write}");
+    // His own 우리집 is untouched.
+    assert_eq!(
+        junho.ok("list_vaults", "{}").await["vaults"]
+            .as_array()
+            .map(Vec::len),
+        Some(1)
+    );
+}

@@ -213,7 +213,7 @@ async fn rig() -> Result<Rig, Failure> {
     })
 }
 
-/// The real assembly (17 tools, dev auth) over a new ledger on `store`.
+/// The real assembly (every tool, dev auth) over a new ledger on `store`.
 fn server_over(store: Arc<CountingStore<dyn Store>>, secret: &DevSecret) -> Result<Server, Failure> {
     let ledger = Ledger::new(store, Arc::new(SystemClock), LedgerConfig::default());
     let auth = BearerAuthenticator::dev(RESOURCE, &[], secret, Duration::from_secs(30))?;
@@ -324,6 +324,46 @@ async fn main() -> Result<(), Failure> {
         json!({"vault": "우리집", "newName": "우리집2"}),
     )
     .await?;
+
+    // Sharing: the partner's calls on the shared vault cost what an owner's cost on their own.
+    let partner = rig.token("roundtrips-b")?;
+    let third = rig.token("roundtrips-c")?;
+    let mut on =
+        async |token: &str, tool: &'static str, class: Class, args: Value| -> Result<Value, Failure> {
+            // A label may say whose call it is after the tool's name.
+            let name = tool.split(' ').next().unwrap_or(tool);
+            let (out, cost) = rig.call(token, name, &args).await?;
+            rows.push(Row { tool, class, cost });
+            Ok(out)
+        };
+    let invite = on(&me, "share_vault", Write, json!({"vault": "우리집2"})).await?;
+    on(
+        &partner,
+        "join_vault",
+        Write,
+        json!({"inviteCode": invite["inviteCode"]}),
+    )
+    .await?;
+    on(&me, "list_members", Read, json!({})).await?;
+    on(
+        &partner,
+        "record_transaction (member)",
+        Write,
+        json!({"from": "카카오뱅크", "to": "식비", "amount": "5000", "memo": "간식", "idempotencyKey": "rt-b"}),
+    )
+    .await?;
+    let third_invite = rig.call(&me, "share_vault", &json!({})).await?.0;
+    rig.call(
+        &third,
+        "join_vault",
+        &json!({"inviteCode": third_invite["inviteCode"]}),
+    )
+    .await?;
+    rig.call(&third, "list_accounts", &json!({})).await?;
+    on(&third, "leave_vault", Write, json!({})).await?;
+    let members = rig.call(&me, "list_members", &json!({})).await?.0;
+    let name = members["members"][1]["name"].clone();
+    on(&me, "remove_member", Write, json!({"member": name})).await?;
 
     rows.sort_by_key(|r| (r.class == Class::Write, r.tool));
     println!(

@@ -23,6 +23,7 @@ impl Authenticator for TestAuth {
             Some("Bearer read") => Ok(Principal {
                 person: "p1".into(),
                 scopes: vec!["ledger:read".into()],
+                name: None,
             }),
             Some(_) => Err(AuthFailure::InvalidToken {
                 reason: "test".into(),

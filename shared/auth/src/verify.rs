@@ -291,6 +291,9 @@ fn peek_header(token: &str) -> Result<PeekedHeader, AuthFailure> {
 #[derive(Deserialize)]
 struct AccessClaims {
     sub: Option<Value>,
+    name: Option<Value>,
+    preferred_username: Option<Value>,
+    email: Option<Value>,
     scope: Option<Value>,
     scp: Option<Value>,
 }
@@ -320,7 +323,14 @@ fn principal_from(claims: AccessClaims) -> Result<Principal, AuthFailure> {
             }
         }
     }
-    Ok(Principal { person, scopes })
+    // A display name is a courtesy: a claim of the wrong type is skipped, not refused.
+    let name = [&claims.name, &claims.preferred_username, &claims.email]
+        .into_iter()
+        .find_map(|c| match c {
+            Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
+            _ => None,
+        });
+    Ok(Principal { person, scopes, name })
 }
 
 /// The log-only reason for a `jsonwebtoken` rejection.

@@ -65,7 +65,8 @@ async fn a_minted_dev_token_authenticates_with_its_subject_and_scopes() {
         auth(a.as_ref(), &token).await,
         Ok(Principal {
             person: "local-person".to_owned(),
-            scopes: vec!["ledger:read".to_owned(), "ledger:write".to_owned()]
+            scopes: vec!["ledger:read".to_owned(), "ledger:write".to_owned()],
+            name: None,
         })
     );
     let read_only = issuer

@@ -36,6 +36,7 @@ fn principal(person: &str, scopes: &[&str]) -> Result<Principal, AuthFailure> {
     Ok(Principal {
         person: person.to_owned(),
         scopes: scopes.iter().map(|s| (*s).to_owned()).collect(),
+        name: None,
     })
 }
 
@@ -216,6 +217,22 @@ async fn issuer_audience_and_subject_rules() {
         auth(&a, &with(json!({"exp": "soon"}))).await,
         rejected("missing claim `exp`")
     );
+    // The display name shown to other members: `name`, else `preferred_username`, else `email`.
+    let named = |patch| async { auth(&a, &with(patch)).await.map(|p| p.name) };
+    assert_eq!(
+        named(json!({"name": "민지", "preferred_username": "minji", "email": "m@example.test"})).await,
+        Ok(Some("민지".to_owned()))
+    );
+    assert_eq!(
+        named(json!({"name": " ", "preferred_username": "minji", "email": "m@example.test"})).await,
+        Ok(Some("minji".to_owned()))
+    );
+    assert_eq!(
+        named(json!({"name": 7, "email": "m@example.test"})).await,
+        Ok(Some("m@example.test".to_owned())),
+        "a claim of the wrong type is skipped, not refused"
+    );
+    assert_eq!(named(json!({})).await, Ok(None));
 }
 
 #[tokio::test]

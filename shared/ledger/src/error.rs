@@ -22,6 +22,8 @@ pub enum Entity {
     Transaction,
     /// A balance snapshot.
     Snapshot,
+    /// A person keeping a shared vault.
+    Member,
 }
 
 impl Entity {
@@ -32,6 +34,7 @@ impl Entity {
             Entity::Account => "account",
             Entity::Transaction => "transaction",
             Entity::Snapshot => "snapshot",
+            Entity::Member => "member",
         }
     }
 
@@ -41,6 +44,7 @@ impl Entity {
             Entity::Vault => "list_vaults",
             Entity::Account => "list_accounts",
             Entity::Transaction | Entity::Snapshot => "list_transactions",
+            Entity::Member => "list_members",
         }
     }
 }
@@ -127,6 +131,10 @@ pub enum Field {
     ExternalRef,
     /// The entries of a batch, as a whole (how many).
     Entries,
+    /// An invite code.
+    InviteCode,
+    /// A member of a shared vault, by name.
+    Member,
 }
 
 impl fmt::Display for Field {
@@ -156,7 +164,36 @@ impl fmt::Display for Field {
             Field::Date => f.write_str("date"),
             Field::ExternalRef => f.write_str("external reference"),
             Field::Entries => f.write_str("entries"),
+            Field::InviteCode => f.write_str("invite code"),
+            Field::Member => f.write_str("member"),
         }
+    }
+}
+
+/// What only an owner of a shared vault may do (named when a member is refused).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OwnerAction {
+    /// rename_account.
+    RenameAccounts,
+    /// archive_account.
+    ArchiveAccounts,
+    /// rename_vault.
+    RenameVault,
+    /// share_vault.
+    Invite,
+    /// remove_member.
+    RemoveMembers,
+}
+
+impl fmt::Display for OwnerAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            OwnerAction::RenameAccounts => "rename accounts",
+            OwnerAction::ArchiveAccounts => "archive accounts",
+            OwnerAction::RenameVault => "rename the vault",
+            OwnerAction::Invite => "invite people",
+            OwnerAction::RemoveMembers => "remove members",
+        })
     }
 }
 
@@ -293,6 +330,63 @@ pub enum LedgerError {
         /// Which total, e.g. `net worth of vault "우리집"`.
         total: String,
     },
+    /// The caller's role in a shared vault does not allow the action.
+    #[error(
+        "Only an owner of vault \"{vault}\" can {action}; you are a member there. Ask an owner to do it, or to make you an owner (share_vault with role \"owner\", then join_vault with that code)."
+    )]
+    NeedsOwner {
+        /// What was refused.
+        action: OwnerAction,
+        /// The vault, by the caller's name for it.
+        vault: String,
+    },
+    /// No invite has this code (or the text cannot be one).
+    #[error(
+        "That invite code is not valid. Check it was copied exactly (28 letters and digits in groups of four), or ask for a new code made with share_vault."
+    )]
+    InviteUnknown,
+    /// The invite was already used by someone.
+    #[error(
+        "That invite code has already been used; each code works once. Ask for a new code made with share_vault."
+    )]
+    InviteUsed,
+    /// The invite is past its 7 days.
+    #[error(
+        "That invite code has expired (codes work for 7 days). Ask for a new code made with share_vault."
+    )]
+    InviteExpired,
+    /// The joined vault's name is already one of the joiner's vault names.
+    #[error(
+        "You already have a vault named \"{name}\". Call join_vault again with the same inviteCode and `name`: your own name for the vault you are joining (e.g. \"{name} (shared)\")."
+    )]
+    JoinNameTaken {
+        /// The colliding name.
+        name: String,
+    },
+    /// The joiner is already a member of the vault.
+    #[error("You are already in this vault, as \"{vault}\" ({role}); the code was not used.")]
+    AlreadyMember {
+        /// The caller's name for it.
+        vault: String,
+        /// Their role.
+        role: &'static str,
+    },
+    /// The last owner may not leave while others remain.
+    #[error(
+        "You are the last owner of vault \"{vault}\" and others remain, so you cannot leave yet. Hand over first: call share_vault with role \"owner\" and have another member join_vault with that code (it makes them an owner); then leave_vault."
+    )]
+    LastOwner {
+        /// The vault.
+        vault: String,
+    },
+    /// The only member may not leave (the vault would be reachable by nobody).
+    #[error(
+        "You are the only member of vault \"{vault}\", so leaving would leave it with nobody. Nothing was changed; rename it with rename_vault if you no longer want it under this name."
+    )]
+    OnlyMember {
+        /// The vault.
+        vault: String,
+    },
     /// A concurrent change won; nothing was written. Safe to retry.
     #[error(
         "Another change to the same data happened at the same moment and nothing was written; call again."
@@ -345,7 +439,14 @@ impl LedgerError {
     /// What kind of failure this is.
     pub fn kind(&self) -> ErrorKind {
         match self {
-            LedgerError::NotFound { .. } => ErrorKind::NotFound,
+            LedgerError::NotFound { .. } | LedgerError::InviteUnknown => ErrorKind::NotFound,
+            LedgerError::InviteUsed
+            | LedgerError::JoinNameTaken { .. }
+            | LedgerError::AlreadyMember { .. }
+            | LedgerError::LastOwner { .. } => ErrorKind::Conflict,
+            LedgerError::NeedsOwner { .. } | LedgerError::InviteExpired | LedgerError::OnlyMember { .. } => {
+                ErrorKind::InvalidInput
+            }
             LedgerError::NameTaken { .. }
             | LedgerError::IdempotencyKeyReused { .. }
             | LedgerError::ProbableDuplicate { .. }
@@ -418,6 +519,7 @@ fn not_found_message(what: Entity, name: &str, within: Option<&str>, candidates:
     let (subject, create) = match what {
         Entity::Transaction => (format!("No transaction with id \"{name}\"{place}."), ""),
         Entity::Snapshot => (format!("No snapshot for \"{name}\"{place}."), ""),
+        Entity::Member => (format!("No member named \"{name}\"{place}."), ""),
         Entity::Vault => (
             format!("No vault named \"{name}\"."),
             " or create_vault to make it",

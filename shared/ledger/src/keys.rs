@@ -31,6 +31,10 @@ pub const TX_PREFIX: &str = "T#";
 pub const SNAPSHOT_PREFIX: &str = "S#";
 /// Prefix of budget settings in a vault: after every `B#…` rollup, before `C#`.
 pub const BUDGET_PREFIX: &str = "BG#";
+/// Prefix of member items (who keeps a shared vault) in a vault.
+pub const MEMBER_PREFIX: &str = "MB#";
+/// Prefix of invite items; an invite is its own partition and its sort key repeats it.
+pub const INVITE_PREFIX: &str = "INV#";
 /// A character above every character used after a prefix: closes inclusive ranges.
 pub const HIGH: char = '\u{10FFFF}';
 
@@ -63,6 +67,17 @@ pub fn vault_name(who: &PersonId, name: &NameKey) -> Key {
 /// An idempotency record of a person (`P#<sub>` / `IK#<key>`).
 pub fn idempotency(who: &PersonId, key: &str) -> Key {
     Key::new(person_pk(who), format!("IK#{key}"))
+}
+
+/// A person's member item in a shared vault (`V#<id>` / `MB#<sub>`).
+pub fn member(vault: VaultId, who: &PersonId) -> Key {
+    Key::new(vault_pk(vault), format!("{MEMBER_PREFIX}{}", who.as_str()))
+}
+
+/// An invite, found by the hash of its code alone (`INV#<hash>` / `INV#`): the
+/// joiner knows nothing else, so the invite cannot live in the vault's partition.
+pub fn invite(code_hash: &str) -> Key {
+    Key::new(format!("{INVITE_PREFIX}{code_hash}"), INVITE_PREFIX)
 }
 
 /// A vault's settings (`V#<id>` / `META`).
@@ -238,6 +253,17 @@ pub fn month_and_budgets_through(month: YearMonth) -> SkRange {
 /// Whether a sort key (from a range above) is a budget setting's.
 pub fn is_budget(sk: &str) -> bool {
     sk.starts_with(BUDGET_PREFIX)
+}
+
+/// A vault's member items (`MB#…`) and its settings (`META`) in one query:
+/// `MB#` < `META` in byte order, and nothing else in a vault starts with `M`.
+pub fn members_and_meta() -> SkRange {
+    SkRange::Between(MEMBER_PREFIX.into(), VAULT_META.into())
+}
+
+/// Whether a sort key (from [`members_and_meta`]) is a member item's.
+pub fn is_member(sk: &str) -> bool {
+    sk.starts_with(MEMBER_PREFIX)
 }
 
 /// Whether a sort key (from a range above) is an account's.

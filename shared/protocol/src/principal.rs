@@ -7,6 +7,9 @@ pub struct Principal {
     pub person: String,
     /// Granted scopes, e.g. `ledger:read`, `ledger:write`.
     pub scopes: Vec<String>,
+    /// The name other people see when a vault is shared: the token's `name`,
+    /// `preferred_username` or `email` claim, first one present.
+    pub name: Option<String>,
 }
 
 impl Principal {

@@ -126,6 +126,7 @@ impl Authenticator for TestAuth {
         Ok(Principal {
             person: "tester".into(),
             scopes: scopes.iter().map(|s| (*s).to_owned()).collect(),
+            name: None,
         })
     }
 

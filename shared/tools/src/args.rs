@@ -15,8 +15,8 @@ use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde_json::value::RawValue;
 
 use dochiya_ledger::domain::limits::{
-    MAX_CODE_CHARS, MAX_CURSOR_CHARS, MAX_EXTERNAL_REF_CHARS, MAX_IDEMPOTENCY_KEY_CHARS, MAX_MEMO_CHARS,
-    MAX_NAME_CHARS, MAX_SEARCH_CHARS,
+    MAX_CODE_CHARS, MAX_CURSOR_CHARS, MAX_EXTERNAL_REF_CHARS, MAX_IDEMPOTENCY_KEY_CHARS,
+    MAX_INVITE_CODE_CHARS, MAX_MEMO_CHARS, MAX_NAME_CHARS, MAX_SEARCH_CHARS,
 };
 use dochiya_ledger::domain::{Decimal, LocalDate, TransactionId, YearMonth};
 
@@ -152,6 +152,8 @@ pub(crate) type CursorArg = Bounded<MAX_CURSOR_CHARS>;
 pub(crate) type CodeArg = Bounded<MAX_CODE_CHARS>;
 /// A statement line's own id (`externalRef`).
 pub(crate) type RefArg = Bounded<MAX_EXTERNAL_REF_CHARS>;
+/// An invite code.
+pub(crate) type InviteCodeArg = Bounded<MAX_INVITE_CODE_CHARS>;
 
 impl<const MAX: usize> std::ops::Deref for Bounded<MAX> {
     type Target = str;

@@ -38,6 +38,8 @@ pub(crate) fn argument(field: Field) -> Cow<'static, str> {
         Field::Date => "date",
         Field::ExternalRef => "externalRef",
         Field::Entries => "entries",
+        Field::InviteCode => "inviteCode",
+        Field::Member => "member",
     })
 }
 

@@ -45,6 +45,11 @@ pub fn all(ledger: Arc<Ledger>) -> Vec<Arc<dyn Tool>> {
         tool::<record_split_transaction::RecordSplitTransaction>(&ledger),
         tool::<void_transaction::VoidTransaction>(&ledger),
         tool::<upsert_snapshot::UpsertSnapshot>(&ledger),
+        tool::<share_vault::ShareVault>(&ledger),
+        tool::<join_vault::JoinVault>(&ledger),
+        tool::<list_members::ListMembers>(&ledger),
+        tool::<remove_member::RemoveMember>(&ledger),
+        tool::<leave_vault::LeaveVault>(&ledger),
         tool::<set_budget::SetBudget>(&ledger),
         tool::<budget_report::BudgetReport>(&ledger),
         tool::<record_transactions::RecordTransactions>(&ledger),
@@ -71,6 +76,11 @@ pub fn specs() -> Vec<ToolSpec> {
         spec::<record_split_transaction::RecordSplitTransaction>(),
         spec::<void_transaction::VoidTransaction>(),
         spec::<upsert_snapshot::UpsertSnapshot>(),
+        spec::<share_vault::ShareVault>(),
+        spec::<join_vault::JoinVault>(),
+        spec::<list_members::ListMembers>(),
+        spec::<remove_member::RemoveMember>(),
+        spec::<leave_vault::LeaveVault>(),
         spec::<set_budget::SetBudget>(),
         spec::<budget_report::BudgetReport>(),
         spec::<record_transactions::RecordTransactions>(),
@@ -154,6 +164,11 @@ mod tests {
             &["vault", "account", "date", "balance"],
             &["account", "date", "balance"],
         ),
+        ("share_vault", &["vault", "role"], &[]),
+        ("join_vault", &["inviteCode", "name"], &["inviteCode"]),
+        ("list_members", &["vault"], &[]),
+        ("remove_member", &["vault", "member"], &["member"]),
+        ("leave_vault", &["vault"], &[]),
         (
             "set_budget",
             &["vault", "account", "amount", "month", "repeat"],
@@ -228,8 +243,14 @@ mod tests {
             "net_worth_history",
             "reconcile",
             "budget_report",
+            "list_members",
         ];
-        let destructive = ["void_transaction", "archive_account"];
+        let destructive = [
+            "void_transaction",
+            "archive_account",
+            "remove_member",
+            "leave_vault",
+        ];
         let idempotent_writes = [
             "create_vault",
             "rename_vault",
@@ -404,6 +425,12 @@ mod tests {
                 r#"{"account": "카카오뱅크", "date": "15/03", "balance": "1"}"#,
             ],
         );
+        check::<share_vault::ShareVault>(&[r#"{}"#, r#"{"role": "owner"}"#], &[r#"{"role": "admin"}"#]);
+        check::<join_vault::JoinVault>(
+            &[r#"{"inviteCode": "7K2M-QX4P-9RTW-HB3N-5CZA-8VDE-1FGJ", "name": "우리집"}"#],
+            &[r#"{}"#, r#"{"inviteCode": 12345}"#],
+        );
+        check::<remove_member::RemoveMember>(&[r#"{"member": "민지"}"#], &[r#"{}"#]);
         check::<set_budget::SetBudget>(
             &[
                 r#"{"account": "식비", "amount": "600000"}"#,
@@ -508,6 +535,11 @@ mod tests {
                     "difference",
                 ],
             ),
+            ("share_vault", &["vault", "inviteCode", "expiresAt", "role"]),
+            ("join_vault", &["vault", "role", "members"]),
+            ("list_members", &["vault", "members"]),
+            ("remove_member", &["vault", "member", "removed"]),
+            ("leave_vault", &["vault", "left"]),
             ("set_budget", &["vault", "account", "month", "amount", "repeat"]),
             (
                 "budget_report",

@@ -122,7 +122,9 @@ impl<O: Operation> Tool for LedgerTool<O> {
         arguments: Option<&RawValue>,
     ) -> Result<serde_json::Value, ToolError> {
         let args: O::Args = args::parse(arguments)?;
-        let who = PersonId::new(principal.person.clone()).map_err(|e| ToolError::Internal(Box::new(e)))?;
+        let who = PersonId::new(principal.person.clone())
+            .map_err(|e| ToolError::Internal(Box::new(e)))?
+            .with_name(principal.name.clone());
         let output = O::run(&self.ledger, &who, args)
             .await
             .map_err(|e| errors::tool_error(e, O::argument))?;

@@ -65,3 +65,5 @@ pub(crate) const TRANSACTION_ID: &str = "The transaction's id as a string, exact
 
 /// The optional `externalRef` of an entry.
 pub(crate) const EXTERNAL_REF: &str = "The statement line's own id (card approval number, bank transaction id), if it has one. Unique per vault: a line whose externalRef was already recorded is not recorded again.";
+/// The members of a vault in a result.
+pub(crate) const MEMBERS: &str = "Everyone keeping this vault, oldest first.";

@@ -184,6 +184,8 @@ pub(crate) struct TransactionOut {
     pub(crate) memo: String,
     /// True when it was voided: the record stays but it no longer counts in any balance.
     pub(crate) voided: bool,
+    /// Who recorded it (their name then); null for entries made before vaults could be shared.
+    pub(crate) recorded_by: Option<String>,
     /// The postings: `to` accounts (positive) first, then `from` accounts (negative).
     pub(crate) postings: Vec<PostingOut>,
 }
@@ -195,6 +197,7 @@ impl From<lt::Transaction> for TransactionOut {
             date: t.date.into(),
             memo: t.memo,
             voided: t.voided,
+            recorded_by: t.recorded_by,
             postings: t
                 .postings
                 .into_iter()
@@ -204,6 +207,57 @@ impl From<lt::Transaction> for TransactionOut {
                     amount: p.amount.into(),
                 })
                 .collect(),
+        }
+    }
+}
+
+/// A role in a shared vault, as arguments and results spell it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum RoleWire {
+    Owner,
+    Member,
+}
+
+impl From<lt::Role> for RoleWire {
+    fn from(r: lt::Role) -> Self {
+        match r {
+            lt::Role::Owner => RoleWire::Owner,
+            lt::Role::Member => RoleWire::Member,
+        }
+    }
+}
+
+impl From<RoleWire> for lt::Role {
+    fn from(r: RoleWire) -> Self {
+        match r {
+            RoleWire::Owner => lt::Role::Owner,
+            RoleWire::Member => lt::Role::Member,
+        }
+    }
+}
+
+/// One person keeping a vault.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct MemberOut {
+    /// Their name (from their sign-in, or a short handle); pass it as `member` to remove_member.
+    pub(crate) name: String,
+    /// owner or member.
+    pub(crate) role: RoleWire,
+    /// The date they joined, YYYY-MM-DD in the vault's time zone.
+    pub(crate) joined_at: DateOut,
+    /// True for the caller.
+    pub(crate) you: bool,
+}
+
+impl From<lt::MemberInfo> for MemberOut {
+    fn from(m: lt::MemberInfo) -> Self {
+        Self {
+            name: m.name,
+            role: m.role.into(),
+            joined_at: m.joined_on.into(),
+            you: m.you,
         }
     }
 }

@@ -2238,6 +2238,377 @@ pub async fn budget_report_reads_do_not_grow_with_entries<S: Store>(store: S) {
 
 mod batches;
 pub use batches::*;
+// ---------------------------------------------------------------- sharing (issue 16)
+
+/// A fresh person whose token carries a display name.
+fn named_person(tag: &str, name: &str) -> PersonId {
+    fresh_person(tag).with_name(Some(name.to_owned()))
+}
+
+/// Owner `a` makes 가계부 with 카카오뱅크 and 식비 and invites `b` as `role`; `b` joins.
+async fn shared_household(l: &Ledger, a: &PersonId, b: &PersonId, role: Role) -> Joined {
+    household(l, a).await;
+    let invite = call!(l.share_vault(a, None, role)).expect("share_vault");
+    call!(l.join_vault(b, &invite.invite_code, None)).expect("join_vault")
+}
+
+/// Invite, join, both record, both see both entries with who recorded them; roles and counts.
+pub async fn share_join_and_record_together<S: Store>(store: S) {
+    let (l, clock) = ledger_over(Arc::new(store));
+    let a = named_person("share-a", "민지");
+    let b = named_person("share-b", "준호");
+    household(&l, &a).await;
+    let invite = call!(l.share_vault(&a, None, Role::Member)).expect("share_vault");
+    assert_eq!(invite.role, Role::Member);
+    assert_eq!(invite.expires_at.as_second(), NOON_KST_2026_03_15 + 7 * 24 * 3600);
+    let code = &invite.invite_code;
+    assert_eq!(code.len(), 34, "{code}");
+    assert_eq!(code.split('-').count(), 7, "{code}");
+
+    let joined = call!(l.join_vault(&b, &code.to_lowercase(), None)).expect("join_vault");
+    assert_eq!(
+        (joined.vault.name.as_str(), joined.role),
+        ("가계부", Role::Member)
+    );
+    let names: Vec<(&str, Role, bool)> = joined
+        .members
+        .iter()
+        .map(|m| (m.name.as_str(), m.role, m.you))
+        .collect();
+    assert_eq!(
+        names,
+        vec![("민지", Role::Owner, false), ("준호", Role::Member, true)]
+    );
+
+    // Both record; each sees both entries, with the recorder's name.
+    record(
+        &l,
+        &a,
+        tx("카카오뱅크", "식비", "9000", Some("2026-03-14"), "점심"),
+    )
+    .await;
+    record(
+        &l,
+        &b,
+        tx("카카오뱅크", "식비", "12000", Some("2026-03-15"), "저녁"),
+    )
+    .await;
+    for who in [&a, &b] {
+        let seen: Vec<(String, Option<String>)> = all_transactions(&l, who)
+            .await
+            .into_iter()
+            .filter(|t| t.memo == "점심" || t.memo == "저녁")
+            .map(|t| (t.memo, t.recorded_by))
+            .collect();
+        assert_eq!(
+            seen,
+            vec![
+                ("저녁".into(), Some("준호".into())),
+                ("점심".into(), Some("민지".into()))
+            ]
+        );
+    }
+    let vaults = call!(l.list_vaults(&b)).expect("list_vaults");
+    let v = &vaults.vaults[0];
+    assert_eq!(
+        (v.name.as_str(), v.role, v.member_count),
+        ("가계부", Role::Member, 2)
+    );
+    let vaults = call!(l.list_vaults(&a)).expect("list_vaults");
+    assert_eq!(
+        (vaults.vaults[0].role, vaults.vaults[0].member_count),
+        (Role::Owner, 2)
+    );
+
+    // The code is single-use; an unknown code and an expired one each say so.
+    let again = call!(l.join_vault(&fresh_person("share-c"), code, None)).unwrap_err();
+    assert!(matches!(again, LedgerError::InviteUsed), "{again:?}");
+    let unknown = call!(l.join_vault(&b, "0000-0000-0000-0000-0000-0000-0000", None)).unwrap_err();
+    assert!(matches!(unknown, LedgerError::InviteUnknown), "{unknown:?}");
+    let garbage = call!(l.join_vault(&b, "let me in", None)).unwrap_err();
+    assert!(matches!(garbage, LedgerError::InviteUnknown), "{garbage:?}");
+    let late = call!(l.share_vault(&a, None, Role::Member)).expect("share_vault");
+    clock.advance_seconds(7 * 24 * 3600);
+    let expired = call!(l.join_vault(&fresh_person("share-d"), &late.invite_code, None)).unwrap_err();
+    assert!(matches!(expired, LedgerError::InviteExpired), "{expired:?}");
+    let members = call!(l.list_members(&a, None)).expect("list_members");
+    assert_eq!(members.members.len(), 2);
+}
+
+/// Members record but may not do what owners do; each refusal names the role.
+pub async fn roles_limit_what_members_do<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let a = named_person("roles-a", "민지");
+    let b = named_person("roles-b", "준호");
+    shared_household(&l, &a, &b, Role::Member).await;
+    let refusals = [
+        call!(l.rename_account(&b, None, "식비", "외식")).map(|_| ()),
+        call!(l.archive_account(&b, None, "식비")).map(|_| ()),
+        call!(l.rename_vault(&b, "가계부", "우리집")).map(|_| ()),
+        call!(l.share_vault(&b, None, Role::Member)).map(|_| ()),
+        call!(l.remove_member(&b, None, "민지")).map(|_| ()),
+    ];
+    let actions: Vec<String> = refusals
+        .into_iter()
+        .map(|r| match r {
+            Err(LedgerError::NeedsOwner { action, vault }) => format!("{action}/{vault}"),
+            other => format!("unexpected {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        actions,
+        vec![
+            "rename accounts/가계부",
+            "archive accounts/가계부",
+            "rename the vault/가계부",
+            "invite people/가계부",
+            "remove members/가계부",
+        ]
+    );
+    // What members may do.
+    call!(l.create_account(
+        &b,
+        NewAccount {
+            vault: None,
+            name: "교통비".into(),
+            kind: AccountKind::Expense,
+            opening_balance: None,
+            opening_date: None
+        }
+    ))
+    .expect("member creates an account");
+    let r = record(&l, &b, tx("카카오뱅크", "교통비", "1500", None, "버스")).await;
+    call!(l.void_transaction(&b, None, r.transaction.transaction_id, None)).expect("member voids");
+    call!(l.upsert_snapshot(
+        &b,
+        SnapshotInput {
+            vault: None,
+            account: "카카오뱅크".into(),
+            date: date("2026-03-15"),
+            balance: d("0")
+        }
+    ))
+    .expect("member snapshots");
+}
+
+/// Joining under a name the joiner already uses asks for `name`; with it, the join works.
+pub async fn join_asks_for_a_name_on_collision<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let a = named_person("collide-a", "민지");
+    let b = named_person("collide-b", "준호");
+    household(&l, &a).await;
+    vault(&l, &b, "가계부").await;
+    let invite = call!(l.share_vault(&a, None, Role::Member)).expect("share_vault");
+    let clash = call!(l.join_vault(&b, &invite.invite_code, None)).unwrap_err();
+    assert!(
+        matches!(&clash, LedgerError::JoinNameTaken { name } if name == "가계부"),
+        "{clash:?}"
+    );
+    let joined =
+        call!(l.join_vault(&b, &invite.invite_code, Some("민지네"))).expect("join under another name");
+    assert_eq!(joined.vault.name, "민지네");
+    // The joiner reaches it by their name; the owner still by theirs.
+    assert_eq!(
+        call!(l.list_accounts(&b, Some("민지네"), false))
+            .expect("accounts")
+            .accounts
+            .len(),
+        7
+    );
+    assert_eq!(
+        call!(l.list_accounts(&a, Some("가계부"), false))
+            .expect("accounts")
+            .accounts
+            .len(),
+        7
+    );
+    let again = call!(
+        l.join_vault(
+            &b,
+            &call!(l.share_vault(&a, None, Role::Member))
+                .expect("share")
+                .invite_code,
+            None
+        )
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&again, LedgerError::AlreadyMember { vault, role: "member" } if vault == "민지네"),
+        "{again:?}"
+    );
+}
+
+/// A removed member is refused on the very next call on every instance, warm caches included.
+pub async fn removal_takes_effect_on_every_instance<S: Store>(store: S) {
+    let store: Arc<dyn Store> = Arc::new(store);
+    let (one, _) = ledger_over(store.clone());
+    let (two, _) = ledger_over(store.clone());
+    let a = named_person("remove-a", "민지");
+    let b = named_person("remove-b", "준호");
+    shared_household(&one, &a, &b, Role::Member).await;
+    // Warm B's roster on both instances.
+    for l in [&one, &two] {
+        assert_eq!(
+            call!(l.list_accounts(&b, None, false))
+                .expect("accounts")
+                .vault
+                .name,
+            "가계부"
+        );
+    }
+    let removed = call!(one.remove_member(&a, None, "준호")).expect("remove_member");
+    assert_eq!((removed.member.as_str(), removed.removed), ("준호", true));
+    for l in [&two, &one] {
+        let read = call!(l.list_accounts(&b, None, false)).unwrap_err();
+        assert!(
+            matches!(
+                read,
+                LedgerError::NotFound {
+                    what: Entity::Vault,
+                    ..
+                }
+            ),
+            "read after removal: {read:?}"
+        );
+        let write =
+            call!(l.record_transaction(&b, tx("카카오뱅크", "식비", "1000", None, "after"))).unwrap_err();
+        assert!(
+            matches!(
+                write,
+                LedgerError::NotFound {
+                    what: Entity::Vault,
+                    ..
+                }
+            ),
+            "write after removal: {write:?}"
+        );
+    }
+    // Also when B names the vault.
+    let named = call!(two.get_balances(&b, Some("가계부"), None)).unwrap_err();
+    assert!(
+        matches!(
+            &named,
+            LedgerError::NotFound {
+                what: Entity::Vault,
+                ..
+            }
+        ),
+        "{named:?}"
+    );
+    let members = call!(two.list_members(&a, None)).expect("list_members");
+    assert_eq!(
+        members
+            .members
+            .iter()
+            .map(|m| m.name.as_str())
+            .collect::<Vec<_>>(),
+        vec!["민지"]
+    );
+    assert_eq!(
+        call!(two.list_vaults(&a)).expect("vaults").vaults[0].member_count,
+        1
+    );
+    // B may use the name again for a vault of their own.
+    vault(&one, &b, "가계부").await;
+}
+
+/// The last owner cannot leave while others remain; an owner's code hands over.
+pub async fn last_owner_hands_over_before_leaving<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let a = named_person("owner-a", "민지");
+    let b = named_person("owner-b", "준호");
+    shared_household(&l, &a, &b, Role::Member).await;
+    let refused = call!(l.leave_vault(&a, None)).unwrap_err();
+    assert!(
+        matches!(&refused, LedgerError::LastOwner { vault } if vault == "가계부"),
+        "{refused:?}"
+    );
+    let handover = call!(l.share_vault(&a, None, Role::Owner)).expect("owner invite");
+    let up = call!(l.join_vault(&b, &handover.invite_code, None)).expect("upgrade");
+    assert_eq!(up.role, Role::Owner);
+    let left = call!(l.leave_vault(&a, None)).expect("leave");
+    assert!(left.left);
+    let alone = call!(l.leave_vault(&b, None)).unwrap_err();
+    assert!(
+        matches!(&alone, LedgerError::OnlyMember { vault } if vault == "가계부"),
+        "{alone:?}"
+    );
+    let members = call!(l.list_members(&b, None)).expect("members");
+    let rows: Vec<(&str, Role)> = members
+        .members
+        .iter()
+        .map(|m| (m.name.as_str(), m.role))
+        .collect();
+    assert_eq!(rows, vec![("준호", Role::Owner)]);
+    let gone = call!(l.list_accounts(&a, None, false)).unwrap_err();
+    assert!(
+        matches!(
+            gone,
+            LedgerError::NotFound {
+                what: Entity::Vault,
+                ..
+            }
+        ),
+        "{gone:?}"
+    );
+}
+
+/// Fifty people join with one code at once: exactly one gets in.
+pub async fn race_fifty_joins_one_code<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let a = named_person("race-join", "민지");
+    household(&l, &a).await;
+    let invite = call!(l.share_vault(&a, None, Role::Member)).expect("share_vault");
+    let people: Vec<PersonId> = (0..50).map(|i| fresh_person(&format!("race-join-{i}"))).collect();
+    let mut tasks = Vec::new();
+    for p in people {
+        let (l, code) = (l.clone(), invite.invite_code.clone());
+        tasks.push(tokio::spawn(async move { call!(l.join_vault(&p, &code, None)) }));
+    }
+    let mut outcomes = Vec::new();
+    for t in tasks {
+        outcomes.push(t.await.expect("task"));
+    }
+    let ok = outcomes.iter().filter(|o| o.is_ok()).count();
+    let used = outcomes
+        .iter()
+        .filter(|o| matches!(o, Err(LedgerError::InviteUsed)))
+        .count();
+    assert_eq!((ok, used), (1, 49), "{outcomes:?}");
+    assert_eq!(call!(l.list_members(&a, None)).expect("members").members.len(), 2);
+}
+
+/// Two members sending the same idempotencyKey string each get their own entry.
+pub async fn idempotency_keys_are_per_person<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let a = named_person("idem-a", "민지");
+    let b = named_person("idem-b", "준호");
+    shared_household(&l, &a, &b, Role::Member).await;
+    let same = NewTransaction {
+        idempotency_key: "lunch-1".into(),
+        ..tx("카카오뱅크", "식비", "8000", None, "김밥")
+    };
+    let first = record(&l, &a, same.clone()).await;
+    let second = record(
+        &l,
+        &b,
+        NewTransaction {
+            memo: Some("라면".into()),
+            ..same.clone()
+        },
+    )
+    .await;
+    assert_ne!(
+        first.transaction.transaction_id,
+        second.transaction.transaction_id
+    );
+    assert_eq!((first.replayed, second.replayed), (false, false));
+    let replay = record(&l, &a, same).await;
+    assert_eq!(
+        (replay.transaction.transaction_id, replay.replayed),
+        (first.transaction.transaction_id, true)
+    );
+}
 
 /// Instantiate every ledger contract test against a store factory expression.
 ///
@@ -2290,6 +2661,13 @@ macro_rules! ledger_contract_tests {
             batches_share_external_refs,
             concurrent_single_and_batch_one_entry_per_ref,
             batch_dry_run_reports_every_problem,
+            share_join_and_record_together,
+            roles_limit_what_members_do,
+            join_asks_for_a_name_on_collision,
+            removal_takes_effect_on_every_instance,
+            last_owner_hands_over_before_leaving,
+            race_fifty_joins_one_code,
+            idempotency_keys_are_per_person,
         );
     };
 }

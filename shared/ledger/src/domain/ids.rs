@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::ParseError;
-use super::limits::MAX_SUBJECT_BYTES;
+use super::limits::{MAX_DISPLAY_NAME_CHARS, MAX_SUBJECT_BYTES};
 
 /// 2^53: every transaction id is above it, so a client that rounds ids through
 /// a JSON number visibly breaks them instead of silently hitting another one.
@@ -129,9 +129,13 @@ pub fn is_usable_subject(sub: &str) -> bool {
     !sub.trim().is_empty() && sub.len() <= MAX_SUBJECT_BYTES && !sub.chars().any(char::is_control)
 }
 
-/// The person a request acts for: the token's `sub`.
+/// The person a request acts for: the token's `sub`, and the display name its
+/// token carries (if any), which other members of a shared vault see.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct PersonId(String);
+pub struct PersonId {
+    sub: String,
+    name: Option<String>,
+}
 
 impl PersonId {
     /// Wrap a subject; refused when blank, over [`MAX_SUBJECT_BYTES`], or containing control characters.
@@ -142,18 +146,45 @@ impl PersonId {
                 "the token subject is empty, too long, or has control characters",
             ));
         }
-        Ok(PersonId(sub))
+        Ok(PersonId { sub, name: None })
+    }
+
+    /// The same person with the display name from their token (`name`,
+    /// `preferred_username` or `email`); a blank one is dropped, a long one
+    /// cut to [`MAX_DISPLAY_NAME_CHARS`], control characters removed.
+    pub fn with_name(self, name: Option<String>) -> PersonId {
+        let name = name
+            .map(|n| {
+                let clean: String = n.chars().filter(|c| !c.is_control()).collect();
+                clean
+                    .trim()
+                    .chars()
+                    .take(MAX_DISPLAY_NAME_CHARS)
+                    .collect::<String>()
+            })
+            .map(|n| n.trim().to_string())
+            .filter(|n| !n.is_empty());
+        PersonId { name, ..self }
     }
 
     /// The subject text.
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.sub
+    }
+
+    /// What other members see: the token's name, else a short stable handle
+    /// derived from the subject (never the subject itself).
+    pub fn display_name(&self) -> String {
+        match &self.name {
+            Some(n) => n.clone(),
+            None => super::invite::handle_for(&self.sub),
+        }
     }
 }
 
 impl fmt::Display for PersonId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.sub)
     }
 }
 
@@ -275,5 +306,21 @@ mod tests {
             PersonId::new("x".repeat(MAX_SUBJECT_BYTES)).map(|p| p.as_str().len()),
             Ok(255)
         );
+    }
+
+    #[test]
+    fn a_person_shows_their_token_name_or_a_handle_never_the_subject() {
+        let p = PersonId::new("auth0|abc").unwrap();
+        assert_eq!(p.display_name(), super::super::handle_for("auth0|abc"));
+        assert!(!p.display_name().contains("auth0"));
+        let named = p.clone().with_name(Some("  민지\u{7}  ".into()));
+        assert_eq!(named.display_name(), "민지");
+        assert_eq!(named.as_str(), "auth0|abc");
+        assert_eq!(
+            p.clone().with_name(Some(" \t ".into())).display_name(),
+            p.display_name()
+        );
+        let long = p.with_name(Some("가".repeat(MAX_DISPLAY_NAME_CHARS + 10)));
+        assert_eq!(long.display_name().chars().count(), MAX_DISPLAY_NAME_CHARS);
     }
 }

@@ -25,3 +25,7 @@ pub const MAX_SUGGEST_CHARS: usize = MAX_NAME_CHARS + 1;
 pub const MAX_EXTERNAL_REF_CHARS: usize = 100;
 /// Most entries in one `record_transactions` batch (a month of one card fits).
 pub const MAX_BATCH_ENTRIES: usize = 100;
+/// Longest display name kept for a member (from the token's `name`, `preferred_username` or `email`).
+pub const MAX_DISPLAY_NAME_CHARS: usize = MAX_NAME_CHARS;
+/// Longest invite-code argument (28 characters, dashes and spaces, some slack).
+pub const MAX_INVITE_CODE_CHARS: usize = 64;

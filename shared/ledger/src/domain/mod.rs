@@ -2,6 +2,7 @@
 //! money, ids, names, dates and account kinds.
 
 mod ids;
+mod invite;
 pub mod limits;
 mod money;
 mod name;
@@ -11,6 +12,7 @@ pub use ids::{
     AccountId, Entropy, OsEntropy, PersonId, SeededEntropy, TWO_POW_53, TransactionId, VaultId,
     is_usable_subject, random_uuid,
 };
+pub use invite::{InviteCode, handle_for};
 pub use limits::MAX_NAME_CHARS;
 pub use money::{Currency, Decimal, MAX_AMOUNT_MINOR, Money};
 pub use name::{Name, NameKey, closest_names};

@@ -11,10 +11,11 @@ use super::codec::{
 use super::guards::{ACCOUNT_LIVE, ACCOUNT_NEW, MEMBERSHIP, NAME_FREE, NAME_HELD, VAULT_EXISTS, guard};
 use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
+use super::sharing::require_owner;
 use super::writer::{TxChange, transaction_ops};
 use super::*;
 use crate::domain::{AccountId, AccountKind, Money, Name, random_uuid};
-use crate::error::{Entity, Field};
+use crate::error::{Entity, Field, OwnerAction};
 use crate::keys;
 use crate::store::{Condition, Guard, Item, StoreError, WriteOp};
 
@@ -171,7 +172,7 @@ async fn attempt_create(
     let mut opening_id = None;
     let mut account_net = 0;
     if !opening.is_zero() {
-        let o = opening_entry(ledger, input, &m, &cat, &account, equity_name, opening)?;
+        let o = opening_entry(ledger, who, input, &m, &cat, &account, (equity_name, opening))?;
         ops.extend(o.ops);
         new_accounts += o.new_accounts;
         account_net = o.account_net;
@@ -220,12 +221,12 @@ struct Opening {
 
 fn opening_entry(
     ledger: &Ledger,
+    who: &PersonId,
     input: &NewAccount,
     m: &Membership,
     cat: &Catalogue,
     account: &AccountRec,
-    equity_name: &Name,
-    opening: Money,
+    (equity_name, opening): (&Name, Money),
 ) -> Result<Opening, LedgerError> {
     let now = ledger.clock.now();
     let mut ops = Vec::new();
@@ -268,6 +269,7 @@ fn opening_entry(
         memo: format!("Opening balance of {}", account.name),
         voided: false,
         recorded_at_ms: now.as_millisecond(),
+        recorded_by: Some(who.display_name()),
         postings: vec![
             PostingRec {
                 account_id: account.account_id,
@@ -365,6 +367,7 @@ pub(super) async fn rename_account(
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
             let m = v.m.clone();
+            require_owner(&m, OwnerAction::RenameAccounts)?;
             let cat = catalogue(ledger, &m).await?;
             let a = live_account(&cat, account, &m)?;
             if let Some(other) = cat.live(new.key()).filter(|o| o.account_id != a.account_id) {
@@ -423,6 +426,7 @@ pub(super) async fn archive_account(
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
             let m = v.m.clone();
+            require_owner(&m, OwnerAction::ArchiveAccounts)?;
             let cat = catalogue(ledger, &m).await?;
             let a = live_account(&cat, account, &m)?;
             let ops = vec![

@@ -437,6 +437,7 @@ impl Run<'_> {
             voided: false,
             recorded_at_ms: self.now_ms,
             postings,
+            recorded_by: Some(self.who.display_name()),
         };
         let change = TxChange::Create(&tx);
         let nets = change.nets()?;

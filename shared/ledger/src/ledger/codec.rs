@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use super::types::Role;
 use crate::domain::{
     AccountId, AccountKind, Currency, LocalDate, NameKey, TransactionId, VaultId, VaultZone, YearMonth,
 };
@@ -70,6 +71,11 @@ const ACCOUNT_COUNT: &str = "accountCount";
 /// The name attributes of a renamed vault, membership or account.
 pub(super) fn name_attrs(display: &str, key: &NameKey) -> Attrs {
     BTreeMap::from([("name".into(), sv(display)), ("nameKey".into(), sv(key.as_str()))])
+}
+
+/// Only the name key (a member item follows its member's name for the vault).
+pub(super) fn name_key_attr(key: &NameKey) -> Attrs {
+    BTreeMap::from([("nameKey".into(), sv(key.as_str()))])
 }
 
 /// The guard "the item's name key is still `key`".
@@ -189,6 +195,8 @@ pub(super) struct Membership {
     pub name_key: NameKey,
     pub currency: Currency,
     pub zone: VaultZone,
+    /// The person's role in the vault.
+    pub role: Role,
 }
 
 impl Membership {
@@ -199,12 +207,13 @@ impl Membership {
             ("nameKey".into(), sv(self.name_key.as_str())),
             ("currency".into(), sv(self.currency.code())),
             ("timeZone".into(), sv(self.zone.name())),
-            ("role".into(), sv("owner")),
+            (ROLE.into(), sv(self.role.as_str())),
         ])
     }
 
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
         Ok(Membership {
+            role: role(a)?,
             vault_id: parse_or_corrupt(VaultId::parse(s(a, "vaultId")?), "vault id")?,
             name: s(a, "name")?.to_string(),
             name_key: NameKey::from_stored(s(a, "nameKey")?.to_string()),
@@ -218,9 +227,165 @@ impl Membership {
         let mut a = self.to_attrs();
         a.remove("role");
         a.insert(ACCOUNT_COUNT.into(), Value::N(0));
+        // The creator is the first member (their member item is written beside).
+        a.insert(MEMBER_COUNT.into(), Value::N(1));
+        a.insert(MEMBERS_VERSION.into(), Value::N(0));
         a.insert("createdBy".into(), sv(created_by));
         a.insert("createdAt".into(), Value::N(created_at));
         a
+    }
+}
+
+/// Attribute of a membership and a member item holding the role.
+pub(super) const ROLE: &str = "role";
+/// Attribute of a vault's settings item counting its members (absent: 1, the creator).
+pub(super) const MEMBER_COUNT: &str = "memberCount";
+/// Attribute of a vault's settings item moved on by every change of its member list.
+pub(super) const MEMBERS_VERSION: &str = "membersVersion";
+
+/// A role from a stored item; memberships written before sharing existed say `owner`.
+fn role(a: &Attrs) -> Result<Role, LedgerError> {
+    match a.get(ROLE) {
+        None => Ok(Role::Owner),
+        Some(Value::S(r)) => Role::parse(r).ok_or_else(|| corrupt(ROLE)),
+        Some(_) => Err(corrupt(ROLE)),
+    }
+}
+
+/// A vault's member count from its settings item (a vault never shared has its creator only).
+pub(super) fn member_count(a: &Attrs) -> Result<i64, LedgerError> {
+    match a.get(MEMBER_COUNT) {
+        None => Ok(1),
+        Some(Value::N(v)) => Ok(*v),
+        Some(_) => Err(corrupt(MEMBER_COUNT)),
+    }
+}
+
+/// A vault's members version from its settings item (0 when never shared).
+pub(super) fn members_version(a: &Attrs) -> Result<i64, LedgerError> {
+    n_or_zero(a, MEMBERS_VERSION)
+}
+
+/// The op that changes a vault's member count by `delta` and moves its members
+/// version on, under `guard` (who joins, leaves or is removed).
+pub(super) fn members_update(key: Key, delta: i64, guard: Option<Guard>) -> WriteOp {
+    WriteOp::Update {
+        key,
+        set: BTreeMap::new(),
+        add: BTreeMap::from([(MEMBER_COUNT.into(), delta), (MEMBERS_VERSION.into(), 1)]),
+        remove: vec![],
+        guard,
+    }
+}
+
+/// The guard "the vault's member list is still the version read".
+pub(super) fn members_unchanged(version: i64) -> Condition {
+    Condition::AttrEquals(MEMBERS_VERSION.into(), Value::N(version))
+}
+
+/// The guard "this membership is an owner's".
+pub(super) fn is_owner() -> Condition {
+    Condition::AttrEquals(ROLE.into(), sv(Role::Owner.as_str()))
+}
+
+/// The attributes that make a membership or member item an owner's.
+pub(super) fn owner_role() -> Attrs {
+    BTreeMap::from([(ROLE.into(), sv(Role::Owner.as_str()))])
+}
+
+/// One person keeping a shared vault (`V#<id>` / `MB#<sub>`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct MemberRec {
+    /// The member's subject (never shown: it keys their own items).
+    pub person: String,
+    /// Their display name when they joined.
+    pub name: String,
+    pub role: Role,
+    /// Epoch seconds.
+    pub joined_at: i64,
+    /// The member's own name key for the vault (their `VN#` item, deleted on removal).
+    pub name_key: NameKey,
+}
+
+impl MemberRec {
+    pub fn to_attrs(&self) -> Attrs {
+        BTreeMap::from([
+            ("person".into(), sv(&self.person)),
+            ("name".into(), sv(&self.name)),
+            (ROLE.into(), sv(self.role.as_str())),
+            ("joinedAt".into(), Value::N(self.joined_at)),
+            ("nameKey".into(), sv(self.name_key.as_str())),
+        ])
+    }
+
+    pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
+        Ok(MemberRec {
+            person: s(a, "person")?.to_string(),
+            name: s(a, "name")?.to_string(),
+            role: role(a)?,
+            joined_at: n(a, "joinedAt")?,
+            name_key: NameKey::from_stored(s(a, "nameKey")?.to_string()),
+        })
+    }
+}
+
+/// An invite (`INV#<hash>` / `INV#`): the vault it opens, with the settings a
+/// joiner's membership carries, the role it grants, and whether it was used.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct InviteRec {
+    pub vault_id: VaultId,
+    pub vault_name: String,
+    pub currency: Currency,
+    pub zone: VaultZone,
+    pub role: Role,
+    /// Epoch seconds after which the code no longer works.
+    pub expires_at: i64,
+    pub used: bool,
+}
+
+/// Attribute of an invite saying it was used.
+const USED: &str = "used";
+
+impl InviteRec {
+    /// Attributes; `purge_at` (the TTL) is later than `expires_at`, so a late
+    /// join still learns the code expired rather than that it never existed.
+    pub fn to_attrs(&self, purge_at: i64) -> Attrs {
+        BTreeMap::from([
+            ("vaultId".into(), sv(self.vault_id.to_string())),
+            ("vaultName".into(), sv(&self.vault_name)),
+            ("currency".into(), sv(self.currency.code())),
+            ("timeZone".into(), sv(self.zone.name())),
+            (ROLE.into(), sv(self.role.as_str())),
+            ("validUntil".into(), Value::N(self.expires_at)),
+            (USED.into(), Value::Bool(self.used)),
+            (TTL_ATTRIBUTE.into(), Value::N(purge_at)),
+        ])
+    }
+
+    pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
+        Ok(InviteRec {
+            vault_id: parse_or_corrupt(VaultId::parse(s(a, "vaultId")?), "vault id")?,
+            vault_name: s(a, "vaultName")?.to_string(),
+            currency: parse_or_corrupt(Currency::parse(s(a, "currency")?), "currency")?,
+            zone: parse_or_corrupt(VaultZone::parse(s(a, "timeZone")?), "time zone")?,
+            role: role(a)?,
+            expires_at: n(a, "validUntil")?,
+            used: flag(a, USED)?,
+        })
+    }
+
+    /// The op that marks the invite used, only if it still is not: one join per code.
+    pub fn use_up(key: Key, at: i64, guard_name: &'static str) -> WriteOp {
+        WriteOp::Update {
+            key,
+            set: BTreeMap::from([(USED.into(), Value::Bool(true)), ("usedAt".into(), Value::N(at))]),
+            add: BTreeMap::new(),
+            remove: vec![],
+            guard: Some(Guard::new(
+                guard_name,
+                Condition::AttrEquals(USED.into(), Value::Bool(false)),
+            )),
+        }
     }
 }
 
@@ -317,6 +482,9 @@ pub(super) struct PostingRec {
     pub amount: i64,
 }
 
+/// Attribute of a transaction or snapshot naming who wrote it.
+pub(super) const RECORDED_BY: &str = "recordedBy";
+
 /// A stored transaction.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct TxRec {
@@ -325,6 +493,8 @@ pub(super) struct TxRec {
     pub memo: String,
     pub voided: bool,
     pub recorded_at_ms: i64,
+    /// The recorder's display name at the time (absent on entries from before sharing).
+    pub recorded_by: Option<String>,
     pub postings: Vec<PostingRec>,
 }
 
@@ -341,14 +511,18 @@ impl TxRec {
                 ]))
             })
             .collect();
-        BTreeMap::from([
+        let mut a = BTreeMap::from([
             ("transactionId".into(), sv(self.id.to_string())),
             ("date".into(), sv(self.date.to_string())),
             ("memo".into(), sv(&self.memo)),
             ("voided".into(), Value::Bool(self.voided)),
             ("recordedAt".into(), Value::N(self.recorded_at_ms)),
             ("postings".into(), Value::L(postings)),
-        ])
+        ]);
+        if let Some(by) = &self.recorded_by {
+            a.insert(RECORDED_BY.into(), sv(by));
+        }
+        a
     }
 
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
@@ -373,6 +547,11 @@ impl TxRec {
             memo: s(a, "memo")?.to_string(),
             voided: flag(a, "voided")?,
             recorded_at_ms: n_or_zero(a, "recordedAt")?,
+            recorded_by: match a.get(RECORDED_BY) {
+                None => None,
+                Some(Value::S(by)) => Some(by.clone()),
+                Some(_) => return Err(corrupt(RECORDED_BY)),
+            },
             postings,
         })
     }
@@ -481,12 +660,14 @@ pub(super) struct SnapshotRec {
 }
 
 impl SnapshotRec {
-    pub fn to_attrs(&self, updated_at: i64) -> Attrs {
+    /// Attributes; `recorded_by` is the display name of who wrote it (last writer wins, like the balance).
+    pub fn to_attrs(&self, updated_at: i64, recorded_by: &str) -> Attrs {
         BTreeMap::from([
             ("accountId".into(), sv(self.account_id.to_string())),
             ("date".into(), sv(self.date.to_string())),
             ("balance".into(), Value::N(self.balance)),
             ("updatedAt".into(), Value::N(updated_at)),
+            (RECORDED_BY.into(), sv(recorded_by)),
         ])
     }
 

@@ -34,6 +34,16 @@ pub(super) const VAULT_NEW: &str = "vault-new";
 pub(super) const VAULT_EXISTS: &str = "vault-exists";
 /// The membership still has the name the rename started from.
 pub(super) const VAULT_NAME_UNCHANGED: &str = "vault-name-unchanged";
+/// A new invite's code hash is not taken.
+pub(super) const INVITE_NEW: &str = "invite-new";
+/// The invite has not been used.
+pub(super) const INVITE_UNUSED: &str = "invite-unused";
+/// The person is not yet a member (membership or member item absent).
+pub(super) const MEMBER_NEW: &str = "member-new";
+/// The member item is still there.
+pub(super) const MEMBER_PRESENT: &str = "member-present";
+/// The vault's member list is still the version read.
+pub(super) const MEMBERS_UNCHANGED: &str = "members-unchanged";
 
 /// `Some` guard named `name` requiring `condition`.
 pub(super) fn guard(name: &'static str, condition: Condition) -> Option<Guard> {

@@ -165,6 +165,7 @@ mod tests {
                 memo: String::new(),
                 voided: false,
                 recorded_at_ms: 0,
+                recorded_by: None,
                 postings: vec![],
             },
             balances: vec![],

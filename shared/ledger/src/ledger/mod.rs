@@ -17,6 +17,7 @@ mod record;
 mod reports;
 mod resolve;
 mod roster;
+mod sharing;
 mod snapshots;
 mod vaults;
 mod writer;
@@ -30,6 +31,7 @@ use crate::domain::{Clock, Entropy, LocalDate, OsEntropy, PersonId, TransactionI
 use crate::error::LedgerError;
 use crate::store::Store;
 
+pub use sharing::{INVITE_LIFETIME_SECS, MAX_MEMBERS};
 pub use types::*;
 
 /// Settings of the ledger service.
@@ -340,5 +342,46 @@ impl Ledger {
         month: Option<YearMonth>,
     ) -> Result<BudgetReport, LedgerError> {
         budgets::budget_report(self, who, vault, month).await
+    }
+
+    /// An invite code for the vault (owners only): single-use, 7 days, granting `role`.
+    pub async fn share_vault(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        role: Role,
+    ) -> Result<SharedInvite, LedgerError> {
+        sharing::share_vault(self, who, vault, role).await
+    }
+
+    /// Join the vault an invite code opens, under the vault's name or `name`
+    /// (the joiner's own name for it). Exactly one join succeeds per code.
+    pub async fn join_vault(
+        &self,
+        who: &PersonId,
+        code: &str,
+        name: Option<&str>,
+    ) -> Result<Joined, LedgerError> {
+        sharing::join_vault(self, who, code, name).await
+    }
+
+    /// The people keeping a vault, oldest first.
+    pub async fn list_members(&self, who: &PersonId, vault: Option<&str>) -> Result<MemberList, LedgerError> {
+        sharing::list_members(self, who, vault).await
+    }
+
+    /// Take a member out of a vault (owners only); takes effect on every instance at once.
+    pub async fn remove_member(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        member: &str,
+    ) -> Result<RemovedMember, LedgerError> {
+        sharing::remove_member(self, who, vault, member).await
+    }
+
+    /// Leave a shared vault (not as its last owner while others remain, nor as its only member).
+    pub async fn leave_vault(&self, who: &PersonId, vault: Option<&str>) -> Result<LeftVault, LedgerError> {
+        sharing::leave_vault(self, who, vault).await
     }
 }

@@ -499,6 +499,7 @@ async fn attempt(
         memo: e.memo.to_string(),
         voided: false,
         recorded_at_ms: now_ms,
+        recorded_by: Some(who.display_name()),
         postings,
     };
     let change = TxChange::Create(&tx);
@@ -551,6 +552,7 @@ pub(super) fn view(tx: &TxRec, cat: Option<&Catalogue>, currency: Currency) -> T
         date: tx.date,
         memo: tx.memo.clone(),
         voided: tx.voided,
+        recorded_by: tx.recorded_by.clone(),
         postings: tx
             .postings
             .iter()

@@ -63,6 +63,19 @@ impl Roster {
         }
     }
 
+    /// The op that moves ANOTHER person's version on, whatever it is: carried by
+    /// a write that changes their memberships for them (removal from a vault),
+    /// so every roster cached for them anywhere is stale from that write on.
+    pub fn moved_on(whose: &PersonId) -> WriteOp {
+        WriteOp::Update {
+            key: keys::roster_version(whose),
+            set: Default::default(),
+            add: [(VERSION.to_string(), 1)].into(),
+            remove: vec![],
+            guard: None,
+        }
+    }
+
     /// This roster after a successful write with [`Roster::bump`] that set `members`.
     pub fn next(&self, mut members: Vec<Membership>) -> Roster {
         members.sort_by(|a, b| a.name_key.cmp(&b.name_key));
@@ -189,6 +202,33 @@ impl InVault {
         let out = ledger.store.write(ops).await;
         match &out {
             Ok(()) => self.committed.store(true, Ordering::Release),
+            Err(StoreError::ConditionFailed {
+                guard: ROSTER_VERSION,
+                ..
+            }) => ledger.rosters.forget(who),
+            Err(_) => {}
+        }
+        out
+    }
+}
+
+impl InVault {
+    /// Like [`InVault::commit`], for a write that also changes the caller's own
+    /// memberships (leaving the vault): the version moves on, under the same
+    /// guard, instead of only being checked; the cached roster is dropped after.
+    pub async fn commit_moving_roster(
+        &self,
+        ledger: &Ledger,
+        who: &PersonId,
+        mut ops: Vec<WriteOp>,
+    ) -> Result<(), StoreError> {
+        ops.push(self.roster.bump(who));
+        let out = ledger.store.write(ops).await;
+        match &out {
+            Ok(()) => {
+                self.committed.store(true, Ordering::Release);
+                ledger.rosters.forget(who);
+            }
             Err(StoreError::ConditionFailed {
                 guard: ROSTER_VERSION,
                 ..

@@ -60,7 +60,7 @@ async fn upsert_in(
         WriteOp::Put {
             item: Item {
                 key: keys::snapshot(m.vault_id, a.account_id, input.date),
-                attrs: rec.to_attrs(ledger.clock.now().as_second()),
+                attrs: rec.to_attrs(ledger.clock.now().as_second(), &who.display_name()),
             },
             guard: None,
         },

@@ -32,6 +32,10 @@ pub struct VaultInfo {
     pub today: LocalDate,
     /// Live (not archived) accounts.
     pub account_count: u32,
+    /// The caller's role in it.
+    pub role: Role,
+    /// How many people keep it (1 until it is shared).
+    pub member_count: u32,
 }
 
 /// Result of `list_vaults`.
@@ -186,6 +190,8 @@ pub struct Transaction {
     pub memo: String,
     /// Whether it was voided (its effect reversed, the record kept).
     pub voided: bool,
+    /// Who recorded it (their display name then); `None` for entries from before sharing.
+    pub recorded_by: Option<String>,
     /// Its postings, `to` lines (debits) first in the order given, then `from` lines.
     pub postings: Vec<Posting>,
 }
@@ -741,4 +747,99 @@ pub struct BudgetReport {
     pub days_left: Option<u32>,
     /// Current month only: `max(totals.remaining, 0) / days_left`, rounded down to the minor unit.
     pub daily_allowance: Option<Money>,
+}
+
+/// A person's role in a vault: members record, edit, void, snapshot and read;
+/// owners also rename and archive accounts, rename the vault, invite and remove.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Everything a member does, and managing the vault and its people.
+    Owner,
+    /// Keeps the book: records, edits, voids, snapshots, reads.
+    Member,
+}
+
+impl Role {
+    /// Lowercase word, as stored and as tools spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Owner => "owner",
+            Role::Member => "member",
+        }
+    }
+
+    /// The role a word names.
+    pub fn parse(text: &str) -> Option<Role> {
+        match text {
+            "owner" => Some(Role::Owner),
+            "member" => Some(Role::Member),
+            _ => None,
+        }
+    }
+}
+
+/// Result of `share_vault`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SharedInvite {
+    /// The vault shared.
+    pub vault: VaultRef,
+    /// The code in its written form (seven groups of four); shown once, stored only hashed.
+    pub invite_code: String,
+    /// When it stops working.
+    pub expires_at: jiff::Timestamp,
+    /// The role it grants.
+    pub role: Role,
+}
+
+/// One person keeping a vault, as results show them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberInfo {
+    /// Their display name.
+    pub name: String,
+    /// Their role.
+    pub role: Role,
+    /// The date they joined, in the vault's zone.
+    pub joined_on: LocalDate,
+    /// Whether this is the caller.
+    pub you: bool,
+}
+
+/// Result of `join_vault`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Joined {
+    /// The vault, under the joiner's name for it.
+    pub vault: VaultRef,
+    /// The joiner's role.
+    pub role: Role,
+    /// Everyone keeping it now, oldest first.
+    pub members: Vec<MemberInfo>,
+}
+
+/// Result of `list_members`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberList {
+    /// The vault.
+    pub vault: VaultRef,
+    /// Everyone keeping it, oldest first.
+    pub members: Vec<MemberInfo>,
+}
+
+/// Result of `remove_member`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemovedMember {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The removed member's display name.
+    pub member: String,
+    /// Always true (a refusal is an error).
+    pub removed: bool,
+}
+
+/// Result of `leave_vault`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeftVault {
+    /// The vault left.
+    pub vault: VaultRef,
+    /// Always true (a refusal is an error).
+    pub left: bool,
 }

@@ -1,19 +1,26 @@
 //! Vaults: list, create (idempotent for the same settings), rename.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::Ordering;
 
-use super::codec::{Membership, account_count, name_attrs, name_key_is, points_at_vault, vault_pointer};
-use super::guards::{NAME_FREE, NAME_HELD, VAULT_EXISTS, VAULT_NAME_UNCHANGED, VAULT_NEW, guard};
+use super::codec::{
+    MemberRec, Membership, account_count, member_count, name_attrs, name_key_attr, name_key_is,
+    points_at_vault, vault_pointer,
+};
+use super::guards::{
+    MEMBER_PRESENT, NAME_FREE, NAME_HELD, VAULT_EXISTS, VAULT_NAME_UNCHANGED, VAULT_NEW, guard,
+};
 use super::resolve::{pick_vault, retrying};
 use super::roster;
+use super::sharing::require_owner;
 use super::*;
 use crate::domain::{Currency, Name, VaultId, VaultZone, random_uuid};
-use crate::error::{Entity, Field};
+use crate::error::{Entity, Field, OwnerAction};
 use crate::keys;
 use crate::store::{Condition, Item, StoreError, WriteOp};
 
 /// Most vaults one person may hold.
-const MAX_VAULTS: usize = 100;
+pub(super) const MAX_VAULTS: usize = 100;
 
 pub(super) async fn list_vaults(ledger: &Ledger, who: &PersonId) -> Result<VaultList, LedgerError> {
     // Always read afresh: this is where a person looks to see what they have.
@@ -33,9 +40,9 @@ pub(super) async fn list_vaults(ledger: &Ledger, who: &PersonId) -> Result<Vault
     let now = ledger.clock.now();
     let mut vaults = Vec::with_capacity(all.len());
     for (m, meta) in all.iter().zip(metas) {
-        let count = match meta {
-            Some(item) => account_count(&item.attrs)?,
-            None => 0,
+        let (count, members) = match meta {
+            Some(item) => (account_count(&item.attrs)?, member_count(&item.attrs)?),
+            None => (0, 1),
         };
         vaults.push(VaultInfo {
             vault_id: m.vault_id,
@@ -44,6 +51,8 @@ pub(super) async fn list_vaults(ledger: &Ledger, who: &PersonId) -> Result<Vault
             time_zone: m.zone.name().to_string(),
             today: m.zone.date_at(now),
             account_count: u32::try_from(count.max(0)).unwrap_or(u32::MAX),
+            role: m.role,
+            member_count: u32::try_from(members.max(1)).unwrap_or(u32::MAX),
         });
     }
     Ok(VaultList { vaults })
@@ -96,9 +105,24 @@ async fn attempt_create(
         name_key: name.key().clone(),
         currency,
         zone,
+        role: Role::Owner,
     };
     let now = ledger.clock.now().as_second();
+    let founder = MemberRec {
+        person: who.as_str().to_string(),
+        name: who.display_name(),
+        role: Role::Owner,
+        joined_at: now,
+        name_key: m.name_key.clone(),
+    };
     let ops = vec![
+        WriteOp::Put {
+            item: Item {
+                key: keys::member(m.vault_id, who),
+                attrs: founder.to_attrs(),
+            },
+            guard: guard(VAULT_NEW, Condition::NotExists),
+        },
         WriteOp::Put {
             item: Item {
                 key: keys::vault_name(who, name.key()),
@@ -153,18 +177,35 @@ pub(super) async fn rename_vault(
     new_name: &str,
 ) -> Result<RenamedVault, LedgerError> {
     let new = Name::parse(new_name).map_err(|e| LedgerError::from_parse(Field::NewName, e))?;
-    retrying(|| attempt_rename(ledger, who, vault, &new)).await
+    // A vault made before sharing existed has no member item to keep the new name key in:
+    // the first attempt finds that out (its guard fails) and the rest leave it out.
+    let with_member = std::sync::atomic::AtomicBool::new(true);
+    retrying(|| async {
+        match attempt_rename(ledger, who, vault, &new, with_member.load(Ordering::Relaxed)).await {
+            Err(LedgerError::Internal { context, .. }) if context == NO_MEMBER_ITEM => {
+                with_member.store(false, Ordering::Relaxed);
+                Err(LedgerError::Conflict)
+            }
+            other => other,
+        }
+    })
+    .await
 }
+
+/// Why a rename's member-item update failed: the vault has no member items (never shared).
+const NO_MEMBER_ITEM: &str = "vault has no member item";
 
 async fn attempt_rename(
     ledger: &Ledger,
     who: &PersonId,
     vault: &str,
     new: &Name,
+    with_member: bool,
 ) -> Result<RenamedVault, LedgerError> {
     let roster = roster::fetch(ledger, who).await?;
     let all = &roster.members;
     let m = pick_vault(all, Some(vault))?;
+    require_owner(&m, OwnerAction::RenameVault)?;
     if let Some(other) = all
         .iter()
         .find(|o| &o.name_key == new.key() && o.vault_id != m.vault_id)
@@ -194,6 +235,16 @@ async fn attempt_rename(
         },
         roster.bump(who),
     ];
+    if with_member {
+        // The member item keeps the caller's name key, so a removal finds their name item.
+        ops.push(WriteOp::Update {
+            key: keys::member(m.vault_id, who),
+            set: name_key_attr(new.key()),
+            add: BTreeMap::new(),
+            remove: vec![],
+            guard: guard(MEMBER_PRESENT, Condition::Exists),
+        });
+    }
     if new.key() != &m.name_key {
         ops.push(WriteOp::Delete {
             key: keys::vault_name(who, &m.name_key),
@@ -229,6 +280,10 @@ async fn attempt_rename(
                 name: new.display().to_string(),
             })
         }
+        Err(StoreError::ConditionFailed {
+            guard: MEMBER_PRESENT,
+            ..
+        }) => Err(LedgerError::internal(NO_MEMBER_ITEM)),
         Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
         Err(e) => Err(e.into()),
     }

@@ -180,6 +180,7 @@ mod tests {
             memo: "m".into(),
             voided: false,
             recorded_at_ms: 1,
+            recorded_by: None,
             postings: postings
                 .iter()
                 .map(|&(account_id, amount)| PostingRec {

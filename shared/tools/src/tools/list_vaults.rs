@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::operation::{Operation, READ, READ_ONLY};
-use crate::wire::{DateOut, UuidOut};
+use crate::wire::{DateOut, RoleWire, UuidOut};
 
 /// Takes no arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -37,6 +37,10 @@ struct VaultRow {
     today: DateOut,
     /// Number of live (not archived) accounts.
     account_count: u32,
+    /// Your role: owner or member (list_members shows everyone's).
+    role: RoleWire,
+    /// How many people keep this vault (1 until it is shared with share_vault).
+    member_count: u32,
 }
 
 /// The `list_vaults` tool.
@@ -48,7 +52,7 @@ impl Operation for ListVaults {
     type Output = Output;
     const NAME: &'static str = "list_vaults";
     const TITLE: &'static str = "List vaults";
-    const DESCRIPTION: &'static str = "Lists your vaults (household books) with their currency, time zone, today's date in that zone and how many accounts each has. Call this first: it tells you the vault names to pass as `vault`, the currency amounts are written in, and `today` (you do not know the date otherwise). Next: list_accounts to see a vault's accounts and balances.";
+    const DESCRIPTION: &'static str = "Lists your vaults (household books) with their currency, time zone, today's date in that zone and how many accounts each has, your role and how many people keep it. Call this first: it tells you the vault names to pass as `vault`, the currency amounts are written in, and `today` (you do not know the date otherwise). Next: list_accounts to see a vault's accounts and balances.";
     const SCOPE: &'static str = READ;
     const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
 
@@ -65,6 +69,8 @@ impl Operation for ListVaults {
                     time_zone: v.time_zone,
                     today: v.today.into(),
                     account_count: v.account_count,
+                    role: v.role.into(),
+                    member_count: v.member_count,
                 })
                 .collect(),
         })

@@ -1,0 +1,603 @@
+//! Sharing a vault: invites, joining, the member list, removal and leaving.
+//!
+//! Who may reach a vault is still decided by membership items in each person's
+//! own partition (`P#<sub>` / `M#<vaultId>`). A vault adds, in its own
+//! partition, one member item per person (`MB#<sub>`: display name, role, when
+//! they joined, their own name key for the vault) so an owner can list and
+//! remove members, and a members version on `META` that every change of the
+//! member list moves on (removals and the last-owner rule are decided on it).
+//!
+//! Removal takes effect at once on every instance because the remover's atomic
+//! write also moves the REMOVED person's roster version (`P#<sub>` / `M`): every
+//! instance checks a cached roster against that item in the same round as its
+//! reads and in every write (roster.rs), so the removed person's next call runs
+//! on a fresh roster, in which the vault no longer exists.
+
+use std::collections::BTreeMap;
+
+use super::accounts::vault_gone;
+use super::codec::{
+    InviteRec, MemberRec, Membership, is_owner, members_unchanged, members_update, members_version,
+    n_or_zero, owner_role, points_at_vault, vault_pointer,
+};
+use super::guards::{
+    INVITE_NEW, INVITE_UNUSED, MEMBER_NEW, MEMBER_PRESENT, MEMBERS_UNCHANGED, MEMBERSHIP, NAME_FREE,
+    NAME_HELD, VAULT_EXISTS, guard,
+};
+use super::resolve::{join2, query_all, retrying};
+use super::roster::{self, Roster, in_vault};
+use super::vaults::MAX_VAULTS;
+use super::*;
+use crate::domain::{InviteCode, Name, NameKey, VaultId};
+use crate::error::{Entity, Field, OwnerAction};
+use crate::keys;
+use crate::store::{Condition, Guard, Item, Key, StoreError, WriteOp};
+
+/// How long an invite code works.
+pub const INVITE_LIFETIME_SECS: i64 = 7 * 24 * 3600;
+/// How long an invite is kept after it stops working, so a late join still
+/// hears "expired" rather than "unknown" (the TTL then removes it).
+const INVITE_KEEP_SECS: i64 = 30 * 24 * 3600;
+/// Most people one vault may have.
+pub const MAX_MEMBERS: usize = 20;
+
+/// Refuse an owner's action to a member, naming the action and the role it needs.
+pub(super) fn require_owner(m: &Membership, action: OwnerAction) -> Result<(), LedgerError> {
+    match m.role {
+        Role::Owner => Ok(()),
+        Role::Member => Err(LedgerError::NeedsOwner {
+            action,
+            vault: m.name.clone(),
+        }),
+    }
+}
+
+/// The check an owner-only write carries: the caller is still a member, as owner.
+fn owner_check(who: &PersonId, m: &Membership) -> WriteOp {
+    WriteOp::Check {
+        key: keys::membership(who, m.vault_id),
+        guard: Guard::new(MEMBERSHIP, is_owner()),
+    }
+}
+
+/// A vault's member items and settings, read in one query.
+struct Members {
+    /// Oldest first; empty for a vault never shared (made before sharing existed).
+    list: Vec<MemberRec>,
+    /// The members version on `META`.
+    version: i64,
+    /// When the vault was made (epoch seconds).
+    created_at: i64,
+    /// Whether `META` exists at all.
+    exists: bool,
+}
+
+async fn read_members(ledger: &Ledger, vault: VaultId) -> Result<Members, LedgerError> {
+    let items = query_all(
+        ledger.store.as_ref(),
+        keys::vault_pk(vault),
+        keys::members_and_meta(),
+        true,
+    )
+    .await?;
+    let mut out = Members {
+        list: Vec::new(),
+        version: 0,
+        created_at: 0,
+        exists: false,
+    };
+    for item in &items {
+        if keys::is_member(&item.key.sk) {
+            out.list.push(MemberRec::from_attrs(&item.attrs)?);
+        } else if item.key.sk == keys::VAULT_META {
+            out.exists = true;
+            out.version = members_version(&item.attrs)?;
+            out.created_at = n_or_zero(&item.attrs, "createdAt")?;
+        }
+    }
+    out.list.sort_by_key(|r| r.joined_at);
+    Ok(out)
+}
+
+impl Members {
+    /// The member list, with the caller as sole owner for a vault never shared.
+    fn or_sole(self, who: &PersonId, m: &Membership) -> Vec<MemberRec> {
+        if !self.list.is_empty() {
+            return self.list;
+        }
+        vec![founder(who, m, self.created_at)]
+    }
+}
+
+/// The member item of a vault's first owner.
+fn founder(who: &PersonId, m: &Membership, joined_at: i64) -> MemberRec {
+    MemberRec {
+        person: who.as_str().to_string(),
+        name: who.display_name(),
+        role: Role::Owner,
+        joined_at,
+        name_key: m.name_key.clone(),
+    }
+}
+
+/// The date, in the vault's zone, of an instant in epoch seconds.
+fn joined_on(m: &Membership, at: i64) -> crate::domain::LocalDate {
+    m.zone
+        .date_at(jiff::Timestamp::from_second(at).unwrap_or(jiff::Timestamp::UNIX_EPOCH))
+}
+
+/// Members as results show them: oldest first, the caller marked.
+fn infos(list: &[MemberRec], m: &Membership, who: &PersonId) -> Vec<MemberInfo> {
+    list.iter()
+        .map(|r| MemberInfo {
+            name: r.name.clone(),
+            role: r.role,
+            joined_on: joined_on(m, r.joined_at),
+            you: r.person == who.as_str(),
+        })
+        .collect()
+}
+
+pub(super) async fn share_vault(
+    ledger: &Ledger,
+    who: &PersonId,
+    vault: Option<&str>,
+    role: Role,
+) -> Result<SharedInvite, LedgerError> {
+    retrying(|| {
+        in_vault(ledger, who, vault, |v| async move {
+            require_owner(&v.m, OwnerAction::Invite)?;
+            let members = read_members(ledger, v.m.vault_id).await?;
+            if members.list.len() >= MAX_MEMBERS {
+                return Err(LedgerError::invalid(
+                    Field::Member,
+                    format!("a vault may have at most {MAX_MEMBERS} members"),
+                ));
+            }
+            let code = InviteCode::generate(ledger.entropy.as_ref());
+            let now = ledger.clock.now().as_second();
+            let invite = InviteRec {
+                vault_id: v.m.vault_id,
+                vault_name: v.m.name.clone(),
+                currency: v.m.currency,
+                zone: v.m.zone.clone(),
+                role,
+                expires_at: now + INVITE_LIFETIME_SECS,
+                used: false,
+            };
+            let mut ops = vec![
+                WriteOp::Put {
+                    item: Item {
+                        key: keys::invite(&code.hash()),
+                        attrs: invite.to_attrs(invite.expires_at + INVITE_KEEP_SECS),
+                    },
+                    guard: guard(INVITE_NEW, Condition::NotExists),
+                },
+                owner_check(who, &v.m),
+            ];
+            // A vault made before sharing existed gets its creator's member item and count now.
+            if members.list.is_empty() {
+                ops.push(WriteOp::Put {
+                    item: Item {
+                        key: keys::member(v.m.vault_id, who),
+                        attrs: founder(who, &v.m, members.created_at).to_attrs(),
+                    },
+                    guard: guard(MEMBER_NEW, Condition::NotExists),
+                });
+                ops.push(members_update(
+                    keys::vault_meta(v.m.vault_id),
+                    1,
+                    // The member item's guard above makes this happen once.
+                    guard(VAULT_EXISTS, Condition::Exists),
+                ));
+            }
+            match v.commit(ledger, who, ops).await {
+                Ok(()) => Ok(SharedInvite {
+                    vault: v.m.vault_ref(),
+                    invite_code: code.display(),
+                    expires_at: jiff::Timestamp::from_second(invite.expires_at)
+                        .map_err(|e| LedgerError::internal_from("invite expiry out of range", e))?,
+                    role,
+                }),
+                Err(StoreError::ConditionFailed {
+                    guard: MEMBERSHIP, ..
+                }) => Err(vault_gone(&v.m)),
+                Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
+                Err(e) => Err(e.into()),
+            }
+        })
+    })
+    .await
+}
+
+pub(super) async fn join_vault(
+    ledger: &Ledger,
+    who: &PersonId,
+    code: &str,
+    name: Option<&str>,
+) -> Result<Joined, LedgerError> {
+    let code = InviteCode::parse(code).ok_or(LedgerError::InviteUnknown)?;
+    let name = match name {
+        Some(n) => Some(Name::parse(n).map_err(|e| LedgerError::from_parse(Field::Name, e))?),
+        None => None,
+    };
+    retrying(|| attempt_join(ledger, who, &code, name.as_ref())).await
+}
+
+/// What a join decided on: the invite, the joiner's fresh roster and the vault's members.
+struct JoinReads {
+    key: Key,
+    invite: InviteRec,
+    roster: Arc<Roster>,
+    members: Members,
+    now: i64,
+}
+
+async fn join_reads(ledger: &Ledger, who: &PersonId, code: &InviteCode) -> Result<JoinReads, LedgerError> {
+    let key = keys::invite(&code.hash());
+    let (invite, roster) = join2(ledger.store.get(&key), roster::fetch(ledger, who)).await;
+    let (invite, roster) = (invite?, roster?);
+    let invite = InviteRec::from_attrs(&invite.ok_or(LedgerError::InviteUnknown)?.attrs)?;
+    let now = ledger.clock.now().as_second();
+    if invite.used {
+        return Err(LedgerError::InviteUsed);
+    }
+    if now >= invite.expires_at {
+        return Err(LedgerError::InviteExpired);
+    }
+    // A second read round: the vault's partition is known only from the invite.
+    let members = read_members(ledger, invite.vault_id).await?;
+    if !members.exists {
+        // The vault is gone; say no more about it than about any unknown code.
+        return Err(LedgerError::InviteUnknown);
+    }
+    Ok(JoinReads {
+        key,
+        invite,
+        roster,
+        members,
+        now,
+    })
+}
+
+async fn attempt_join(
+    ledger: &Ledger,
+    who: &PersonId,
+    code: &InviteCode,
+    name: Option<&Name>,
+) -> Result<Joined, LedgerError> {
+    let r = join_reads(ledger, who, code).await?;
+    if let Some(mine) = r.roster.members.iter().find(|m| m.vault_id == r.invite.vault_id) {
+        return promote(ledger, who, mine, &r).await;
+    }
+    let name = match name {
+        Some(n) => n.clone(),
+        None => Name::parse(&r.invite.vault_name).map_err(|e| LedgerError::from_parse(Field::Name, e))?,
+    };
+    if let Some(other) = r.roster.members.iter().find(|m| &m.name_key == name.key()) {
+        return Err(LedgerError::JoinNameTaken {
+            name: other.name.clone(),
+        });
+    }
+    if r.roster.members.len() >= MAX_VAULTS {
+        return Err(LedgerError::invalid(
+            Field::Name,
+            format!("a person may have at most {MAX_VAULTS} vaults"),
+        ));
+    }
+    if r.members.list.len() >= MAX_MEMBERS {
+        return Err(LedgerError::invalid(
+            Field::InviteCode,
+            format!("the vault already has {MAX_MEMBERS} members, the most it may have"),
+        ));
+    }
+    let m = Membership {
+        vault_id: r.invite.vault_id,
+        name: name.display().to_string(),
+        name_key: name.key().clone(),
+        currency: r.invite.currency,
+        zone: r.invite.zone.clone(),
+        role: r.invite.role,
+    };
+    let me = MemberRec {
+        person: who.as_str().to_string(),
+        name: who.display_name(),
+        role: r.invite.role,
+        joined_at: r.now,
+        name_key: m.name_key.clone(),
+    };
+    let ops = vec![
+        InviteRec::use_up(r.key.clone(), r.now, INVITE_UNUSED),
+        WriteOp::Put {
+            item: Item {
+                key: keys::vault_name(who, name.key()),
+                attrs: vault_pointer(m.vault_id),
+            },
+            guard: guard(NAME_FREE, Condition::NotExists),
+        },
+        WriteOp::Put {
+            item: Item {
+                key: keys::membership(who, m.vault_id),
+                attrs: m.to_attrs(),
+            },
+            guard: guard(MEMBER_NEW, Condition::NotExists),
+        },
+        WriteOp::Put {
+            item: Item {
+                key: keys::member(m.vault_id, who),
+                attrs: me.to_attrs(),
+            },
+            guard: guard(MEMBER_NEW, Condition::NotExists),
+        },
+        members_update(
+            keys::vault_meta(m.vault_id),
+            1,
+            guard(VAULT_EXISTS, Condition::Exists),
+        ),
+        r.roster.bump(who),
+    ];
+    match ledger.store.write(ops).await {
+        Ok(()) => {
+            let mut mine = r.roster.members.clone();
+            mine.push(m.clone());
+            ledger.rosters.put(who, Arc::new(r.roster.next(mine)));
+            let mut list = r.members.list.clone();
+            list.push(me);
+            Ok(Joined {
+                vault: m.vault_ref(),
+                role: m.role,
+                members: infos(&list, &m, who),
+            })
+        }
+        Err(e) => Err(join_failed(e)),
+    }
+}
+
+/// What a failed join write means.
+fn join_failed(e: StoreError) -> LedgerError {
+    match e {
+        StoreError::ConditionFailed {
+            guard: INVITE_UNUSED, ..
+        } => LedgerError::InviteUsed,
+        StoreError::ConditionFailed {
+            guard: VAULT_EXISTS, ..
+        } => LedgerError::InviteUnknown,
+        // The joiner's own roster or names changed meanwhile: decide again on fresh reads.
+        StoreError::ConditionFailed { .. } => LedgerError::Conflict,
+        other => other.into(),
+    }
+}
+
+/// A member who joins again with an owner's code becomes an owner: how the last
+/// owner hands over. Any other code for a vault the joiner is in is refused unused.
+async fn promote(
+    ledger: &Ledger,
+    who: &PersonId,
+    mine: &Membership,
+    r: &JoinReads,
+) -> Result<Joined, LedgerError> {
+    if r.invite.role != Role::Owner || mine.role == Role::Owner {
+        return Err(LedgerError::AlreadyMember {
+            vault: mine.name.clone(),
+            role: mine.role.as_str(),
+        });
+    }
+    let ops = vec![
+        InviteRec::use_up(r.key.clone(), r.now, INVITE_UNUSED),
+        WriteOp::Update {
+            key: keys::membership(who, mine.vault_id),
+            set: owner_role(),
+            add: BTreeMap::new(),
+            remove: vec![],
+            guard: guard(MEMBERSHIP, Condition::Exists),
+        },
+        WriteOp::Update {
+            key: keys::member(mine.vault_id, who),
+            set: owner_role(),
+            add: BTreeMap::new(),
+            remove: vec![],
+            guard: guard(MEMBER_PRESENT, Condition::Exists),
+        },
+        members_update(
+            keys::vault_meta(mine.vault_id),
+            0,
+            guard(MEMBERS_UNCHANGED, members_unchanged(r.members.version)),
+        ),
+        r.roster.bump(who),
+    ];
+    ledger.store.write(ops).await.map_err(join_failed)?;
+    let owner = Membership {
+        role: Role::Owner,
+        ..mine.clone()
+    };
+    let all = r
+        .roster
+        .members
+        .iter()
+        .map(|o| {
+            if o.vault_id == owner.vault_id {
+                owner.clone()
+            } else {
+                o.clone()
+            }
+        })
+        .collect();
+    ledger.rosters.put(who, Arc::new(r.roster.next(all)));
+    let list: Vec<MemberRec> = r
+        .members
+        .list
+        .iter()
+        .map(|x| MemberRec {
+            role: if x.person == who.as_str() {
+                Role::Owner
+            } else {
+                x.role
+            },
+            ..x.clone()
+        })
+        .collect();
+    Ok(Joined {
+        vault: owner.vault_ref(),
+        role: Role::Owner,
+        members: infos(&list, &owner, who),
+    })
+}
+
+pub(super) async fn list_members(
+    ledger: &Ledger,
+    who: &PersonId,
+    vault: Option<&str>,
+) -> Result<MemberList, LedgerError> {
+    in_vault(ledger, who, vault, |v| async move {
+        let members = read_members(ledger, v.m.vault_id).await?;
+        let list = members.or_sole(who, &v.m);
+        Ok(MemberList {
+            vault: v.m.vault_ref(),
+            members: infos(&list, &v.m, who),
+        })
+    })
+    .await
+}
+
+/// The ops that take `member` out of `vault`: their member item, their
+/// membership and vault-name items, and a move of THEIR roster version, so a
+/// roster any instance cached for them is stale from this write on.
+fn removal(vault: VaultId, member: &MemberRec) -> Result<Vec<WriteOp>, LedgerError> {
+    let them = PersonId::new(member.person.clone())
+        .map_err(|e| LedgerError::internal_from("stored member has an unusable subject", e))?;
+    Ok(vec![
+        WriteOp::Delete {
+            key: keys::member(vault, &them),
+            guard: guard(MEMBER_PRESENT, Condition::Exists),
+        },
+        WriteOp::Delete {
+            key: keys::membership(&them, vault),
+            guard: None,
+        },
+        WriteOp::Delete {
+            key: keys::vault_name(&them, &member.name_key),
+            guard: guard(NAME_HELD, points_at_vault(vault)),
+        },
+        Roster::moved_on(&them),
+    ])
+}
+
+/// The member a name means (display names compared like any name: normalized).
+fn find_member<'a>(
+    list: &'a [MemberRec],
+    wanted: &str,
+    m: &Membership,
+) -> Result<&'a MemberRec, LedgerError> {
+    let key = NameKey::of(wanted);
+    let matches: Vec<&MemberRec> = list.iter().filter(|r| NameKey::of(&r.name) == key).collect();
+    match matches.as_slice() {
+        [one] => Ok(one),
+        [] => Err(LedgerError::NotFound {
+            what: Entity::Member,
+            name: wanted.to_string(),
+            within: Some(m.described()),
+            candidates: list.iter().map(|r| r.name.clone()).collect(),
+        }),
+        several => Err(LedgerError::Ambiguous {
+            what: Entity::Member,
+            name: wanted.to_string(),
+            matches: several
+                .iter()
+                .map(|r| crate::error::Match {
+                    name: r.name.clone(),
+                    location: format!("{}, joined {}", r.role.as_str(), joined_on(m, r.joined_at)),
+                })
+                .collect(),
+        }),
+    }
+}
+
+pub(super) async fn remove_member(
+    ledger: &Ledger,
+    who: &PersonId,
+    vault: Option<&str>,
+    member: &str,
+) -> Result<RemovedMember, LedgerError> {
+    retrying(|| {
+        in_vault(ledger, who, vault, |v| async move {
+            require_owner(&v.m, OwnerAction::RemoveMembers)?;
+            let members = read_members(ledger, v.m.vault_id).await?;
+            let version = members.version;
+            let list = members.or_sole(who, &v.m);
+            let target = find_member(&list, member, &v.m)?;
+            if target.person == who.as_str() {
+                return Err(LedgerError::invalid(
+                    Field::Member,
+                    "that is you; to leave the vault yourself call leave_vault",
+                ));
+            }
+            let mut ops = removal(v.m.vault_id, target)?;
+            ops.push(members_update(
+                keys::vault_meta(v.m.vault_id),
+                -1,
+                guard(MEMBERS_UNCHANGED, members_unchanged(version)),
+            ));
+            ops.push(owner_check(who, &v.m));
+            match v.commit(ledger, who, ops).await {
+                Ok(()) => Ok(RemovedMember {
+                    vault: v.m.vault_ref(),
+                    member: target.name.clone(),
+                    removed: true,
+                }),
+                Err(StoreError::ConditionFailed {
+                    guard: MEMBERSHIP, ..
+                }) => Err(vault_gone(&v.m)),
+                Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
+                Err(e) => Err(e.into()),
+            }
+        })
+    })
+    .await
+}
+
+pub(super) async fn leave_vault(
+    ledger: &Ledger,
+    who: &PersonId,
+    vault: Option<&str>,
+) -> Result<LeftVault, LedgerError> {
+    retrying(|| {
+        in_vault(ledger, who, vault, |v| async move {
+            let members = read_members(ledger, v.m.vault_id).await?;
+            let me = match members.list.iter().find(|r| r.person == who.as_str()) {
+                Some(me) if members.list.len() > 1 => me,
+                _ => {
+                    return Err(LedgerError::OnlyMember {
+                        vault: v.m.name.clone(),
+                    });
+                }
+            };
+            let other_owners = members
+                .list
+                .iter()
+                .filter(|r| r.role == Role::Owner && r.person != who.as_str())
+                .count();
+            if me.role == Role::Owner && other_owners == 0 {
+                return Err(LedgerError::LastOwner {
+                    vault: v.m.name.clone(),
+                });
+            }
+            let mut ops = removal(v.m.vault_id, me)?;
+            // The caller's own version moves with the commit, under the roster guard.
+            ops.pop();
+            ops.push(members_update(
+                keys::vault_meta(v.m.vault_id),
+                -1,
+                guard(MEMBERS_UNCHANGED, members_unchanged(members.version)),
+            ));
+            match v.commit_moving_roster(ledger, who, ops).await {
+                Ok(()) => Ok(LeftVault {
+                    vault: v.m.vault_ref(),
+                    left: true,
+                }),
+                Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
+                Err(e) => Err(e.into()),
+            }
+        })
+    })
+    .await
+}
