@@ -537,6 +537,76 @@ async fn void_transaction_reverses_once() {
     );
 }
 
+#[tokio::test]
+async fn edit_transaction_corrects_in_place_and_keeps_history() {
+    let h = Harness::new().await;
+    let p = h.person("edit");
+    household(&p).await;
+    let id = p
+        .record("카카오뱅크", "교통비", "1400", "2026-03-04", "버스", "bus-1")
+        .await;
+    let args =
+        json!({"transactionId": id, "idempotencyKey": "fix-1", "amount": "1500", "memo": "버스 (정정)"});
+    let r = p.ok("edit_transaction", &args.to_string()).await;
+    assert_eq!(r["transaction"]["transactionId"], id.as_str());
+    assert_eq!(r["transaction"]["version"], 2);
+    assert_eq!(
+        (r["changed"].clone(), r["replayed"].clone()),
+        (json!(true), json!(false))
+    );
+    assert_eq!(r["balances"][0]["balance"], "1500");
+    assert_eq!(r["balances"][1]["balance"], "998500");
+    let again = p.ok("edit_transaction", &args.to_string()).await;
+    assert_eq!(again["replayed"], true);
+    let got = p
+        .ok("get_transaction", &json!({"transactionId": id}).to_string())
+        .await;
+    assert_eq!(got["transaction"]["memo"], "버스 (정정)");
+    assert_eq!(got["transaction"]["history"][0]["version"], 1);
+    assert_eq!(got["transaction"]["history"][0]["postings"][0]["amount"], "1400");
+    assert!(
+        got["transaction"]["history"][0]["changedAt"]
+            .as_str()
+            .is_some_and(|t| t.ends_with('Z'))
+    );
+    assert_eq!(
+        p.err(
+            "edit_transaction",
+            &json!({"transactionId": id, "idempotencyKey": "fix-2", "expectedVersion": 1, "memo": "x"})
+                .to_string()
+        )
+        .await,
+        format!(
+            "Transaction {id} changed since it was read: it is at version 2, not 1. Call get_transaction to see it, then edit again with expectedVersion 2 if the correction still applies."
+        )
+    );
+    assert_eq!(
+        p.err(
+            "edit_transaction",
+            &json!({"transactionId": id, "idempotencyKey": "fix-3"}).to_string()
+        )
+        .await,
+        "Nothing to change: give at least one of amount, date, memo, from, to or lines."
+    );
+    p.ok(
+        "void_transaction",
+        &json!({"transactionId": id, "reason": "중복"}).to_string(),
+    )
+    .await;
+    let voided = p
+        .ok("get_transaction", &json!({"transactionId": id}).to_string())
+        .await;
+    assert_eq!(voided["transaction"]["voidReason"], "중복");
+    assert_eq!(
+        p.err(
+            "edit_transaction",
+            &json!({"transactionId": id, "idempotencyKey": "fix-4", "memo": "x"}).to_string()
+        )
+        .await,
+        format!("Transaction {id} is voided, so it cannot be edited; record a new entry instead.")
+    );
+}
+
 // ---- list_transactions ----
 
 #[tokio::test]

@@ -1,6 +1,6 @@
 //! The ledger tools of TOOLS.md, each declared once: schemas, annotations, scope, handler.
 //!
-//! [`all`] builds the 17 tools over one [`Ledger`] for the protocol layer to
+//! [`all`] builds the tools over one [`Ledger`] for the protocol layer to
 //! register; [`INSTRUCTIONS`] is the server's advice to a model on using them.
 
 mod args;
@@ -45,6 +45,7 @@ pub fn all(ledger: Arc<Ledger>) -> Vec<Arc<dyn Tool>> {
         tool::<record_split_transaction::RecordSplitTransaction>(&ledger),
         tool::<void_transaction::VoidTransaction>(&ledger),
         tool::<upsert_snapshot::UpsertSnapshot>(&ledger),
+        tool::<edit_transaction::EditTransaction>(&ledger),
     ]
 }
 
@@ -68,6 +69,7 @@ pub fn specs() -> Vec<ToolSpec> {
         spec::<record_split_transaction::RecordSplitTransaction>(),
         spec::<void_transaction::VoidTransaction>(),
         spec::<upsert_snapshot::UpsertSnapshot>(),
+        spec::<edit_transaction::EditTransaction>(),
     ]
 }
 
@@ -146,6 +148,23 @@ mod tests {
             "upsert_snapshot",
             &["vault", "account", "date", "balance"],
             &["account", "date", "balance"],
+        ),
+        (
+            "edit_transaction",
+            &[
+                "vault",
+                "transactionId",
+                "idempotencyKey",
+                "dryRun",
+                "expectedVersion",
+                "amount",
+                "date",
+                "memo",
+                "from",
+                "to",
+                "lines",
+            ],
+            &["transactionId", "idempotencyKey"],
         ),
     ];
 
@@ -263,8 +282,9 @@ mod tests {
             visit(&spec.output_schema, &mut found);
             visit(&spec.input_schema, &mut found);
         }
-        // Outputs: list/get/record×2/void transactions + create_account's opening id; inputs: get + void.
-        assert_eq!(found, 8);
+        // Outputs: list/get/record×2/void transactions + create_account's opening id
+        // + edit's transaction and current; inputs: get + void + edit.
+        assert_eq!(found, 11);
     }
 
     /// The published input schema and the deserializer agree: each example is
@@ -376,6 +396,18 @@ mod tests {
             &[r#"{"transactionId": "4818349038087529260", "reason": "중복"}"#],
             &[r#"{"transactionId": 4818349038087529260}"#],
         );
+        check::<edit_transaction::EditTransaction>(
+            &[
+                r#"{"transactionId": "4818349038087529260", "idempotencyKey": "k", "amount": "9000", "date": "2026-03-02"}"#,
+                r#"{"transactionId": "4818349038087529260", "idempotencyKey": "k", "expectedVersion": 2, "lines": {"from": [{"account": "신한카드", "amount": "45000"}], "to": [{"account": "식비", "amount": "45000"}]}, "dryRun": true}"#,
+            ],
+            &[
+                r#"{"transactionId": 4818349038087529260, "idempotencyKey": "k", "memo": "x"}"#,
+                r#"{"transactionId": "4818349038087529260", "memo": "x"}"#,
+                r#"{"transactionId": "4818349038087529260", "idempotencyKey": "k", "expectedVersion": 0}"#,
+                r#"{"transactionId": "4818349038087529260", "idempotencyKey": "k", "lines": [{"account": "식비", "amount": "1"}]}"#,
+            ],
+        );
         check::<upsert_snapshot::UpsertSnapshot>(
             &[r#"{"account": "카카오뱅크", "date": "2026-03-15", "balance": "-5000"}"#],
             &[
@@ -460,6 +492,10 @@ mod tests {
                     "difference",
                 ],
             ),
+            (
+                "edit_transaction",
+                &["transaction", "balances", "replayed", "dryRun", "changed"],
+            ),
         ];
         let required = |schema: &Value| -> Vec<String> {
             schema["required"]
@@ -478,7 +514,7 @@ mod tests {
             }
             if let Some(transaction) = spec.output_schema["properties"].get("transaction") {
                 let t = required(transaction);
-                for field in ["transactionId", "date", "memo", "voided", "postings"] {
+                for field in ["transactionId", "date", "memo", "voided", "postings", "version"] {
                     assert!(t.iter().any(|p| p == field), "{name}: transaction.{field}");
                 }
                 let posting = required(&transaction["properties"]["postings"]["items"]);
@@ -489,7 +525,10 @@ mod tests {
 
     #[test]
     fn idempotency_key_says_reuse_unchanged() {
-        for spec in specs().iter().filter(|s| s.name.starts_with("record_")) {
+        for spec in specs()
+            .iter()
+            .filter(|s| s.name.starts_with("record_") || s.name == "edit_transaction")
+        {
             let d = spec.input_schema["properties"]["idempotencyKey"]["description"]
                 .as_str()
                 .unwrap_or("");

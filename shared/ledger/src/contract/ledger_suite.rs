@@ -20,7 +20,7 @@ use std::sync::Arc;
 use crate::domain::{
     AccountKind, Currency, Decimal, LocalDate, ManualClock, PersonId, TransactionId, VaultZone, YearMonth,
 };
-use crate::error::{Entity, Field, LedgerError, Side};
+use crate::error::{EditShape, Entity, Field, LedgerError, Side};
 use crate::ledger::*;
 use crate::store::Store;
 use crate::store::testing::{CountingStore, FailingStore, InjectedFailure, StoreCounts};
@@ -768,6 +768,293 @@ pub async fn void_once<S: Store>(store: S) {
     );
 }
 
+/// `edit_transaction`, retried while transient like [`call!`].
+async fn edit(l: &Ledger, who: &PersonId, e: TransactionEdit) -> Result<Edited, LedgerError> {
+    call!(l.edit_transaction(who, e.clone()))
+}
+
+/// An edit in place for the `edit_transaction` calls below.
+fn edit_of(id: TransactionId) -> TransactionEdit {
+    TransactionEdit {
+        vault: None,
+        transaction_id: id,
+        idempotency_key: key(),
+        expected_version: None,
+        amount: None,
+        date: None,
+        memo: None,
+        from: None,
+        to: None,
+        lines: None,
+        dry_run: false,
+    }
+}
+
+/// Editing keeps the id, moves every total exactly (across months too), keeps
+/// the previous version, replays per key, and refuses stale and voided edits.
+pub async fn edit_in_place<S: Store>(store: S) {
+    let (l, clock) = ledger_over(Arc::new(store));
+    let me = fresh_person("edit");
+    household(&l, &me).await;
+    let before = balances(&l, &me).await;
+    let t = record(
+        &l,
+        &me,
+        tx("카카오뱅크", "식비", "15000", Some("2026-03-15"), "회식"),
+    )
+    .await;
+    let id = t.transaction.transaction_id;
+    assert_eq!(t.transaction.version, 1);
+    clock.advance_seconds(60);
+    let first = TransactionEdit {
+        amount: Some(d("9000")),
+        date: Some(date("2026-02-28")),
+        memo: Some("회식 (수정)".into()),
+        ..edit_of(id)
+    };
+    let e = edit(&l, &me, first.clone()).await.expect("edit");
+    assert_eq!(e.transaction.transaction_id, id, "the id stays");
+    assert_eq!((e.transaction.version, e.changed, e.replayed), (2, true, false));
+    assert_eq!(e.transaction.date.to_string(), "2026-02-28");
+    let shown: Vec<(String, String)> = e
+        .balances
+        .iter()
+        .map(|b| (b.account.clone(), b.balance.to_string()))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            ("식비".into(), "21000".into()),
+            ("카카오뱅크".into(), "3679000".into())
+        ]
+    );
+    let now = balances(&l, &me).await;
+    assert_eq!(
+        (now["식비"].as_str(), now["카카오뱅크"].as_str()),
+        ("21000", "3679000")
+    );
+    let got = call!(l.get_transaction(&me, None, id)).expect("get");
+    assert_eq!(got.transaction.version, 2);
+    assert_eq!(got.transaction.memo, "회식 (수정)");
+    let h = &got.transaction.history;
+    assert_eq!(h.len(), 1);
+    assert_eq!(
+        (h[0].version, h[0].date.to_string(), h[0].memo.as_str()),
+        (1, "2026-03-15".into(), "회식")
+    );
+    assert_eq!(h[0].postings[0].amount.to_string(), "15000");
+    assert_eq!(h[0].replaced_at.as_second(), NOON_KST_2026_03_15 + 60);
+    // The entry moved months: reports and listings follow it, and it is listed once.
+    let report = |from: &str, to: &str| ReportRequest {
+        vault: None,
+        from: date(from),
+        to: date(to),
+        by: ReportBy::Account,
+        kind: FlowKind::Expense,
+    };
+    let march = call!(l.spending_report(&me, report("2026-03-01", "2026-03-31"))).expect("march");
+    assert_eq!(march.total.to_string(), "262000");
+    let feb = call!(l.spending_report(&me, report("2026-02-01", "2026-02-28"))).expect("feb");
+    assert_eq!(feb.total.to_string(), "9000");
+    let listed: Vec<_> = all_transactions(&l, &me)
+        .await
+        .into_iter()
+        .filter(|x| x.transaction_id == id)
+        .collect();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(
+        (listed[0].version, listed[0].date.to_string()),
+        (2, "2026-02-28".into())
+    );
+
+    // The same key and request replays; the same key for another request is refused.
+    let again = edit(&l, &me, first.clone()).await.expect("replay");
+    assert_eq!(
+        (again.replayed, again.transaction.version, again.current.is_none()),
+        (true, 2, true)
+    );
+    assert_eq!(balances(&l, &me).await, now, "a replay writes nothing");
+    let other = TransactionEdit {
+        amount: Some(d("9100")),
+        ..first.clone()
+    };
+    assert!(matches!(
+        edit(&l, &me, other).await,
+        Err(LedgerError::IdempotencyKeyReused { .. })
+    ));
+    // A stale expected version is refused, naming the current one.
+    let stale = TransactionEdit {
+        expected_version: Some(1),
+        from: Some("현금".into()),
+        ..edit_of(id)
+    };
+    assert!(matches!(
+        edit(&l, &me, stale.clone()).await,
+        Err(LedgerError::VersionMismatch {
+            expected: 1,
+            current: 2,
+            ..
+        })
+    ));
+    let second = edit(
+        &l,
+        &me,
+        TransactionEdit {
+            expected_version: Some(2),
+            ..stale
+        },
+    )
+    .await
+    .expect("second edit");
+    let shown: Vec<(String, String)> = second
+        .balances
+        .iter()
+        .map(|b| (b.account.clone(), b.balance.to_string()))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            ("식비".into(), "21000".into()),
+            ("현금".into(), "91000".into()),
+            ("카카오뱅크".into(), "3688000".into())
+        ]
+    );
+    // Replaying the first edit now says what the entry is today.
+    let late = edit(&l, &me, first).await.expect("late replay");
+    assert!(late.replayed);
+    assert_eq!(late.current.map(|c| c.version), Some(3));
+    // A dry run shows the next version and writes nothing; asking for what is there writes nothing.
+    let dry = edit(
+        &l,
+        &me,
+        TransactionEdit {
+            memo: Some("미리보기".into()),
+            dry_run: true,
+            ..edit_of(id)
+        },
+    )
+    .await
+    .expect("dry run");
+    assert_eq!(
+        (
+            dry.transaction.version,
+            dry.transaction.memo.as_str(),
+            dry.dry_run
+        ),
+        (4, "미리보기", true)
+    );
+    let same = edit(
+        &l,
+        &me,
+        TransactionEdit {
+            memo: Some("회식 (수정)".into()),
+            ..edit_of(id)
+        },
+    )
+    .await
+    .expect("no-op");
+    assert_eq!((same.changed, same.transaction.version), (false, 3));
+    assert_eq!(
+        call!(l.get_transaction(&me, None, id))
+            .expect("get")
+            .transaction
+            .history
+            .len(),
+        2
+    );
+    // Shape errors: nothing to change; amount of a split; lines and simple fields together.
+    assert!(matches!(
+        edit(&l, &me, edit_of(id)).await,
+        Err(LedgerError::EditShape(EditShape::NothingToChange))
+    ));
+    let split = call!(l.record_split(
+        &me,
+        NewSplit {
+            vault: None,
+            from: vec![SplitLine {
+                account: "신한카드".into(),
+                amount: d("45000")
+            }],
+            to: vec![
+                SplitLine {
+                    account: "식비".into(),
+                    amount: d("30000")
+                },
+                SplitLine {
+                    account: "쇼핑".into(),
+                    amount: d("15000")
+                },
+            ],
+            date: Some(date("2026-03-15")),
+            memo: None,
+            idempotency_key: key(),
+            allow_duplicate: false,
+            dry_run: false,
+        }
+    ))
+    .expect("split");
+    let sid = split.transaction.transaction_id;
+    assert!(matches!(
+        edit(
+            &l,
+            &me,
+            TransactionEdit {
+                amount: Some(d("1")),
+                ..edit_of(sid)
+            }
+        )
+        .await,
+        Err(LedgerError::EditShape(EditShape::SplitNeedsLines))
+    ));
+    let resplit = edit(
+        &l,
+        &me,
+        TransactionEdit {
+            lines: Some(EditLines {
+                from: vec![SplitLine {
+                    account: "신한카드".into(),
+                    amount: d("45000"),
+                }],
+                to: vec![
+                    SplitLine {
+                        account: "식비".into(),
+                        amount: d("40000"),
+                    },
+                    SplitLine {
+                        account: "쇼핑".into(),
+                        amount: d("5000"),
+                    },
+                ],
+            }),
+            ..edit_of(sid)
+        },
+    )
+    .await
+    .expect("lines");
+    assert_eq!(resplit.transaction.postings[0].amount.to_string(), "40000");
+    let after_split = balances(&l, &me).await;
+    assert_eq!(
+        (after_split["식비"].as_str(), after_split["쇼핑"].as_str()),
+        ("61000", "255000")
+    );
+    // Voiding reverses the current version; a voided entry cannot be edited.
+    call!(l.void_transaction(&me, None, id, Some("잘못 입력"))).expect("void");
+    call!(l.void_transaction(&me, None, sid, None)).expect("void split");
+    assert_eq!(balances(&l, &me).await, before);
+    assert!(matches!(
+        edit(
+            &l,
+            &me,
+            TransactionEdit {
+                memo: Some("x".into()),
+                ..edit_of(id)
+            }
+        )
+        .await,
+        Err(LedgerError::EditOfVoided { .. })
+    ));
+}
+
 // ---------------------------------------------------------------- reading
 
 /// Filters, newest-first order, and cursors that only work for their own listing.
@@ -1442,8 +1729,8 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
     );
     assert_eq!(
         shape(measure(&counting, l.get_transaction(&me, None, id)).await),
-        (1, 2, 0, 0, 1),
-        "get_transaction"
+        (2, 2, 0, 0, 1),
+        "get_transaction (with its earlier versions, in the same round)"
     );
     assert_eq!(
         shape(measure(&counting, l.list_transactions(&me, TransactionQuery::default())).await),
@@ -1546,6 +1833,21 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
         shape(measure(&counting, l.record_transaction(&me, rec)).await),
         (1, 3, 0, 0, 1),
         "record_transaction replay"
+    );
+    let fix = TransactionEdit {
+        vault: Some("가계부".into()),
+        amount: Some(d("4900")),
+        ..edit_of(id)
+    };
+    assert_eq!(
+        shape(measure(&counting, l.edit_transaction(&me, fix.clone())).await),
+        (2, 3, 0, 1, 1),
+        "edit_transaction"
+    );
+    assert_eq!(
+        shape(measure(&counting, l.edit_transaction(&me, fix)).await),
+        (2, 3, 0, 0, 1),
+        "edit_transaction replay"
     );
     assert_eq!(
         shape(measure(&counting, l.void_transaction(&me, v, id, None)).await),
@@ -1894,6 +2196,7 @@ macro_rules! ledger_contract_tests {
             duplicate_guard,
             dry_run_writes_nothing,
             void_once,
+            edit_in_place,
             list_transactions_filters_and_pages,
             reports_by_account_month_and_net_worth,
             snapshots_and_reconcile,

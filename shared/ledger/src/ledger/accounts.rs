@@ -244,13 +244,12 @@ fn opening_entry(
         opening.minor().checked_neg().ok_or_else(range)?
     };
     let id = TransactionId::generate(now.as_millisecond(), ledger.entropy.next_u64());
-    let tx = TxRec {
+    let tx = TxRec::new(
         id,
         date,
-        memo: format!("Opening balance of {}", account.name),
-        voided: false,
-        recorded_at_ms: now.as_millisecond(),
-        postings: vec![
+        format!("Opening balance of {}", account.name),
+        now.as_millisecond(),
+        vec![
             PostingRec {
                 account_id: account.account_id,
                 name: account.name.clone(),
@@ -262,7 +261,7 @@ fn opening_entry(
                 amount: debit.checked_neg().ok_or_else(range)?,
             },
         ],
-    };
+    );
     let equity_net = debit.checked_neg().ok_or_else(range)?;
     let mut opened_here = vec![account.account_id];
     if equity_is_new {

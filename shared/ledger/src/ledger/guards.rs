@@ -16,6 +16,8 @@ pub(super) const DUPLICATE_GUARD: &str = "duplicate-guard";
 pub(super) const TRANSACTION_NEW: &str = "transaction-new";
 /// The transaction is not voided.
 pub(super) const TRANSACTION_LIVE: &str = "transaction-live";
+/// No edit replaced the version of the transaction that was read.
+pub(super) const TRANSACTION_UNCHANGED: &str = "transaction-unchanged";
 /// The account exists and is not archived.
 pub(super) const ACCOUNT_LIVE: &str = "account-live";
 /// The account exists (archived or not).

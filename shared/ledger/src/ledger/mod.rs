@@ -8,6 +8,7 @@
 mod accounts;
 mod codec;
 mod cursor;
+mod edit;
 mod guards;
 mod idempotency;
 mod read;
@@ -240,6 +241,16 @@ impl Ledger {
         reason: Option<&str>,
     ) -> Result<Voided, LedgerError> {
         record::void(self, who, vault, id, reason).await
+    }
+
+    /// Correct a transaction in place: same id, new version, the previous one kept
+    /// (see [`TransactionEdit`]). Idempotent per `idempotency_key`, like recording.
+    pub async fn edit_transaction(
+        &self,
+        who: &PersonId,
+        input: TransactionEdit,
+    ) -> Result<Edited, LedgerError> {
+        edit::edit(self, who, input).await
     }
 
     /// One transaction by id, in one of the caller's vaults.

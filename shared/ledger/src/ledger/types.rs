@@ -186,6 +186,30 @@ pub struct Transaction {
     pub voided: bool,
     /// Its postings, `to` lines (debits) first in the order given, then `from` lines.
     pub postings: Vec<Posting>,
+    /// 1 when recorded, one more with each edit.
+    pub version: u32,
+    /// Its earlier versions, oldest first (only where a result shows one
+    /// transaction: get_transaction and edits; empty in listings).
+    pub history: Vec<TransactionVersion>,
+    /// Why it was voided, when it was (may be empty).
+    pub void_reason: Option<String>,
+    /// When it was voided.
+    pub voided_at: Option<jiff::Timestamp>,
+}
+
+/// An earlier version of an edited transaction: its content until an edit replaced it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TransactionVersion {
+    /// Which version this was.
+    pub version: u32,
+    /// Its date then.
+    pub date: LocalDate,
+    /// Its memo then.
+    pub memo: String,
+    /// Its postings then.
+    pub postings: Vec<Posting>,
+    /// When the edit replaced it.
+    pub replaced_at: jiff::Timestamp,
 }
 
 /// An account's balance after a write.
@@ -267,6 +291,63 @@ pub struct Recorded {
     pub replayed: bool,
     /// `true` when nothing was written because `dry_run` was asked.
     pub dry_run: bool,
+}
+
+/// A correction of a transaction (`edit_transaction`): only what is `Some` changes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TransactionEdit {
+    /// Vault name; `None` when the caller has exactly one.
+    pub vault: Option<String>,
+    /// The transaction to correct; it keeps this id.
+    pub transaction_id: TransactionId,
+    /// The caller's key for this correction (a retry reuses it).
+    pub idempotency_key: String,
+    /// Refuse the edit unless the transaction is still at this version.
+    pub expected_version: Option<u32>,
+    /// New amount of a simple (one line each side) transaction.
+    pub amount: Option<Decimal>,
+    /// New date.
+    pub date: Option<LocalDate>,
+    /// New memo (empty clears it).
+    pub memo: Option<String>,
+    /// New account the money leaves (simple transaction).
+    pub from: Option<String>,
+    /// New account the money arrives at (simple transaction).
+    pub to: Option<String>,
+    /// Every line anew (any transaction); not together with `amount`, `from`, `to`.
+    pub lines: Option<EditLines>,
+    /// Check and show the result, write nothing.
+    pub dry_run: bool,
+}
+
+/// The lines of a corrected transaction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EditLines {
+    /// Lines the money leaves.
+    pub from: Vec<SplitLine>,
+    /// Lines the money arrives at.
+    pub to: Vec<SplitLine>,
+}
+
+/// Result of `edit_transaction`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edited {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The vault's currency.
+    pub currency: Currency,
+    /// The transaction after the edit (same id, new version, with its history).
+    pub transaction: Transaction,
+    /// Balances of every account the transaction touched before or after, after the edit.
+    pub balances: Vec<AccountBalance>,
+    /// `false` when the edit asked for what was already there (nothing written).
+    pub changed: bool,
+    /// `true` when this is the stored result of an earlier call with the same key.
+    pub replayed: bool,
+    /// `true` when nothing was written because `dry_run` was asked.
+    pub dry_run: bool,
+    /// On a replay: the transaction as it is now, when it changed since (edited again, voided).
+    pub current: Option<Transaction>,
 }
 
 /// Result of `void_transaction`.

@@ -1,8 +1,9 @@
-//! The 17 tools of TOOLS.md, one module each, in the order `tools/list` shows them.
+//! The tools of TOOLS.md, one module each, in the order `tools/list` shows them.
 
 pub(crate) mod archive_account;
 pub(crate) mod create_account;
 pub(crate) mod create_vault;
+pub(crate) mod edit_transaction;
 pub(crate) mod get_balances;
 pub(crate) mod get_transaction;
 pub(crate) mod list_accounts;
