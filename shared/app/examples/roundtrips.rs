@@ -1,6 +1,6 @@
 //! DynamoDB round trips per tool, counted, with the DESIGN.md §10 budget verdicts.
 //!
-//! Every one of the 17 tools runs once through `Server::handle` (2026-07-28
+//! Every tool runs once through `Server::handle` (2026-07-28
 //! requests, a real dev token) over the DynamoDB store, against whatever
 //! `AWS_ENDPOINT_URL_DYNAMODB` points at (bench/roundtrips.sh starts moto).
 //! Each row shows the Store calls the tool made (`query`, `get`, `get_many`,
@@ -212,7 +212,7 @@ async fn rig() -> Result<Rig, Failure> {
     })
 }
 
-/// The real assembly (17 tools, dev auth) over a new ledger on `store`.
+/// The real assembly (every tool, dev auth) over a new ledger on `store`.
 fn server_over(store: Arc<CountingStore<dyn Store>>, secret: &DevSecret) -> Result<Server, Failure> {
     let ledger = Ledger::new(store, Arc::new(SystemClock), LedgerConfig::default());
     let auth = BearerAuthenticator::dev(RESOURCE, &[], secret, Duration::from_secs(30))?;
@@ -309,6 +309,12 @@ async fn main() -> Result<(), Failure> {
     )
     .await?;
     run("archive_account", Write, json!({"account": "임시2"})).await?;
+    run(
+        "edit_transaction",
+        Write,
+        json!({"transactionId": id, "amount": "12500", "idempotencyKey": "rt-3"}),
+    )
+    .await?;
     run("void_transaction", Write, json!({"transactionId": id})).await?;
     run(
         "rename_vault",
