@@ -202,6 +202,11 @@ pub fn days_between(from: LocalDate, to: LocalDate) -> SkRange {
     SkRange::Between(day_from(from), day_through(to))
 }
 
+/// Daily rollups from `from` on, to the last dated one (entries after today included).
+pub fn days_from(from: LocalDate) -> SkRange {
+    SkRange::Between(day_from(from), upper(DAY_PREFIX))
+}
+
 /// Transactions dated `from..=to`; an open end reads to the first or last one.
 pub fn transactions_between(from: Option<LocalDate>, to: Option<LocalDate>) -> SkRange {
     SkRange::Between(

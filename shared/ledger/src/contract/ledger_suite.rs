@@ -1055,6 +1055,68 @@ pub async fn edit_in_place<S: Store>(store: S) {
     ));
 }
 
+/// One meaning of "balance": as of today in the vault's zone everywhere a date is
+/// not given; entries dated after today are shown apart as `scheduled`.
+pub async fn balances_are_as_of_today_with_later_entries_apart<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("today");
+    household(&l, &me).await;
+    record(
+        &l,
+        &me,
+        tx(
+            "카카오뱅크",
+            "쇼핑",
+            "650000",
+            Some("2026-04-01"),
+            "4월 월세 (미리)",
+        ),
+    )
+    .await;
+    let listed = call!(l.list_accounts(&me, None, false)).expect("list");
+    let bank = listed
+        .accounts
+        .iter()
+        .find(|a| a.name == "카카오뱅크")
+        .expect("bank");
+    assert_eq!(
+        bank.balance.to_string(),
+        "3688000",
+        "today, without April's entry"
+    );
+    assert_eq!(bank.scheduled.map(|m| m.to_string()), Some("-650000".into()));
+    let shop = listed.accounts.iter().find(|a| a.name == "쇼핑").expect("shop");
+    assert_eq!(
+        (shop.balance.to_string(), shop.scheduled.map(|m| m.to_string())),
+        ("250000".into(), Some("650000".into()))
+    );
+    let cash = listed.accounts.iter().find(|a| a.name == "현금").expect("cash");
+    assert_eq!(cash.scheduled, None);
+    let today = call!(l.get_balances(&me, None, None)).expect("balances");
+    let row = today
+        .accounts
+        .iter()
+        .find(|a| a.name == "카카오뱅크")
+        .expect("bank row");
+    assert_eq!(
+        (row.balance.to_string(), row.scheduled.map(|m| m.to_string())),
+        ("3688000".into(), Some("-650000".into()))
+    );
+    assert_eq!(today.as_of.to_string(), "2026-03-15");
+    let april = call!(l.get_balances(&me, None, Some(date("2026-04-30")))).expect("april");
+    let row = april
+        .accounts
+        .iter()
+        .find(|a| a.name == "카카오뱅크")
+        .expect("bank row");
+    assert_eq!((row.balance.to_string(), row.scheduled), ("3038000".into(), None));
+    let past = call!(l.get_balances(&me, None, Some(date("2026-03-12")))).expect("past");
+    assert!(
+        past.accounts.iter().all(|a| a.scheduled.is_none()),
+        "a past date shows no scheduled entries"
+    );
+}
+
 // ---------------------------------------------------------------- reading
 
 /// Filters, newest-first order, and cursors that only work for their own listing.
@@ -1724,8 +1786,8 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
     );
     assert_eq!(
         shape(measure(&counting, l.list_accounts(&me, None, false)).await),
-        (1, 1, 0, 0, 1),
-        "list_accounts"
+        (2, 1, 0, 0, 1),
+        "list_accounts (with the entries dated after today, in the same round)"
     );
     assert_eq!(
         shape(measure(&counting, l.get_transaction(&me, None, id)).await),
@@ -2197,6 +2259,7 @@ macro_rules! ledger_contract_tests {
             dry_run_writes_nothing,
             void_once,
             edit_in_place,
+            balances_are_as_of_today_with_later_entries_apart,
             list_transactions_filters_and_pages,
             reports_by_account_month_and_net_worth,
             snapshots_and_reconcile,

@@ -8,7 +8,7 @@ use super::codec::{
     name_attrs, points_at_account,
 };
 use super::guards::{ACCOUNT_LIVE, ACCOUNT_NEW, MEMBERSHIP, NAME_FREE, NAME_HELD, VAULT_EXISTS, guard};
-use super::resolve::{Catalogue, catalogue, retrying};
+use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
 use super::writer::{TxChange, transaction_ops};
 use super::*;
@@ -28,13 +28,23 @@ pub(super) async fn list_accounts(
 ) -> Result<AccountList, LedgerError> {
     in_vault(ledger, who, vault, |v| async move {
         let m = v.m;
-        let cat = catalogue(ledger, &m).await?;
-        list_of(&m, &cat, include_archived)
+        // Balances as of today: the running balance less entries dated after today (same round).
+        let (cat, later) = join2(
+            catalogue(ledger, &m),
+            super::reports::later_than(ledger, &m, m.today(ledger)),
+        )
+        .await;
+        list_of(&m, &cat?, &later?, include_archived)
     })
     .await
 }
 
-fn list_of(m: &Membership, cat: &Catalogue, include_archived: bool) -> Result<AccountList, LedgerError> {
+fn list_of(
+    m: &Membership,
+    cat: &Catalogue,
+    later: &BTreeMap<AccountId, i64>,
+    include_archived: bool,
+) -> Result<AccountList, LedgerError> {
     let mut listed: Vec<&AccountRec> = cat
         .accounts
         .iter()
@@ -45,11 +55,18 @@ fn list_of(m: &Membership, cat: &Catalogue, include_archived: bool) -> Result<Ac
     let accounts = listed
         .into_iter()
         .map(|a| {
+            let later_net = later.get(&a.account_id).copied().unwrap_or(0);
+            let today_net = a
+                .net
+                .checked_sub(later_net)
+                .and_then(|n| a.kind.natural(n))
+                .ok_or_else(|| LedgerError::out_of_range(format!("balance of {}", m.described())))?;
             Ok(AccountInfo {
                 account_id: a.account_id,
                 name: a.name.clone(),
                 kind: a.kind,
-                balance: Money::from_minor(a.natural()?, m.currency),
+                balance: Money::from_minor(today_net, m.currency),
+                scheduled: super::reports::scheduled(a.kind, later, a.account_id, m)?,
                 archived: a.archived,
             })
         })

@@ -87,8 +87,10 @@ pub struct AccountInfo {
     pub name: String,
     /// Its kind.
     pub kind: AccountKind,
-    /// Current balance in the kind's natural sign (all postings, whatever their date).
+    /// Balance at the end of today in the vault's zone, in the kind's natural sign.
     pub balance: Money,
+    /// Net of entries dated after today (already recorded, not in `balance`), natural sign; `None` when there are none.
+    pub scheduled: Option<Money>,
     /// Whether it is archived.
     pub archived: bool,
 }
@@ -418,6 +420,8 @@ pub struct BalanceRow {
     pub kind: AccountKind,
     /// Balance at the end of the day `as_of`, natural sign.
     pub balance: Money,
+    /// When `as_of` is today or later: net of entries dated after it, natural sign; `None` when there are none.
+    pub scheduled: Option<Money>,
 }
 
 /// Totals of `get_balances`.
