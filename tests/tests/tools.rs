@@ -842,6 +842,43 @@ async fn net_worth_history_month_ends() {
     );
 }
 
+// ---- list_snapshots and delete_snapshot ----
+
+#[tokio::test]
+async fn snapshots_are_listed_deleted_and_bounded() {
+    let h = Harness::new().await;
+    let p = h.person("snapshot-list");
+    household(&p).await;
+    p.ok(
+        "upsert_snapshot",
+        r#"{"account": "카카오뱅크", "date": "2026-03-30", "balance": "1000000"}"#,
+    )
+    .await;
+    assert_eq!(
+        p.err(
+            "upsert_snapshot",
+            r#"{"account": "카카오뱅크", "date": "2027-11-30", "balance": "1"}"#
+        )
+        .await,
+        "The snapshot date 2027-11-30 is after today (2026-03-31) in the vault's time zone; a snapshot records a balance already seen."
+    );
+    assert_eq!(
+        p.err(
+            "upsert_snapshot",
+            r#"{"account": "식비", "date": "2026-03-30", "balance": "1"}"#
+        )
+        .await,
+        "\"식비\" is an expense account; snapshots are balances seen for asset or liability accounts (a bank account, a card)."
+    );
+    let list = p.ok("list_snapshots", r#"{"account": "카카오뱅크"}"#).await;
+    assert_eq!(list["snapshots"][0]["date"], "2026-03-30");
+    assert_eq!(list["snapshots"][0]["balance"], "1000000");
+    let args = r#"{"account": "카카오뱅크", "date": "2026-03-30"}"#;
+    assert_eq!(p.ok("delete_snapshot", args).await["deleted"], true);
+    assert_eq!(p.ok("delete_snapshot", args).await["deleted"], false);
+    assert_eq!(p.ok("list_snapshots", "{}").await["snapshots"], json!([]));
+}
+
 // ---- upsert_snapshot and reconcile ----
 
 #[tokio::test]

@@ -302,6 +302,7 @@ async fn main() -> Result<(), Failure> {
     )
     .await?;
     run("reconcile", Read, json!({})).await?;
+    run("list_snapshots", Read, json!({})).await?;
     run(
         "rename_account",
         Write,
@@ -316,6 +317,12 @@ async fn main() -> Result<(), Failure> {
     )
     .await?;
     run("void_transaction", Write, json!({"transactionId": id})).await?;
+    run(
+        "delete_snapshot",
+        Write,
+        json!({"account": "카카오뱅크", "date": today}),
+    )
+    .await?;
     run(
         "rename_vault",
         Write,

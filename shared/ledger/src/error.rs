@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use crate::domain::{Money, ParseError, TransactionId};
+use crate::domain::{LocalDate, Money, ParseError, TransactionId};
 use crate::store::StoreError;
 
 /// The kinds of things a name or id can refer to.
@@ -294,6 +294,26 @@ pub enum LedgerError {
         /// Which total, e.g. `net worth of vault "우리집"`.
         total: String,
     },
+    /// A snapshot dated after the vault's today.
+    #[error(
+        "The snapshot date {date} is after today ({today}) in the vault's time zone; a snapshot records a balance already seen."
+    )]
+    SnapshotAfterToday {
+        /// The date given.
+        date: LocalDate,
+        /// Today in the vault.
+        today: LocalDate,
+    },
+    /// A snapshot of an account that has no balance to see (income, expense, equity).
+    #[error(
+        "\"{name}\" is an {kind} account; snapshots are balances seen for asset or liability accounts (a bank account, a card)."
+    )]
+    SnapshotOfFlowAccount {
+        /// The account.
+        name: String,
+        /// Its kind.
+        kind: crate::domain::AccountKind,
+    },
     /// An edit of a voided transaction.
     #[error("Transaction {id} is voided, so it cannot be edited; record a new entry instead.")]
     EditOfVoided {
@@ -388,6 +408,8 @@ impl LedgerError {
             | LedgerError::BackwardsRange { .. }
             | LedgerError::BadCursor
             | LedgerError::EditOfVoided { .. }
+            | LedgerError::SnapshotAfterToday { .. }
+            | LedgerError::SnapshotOfFlowAccount { .. }
             | LedgerError::TooManyEdits { .. }
             | LedgerError::EditShape(_)
             | LedgerError::ArchivedAccount { .. }

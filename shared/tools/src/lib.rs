@@ -46,6 +46,8 @@ pub fn all(ledger: Arc<Ledger>) -> Vec<Arc<dyn Tool>> {
         tool::<void_transaction::VoidTransaction>(&ledger),
         tool::<upsert_snapshot::UpsertSnapshot>(&ledger),
         tool::<edit_transaction::EditTransaction>(&ledger),
+        tool::<list_snapshots::ListSnapshots>(&ledger),
+        tool::<delete_snapshot::DeleteSnapshot>(&ledger),
     ]
 }
 
@@ -70,6 +72,8 @@ pub fn specs() -> Vec<ToolSpec> {
         spec::<void_transaction::VoidTransaction>(),
         spec::<upsert_snapshot::UpsertSnapshot>(),
         spec::<edit_transaction::EditTransaction>(),
+        spec::<list_snapshots::ListSnapshots>(),
+        spec::<delete_snapshot::DeleteSnapshot>(),
     ]
 }
 
@@ -166,6 +170,12 @@ mod tests {
             ],
             &["transactionId", "idempotencyKey"],
         ),
+        ("list_snapshots", &["vault", "account", "from", "to"], &[]),
+        (
+            "delete_snapshot",
+            &["vault", "account", "date"],
+            &["account", "date"],
+        ),
     ];
 
     #[test]
@@ -228,8 +238,9 @@ mod tests {
             "spending_report",
             "net_worth_history",
             "reconcile",
+            "list_snapshots",
         ];
-        let destructive = ["void_transaction", "archive_account"];
+        let destructive = ["void_transaction", "archive_account", "delete_snapshot"];
         let idempotent_writes = [
             "create_vault",
             "rename_vault",
@@ -237,6 +248,7 @@ mod tests {
             "rename_account",
             "upsert_snapshot",
             "void_transaction",
+            "delete_snapshot",
         ];
         for spec in specs() {
             let a = spec.annotations;
@@ -408,6 +420,20 @@ mod tests {
                 r#"{"transactionId": "4818349038087529260", "idempotencyKey": "k", "lines": [{"account": "식비", "amount": "1"}]}"#,
             ],
         );
+        check::<list_snapshots::ListSnapshots>(
+            &[
+                "{}",
+                r#"{"account": "카카오뱅크", "from": "2026-03-01", "to": "2026-03-31"}"#,
+            ],
+            &[r#"{"date": "2026-03-01"}"#],
+        );
+        check::<delete_snapshot::DeleteSnapshot>(
+            &[r#"{"account": "카카오뱅크", "date": "2027-11-30"}"#],
+            &[
+                r#"{"account": "카카오뱅크"}"#,
+                r#"{"account": "카카오뱅크", "date": "2027/11/30"}"#,
+            ],
+        );
         check::<upsert_snapshot::UpsertSnapshot>(
             &[r#"{"account": "카카오뱅크", "date": "2026-03-15", "balance": "-5000"}"#],
             &[
@@ -496,6 +522,8 @@ mod tests {
                 "edit_transaction",
                 &["transaction", "balances", "replayed", "dryRun", "changed"],
             ),
+            ("list_snapshots", &["vault", "currency", "snapshots"]),
+            ("delete_snapshot", &["accountId", "account", "date", "deleted"]),
         ];
         let required = |schema: &Value| -> Vec<String> {
             schema["required"]

@@ -1353,6 +1353,82 @@ pub async fn reports_by_account_month_and_net_worth<S: Store>(store: S) {
     );
 }
 
+fn snap(account: &str, on: &str, balance: &str) -> SnapshotInput {
+    SnapshotInput {
+        vault: None,
+        account: account.into(),
+        date: date(on),
+        balance: d(balance),
+    }
+}
+
+/// Snapshots can be listed and deleted; a date after today or an account without
+/// a balance to see is refused; a later-dated snapshot never takes over reconcile.
+pub async fn snapshots_listed_deleted_and_bounded<S: Store>(store: S) {
+    let store: Arc<dyn Store> = Arc::new(store);
+    let (l, _) = ledger_over(store.clone());
+    let me = fresh_person("snaps");
+    household(&l, &me).await;
+    call!(l.upsert_snapshot(&me, snap("카카오뱅크", "2026-03-14", "2688000"))).expect("snapshot");
+    call!(l.upsert_snapshot(&me, snap("신한카드", "2026-03-12", "300000"))).expect("snapshot");
+    assert!(matches!(
+        call!(l.upsert_snapshot(&me, snap("카카오뱅크", "2027-11-30", "1"))),
+        Err(LedgerError::SnapshotAfterToday { .. })
+    ));
+    let e = call!(l.upsert_snapshot(&me, snap("식비", "2026-03-14", "1"))).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "\"식비\" is an expense account; snapshots are balances seen for asset or liability accounts (a bank account, a card)."
+    );
+    // A snapshot dated after today (as an older version could store) is listed but not reconciled.
+    let (later, clock) = ledger_over(store.clone());
+    clock.advance_seconds(60 * 24 * 3600);
+    call!(later.upsert_snapshot(&me, snap("카카오뱅크", "2026-05-10", "1"))).expect("a later today");
+    let r = call!(l.reconcile(&me, None, Some("카카오뱅크"))).expect("reconcile");
+    assert_eq!(
+        (
+            r.accounts[0].snapshot_date.to_string(),
+            r.accounts[0].difference.to_string()
+        ),
+        ("2026-03-14".into(), "0".into())
+    );
+    let all = call!(l.list_snapshots(&me, SnapshotQuery::default())).expect("list");
+    let shown: Vec<(String, String, String)> = all
+        .snapshots
+        .iter()
+        .map(|s| (s.account.clone(), s.date.to_string(), s.balance.to_string()))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            ("신한카드".into(), "2026-03-12".into(), "300000".into()),
+            ("카카오뱅크".into(), "2026-03-14".into(), "2688000".into()),
+            ("카카오뱅크".into(), "2026-05-10".into(), "1".into()),
+        ]
+    );
+    let ranged = call!(l.list_snapshots(
+        &me,
+        SnapshotQuery {
+            account: Some("카카오뱅크".into()),
+            from: Some(date("2026-04-01")),
+            ..SnapshotQuery::default()
+        }
+    ))
+    .expect("ranged");
+    assert_eq!(ranged.snapshots.len(), 1);
+    let gone = call!(l.delete_snapshot(&me, None, "카카오뱅크", date("2026-05-10"))).expect("delete");
+    assert!(gone.deleted);
+    let again = call!(l.delete_snapshot(&me, None, "카카오뱅크", date("2026-05-10"))).expect("delete again");
+    assert!(!again.deleted, "nothing left to delete; a retry is harmless");
+    assert_eq!(
+        call!(l.list_snapshots(&me, SnapshotQuery::default()))
+            .expect("list")
+            .snapshots
+            .len(),
+        2
+    );
+}
+
 /// Snapshots upsert per account and date; reconcile compares the latest with the ledger on its date.
 pub async fn snapshots_and_reconcile<S: Store>(store: S) {
     let (l, _) = ledger_over(Arc::new(store));
@@ -1916,6 +1992,28 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
         (1, 2, 0, 1, 1),
         "void_transaction"
     );
+    assert_eq!(
+        shape(
+            measure(
+                &counting,
+                l.list_snapshots(
+                    &me,
+                    SnapshotQuery {
+                        vault: Some("가계부".into()),
+                        ..SnapshotQuery::default()
+                    }
+                )
+            )
+            .await
+        ),
+        (2, 1, 0, 0, 1),
+        "list_snapshots"
+    );
+    assert_eq!(
+        shape(measure(&counting, l.delete_snapshot(&me, v, "현금", date("2026-03-01"))).await),
+        (1, 1, 0, 1, 1),
+        "delete_snapshot"
+    );
     let snap = SnapshotInput {
         vault: Some("가계부".into()),
         account: "현금".into(),
@@ -2263,6 +2361,7 @@ macro_rules! ledger_contract_tests {
             list_transactions_filters_and_pages,
             reports_by_account_month_and_net_worth,
             snapshots_and_reconcile,
+            snapshots_listed_deleted_and_bounded,
             race_twenty_creates_one_account,
             race_twenty_records_same_key,
             race_fifty_random_transactions,

@@ -28,6 +28,8 @@ pub(super) const ACCOUNT_NEW: &str = "account-new";
 pub(super) const NAME_FREE: &str = "name-free";
 /// A name item still points at the thing being renamed or archived.
 pub(super) const NAME_HELD: &str = "name-held";
+/// The snapshot being deleted exists.
+pub(super) const SNAPSHOT_EXISTS: &str = "snapshot-exists";
 /// A new vault's id is not taken.
 pub(super) const VAULT_NEW: &str = "vault-new";
 /// The vault's settings item exists.

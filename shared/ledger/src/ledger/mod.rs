@@ -312,6 +312,26 @@ impl Ledger {
         snapshots::reconcile(self, who, vault, account).await
     }
 
+    /// The stored snapshots, by account name then date, optionally of one account and a date range.
+    pub async fn list_snapshots(
+        &self,
+        who: &PersonId,
+        query: SnapshotQuery,
+    ) -> Result<SnapshotList, LedgerError> {
+        snapshots::list_snapshots(self, who, query).await
+    }
+
+    /// Delete an account's snapshot on a date; `deleted: false` when there was none.
+    pub async fn delete_snapshot(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        account: &str,
+        date: LocalDate,
+    ) -> Result<SnapshotDeleted, LedgerError> {
+        snapshots::delete_snapshot(self, who, vault, account, date).await
+    }
+
     /// Write (or replace) the balance seen for an account on a date.
     pub async fn upsert_snapshot(
         &self,

@@ -618,6 +618,58 @@ pub struct SnapshotInput {
     pub balance: Decimal,
 }
 
+/// Arguments of `list_snapshots`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SnapshotQuery {
+    /// Vault name (optional when the caller has exactly one).
+    pub vault: Option<String>,
+    /// Only this account's snapshots.
+    pub account: Option<String>,
+    /// Only snapshots on or after this date.
+    pub from: Option<LocalDate>,
+    /// Only snapshots on or before this date.
+    pub to: Option<LocalDate>,
+}
+
+/// One stored snapshot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SnapshotRow {
+    /// The account.
+    pub account_id: AccountId,
+    /// Its display name.
+    pub account: String,
+    /// The date the balance was seen.
+    pub date: LocalDate,
+    /// The balance seen, natural sign.
+    pub balance: Money,
+}
+
+/// Result of `list_snapshots`: by account name, then date.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SnapshotList {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The vault's currency.
+    pub currency: Currency,
+    /// The snapshots.
+    pub snapshots: Vec<SnapshotRow>,
+}
+
+/// Result of `delete_snapshot`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SnapshotDeleted {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The account.
+    pub account_id: AccountId,
+    /// Its display name.
+    pub account: String,
+    /// The date.
+    pub date: LocalDate,
+    /// `false` when there was no snapshot on that date (nothing changed).
+    pub deleted: bool,
+}
+
 /// Result of `upsert_snapshot`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SnapshotOutcome {

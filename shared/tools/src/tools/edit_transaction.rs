@@ -9,7 +9,7 @@ use dochiya_ledger::{Field, Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{AmountArg, DateArg, TransactionIdArg};
+use crate::args::{AmountArg, DateArg, KeyArg, MemoArg, NameArg, TransactionIdArg};
 use crate::errors;
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
@@ -21,7 +21,7 @@ use crate::wire::{TransactionOut, VaultOut};
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct Line {
     /// Account name.
-    account: String,
+    account: NameArg,
     /// Positive decimal string in the vault currency, e.g. "9000".
     amount: AmountArg,
 }
@@ -43,11 +43,11 @@ struct Lines {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
-    vault: Option<String>,
+    vault: Option<NameArg>,
     /// The id as a string, exactly as returned (never a JSON number).
     transaction_id: TransactionIdArg,
     /// A key you make up once for this correction; if you retry it, reuse the same idempotencyKey unchanged, with the same arguments.
-    idempotency_key: String,
+    idempotency_key: KeyArg,
     /// The version you last saw (get_transaction shows it): the edit is refused if the entry changed since.
     expected_version: Option<std::num::NonZeroU32>,
     /// New amount of a simple (one from, one to) entry.
@@ -55,11 +55,11 @@ pub(crate) struct Args {
     /// New date, YYYY-MM-DD.
     date: Option<DateArg>,
     /// New memo ("" clears it).
-    memo: Option<String>,
+    memo: Option<MemoArg>,
     /// New account the money leaves (simple entry).
-    from: Option<String>,
+    from: Option<NameArg>,
     /// New account the money arrives at (simple entry).
-    to: Option<String>,
+    to: Option<NameArg>,
     /// Every line anew, for a split entry; not with amount/from/to.
     lines: Option<Lines>,
     /// True to preview: checked, nothing written.
@@ -122,7 +122,7 @@ impl Operation for EditTransaction {
             lines
                 .into_iter()
                 .map(|l| SplitLine {
-                    account: l.account,
+                    account: l.account.into(),
                     amount: l.amount.0,
                 })
                 .collect::<Vec<_>>()
@@ -131,15 +131,15 @@ impl Operation for EditTransaction {
             .edit_transaction(
                 who,
                 TransactionEdit {
-                    vault: args.vault,
+                    vault: args.vault.map(String::from),
                     transaction_id: args.transaction_id.0,
-                    idempotency_key: args.idempotency_key,
+                    idempotency_key: args.idempotency_key.into(),
                     expected_version: args.expected_version.map(std::num::NonZeroU32::get),
                     amount: args.amount.map(|a| a.0),
                     date: args.date.map(|d| d.0),
-                    memo: args.memo,
-                    from: args.from,
-                    to: args.to,
+                    memo: args.memo.map(String::from),
+                    from: args.from.map(String::from),
+                    to: args.to.map(String::from),
                     lines: args.lines.map(|l| EditLines {
                         from: lines(l.from),
                         to: lines(l.to),

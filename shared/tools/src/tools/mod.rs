@@ -3,10 +3,12 @@
 pub(crate) mod archive_account;
 pub(crate) mod create_account;
 pub(crate) mod create_vault;
+pub(crate) mod delete_snapshot;
 pub(crate) mod edit_transaction;
 pub(crate) mod get_balances;
 pub(crate) mod get_transaction;
 pub(crate) mod list_accounts;
+pub(crate) mod list_snapshots;
 pub(crate) mod list_transactions;
 pub(crate) mod list_vaults;
 pub(crate) mod net_worth_history;
