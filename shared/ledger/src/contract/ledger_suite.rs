@@ -768,6 +768,45 @@ pub async fn void_once<S: Store>(store: S) {
     );
 }
 
+/// The idempotency fingerprint is over the resolved request: leaving out the
+/// default date on a retry (or sending today's date) replays.
+pub async fn retry_with_or_without_the_default_date_replays<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("retry-date");
+    household(&l, &me).await;
+    let first = tx("카카오뱅크", "식비", "4500", None, "커피");
+    let r = record(&l, &me, first.clone()).await;
+    let dated = NewTransaction {
+        date: Some(date("2026-03-15")),
+        ..first.clone()
+    };
+    let again = record(&l, &me, dated.clone()).await;
+    assert_eq!(
+        (again.replayed, again.transaction.transaction_id),
+        (true, r.transaction.transaction_id)
+    );
+    let later = NewTransaction {
+        date: None,
+        idempotency_key: key(),
+        allow_duplicate: true,
+        ..dated
+    };
+    let second = record(
+        &l,
+        &me,
+        NewTransaction {
+            date: Some(date("2026-03-15")),
+            ..later.clone()
+        },
+    )
+    .await;
+    let undated = record(&l, &me, later).await;
+    assert_eq!(
+        (undated.replayed, undated.transaction.transaction_id),
+        (true, second.transaction.transaction_id)
+    );
+}
+
 /// `edit_transaction`, retried while transient like [`call!`].
 async fn edit(l: &Ledger, who: &PersonId, e: TransactionEdit) -> Result<Edited, LedgerError> {
     call!(l.edit_transaction(who, e.clone()))
@@ -2357,6 +2396,7 @@ macro_rules! ledger_contract_tests {
             dry_run_writes_nothing,
             void_once,
             edit_in_place,
+            retry_with_or_without_the_default_date_replays,
             balances_are_as_of_today_with_later_entries_apart,
             list_transactions_filters_and_pages,
             reports_by_account_month_and_net_worth,

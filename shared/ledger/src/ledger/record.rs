@@ -162,16 +162,18 @@ impl<'a> Entry<'a> {
     ) -> Result<Self, LedgerError> {
         let to = to_lines(&input.to, Side::To, m.currency)?;
         let from = to_lines(&input.from, Side::From, m.currency)?;
+        let date = input.date.unwrap_or_else(|| m.today(ledger));
+        // Over the resolved request (the default date applied), so a retry that
+        // leaves out `date` on the same day, or sends today's date, replays.
         let fingerprint = [
-            "v1".to_string(),
+            "v2".to_string(),
             m.vault_id.to_string(),
-            input.date.map(|d| d.to_string()).unwrap_or_default(),
+            date.to_string(),
             memo.to_string(),
             describe(&to),
             describe(&from),
         ]
         .join("\u{1e}");
-        let date = input.date.unwrap_or_else(|| m.today(ledger));
         let guard_hash = content_hash(&[
             &m.vault_id.to_string(),
             &date.to_string(),
