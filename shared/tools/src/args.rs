@@ -222,6 +222,35 @@ impl JsonSchema for AmountArg {
     }
 }
 
+/// An amount that moved (record, edit): published with a pattern without a minus,
+/// as the descriptions say; a negative one still reaches the ledger's refusal,
+/// which says to swap `from` and `to`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PositiveAmountArg(pub(crate) Decimal);
+
+impl<'de> Deserialize<'de> for PositiveAmountArg {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        AmountArg::deserialize(deserializer).map(|a| PositiveAmountArg(a.0))
+    }
+}
+
+impl JsonSchema for PositiveAmountArg {
+    fn schema_name() -> Cow<'static, str> {
+        "PositiveAmount".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "string", "pattern": POSITIVE_AMOUNT_PATTERN })
+    }
+}
+
+/// A decimal without a sign: digits, optional fraction.
+pub(crate) const POSITIVE_AMOUNT_PATTERN: &str = "^[0-9]+(\\.[0-9]+)?$";
+
 /// A plain decimal: optional minus, digits, optional fraction.
 pub(crate) const AMOUNT_PATTERN: &str = "^-?[0-9]+(\\.[0-9]+)?$";
 

@@ -551,6 +551,41 @@ mod tests {
         }
     }
 
+    /// Where a description states a constraint a machine can check, the schema
+    /// agrees: an argument described as positive has a pattern that refuses a minus.
+    #[test]
+    fn descriptions_and_schemas_agree() {
+        fn visit(v: &Value, tool: &str, checked: &mut usize) {
+            let Value::Object(map) = v else { return };
+            if let Some(Value::Object(props)) = map.get("properties") {
+                for (name, prop) in props {
+                    let d = prop["description"].as_str().unwrap_or("");
+                    if let Some(pattern) = prop["pattern"].as_str().filter(|_| d.contains("ositive")) {
+                        let v = jsonschema::validator_for(
+                            &serde_json::json!({"type": "string", "pattern": pattern}),
+                        )
+                        .unwrap_or_else(|e| panic!("{tool}.{name}: {e}"));
+                        assert!(!v.is_valid(&Value::from("-1")), "{tool}.{name} allows a minus");
+                        assert!(v.is_valid(&Value::from("9000")), "{tool}.{name} refuses 9000");
+                        *checked += 1;
+                    }
+                    visit(prop, tool, checked);
+                }
+            }
+            for key in ["items"] {
+                if let Some(inner) = map.get(key) {
+                    visit(inner, tool, checked);
+                }
+            }
+        }
+        let mut checked = 0;
+        for spec in specs() {
+            visit(&spec.input_schema, spec.name, &mut checked);
+        }
+        // record_transaction's amount, the split's two line amounts, edit's amount and two line amounts.
+        assert_eq!(checked, 6);
+    }
+
     #[test]
     fn idempotency_key_says_reuse_unchanged() {
         for spec in specs()

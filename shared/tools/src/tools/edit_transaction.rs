@@ -9,7 +9,7 @@ use dochiya_ledger::{Field, Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{AmountArg, DateArg, KeyArg, MemoArg, NameArg, TransactionIdArg};
+use crate::args::{DateArg, KeyArg, MemoArg, NameArg, PositiveAmountArg, TransactionIdArg};
 use crate::errors;
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
@@ -23,7 +23,7 @@ struct Line {
     /// Account name.
     account: NameArg,
     /// Positive decimal string in the vault currency, e.g. "9000".
-    amount: AmountArg,
+    amount: PositiveAmountArg,
 }
 
 /// Every line of the corrected entry, as record_split_transaction takes them.
@@ -50,8 +50,8 @@ pub(crate) struct Args {
     idempotency_key: KeyArg,
     /// The version you last saw (get_transaction shows it): the edit is refused if the entry changed since.
     expected_version: Option<std::num::NonZeroU32>,
-    /// New amount of a simple (one from, one to) entry.
-    amount: Option<AmountArg>,
+    /// New positive amount of a simple (one from, one to) entry, e.g. "9000".
+    amount: Option<PositiveAmountArg>,
     /// New date, YYYY-MM-DD.
     date: Option<DateArg>,
     /// New memo ("" clears it).

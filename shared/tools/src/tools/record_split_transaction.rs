@@ -7,7 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::args::{AmountArg, DateArg, KeyArg, MemoArg, NameArg};
+use crate::args::{DateArg, KeyArg, MemoArg, NameArg, PositiveAmountArg};
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
 use crate::tools::recorded::Output;
@@ -19,7 +19,7 @@ struct Line {
     #[schemars(description = text::ACCOUNT)]
     account: NameArg,
     #[schemars(description = text::AMOUNT)]
-    amount: AmountArg,
+    amount: PositiveAmountArg,
 }
 
 /// Arguments of `record_split_transaction`.

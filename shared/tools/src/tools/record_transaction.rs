@@ -7,7 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::args::{AmountArg, DateArg, KeyArg, MemoArg, NameArg};
+use crate::args::{DateArg, KeyArg, MemoArg, NameArg, PositiveAmountArg};
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
 use crate::tools::recorded::Output;
@@ -23,7 +23,7 @@ pub(crate) struct Args {
     #[schemars(description = text::TO_ACCOUNT)]
     to: NameArg,
     #[schemars(description = text::AMOUNT)]
-    amount: AmountArg,
+    amount: PositiveAmountArg,
     #[schemars(description = text::DATE_DEFAULT_TODAY)]
     date: Option<DateArg>,
     #[schemars(description = text::MEMO)]
