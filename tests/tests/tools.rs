@@ -842,6 +842,28 @@ async fn net_worth_history_month_ends() {
     );
 }
 
+#[tokio::test]
+async fn month_arguments_mean_the_whole_month_everywhere() {
+    let h = Harness::new().await;
+    let p = h.person("months");
+    household(&p).await;
+    p.record("카카오뱅크", "식비", "9000", "2026-03-31", "저녁", "m-1")
+        .await;
+    let b = p.ok("get_balances", r#"{"asOf": "2026-03"}"#).await;
+    assert_eq!(b["asOf"], "2026-03-31");
+    let r = p
+        .ok("spending_report", r#"{"from": "2026-03", "to": "2026-03"}"#)
+        .await;
+    assert_eq!(
+        (r["from"].clone(), r["to"].clone(), r["total"].clone()),
+        (json!("2026-03-01"), json!("2026-03-31"), json!("9000"))
+    );
+    let l = p
+        .ok("list_transactions", r#"{"from": "2026-03", "to": "2026-03"}"#)
+        .await;
+    assert_eq!(l["transactions"].as_array().map(Vec::len), Some(1));
+}
+
 // ---- list_snapshots and delete_snapshot ----
 
 #[tokio::test]

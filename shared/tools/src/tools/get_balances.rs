@@ -6,7 +6,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{DateArg, NameArg};
+use crate::args::{DayOrMonthArg, NameArg};
 use crate::operation::{Operation, READ, READ_ONLY};
 use crate::text;
 use crate::wire::{AmountOut, DateOut, KindWire, UuidOut, VaultOut};
@@ -17,8 +17,8 @@ use crate::wire::{AmountOut, DateOut, KindWire, UuidOut, VaultOut};
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    /// Balances at the end of this day, YYYY-MM-DD in the vault's time zone. Leave it out for today.
-    as_of: Option<DateArg>,
+    /// Balances at the end of this day, YYYY-MM-DD in the vault's time zone (a month YYYY-MM means its last day). Leave it out for today.
+    as_of: Option<DayOrMonthArg>,
 }
 
 /// Result of `get_balances`.
@@ -81,7 +81,7 @@ impl Operation for GetBalances {
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let b = ledger
-            .get_balances(who, args.vault.as_deref(), args.as_of.map(|d| d.0))
+            .get_balances(who, args.vault.as_deref(), args.as_of.map(DayOrMonthArg::last))
             .await?;
         Ok(Output {
             vault: b.vault.into(),

@@ -7,7 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{DateArg, NameArg};
+use crate::args::{DayOrMonthArg, NameArg};
 use crate::operation::{Operation, READ, READ_ONLY};
 use crate::text;
 use crate::wire::{AmountOut, DateOut, UuidOut, VaultOut};
@@ -20,10 +20,10 @@ pub(crate) struct Args {
     vault: Option<NameArg>,
     /// Only this account's snapshots (a name, as list_accounts shows it).
     account: Option<NameArg>,
-    /// Only snapshots on or after this date, YYYY-MM-DD.
-    from: Option<DateArg>,
-    /// Only snapshots on or before this date, YYYY-MM-DD.
-    to: Option<DateArg>,
+    /// Only snapshots on or after this date, YYYY-MM-DD (or YYYY-MM: its first day).
+    from: Option<DayOrMonthArg>,
+    /// Only snapshots on or before this date, YYYY-MM-DD (or YYYY-MM: its last day).
+    to: Option<DayOrMonthArg>,
 }
 
 /// One stored snapshot.
@@ -71,8 +71,8 @@ impl Operation for ListSnapshots {
                 SnapshotQuery {
                     vault: args.vault.map(String::from),
                     account: args.account.map(String::from),
-                    from: args.from.map(|d| d.0),
-                    to: args.to.map(|d| d.0),
+                    from: args.from.map(DayOrMonthArg::first),
+                    to: args.to.map(DayOrMonthArg::last),
                 },
             )
             .await?;
