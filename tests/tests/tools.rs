@@ -330,7 +330,7 @@ async fn record_transaction_refuses_bad_amounts_and_accounts() {
             r#"{"from": "카카오뱅크", "to": "식비", "amount": "5", "idempotency_key": "d"}"#
         )
         .await,
-        "Unknown argument `idempotency_key`. The accepted arguments are `vault`, `from`, `to`, `amount`, `date`, `memo`, `idempotencyKey`, `allowDuplicate`, `dryRun`; check the spelling against the input schema."
+        "Unknown argument `idempotency_key`. The accepted arguments are `vault`, `from`, `to`, `amount`, `date`, `memo`, `idempotencyKey`, `allowDuplicate`, `futureDate`, `dryRun`; check the spelling against the input schema."
     );
     // Nothing above was written.
     assert_eq!(

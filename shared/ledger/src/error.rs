@@ -314,6 +314,14 @@ pub enum LedgerError {
         /// Its kind.
         kind: crate::domain::AccountKind,
     },
+    /// A transaction date more than a year after today, not said to be meant.
+    #[error("The date read is {date}, more than a year after today ({today}) in the vault's time zone.")]
+    FarFutureDate {
+        /// The date given.
+        date: LocalDate,
+        /// Today in the vault.
+        today: LocalDate,
+    },
     /// An edit of a voided transaction.
     #[error("Transaction {id} is voided, so it cannot be edited; record a new entry instead.")]
     EditOfVoided {
@@ -409,6 +417,7 @@ impl LedgerError {
             | LedgerError::BadCursor
             | LedgerError::EditOfVoided { .. }
             | LedgerError::SnapshotAfterToday { .. }
+            | LedgerError::FarFutureDate { .. }
             | LedgerError::SnapshotOfFlowAccount { .. }
             | LedgerError::TooManyEdits { .. }
             | LedgerError::EditShape(_)

@@ -113,6 +113,7 @@ fn tx(from: &str, to: &str, amount: &str, on: Option<&str>, memo: &str) -> NewTr
         memo: Some(memo.into()),
         idempotency_key: key(),
         allow_duplicate: false,
+        future_date: false,
         dry_run: false,
     }
 }
@@ -562,6 +563,7 @@ pub async fn record_refuses_bad_input<S: Store>(store: S) {
         memo: None,
         idempotency_key: key(),
         allow_duplicate: false,
+        future_date: false,
         dry_run: false,
     };
     let e = call!(l.record_split(&me, split.clone())).unwrap_err();
@@ -656,6 +658,7 @@ pub async fn duplicate_guard<S: Store>(store: S) {
         &me,
         NewTransaction {
             allow_duplicate: true,
+            future_date: false,
             ..tx("카카오뱅크", "식비", "4500", Some("2026-03-15"), "아메리카노")
         },
     )
@@ -789,6 +792,7 @@ pub async fn retry_with_or_without_the_default_date_replays<S: Store>(store: S) 
         date: None,
         idempotency_key: key(),
         allow_duplicate: true,
+        future_date: false,
         ..dated
     };
     let second = record(
@@ -805,6 +809,46 @@ pub async fn retry_with_or_without_the_default_date_replays<S: Store>(store: S) 
         (undated.replayed, undated.transaction.transaction_id),
         (true, second.transaction.transaction_id)
     );
+}
+
+/// A date more than a year after today is refused unless meant; the error shows the date read.
+pub async fn far_future_dates_need_saying<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("far-future");
+    household(&l, &me).await;
+    let far = tx("카카오뱅크", "식비", "1000", Some("2099-01-01"), "오타");
+    let e = call!(l.record_transaction(&me, far.clone())).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "The date read is 2099-01-01, more than a year after today (2026-03-15) in the vault's time zone."
+    );
+    let within = record(
+        &l,
+        &me,
+        tx("카카오뱅크", "식비", "1000", Some("2027-03-15"), "1년 뒤"),
+    )
+    .await;
+    assert_eq!(within.transaction.date.to_string(), "2027-03-15");
+    let meant = record(
+        &l,
+        &me,
+        NewTransaction {
+            future_date: true,
+            ..far
+        },
+    )
+    .await;
+    assert_eq!(meant.transaction.date.to_string(), "2099-01-01");
+    let moved = edit(
+        &l,
+        &me,
+        TransactionEdit {
+            date: Some(date("2099-01-02")),
+            ..edit_of(within.transaction.transaction_id)
+        },
+    )
+    .await;
+    assert!(matches!(moved, Err(LedgerError::FarFutureDate { .. })));
 }
 
 /// `edit_transaction`, retried while transient like [`call!`].
@@ -825,6 +869,7 @@ fn edit_of(id: TransactionId) -> TransactionEdit {
         from: None,
         to: None,
         lines: None,
+        future_date: false,
         dry_run: false,
     }
 }
@@ -1028,6 +1073,7 @@ pub async fn edit_in_place<S: Store>(store: S) {
             memo: None,
             idempotency_key: key(),
             allow_duplicate: false,
+            future_date: false,
             dry_run: false,
         }
     ))
@@ -1645,6 +1691,7 @@ pub async fn race_fifty_random_transactions<S: Store>(store: S) {
         tasks.push(tokio::spawn(async move {
             let t = NewTransaction {
                 allow_duplicate: true,
+                future_date: false,
                 ..tx(from, to, &amount, Some(&day), &format!("random {i}"))
             };
             call!(l.record_transaction(&me, t.clone())).expect("record")
@@ -1811,6 +1858,7 @@ pub async fn report_reads_accounts_times_months_with<S: Store>(store: S, transac
     for i in 0..transactions {
         let t = NewTransaction {
             allow_duplicate: true,
+            future_date: false,
             ..tx(
                 "카카오뱅크",
                 expenses[(i % 6) as usize],
@@ -2396,6 +2444,7 @@ macro_rules! ledger_contract_tests {
             dry_run_writes_nothing,
             void_once,
             edit_in_place,
+            far_future_dates_need_saying,
             retry_with_or_without_the_default_date_replays,
             balances_are_as_of_today_with_later_entries_apart,
             list_transactions_filters_and_pages,

@@ -360,6 +360,9 @@ async fn attempt(
             most: MAX_EDITS,
         });
     }
+    if let Some(d) = input.date.filter(|_| !input.future_date) {
+        super::record::check_not_far_future(d, m.today(ledger))?;
+    }
     let new = TxRec {
         date: input.date.unwrap_or(current.date),
         memo: memo.map_or_else(|| current.memo.clone(), str::to_string),

@@ -220,6 +220,7 @@ impl Ledger {
             memo: input.memo,
             idempotency_key: input.idempotency_key,
             allow_duplicate: input.allow_duplicate,
+            future_date: input.future_date,
             dry_run: input.dry_run,
         };
         record::record(self, who, split).await

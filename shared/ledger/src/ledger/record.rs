@@ -78,6 +78,18 @@ fn check_lines(ledger: &Ledger, input: &NewSplit) -> Result<(), LedgerError> {
     Ok(())
 }
 
+/// Refuse a date more than a year after `today` (likely a typo; the caller may say it is meant).
+pub(super) fn check_not_far_future(date: LocalDate, today: LocalDate) -> Result<(), LedgerError> {
+    let limit = today
+        .as_jiff()
+        .checked_add(jiff::Span::new().years(1))
+        .unwrap_or(today.as_jiff());
+    if date.as_jiff() > limit {
+        return Err(LedgerError::FarFutureDate { date, today });
+    }
+    Ok(())
+}
+
 /// An amount that moved: not zero, not negative (the direction is the side).
 pub(super) fn positive(amount: Decimal, field: Field) -> Result<(), LedgerError> {
     if amount.is_zero() {
@@ -163,6 +175,9 @@ impl<'a> Entry<'a> {
         let to = to_lines(&input.to, Side::To, m.currency)?;
         let from = to_lines(&input.from, Side::From, m.currency)?;
         let date = input.date.unwrap_or_else(|| m.today(ledger));
+        if !input.future_date {
+            check_not_far_future(date, m.today(ledger))?;
+        }
         // Over the resolved request (the default date applied), so a retry that
         // leaves out `date` on the same day, or sends today's date, replays.
         let fingerprint = [

@@ -244,6 +244,8 @@ pub struct NewTransaction {
     pub idempotency_key: String,
     /// Record even if an identical transaction was recorded minutes ago.
     pub allow_duplicate: bool,
+    /// A date more than a year after today was meant (otherwise refused as a likely typo).
+    pub future_date: bool,
     /// Validate and show the result without writing.
     pub dry_run: bool,
 }
@@ -274,6 +276,8 @@ pub struct NewSplit {
     pub idempotency_key: String,
     /// See [`NewTransaction::allow_duplicate`].
     pub allow_duplicate: bool,
+    /// A date more than a year after today was meant (otherwise refused as a likely typo).
+    pub future_date: bool,
     /// See [`NewTransaction::dry_run`].
     pub dry_run: bool,
 }
@@ -318,6 +322,8 @@ pub struct TransactionEdit {
     pub to: Option<String>,
     /// Every line anew (any transaction); not together with `amount`, `from`, `to`.
     pub lines: Option<EditLines>,
+    /// A new date more than a year after today was meant.
+    pub future_date: bool,
     /// Check and show the result, write nothing.
     pub dry_run: bool,
 }

@@ -62,6 +62,8 @@ pub(crate) struct Args {
     to: Option<NameArg>,
     /// Every line anew, for a split entry; not with amount/from/to.
     lines: Option<Lines>,
+    #[schemars(description = text::FUTURE_DATE)]
+    future_date: Option<bool>,
     /// True to preview: checked, nothing written.
     dry_run: Option<bool>,
 }
@@ -144,6 +146,7 @@ impl Operation for EditTransaction {
                         from: lines(l.from),
                         to: lines(l.to),
                     }),
+                    future_date: args.future_date.unwrap_or(false),
                     dry_run: args.dry_run.unwrap_or(false),
                 },
             )

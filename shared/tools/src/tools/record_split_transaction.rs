@@ -42,6 +42,8 @@ pub(crate) struct Args {
     idempotency_key: KeyArg,
     #[schemars(description = text::ALLOW_DUPLICATE)]
     allow_duplicate: Option<bool>,
+    #[schemars(description = text::FUTURE_DATE)]
+    future_date: Option<bool>,
     #[schemars(description = text::DRY_RUN)]
     dry_run: Option<bool>,
 }
@@ -80,6 +82,7 @@ impl Operation for RecordSplitTransaction {
                     memo: args.memo.map(String::from),
                     idempotency_key: args.idempotency_key.into(),
                     allow_duplicate: args.allow_duplicate.unwrap_or(false),
+                    future_date: args.future_date.unwrap_or(false),
                     dry_run: args.dry_run.unwrap_or(false),
                 },
             )

@@ -32,6 +32,8 @@ pub(crate) struct Args {
     idempotency_key: KeyArg,
     #[schemars(description = text::ALLOW_DUPLICATE)]
     allow_duplicate: Option<bool>,
+    #[schemars(description = text::FUTURE_DATE)]
+    future_date: Option<bool>,
     #[schemars(description = text::DRY_RUN)]
     dry_run: Option<bool>,
 }
@@ -66,6 +68,7 @@ impl Operation for RecordTransaction {
                     memo: args.memo.map(String::from),
                     idempotency_key: args.idempotency_key.into(),
                     allow_duplicate: args.allow_duplicate.unwrap_or(false),
+                    future_date: args.future_date.unwrap_or(false),
                     dry_run: args.dry_run.unwrap_or(false),
                 },
             )
