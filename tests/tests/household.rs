@@ -888,3 +888,65 @@ async fn two_people_keep_one_book() {
         Some(1)
     );
 }
+
+// ---- corrections: an edited entry and a deleted snapshot ----
+
+#[tokio::test]
+async fn a_household_corrects_an_entry_and_a_snapshot() {
+    let h = Harness::new().await;
+    let p = h.person("household-corrections");
+    p.ok("create_vault", r#"{"name": "우리집"}"#).await;
+    p.ok(
+        "create_account",
+        r#"{"name": "카카오뱅크", "kind": "asset", "openingBalance": "500000", "openingDate": "2026-02-28"}"#,
+    )
+    .await;
+    p.ok("create_account", r#"{"name": "식비", "kind": "expense"}"#)
+        .await;
+    let id = p
+        .record("카카오뱅크", "식비", "12000", "2026-03-20", "점심", "fix-lunch")
+        .await;
+    // The receipt said 9,000: corrected in place, same id. By hand: 500,000 - 9,000.
+    let fixed = p
+        .ok(
+            "edit_transaction",
+            &json!({"transactionId": id, "amount": "9000", "idempotencyKey": "fix-lunch-amount"}).to_string(),
+        )
+        .await;
+    assert_eq!(fixed["transaction"]["transactionId"], id.as_str());
+    let b = balances(&p, None).await;
+    assert!(balances_by_name(&b).contains(&("카카오뱅크".to_owned(), "491000".to_owned())));
+    assert!(balances_by_name(&b).contains(&("식비".to_owned(), "9000".to_owned())));
+    let march = p
+        .ok("spending_report", r#"{"from": "2026-03", "to": "2026-03"}"#)
+        .await;
+    assert_eq!(march["total"], "9000");
+    // A snapshot typed on the wrong date is deleted; reconcile then uses the right one.
+    p.ok(
+        "upsert_snapshot",
+        r#"{"account": "카카오뱅크", "date": "2026-03-30", "balance": "491000"}"#,
+    )
+    .await;
+    p.ok(
+        "upsert_snapshot",
+        r#"{"account": "카카오뱅크", "date": "2026-03-31", "balance": "1"}"#,
+    )
+    .await;
+    let wrong = p.ok("reconcile", "{}").await;
+    assert_eq!(wrong["accounts"][0]["difference"], "-490999");
+    let gone = p
+        .ok(
+            "delete_snapshot",
+            r#"{"account": "카카오뱅크", "date": "2026-03-31"}"#,
+        )
+        .await;
+    assert_eq!(gone["deleted"], true);
+    let right = p.ok("reconcile", "{}").await;
+    assert_eq!(
+        (
+            right["accounts"][0]["snapshotDate"].clone(),
+            right["accounts"][0]["difference"].clone()
+        ),
+        (json!("2026-03-30"), json!("0"))
+    );
+}

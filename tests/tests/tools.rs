@@ -330,7 +330,7 @@ async fn record_transaction_refuses_bad_amounts_and_accounts() {
             r#"{"from": "카카오뱅크", "to": "식비", "amount": "5", "idempotency_key": "d"}"#
         )
         .await,
-        "Unknown argument `idempotency_key`. The accepted arguments are `vault`, `from`, `to`, `amount`, `date`, `memo`, `idempotencyKey`, `allowDuplicate`, `dryRun`, `externalRef`; check the spelling against the input schema."
+        "Unknown argument `idempotency_key`. The accepted arguments are `vault`, `from`, `to`, `amount`, `date`, `memo`, `idempotencyKey`, `allowDuplicate`, `futureDate`, `dryRun`, `externalRef`; check the spelling against the input schema."
     );
     // Nothing above was written.
     assert_eq!(
@@ -534,6 +534,76 @@ async fn void_transaction_reverses_once() {
         p.err("void_transaction", r#"{"transactionId": "4611686018427387905"}"#)
             .await,
         "No transaction with id \"4611686018427387905\" in vault \"우리집\". Call list_transactions to see what exists."
+    );
+}
+
+#[tokio::test]
+async fn edit_transaction_corrects_in_place_and_keeps_history() {
+    let h = Harness::new().await;
+    let p = h.person("edit");
+    household(&p).await;
+    let id = p
+        .record("카카오뱅크", "교통비", "1400", "2026-03-04", "버스", "bus-1")
+        .await;
+    let args =
+        json!({"transactionId": id, "idempotencyKey": "fix-1", "amount": "1500", "memo": "버스 (정정)"});
+    let r = p.ok("edit_transaction", &args.to_string()).await;
+    assert_eq!(r["transaction"]["transactionId"], id.as_str());
+    assert_eq!(r["transaction"]["version"], 2);
+    assert_eq!(
+        (r["changed"].clone(), r["replayed"].clone()),
+        (json!(true), json!(false))
+    );
+    assert_eq!(r["balances"][0]["balance"], "1500");
+    assert_eq!(r["balances"][1]["balance"], "998500");
+    let again = p.ok("edit_transaction", &args.to_string()).await;
+    assert_eq!(again["replayed"], true);
+    let got = p
+        .ok("get_transaction", &json!({"transactionId": id}).to_string())
+        .await;
+    assert_eq!(got["transaction"]["memo"], "버스 (정정)");
+    assert_eq!(got["transaction"]["history"][0]["version"], 1);
+    assert_eq!(got["transaction"]["history"][0]["postings"][0]["amount"], "1400");
+    assert!(
+        got["transaction"]["history"][0]["changedAt"]
+            .as_str()
+            .is_some_and(|t| t.ends_with('Z'))
+    );
+    assert_eq!(
+        p.err(
+            "edit_transaction",
+            &json!({"transactionId": id, "idempotencyKey": "fix-2", "expectedVersion": 1, "memo": "x"})
+                .to_string()
+        )
+        .await,
+        format!(
+            "Transaction {id} changed since it was read: it is at version 2, not 1. Call get_transaction to see it, then edit again with expectedVersion 2 if the correction still applies."
+        )
+    );
+    assert_eq!(
+        p.err(
+            "edit_transaction",
+            &json!({"transactionId": id, "idempotencyKey": "fix-3"}).to_string()
+        )
+        .await,
+        "Nothing to change: give at least one of amount, date, memo, from, to or lines."
+    );
+    p.ok(
+        "void_transaction",
+        &json!({"transactionId": id, "reason": "중복"}).to_string(),
+    )
+    .await;
+    let voided = p
+        .ok("get_transaction", &json!({"transactionId": id}).to_string())
+        .await;
+    assert_eq!(voided["transaction"]["voidReason"], "중복");
+    assert_eq!(
+        p.err(
+            "edit_transaction",
+            &json!({"transactionId": id, "idempotencyKey": "fix-4", "memo": "x"}).to_string()
+        )
+        .await,
+        format!("Transaction {id} is voided, so it cannot be edited; record a new entry instead.")
     );
 }
 
@@ -770,6 +840,65 @@ async fn net_worth_history_month_ends() {
             .await,
         "Argument `from`: \"2026-13\" is not a month; write it as YYYY-MM, like \"2026-03\"."
     );
+}
+
+#[tokio::test]
+async fn month_arguments_mean_the_whole_month_everywhere() {
+    let h = Harness::new().await;
+    let p = h.person("months");
+    household(&p).await;
+    p.record("카카오뱅크", "식비", "9000", "2026-03-31", "저녁", "m-1")
+        .await;
+    let b = p.ok("get_balances", r#"{"asOf": "2026-03"}"#).await;
+    assert_eq!(b["asOf"], "2026-03-31");
+    let r = p
+        .ok("spending_report", r#"{"from": "2026-03", "to": "2026-03"}"#)
+        .await;
+    assert_eq!(
+        (r["from"].clone(), r["to"].clone(), r["total"].clone()),
+        (json!("2026-03-01"), json!("2026-03-31"), json!("9000"))
+    );
+    let l = p
+        .ok("list_transactions", r#"{"from": "2026-03", "to": "2026-03"}"#)
+        .await;
+    assert_eq!(l["transactions"].as_array().map(Vec::len), Some(1));
+}
+
+// ---- list_snapshots and delete_snapshot ----
+
+#[tokio::test]
+async fn snapshots_are_listed_deleted_and_bounded() {
+    let h = Harness::new().await;
+    let p = h.person("snapshot-list");
+    household(&p).await;
+    p.ok(
+        "upsert_snapshot",
+        r#"{"account": "카카오뱅크", "date": "2026-03-30", "balance": "1000000"}"#,
+    )
+    .await;
+    assert_eq!(
+        p.err(
+            "upsert_snapshot",
+            r#"{"account": "카카오뱅크", "date": "2027-11-30", "balance": "1"}"#
+        )
+        .await,
+        "The snapshot date 2027-11-30 is after today (2026-03-31) in the vault's time zone; a snapshot records a balance already seen."
+    );
+    assert_eq!(
+        p.err(
+            "upsert_snapshot",
+            r#"{"account": "식비", "date": "2026-03-30", "balance": "1"}"#
+        )
+        .await,
+        "\"식비\" is an expense account; snapshots are balances seen for asset or liability accounts (a bank account, a card)."
+    );
+    let list = p.ok("list_snapshots", r#"{"account": "카카오뱅크"}"#).await;
+    assert_eq!(list["snapshots"][0]["date"], "2026-03-30");
+    assert_eq!(list["snapshots"][0]["balance"], "1000000");
+    let args = r#"{"account": "카카오뱅크", "date": "2026-03-30"}"#;
+    assert_eq!(p.ok("delete_snapshot", args).await["deleted"], true);
+    assert_eq!(p.ok("delete_snapshot", args).await["deleted"], false);
+    assert_eq!(p.ok("list_snapshots", "{}").await["snapshots"], json!([]));
 }
 
 // ---- upsert_snapshot and reconcile ----

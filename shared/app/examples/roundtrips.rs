@@ -309,6 +309,7 @@ async fn main() -> Result<(), Failure> {
     )
     .await?;
     run("reconcile", Read, json!({})).await?;
+    run("list_snapshots", Read, json!({})).await?;
     run("budget_report", Read, json!({})).await?;
     run(
         "rename_account",
@@ -317,7 +318,19 @@ async fn main() -> Result<(), Failure> {
     )
     .await?;
     run("archive_account", Write, json!({"account": "임시2"})).await?;
+    run(
+        "edit_transaction",
+        Write,
+        json!({"transactionId": id, "amount": "12500", "idempotencyKey": "rt-3"}),
+    )
+    .await?;
     run("void_transaction", Write, json!({"transactionId": id})).await?;
+    run(
+        "delete_snapshot",
+        Write,
+        json!({"account": "카카오뱅크", "date": today}),
+    )
+    .await?;
     run(
         "rename_vault",
         Write,

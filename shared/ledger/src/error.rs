@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use crate::domain::{Money, ParseError, TransactionId};
+use crate::domain::{LocalDate, Money, ParseError, TransactionId};
 use crate::store::StoreError;
 
 /// The kinds of things a name or id can refer to.
@@ -79,6 +79,8 @@ impl Side {
 pub enum Field {
     /// The caller's idempotency key of an entry.
     IdempotencyKey,
+    /// The one amount of a simple (one line each side) entry.
+    Amount,
     /// A transaction's memo.
     Memo,
     /// Why a transaction is voided.
@@ -141,6 +143,7 @@ impl fmt::Display for Field {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Field::IdempotencyKey => f.write_str("idempotency key"),
+            Field::Amount => f.write_str("amount"),
             Field::Memo => f.write_str("memo"),
             Field::VoidReason => f.write_str("void reason"),
             Field::Lines(side) => write!(f, "{} lines", side.as_str()),
@@ -194,6 +197,32 @@ impl fmt::Display for OwnerAction {
             OwnerAction::Invite => "invite people",
             OwnerAction::RemoveMembers => "remove members",
         })
+    }
+}
+
+/// How an edit's request can be malformed (worded with argument names by the tools).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditShape {
+    /// Both every line anew and the simple fields (amount, from, to).
+    LinesAndSimple,
+    /// Nothing to change was given.
+    NothingToChange,
+    /// The simple fields on a transaction with more than one line on a side.
+    SplitNeedsLines,
+}
+
+impl EditShape {
+    /// In the ledger's terms.
+    pub fn message(self) -> &'static str {
+        match self {
+            EditShape::LinesAndSimple => {
+                "An edit gives either every line anew or the simple fields, not both."
+            }
+            EditShape::NothingToChange => "The edit changes nothing: give at least one field to change.",
+            EditShape::SplitNeedsLines => {
+                "The transaction has several lines on a side; its amounts and accounts change by giving every line anew."
+            }
+        }
     }
 }
 
@@ -387,6 +416,63 @@ pub enum LedgerError {
         /// The vault.
         vault: String,
     },
+    /// A snapshot dated after the vault's today.
+    #[error(
+        "The snapshot date {date} is after today ({today}) in the vault's time zone; a snapshot records a balance already seen."
+    )]
+    SnapshotAfterToday {
+        /// The date given.
+        date: LocalDate,
+        /// Today in the vault.
+        today: LocalDate,
+    },
+    /// A snapshot of an account that has no balance to see (income, expense, equity).
+    #[error(
+        "\"{name}\" is an {kind} account; snapshots are balances seen for asset or liability accounts (a bank account, a card)."
+    )]
+    SnapshotOfFlowAccount {
+        /// The account.
+        name: String,
+        /// Its kind.
+        kind: crate::domain::AccountKind,
+    },
+    /// A transaction date more than a year after today, not said to be meant.
+    #[error("The date read is {date}, more than a year after today ({today}) in the vault's time zone.")]
+    FarFutureDate {
+        /// The date given.
+        date: LocalDate,
+        /// Today in the vault.
+        today: LocalDate,
+    },
+    /// An edit of a voided transaction.
+    #[error("Transaction {id} is voided, so it cannot be edited; record a new entry instead.")]
+    EditOfVoided {
+        /// The transaction.
+        id: TransactionId,
+    },
+    /// An edit that expected another version than the stored one.
+    #[error("Transaction {id} changed since it was read: it is at version {current}, not {expected}.")]
+    VersionMismatch {
+        /// The transaction.
+        id: TransactionId,
+        /// The version the caller expected.
+        expected: u32,
+        /// The version stored now.
+        current: u32,
+    },
+    /// A transaction edited as often as its history may hold.
+    #[error(
+        "Transaction {id} has been edited {most} times, the most one entry keeps; void it and record a new entry."
+    )]
+    TooManyEdits {
+        /// The transaction.
+        id: TransactionId,
+        /// The limit.
+        most: u32,
+    },
+    /// An edit whose request does not fit the transaction or itself.
+    #[error("{}", .0.message())]
+    EditShape(EditShape),
     /// A concurrent change won; nothing was written. Safe to retry.
     #[error(
         "Another change to the same data happened at the same moment and nothing was written; call again."
@@ -450,7 +536,8 @@ impl LedgerError {
             LedgerError::NameTaken { .. }
             | LedgerError::IdempotencyKeyReused { .. }
             | LedgerError::ProbableDuplicate { .. }
-            | LedgerError::ExternalRefTaken { .. } => ErrorKind::Conflict,
+            | LedgerError::ExternalRefTaken { .. }
+            | LedgerError::VersionMismatch { .. } => ErrorKind::Conflict,
             LedgerError::Conflict | LedgerError::Transient(_) => ErrorKind::TemporarilyUnavailable,
             LedgerError::Internal { .. } => ErrorKind::Internal,
             LedgerError::Ambiguous { .. }
@@ -458,6 +545,12 @@ impl LedgerError {
             | LedgerError::Unbalanced { .. }
             | LedgerError::BackwardsRange { .. }
             | LedgerError::BadCursor
+            | LedgerError::EditOfVoided { .. }
+            | LedgerError::SnapshotAfterToday { .. }
+            | LedgerError::FarFutureDate { .. }
+            | LedgerError::SnapshotOfFlowAccount { .. }
+            | LedgerError::TooManyEdits { .. }
+            | LedgerError::EditShape(_)
             | LedgerError::ArchivedAccount { .. }
             // A stored total past 64 bits: the model can fix it by voiding an entry.
             | LedgerError::OutOfRange { .. } => ErrorKind::InvalidInput,

@@ -27,6 +27,9 @@ pub const MONTH_PREFIX: &str = "B#";
 pub const DAY_PREFIX: &str = "C#";
 /// Prefix of transactions by date in a vault.
 pub const TX_PREFIX: &str = "T#";
+/// Prefix of transactions' earlier versions in a vault. `TV#` sorts after every
+/// `T#…` key (`V` > `#`), so no transaction range reads a version.
+pub const TX_VERSION_PREFIX: &str = "TV#";
 /// Prefix of snapshots in a vault.
 pub const SNAPSHOT_PREFIX: &str = "S#";
 /// Prefix of budget settings in a vault: after every `B#…` rollup, before `C#`.
@@ -118,6 +121,20 @@ pub fn transaction_sk(date: LocalDate, id: TransactionId) -> String {
 /// A transaction by id (`V#<id>` / `TI#<id20>`): a copy for lookups by id.
 pub fn transaction_by_id(vault: VaultId, id: TransactionId) -> Key {
     Key::new(vault_pk(vault), format!("TI#{}", id.to_key_string()))
+}
+
+/// An earlier version of an edited transaction (`V#<id>` / `TV#<id20>#<version>`):
+/// the content version `version` had until an edit replaced it.
+pub fn transaction_version(vault: VaultId, id: TransactionId, version: u32) -> Key {
+    Key::new(
+        vault_pk(vault),
+        format!("{}{version:05}", transaction_versions_prefix(id)),
+    )
+}
+
+/// Sort-key prefix of one transaction's earlier versions.
+fn transaction_versions_prefix(id: TransactionId) -> String {
+    format!("{TX_VERSION_PREFIX}{}#", id.to_key_string())
 }
 
 /// The duplicate guard for one transaction content (`V#<id>` / `DG#<hash>`).
@@ -215,12 +232,22 @@ pub fn days_between(from: LocalDate, to: LocalDate) -> SkRange {
     SkRange::Between(day_from(from), day_through(to))
 }
 
+/// Daily rollups from `from` on, to the last dated one (entries after today included).
+pub fn days_from(from: LocalDate) -> SkRange {
+    SkRange::Between(day_from(from), upper(DAY_PREFIX))
+}
+
 /// Transactions dated `from..=to`; an open end reads to the first or last one.
 pub fn transactions_between(from: Option<LocalDate>, to: Option<LocalDate>) -> SkRange {
     SkRange::Between(
         from.map(tx_from).unwrap_or_else(|| TX_PREFIX.to_string()),
         to.map(tx_through).unwrap_or_else(|| upper(TX_PREFIX)),
     )
+}
+
+/// The earlier versions of one transaction, oldest first.
+pub fn transaction_versions(id: TransactionId) -> SkRange {
+    SkRange::Prefix(transaction_versions_prefix(id))
 }
 
 /// Every snapshot of a vault.
@@ -294,6 +321,25 @@ pub fn is_roster_version(sk: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn versions_sort_by_number_and_stay_out_of_transaction_ranges() {
+        let v = VaultId::from_uuid(uuid::Uuid::nil());
+        let id = TransactionId::from_u64(u64::MAX).unwrap();
+        let (v2, v10) = (
+            transaction_version(v, id, 2).sk,
+            transaction_version(v, id, 10).sk,
+        );
+        assert!(v2 < v10);
+        let SkRange::Between(lo, hi) = transactions_between(None, None) else {
+            panic!("a transaction range is a Between");
+        };
+        assert!(!(lo.as_str() <= v2.as_str() && v2.as_str() <= hi.as_str()));
+        let SkRange::Prefix(p) = transaction_versions(id) else {
+            panic!("versions are a prefix");
+        };
+        assert!(v10.starts_with(&p) && !transaction_by_id(v, id).sk.starts_with(&p));
+    }
 
     #[test]
     fn transaction_keys_sort_by_date_then_id() {

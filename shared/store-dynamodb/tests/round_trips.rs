@@ -48,6 +48,7 @@ fn lunch(key: &str) -> NewTransaction {
         memo: Some("점심".into()),
         idempotency_key: key.into(),
         allow_duplicate: false,
+        future_date: false,
         dry_run: false,
         external_ref: None,
     }

@@ -226,6 +226,35 @@ impl JsonSchema for AmountArg {
     }
 }
 
+/// An amount that moved (record, edit): published with a pattern without a minus,
+/// as the descriptions say; a negative one still reaches the ledger's refusal,
+/// which says to swap `from` and `to`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PositiveAmountArg(pub(crate) Decimal);
+
+impl<'de> Deserialize<'de> for PositiveAmountArg {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        AmountArg::deserialize(deserializer).map(|a| PositiveAmountArg(a.0))
+    }
+}
+
+impl JsonSchema for PositiveAmountArg {
+    fn schema_name() -> Cow<'static, str> {
+        "PositiveAmount".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "string", "pattern": POSITIVE_AMOUNT_PATTERN })
+    }
+}
+
+/// A decimal without a sign: digits, optional fraction.
+pub(crate) const POSITIVE_AMOUNT_PATTERN: &str = "^[0-9]+(\\.[0-9]+)?$";
+
 /// A plain decimal: optional minus, digits, optional fraction.
 pub(crate) const AMOUNT_PATTERN: &str = "^-?[0-9]+(\\.[0-9]+)?$";
 
@@ -314,6 +343,60 @@ impl JsonSchema for DateArg {
     }
 }
 
+/// A day or a whole month where a range end or an as-of date is taken:
+/// `YYYY-MM-DD`, or `YYYY-MM` meaning its first day (a start) or its last (an end).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DayOrMonthArg {
+    /// A day.
+    Day(LocalDate),
+    /// A whole month.
+    Month(YearMonth),
+}
+
+impl DayOrMonthArg {
+    /// As the start of a range: a month's first day.
+    pub(crate) fn first(self) -> LocalDate {
+        match self {
+            DayOrMonthArg::Day(d) => d,
+            DayOrMonthArg::Month(m) => m.first_day(),
+        }
+    }
+
+    /// As the end of a range or an as-of date: a month's last day.
+    pub(crate) fn last(self) -> LocalDate {
+        match self {
+            DayOrMonthArg::Day(d) => d,
+            DayOrMonthArg::Month(m) => m.last_day(),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for DayOrMonthArg {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        let parsed = if text.trim().len() == 7 {
+            YearMonth::parse(&text).map(DayOrMonthArg::Month)
+        } else {
+            LocalDate::parse(&text).map(DayOrMonthArg::Day)
+        };
+        parsed.map_err(|e| de::Error::custom(sentence(e.message())))
+    }
+}
+
+impl JsonSchema for DayOrMonthArg {
+    fn schema_name() -> Cow<'static, str> {
+        "DayOrMonth".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$" })
+    }
+}
+
 /// A month argument: `YYYY-MM` (a full `YYYY-MM-DD` names its month).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct MonthArg(pub(crate) YearMonth);
@@ -344,6 +427,23 @@ impl JsonSchema for MonthArg {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_month_is_its_first_day_as_a_start_and_its_last_as_an_end() {
+        let parse = |t: &str| serde_json::from_str::<DayOrMonthArg>(t).map_err(|e| e.to_string());
+        let feb = parse("\"2028-02\"").expect("a month");
+        assert_eq!(
+            (feb.first().to_string(), feb.last().to_string()),
+            ("2028-02-01".into(), "2028-02-29".into())
+        );
+        let day = parse("\"2026-03-15\"").expect("a day");
+        assert_eq!(
+            (day.first().to_string(), day.last().to_string()),
+            ("2026-03-15".into(), "2026-03-15".into())
+        );
+        assert!(parse("\"2026-13\"").is_err());
+        assert!(parse("\"2026-02-30\"").is_err());
+    }
 
     #[derive(Debug, Deserialize, PartialEq)]
     #[serde(deny_unknown_fields, rename_all = "camelCase")]

@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use dochiya_ledger::{ErrorKind, Field, LedgerError, Side};
+use dochiya_ledger::{EditShape, ErrorKind, Field, LedgerError, Side};
 use dochiya_protocol::ToolError;
 
 /// How a tool spells a ledger field as its argument.
@@ -17,6 +17,7 @@ pub(crate) type Spelling = fn(Field) -> Cow<'static, str>;
 pub(crate) fn argument(field: Field) -> Cow<'static, str> {
     Cow::Borrowed(match field {
         Field::IdempotencyKey => "idempotencyKey",
+        Field::Amount => "amount",
         Field::Memo => "memo",
         Field::VoidReason => "reason",
         Field::Lines(side) => side.as_str(),
@@ -112,6 +113,15 @@ fn message(error: &LedgerError, spell: Spelling) -> String {
             format!("{error} Pass `{what}` with one of these names.")
         }
         LedgerError::Ambiguous { what, .. } => format!("{error} Pass the {what} argument to say which one."),
+        LedgerError::VersionMismatch { current, .. } => format!(
+            "{error} Call get_transaction to see it, then edit again with expectedVersion {current} if the correction still applies."
+        ),
+        LedgerError::EditShape(EditShape::LinesAndSimple) => "Invalid lines: send either `lines` (every line anew) or `amount`/`from`/`to`, not both.".into(),
+        LedgerError::EditShape(EditShape::NothingToChange) => "Nothing to change: give at least one of amount, date, memo, from, to or lines.".into(),
+        LedgerError::EditShape(EditShape::SplitNeedsLines) => "Invalid amount: this transaction has several lines on a side, so `amount`, `from` and `to` do not say which line; send `lines` with every from and to line as it should be (get_transaction shows the current ones).".into(),
+        LedgerError::FarFutureDate { .. } => format!(
+            "Invalid date: {error} If that date is really meant, call again with futureDate: true; otherwise correct the date (or leave it out for today)."
+        ),
         LedgerError::Conflict => "Another change to the same data happened at the same moment and nothing was written; call again (a recorded entry with the same idempotencyKey).".into(),
         LedgerError::Transient(_) => "The ledger store is temporarily unavailable and nothing was written; call again in a moment with the same arguments (a recorded entry with the same idempotencyKey, so it is recorded once).".into(),
         other => other.to_string(),

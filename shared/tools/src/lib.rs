@@ -45,6 +45,9 @@ pub fn all(ledger: Arc<Ledger>) -> Vec<Arc<dyn Tool>> {
         tool::<record_split_transaction::RecordSplitTransaction>(&ledger),
         tool::<void_transaction::VoidTransaction>(&ledger),
         tool::<upsert_snapshot::UpsertSnapshot>(&ledger),
+        tool::<edit_transaction::EditTransaction>(&ledger),
+        tool::<list_snapshots::ListSnapshots>(&ledger),
+        tool::<delete_snapshot::DeleteSnapshot>(&ledger),
         tool::<share_vault::ShareVault>(&ledger),
         tool::<join_vault::JoinVault>(&ledger),
         tool::<list_members::ListMembers>(&ledger),
@@ -76,6 +79,9 @@ pub fn specs() -> Vec<ToolSpec> {
         spec::<record_split_transaction::RecordSplitTransaction>(),
         spec::<void_transaction::VoidTransaction>(),
         spec::<upsert_snapshot::UpsertSnapshot>(),
+        spec::<edit_transaction::EditTransaction>(),
+        spec::<list_snapshots::ListSnapshots>(),
+        spec::<delete_snapshot::DeleteSnapshot>(),
         spec::<share_vault::ShareVault>(),
         spec::<join_vault::JoinVault>(),
         spec::<list_members::ListMembers>(),
@@ -135,6 +141,7 @@ mod tests {
                 "memo",
                 "idempotencyKey",
                 "allowDuplicate",
+                "futureDate",
                 "dryRun",
                 "externalRef",
             ],
@@ -150,6 +157,7 @@ mod tests {
                 "memo",
                 "idempotencyKey",
                 "allowDuplicate",
+                "futureDate",
                 "dryRun",
             ],
             &["from", "to", "idempotencyKey"],
@@ -163,6 +171,30 @@ mod tests {
             "upsert_snapshot",
             &["vault", "account", "date", "balance"],
             &["account", "date", "balance"],
+        ),
+        (
+            "edit_transaction",
+            &[
+                "vault",
+                "transactionId",
+                "idempotencyKey",
+                "dryRun",
+                "expectedVersion",
+                "amount",
+                "date",
+                "memo",
+                "from",
+                "to",
+                "lines",
+                "futureDate",
+            ],
+            &["transactionId", "idempotencyKey"],
+        ),
+        ("list_snapshots", &["vault", "account", "from", "to"], &[]),
+        (
+            "delete_snapshot",
+            &["vault", "account", "date"],
+            &["account", "date"],
         ),
         ("share_vault", &["vault", "role"], &[]),
         ("join_vault", &["inviteCode", "name"], &["inviteCode"]),
@@ -244,12 +276,14 @@ mod tests {
             "reconcile",
             "budget_report",
             "list_members",
+            "list_snapshots",
         ];
         let destructive = [
             "void_transaction",
             "archive_account",
             "remove_member",
             "leave_vault",
+            "delete_snapshot",
         ];
         let idempotent_writes = [
             "create_vault",
@@ -259,6 +293,7 @@ mod tests {
             "upsert_snapshot",
             "void_transaction",
             "set_budget",
+            "delete_snapshot",
         ];
         for spec in specs() {
             let a = spec.annotations;
@@ -305,8 +340,9 @@ mod tests {
             visit(&spec.input_schema, &mut found);
         }
         // Outputs: list/get/record×2/void transactions + create_account's opening id
-        // + record_transactions' results; inputs: get + void.
-        assert_eq!(found, 9);
+        // + record_transactions' results + edit's transaction and current; inputs: get +
+        // void + edit.
+        assert_eq!(found, 12);
     }
 
     /// The published input schema and the deserializer agree: each example is
@@ -417,6 +453,32 @@ mod tests {
         check::<void_transaction::VoidTransaction>(
             &[r#"{"transactionId": "4818349038087529260", "reason": "중복"}"#],
             &[r#"{"transactionId": 4818349038087529260}"#],
+        );
+        check::<edit_transaction::EditTransaction>(
+            &[
+                r#"{"transactionId": "4818349038087529260", "idempotencyKey": "k", "amount": "9000", "date": "2026-03-02"}"#,
+                r#"{"transactionId": "4818349038087529260", "idempotencyKey": "k", "expectedVersion": 2, "lines": {"from": [{"account": "신한카드", "amount": "45000"}], "to": [{"account": "식비", "amount": "45000"}]}, "dryRun": true}"#,
+            ],
+            &[
+                r#"{"transactionId": 4818349038087529260, "idempotencyKey": "k", "memo": "x"}"#,
+                r#"{"transactionId": "4818349038087529260", "memo": "x"}"#,
+                r#"{"transactionId": "4818349038087529260", "idempotencyKey": "k", "expectedVersion": 0}"#,
+                r#"{"transactionId": "4818349038087529260", "idempotencyKey": "k", "lines": [{"account": "식비", "amount": "1"}]}"#,
+            ],
+        );
+        check::<list_snapshots::ListSnapshots>(
+            &[
+                "{}",
+                r#"{"account": "카카오뱅크", "from": "2026-03-01", "to": "2026-03-31"}"#,
+            ],
+            &[r#"{"date": "2026-03-01"}"#],
+        );
+        check::<delete_snapshot::DeleteSnapshot>(
+            &[r#"{"account": "카카오뱅크", "date": "2027-11-30"}"#],
+            &[
+                r#"{"account": "카카오뱅크"}"#,
+                r#"{"account": "카카오뱅크", "date": "2027/11/30"}"#,
+            ],
         );
         check::<upsert_snapshot::UpsertSnapshot>(
             &[r#"{"account": "카카오뱅크", "date": "2026-03-15", "balance": "-5000"}"#],
@@ -535,6 +597,12 @@ mod tests {
                     "difference",
                 ],
             ),
+            (
+                "edit_transaction",
+                &["transaction", "balances", "replayed", "dryRun", "changed"],
+            ),
+            ("list_snapshots", &["vault", "currency", "snapshots"]),
+            ("delete_snapshot", &["accountId", "account", "date", "deleted"]),
             ("share_vault", &["vault", "inviteCode", "expiresAt", "role"]),
             ("join_vault", &["vault", "role", "members"]),
             ("list_members", &["vault", "members"]),
@@ -567,7 +635,7 @@ mod tests {
             }
             if let Some(transaction) = spec.output_schema["properties"].get("transaction") {
                 let t = required(transaction);
-                for field in ["transactionId", "date", "memo", "voided", "postings"] {
+                for field in ["transactionId", "date", "memo", "voided", "postings", "version"] {
                     assert!(t.iter().any(|p| p == field), "{name}: transaction.{field}");
                 }
                 let posting = required(&transaction["properties"]["postings"]["items"]);
@@ -576,9 +644,48 @@ mod tests {
         }
     }
 
+    /// Where a description states a constraint a machine can check, the schema
+    /// agrees: an argument described as positive has a pattern that refuses a minus.
+    #[test]
+    fn descriptions_and_schemas_agree() {
+        fn visit(v: &Value, tool: &str, checked: &mut usize) {
+            let Value::Object(map) = v else { return };
+            if let Some(Value::Object(props)) = map.get("properties") {
+                for (name, prop) in props {
+                    let d = prop["description"].as_str().unwrap_or("");
+                    if let Some(pattern) = prop["pattern"].as_str().filter(|_| d.contains("ositive")) {
+                        let v = jsonschema::validator_for(
+                            &serde_json::json!({"type": "string", "pattern": pattern}),
+                        )
+                        .unwrap_or_else(|e| panic!("{tool}.{name}: {e}"));
+                        assert!(!v.is_valid(&Value::from("-1")), "{tool}.{name} allows a minus");
+                        assert!(v.is_valid(&Value::from("9000")), "{tool}.{name} refuses 9000");
+                        *checked += 1;
+                    }
+                    visit(prop, tool, checked);
+                }
+            }
+            for key in ["items"] {
+                if let Some(inner) = map.get(key) {
+                    visit(inner, tool, checked);
+                }
+            }
+        }
+        let mut checked = 0;
+        for spec in specs() {
+            visit(&spec.input_schema, spec.name, &mut checked);
+        }
+        // record_transaction's amount, the split's two line amounts, edit's amount and two
+        // line amounts, record_transactions' entry amount.
+        assert_eq!(checked, 7);
+    }
+
     #[test]
     fn idempotency_key_says_reuse_unchanged() {
-        for spec in specs().iter().filter(|s| s.name.starts_with("record_")) {
+        for spec in specs()
+            .iter()
+            .filter(|s| s.name.starts_with("record_") || s.name == "edit_transaction")
+        {
             let d = spec.input_schema["properties"]["idempotencyKey"]["description"]
                 .as_str()
                 .unwrap_or("");

@@ -59,7 +59,9 @@ fn simplify(schema: &mut Value) {
     }
 }
 
-/// `"type": ["string", "null"]` → `"type": "string"`.
+/// `"type": ["string", "null"]` → `"type": "string"`, and `null` out of an
+/// `enum` (an optional enum argument is omitted, not sent as `null`; a schema
+/// whose `enum` holds a value its `type` forbids contradicts itself).
 fn drop_null_type(map: &mut Map<String, Value>) {
     if let Some(Value::Array(types)) = map.get_mut("type") {
         types.retain(|t| t != "null");
@@ -67,6 +69,9 @@ fn drop_null_type(map: &mut Map<String, Value>) {
             let only = types.remove(0);
             map.insert("type".into(), only);
         }
+    }
+    if let Some(Value::Array(values)) = map.get_mut("enum") {
+        values.retain(|v| !v.is_null());
     }
 }
 
@@ -108,6 +113,12 @@ pub enum SchemaProblem {
         /// Where it is.
         pointer: String,
     },
+    /// An `enum` holding a value of another JSON type than its `type` says.
+    #[error("enum at {pointer} holds a value its type does not allow")]
+    EnumAgainstType {
+        /// Where the enum is.
+        pointer: String,
+    },
     /// A property without a `description`.
     #[error("property {pointer} has no description")]
     Undescribed {
@@ -124,9 +135,31 @@ pub fn check_published(schema: &Value) -> Result<(), SchemaProblem> {
     walk(schema, "")
 }
 
+/// Whether `v` is of the JSON Schema type `kind`.
+fn json_type_is(v: &Value, kind: &str) -> bool {
+    match kind {
+        "string" => v.is_string(),
+        "integer" => v.is_i64() || v.is_u64(),
+        "number" => v.is_number(),
+        "boolean" => v.is_boolean(),
+        "null" => v.is_null(),
+        "array" => v.is_array(),
+        "object" => v.is_object(),
+        _ => true,
+    }
+}
+
 fn walk(schema: &Value, pointer: &str) -> Result<(), SchemaProblem> {
     match schema {
         Value::Object(map) => {
+            if let (Some(Value::String(kind)), Some(Value::Array(values))) =
+                (map.get("type"), map.get("enum"))
+                && values.iter().any(|v| !json_type_is(v, kind))
+            {
+                return Err(SchemaProblem::EnumAgainstType {
+                    pointer: pointer.to_string(),
+                });
+            }
             for (key, value) in map {
                 let here = format!("{pointer}/{key}");
                 if matches!(key.as_str(), "$ref" | "$defs" | "definitions" | "$dynamicRef") {
@@ -219,6 +252,33 @@ mod tests {
             })
         );
         assert_eq!(check_published(&schema), Ok(()));
+    }
+
+    #[test]
+    fn an_optional_enum_has_no_null_inside_and_a_contradiction_is_found() {
+        #[derive(schemars::JsonSchema, serde::Deserialize)]
+        #[serde(rename_all = "lowercase")]
+        #[allow(dead_code)]
+        enum By {
+            Account,
+            Month,
+        }
+        #[derive(schemars::JsonSchema, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Args {
+            /// How to group.
+            by: Option<By>,
+        }
+        let schema = input_schema::<Args>();
+        assert_eq!(schema["properties"]["by"]["enum"], json!(["account", "month"]));
+        assert_eq!(check_published(&schema), Ok(()));
+        let bad = json!({"type": "object", "properties": {"by": {"description": "x", "type": "string", "enum": ["a", null]}}});
+        assert_eq!(
+            check_published(&bad),
+            Err(SchemaProblem::EnumAgainstType {
+                pointer: "/properties/by".into()
+            })
+        );
     }
 
     #[test]

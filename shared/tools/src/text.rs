@@ -29,6 +29,9 @@ pub(crate) const IDEMPOTENCY_KEY: &str = "A key you make up once for this new en
 /// The duplicate-guard override.
 pub(crate) const ALLOW_DUPLICATE: &str = "Set true only when the user really means a second, separate entry identical to one recorded minutes ago (same date, accounts, amounts and memo). Default false: such a repeat is refused as a probable duplicate, and the error names the earlier transactionId.";
 
+/// The far-future override.
+pub(crate) const FUTURE_DATE: &str = "Set true only when a date more than a year after today is really meant (e.g. a loan's last payment). Default false: such a date is refused as a likely typo, showing the date read.";
+
 /// The preview flag.
 pub(crate) const DRY_RUN: &str = "Set true to preview: everything is checked and the result shows the transaction and the balances it would produce, but nothing is written. Default false.";
 
@@ -46,6 +49,9 @@ pub(crate) const VAULT_OUT: &str = "The vault this result is about.";
 
 /// A balance in the natural sign.
 pub(crate) const BALANCE: &str = "Balance as a decimal string in the vault currency, in the account kind's natural sign: assets and expenses grow with money arriving; liabilities, income and equity grow with money leaving them. A credit card owing 300,000 won shows \"300000\".";
+
+/// Entries dated after today, shown apart from a balance.
+pub(crate) const SCHEDULED: &str = "Net of entries dated after the balance's day (already recorded, not in balance), natural sign; absent when there are none.";
 
 /// An account id in a result.
 pub(crate) const ACCOUNT_ID: &str = "The account's id (a UUID). Tools take the account's name, not this id.";

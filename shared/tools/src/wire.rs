@@ -188,6 +188,44 @@ pub(crate) struct TransactionOut {
     pub(crate) recorded_by: Option<String>,
     /// The postings: `to` accounts (positive) first, then `from` accounts (negative).
     pub(crate) postings: Vec<PostingOut>,
+    /// 1 when recorded, one more with each edit; pass it as expectedVersion to edit_transaction.
+    pub(crate) version: u32,
+    /// Earlier versions, oldest first (get_transaction and edit_transaction only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) history: Vec<VersionOut>,
+    /// Why it was voided (voided entries only; may be empty).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) void_reason: Option<String>,
+    /// When it was voided, RFC 3339 UTC (voided entries only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) voided_at: Option<String>,
+}
+
+/// An earlier version of an edited transaction.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct VersionOut {
+    /// Which version this was.
+    pub(crate) version: u32,
+    /// Its date then.
+    pub(crate) date: DateOut,
+    /// Its memo then.
+    pub(crate) memo: String,
+    /// Its postings then.
+    pub(crate) postings: Vec<PostingOut>,
+    /// When an edit replaced it, RFC 3339 UTC.
+    pub(crate) changed_at: String,
+}
+
+fn postings_out(postings: Vec<lt::Posting>) -> Vec<PostingOut> {
+    postings
+        .into_iter()
+        .map(|p| PostingOut {
+            account_id: p.account_id.into(),
+            account: p.account,
+            amount: p.amount.into(),
+        })
+        .collect()
 }
 
 impl From<lt::Transaction> for TransactionOut {
@@ -198,15 +236,21 @@ impl From<lt::Transaction> for TransactionOut {
             memo: t.memo,
             voided: t.voided,
             recorded_by: t.recorded_by,
-            postings: t
-                .postings
+            postings: postings_out(t.postings),
+            version: t.version,
+            history: t
+                .history
                 .into_iter()
-                .map(|p| PostingOut {
-                    account_id: p.account_id.into(),
-                    account: p.account,
-                    amount: p.amount.into(),
+                .map(|h| VersionOut {
+                    version: h.version,
+                    date: h.date.into(),
+                    memo: h.memo,
+                    postings: postings_out(h.postings),
+                    changed_at: h.replaced_at.to_string(),
                 })
                 .collect(),
+            void_reason: t.void_reason,
+            voided_at: t.voided_at.map(|at| at.to_string()),
         }
     }
 }

@@ -76,6 +76,11 @@ impl LocalDate {
         LocalDate(self.0.last_of_month())
     }
 
+    /// The day after (the last representable date stays itself).
+    pub fn next_day(self) -> LocalDate {
+        LocalDate(self.0.tomorrow().unwrap_or(self.0))
+    }
+
     /// The underlying `jiff` date.
     pub fn as_jiff(self) -> Date {
         self.0

@@ -30,15 +30,20 @@ pub(super) async fn list_accounts(
 ) -> Result<AccountList, LedgerError> {
     in_vault(ledger, who, vault, |v| async move {
         let m = v.m;
-        // One round: the accounts, and the budget settings that decide this month's budgets.
-        let month = m.today(ledger).month();
-        let (cat, settings) = join2(
+        // One round: the accounts, the budget settings that decide this month's budgets,
+        // and the daily rollups after today (balances are as of today; later entries apart).
+        let today = m.today(ledger);
+        let month = today.month();
+        let (cat, (settings, later)) = join2(
             catalogue(ledger, &m),
-            budgets::settings_through(ledger, &m, month),
+            join2(
+                budgets::settings_through(ledger, &m, month),
+                super::reports::later_than(ledger, &m, today),
+            ),
         )
         .await;
         let budgets = budgets::in_force(&settings?, month);
-        list_of(&m, &cat?, include_archived, &budgets)
+        list_of(&m, &cat?, &later?, include_archived, &budgets)
     })
     .await
 }
@@ -46,6 +51,7 @@ pub(super) async fn list_accounts(
 fn list_of(
     m: &Membership,
     cat: &Catalogue,
+    later: &BTreeMap<AccountId, i64>,
     include_archived: bool,
     budgets: &BTreeMap<AccountId, i64>,
 ) -> Result<AccountList, LedgerError> {
@@ -59,11 +65,18 @@ fn list_of(
     let accounts = listed
         .into_iter()
         .map(|a| {
+            let later_net = later.get(&a.account_id).copied().unwrap_or(0);
+            let today_net = a
+                .net
+                .checked_sub(later_net)
+                .and_then(|n| a.kind.natural(n))
+                .ok_or_else(|| LedgerError::out_of_range(format!("balance of {}", m.described())))?;
             Ok(AccountInfo {
                 account_id: a.account_id,
                 name: a.name.clone(),
                 kind: a.kind,
-                balance: Money::from_minor(a.natural()?, m.currency),
+                balance: Money::from_minor(today_net, m.currency),
+                scheduled: super::reports::scheduled(a.kind, later, a.account_id, m)?,
                 archived: a.archived,
                 // Settings exist only for expense accounts; an archived one shows none.
                 budget: budgets
@@ -263,14 +276,13 @@ fn opening_entry(
         opening.minor().checked_neg().ok_or_else(range)?
     };
     let id = TransactionId::generate(now.as_millisecond(), ledger.entropy.next_u64());
-    let tx = TxRec {
+    let tx = TxRec::new(
         id,
         date,
-        memo: format!("Opening balance of {}", account.name),
-        voided: false,
-        recorded_at_ms: now.as_millisecond(),
-        recorded_by: Some(who.display_name()),
-        postings: vec![
+        format!("Opening balance of {}", account.name),
+        now.as_millisecond(),
+        Some(who.display_name()),
+        vec![
             PostingRec {
                 account_id: account.account_id,
                 name: account.name.clone(),
@@ -282,7 +294,7 @@ fn opening_entry(
                 amount: debit.checked_neg().ok_or_else(range)?,
             },
         ],
-    };
+    );
     let equity_net = debit.checked_neg().ok_or_else(range)?;
     let mut opened_here = vec![account.account_id];
     if equity_is_new {

@@ -113,6 +113,8 @@ fn prepare(
         allow_duplicate: batch.allow_duplicate,
         dry_run: batch.dry_run,
         external_ref: e.external_ref.clone(),
+        // Statement lines are past entries; the far-future check is record_transaction's.
+        future_date: true,
     };
     let memo = clean_memo(e.memo.as_deref(), Field::Memo)?;
     let external_ref = clean_external_ref(e.external_ref.as_deref())?;
@@ -430,15 +432,14 @@ impl Run<'_> {
         };
         let id = self.new_id();
         let m = &self.v.m;
-        let tx = TxRec {
+        let tx = TxRec::new(
             id,
-            date: e.date,
-            memo: e.memo.to_string(),
-            voided: false,
-            recorded_at_ms: self.now_ms,
+            e.date,
+            e.memo.to_string(),
+            self.now_ms,
+            Some(self.who.display_name()),
             postings,
-            recorded_by: Some(self.who.display_name()),
-        };
+        );
         let change = TxChange::Create(&tx);
         let nets = change.nets()?;
         if !self.input.dry_run {

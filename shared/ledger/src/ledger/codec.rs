@@ -496,9 +496,41 @@ pub(super) struct TxRec {
     /// The recorder's display name at the time (absent on entries from before sharing).
     pub recorded_by: Option<String>,
     pub postings: Vec<PostingRec>,
+    /// 1 when recorded, one more with each edit (absent on items older than edits: 1).
+    pub version: u32,
+    /// When the last edit was made, epoch milliseconds.
+    pub edited_at_ms: Option<i64>,
+    /// Why it was voided, as given (set by the void's update, read back here).
+    pub void_reason: Option<String>,
+    /// When it was voided, epoch seconds.
+    pub voided_at: Option<i64>,
 }
 
 impl TxRec {
+    /// A new, live, unedited transaction.
+    pub fn new(
+        id: TransactionId,
+        date: LocalDate,
+        memo: String,
+        recorded_at_ms: i64,
+        recorded_by: Option<String>,
+        postings: Vec<PostingRec>,
+    ) -> Self {
+        TxRec {
+            id,
+            date,
+            memo,
+            voided: false,
+            recorded_at_ms,
+            recorded_by,
+            postings,
+            version: 1,
+            edited_at_ms: None,
+            void_reason: None,
+            voided_at: None,
+        }
+    }
+
     pub fn to_attrs(&self) -> Attrs {
         let postings = self
             .postings
@@ -511,18 +543,28 @@ impl TxRec {
                 ]))
             })
             .collect();
-        let mut a = BTreeMap::from([
+        let mut attrs = BTreeMap::from([
             ("transactionId".into(), sv(self.id.to_string())),
             ("date".into(), sv(self.date.to_string())),
             ("memo".into(), sv(&self.memo)),
             ("voided".into(), Value::Bool(self.voided)),
             ("recordedAt".into(), Value::N(self.recorded_at_ms)),
             ("postings".into(), Value::L(postings)),
+            (VERSION.into(), Value::N(i64::from(self.version))),
         ]);
-        if let Some(by) = &self.recorded_by {
-            a.insert(RECORDED_BY.into(), sv(by));
+        if let Some(at) = self.edited_at_ms {
+            attrs.insert("editedAt".into(), Value::N(at));
         }
-        a
+        if let Some(reason) = &self.void_reason {
+            attrs.insert("voidReason".into(), sv(reason));
+        }
+        if let Some(at) = self.voided_at {
+            attrs.insert("voidedAt".into(), Value::N(at));
+        }
+        if let Some(by) = &self.recorded_by {
+            attrs.insert(RECORDED_BY.into(), sv(by));
+        }
+        attrs
     }
 
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
@@ -553,11 +595,59 @@ impl TxRec {
                 Some(_) => return Err(corrupt(RECORDED_BY)),
             },
             postings,
+            version: match a.get(VERSION) {
+                None => 1,
+                Some(Value::N(v)) => u32::try_from(*v).map_err(|_| corrupt(VERSION))?,
+                Some(_) => return Err(corrupt(VERSION)),
+            },
+            edited_at_ms: optional_n(a, "editedAt")?,
+            void_reason: match a.get("voidReason") {
+                None => None,
+                Some(Value::S(r)) => Some(r.clone()),
+                Some(_) => return Err(corrupt("voidReason")),
+            },
+            voided_at: optional_n(a, "voidedAt")?,
         })
     }
 
     pub fn from_item(item: &Item) -> Result<Self, LedgerError> {
         Self::from_attrs(&item.attrs)
+    }
+}
+
+/// Attribute of a transaction holding its version.
+const VERSION: &str = "version";
+
+/// Read an integer attribute that may be absent.
+fn optional_n(attrs: &Attrs, name: &str) -> Result<Option<i64>, LedgerError> {
+    match attrs.get(name) {
+        None => Ok(None),
+        Some(Value::N(v)) => Ok(Some(*v)),
+        _ => Err(corrupt(name)),
+    }
+}
+
+/// An earlier version of an edited transaction, kept when the edit replaced it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct VersionRec {
+    /// The transaction as it was (its `version` is this version's number).
+    pub tx: TxRec,
+    /// When the edit replaced it, epoch milliseconds.
+    pub replaced_at_ms: i64,
+}
+
+impl VersionRec {
+    pub fn to_attrs(&self) -> Attrs {
+        let mut attrs = self.tx.to_attrs();
+        attrs.insert("replacedAt".into(), Value::N(self.replaced_at_ms));
+        attrs
+    }
+
+    pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
+        Ok(VersionRec {
+            tx: TxRec::from_attrs(a)?,
+            replaced_at_ms: n(a, "replacedAt")?,
+        })
     }
 }
 

@@ -18,6 +18,8 @@ pub(super) const EXTERNAL_REF_FREE: &str = "external-ref-free";
 pub(super) const TRANSACTION_NEW: &str = "transaction-new";
 /// The transaction is not voided.
 pub(super) const TRANSACTION_LIVE: &str = "transaction-live";
+/// No edit replaced the version of the transaction that was read.
+pub(super) const TRANSACTION_UNCHANGED: &str = "transaction-unchanged";
 /// The account exists and is not archived.
 pub(super) const ACCOUNT_LIVE: &str = "account-live";
 /// The account exists (archived or not).
@@ -28,6 +30,8 @@ pub(super) const ACCOUNT_NEW: &str = "account-new";
 pub(super) const NAME_FREE: &str = "name-free";
 /// A name item still points at the thing being renamed or archived.
 pub(super) const NAME_HELD: &str = "name-held";
+/// The snapshot being deleted exists.
+pub(super) const SNAPSHOT_EXISTS: &str = "snapshot-exists";
 /// A new vault's id is not taken.
 pub(super) const VAULT_NEW: &str = "vault-new";
 /// The vault's settings item exists.

@@ -159,15 +159,14 @@ mod tests {
         let rec = IdemRec {
             fingerprint: "f".into(),
             vault_id: crate::domain::VaultId::from_uuid(uuid::Uuid::nil()),
-            tx: super::super::codec::TxRec {
-                id: crate::domain::TransactionId::from_u64((1 << 53) + 1).unwrap(),
-                date: crate::domain::LocalDate::parse("2026-03-09").unwrap(),
-                memo: String::new(),
-                voided: false,
-                recorded_at_ms: 0,
-                recorded_by: None,
-                postings: vec![],
-            },
+            tx: super::super::codec::TxRec::new(
+                crate::domain::TransactionId::from_u64((1 << 53) + 1).unwrap(),
+                crate::domain::LocalDate::parse("2026-03-09").unwrap(),
+                String::new(),
+                0,
+                None,
+                vec![],
+            ),
             balances: vec![],
             expires_at,
         };

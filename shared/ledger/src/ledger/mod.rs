@@ -10,6 +10,7 @@ mod batch;
 mod budgets;
 mod codec;
 mod cursor;
+mod edit;
 mod guards;
 mod idempotency;
 mod read;
@@ -223,6 +224,7 @@ impl Ledger {
             memo: input.memo,
             idempotency_key: input.idempotency_key,
             allow_duplicate: input.allow_duplicate,
+            future_date: input.future_date,
             dry_run: input.dry_run,
             external_ref: input.external_ref,
         };
@@ -257,6 +259,16 @@ impl Ledger {
         reason: Option<&str>,
     ) -> Result<Voided, LedgerError> {
         record::void(self, who, vault, id, reason).await
+    }
+
+    /// Correct a transaction in place: same id, new version, the previous one kept
+    /// (see [`TransactionEdit`]). Idempotent per `idempotency_key`, like recording.
+    pub async fn edit_transaction(
+        &self,
+        who: &PersonId,
+        input: TransactionEdit,
+    ) -> Result<Edited, LedgerError> {
+        edit::edit(self, who, input).await
     }
 
     /// One transaction by id, in one of the caller's vaults.
@@ -316,6 +328,26 @@ impl Ledger {
         account: Option<&str>,
     ) -> Result<Reconciliation, LedgerError> {
         snapshots::reconcile(self, who, vault, account).await
+    }
+
+    /// The stored snapshots, by account name then date, optionally of one account and a date range.
+    pub async fn list_snapshots(
+        &self,
+        who: &PersonId,
+        query: SnapshotQuery,
+    ) -> Result<SnapshotList, LedgerError> {
+        snapshots::list_snapshots(self, who, query).await
+    }
+
+    /// Delete an account's snapshot on a date; `deleted: false` when there was none.
+    pub async fn delete_snapshot(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        account: &str,
+        date: LocalDate,
+    ) -> Result<SnapshotDeleted, LedgerError> {
+        snapshots::delete_snapshot(self, who, vault, account, date).await
     }
 
     /// Write (or replace) the balance seen for an account on a date.

@@ -1,9 +1,9 @@
 //! Reading transactions: one by id, or a filtered page newest first.
 
-use super::codec::{TxRec, content_hash};
+use super::codec::{TxRec, VersionRec, content_hash};
 use super::cursor;
 use super::record::{not_found, view};
-use super::resolve::{catalogue, join2};
+use super::resolve::{catalogue, join2, query_all};
 use super::roster::in_vault;
 use super::*;
 use crate::domain::NameKey;
@@ -27,11 +27,28 @@ pub(super) async fn get_transaction(
 ) -> Result<TransactionView, LedgerError> {
     in_vault(ledger, who, vault, |v| async move {
         let m = v.m;
-        let (tx, cat) = transaction_in(ledger, &m, id).await?;
+        // The earlier versions are read beside the transaction, in the same round.
+        let (found, versions) = join2(
+            transaction_in(ledger, &m, id),
+            query_all(
+                ledger.store.as_ref(),
+                keys::vault_pk(m.vault_id),
+                keys::transaction_versions(id),
+                true,
+            ),
+        )
+        .await;
+        let (tx, cat) = found?;
+        let history = versions?
+            .iter()
+            .map(|i| VersionRec::from_attrs(&i.attrs))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut transaction = view(&tx, Some(&cat), m.currency);
+        transaction.history = super::edit::versions(&history, Some(&cat), m.currency);
         Ok(TransactionView {
             vault: m.vault_ref(),
             currency: m.currency,
-            transaction: view(&tx, Some(&cat), m.currency),
+            transaction,
         })
     })
     .await

@@ -22,7 +22,7 @@ use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
 use super::writer::{TxChange, transaction_ops};
 use super::*;
-use crate::domain::{AccountId, Currency, Money, NameKey};
+use crate::domain::{AccountId, Currency, Decimal, Money, NameKey};
 use crate::error::{Entity, Field, Side};
 use crate::keys;
 use crate::store::{Condition, Item, Key, StoreError, WriteOp};
@@ -78,20 +78,37 @@ pub(super) fn check_lines(ledger: &Ledger, input: &NewSplit) -> Result<(), Ledge
     }
     for (side, list) in [(Side::From, &input.from), (Side::To, &input.to)] {
         for (index, l) in list.iter().enumerate() {
-            let field = Field::LineAmount { side, index };
-            if l.amount.is_zero() {
-                return Err(LedgerError::invalid(
-                    field,
-                    "the amount is zero; record only amounts that moved",
-                ));
-            }
-            if l.amount.is_negative() {
-                return Err(LedgerError::invalid(
-                    field,
-                    "amounts are positive; the direction is given by `from` (money leaves) and `to` (money arrives), so swap them instead of using a minus sign",
-                ));
-            }
+            positive(l.amount, Field::LineAmount { side, index })?;
         }
+    }
+    Ok(())
+}
+
+/// Refuse a date more than a year after `today` (likely a typo; the caller may say it is meant).
+pub(super) fn check_not_far_future(date: LocalDate, today: LocalDate) -> Result<(), LedgerError> {
+    let limit = today
+        .as_jiff()
+        .checked_add(jiff::Span::new().years(1))
+        .unwrap_or(today.as_jiff());
+    if date.as_jiff() > limit {
+        return Err(LedgerError::FarFutureDate { date, today });
+    }
+    Ok(())
+}
+
+/// An amount that moved: not zero, not negative (the direction is the side).
+pub(super) fn positive(amount: Decimal, field: Field) -> Result<(), LedgerError> {
+    if amount.is_zero() {
+        return Err(LedgerError::invalid(
+            field,
+            "the amount is zero; record only amounts that moved",
+        ));
+    }
+    if amount.is_negative() {
+        return Err(LedgerError::invalid(
+            field,
+            "amounts are positive; the direction is given by `from` (money leaves) and `to` (money arrives), so swap them instead of using a minus sign",
+        ));
     }
     Ok(())
 }
@@ -194,10 +211,16 @@ impl<'a> Entry<'a> {
     ) -> Result<Self, LedgerError> {
         let to = to_lines(&input.to, Side::To, m.currency)?;
         let from = to_lines(&input.from, Side::From, m.currency)?;
+        let date = input.date.unwrap_or_else(|| m.today(ledger));
+        if !input.future_date {
+            check_not_far_future(date, m.today(ledger))?;
+        }
+        // Over the resolved request (the default date applied), so a retry that
+        // leaves out `date` on the same day, or sends today's date, replays.
         let mut parts = vec![
-            "v1".to_string(),
+            "v2".to_string(),
             m.vault_id.to_string(),
-            input.date.map(|d| d.to_string()).unwrap_or_default(),
+            date.to_string(),
             memo.to_string(),
             describe(&to),
             describe(&from),
@@ -207,7 +230,6 @@ impl<'a> Entry<'a> {
             parts.push(format!("xr:{r}"));
         }
         let fingerprint = parts.join("\u{1e}");
-        let date = input.date.unwrap_or_else(|| m.today(ledger));
         let guard_hash = content_hash(&[
             &m.vault_id.to_string(),
             &date.to_string(),
@@ -493,15 +515,14 @@ async fn attempt(
         return Ok(replayed);
     }
 
-    let tx = TxRec {
-        id: TransactionId::generate(now_ms, ledger.entropy.next_u64()),
-        date: e.date,
-        memo: e.memo.to_string(),
-        voided: false,
-        recorded_at_ms: now_ms,
-        recorded_by: Some(who.display_name()),
+    let tx = TxRec::new(
+        TransactionId::generate(now_ms, ledger.entropy.next_u64()),
+        e.date,
+        e.memo.to_string(),
+        now_ms,
+        Some(who.display_name()),
         postings,
-    };
+    );
     let change = TxChange::Create(&tx);
     let rec = IdemRec {
         fingerprint: e.fingerprint.clone(),
@@ -565,6 +586,13 @@ pub(super) fn view(tx: &TxRec, cat: Option<&Catalogue>, currency: Currency) -> T
                 amount: Money::from_minor(p.amount, currency),
             })
             .collect(),
+        version: tx.version,
+        history: Vec::new(),
+        void_reason: tx.voided.then(|| tx.void_reason.clone().unwrap_or_default()),
+        voided_at: tx
+            .voided_at
+            .filter(|_| tx.voided)
+            .and_then(|s| jiff::Timestamp::from_second(s).ok()),
     }
 }
 
@@ -589,19 +617,21 @@ pub(super) async fn void(
                     already_voided: true,
                 });
             }
+            let at = ledger.clock.now().as_second();
             let mut ops = vec![membership_check(who, &m)];
             ops.extend(transaction_ops(
                 m.vault_id,
-                TxChange::Reverse {
-                    tx: &tx,
-                    reason,
-                    at: ledger.clock.now().as_second(),
-                },
+                TxChange::Reverse { tx: &tx, reason, at },
                 &[],
             )?);
             match v.commit(ledger, who, ops).await {
                 Ok(()) => {
-                    let voided = TxRec { voided: true, ..tx };
+                    let voided = TxRec {
+                        voided: true,
+                        void_reason: Some(reason.to_string()),
+                        voided_at: Some(at),
+                        ..tx
+                    };
                     Ok(Voided {
                         vault: m.vault_ref(),
                         currency: m.currency,

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::codec::{Membership, Rollup};
+use super::codec::{Membership, Period, Rollup};
 use super::resolve::{Catalogue, join2, query_all};
 use super::roster::in_vault;
 use super::*;
@@ -39,9 +39,26 @@ pub(super) async fn nets_at(
     m: &Membership,
     date: LocalDate,
 ) -> Result<(Catalogue, BTreeMap<AccountId, i64>), LedgerError> {
+    let (cat, nets, _) = nets_and_later(ledger, m, date, false).await?;
+    Ok((cat, nets))
+}
+
+/// As [`nets_at`]; with `later`, also each account's net of entries dated after
+/// `date` (the daily query then runs to the last dated rollup, still one query).
+pub(super) async fn nets_and_later(
+    ledger: &Ledger,
+    m: &Membership,
+    date: LocalDate,
+    later: bool,
+) -> Result<(Catalogue, BTreeMap<AccountId, i64>, BTreeMap<AccountId, i64>), LedgerError> {
     let pk = keys::vault_pk(m.vault_id);
     let store = ledger.store.as_ref();
     let month = date.month();
+    let days_range = if later {
+        keys::days_from(month.first_day())
+    } else {
+        keys::days_between(month.first_day(), date)
+    };
     let (head, days) = join2(
         query_all(
             store,
@@ -49,15 +66,48 @@ pub(super) async fn nets_at(
             keys::accounts_and_months_through(Some(month.prev())),
             true,
         ),
-        query_all(store, pk, keys::days_between(month.first_day(), date), true),
+        query_all(store, pk, days_range, true),
     )
     .await;
     let (head, days) = (head?, days?);
     let cat = Catalogue::from_items(&head)?;
     let mut nets = BTreeMap::new();
     sum_rollups(&head, keys::is_month_rollup, &mut nets)?;
-    sum_rollups(&days, keys::is_day_rollup, &mut nets)?;
-    Ok((cat, nets))
+    let (through, after) = split_days(&days, date)?;
+    sum_rollups(&through, keys::is_day_rollup, &mut nets)?;
+    let mut later_nets = BTreeMap::new();
+    sum_rollups(&after, keys::is_day_rollup, &mut later_nets)?;
+    Ok((cat, nets, later_nets))
+}
+
+/// Daily rollup items dated through `date`, and those dated after it.
+fn split_days(days: &[Item], date: LocalDate) -> Result<(Vec<Item>, Vec<Item>), LedgerError> {
+    let (mut through, mut after) = (Vec::new(), Vec::new());
+    for item in days.iter().filter(|i| keys::is_day_rollup(&i.key.sk)) {
+        match Rollup::from_attrs(&item.attrs)?.period {
+            Period::Day(d) if d > date => after.push(item.clone()),
+            _ => through.push(item.clone()),
+        }
+    }
+    Ok((through, after))
+}
+
+/// Each account's net of entries dated after `today` (one query of daily rollups).
+pub(super) async fn later_than(
+    ledger: &Ledger,
+    m: &Membership,
+    today: LocalDate,
+) -> Result<BTreeMap<AccountId, i64>, LedgerError> {
+    let days = query_all(
+        ledger.store.as_ref(),
+        keys::vault_pk(m.vault_id),
+        keys::days_from(today.next_day()),
+        true,
+    )
+    .await?;
+    let mut later = BTreeMap::new();
+    sum_rollups(&days, keys::is_day_rollup, &mut later)?;
+    Ok(later)
 }
 
 /// The checked sum of `values`; `what` names the total when it is out of range.
@@ -70,6 +120,19 @@ fn money_sum(
         .try_fold(0i64, |acc, v| acc.checked_add(v))
         .map(|v| Money::from_minor(v, m.currency))
         .ok_or_else(|| LedgerError::out_of_range(format!("{what} of {}", m.described())))
+}
+
+/// An account's net of later entries in natural sign, `None` when nothing is scheduled.
+pub(super) fn scheduled(
+    kind: AccountKind,
+    later: &BTreeMap<AccountId, i64>,
+    account: AccountId,
+    m: &Membership,
+) -> Result<Option<Money>, LedgerError> {
+    match later.get(&account).copied() {
+        None | Some(0) => Ok(None),
+        Some(net) => Ok(Some(Money::from_minor(natural(kind, net)?, m.currency))),
+    }
 }
 
 fn natural(kind: AccountKind, net: i64) -> Result<i64, LedgerError> {
@@ -112,14 +175,17 @@ async fn balances_in(
     m: super::codec::Membership,
     as_of: Option<LocalDate>,
 ) -> Result<Balances, LedgerError> {
-    let as_of = as_of.unwrap_or_else(|| m.today(ledger));
-    let (cat, nets) = nets_at(ledger, &m, as_of).await?;
+    let today = m.today(ledger);
+    let as_of = as_of.unwrap_or(today);
+    // Entries after the date are shown apart only when the date is not in the past.
+    let (cat, nets, later) = nets_and_later(ledger, &m, as_of, as_of >= today).await?;
     let mut accounts = Vec::new();
     let mut by_kind = Vec::new();
     for a in &cat.accounts {
         let bal = natural(a.kind, nets.get(&a.account_id).copied().unwrap_or(0))?;
+        let scheduled = scheduled(a.kind, &later, a.account_id, &m)?;
         by_kind.push((a.kind, bal));
-        if a.archived && bal == 0 {
+        if a.archived && bal == 0 && scheduled.is_none() {
             continue;
         }
         accounts.push(BalanceRow {
@@ -127,6 +193,7 @@ async fn balances_in(
             name: a.name.clone(),
             kind: a.kind,
             balance: Money::from_minor(bal, m.currency),
+            scheduled,
         });
     }
     accounts.sort_by(|a, b| (a.kind, &a.name).cmp(&(b.kind, &b.name)));

@@ -5,12 +5,12 @@ use std::collections::BTreeMap;
 use super::accounts::{membership_check, vault_gone};
 use super::codec::account_live;
 use super::codec::{Period, Rollup, SnapshotRec};
-use super::guards::{ACCOUNT_LIVE, MEMBERSHIP};
+use super::guards::{ACCOUNT_LIVE, MEMBERSHIP, SNAPSHOT_EXISTS};
 use super::reports::nets_at;
 use super::resolve::{Catalogue, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
 use super::*;
-use crate::domain::{AccountId, Money};
+use crate::domain::{AccountId, AccountKind, Money};
 use crate::error::Field;
 use crate::keys;
 use crate::store::{Guard, Item, StoreError, WriteOp};
@@ -36,10 +36,23 @@ async fn upsert_in(
     v: InVault,
 ) -> Result<SnapshotOutcome, LedgerError> {
     let m = v.m.clone();
+    let today = m.today(ledger);
+    if input.date > today {
+        return Err(LedgerError::SnapshotAfterToday {
+            date: input.date,
+            today,
+        });
+    }
     let balance = Money::from_decimal(input.balance, m.currency)
         .map_err(|e| LedgerError::from_parse(Field::Balance, e))?;
     let (cat, nets) = nets_at(ledger, &m, input.date).await?;
     let a = cat.resolve(&input.account, false, &m)?.clone();
+    if !matches!(a.kind, AccountKind::Asset | AccountKind::Liability) {
+        return Err(LedgerError::SnapshotOfFlowAccount {
+            name: a.name,
+            kind: a.kind,
+        });
+    }
     let ledger_balance = Money::from_minor(
         a.kind
             .natural(nets.get(&a.account_id).copied().unwrap_or(0))
@@ -119,11 +132,13 @@ async fn reconcile_in(
     let only = account
         .map(|a| cat.resolve(a, true, &m).map(|a| a.account_id))
         .transpose()?;
-    // The latest snapshot per account (keys sort by date within an account).
+    // The latest snapshot on or before today per account: one dated later (kept
+    // from before such dates were refused) never takes over.
+    let today = m.today(ledger);
     let mut latest: BTreeMap<AccountId, SnapshotRec> = BTreeMap::new();
     for item in &snaps? {
         let s = SnapshotRec::from_attrs(&item.attrs)?;
-        if only.is_some_and(|o| o != s.account_id) {
+        if only.is_some_and(|o| o != s.account_id) || s.date > today {
             continue;
         }
         if latest.get(&s.account_id).is_none_or(|cur| cur.date < s.date) {
@@ -195,4 +210,99 @@ async fn reconcile_in(
         currency: m.currency,
         accounts: rows,
     })
+}
+
+pub(super) async fn list_snapshots(
+    ledger: &Ledger,
+    who: &PersonId,
+    q: SnapshotQuery,
+) -> Result<SnapshotList, LedgerError> {
+    if let (Some(f), Some(t)) = (q.from, q.to) {
+        LedgerError::check_range(&f, &t)?;
+    }
+    let q = &q;
+    in_vault(ledger, who, q.vault.as_deref(), |v| async move {
+        let m = v.m;
+        let store = ledger.store.as_ref();
+        // One round: the accounts (names, and which account a filter means) and the snapshots.
+        let (cat, snaps) = join2(
+            super::resolve::catalogue(ledger, &m),
+            query_all(store, keys::vault_pk(m.vault_id), keys::snapshots(), true),
+        )
+        .await;
+        let cat = cat?;
+        let only = q
+            .account
+            .as_deref()
+            .map(|a| cat.resolve(a, true, &m).map(|a| a.account_id))
+            .transpose()?;
+        let mut snapshots = Vec::new();
+        for item in &snaps? {
+            let s = SnapshotRec::from_attrs(&item.attrs)?;
+            let wanted = only.is_none_or(|o| o == s.account_id)
+                && q.from.is_none_or(|f| s.date >= f)
+                && q.to.is_none_or(|t| s.date <= t);
+            let Some(a) = cat.by_id(s.account_id).filter(|_| wanted) else {
+                continue;
+            };
+            snapshots.push(SnapshotRow {
+                account_id: a.account_id,
+                account: a.name.clone(),
+                date: s.date,
+                balance: Money::from_minor(s.balance, m.currency),
+            });
+        }
+        snapshots.sort_by(|a, b| (&a.account, a.date).cmp(&(&b.account, b.date)));
+        Ok(SnapshotList {
+            vault: m.vault_ref(),
+            currency: m.currency,
+            snapshots,
+        })
+    })
+    .await
+}
+
+pub(super) async fn delete_snapshot(
+    ledger: &Ledger,
+    who: &PersonId,
+    vault: Option<&str>,
+    account: &str,
+    date: LocalDate,
+) -> Result<SnapshotDeleted, LedgerError> {
+    retrying(|| {
+        in_vault(ledger, who, vault, |v| async move {
+            let m = v.m.clone();
+            let cat = super::resolve::catalogue(ledger, &m).await?;
+            // Archived accounts' snapshots can be deleted too (they are still listed).
+            let a = cat.resolve(account, true, &m)?.clone();
+            let ops = vec![
+                membership_check(who, &m),
+                WriteOp::Delete {
+                    key: keys::snapshot(m.vault_id, a.account_id, date),
+                    guard: Some(Guard::new(SNAPSHOT_EXISTS, crate::store::Condition::Exists)),
+                },
+            ];
+            let deleted = match v.commit(ledger, who, ops).await {
+                Ok(()) => true,
+                // Nothing on that date: nothing to delete, and a retry is harmless.
+                Err(StoreError::ConditionFailed {
+                    guard: SNAPSHOT_EXISTS,
+                    ..
+                }) => false,
+                Err(StoreError::ConditionFailed {
+                    guard: MEMBERSHIP, ..
+                }) => return Err(vault_gone(&m)),
+                Err(StoreError::ConditionFailed { .. }) => return Err(LedgerError::Conflict),
+                Err(e) => return Err(e.into()),
+            };
+            Ok(SnapshotDeleted {
+                vault: m.vault_ref(),
+                account_id: a.account_id,
+                account: a.name,
+                date,
+                deleted,
+            })
+        })
+    })
+    .await
 }

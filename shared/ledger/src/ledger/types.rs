@@ -91,8 +91,10 @@ pub struct AccountInfo {
     pub name: String,
     /// Its kind.
     pub kind: AccountKind,
-    /// Current balance in the kind's natural sign (all postings, whatever their date).
+    /// Balance at the end of today in the vault's zone, in the kind's natural sign.
     pub balance: Money,
+    /// Net of entries dated after today (already recorded, not in `balance`), natural sign; `None` when there are none.
+    pub scheduled: Option<Money>,
     /// Whether it is archived.
     pub archived: bool,
     /// This month's budget (live expense accounts with one set).
@@ -194,6 +196,30 @@ pub struct Transaction {
     pub recorded_by: Option<String>,
     /// Its postings, `to` lines (debits) first in the order given, then `from` lines.
     pub postings: Vec<Posting>,
+    /// 1 when recorded, one more with each edit.
+    pub version: u32,
+    /// Its earlier versions, oldest first (only where a result shows one
+    /// transaction: get_transaction and edits; empty in listings).
+    pub history: Vec<TransactionVersion>,
+    /// Why it was voided, when it was (may be empty).
+    pub void_reason: Option<String>,
+    /// When it was voided.
+    pub voided_at: Option<jiff::Timestamp>,
+}
+
+/// An earlier version of an edited transaction: its content until an edit replaced it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TransactionVersion {
+    /// Which version this was.
+    pub version: u32,
+    /// Its date then.
+    pub date: LocalDate,
+    /// Its memo then.
+    pub memo: String,
+    /// Its postings then.
+    pub postings: Vec<Posting>,
+    /// When the edit replaced it.
+    pub replaced_at: jiff::Timestamp,
 }
 
 /// An account's balance after a write.
@@ -226,6 +252,8 @@ pub struct NewTransaction {
     pub idempotency_key: String,
     /// Record even if an identical transaction was recorded minutes ago.
     pub allow_duplicate: bool,
+    /// A date more than a year after today was meant (otherwise refused as a likely typo).
+    pub future_date: bool,
     /// Validate and show the result without writing.
     pub dry_run: bool,
     /// The statement line's own id (card approval number, bank transaction id):
@@ -259,6 +287,8 @@ pub struct NewSplit {
     pub idempotency_key: String,
     /// See [`NewTransaction::allow_duplicate`].
     pub allow_duplicate: bool,
+    /// A date more than a year after today was meant (otherwise refused as a likely typo).
+    pub future_date: bool,
     /// See [`NewTransaction::dry_run`].
     pub dry_run: bool,
     /// See [`NewTransaction::external_ref`].
@@ -375,6 +405,65 @@ pub struct Recorded {
     pub dry_run: bool,
 }
 
+/// A correction of a transaction (`edit_transaction`): only what is `Some` changes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TransactionEdit {
+    /// Vault name; `None` when the caller has exactly one.
+    pub vault: Option<String>,
+    /// The transaction to correct; it keeps this id.
+    pub transaction_id: TransactionId,
+    /// The caller's key for this correction (a retry reuses it).
+    pub idempotency_key: String,
+    /// Refuse the edit unless the transaction is still at this version.
+    pub expected_version: Option<u32>,
+    /// New amount of a simple (one line each side) transaction.
+    pub amount: Option<Decimal>,
+    /// New date.
+    pub date: Option<LocalDate>,
+    /// New memo (empty clears it).
+    pub memo: Option<String>,
+    /// New account the money leaves (simple transaction).
+    pub from: Option<String>,
+    /// New account the money arrives at (simple transaction).
+    pub to: Option<String>,
+    /// Every line anew (any transaction); not together with `amount`, `from`, `to`.
+    pub lines: Option<EditLines>,
+    /// A new date more than a year after today was meant.
+    pub future_date: bool,
+    /// Check and show the result, write nothing.
+    pub dry_run: bool,
+}
+
+/// The lines of a corrected transaction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EditLines {
+    /// Lines the money leaves.
+    pub from: Vec<SplitLine>,
+    /// Lines the money arrives at.
+    pub to: Vec<SplitLine>,
+}
+
+/// Result of `edit_transaction`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edited {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The vault's currency.
+    pub currency: Currency,
+    /// The transaction after the edit (same id, new version, with its history).
+    pub transaction: Transaction,
+    /// Balances of every account the transaction touched before or after, after the edit.
+    pub balances: Vec<AccountBalance>,
+    /// `false` when the edit asked for what was already there (nothing written).
+    pub changed: bool,
+    /// `true` when this is the stored result of an earlier call with the same key.
+    pub replayed: bool,
+    /// `true` when nothing was written because `dry_run` was asked.
+    pub dry_run: bool,
+    /// On a replay: the transaction as it is now, when it changed since (edited again, voided).
+    pub current: Option<Transaction>,
+}
+
 /// Result of `void_transaction`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Voided {
@@ -443,6 +532,8 @@ pub struct BalanceRow {
     pub kind: AccountKind,
     /// Balance at the end of the day `as_of`, natural sign.
     pub balance: Money,
+    /// When `as_of` is today or later: net of entries dated after it, natural sign; `None` when there are none.
+    pub scheduled: Option<Money>,
 }
 
 /// Totals of `get_balances`.
@@ -637,6 +728,58 @@ pub struct SnapshotInput {
     pub date: LocalDate,
     /// The balance seen, natural sign (may be negative).
     pub balance: Decimal,
+}
+
+/// Arguments of `list_snapshots`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SnapshotQuery {
+    /// Vault name (optional when the caller has exactly one).
+    pub vault: Option<String>,
+    /// Only this account's snapshots.
+    pub account: Option<String>,
+    /// Only snapshots on or after this date.
+    pub from: Option<LocalDate>,
+    /// Only snapshots on or before this date.
+    pub to: Option<LocalDate>,
+}
+
+/// One stored snapshot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SnapshotRow {
+    /// The account.
+    pub account_id: AccountId,
+    /// Its display name.
+    pub account: String,
+    /// The date the balance was seen.
+    pub date: LocalDate,
+    /// The balance seen, natural sign.
+    pub balance: Money,
+}
+
+/// Result of `list_snapshots`: by account name, then date.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SnapshotList {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The vault's currency.
+    pub currency: Currency,
+    /// The snapshots.
+    pub snapshots: Vec<SnapshotRow>,
+}
+
+/// Result of `delete_snapshot`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SnapshotDeleted {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The account.
+    pub account_id: AccountId,
+    /// Its display name.
+    pub account: String,
+    /// The date.
+    pub date: LocalDate,
+    /// `false` when there was no snapshot on that date (nothing changed).
+    pub deleted: bool,
 }
 
 /// Result of `upsert_snapshot`.

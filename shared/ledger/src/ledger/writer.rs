@@ -10,10 +10,12 @@
 use std::collections::BTreeMap;
 
 use super::codec::{
-    PostingRec, TxRec, account_live, balance_update, rollup_day_attrs, rollup_month_attrs, rollup_update,
-    still_live, void_mark,
+    PostingRec, TxRec, VersionRec, account_live, balance_update, rollup_day_attrs, rollup_month_attrs,
+    rollup_update, still_live, void_mark,
 };
-use super::guards::{ACCOUNT_EXISTS, ACCOUNT_LIVE, TRANSACTION_LIVE, TRANSACTION_NEW, guard};
+use super::guards::{
+    ACCOUNT_EXISTS, ACCOUNT_LIVE, TRANSACTION_LIVE, TRANSACTION_NEW, TRANSACTION_UNCHANGED, guard,
+};
 use crate::domain::{AccountId, LocalDate, VaultId, YearMonth};
 use crate::error::{Field, LedgerError};
 use crate::keys;
@@ -33,6 +35,17 @@ pub(super) enum TxChange<'a> {
         /// When, epoch seconds.
         at: i64,
     },
+    /// Editing: the previous version saved (only if absent, so two edits of one
+    /// version cannot both land), the transaction's items rewritten (moved when
+    /// the date changes) only if still live; totals move by the difference.
+    Edit {
+        /// The transaction as stored (live).
+        old: &'a TxRec,
+        /// Its next version: same id, `version` one higher.
+        new: &'a TxRec,
+        /// When, epoch milliseconds.
+        at_ms: i64,
+    },
 }
 
 impl TxChange<'_> {
@@ -41,6 +54,12 @@ impl TxChange<'_> {
         match self {
             TxChange::Create(tx) => tx.postings.iter().map(|p| (tx.date, 1, p)).collect(),
             TxChange::Reverse { tx, .. } => tx.postings.iter().map(|p| (tx.date, -1, p)).collect(),
+            TxChange::Edit { old, new, .. } => old
+                .postings
+                .iter()
+                .map(|p| (old.date, -1, p))
+                .chain(new.postings.iter().map(|p| (new.date, 1, p)))
+                .collect(),
         }
     }
 
@@ -62,6 +81,8 @@ impl TxChange<'_> {
 /// An account whose balance goes up by a created posting must be live
 /// (`archived = false`, which also means it exists); a reversal only requires
 /// the account to exist (archived accounts can still have entries voided).
+/// An edit writes only the totals it changes (an account, month or day whose
+/// old and new postings cancel is left alone).
 pub(super) fn transaction_ops(
     vault: VaultId,
     change: TxChange<'_>,
@@ -79,6 +100,11 @@ pub(super) fn transaction_ops(
         if sign > 0 {
             created_by.push(p.account_id);
         }
+    }
+    if matches!(change, TxChange::Edit { .. }) {
+        nets.retain(|_, net| *net != 0);
+        months.retain(|_, net| *net != 0);
+        days.retain(|_, net| *net != 0);
     }
     for (&account, &net) in nets.iter().filter(|(a, _)| !opened_here.contains(a)) {
         let guard = if created_by.contains(&account) {
@@ -121,20 +147,68 @@ fn item_ops(vault: VaultId, change: TxChange<'_>) -> Vec<WriteOp> {
             guard: guard(TRANSACTION_NEW, Condition::NotExists),
         })
         .collect(),
-        TxChange::Reverse { tx, reason, at } => [
-            keys::transaction(vault, tx.date, tx.id),
-            keys::transaction_by_id(vault, tx.id),
-        ]
-        .into_iter()
-        .map(|key| WriteOp::Update {
-            key,
-            set: void_mark(reason, at),
-            add: BTreeMap::new(),
-            remove: vec![],
-            guard: guard(TRANSACTION_LIVE, still_live()),
-        })
-        .collect(),
+        TxChange::Reverse { tx, reason, at } => {
+            let mut ops: Vec<WriteOp> = [
+                keys::transaction(vault, tx.date, tx.id),
+                keys::transaction_by_id(vault, tx.id),
+            ]
+            .into_iter()
+            .map(|key| WriteOp::Update {
+                key,
+                set: void_mark(reason, at),
+                add: BTreeMap::new(),
+                remove: vec![],
+                guard: guard(TRANSACTION_LIVE, still_live()),
+            })
+            .collect();
+            // The version read is still the current one: an edit that landed
+            // meanwhile saved it, and its postings are no longer the ones to reverse.
+            ops.push(WriteOp::Check {
+                key: keys::transaction_version(vault, tx.id, tx.version),
+                guard: Guard::new(TRANSACTION_UNCHANGED, Condition::NotExists),
+            });
+            ops
+        }
+        TxChange::Edit { old, new, at_ms } => edit_item_ops(vault, old, new, at_ms),
     }
+}
+
+/// An edit's ops on the transaction's items and its saved previous version.
+fn edit_item_ops(vault: VaultId, old: &TxRec, new: &TxRec, at_ms: i64) -> Vec<WriteOp> {
+    let put = |key, tx: &TxRec, guard| WriteOp::Put {
+        item: Item {
+            key,
+            attrs: tx.to_attrs(),
+        },
+        guard,
+    };
+    let live = || guard(TRANSACTION_LIVE, still_live());
+    let mut ops = vec![WriteOp::Put {
+        item: Item {
+            key: keys::transaction_version(vault, old.id, old.version),
+            attrs: VersionRec {
+                tx: old.clone(),
+                replaced_at_ms: at_ms,
+            }
+            .to_attrs(),
+        },
+        guard: guard(TRANSACTION_UNCHANGED, Condition::NotExists),
+    }];
+    if old.date == new.date {
+        ops.push(put(keys::transaction(vault, new.date, new.id), new, live()));
+    } else {
+        ops.push(WriteOp::Delete {
+            key: keys::transaction(vault, old.date, old.id),
+            guard: live(),
+        });
+        ops.push(put(
+            keys::transaction(vault, new.date, new.id),
+            new,
+            guard(TRANSACTION_NEW, Condition::NotExists),
+        ));
+    }
+    ops.push(put(keys::transaction_by_id(vault, new.id), new, live()));
+    ops
 }
 
 /// `map[key] += amount * sign`, refusing overflow.
@@ -174,14 +248,13 @@ mod tests {
     }
 
     fn tx(date: &str, postings: &[(AccountId, i64)]) -> TxRec {
-        TxRec {
-            id: TransactionId::from_u64((1 << 53) + 7).unwrap(),
-            date: LocalDate::parse(date).unwrap(),
-            memo: "m".into(),
-            voided: false,
-            recorded_at_ms: 1,
-            recorded_by: None,
-            postings: postings
+        TxRec::new(
+            TransactionId::from_u64((1 << 53) + 7).unwrap(),
+            LocalDate::parse(date).unwrap(),
+            "m".into(),
+            1,
+            None,
+            postings
                 .iter()
                 .map(|&(account_id, amount)| PostingRec {
                     account_id,
@@ -189,7 +262,7 @@ mod tests {
                     amount,
                 })
                 .collect(),
-        }
+        )
     }
 
     /// (key, guard name, net added) of every op, in order.
@@ -246,12 +319,79 @@ mod tests {
         let s = summary(&ops);
         assert_eq!(s[0].1, Some(TRANSACTION_LIVE));
         assert_eq!(s[1].1, Some(TRANSACTION_LIVE));
-        assert_eq!(s[2], (keys::account(v, bank), Some(ACCOUNT_EXISTS), Some(1200)));
-        assert_eq!(s[3], (keys::account(v, food), Some(ACCOUNT_EXISTS), Some(-1200)));
+        // No edit replaced the version being reversed.
+        assert_eq!(
+            s[2],
+            (
+                keys::transaction_version(v, t.id, 1),
+                Some(TRANSACTION_UNCHANGED),
+                None
+            )
+        );
+        assert_eq!(s[3], (keys::account(v, bank), Some(ACCOUNT_EXISTS), Some(1200)));
+        assert_eq!(s[4], (keys::account(v, food), Some(ACCOUNT_EXISTS), Some(-1200)));
         match &ops[0] {
             WriteOp::Update { set, .. } => assert_eq!(set, &void_mark("typo", 5)),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn an_edit_saves_the_old_version_moves_the_item_and_writes_only_changed_totals() {
+        let v = VaultId::from_uuid(uuid::Uuid::nil());
+        let (bank, food, cash) = (id(1), id(2), id(3));
+        let old = tx("2026-03-09", &[(food, 1200), (bank, -1200)]);
+        let new = TxRec {
+            date: LocalDate::parse("2026-03-10").unwrap(),
+            version: 2,
+            postings: vec![
+                PostingRec {
+                    account_id: food,
+                    name: String::new(),
+                    amount: 1200,
+                },
+                PostingRec {
+                    account_id: cash,
+                    name: String::new(),
+                    amount: -1200,
+                },
+            ],
+            ..old.clone()
+        };
+        let ops = transaction_ops(
+            v,
+            TxChange::Edit {
+                old: &old,
+                new: &new,
+                at_ms: 9,
+            },
+            &[],
+        )
+        .unwrap();
+        let (d9, d10) = (old.date, new.date);
+        assert_eq!(
+            summary(&ops),
+            [
+                (
+                    keys::transaction_version(v, old.id, 1),
+                    Some(TRANSACTION_UNCHANGED),
+                    None
+                ),
+                (keys::transaction(v, d9, old.id), Some(TRANSACTION_LIVE), None),
+                (keys::transaction(v, d10, old.id), Some(TRANSACTION_NEW), None),
+                (keys::transaction_by_id(v, old.id), Some(TRANSACTION_LIVE), None),
+                // 식비 is unchanged in total and in its month: no balance or month op.
+                (keys::account(v, bank), Some(ACCOUNT_EXISTS), Some(1200)),
+                (keys::account(v, cash), Some(ACCOUNT_LIVE), Some(-1200)),
+                (keys::month_rollup(v, d9.month(), bank), None, Some(1200)),
+                (keys::month_rollup(v, d9.month(), cash), None, Some(-1200)),
+                (keys::day_rollup(v, d9, bank), None, Some(1200)),
+                (keys::day_rollup(v, d9, food), None, Some(-1200)),
+                (keys::day_rollup(v, d10, food), None, Some(1200)),
+                (keys::day_rollup(v, d10, cash), None, Some(-1200)),
+            ]
+        );
+        assert!(matches!(&ops[1], WriteOp::Delete { .. }));
     }
 
     #[test]

@@ -6,7 +6,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{DateArg, NameArg};
+use crate::args::{DayOrMonthArg, NameArg};
 use crate::operation::{Operation, READ, READ_ONLY};
 use crate::text;
 use crate::wire::{AmountOut, DateOut, KindWire, UuidOut, VaultOut};
@@ -17,8 +17,8 @@ use crate::wire::{AmountOut, DateOut, KindWire, UuidOut, VaultOut};
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    /// Balances at the end of this day, YYYY-MM-DD in the vault's time zone. Leave it out for today.
-    as_of: Option<DateArg>,
+    /// Balances at the end of this day, YYYY-MM-DD in the vault's time zone (a month YYYY-MM means its last day). Leave it out for today.
+    as_of: Option<DayOrMonthArg>,
 }
 
 /// Result of `get_balances`.
@@ -49,6 +49,9 @@ struct BalanceRow {
     kind: KindWire,
     #[schemars(description = text::BALANCE)]
     balance: AmountOut,
+    #[schemars(description = text::SCHEDULED)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scheduled: Option<AmountOut>,
 }
 
 /// Assets, liabilities and net worth.
@@ -72,13 +75,13 @@ impl Operation for GetBalances {
     type Output = Output;
     const NAME: &'static str = "get_balances";
     const TITLE: &'static str = "Get balances";
-    const DESCRIPTION: &'static str = "Shows every account's balance at the end of a day (default today in the vault's time zone), each in its kind's natural sign (a card owing 300,000 won shows \"300000\"), plus total assets, total liabilities and net worth (assets minus liabilities), as decimal strings in the vault currency. For how balances moved over months use net_worth_history; to compare with the bank's numbers use upsert_snapshot and reconcile.";
+    const DESCRIPTION: &'static str = "Shows every account's balance at the end of a day (default today in the vault's time zone), each in its kind's natural sign (a card owing 300,000 won shows \"300000\"), plus total assets, total liabilities and net worth (assets minus liabilities), as decimal strings in the vault currency. On today or a later day, entries dated after it are shown apart as `scheduled`. For how balances moved over months use net_worth_history; to compare with the bank's numbers use upsert_snapshot and reconcile.";
     const SCOPE: &'static str = READ;
     const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let b = ledger
-            .get_balances(who, args.vault.as_deref(), args.as_of.map(|d| d.0))
+            .get_balances(who, args.vault.as_deref(), args.as_of.map(DayOrMonthArg::last))
             .await?;
         Ok(Output {
             vault: b.vault.into(),
@@ -92,6 +95,7 @@ impl Operation for GetBalances {
                     name: a.name,
                     kind: a.kind.into(),
                     balance: a.balance.into(),
+                    scheduled: a.scheduled.map(Into::into),
                 })
                 .collect(),
             totals: TotalsOut {

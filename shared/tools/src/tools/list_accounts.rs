@@ -44,6 +44,9 @@ struct AccountRow {
     kind: KindWire,
     #[schemars(description = text::BALANCE)]
     balance: AmountOut,
+    #[schemars(description = text::SCHEDULED)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scheduled: Option<AmountOut>,
     /// True when the account is archived: new transactions cannot use it.
     archived: bool,
     /// Expense accounts with a budget: this month's (set_budget); budget_report shows what is left.
@@ -60,7 +63,7 @@ impl Operation for ListAccounts {
     type Output = Output;
     const NAME: &'static str = "list_accounts";
     const TITLE: &'static str = "List accounts";
-    const DESCRIPTION: &'static str = "Lists the accounts of a vault with their kind (asset, liability, income, expense, equity) and current balance, a decimal string in the vault currency. Use the exact names shown here as `from`, `to` and `account` in other tools. If an account the user mentions is missing, create it with create_account.";
+    const DESCRIPTION: &'static str = "Lists the accounts of a vault with their kind (asset, liability, income, expense, equity) and balance, a decimal string in the vault currency. Balances are as of today in the vault's time zone; entries dated after today are shown apart as `scheduled`. Use the exact names shown here as `from`, `to` and `account` in other tools. If an account the user mentions is missing, create it with create_account.";
     const SCOPE: &'static str = READ;
     const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
 
@@ -79,6 +82,7 @@ impl Operation for ListAccounts {
                     name: a.name,
                     kind: a.kind.into(),
                     balance: a.balance.into(),
+                    scheduled: a.scheduled.map(Into::into),
                     archived: a.archived,
                     budget: a.budget.map(Into::into),
                 })

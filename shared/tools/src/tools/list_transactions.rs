@@ -7,7 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{CursorArg, DateArg, NameArg, SearchArg};
+use crate::args::{CursorArg, DayOrMonthArg, NameArg, SearchArg};
 use crate::operation::{Operation, READ, READ_ONLY};
 use crate::text;
 use crate::wire::{TransactionOut, VaultOut};
@@ -20,10 +20,10 @@ pub(crate) struct Args {
     vault: Option<NameArg>,
     /// Only transactions that touch this account (its name, e.g. "식비").
     account: Option<NameArg>,
-    /// First day to include, YYYY-MM-DD in the vault's time zone (inclusive).
-    from: Option<DateArg>,
-    /// Last day to include, YYYY-MM-DD in the vault's time zone (inclusive); not before `from`.
-    to: Option<DateArg>,
+    /// First day to include, YYYY-MM-DD in the vault's time zone (inclusive); a month YYYY-MM means its first day.
+    from: Option<DayOrMonthArg>,
+    /// Last day to include, YYYY-MM-DD in the vault's time zone (inclusive); a month YYYY-MM means its last day; not before `from`.
+    to: Option<DayOrMonthArg>,
     /// Only transactions whose memo contains this text (case-insensitive).
     text: Option<SearchArg>,
     /// Most transactions per page, 1–200. Default 50.
@@ -63,7 +63,7 @@ impl Operation for ListTransactions {
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         if let (Some(from), Some(to)) = (&args.from, &args.to) {
-            LedgerError::check_range(&from.0, &to.0)?;
+            LedgerError::check_range(&from.first(), &to.last())?;
         }
         if let Some(limit) = args.limit.filter(|l| !(1..=200).contains(l)) {
             return Err(LedgerError::invalid(
@@ -79,8 +79,8 @@ impl Operation for ListTransactions {
                 TransactionQuery {
                     vault: args.vault.map(String::from),
                     account: args.account.map(String::from),
-                    from: args.from.map(|d| d.0),
-                    to: args.to.map(|d| d.0),
+                    from: args.from.map(DayOrMonthArg::first),
+                    to: args.to.map(DayOrMonthArg::last),
                     text: args.text.map(String::from),
                     limit: args.limit,
                     cursor: args.cursor.map(String::from),

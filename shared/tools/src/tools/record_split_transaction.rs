@@ -7,7 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::args::{AmountArg, DateArg, KeyArg, MemoArg, NameArg};
+use crate::args::{DateArg, KeyArg, MemoArg, NameArg, PositiveAmountArg};
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
 use crate::tools::recorded::Output;
@@ -19,7 +19,7 @@ struct Line {
     #[schemars(description = text::ACCOUNT)]
     account: NameArg,
     #[schemars(description = text::AMOUNT)]
-    amount: AmountArg,
+    amount: PositiveAmountArg,
 }
 
 /// Arguments of `record_split_transaction`.
@@ -42,6 +42,8 @@ pub(crate) struct Args {
     idempotency_key: KeyArg,
     #[schemars(description = text::ALLOW_DUPLICATE)]
     allow_duplicate: Option<bool>,
+    #[schemars(description = text::FUTURE_DATE)]
+    future_date: Option<bool>,
     #[schemars(description = text::DRY_RUN)]
     dry_run: Option<bool>,
 }
@@ -80,6 +82,7 @@ impl Operation for RecordSplitTransaction {
                     memo: args.memo.map(String::from),
                     idempotency_key: args.idempotency_key.into(),
                     allow_duplicate: args.allow_duplicate.unwrap_or(false),
+                    future_date: args.future_date.unwrap_or(false),
                     dry_run: args.dry_run.unwrap_or(false),
                     external_ref: None,
                 },

@@ -7,7 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::args::{AmountArg, DateArg, KeyArg, MemoArg, NameArg, RefArg};
+use crate::args::{DateArg, KeyArg, MemoArg, NameArg, PositiveAmountArg, RefArg};
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
 use crate::tools::recorded::Output;
@@ -23,7 +23,7 @@ pub(crate) struct Args {
     #[schemars(description = text::TO_ACCOUNT)]
     to: NameArg,
     #[schemars(description = text::AMOUNT)]
-    amount: AmountArg,
+    amount: PositiveAmountArg,
     #[schemars(description = text::DATE_DEFAULT_TODAY)]
     date: Option<DateArg>,
     #[schemars(description = text::MEMO)]
@@ -32,6 +32,8 @@ pub(crate) struct Args {
     idempotency_key: KeyArg,
     #[schemars(description = text::ALLOW_DUPLICATE)]
     allow_duplicate: Option<bool>,
+    #[schemars(description = text::FUTURE_DATE)]
+    future_date: Option<bool>,
     #[schemars(description = text::DRY_RUN)]
     dry_run: Option<bool>,
     #[schemars(description = text::EXTERNAL_REF)]
@@ -68,6 +70,7 @@ impl Operation for RecordTransaction {
                     memo: args.memo.map(String::from),
                     idempotency_key: args.idempotency_key.into(),
                     allow_duplicate: args.allow_duplicate.unwrap_or(false),
+                    future_date: args.future_date.unwrap_or(false),
                     dry_run: args.dry_run.unwrap_or(false),
                     external_ref: args.external_ref.map(String::from),
                 },

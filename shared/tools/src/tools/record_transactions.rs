@@ -11,7 +11,7 @@ use serde::de::Deserializer;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use crate::args::{AMOUNT_PATTERN, DATE_PATTERN, KeyArg, MemoArg, NameArg, RefArg};
+use crate::args::{DATE_PATTERN, KeyArg, MemoArg, NameArg, POSITIVE_AMOUNT_PATTERN, RefArg};
 use crate::errors::{entry_message, simple_argument};
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
@@ -40,7 +40,9 @@ impl JsonSchema for EntryAmount {
     }
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({ "type": "string", "pattern": AMOUNT_PATTERN })
+        // An amount that moved: no minus, as the description says (a negative still
+        // reaches the ledger's "swap from and to" refusal as that entry's error).
+        json_schema!({ "type": "string", "pattern": POSITIVE_AMOUNT_PATTERN })
     }
 }
 

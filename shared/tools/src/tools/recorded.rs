@@ -28,7 +28,7 @@ pub(crate) struct Output {
 /// An account's balance after the write.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct BalanceOut {
+pub(crate) struct BalanceOut {
     #[schemars(description = text::ACCOUNT_ID)]
     account_id: UuidOut,
     #[schemars(description = text::ACCOUNT_NAME)]
@@ -37,21 +37,23 @@ struct BalanceOut {
     balance: AmountOut,
 }
 
+impl From<dochiya_ledger::ledger::AccountBalance> for BalanceOut {
+    fn from(b: dochiya_ledger::ledger::AccountBalance) -> Self {
+        Self {
+            account_id: b.account_id.into(),
+            account: b.account,
+            balance: b.balance.into(),
+        }
+    }
+}
+
 impl From<Recorded> for Output {
     fn from(r: Recorded) -> Self {
         Self {
             vault: r.vault.into(),
             currency: r.currency.code().to_owned(),
             transaction: r.transaction.into(),
-            balances: r
-                .balances
-                .into_iter()
-                .map(|b| BalanceOut {
-                    account_id: b.account_id.into(),
-                    account: b.account,
-                    balance: b.balance.into(),
-                })
-                .collect(),
+            balances: r.balances.into_iter().map(BalanceOut::from).collect(),
             replayed: r.replayed,
             dry_run: r.dry_run,
         }

@@ -7,7 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{DateArg, NameArg};
+use crate::args::{DayOrMonthArg, NameArg};
 use crate::operation::{Operation, READ, READ_ONLY};
 use crate::text;
 use crate::wire::{AmountOut, DateOut, MonthOut, UuidOut, VaultOut};
@@ -34,10 +34,10 @@ pub(crate) enum Flow {
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    /// First day of the period, YYYY-MM-DD in the vault's time zone (inclusive), e.g. "2026-03-01".
-    from: DateArg,
-    /// Last day of the period, YYYY-MM-DD in the vault's time zone (inclusive), e.g. "2026-03-31"; not before `from`.
-    to: DateArg,
+    /// First day of the period, YYYY-MM-DD in the vault's time zone (inclusive), e.g. "2026-03-01"; a month YYYY-MM means its first day.
+    from: DayOrMonthArg,
+    /// Last day of the period, YYYY-MM-DD in the vault's time zone (inclusive), e.g. "2026-03-31"; a month YYYY-MM means its last day; not before `from`.
+    to: DayOrMonthArg,
     /// "account" (default): one row per expense (or income) account, largest first. "month": one row per calendar month of the period.
     by: Option<By>,
     /// "expense" (default): money spent, summed over expense accounts. "income": money earned, over income accounts.
@@ -97,7 +97,7 @@ impl Operation for SpendingReport {
     const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
-        LedgerError::check_range(&args.from.0, &args.to.0)?;
+        LedgerError::check_range(&args.from.first(), &args.to.last())?;
         let by = match args.by.unwrap_or(By::Account) {
             By::Account => ReportBy::Account,
             By::Month => ReportBy::Month,
@@ -111,8 +111,8 @@ impl Operation for SpendingReport {
                 who,
                 ReportRequest {
                     vault: args.vault.map(String::from),
-                    from: args.from.0,
-                    to: args.to.0,
+                    from: args.from.first(),
+                    to: args.to.last(),
                     by,
                     kind,
                 },

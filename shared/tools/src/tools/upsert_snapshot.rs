@@ -57,7 +57,7 @@ impl Operation for UpsertSnapshot {
     type Output = Output;
     const NAME: &'static str = "upsert_snapshot";
     const TITLE: &'static str = "Record a balance snapshot";
-    const DESCRIPTION: &'static str = "Records the balance the user actually saw for an account on a date (e.g. in the bank app), as a decimal string in the vault currency. One snapshot per account and date: calling again for the same date replaces it. The result compares it with the ledger's own balance that day and shows the difference (snapshot minus ledger). Call reconcile to compare every account's latest snapshot.";
+    const DESCRIPTION: &'static str = "Records the balance the user actually saw for an asset or liability account (a bank account, a card) on a date up to today (e.g. in the bank app), as a decimal string in the vault currency. One snapshot per account and date: calling again for the same date replaces it. The result compares it with the ledger's own balance that day and shows the difference (snapshot minus ledger). Call reconcile to compare every account's latest snapshot; list_snapshots and delete_snapshot show and remove them.";
     const SCOPE: &'static str = WRITE;
     const ANNOTATIONS: dochiya_protocol::ToolAnnotations = write(true);
 

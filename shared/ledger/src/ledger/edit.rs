@@ -1,0 +1,606 @@
+//! Editing a transaction in place: the same id, new content, the previous version kept.
+//!
+//! An edit is one atomic write of: the idempotency claim (with the result, so a
+//! retry returns it; see `idempotency.rs`), the membership check, the previous
+//! version saved as its own item (only if absent: two edits of one version
+//! cannot both land, and a void checks the same item), the transaction's two
+//! items rewritten (moved when the date changes) and every stored total moved by
+//! the difference (`writer.rs`, [`TxChange::Edit`]).
+//! Reads before it: one round of the idempotency record, the transaction, its
+//! earlier versions and the account catalogue.
+
+use std::collections::BTreeMap;
+
+use super::accounts::{membership_check, vault_gone};
+use super::codec::{AccountRec, IdemRec, Membership, PostingRec, TxRec, VersionRec};
+use super::guards::{IDEMPOTENCY_CLAIM, MEMBERSHIP};
+use super::idempotency::{IdempotencyKey, NextAction, next_action};
+use super::record::{clean_memo, not_found, view};
+use super::resolve::{Catalogue, catalogue, join2, query_all, retrying};
+use super::roster::{InVault, in_vault};
+use super::writer::{TxChange, transaction_ops};
+use super::*;
+use crate::domain::{AccountId, Currency, Decimal, Money, NameKey};
+use crate::error::EditShape;
+use crate::error::{Field, Side};
+use crate::keys;
+use crate::store::{MAX_WRITE_OPS, StoreError};
+
+pub(super) async fn edit(
+    ledger: &Ledger,
+    who: &PersonId,
+    input: TransactionEdit,
+) -> Result<Edited, LedgerError> {
+    let key = IdempotencyKey::parse(&input.idempotency_key)?;
+    let memo = input
+        .memo
+        .as_deref()
+        .map(|m| clean_memo(Some(m), Field::Memo))
+        .transpose()?;
+    check_shape(ledger, &input)?;
+    let (input, key, memo) = (&input, &key, memo.as_deref());
+    retrying(|| {
+        in_vault(ledger, who, input.vault.as_deref(), |v| {
+            attempt(ledger, who, input, key, memo, v)
+        })
+    })
+    .await
+}
+
+/// The rules that need no vault: something to change, `lines` or the simple fields (not both), positive amounts.
+fn check_shape(ledger: &Ledger, input: &TransactionEdit) -> Result<(), LedgerError> {
+    let simple = input.amount.is_some() || input.from.is_some() || input.to.is_some();
+    if input.lines.is_some() && simple {
+        return Err(LedgerError::EditShape(EditShape::LinesAndSimple));
+    }
+    if !simple && input.lines.is_none() && input.date.is_none() && input.memo.is_none() {
+        return Err(LedgerError::EditShape(EditShape::NothingToChange));
+    }
+    if let Some(a) = input.amount {
+        super::record::positive(a, Field::Amount)?;
+    }
+    if let Some(lines) = &input.lines {
+        if lines.from.is_empty() || lines.to.is_empty() {
+            return Err(LedgerError::invalid(
+                Field::Lines(if lines.from.is_empty() {
+                    Side::From
+                } else {
+                    Side::To
+                }),
+                "a transaction needs at least one `from` line and one `to` line",
+            ));
+        }
+        let n = lines.from.len() + lines.to.len();
+        if n > ledger.config.max_postings {
+            return Err(LedgerError::invalid(
+                Field::Lines(Side::To),
+                format!(
+                    "a transaction may have at most {} lines in total; it has {n}",
+                    ledger.config.max_postings
+                ),
+            ));
+        }
+        for (side, list) in [(Side::From, &lines.from), (Side::To, &lines.to)] {
+            for (index, l) in list.iter().enumerate() {
+                super::record::positive(l.amount, Field::LineAmount { side, index })?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What the caller asked for, normalized: the idempotency record's check. It is
+/// taken over the request, not over the stored entry, so a retry replays even
+/// after the entry changed again since.
+fn fingerprint(input: &TransactionEdit, memo: Option<&str>, m: &Membership) -> Result<String, LedgerError> {
+    let minor = |d: Decimal, field: Field| {
+        Money::from_decimal(d, m.currency)
+            .map(|x| x.minor().to_string())
+            .map_err(|e| LedgerError::from_parse(field, e))
+    };
+    let opt = |s: Option<String>| s.unwrap_or_else(|| "\u{0}".into());
+    let lines = match &input.lines {
+        None => "\u{0}".to_string(),
+        Some(l) => {
+            let mut parts = Vec::new();
+            for (side, list) in [(Side::From, &l.from), (Side::To, &l.to)] {
+                for (index, line) in list.iter().enumerate() {
+                    parts.push(format!(
+                        "{}:{}={}",
+                        side.as_str(),
+                        NameKey::of(&line.account).as_str(),
+                        minor(line.amount, Field::LineAmount { side, index })?
+                    ));
+                }
+            }
+            parts.sort();
+            parts.join("\u{1f}")
+        }
+    };
+    Ok([
+        "edit-v1".to_string(),
+        m.vault_id.to_string(),
+        input.transaction_id.to_string(),
+        opt(input.expected_version.map(|v| v.to_string())),
+        opt(input.date.map(|d| d.to_string())),
+        opt(memo.map(str::to_string)),
+        opt(input.amount.map(|a| minor(a, Field::Amount)).transpose()?),
+        opt(input.from.as_deref().map(|n| NameKey::of(n).as_str().to_string())),
+        opt(input.to.as_deref().map(|n| NameKey::of(n).as_str().to_string())),
+        lines,
+    ]
+    .join("\u{1e}"))
+}
+
+/// What the read round found.
+struct Reads {
+    next: NextAction,
+    current: TxRec,
+    history: Vec<VersionRec>,
+    cat: Catalogue,
+}
+
+/// One round: the idempotency record, the transaction, its earlier versions and the accounts.
+async fn read_round(
+    ledger: &Ledger,
+    who: &PersonId,
+    key: &IdempotencyKey,
+    id: TransactionId,
+    m: &Membership,
+    now_s: i64,
+) -> Result<Reads, LedgerError> {
+    let store = ledger.store.as_ref();
+    let ik_key = key.item_key(who);
+    let (((ik, tx), versions), cat) = join2(
+        join2(
+            join2(
+                store.get(&ik_key),
+                store.get(&keys::transaction_by_id(m.vault_id, id)),
+            ),
+            query_all(
+                store,
+                keys::vault_pk(m.vault_id),
+                keys::transaction_versions(id),
+                true,
+            ),
+        ),
+        catalogue(ledger, m),
+    )
+    .await;
+    let next = next_action(ik_key, ik?, now_s)?;
+    let current = match tx? {
+        Some(item) => TxRec::from_item(&item)?,
+        None => return Err(not_found(id, m)),
+    };
+    let history = versions?
+        .iter()
+        .map(|i| VersionRec::from_attrs(&i.attrs))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Reads {
+        next,
+        current,
+        history,
+        cat: cat?,
+    })
+}
+
+/// The account a name means in an edit: a live one, or an archived one the entry already uses.
+fn account_for<'c>(
+    cat: &'c Catalogue,
+    current: &TxRec,
+    name: &str,
+    m: &Membership,
+) -> Result<&'c AccountRec, LedgerError> {
+    match cat.resolve(name, false, m) {
+        Err(LedgerError::ArchivedAccount { .. }) => match cat.resolve(name, true, m) {
+            Ok(a) if current.postings.iter().any(|p| p.account_id == a.account_id) => Ok(a),
+            _ => cat.resolve(name, false, m),
+        },
+        other => other,
+    }
+}
+
+/// The postings after the edit: `lines` replace them all; `amount`, `from`, `to`
+/// change a simple entry's one line on each side; otherwise they stay.
+fn new_postings(
+    cat: &Catalogue,
+    current: &TxRec,
+    input: &TransactionEdit,
+    m: &Membership,
+) -> Result<Vec<PostingRec>, LedgerError> {
+    let minor = |d: Decimal, field: Field| {
+        Money::from_decimal(d, m.currency)
+            .map(|x| x.minor())
+            .map_err(|e| LedgerError::from_parse(field, e))
+    };
+    let posting = |a: &AccountRec, amount: i64| PostingRec {
+        account_id: a.account_id,
+        name: a.name.clone(),
+        amount,
+    };
+    if let Some(lines) = &input.lines {
+        let mut postings = Vec::with_capacity(lines.to.len() + lines.from.len());
+        let (mut debits, mut credits) = (0i64, 0i64);
+        for (side, list) in [(Side::To, &lines.to), (Side::From, &lines.from)] {
+            for (index, l) in list.iter().enumerate() {
+                let amount = minor(l.amount, Field::LineAmount { side, index })?;
+                let a = account_for(cat, current, &l.account, m)?;
+                let total = if side == Side::To {
+                    &mut debits
+                } else {
+                    &mut credits
+                };
+                *total = total.checked_add(amount).ok_or_else(out_of_range)?;
+                postings.push(posting(a, if side == Side::To { amount } else { -amount }));
+            }
+        }
+        if debits != credits {
+            let money = |v| Money::from_minor(v, m.currency);
+            return Err(LedgerError::Unbalanced {
+                debits: money(debits),
+                credits: money(credits),
+                difference: money(debits.checked_sub(credits).ok_or_else(out_of_range)?),
+            });
+        }
+        let to_ids: Vec<AccountId> = postings[..lines.to.len()].iter().map(|p| p.account_id).collect();
+        if let Some((index, p)) = postings[lines.to.len()..]
+            .iter()
+            .enumerate()
+            .find(|(_, p)| to_ids.contains(&p.account_id))
+        {
+            return Err(both_sides(
+                Field::LineAccount {
+                    side: Side::From,
+                    index,
+                },
+                &p.name,
+            ));
+        }
+        return Ok(postings);
+    }
+    if input.amount.is_none() && input.from.is_none() && input.to.is_none() {
+        return Ok(current.postings.clone());
+    }
+    let (debit, credit) = match current.postings.as_slice() {
+        [d, c] if d.amount > 0 && c.amount < 0 => (d, c),
+        [c, d] if d.amount > 0 && c.amount < 0 => (d, c),
+        _ => return Err(LedgerError::EditShape(EditShape::SplitNeedsLines)),
+    };
+    let amount = match input.amount {
+        Some(a) => minor(a, Field::Amount)?,
+        None => debit.amount,
+    };
+    let keep = |p: &PostingRec| {
+        cat.by_id(p.account_id)
+            .ok_or_else(|| LedgerError::internal("a posting's account is missing"))
+    };
+    let to = match input.to.as_deref() {
+        Some(name) => account_for(cat, current, name, m)?,
+        None => keep(debit)?,
+    };
+    let from = match input.from.as_deref() {
+        Some(name) => account_for(cat, current, name, m)?,
+        None => keep(credit)?,
+    };
+    if to.account_id == from.account_id {
+        return Err(both_sides(
+            Field::LineAccount {
+                side: Side::From,
+                index: 0,
+            },
+            &to.name,
+        ));
+    }
+    Ok(vec![posting(to, amount), posting(from, -amount)])
+}
+
+fn both_sides(field: Field, name: &str) -> LedgerError {
+    LedgerError::invalid(
+        field,
+        format!("\"{name}\" is on both sides; a transaction moves money between different accounts"),
+    )
+}
+
+fn out_of_range() -> LedgerError {
+    LedgerError::invalid(Field::Total, "the amounts are out of range")
+}
+
+/// Most edits of one transaction: its history is returned whole, so it stays bounded.
+pub const MAX_EDITS: u32 = 100;
+
+async fn attempt(
+    ledger: &Ledger,
+    who: &PersonId,
+    input: &TransactionEdit,
+    key: &IdempotencyKey,
+    memo: Option<&str>,
+    v: InVault,
+) -> Result<Edited, LedgerError> {
+    let m = v.m.clone();
+    let fingerprint = fingerprint(input, memo, &m)?;
+    let now = ledger.clock.now();
+    let (now_s, now_ms) = (now.as_second(), now.as_millisecond());
+    let reads = read_round(ledger, who, key, input.transaction_id, &m, now_s).await?;
+    let Reads {
+        next,
+        current,
+        mut history,
+        cat,
+    } = reads;
+    let claim = match next {
+        NextAction::Replay(rec) => {
+            return replay(
+                &rec,
+                &fingerprint,
+                key,
+                &current,
+                &history,
+                &cat,
+                &m,
+                input.dry_run,
+            );
+        }
+        NextAction::Start(claim) => claim,
+    };
+    if current.voided {
+        return Err(LedgerError::EditOfVoided { id: current.id });
+    }
+    if let Some(expected) = input.expected_version
+        && expected != current.version
+    {
+        return Err(LedgerError::VersionMismatch {
+            id: current.id,
+            expected,
+            current: current.version,
+        });
+    }
+    if current.version > MAX_EDITS {
+        return Err(LedgerError::TooManyEdits {
+            id: current.id,
+            most: MAX_EDITS,
+        });
+    }
+    if let Some(d) = input.date.filter(|_| !input.future_date) {
+        super::record::check_not_far_future(d, m.today(ledger))?;
+    }
+    let new = TxRec {
+        date: input.date.unwrap_or(current.date),
+        memo: memo.map_or_else(|| current.memo.clone(), str::to_string),
+        postings: new_postings(&cat, &current, input, &m)?,
+        version: current.version + 1,
+        edited_at_ms: Some(now_ms),
+        ..current.clone()
+    };
+    if new.date == current.date && new.memo == current.memo && new.postings == current.postings {
+        // Nothing differs: nothing is written, and a retry would answer the same.
+        return unchanged(&current, &history, &cat, &m, input.dry_run);
+    }
+    let change = TxChange::Edit {
+        old: &current,
+        new: &new,
+        at_ms: now_ms,
+    };
+    let nets = change.nets()?;
+    // Archived accounts keep their history, but an edit may not move their balance.
+    if let Some(a) = nets
+        .iter()
+        .filter(|(_, net)| **net != 0)
+        .filter_map(|(id, _)| cat.by_id(*id))
+        .find(|a| a.archived)
+    {
+        return Err(LedgerError::ArchivedAccount { name: a.name.clone() });
+    }
+    let rec = IdemRec {
+        fingerprint,
+        vault_id: m.vault_id,
+        tx: new.clone(),
+        balances: balances_after(&cat, &touched(&current, &new), &nets)?,
+        expires_at: now_s
+            .saturating_add(i64::try_from(ledger.config.idempotency_ttl.as_secs()).unwrap_or(i64::MAX)),
+    };
+    history.push(VersionRec {
+        tx: current.clone(),
+        replaced_at_ms: now_ms,
+    });
+    let result = edited(&rec, &history, Some(&cat), &m, false, input.dry_run, None);
+    if input.dry_run {
+        return Ok(result);
+    }
+    let mut ops = vec![claim.op(&rec), membership_check(who, &m)];
+    ops.extend(transaction_ops(m.vault_id, change, &[])?);
+    // The commit adds one more op (the roster check).
+    if ops.len() >= MAX_WRITE_OPS {
+        return Err(LedgerError::invalid(
+            Field::Lines(Side::To),
+            format!(
+                "this edit would change {} stored items at once, more than one atomic write holds ({MAX_WRITE_OPS}); change fewer accounts or the date in a separate edit",
+                ops.len() + 1
+            ),
+        ));
+    }
+    commit(ledger, who, v, ops, result, &rec, &history, &cat, key).await
+}
+
+/// The edit's one atomic write, and what each failed guard means.
+#[allow(clippy::too_many_arguments)]
+async fn commit(
+    ledger: &Ledger,
+    who: &PersonId,
+    v: InVault,
+    ops: Vec<crate::store::WriteOp>,
+    result: Edited,
+    rec: &IdemRec,
+    history: &[VersionRec],
+    cat: &Catalogue,
+    key: &IdempotencyKey,
+) -> Result<Edited, LedgerError> {
+    let m = v.m.clone();
+    match v.commit(ledger, who, ops).await {
+        Ok(()) => Ok(result),
+        // A concurrent retry of this very edit claimed the key first.
+        Err(StoreError::ConditionFailed {
+            guard: IDEMPOTENCY_CLAIM,
+            current: Some(item),
+        }) => {
+            let stored = IdemRec::from_attrs(&item.attrs)?;
+            if stored.fingerprint != rec.fingerprint || stored.vault_id != m.vault_id {
+                return Err(LedgerError::IdempotencyKeyReused {
+                    key: key.as_str().to_string(),
+                });
+            }
+            Ok(edited(&stored, history, Some(cat), &m, true, false, None))
+        }
+        Err(StoreError::ConditionFailed {
+            guard: MEMBERSHIP, ..
+        }) => Err(vault_gone(&m)),
+        // Edited or voided meanwhile, an account archived: decide again on fresh reads.
+        Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The answer to an edit that asks for what is already there.
+fn unchanged(
+    current: &TxRec,
+    history: &[VersionRec],
+    cat: &Catalogue,
+    m: &Membership,
+    dry_run: bool,
+) -> Result<Edited, LedgerError> {
+    let balances = balances_after(cat, &touched(current, current), &BTreeMap::new())?;
+    let mut transaction = view(current, Some(cat), m.currency);
+    transaction.history = versions(history, Some(cat), m.currency);
+    Ok(Edited {
+        vault: m.vault_ref(),
+        currency: m.currency,
+        transaction,
+        balances: money_balances(&balances, m.currency),
+        changed: false,
+        replayed: false,
+        dry_run,
+        current: None,
+    })
+}
+
+/// The stored result of an earlier edit with the same key (and the entry as it is
+/// now, when it changed since), or a refusal if the request differs.
+#[allow(clippy::too_many_arguments)]
+fn replay(
+    rec: &IdemRec,
+    fingerprint: &str,
+    key: &IdempotencyKey,
+    current: &TxRec,
+    history: &[VersionRec],
+    cat: &Catalogue,
+    m: &Membership,
+    dry_run: bool,
+) -> Result<Edited, LedgerError> {
+    if rec.fingerprint != fingerprint || rec.vault_id != m.vault_id {
+        return Err(LedgerError::IdempotencyKeyReused {
+            key: key.as_str().to_string(),
+        });
+    }
+    let earlier: Vec<VersionRec> = history
+        .iter()
+        .filter(|h| h.tx.version < rec.tx.version)
+        .cloned()
+        .collect();
+    let now = (current.version != rec.tx.version || current.voided).then(|| {
+        let mut t = view(current, Some(cat), m.currency);
+        t.history = versions(history, Some(cat), m.currency);
+        t
+    });
+    Ok(edited(rec, &earlier, Some(cat), m, true, dry_run, now))
+}
+
+/// The result an edit's record stands for.
+fn edited(
+    rec: &IdemRec,
+    history: &[VersionRec],
+    cat: Option<&Catalogue>,
+    m: &Membership,
+    replayed: bool,
+    dry_run: bool,
+    current: Option<Transaction>,
+) -> Edited {
+    let mut transaction = view(&rec.tx, cat, m.currency);
+    transaction.history = versions(history, cat, m.currency);
+    Edited {
+        vault: m.vault_ref(),
+        currency: m.currency,
+        transaction,
+        balances: money_balances(&rec.balances, m.currency),
+        changed: true,
+        replayed,
+        dry_run,
+        current,
+    }
+}
+
+/// Earlier versions as results show them, oldest first.
+pub(super) fn versions(
+    history: &[VersionRec],
+    cat: Option<&Catalogue>,
+    currency: Currency,
+) -> Vec<TransactionVersion> {
+    let mut out: Vec<TransactionVersion> = history
+        .iter()
+        .map(|h| {
+            let t = view(&h.tx, cat, currency);
+            TransactionVersion {
+                version: h.tx.version,
+                date: t.date,
+                memo: t.memo,
+                postings: t.postings,
+                replaced_at: jiff::Timestamp::from_millisecond(h.replaced_at_ms)
+                    .unwrap_or(jiff::Timestamp::UNIX_EPOCH),
+            }
+        })
+        .collect();
+    out.sort_by_key(|v| v.version);
+    out
+}
+
+/// Every account the entry touches before or after the edit: the new ones first, in posting order.
+fn touched(old: &TxRec, new: &TxRec) -> Vec<AccountId> {
+    let mut ids: Vec<AccountId> = Vec::new();
+    for p in new.postings.iter().chain(&old.postings) {
+        if !ids.contains(&p.account_id) {
+            ids.push(p.account_id);
+        }
+    }
+    ids
+}
+
+/// Each account's balance after `nets` moved it, in natural sign.
+fn balances_after(
+    cat: &Catalogue,
+    accounts: &[AccountId],
+    nets: &BTreeMap<AccountId, i64>,
+) -> Result<Vec<(AccountId, String, i64)>, LedgerError> {
+    accounts
+        .iter()
+        .map(|id| {
+            let a = cat
+                .by_id(*id)
+                .ok_or_else(|| LedgerError::internal("a posting's account is missing"))?;
+            let natural = a
+                .net
+                .checked_add(nets.get(id).copied().unwrap_or(0))
+                .and_then(|n| a.kind.natural(n))
+                .ok_or_else(|| LedgerError::invalid(Field::Total, "the balance would be out of range"))?;
+            Ok((a.account_id, a.name.clone(), natural))
+        })
+        .collect()
+}
+
+fn money_balances(balances: &[(AccountId, String, i64)], currency: Currency) -> Vec<AccountBalance> {
+    balances
+        .iter()
+        .map(|(id, name, bal)| AccountBalance {
+            account_id: *id,
+            account: name.clone(),
+            balance: Money::from_minor(*bal, currency),
+        })
+        .collect()
+}

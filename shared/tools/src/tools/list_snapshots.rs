@@ -1,0 +1,94 @@
+//! `list_snapshots`: the balances seen that are stored, to check or undo them.
+
+use async_trait::async_trait;
+use dochiya_ledger::domain::PersonId;
+use dochiya_ledger::ledger::SnapshotQuery;
+use dochiya_ledger::{Ledger, LedgerError};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::args::{DayOrMonthArg, NameArg};
+use crate::operation::{Operation, READ, READ_ONLY};
+use crate::text;
+use crate::wire::{AmountOut, DateOut, UuidOut, VaultOut};
+
+/// Arguments of `list_snapshots`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct Args {
+    #[schemars(description = text::VAULT)]
+    vault: Option<NameArg>,
+    /// Only this account's snapshots (a name, as list_accounts shows it).
+    account: Option<NameArg>,
+    /// Only snapshots on or after this date, YYYY-MM-DD (or YYYY-MM: its first day).
+    from: Option<DayOrMonthArg>,
+    /// Only snapshots on or before this date, YYYY-MM-DD (or YYYY-MM: its last day).
+    to: Option<DayOrMonthArg>,
+}
+
+/// One stored snapshot.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct SnapshotOut {
+    #[schemars(description = text::ACCOUNT_ID)]
+    account_id: UuidOut,
+    #[schemars(description = text::ACCOUNT_NAME)]
+    account: String,
+    /// The date the balance was seen.
+    date: DateOut,
+    /// The balance seen, natural sign.
+    balance: AmountOut,
+}
+
+/// Result of `list_snapshots`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub(crate) struct Output {
+    #[schemars(description = text::VAULT_OUT)]
+    vault: VaultOut,
+    #[schemars(description = text::CURRENCY)]
+    currency: String,
+    /// The snapshots, by account name then date.
+    snapshots: Vec<SnapshotOut>,
+}
+
+/// The `list_snapshots` tool.
+pub(crate) struct ListSnapshots;
+
+#[async_trait]
+impl Operation for ListSnapshots {
+    type Args = Args;
+    type Output = Output;
+    const NAME: &'static str = "list_snapshots";
+    const TITLE: &'static str = "List balance snapshots";
+    const DESCRIPTION: &'static str = "Lists the stored balance snapshots (balances the user saw, recorded with upsert_snapshot), by account and date, optionally for one account and a date range. Use it to check what reconcile compares against, or to find a mistyped one to remove with delete_snapshot.";
+    const SCOPE: &'static str = READ;
+    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
+
+    async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
+        let list = ledger
+            .list_snapshots(
+                who,
+                SnapshotQuery {
+                    vault: args.vault.map(String::from),
+                    account: args.account.map(String::from),
+                    from: args.from.map(DayOrMonthArg::first),
+                    to: args.to.map(DayOrMonthArg::last),
+                },
+            )
+            .await?;
+        Ok(Output {
+            vault: list.vault.into(),
+            currency: list.currency.code().to_owned(),
+            snapshots: list
+                .snapshots
+                .into_iter()
+                .map(|s| SnapshotOut {
+                    account_id: s.account_id.into(),
+                    account: s.account,
+                    date: s.date.into(),
+                    balance: s.balance.into(),
+                })
+                .collect(),
+        })
+    }
+}
