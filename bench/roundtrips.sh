@@ -2,7 +2,7 @@
 # DynamoDB round trips per tool: starts moto (pinned, in a venv under .build/,
 # on a free loopback port), runs shared/app/examples/roundtrips.rs against it
 # (every tool once through the server, Store calls and SDK calls counted, the
-# DESIGN.md §10 budget verdict per row, spending_report after 10 and after 200
+# docs/design.md §10 budget verdict per row, spending_report after 10 and after 200
 # transactions), and stops moto.
 # Usage: bench/roundtrips.sh
 set -euo pipefail

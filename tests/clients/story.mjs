@@ -243,7 +243,7 @@ export async function report(label, main) {
   }
 }
 
-// ============================================================ record_transactions (issue 18)
+// ============================================================ record_transactions
 // A card statement imported twice: 8 lines (two of them refunds), each with its
 // approval number as externalRef. The second import (a new key: the statement
 // pasted again) finds every line by its approval number and records nothing.

@@ -241,7 +241,7 @@ def report(label: str, steps_or_error: list[str] | BaseException) -> None:
     print(f"PASS {label}: {len(steps_or_error)} steps", flush=True)
 
 
-# ============================================================ record_transactions (issue 18)
+# ============================================================ record_transactions
 # A card statement imported twice: 8 lines (two of them refunds), each with its
 # approval number as externalRef. The second import (a new key: the statement
 # pasted again) finds every line by its approval number and records nothing.

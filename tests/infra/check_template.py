@@ -112,7 +112,7 @@ PROVISIONING_ACTIONS = {
 }
 
 # Until dochiya-store-dynamodb has code, the grant is checked against the operations
-# the Store trait maps to (DESIGN.md section 7): get, get_many, query, and one atomic
+# the Store trait maps to (docs/design.md section 7): get, get_many, query, and one atomic
 # write of puts, updates, deletes and condition checks; plus the start-up table check.
 PLANNED_STORE_ACTIONS = {
     "dynamodb:DescribeTable",

@@ -1,4 +1,4 @@
-# The built-in authorization server in a real browser (issue 19): headless Chromium
+# The built-in authorization server in a real browser: headless Chromium
 # (Debian's chromium, driven by playwright-core), the official TypeScript MCP client's
 # OAuth support, and oidc-provider standing in for the stack's Cognito user pool with a
 # test user. A local run (no upstream) signs in on dochiya's own page. Two connections per store: one registering by Client ID Metadata Document

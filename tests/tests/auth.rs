@@ -1,5 +1,5 @@
 //! Authorization end to end: the built `dochiya-mcp` in jwt mode, pointed at a JWKS served
-//! from 127.0.0.1 by this test, spoken to over HTTP like a real client (DESIGN.md §3).
+//! from 127.0.0.1 by this test, spoken to over HTTP like a real client (docs/design.md §3).
 //!
 //! Keys are the test-only fixtures of `shared/auth/tests/fixtures`.
 

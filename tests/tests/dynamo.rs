@@ -442,7 +442,7 @@ fn serving_a_missing_table_fails_at_start_with_a_reason() {
     );
 }
 
-// ---- sharing (issue 16): two server processes over one table ----
+// ---- sharing: two server processes over one table ----
 
 /// Two instances (separate processes, each with its own roster cache) serve one
 /// table. Both have served the partner (warm caches) when the owner removes them on

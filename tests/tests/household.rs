@@ -360,7 +360,7 @@ async fn a_household_month() {
     );
 }
 
-// ==================================================================== budgets (issue 17)
+// ==================================================================== budgets
 //
 // A budget month, on the embedded store and on DynamoDB. Vault 가계부 (KRW,
 // Asia/Seoul), today 2026-03-31. Budgets from March: 식비 600,000, 교통비 100,000
@@ -547,7 +547,7 @@ async fn a_budget_month_on_dynamodb() {
     a_budget_month_on(Harness::over(std::sync::Arc::new(DynamoStore::new(client, table))).await).await;
 }
 
-// ============================================================ record_transactions (issue 18)
+// ============================================================ record_transactions
 //
 // A month of one card imported from its statement, twice: 60 lines of a
 // synthetic 신한카드 statement (Korean merchants, four refunds), each with its

@@ -1,5 +1,5 @@
 //! The built `dochiya-mcp` over raw HTTP: every HTTP and negotiation rule of the protocol
-//! layer as a client sees it (DESIGN.md §2, PROTOCOL.md §12).
+//! layer as a client sees it (docs/design.md §2, docs/protocol.md §12).
 
 mod e2e;
 

@@ -1,4 +1,4 @@
-//! Every tool of TOOLS.md through the full handler: an HTTP request into the
+//! Every tool of docs/tools.md through the full handler: an HTTP request into the
 //! assembled server with a real dev token, the result validated against the
 //! published `outputSchema`, for success and for each error path.
 //!
@@ -13,7 +13,7 @@ mod harness;
 use harness::{Client, Harness, LEGACY, balances_by_name};
 use serde_json::{Value, json};
 
-/// The household of TOOLS.md: 우리집 with its accounts; 카카오뱅크 opens with 1,000,000 won on 2026-02-28.
+/// The household of docs/tools.md: 우리집 with its accounts; 카카오뱅크 opens with 1,000,000 won on 2026-02-28.
 async fn household(p: &Client<'_>) {
     p.ok("create_vault", r#"{"name": "우리집"}"#).await;
     p.ok(
@@ -1289,7 +1289,7 @@ async fn tools_list_is_stable() {
     );
 }
 
-// ==================================================================== budgets (issue 17)
+// ==================================================================== budgets
 
 /// set_budget and budget_report answer both generations the same way; errors are
 /// isError results without structuredContent; a negative amount is refused as read.
@@ -1331,7 +1331,7 @@ async fn budgets_answer_both_generations() {
     );
 }
 
-// ---- record_transactions (issue 18) ----
+// ---- record_transactions ----
 
 #[tokio::test]
 async fn record_transactions_reports_each_entry_in_both_generations() {

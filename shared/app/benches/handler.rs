@@ -7,7 +7,7 @@
 //! The floor for each is serde_json parsing the same request body into a `Value`
 //! and serialising the same response (as a `Value`) back to bytes: work any JSON
 //! server must do for that exchange. The store is the embedded one (redb in
-//! memory: the real storage code, commits included). DESIGN.md §10 budgets the
+//! memory: the real storage code, commits included). docs/design.md §10 budgets the
 //! handler's CPU "excluding storage", so after criterion's report a plain loop
 //! of the same requests times the store calls apart (a wrapper around the
 //! store; the embedded store answers on the calling thread, so the time inside

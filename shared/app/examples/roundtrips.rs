@@ -1,4 +1,4 @@
-//! DynamoDB round trips per tool, counted, with the DESIGN.md §10 budget verdicts.
+//! DynamoDB round trips per tool, counted, with the docs/design.md §10 budget verdicts.
 //!
 //! Every tool runs once through `Server::handle` (2026-07-28
 //! requests, a real dev token) over the DynamoDB store, against whatever
@@ -126,7 +126,7 @@ struct Row {
 }
 
 impl Row {
-    /// DESIGN.md §10 to the letter: a write at most one read round and one
+    /// docs/design.md §10 to the letter: a write at most one read round and one
     /// write; a read at most two queries (single-item gets beside them, such as
     /// the roster version, are not queries; the rounds column shows latency).
     fn verdict(&self) -> (bool, String) {

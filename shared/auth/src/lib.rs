@@ -1,4 +1,4 @@
-//! OAuth 2.1 protected resource (DESIGN.md §3): metadata, challenges, JWT verification, dev tokens.
+//! OAuth 2.1 protected resource (docs/design.md §3): metadata, challenges, JWT verification, dev tokens.
 //!
 //! The app parses [`AuthConfig`] once at startup and calls [`build`]; the protocol layer then
 //! calls the returned [`Authenticator`] for every method that needs a token, checks scopes

@@ -1,4 +1,4 @@
-//! The `Authenticator`: bearer token → verified `Principal`, with every rule of DESIGN.md §3
+//! The `Authenticator`: bearer token → verified `Principal`, with every rule of docs/design.md §3
 //! (algorithm allowlist, signature, pinned `iss`, `aud` naming this resource, `exp`/`nbf` with
 //! leeway, `sub` required, scopes from `scope` or `scp`). Failure reasons are for logs only.
 

@@ -1,4 +1,4 @@
-//! The attack list of issue 19, one test each (in process, embedded store in memory):
+//! The attack list of the authorization server, one test each (in process, embedded store in memory):
 //! redirect URI mismatch and open redirect; missing, plain or wrong PKCE; code reuse; a
 //! code presented by another client; resource or audience mismatch; scope escalation at
 //! refresh; refresh token reuse; CIMD pointing at a private address, redirecting, oversized

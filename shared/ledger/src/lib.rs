@@ -1,7 +1,7 @@
-//! The household ledger (DESIGN.md §4–§7): vaults, accounts, balanced
+//! The household ledger (docs/design.md §4–§7): vaults, accounts, balanced
 //! transactions and snapshots, written once over the item-level [`store::Store`].
 //!
-//! Entry point: [`Ledger`] (one method per tool of TOOLS.md), its inputs and
+//! Entry point: [`Ledger`] (one method per tool of docs/tools.md), its inputs and
 //! results in [`ledger::types`], failures in [`LedgerError`], values in [`domain`].
 
 pub mod domain;

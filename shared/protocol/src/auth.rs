@@ -1,7 +1,7 @@
 //! The hook the gate calls to authenticate a request; implemented by `dochiya-auth`.
 //!
 //! The protocol layer decides *when* a request needs a token (the allowlist,
-//! DESIGN.md §2) and which scope an operation needs; the authenticator decides
+//! docs/design.md §2) and which scope an operation needs; the authenticator decides
 //! *whether* the presented credentials are good and how challenges are worded.
 
 use async_trait::async_trait;

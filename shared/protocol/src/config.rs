@@ -25,7 +25,7 @@ pub struct ServerConfig {
     /// Which `Host` headers are accepted.
     pub host_policy: HostPolicy,
     /// Reject a `MCP-Protocol-Version` header that names a different *supported* version
-    /// than `_meta` (-32020), instead of tolerating it (DESIGN.md §2).
+    /// than `_meta` (-32020), instead of tolerating it (docs/design.md §2).
     pub strict_version_header: bool,
     /// `ttlMs` on `server/discover` and `tools/list`: how long a client may reuse them.
     pub cache_ttl_ms: u64,

@@ -1,4 +1,4 @@
-//! MCP over HTTP for both protocol generations (DESIGN.md §2, PROTOCOL.md).
+//! MCP over HTTP for both protocol generations (docs/design.md §2, docs/protocol.md).
 //!
 //! The request path, one direction, one module per step: [`gate`] (HTTP rules) →
 //! `jsonrpc` (envelope) → `negotiation` (era and version) → [`server`] (method and tool

@@ -1,4 +1,4 @@
-//! Era routing and version negotiation, body first (PROTOCOL.md §2, §3.5, §4.3).
+//! Era routing and version negotiation, body first (docs/protocol.md §2, §3.5, §4.3).
 //!
 //! A `_meta` protocolVersion claim means 2026-07-28 and is validated in the checklist's
 //! order: version (-32022) → required `_meta` keys (-32602) → `MCP-Protocol-Version`
@@ -144,7 +144,7 @@ fn modern(
         }
         Some(h) if h == requested => {}
         Some(h) => {
-            // DESIGN.md §2: a widely used client sends exactly this; the body wins.
+            // docs/design.md §2: a widely used client sends exactly this; the body wins.
             tracing::debug!(
                 header = h,
                 body = requested,

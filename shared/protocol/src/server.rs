@@ -28,7 +28,7 @@ use crate::registry::{Registry, RegistryError};
 use crate::tool::{Tool, ToolError};
 use crate::version::Version;
 
-/// Methods answered without a token (DESIGN.md §2), and only these. `logging/setLevel`
+/// Methods answered without a token (docs/design.md §2), and only these. `logging/setLevel`
 /// (legacy leg only) changes nothing here, and the conformance suite sends it without one.
 pub const TOKENLESS_METHODS: [&str; 6] = [
     "server/discover",
@@ -503,7 +503,7 @@ impl Server {
         if scopes.iter().all(|s| principal.has_scope(s)) {
             return Ok(principal);
         }
-        // All scopes the operation needs, in one challenge (PROTOCOL.md §5.2).
+        // All scopes the operation needs, in one challenge (docs/protocol.md §5.2).
         let scope = scopes.join(" ");
         Err(Denied {
             error: RpcError::insufficient_scope(&scope),

@@ -1,4 +1,4 @@
-//! The DynamoDB [`dochiya_ledger::store::Store`] (DESIGN.md §7).
+//! The DynamoDB [`dochiya_ledger::store::Store`] (docs/design.md §7).
 //!
 //! One table, `PK`/`SK` strings, items exactly as the ledger's key code makes
 //! them. Reads are strongly consistent; a write of several operations is one

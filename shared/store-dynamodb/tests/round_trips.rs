@@ -1,4 +1,4 @@
-//! DynamoDB calls per ledger operation (DESIGN.md §10), counted on the wire by
+//! DynamoDB calls per ledger operation (docs/design.md §10), counted on the wire by
 //! the SDK interceptor and compared with the Store calls the ledger made: on
 //! DynamoDB every Store call is exactly one HTTP call (no hidden retries, no
 //! batch split below 100 keys). Run with `--nocapture` to see the table.

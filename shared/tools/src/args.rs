@@ -265,7 +265,7 @@ pub(crate) const DATE_PATTERN: &str = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$";
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct TransactionIdArg(pub(crate) TransactionId);
 
-/// The refusal for an id sent as a JSON number (DESIGN.md §5).
+/// The refusal for an id sent as a JSON number (docs/design.md §5).
 pub(crate) const ID_AS_NUMBER: &str = "it was sent as a JSON number. Send transactionId as a string, with the decimal digits exactly as a tool returned them (e.g. \"7263012345678901234\"). Transaction ids are larger than 2^53 (9007199254740992), and a JSON number that large may already have been rounded by the client to a different id, so a number is never used.";
 
 impl<'de> Deserialize<'de> for TransactionIdArg {

@@ -1,4 +1,4 @@
-//! The ledger tools of TOOLS.md, each declared once: schemas, annotations, scope, handler.
+//! The ledger tools of docs/tools.md, each declared once: schemas, annotations, scope, handler.
 //!
 //! [`all`] builds every tool over one [`Ledger`] for the protocol layer to
 //! register; [`INSTRUCTIONS`] is the server's advice to a model on using them.
@@ -22,7 +22,7 @@ use tools::*;
 /// Server instructions (sent in `initialize` and `server/discover`): how to use the tools well.
 pub const INSTRUCTIONS: &str = "dochiya is a household ledger (가계부). Start with list_vaults: it gives each vault's name, currency and `today` in the vault's time zone (use it for default dates and for \"this month\"; you do not otherwise know the date). Refer to vaults and accounts by their NAMES (e.g. \"카카오뱅크\", \"식비\"), never by ids; `vault` can be left out when there is only one. Amounts are decimal strings in the vault currency's major unit (\"12500\" won, \"12.50\" dollars), never with thousands separators. Money moves from `from` to `to`: lunch paid from the bank is from \"카카오뱅크\" to \"식비\"; a salary is from \"월급\" to \"카카오뱅크\". For record_transaction and record_split_transaction, make up an idempotencyKey once for each new entry and reuse it unchanged when you retry that same entry, so it is recorded once. To enter a statement or many entries at once, use record_transactions (dryRun first; each line's own id as externalRef). Use dryRun: true to preview a write. Transaction ids are decimal strings: pass them back exactly as strings, never as numbers. When a tool returns an error, read it: it names the closest account names, the unbalanced difference, or the earlier duplicate, and says what to do next.";
 
-/// Every tool over `ledger`, in a fixed order: reads first, then writes, as in TOOLS.md.
+/// Every tool over `ledger`, in a fixed order: reads first, then writes, as in docs/tools.md.
 pub fn all(ledger: Arc<Ledger>) -> Vec<Arc<dyn Tool>> {
     fn tool<O: Operation>(ledger: &Arc<Ledger>) -> Arc<dyn Tool> {
         Arc::new(LedgerTool::<O>::new(Arc::clone(ledger)))
@@ -522,7 +522,7 @@ mod tests {
         );
     }
 
-    /// The argument names of TOOLS.md are the contract: exactly these, these required.
+    /// The argument names of docs/tools.md are the contract: exactly these, these required.
     #[test]
     fn arguments_are_exactly_those_of_the_contract() {
         let specs = specs();
@@ -548,7 +548,7 @@ mod tests {
         }
     }
 
-    /// Every result field TOOLS.md names is published and always present (fields may grow).
+    /// Every result field docs/tools.md names is published and always present (fields may grow).
     #[test]
     fn results_carry_the_fields_of_the_contract() {
         let contract: &[(&str, &[&str])] = &[

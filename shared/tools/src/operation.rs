@@ -59,7 +59,7 @@ pub(crate) trait Operation: Send + Sync + 'static {
     /// The `structuredContent`, an explicit response type.
     type Output: Serialize + JsonSchema + Send;
 
-    /// `snake_case` tool name from TOOLS.md.
+    /// `snake_case` tool name from docs/tools.md.
     const NAME: &'static str;
     /// Display name.
     const TITLE: &'static str;
@@ -67,7 +67,7 @@ pub(crate) trait Operation: Send + Sync + 'static {
     const DESCRIPTION: &'static str;
     /// `ledger:read` or `ledger:write`.
     const SCOPE: &'static str;
-    /// Behaviour hints (DESIGN.md §6b).
+    /// Behaviour hints (docs/design.md §6b).
     const ANNOTATIONS: ToolAnnotations;
 
     /// Runs the operation for `who`.

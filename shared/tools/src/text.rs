@@ -23,7 +23,7 @@ pub(crate) const DATE_DEFAULT_TODAY: &str = "Date it happened, YYYY-MM-DD in the
 /// The optional memo.
 pub(crate) const MEMO: &str = "Short memo, e.g. \"점심 김밥\" or \"3월 월급\". Optional.";
 
-/// The idempotency key, in the words DESIGN.md §6 asks for.
+/// The idempotency key, in the words docs/design.md §6 asks for.
 pub(crate) const IDEMPOTENCY_KEY: &str = "A key you make up once for this new entry (e.g. a random UUID). If you retry this same entry because a call failed or timed out, reuse the same idempotencyKey unchanged, with the same arguments: the entry is then recorded only once and the first result is returned, marked replayed. Make up a new key only for a different entry.";
 
 /// The duplicate-guard override.

@@ -2,7 +2,7 @@
 //!
 //! Money and transaction ids are strings with published patterns, so a client
 //! that validates `structuredContent` against the `outputSchema` sees exactly
-//! the contract of TOOLS.md; nothing here is a stored record.
+//! the contract of docs/tools.md; nothing here is a stored record.
 
 use std::borrow::Cow;
 

@@ -2790,7 +2790,7 @@ pub async fn budget_report_reads_do_not_grow_with_entries<S: Store>(store: S) {
 
 mod batches;
 pub use batches::*;
-// ---------------------------------------------------------------- sharing (issue 16)
+// ---------------------------------------------------------------- sharing
 
 /// A fresh person whose token carries a display name.
 fn named_person(tag: &str, name: &str) -> PersonId {

@@ -1,6 +1,6 @@
 //! Exact money: decimal input read from its text, integer minor units inside.
 //!
-//! Amounts travel as decimal strings in the currency's major unit (DESIGN.md §5).
+//! Amounts travel as decimal strings in the currency's major unit (docs/design.md §5).
 //! Input is parsed into a [`Decimal`] without knowing the currency (tools read it
 //! from the exact JSON text), and only becomes [`Money`] once the vault's currency
 //! is known: more decimals than the currency has are refused, never rounded.

@@ -1,5 +1,5 @@
 //! Vault and account names: the display form keeps the person's spelling, the
-//! key form decides equality (DESIGN.md §4).
+//! key form decides equality (docs/design.md §4).
 //!
 //! Key form: Unicode NFC (macOS sends Hangul decomposed), trimmed, inner
 //! whitespace collapsed to one space, case-folded. Two names are the same name

@@ -1,4 +1,4 @@
-//! The ledger service: one method per tool of TOOLS.md, written once over [`Store`].
+//! The ledger service: one method per tool of docs/tools.md, written once over [`Store`].
 //!
 //! Every method takes the caller ([`PersonId`], the token's `sub`) and resolves
 //! vault and account NAMES through the caller's own memberships, so ids from

@@ -2,7 +2,7 @@
 //!
 //! Every call needs to know which vault a name means, and that lives in the
 //! caller's own partition, so without a cache every call would spend a read
-//! round on it before touching the vault (DESIGN.md §10 allows one read round
+//! round on it before touching the vault (docs/design.md §10 allows one read round
 //! for a write). The cache is safe because it is never trusted alone:
 //! - every change to a person's memberships (`create_vault`, `rename_vault`)
 //!   bumps a version item (`P#<sub>` / `M`) in the same atomic write;

@@ -1,4 +1,4 @@
-//! The narrow storage contract, at the level of DynamoDB items (DESIGN.md §7).
+//! The narrow storage contract, at the level of DynamoDB items (docs/design.md §7).
 //!
 //! Every store (embedded, DynamoDB) implements [`Store`] with identical
 //! semantics, proven by one contract suite. The ledger never sees a backend.

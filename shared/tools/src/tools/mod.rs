@@ -1,4 +1,4 @@
-//! The tools of TOOLS.md, one module each, in the order `tools/list` shows them.
+//! The tools of docs/tools.md, one module each, in the order `tools/list` shows them.
 
 pub(crate) mod archive_account;
 pub(crate) mod budget_report;

@@ -48,7 +48,7 @@ impl Operation for VoidTransaction {
     const TITLE: &'static str = "Void a transaction";
     const DESCRIPTION: &'static str = "Voids a transaction by its transactionId (the decimal string exactly as returned, never a number): the record stays, marked voided, but its effect on every balance and report is reversed. Use it to undo a wrong or duplicate entry, then record the correct one with record_transaction. Voiding an already voided transaction changes nothing and says alreadyVoided. Confirm with the user first.";
     const SCOPE: &'static str = WRITE;
-    // Voiding a voided transaction changes nothing and says so (DESIGN.md §6).
+    // Voiding a voided transaction changes nothing and says so (docs/design.md §6).
     const ANNOTATIONS: dochiya_protocol::ToolAnnotations = destructive(true);
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
