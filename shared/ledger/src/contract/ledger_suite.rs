@@ -2711,6 +2711,32 @@ pub async fn budget_report_spent_remaining_and_allowance<S: Store>(store: S) {
         ),
         ("800000".into(), "0".into(), None)
     );
+
+    // An edit moves the report too: a 5,000 lunch corrected to 25,000, then moved to April.
+    let food_spent = |r: &BudgetReport| {
+        r.rows
+            .iter()
+            .find(|x| x.account == "식비")
+            .map(|x| x.spent.to_string())
+    };
+    let lunch = record(
+        &l,
+        &me,
+        tx("카카오뱅크", "식비", "5000", Some("2026-03-15"), "점심"),
+    )
+    .await;
+    let march = || l.budget_report(&me, None, Some(month("2026-03")));
+    assert_eq!(food_spent(&call!(march()).expect("march")), Some("17000".into()));
+    let mut bigger = edit_of(lunch.transaction.transaction_id);
+    bigger.amount = Some(d("25000"));
+    edit(&l, &me, bigger).await.expect("edit the amount");
+    assert_eq!(food_spent(&call!(march()).expect("march")), Some("37000".into()));
+    let mut later = edit_of(lunch.transaction.transaction_id);
+    later.date = Some(date("2026-04-02"));
+    edit(&l, &me, later).await.expect("edit the date");
+    assert_eq!(food_spent(&call!(march()).expect("march")), Some("12000".into()));
+    let april = call!(l.budget_report(&me, None, Some(month("2026-04")))).expect("april");
+    assert_eq!(food_spent(&april), Some("25000".into()));
 }
 
 /// The month is the vault's: an entry at 23:59 local on the last day counts in
