@@ -1408,3 +1408,84 @@ async fn record_transactions_reports_each_entry_in_both_generations() {
         "Invalid entries: send 1–100 entries in one call; this call has 101. Split a longer statement into several calls, each with its own idempotency key."
     );
 }
+
+// ---- sharing ----
+
+#[tokio::test]
+async fn sharing_answers_both_generations() {
+    let h = Harness::new().await;
+    let owner = h.person("share-eras-owner");
+    let partner = h.person("share-eras-partner");
+    household(&owner).await;
+    let shared = h.modern_call(&owner.token, "share_vault", "{}").await;
+    assert_eq!(shared["isError"], false);
+    let invite = &shared["structuredContent"];
+    assert_eq!(
+        (s(&invite["vault"]["name"]), s(&invite["role"])),
+        ("우리집", "member")
+    );
+    // 28 characters in seven groups of four.
+    let code = s(&invite["inviteCode"]).to_owned();
+    assert_eq!(code.split('-').map(str::len).collect::<Vec<_>>(), [4; 7]);
+
+    let joined = partner
+        .ok("join_vault", &json!({"inviteCode": code}).to_string())
+        .await;
+    assert_eq!(
+        (s(&joined["vault"]["name"]), s(&joined["role"])),
+        ("우리집", "member")
+    );
+    // The same members on both generations.
+    let modern = h.modern_call(&owner.token, "list_members", "{}").await;
+    let legacy = owner.ok("list_members", "{}").await;
+    assert_eq!(modern["structuredContent"], legacy);
+    let members = legacy["members"].as_array().cloned().unwrap_or_default();
+    let seen: Vec<(&str, bool, &str)> = members
+        .iter()
+        .map(|m| (s(&m["role"]), m["you"] == true, s(&m["joinedAt"])))
+        .collect();
+    assert_eq!(
+        seen,
+        [("owner", true, "2026-03-31"), ("member", false, "2026-03-31")]
+    );
+    let partner_name = s(&members[1]["name"]).to_owned();
+
+    // A used code is an actionable error on the modern leg too.
+    let again = h
+        .modern_call(
+            &partner.token,
+            "join_vault",
+            &json!({"inviteCode": code}).to_string(),
+        )
+        .await;
+    assert_eq!(again["isError"], true);
+    assert_eq!(
+        again["content"][0]["text"],
+        "That invite code has already been used; each code works once. Ask for a new code made with share_vault."
+    );
+
+    // Leaving (legacy), joining again with a new code, then removed by the owner (modern).
+    assert_eq!(partner.ok("leave_vault", "{}").await["left"], true);
+    let second = h.modern_call(&owner.token, "share_vault", "{}").await;
+    let code = s(&second["structuredContent"]["inviteCode"]).to_owned();
+    partner
+        .ok("join_vault", &json!({"inviteCode": code}).to_string())
+        .await;
+    let removed = h
+        .modern_call(
+            &owner.token,
+            "remove_member",
+            &json!({"member": partner_name}).to_string(),
+        )
+        .await;
+    assert_eq!(removed["isError"], false);
+    assert_eq!(
+        (
+            &removed["structuredContent"]["member"],
+            &removed["structuredContent"]["removed"]
+        ),
+        (&json!(partner_name), &json!(true))
+    );
+    // Refused at once: the vault is gone from the partner's list.
+    assert_eq!(partner.ok("list_vaults", "{}").await["vaults"], json!([]));
+}
