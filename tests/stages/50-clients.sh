@@ -20,13 +20,15 @@ interop_start_server clients
 clients_run_id="$(date +%s)-$$"
 clients_passed=0
 clients_failed=()
-# clients_run SUB COMMAND...: runs one story with its own token; all four run
-# even when one fails, so a CI log shows every client's result.
+# clients_run SUB COMMAND...: runs one story with its own token (and a second
+# person's, DOCHIYA_TOKEN_2, for the story of two people keeping one book); every
+# story runs even when one fails, so a CI log shows every client's result.
 clients_run() {
-  local sub=$1 token
+  local sub=$1 token token2
   shift
   token=$(interop_token "$sub-$clients_run_id")
-  if PYTHONDONTWRITEBYTECODE=1 DOCHIYA_MCP_URL="$INTEROP_URL" DOCHIYA_TOKEN="$token" \
+  token2=$(interop_token "$sub-partner-$clients_run_id")
+  if PYTHONDONTWRITEBYTECODE=1 DOCHIYA_MCP_URL="$INTEROP_URL" DOCHIYA_TOKEN="$token" DOCHIYA_TOKEN_2="$token2" \
     DOCHIYA_TOOLS_SNAPSHOT="$ROOT/tests/tests/tools_list.snapshot.json" "$@"; then
     clients_passed=$((clients_passed + 1))
   else
@@ -37,6 +39,7 @@ clients_run ts-client-2 "$clients_node_bin/node" "$clients_node_dir/ts_v2_story.
 clients_run ts-sdk-1 "$clients_node_bin/node" "$clients_node_dir/ts_v1_story.mjs"
 clients_run py-mcp-2 "$clients_py2/bin/python" tests/clients/py_mcp2_story.py
 clients_run py-mcp-1 "$clients_py1/bin/python" tests/clients/py_mcp1_story.py
+clients_run py-mcp-2-together "$clients_py2/bin/python" tests/clients/py_mcp2_together.py
 echo "clients: $clients_passed passed, ${#clients_failed[@]} failed"
 if ((${#clients_failed[@]})); then
   echo "client stories failed: ${clients_failed[*]} (server log: $DOCHIYA_BUILD_DIR/clients-server.log)" >&2
