@@ -138,7 +138,7 @@ pub async fn batch_of_a_hundred_each_once<S: Store>(store: S) {
 /// entry exactly once, whether the failed write was lost or landed.
 pub async fn batch_retry_after_failure_records_each_once<S: Store>(store: S) {
     let failing = Arc::new(FailingStore::new(store));
-    let (l, _) = ledger_over(failing.clone());
+    let (l, clock) = ledger_over(failing.clone());
     let me = fresh_person("batch-fail");
     household(&l, &me).await;
     let before = all_transactions(&l, &me).await.len();
@@ -148,6 +148,11 @@ pub async fn batch_retry_after_failure_records_each_once<S: Store>(store: S) {
         .enumerate()
     {
         let b = batch(statement(&format!("r{round}"), 30), &format!("fail-{round}"));
+        // Each call at its own millisecond, as in life: ids are the time and 20 random
+        // bits, and on a stopped clock two calls' ids can collide (the store's guard
+        // refuses the second, the batch is decided again, and the injected failure
+        // lands on another write than the one this test counts on).
+        clock.advance_seconds(1);
         failing.fail_nth_write(12, how);
         let e = l.record_transactions(&me, b.clone()).await.unwrap_err();
         assert!(matches!(e, LedgerError::Transient(_)), "{e:?}");
@@ -157,6 +162,7 @@ pub async fn batch_retry_after_failure_records_each_once<S: Store>(store: S) {
             before + 30 * round + landed,
             "{how:?}"
         );
+        clock.advance_seconds(1);
         let retried = call!(l.record_transactions(&me, b.clone())).expect("retry");
         assert_eq!(counts(&retried), (30 - landed, landed, 0, 0), "{how:?}");
         let txs = all_transactions(&l, &me).await;
