@@ -1489,3 +1489,124 @@ async fn sharing_answers_both_generations() {
     // Refused at once: the vault is gone from the partner's list.
     assert_eq!(partner.ok("list_vaults", "{}").await["vaults"], json!([]));
 }
+
+// ---- names: archived handles, amounts, ids where names belong, suggestions ----
+
+#[tokio::test]
+async fn archived_accounts_are_named_by_their_handles_on_both_generations() {
+    let h = Harness::new().await;
+    let p = h.person("handles");
+    household(&p).await;
+    p.record(
+        "신한카드",
+        "식비",
+        "9000",
+        "2026-03-05",
+        "옛 카드 점심",
+        "old-lunch",
+    )
+    .await;
+    p.record(
+        "카카오뱅크",
+        "신한카드",
+        "9000",
+        "2026-03-06",
+        "옛 카드 대금",
+        "old-bill",
+    )
+    .await;
+    p.ok("archive_account", r#"{"account": "신한카드"}"#).await;
+    p.ok("create_account", r#"{"name": "신한카드", "kind": "liability"}"#)
+        .await;
+    p.record(
+        "신한카드",
+        "식비",
+        "4000",
+        "2026-03-20",
+        "새 카드 커피",
+        "new-coffee",
+    )
+    .await;
+    let handle = "신한카드 (archived 2026-03-31)";
+    let listed = p.ok("list_accounts", r#"{"includeArchived": true}"#).await;
+    let cards: Vec<Value> = listed["accounts"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|a| a["name"] == "신한카드")
+        .map(|a| json!([a["archived"], a.get("handle"), a["balance"]]))
+        .collect();
+    assert_eq!(
+        cards,
+        vec![json!([false, null, "4000"]), json!([true, handle, "0"])]
+    );
+    let memos = |r: &Value| -> Vec<String> {
+        r["transactions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .map(|t| s(&t["memo"]).to_owned())
+            .collect()
+    };
+    let note = format!(
+        "\"신한카드\" means the active account ({}); archived accounts had that name too: pass \"{handle}\" as `account` to see one instead.",
+        s(&listed["accounts"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .into_iter()
+            .find(|a| a["name"] == "신한카드" && a["archived"] == false)
+            .unwrap_or_default()["accountId"])
+    );
+    // Legacy generation: the plain name means the live card and the result says so.
+    let plain = p.ok("list_transactions", r#"{"account": "신한카드"}"#).await;
+    assert_eq!(
+        (memos(&plain), plain["accountNote"].clone()),
+        (vec!["새 카드 커피".to_owned()], json!(note))
+    );
+    // Modern generation: the handle means the archived card, with no note.
+    let by_handle = h
+        .modern_call(
+            &p.token,
+            "list_transactions",
+            &json!({"account": handle}).to_string(),
+        )
+        .await;
+    assert_eq!(by_handle["isError"], false);
+    assert_eq!(
+        (
+            memos(&by_handle["structuredContent"]),
+            by_handle["structuredContent"].get("accountNote")
+        ),
+        (vec!["옛 카드 대금".to_owned(), "옛 카드 점심".to_owned()], None)
+    );
+    let refused = h
+        .modern_call(
+            &p.token,
+            "record_transaction",
+            &json!({"from": handle, "to": "식비", "amount": "1000", "idempotencyKey": "to-archived"})
+                .to_string(),
+        )
+        .await;
+    assert_eq!(
+        (refused["isError"].clone(), refused["content"][0]["text"].clone()),
+        (
+            json!(true),
+            json!(format!(
+                "Account \"{handle}\" is archived, so new transactions cannot use it. Use another account (list_accounts shows the live ones), or create a new account."
+            ))
+        )
+    );
+    assert_eq!(
+        p.err(
+            "create_account",
+            &json!({"name": handle, "kind": "liability"}).to_string()
+        )
+        .await,
+        format!(
+            "Invalid name: \"{handle}\" has the form of an archived account's handle (name (archived YYYY-MM-DD)), which always means that archived account; choose a name without the \"(archived …)\" part."
+        )
+    );
+}

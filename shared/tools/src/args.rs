@@ -15,8 +15,8 @@ use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde_json::value::RawValue;
 
 use dochiya_ledger::domain::limits::{
-    MAX_CODE_CHARS, MAX_CURSOR_CHARS, MAX_EXTERNAL_REF_CHARS, MAX_IDEMPOTENCY_KEY_CHARS,
-    MAX_INVITE_CODE_CHARS, MAX_MEMO_CHARS, MAX_NAME_CHARS, MAX_SEARCH_CHARS,
+    MAX_ACCOUNT_REF_CHARS, MAX_CODE_CHARS, MAX_CURSOR_CHARS, MAX_EXTERNAL_REF_CHARS,
+    MAX_IDEMPOTENCY_KEY_CHARS, MAX_INVITE_CODE_CHARS, MAX_MEMO_CHARS, MAX_NAME_CHARS, MAX_SEARCH_CHARS,
 };
 use dochiya_ledger::domain::{Decimal, LocalDate, TransactionId, YearMonth};
 
@@ -140,6 +140,8 @@ pub(crate) struct Bounded<const MAX: usize>(String);
 
 /// A vault or account name.
 pub(crate) type NameArg = Bounded<MAX_NAME_CHARS>;
+/// An account named in a call: a name, or an archived account's handle.
+pub(crate) type AccountArg = Bounded<MAX_ACCOUNT_REF_CHARS>;
 /// A memo or void reason.
 pub(crate) type MemoArg = Bounded<MAX_MEMO_CHARS>;
 /// An idempotency key.

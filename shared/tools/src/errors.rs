@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use dochiya_ledger::{EditShape, ErrorKind, Field, LedgerError, Side};
+use dochiya_ledger::{EditShape, Entity, ErrorKind, Field, LedgerError, Side};
 use dochiya_protocol::ToolError;
 
 /// How a tool spells a ledger field as its argument.
@@ -112,6 +112,11 @@ fn message(error: &LedgerError, spell: Spelling) -> String {
         LedgerError::Ambiguous { what, name, .. } if name.is_empty() => {
             format!("{error} Pass `{what}` with one of these names.")
         }
+        // Each match is listed by a name that means it alone (an archived account's handle).
+        LedgerError::Ambiguous {
+            what: Entity::Account,
+            ..
+        } => format!("{error} Pass one of the quoted names exactly as the account to say which one."),
         LedgerError::Ambiguous { what, .. } => format!("{error} Pass the {what} argument to say which one."),
         LedgerError::VersionMismatch { current, .. } => format!(
             "{error} Call get_transaction to see it, then edit again with expectedVersion {current} if the correction still applies."
@@ -131,7 +136,6 @@ fn message(error: &LedgerError, spell: Spelling) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dochiya_ledger::Entity;
     use dochiya_ledger::store::StoreError;
 
     fn invalid(e: ToolError) -> String {
@@ -213,7 +217,7 @@ mod tests {
         );
         assert_eq!(
             invalid(amb),
-            "\"카드\" matches several accounts: . Pass the account argument to say which one."
+            "\"카드\" matches several accounts: . Pass one of the quoted names exactly as the account to say which one."
         );
         let reused = tool_error(LedgerError::IdempotencyKeyReused { key: "k".into() }, argument);
         assert!(

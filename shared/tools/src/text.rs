@@ -73,3 +73,6 @@ pub(crate) const TRANSACTION_ID: &str = "The transaction's id as a string, exact
 pub(crate) const EXTERNAL_REF: &str = "The statement line's own id (card approval number, bank transaction id), if it has one. Unique per vault: a line whose externalRef was already recorded is not recorded again.";
 /// The members of a vault in a result.
 pub(crate) const MEMBERS: &str = "Everyone keeping this vault, oldest first.";
+
+/// The note of a read filter naming an account that archived accounts also had.
+pub(crate) const ACCOUNT_NOTE: &str = "Present when `account` named an active account that archived accounts also had: says which was used and the archived ones' handles.";

@@ -305,3 +305,19 @@ impl From<lt::MemberInfo> for MemberOut {
         }
     }
 }
+
+/// The note of a read filter whose name a live account and archived ones had: which one was used.
+pub(crate) fn account_note(choice: Option<lt::AccountChoice>) -> Option<String> {
+    choice.map(|c| {
+        let handles = c
+            .archived
+            .iter()
+            .map(|h| format!("\"{h}\""))
+            .collect::<Vec<_>>()
+            .join(", ");
+        format!(
+            "\"{}\" means the active account ({}); archived accounts had that name too: pass {handles} as `account` to see one instead.",
+            c.name, c.account_id
+        )
+    })
+}

@@ -2816,6 +2816,8 @@ pub async fn budget_report_reads_do_not_grow_with_entries<S: Store>(store: S) {
 
 mod batches;
 pub use batches::*;
+mod names;
+pub use names::*;
 // ---------------------------------------------------------------- sharing
 
 /// A fresh person whose token carries a display name.
@@ -3251,6 +3253,9 @@ macro_rules! ledger_contract_tests {
             last_owner_hands_over_before_leaving,
             race_fifty_joins_one_code,
             idempotency_keys_are_per_person,
+            // names: archived handles, id-shaped names
+            archived_accounts_have_handles,
+            handle_shaped_names_are_refused,
         );
     };
 }

@@ -29,3 +29,6 @@ pub const MAX_BATCH_ENTRIES: usize = 100;
 pub const MAX_DISPLAY_NAME_CHARS: usize = MAX_NAME_CHARS;
 /// Longest invite-code argument (28 characters, dashes and spaces, some slack).
 pub const MAX_INVITE_CODE_CHARS: usize = 64;
+/// Longest account argument: a name, or an archived account's handle (the name,
+/// `" (archived YYYY-MM-DD #n)"` and some slack).
+pub const MAX_ACCOUNT_REF_CHARS: usize = MAX_NAME_CHARS + 40;

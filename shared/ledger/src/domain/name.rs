@@ -15,6 +15,7 @@ use unicode_normalization::UnicodeNormalization;
 
 use super::ParseError;
 use super::limits::{MAX_NAME_CHARS, MAX_SUGGEST_CHARS};
+use super::time::LocalDate;
 
 /// Raw input examined at most, in characters: room for a decomposed (NFD) name and
 /// surrounding whitespace; anything longer is refused before normalizing.
@@ -195,6 +196,45 @@ pub fn closest_names<'a>(
     scored.into_iter().take(limit).map(|(_, n)| n).collect()
 }
 
+/// The handle of an archived account: its name, the day it was archived in the
+/// vault's zone, and `#n` for the n-th archived the same day under the same name
+/// (`"국민카드 (archived 2026-05-31)"`, `"국민카드 (archived 2026-05-31 #2)"`). Accounts
+/// archived before the day was kept have no date (`"국민카드 (archived)"`).
+pub fn archived_handle(name: &str, on: Option<LocalDate>, ordinal: usize) -> String {
+    let suffix = if ordinal > 1 {
+        format!(" #{ordinal}")
+    } else {
+        String::new()
+    };
+    match on {
+        Some(day) => format!("{name} (archived {day}{suffix})"),
+        None => format!("{name} (archived{suffix})"),
+    }
+}
+
+/// Whether a name has the shape of an archived account's handle (any case): such a
+/// name is refused for a new account so that a handle always means one archived account.
+pub fn is_archived_handle(text: &str) -> bool {
+    let key = NameKey::of(text);
+    let Some(inner) = key.as_str().strip_suffix(')') else {
+        return false;
+    };
+    let Some(at) = inner.rfind("(archived") else {
+        return false;
+    };
+    let rest = &inner[at + "(archived".len()..];
+    let (date, ordinal) = match rest.split_once(" #") {
+        Some((d, n)) => (d, Some(n)),
+        None => (rest, None),
+    };
+    let date_ok = date.is_empty()
+        || date
+            .strip_prefix(' ')
+            .is_some_and(|d| LocalDate::parse(d).is_ok() && d.len() == 10);
+    let ordinal_ok = ordinal.is_none_or(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    date_ok && ordinal_ok
+}
+
 /// Levenshtein distance over characters.
 fn edit_distance(a: &[char], b: &[char]) -> usize {
     let mut prev: Vec<usize> = (0..=b.len()).collect();
@@ -328,5 +368,44 @@ mod tests {
         assert_eq!(Name::parse("식비").unwrap().key().as_str(), "식비");
         // Lookups of stored look-alikes made before this rule still work.
         assert_eq!(NameKey::of("식비\u{200B}").as_str(), "식비\u{200B}");
+    }
+
+    #[test]
+    fn archived_handles_name_the_day_and_number_repeats() {
+        let day = LocalDate::parse("2026-05-31").ok();
+        assert_eq!(
+            archived_handle("국민카드", day, 1),
+            "국민카드 (archived 2026-05-31)"
+        );
+        assert_eq!(
+            archived_handle("국민카드", day, 2),
+            "국민카드 (archived 2026-05-31 #2)"
+        );
+        assert_eq!(archived_handle("국민카드", None, 1), "국민카드 (archived)");
+        assert_eq!(archived_handle("국민카드", None, 3), "국민카드 (archived #3)");
+    }
+
+    #[test]
+    fn handle_shaped_names_are_recognized_in_any_case() {
+        for handle in [
+            "국민카드 (archived 2026-05-31)",
+            "국민카드 (ARCHIVED 2026-05-31 #12)",
+            " 국민카드  (archived) ",
+            "국민카드 (archived #2)",
+            "(archived)",
+        ] {
+            assert!(is_archived_handle(handle), "{handle:?}");
+        }
+        for name in [
+            "국민카드",
+            "국민카드 (archived soon)",
+            "국민카드 (archived 2026-02-30)",
+            "국민카드 (archived 2026-05-31 #)",
+            "국민카드 (archived 2026-05-31 #x)",
+            "국민카드 (archived 2026-05-31",
+            "archived",
+        ] {
+            assert!(!is_archived_handle(name), "{name:?}");
+        }
     }
 }

@@ -61,7 +61,15 @@ fn list_of(
         .filter(|a| include_archived || !a.archived)
         .collect();
     // The stored name key is the normalized name: no normalizing per request.
-    listed.sort_by(|a, b| (a.kind, a.archived, &a.name_key).cmp(&(b.kind, b.archived, &b.name_key)));
+    // Archived accounts with one name follow their handles' order (archived first, first).
+    listed.sort_by(|a, b| {
+        (a.kind, a.archived, &a.name_key, cat.archive_order(a)).cmp(&(
+            b.kind,
+            b.archived,
+            &b.name_key,
+            cat.archive_order(b),
+        ))
+    });
     let accounts = listed
         .into_iter()
         .map(|a| {
@@ -78,6 +86,7 @@ fn list_of(
                 balance: Money::from_minor(today_net, m.currency),
                 scheduled: super::reports::scheduled(a.kind, later, a.account_id, m)?,
                 archived: a.archived,
+                handle: cat.handle(a).map(str::to_string),
                 // Settings exist only for expense accounts; an archived one shows none.
                 budget: budgets
                     .get(&a.account_id)
@@ -99,6 +108,7 @@ pub(super) async fn create_account(
     input: NewAccount,
 ) -> Result<CreatedAccount, LedgerError> {
     let name = Name::parse(&input.name).map_err(|e| LedgerError::from_parse(Field::Name, e))?;
+    refuse_handle_shape(&name, Field::Name)?;
     if input.opening_balance.is_some_and(|b| !b.is_zero())
         && matches!(input.kind, AccountKind::Income | AccountKind::Expense)
     {
@@ -376,6 +386,7 @@ pub(super) async fn rename_account(
     new_name: &str,
 ) -> Result<RenamedAccount, LedgerError> {
     let new = &Name::parse(new_name).map_err(|e| LedgerError::from_parse(Field::NewName, e))?;
+    refuse_handle_shape(new, Field::NewName)?;
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
             let m = v.m.clone();
@@ -445,7 +456,7 @@ pub(super) async fn archive_account(
                 membership_check(who, &m),
                 WriteOp::Update {
                     key: keys::account(m.vault_id, a.account_id),
-                    set: archive_mark(),
+                    set: archive_mark(m.today(ledger), ledger.clock.now().as_millisecond()),
                     add: BTreeMap::new(),
                     remove: vec![],
                     guard: guard(ACCOUNT_LIVE, account_live()),
@@ -493,4 +504,19 @@ fn live_account(cat: &Catalogue, name: &str, m: &Membership) -> Result<AccountRe
         }),
         Err(e) => Err(e),
     }
+}
+
+/// A new account name may not look like an archived account's handle: a handle
+/// always means one archived account (docs/decisions/027-archived-account-handles.md).
+fn refuse_handle_shape(name: &Name, field: Field) -> Result<(), LedgerError> {
+    if crate::domain::is_archived_handle(name.display()) {
+        return Err(LedgerError::invalid(
+            field,
+            format!(
+                "\"{}\" has the form of an archived account's handle (name (archived YYYY-MM-DD)), which always means that archived account; choose a name without the \"(archived …)\" part",
+                name.display()
+            ),
+        ));
+    }
+    Ok(())
 }

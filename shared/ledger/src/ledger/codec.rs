@@ -108,9 +108,29 @@ pub(super) fn guard_points_at(tx: TransactionId) -> Condition {
     Condition::AttrEquals("transactionId".into(), sv(tx.to_string()))
 }
 
-/// The attributes that mark an account archived.
-pub(super) fn archive_mark() -> Attrs {
-    BTreeMap::from([(ARCHIVED.into(), Value::Bool(true))])
+/// Attribute of an archived account: the day it was archived, in the vault's zone.
+const ARCHIVED_ON: &str = "archivedOn";
+/// Attribute of an archived account: when it was archived (Unix milliseconds).
+const ARCHIVED_AT: &str = "archivedAt";
+
+/// The attributes that mark an account archived on `on` (the vault's today) at `at_ms`.
+pub(super) fn archive_mark(on: LocalDate, at_ms: i64) -> Attrs {
+    BTreeMap::from([
+        (ARCHIVED.into(), Value::Bool(true)),
+        (ARCHIVED_ON.into(), sv(on.to_string())),
+        (ARCHIVED_AT.into(), Value::N(at_ms)),
+    ])
+}
+
+/// When an archived account was archived: the day (absent for accounts archived before
+/// it was kept) and the moment (0 when absent), which order same-day handles.
+pub(super) fn archived_when(attrs: &Attrs) -> Result<(Option<LocalDate>, i64), LedgerError> {
+    let on = match attrs.get(ARCHIVED_ON) {
+        None => None,
+        Some(Value::S(d)) => Some(parse_or_corrupt(LocalDate::parse(d), "archive date")?),
+        Some(_) => return Err(corrupt(ARCHIVED_ON)),
+    };
+    Ok((on, n_or_zero(attrs, ARCHIVED_AT)?))
 }
 
 /// Move a vault's account count by `delta`.

@@ -133,12 +133,13 @@ async fn page_of(
     };
     let (page, cat) = join2(ledger.store.query(&query), catalogue(ledger, &m)).await;
     let (page, cat) = (page?, cat?);
-    let account = q
-        .account
-        .as_deref()
-        .map(|a| cat.resolve(a, true, &m))
-        .transpose()?
-        .map(|a| a.account_id);
+    let (account, account_choice) = match q.account.as_deref() {
+        Some(a) => {
+            let (a, choice) = cat.resolve_filter(a, &m)?;
+            (Some(a.account_id), choice)
+        }
+        None => (None, None),
+    };
     let mut transactions = Vec::new();
     let mut last_sk: Option<&str> = None;
     let mut next = page.last_sk.clone();
@@ -162,5 +163,6 @@ async fn page_of(
         currency: m.currency,
         transactions,
         next_cursor: next.map(|sk| cursor::encode(m.vault_id, &filter_hash, &sk)),
+        account_choice,
     })
 }

@@ -6,9 +6,11 @@ use std::pin::pin;
 use std::task::Poll;
 
 use super::Ledger;
-use super::codec::{AccountRec, Membership};
-use super::types::VaultRef;
-use crate::domain::{LocalDate, NameKey, closest_names};
+use std::collections::BTreeMap;
+
+use super::codec::{AccountRec, Membership, archived_when};
+use super::types::{AccountChoice, VaultRef};
+use crate::domain::{AccountId, LocalDate, NameKey, archived_handle, closest_names};
 use crate::error::{Entity, LedgerError, Match};
 use crate::keys;
 use crate::store::{Item, Query, SkRange, Store};
@@ -151,21 +153,39 @@ impl Membership {
     }
 }
 
-/// A vault's accounts, live and archived.
+/// A vault's accounts, live and archived, with each archived account's handle.
 #[derive(Debug, Clone)]
 pub(super) struct Catalogue {
     pub accounts: Vec<AccountRec>,
+    /// Each archived account's place in archiving order (by name, day, moment) and the
+    /// name that means it alone (docs/decisions/027-archived-account-handles.md).
+    handles: BTreeMap<AccountId, (usize, String)>,
 }
 
 impl Catalogue {
     /// Build from queried items, skipping any that are not accounts.
     pub fn from_items(items: &[Item]) -> Result<Catalogue, LedgerError> {
-        let accounts = items
-            .iter()
-            .filter(|i| keys::is_account(&i.key.sk))
-            .map(|i| AccountRec::from_attrs(&i.attrs))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Catalogue { accounts })
+        let mut accounts = Vec::new();
+        let mut archived = Vec::new();
+        for item in items.iter().filter(|i| keys::is_account(&i.key.sk)) {
+            let a = AccountRec::from_attrs(&item.attrs)?;
+            if a.archived {
+                let (on, at) = archived_when(&item.attrs)?;
+                archived.push((a.name_key.clone(), on, at, a.account_id, a.name.clone()));
+            }
+            accounts.push(a);
+        }
+        // Same name, same day: numbered in the order they were archived (then by id),
+        // so a handle never changes once given.
+        archived.sort();
+        let mut handles = BTreeMap::new();
+        let mut ordinal = 0;
+        for (i, (key, on, _, id, name)) in archived.iter().enumerate() {
+            let same_as_previous = i > 0 && archived[i - 1].0 == *key && archived[i - 1].1 == *on;
+            ordinal = if same_as_previous { ordinal + 1 } else { 1 };
+            handles.insert(*id, (i, archived_handle(name, *on, ordinal)));
+        }
+        Ok(Catalogue { accounts, handles })
     }
 
     /// The live account with this name.
@@ -178,8 +198,26 @@ impl Catalogue {
         self.accounts.iter().find(|a| a.account_id == id)
     }
 
-    /// The account a name means. Archived accounts are found only when `allow_archived`
-    /// (filters, history); otherwise naming one is [`LedgerError::ArchivedAccount`].
+    /// The handle of an archived account (`None` for a live one).
+    pub fn handle(&self, a: &AccountRec) -> Option<&str> {
+        self.handles.get(&a.account_id).map(|(_, h)| h.as_str())
+    }
+
+    /// An archived account's place in archiving order (`None` for a live one).
+    pub fn archive_order(&self, a: &AccountRec) -> Option<usize> {
+        self.handles.get(&a.account_id).map(|(i, _)| *i)
+    }
+
+    /// The name that means this account in any tool: a live account's name, an
+    /// archived account's handle.
+    pub fn shown_name<'a>(&'a self, a: &'a AccountRec) -> &'a str {
+        self.handle(a).unwrap_or(&a.name)
+    }
+
+    /// The account a name means: a live account's name first (a real name always wins),
+    /// then an archived account's handle, then an archived account's plain name.
+    /// Archived accounts are found only when `allow_archived` (filters, history);
+    /// otherwise naming one is [`LedgerError::ArchivedAccount`].
     pub fn resolve(
         &self,
         name: &str,
@@ -190,11 +228,24 @@ impl Catalogue {
         if let Some(a) = self.live(&key) {
             return Ok(a);
         }
-        let archived: Vec<&AccountRec> = self
+        if let Some(a) = self
+            .accounts
+            .iter()
+            .find(|a| self.handle(a).is_some_and(|h| NameKey::of(h) == key))
+        {
+            return match allow_archived {
+                true => Ok(a),
+                false => Err(LedgerError::ArchivedAccount {
+                    name: self.shown_name(a).to_string(),
+                }),
+            };
+        }
+        let mut archived: Vec<&AccountRec> = self
             .accounts
             .iter()
             .filter(|a| a.archived && a.name_key == key)
             .collect();
+        archived.sort_by_key(|a| self.archive_order(a));
         match archived.as_slice() {
             [] => Err(LedgerError::NotFound {
                 what: Entity::Account,
@@ -219,12 +270,39 @@ impl Catalogue {
                 matches: several
                     .iter()
                     .map(|a| Match {
-                        name: a.name.clone(),
+                        name: self.shown_name(a).to_string(),
                         location: format!("archived account {} in {}", a.account_id, vault.described()),
                     })
                     .collect(),
             }),
         }
+    }
+
+    /// The account a read filter's name means (archived ones included), and, when the
+    /// name is a live account's that archived accounts also had, which one was used.
+    pub fn resolve_filter(
+        &self,
+        name: &str,
+        vault: &Membership,
+    ) -> Result<(&AccountRec, Option<AccountChoice>), LedgerError> {
+        let a = self.resolve(name, true, vault)?;
+        let key = NameKey::of(name);
+        if a.archived || a.name_key != key {
+            return Ok((a, None));
+        }
+        let mut archived: Vec<&AccountRec> = self
+            .accounts
+            .iter()
+            .filter(|o| o.archived && o.name_key == key)
+            .collect();
+        archived.sort_by_key(|o| self.archive_order(o));
+        let archived: Vec<String> = archived.iter().map(|o| self.shown_name(o).to_string()).collect();
+        let choice = (!archived.is_empty()).then(|| AccountChoice {
+            account_id: a.account_id,
+            name: a.name.clone(),
+            archived,
+        });
+        Ok((a, choice))
     }
 }
 

@@ -129,9 +129,13 @@ async fn reconcile_in(
     .await;
     let head = head?;
     let cat = Catalogue::from_items(&head)?;
-    let only = account
-        .map(|a| cat.resolve(a, true, &m).map(|a| a.account_id))
-        .transpose()?;
+    let (only, account_choice) = match account {
+        Some(a) => {
+            let (a, choice) = cat.resolve_filter(a, &m)?;
+            (Some(a.account_id), choice)
+        }
+        None => (None, None),
+    };
     // The latest snapshot on or before today per account: one dated later (kept
     // from before such dates were refused) never takes over.
     let today = m.today(ledger);
@@ -191,7 +195,7 @@ async fn reconcile_in(
             })?;
             rows.push(ReconcileRow {
                 account_id: a.account_id,
-                name: a.name.clone(),
+                name: cat.shown_name(a).to_string(),
                 snapshot_date: s.date,
                 snapshot_balance,
                 ledger_balance,
@@ -209,6 +213,7 @@ async fn reconcile_in(
         vault: m.vault_ref(),
         currency: m.currency,
         accounts: rows,
+        account_choice,
     })
 }
 
@@ -231,11 +236,13 @@ pub(super) async fn list_snapshots(
         )
         .await;
         let cat = cat?;
-        let only = q
-            .account
-            .as_deref()
-            .map(|a| cat.resolve(a, true, &m).map(|a| a.account_id))
-            .transpose()?;
+        let (only, account_choice) = match q.account.as_deref() {
+            Some(a) => {
+                let (a, choice) = cat.resolve_filter(a, &m)?;
+                (Some(a.account_id), choice)
+            }
+            None => (None, None),
+        };
         let mut snapshots = Vec::new();
         for item in &snaps? {
             let s = SnapshotRec::from_attrs(&item.attrs)?;
@@ -247,7 +254,7 @@ pub(super) async fn list_snapshots(
             };
             snapshots.push(SnapshotRow {
                 account_id: a.account_id,
-                account: a.name.clone(),
+                account: cat.shown_name(a).to_string(),
                 date: s.date,
                 balance: Money::from_minor(s.balance, m.currency),
             });
@@ -257,6 +264,7 @@ pub(super) async fn list_snapshots(
             vault: m.vault_ref(),
             currency: m.currency,
             snapshots,
+            account_choice,
         })
     })
     .await

@@ -97,6 +97,8 @@ pub struct AccountInfo {
     pub scheduled: Option<Money>,
     /// Whether it is archived.
     pub archived: bool,
+    /// An archived account's handle: the name that means it in every tool.
+    pub handle: Option<String>,
     /// This month's budget (live expense accounts with one set).
     pub budget: Option<Money>,
 }
@@ -519,6 +521,8 @@ pub struct TransactionPage {
     /// Present when more may follow; pass it back as `cursor` with the same filters.
     /// A page may hold fewer than `limit` transactions and still have a cursor.
     pub next_cursor: Option<String>,
+    /// When the `account` filter's name is also archived accounts': which one was used.
+    pub account_choice: Option<AccountChoice>,
 }
 
 /// One account's balance in `get_balances`.
@@ -715,6 +719,8 @@ pub struct Reconciliation {
     pub currency: Currency,
     /// Accounts that have a snapshot, by name.
     pub accounts: Vec<ReconcileRow>,
+    /// When the `account` filter's name is also archived accounts': which one was used.
+    pub account_choice: Option<AccountChoice>,
 }
 
 /// Arguments of `upsert_snapshot`.
@@ -765,6 +771,8 @@ pub struct SnapshotList {
     pub currency: Currency,
     /// The snapshots.
     pub snapshots: Vec<SnapshotRow>,
+    /// When the `account` filter's name is also archived accounts': which one was used.
+    pub account_choice: Option<AccountChoice>,
 }
 
 /// Result of `delete_snapshot`.
@@ -985,4 +993,18 @@ pub struct LeftVault {
     pub vault: VaultRef,
     /// Always true (a refusal is an error).
     pub left: bool,
+}
+
+// ---------------------------------------------------------------- names (archived handles)
+
+/// Which account a read filter used when its name is a live account's that archived
+/// accounts also had: the live one; the archived ones are reached by their handles.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountChoice {
+    /// The live account used.
+    pub account_id: AccountId,
+    /// Its name.
+    pub name: String,
+    /// The handles of the archived accounts with that name (pass one to mean it).
+    pub archived: Vec<String>,
 }

@@ -6,7 +6,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::NameArg;
+use crate::args::{AccountArg, NameArg};
 use crate::operation::{Operation, WRITE, destructive};
 use crate::text;
 use crate::wire::{AmountOut, UuidOut, VaultOut};
@@ -18,7 +18,7 @@ pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
     /// Name of the live account to archive (as list_accounts shows it).
-    account: NameArg,
+    account: AccountArg,
 }
 
 /// Result of `archive_account`.

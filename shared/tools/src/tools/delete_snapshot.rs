@@ -6,7 +6,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{DateArg, NameArg};
+use crate::args::{AccountArg, DateArg, NameArg};
 use crate::operation::{Operation, WRITE, destructive};
 use crate::text;
 use crate::wire::{DateOut, UuidOut, VaultOut};
@@ -18,7 +18,7 @@ pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
     /// The account whose snapshot to remove (a name).
-    account: NameArg,
+    account: AccountArg,
     /// The snapshot's date, YYYY-MM-DD (list_snapshots shows them).
     date: DateArg,
 }

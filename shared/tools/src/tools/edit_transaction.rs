@@ -9,7 +9,7 @@ use dochiya_ledger::{Field, Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{DateArg, KeyArg, MemoArg, NameArg, PositiveAmountArg, TransactionIdArg};
+use crate::args::{AccountArg, DateArg, KeyArg, MemoArg, NameArg, PositiveAmountArg, TransactionIdArg};
 use crate::errors;
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
@@ -21,7 +21,7 @@ use crate::wire::{TransactionOut, VaultOut};
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct Line {
     /// Account name.
-    account: NameArg,
+    account: AccountArg,
     /// Positive decimal string in the vault currency, e.g. "9000".
     amount: PositiveAmountArg,
 }
@@ -57,9 +57,9 @@ pub(crate) struct Args {
     /// New memo ("" clears it).
     memo: Option<MemoArg>,
     /// New account the money leaves (simple entry).
-    from: Option<NameArg>,
+    from: Option<AccountArg>,
     /// New account the money arrives at (simple entry).
-    to: Option<NameArg>,
+    to: Option<AccountArg>,
     /// Every line anew, for a split entry; not with amount/from/to.
     lines: Option<Lines>,
     #[schemars(description = text::FUTURE_DATE)]

@@ -49,6 +49,9 @@ struct AccountRow {
     scheduled: Option<AmountOut>,
     /// True when the account is archived: new transactions cannot use it.
     archived: bool,
+    /// Archived accounts: the name that means this one in every tool, e.g. "국민카드 (archived 2026-05-31)".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    handle: Option<String>,
     /// Expense accounts with a budget: this month's (set_budget); budget_report shows what is left.
     #[serde(skip_serializing_if = "Option::is_none")]
     budget: Option<AmountOut>,
@@ -84,6 +87,7 @@ impl Operation for ListAccounts {
                     balance: a.balance.into(),
                     scheduled: a.scheduled.map(Into::into),
                     archived: a.archived,
+                    handle: a.handle,
                     budget: a.budget.map(Into::into),
                 })
                 .collect(),

@@ -7,10 +7,10 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{DayOrMonthArg, NameArg};
+use crate::args::{AccountArg, DayOrMonthArg, NameArg};
 use crate::operation::{Operation, READ, READ_ONLY};
 use crate::text;
-use crate::wire::{AmountOut, DateOut, UuidOut, VaultOut};
+use crate::wire::{AmountOut, DateOut, UuidOut, VaultOut, account_note};
 
 /// Arguments of `list_snapshots`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -19,7 +19,7 @@ pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
     /// Only this account's snapshots (a name, as list_accounts shows it).
-    account: Option<NameArg>,
+    account: Option<AccountArg>,
     /// Only snapshots on or after this date, YYYY-MM-DD (or YYYY-MM: its first day).
     from: Option<DayOrMonthArg>,
     /// Only snapshots on or before this date, YYYY-MM-DD (or YYYY-MM: its last day).
@@ -49,6 +49,9 @@ pub(crate) struct Output {
     currency: String,
     /// The snapshots, by account name then date.
     snapshots: Vec<SnapshotOut>,
+    #[schemars(description = text::ACCOUNT_NOTE)]
+    #[serde(rename = "accountNote", skip_serializing_if = "Option::is_none")]
+    account_note: Option<String>,
 }
 
 /// The `list_snapshots` tool.
@@ -89,6 +92,7 @@ impl Operation for ListSnapshots {
                     balance: s.balance.into(),
                 })
                 .collect(),
+            account_note: account_note(list.account_choice),
         })
     }
 }

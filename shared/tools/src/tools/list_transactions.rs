@@ -7,10 +7,10 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{CursorArg, DayOrMonthArg, NameArg, SearchArg};
+use crate::args::{AccountArg, CursorArg, DayOrMonthArg, NameArg, SearchArg};
 use crate::operation::{Operation, READ, READ_ONLY};
 use crate::text;
-use crate::wire::{TransactionOut, VaultOut};
+use crate::wire::{TransactionOut, VaultOut, account_note};
 
 /// Arguments of `list_transactions`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -19,7 +19,7 @@ pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
     /// Only transactions that touch this account (its name, e.g. "식비").
-    account: Option<NameArg>,
+    account: Option<AccountArg>,
     /// First day to include, YYYY-MM-DD in the vault's time zone (inclusive); a month YYYY-MM means its first day.
     from: Option<DayOrMonthArg>,
     /// Last day to include, YYYY-MM-DD in the vault's time zone (inclusive); a month YYYY-MM means its last day; not before `from`.
@@ -46,6 +46,9 @@ pub(crate) struct Output {
     /// Present when more transactions may follow: call again with `cursor` set to this and the same filters. A page can hold fewer than `limit` and still have one.
     #[serde(skip_serializing_if = "Option::is_none")]
     next_cursor: Option<String>,
+    #[schemars(description = text::ACCOUNT_NOTE)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    account_note: Option<String>,
 }
 
 /// The `list_transactions` tool.
@@ -92,6 +95,7 @@ impl Operation for ListTransactions {
             currency: page.currency.code().to_owned(),
             transactions: page.transactions.into_iter().map(Into::into).collect(),
             next_cursor: page.next_cursor,
+            account_note: account_note(page.account_choice),
         })
     }
 }

@@ -7,10 +7,10 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::NameArg;
+use crate::args::{AccountArg, NameArg};
 use crate::operation::{Operation, READ, READ_ONLY};
 use crate::text;
-use crate::wire::{AmountOut, DateOut, UuidOut, VaultOut};
+use crate::wire::{AmountOut, DateOut, UuidOut, VaultOut, account_note};
 
 /// Arguments of `reconcile`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -19,7 +19,7 @@ pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
     /// Only this account (its name). Leave it out for every account that has a snapshot.
-    account: Option<NameArg>,
+    account: Option<AccountArg>,
 }
 
 /// Whether a snapshot agrees with the ledger.
@@ -39,6 +39,9 @@ pub(crate) struct Output {
     currency: String,
     /// Accounts that have a snapshot, by name, each compared on its latest snapshot's date. Empty when no snapshot was recorded yet (use upsert_snapshot).
     accounts: Vec<Row>,
+    #[schemars(description = text::ACCOUNT_NOTE)]
+    #[serde(rename = "accountNote", skip_serializing_if = "Option::is_none")]
+    account_note: Option<String>,
 }
 
 /// One account's latest snapshot against the ledger.
@@ -97,6 +100,7 @@ impl Operation for Reconcile {
                     },
                 })
                 .collect(),
+            account_note: account_note(r.account_choice),
         })
     }
 }

@@ -7,7 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::args::{DateArg, KeyArg, MemoArg, NameArg, PositiveAmountArg};
+use crate::args::{AccountArg, DateArg, KeyArg, MemoArg, NameArg, PositiveAmountArg};
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
 use crate::tools::recorded::Output;
@@ -17,7 +17,7 @@ use crate::tools::recorded::Output;
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct Line {
     #[schemars(description = text::ACCOUNT)]
-    account: NameArg,
+    account: AccountArg,
     #[schemars(description = text::AMOUNT)]
     amount: PositiveAmountArg,
 }

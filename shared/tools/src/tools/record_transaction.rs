@@ -7,7 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::args::{DateArg, KeyArg, MemoArg, NameArg, PositiveAmountArg, RefArg};
+use crate::args::{AccountArg, DateArg, KeyArg, MemoArg, NameArg, PositiveAmountArg, RefArg};
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
 use crate::tools::recorded::Output;
@@ -19,9 +19,9 @@ pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
     #[schemars(description = text::FROM_ACCOUNT)]
-    from: NameArg,
+    from: AccountArg,
     #[schemars(description = text::TO_ACCOUNT)]
-    to: NameArg,
+    to: AccountArg,
     #[schemars(description = text::AMOUNT)]
     amount: PositiveAmountArg,
     #[schemars(description = text::DATE_DEFAULT_TODAY)]

@@ -11,7 +11,7 @@ use serde::de::Deserializer;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use crate::args::{DATE_PATTERN, KeyArg, MemoArg, NameArg, POSITIVE_AMOUNT_PATTERN, RefArg};
+use crate::args::{AccountArg, DATE_PATTERN, KeyArg, MemoArg, NameArg, POSITIVE_AMOUNT_PATTERN, RefArg};
 use crate::errors::{entry_message, simple_argument};
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
@@ -78,9 +78,9 @@ impl JsonSchema for EntryDate {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct Entry {
     /// Account the money leaves: the card "신한카드"; for a refund, the expense.
-    from: NameArg,
+    from: AccountArg,
     /// Account the money arrives at: "식비"; for a refund, the card.
-    to: NameArg,
+    to: AccountArg,
     /// Positive decimal string in the vault currency: "12500".
     amount: EntryAmount,
     /// YYYY-MM-DD; default today in the vault.

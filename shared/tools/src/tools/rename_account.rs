@@ -6,7 +6,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::NameArg;
+use crate::args::{AccountArg, NameArg};
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
 use crate::wire::{UuidOut, VaultOut};
@@ -18,7 +18,7 @@ pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
     /// Current name of the account (as list_accounts shows it).
-    account: NameArg,
+    account: AccountArg,
     /// The new name (at most 64 characters, unique among the vault's live accounts).
     new_name: NameArg,
 }

@@ -7,7 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{AmountArg, MonthArg, NameArg};
+use crate::args::{AccountArg, AmountArg, MonthArg, NameArg};
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
 use crate::wire::{AmountOut, MonthOut, UuidOut, VaultOut};
@@ -19,7 +19,7 @@ pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
     /// Name of the expense account, e.g. "식비" (as list_accounts shows it).
-    account: NameArg,
+    account: AccountArg,
     /// The month's budget as a decimal string in the vault currency, e.g. "600000"; "0" clears it.
     amount: AmountArg,
     /// First month it applies to, YYYY-MM; leave it out for this month in the vault's time zone.

@@ -7,7 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{AmountArg, DateArg, NameArg};
+use crate::args::{AccountArg, AmountArg, DateArg, NameArg};
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
 use crate::wire::{AmountOut, DateOut, UuidOut, VaultOut};
@@ -19,7 +19,7 @@ pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
     #[schemars(description = text::ACCOUNT)]
-    account: NameArg,
+    account: AccountArg,
     /// The date the balance was seen, YYYY-MM-DD in the vault's time zone (the balance at the end of that day).
     date: DateArg,
     /// The balance the user saw (e.g. in the bank or card app), as a decimal string in the vault currency, in the kind's natural sign: money in a bank account, what a card owes ("300000" for 300,000 won owed). May be negative (an overdraft).
