@@ -293,7 +293,7 @@ async fn record_transaction_refuses_bad_amounts_and_accounts() {
         ),
         (
             call("\"12,000\"", "카카오뱅크", "식비"),
-            "Argument `amount`: \"12,000\" has digit separators; write the plain number without commas or spaces, like \"12500\" (a decimal point is written \".\").",
+            "Argument `amount`: \"12,000\" has thousands separators (\",\"); an amount is plain digits in the vault's currency, with \".\" for decimals: send \"12000\".",
         ),
         (
             call("\"5\"", "카카오뱅쿠", "식비"),
@@ -1354,7 +1354,7 @@ async fn record_transactions_reports_each_entry_in_both_generations() {
         r["results"],
         json!([
             {"index": 0, "status": "recorded", "transactionId": id},
-            {"index": 1, "status": "error", "message": "Invalid amount: \"8,000\" has digit separators; write the plain number without commas or spaces, like \"12500\" (a decimal point is written \".\")."},
+            {"index": 1, "status": "error", "message": "Invalid amount: \"8,000\" has thousands separators (\",\"); an amount is plain digits in the vault's currency, with \".\" for decimals: send \"8000\"."},
             {"index": 2, "status": "error", "message": "No account named \"외식\" in vault \"우리집\". Closest names: \"식비\", \"월급\". Use one of them exactly, call list_accounts to see every name or create_account to add it."},
             {"index": 3, "status": "duplicate", "transactionId": id, "matchedBy": "externalRef"}
         ])
@@ -1608,5 +1608,47 @@ async fn archived_accounts_are_named_by_their_handles_on_both_generations() {
         format!(
             "Invalid name: \"{handle}\" has the form of an archived account's handle (name (archived YYYY-MM-DD)), which always means that archived account; choose a name without the \"(archived …)\" part."
         )
+    );
+}
+
+#[tokio::test]
+async fn amounts_as_people_write_them_get_one_message_on_both_generations() {
+    let h = Harness::new().await;
+    let p = h.person("amount-text");
+    household(&p).await;
+    let args = |amount: &str| {
+        json!({"from": "카카오뱅크", "to": "식비", "amount": amount, "idempotencyKey": "text"}).to_string()
+    };
+    assert_eq!(
+        p.err("record_transaction", &args("₩9,000")).await,
+        "Argument `amount`: \"₩9,000\" has a currency sign (₩) and thousands separators (\",\"); an amount is plain digits in the vault's currency, with \".\" for decimals: send \"9000\"."
+    );
+    let modern = h
+        .modern_call(&p.token, "record_transaction", &args("3만 5천원"))
+        .await;
+    assert_eq!(
+        (modern["isError"].clone(), modern["content"][0]["text"].clone()),
+        (
+            json!(true),
+            json!(
+                "Argument `amount`: \"3만 5천원\" has a currency word (원) and unit words (만, 천); an amount is plain digits in the vault's currency, with \".\" for decimals: send \"35000\"."
+            )
+        )
+    );
+    let split = h
+        .modern_call(
+            &p.token,
+            "record_split_transaction",
+            r#"{"from": [{"account": "카카오뱅크", "amount": "10000"}], "to": [{"account": "식비", "amount": "12,5"}], "idempotencyKey": "split-text"}"#,
+        )
+        .await;
+    assert_eq!(
+        split["content"][0]["text"],
+        "Argument `to[0].amount`: \"12,5\" has a comma that may be a decimal comma or a thousands separator (write \"12.5\" if it is a decimal point); an amount is plain digits in the vault's currency, with \".\" for decimals, like \"12500\" or \"12.50\"."
+    );
+    // Nothing was written.
+    assert_eq!(
+        p.ok("list_transactions", r#"{"account": "식비"}"#).await["transactions"],
+        json!([])
     );
 }

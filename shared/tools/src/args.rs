@@ -519,7 +519,7 @@ mod tests {
     fn a_bad_amount_is_named_by_its_path() {
         assert_eq!(
             err::<Sample>(r#"{"amount": "12,500"}"#),
-            "Argument `amount`: \"12,500\" has digit separators; write the plain number without commas or spaces, like \"12500\" (a decimal point is written \".\")."
+            "Argument `amount`: \"12,500\" has thousands separators (\",\"); an amount is plain digits in the vault's currency, with \".\" for decimals: send \"12500\"."
         );
         assert_eq!(
             err::<Sample>(r#"{"lines": [{"account": "식비", "amount": true}]}"#),

@@ -1,6 +1,7 @@
 //! Domain values, each parsed once at the edge and valid from then on:
 //! money, ids, names, dates and account kinds.
 
+mod amount_text;
 mod ids;
 mod invite;
 pub mod limits;

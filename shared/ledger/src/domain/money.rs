@@ -142,6 +142,14 @@ impl Decimal {
                 "the amount is empty; write digits like \"12500\" or \"12.50\"",
             ));
         }
+        Decimal::parse_plain(t).map_err(|plain| match super::amount_text::explain(t) {
+            Some(message) => ParseError::new(message),
+            None => plain,
+        })
+    }
+
+    /// Parse text that must already be a plain decimal (trimmed, not empty).
+    pub(super) fn parse_plain(t: &str) -> Result<Decimal, ParseError> {
         if t.contains(',') || t.contains('_') || t.contains(' ') || t.contains('\'') {
             return Err(ParseError::new(format!(
                 "\"{t}\" has digit separators; write the plain number without commas or spaces, like \"12500\" (a decimal point is written \".\")"
@@ -201,6 +209,20 @@ impl Decimal {
         Err(ParseError::new(
             "the amount must be a decimal string like \"12500\" or \"12.50\" (a JSON number is also accepted)",
         ))
+    }
+
+    /// The integer mantissa and the count of fractional digits.
+    pub(super) fn parts(self) -> (i128, u32) {
+        (self.mantissa, self.scale)
+    }
+
+    /// `mantissa / 10^scale`, trailing fractional zeros dropped.
+    pub(super) fn from_parts(mut mantissa: i128, mut scale: u32) -> Decimal {
+        while scale > 0 && mantissa % 10 == 0 {
+            mantissa /= 10;
+            scale -= 1;
+        }
+        Decimal { mantissa, scale }
     }
 
     /// Whether the value is zero (`"-0"` included).
@@ -414,7 +436,10 @@ mod tests {
     #[test]
     fn thousands_separators_are_refused() {
         let err = Decimal::parse("12,500").unwrap_err().to_string();
-        assert!(err.starts_with("\"12,500\" has digit separators"), "{err}");
+        assert_eq!(
+            err,
+            "\"12,500\" has thousands separators (\",\"); an amount is plain digits in the vault's currency, with \".\" for decimals: send \"12500\""
+        );
         assert!(Decimal::parse("12 500").is_err());
         assert!(Decimal::parse("12_500").is_err());
     }
