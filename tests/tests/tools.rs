@@ -1652,3 +1652,50 @@ async fn amounts_as_people_write_them_get_one_message_on_both_generations() {
         json!([])
     );
 }
+
+#[tokio::test]
+async fn an_id_where_a_name_belongs_says_names_are_expected_on_both_generations() {
+    let h = Harness::new().await;
+    let p = h.person("id-for-name");
+    // No opening balance: the names listed are exactly these three.
+    p.ok("create_vault", r#"{"name": "우리집"}"#).await;
+    for (name, kind) in [
+        ("카카오뱅크", "asset"),
+        ("식비", "expense"),
+        ("교통비", "expense"),
+    ] {
+        p.ok("create_account", &json!({"name": name, "kind": kind}).to_string())
+            .await;
+    }
+    let accounts = p.ok("list_accounts", "{}").await;
+    let food_id = accounts["accounts"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .find(|a| a["name"] == "식비")
+        .map(|a| s(&a["accountId"]).to_owned())
+        .unwrap_or_default();
+    let expected = format!(
+        "\"{food_id}\" is an id (a UUID), but names are expected, not ids: pass the account's name. That id is account \"식비\". Names in vault \"우리집\": \"교통비\", \"식비\", \"카카오뱅크\". Call list_accounts to see every name."
+    );
+    let args =
+        json!({"from": "카카오뱅크", "to": food_id, "amount": "9000", "idempotencyKey": "by-id"}).to_string();
+    assert_eq!(p.err("record_transaction", &args).await, expected);
+    let modern = h.modern_call(&p.token, "record_transaction", &args).await;
+    assert_eq!(
+        (modern["isError"].clone(), modern["content"][0]["text"].clone()),
+        (json!(true), json!(expected))
+    );
+    let by_tx = h
+        .modern_call(
+            &p.token,
+            "list_transactions",
+            r#"{"account": "4818349030747375096"}"#,
+        )
+        .await;
+    assert_eq!(
+        by_tx["content"][0]["text"],
+        "\"4818349030747375096\" is a transaction id, but names are expected, not ids: pass the account's name. Names in vault \"우리집\": \"교통비\", \"식비\", \"카카오뱅크\". Call list_accounts to see every name."
+    );
+}

@@ -265,6 +265,22 @@ pub enum LedgerError {
         /// The closest existing names, best first.
         candidates: Vec<String>,
     },
+    /// An id where a name belongs: tools take names (DESIGN §4).
+    #[error("{}", id_for_name_message(*what, given, id_kind, within.as_deref(), meant.as_deref(), candidates))]
+    IdForName {
+        /// What was looked up.
+        what: Entity,
+        /// The id as given.
+        given: String,
+        /// What it looks like (`an id (a UUID)`, `a transaction id`).
+        id_kind: &'static str,
+        /// Where it was looked up (`vault "가계부"`), if inside a vault.
+        within: Option<String>,
+        /// The name of the thing that has this id, when one does.
+        meant: Option<String>,
+        /// Names to pass instead (a few, by name).
+        candidates: Vec<String>,
+    },
     /// The name matches several things; nothing was picked.
     #[error("{}", ambiguous_message(*what, name, matches))]
     Ambiguous {
@@ -541,6 +557,7 @@ impl LedgerError {
             LedgerError::Conflict | LedgerError::Transient(_) => ErrorKind::TemporarilyUnavailable,
             LedgerError::Internal { .. } => ErrorKind::Internal,
             LedgerError::Ambiguous { .. }
+            | LedgerError::IdForName { .. }
             | LedgerError::InvalidInput { .. }
             | LedgerError::Unbalanced { .. }
             | LedgerError::BackwardsRange { .. }
@@ -631,6 +648,26 @@ fn not_found_message(what: Entity, name: &str, within: Option<&str>, candidates:
             what.lister()
         )
     }
+}
+
+fn id_for_name_message(
+    what: Entity,
+    given: &str,
+    id_kind: &str,
+    within: Option<&str>,
+    meant: Option<&str>,
+    candidates: &[String],
+) -> String {
+    let mut m = format!("\"{given}\" is {id_kind}, but names are expected, not ids: pass the {what}'s name.");
+    if let Some(name) = meant {
+        m.push_str(&format!(" That id is {what} \"{name}\"."));
+    }
+    if !candidates.is_empty() {
+        let place = within.map(|w| format!(" in {w}")).unwrap_or_default();
+        m.push_str(&format!(" Names{place}: {}.", quoted_list(candidates)));
+    }
+    m.push_str(&format!(" Call {} to see every name.", what.lister()));
+    m
 }
 
 fn ambiguous_message(what: Entity, name: &str, matches: &[Match]) -> String {

@@ -3256,6 +3256,7 @@ macro_rules! ledger_contract_tests {
             // names: archived handles, id-shaped names
             archived_accounts_have_handles,
             handle_shaped_names_are_refused,
+            ids_where_names_belong,
         );
     };
 }

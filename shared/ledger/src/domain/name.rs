@@ -235,6 +235,21 @@ pub fn is_archived_handle(text: &str) -> bool {
     date_ok && ordinal_ok
 }
 
+/// What kind of id `text` looks like when it has the shape of one of ours (a UUID, as
+/// vault and account ids are, or a transaction id's 16 to 20 digits) rather than a name.
+pub fn id_shape(text: &str) -> Option<&'static str> {
+    let t = text.trim();
+    let hex = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_hexdigit());
+    let parts: Vec<&str> = t.split('-').collect();
+    let dashed = parts.len() == 5
+        && parts.iter().map(|p| p.len()).eq([8, 4, 4, 4, 12])
+        && parts.iter().all(|p| hex(p));
+    if dashed || (t.len() == 32 && hex(t)) {
+        return Some("an id (a UUID)");
+    }
+    ((16..=20).contains(&t.len()) && t.bytes().all(|b| b.is_ascii_digit())).then_some("a transaction id")
+}
+
 /// Levenshtein distance over characters.
 fn edit_distance(a: &[char], b: &[char]) -> usize {
     let mut prev: Vec<usize> = (0..=b.len()).collect();
@@ -406,6 +421,28 @@ mod tests {
             "archived",
         ] {
             assert!(!is_archived_handle(name), "{name:?}");
+        }
+    }
+
+    #[test]
+    fn ids_are_told_from_names() {
+        assert_eq!(
+            id_shape("76f9e0cc-1058-490e-baf1-c0a11af84f00"),
+            Some("an id (a UUID)")
+        );
+        assert_eq!(
+            id_shape(" 76F9E0CC1058490EBAF1C0A11AF84F00 "),
+            Some("an id (a UUID)")
+        );
+        assert_eq!(id_shape("4818349030747375096"), Some("a transaction id"));
+        for name in [
+            "식비",
+            "2026",
+            "123456789012345",
+            "76f9e0cc-1058-490e-baf1-c0a11af84f0g",
+            "a-b-c-d-e",
+        ] {
+            assert_eq!(id_shape(name), None, "{name:?}");
         }
     }
 }

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use super::codec::{AccountRec, Membership, archived_when};
 use super::types::{AccountChoice, VaultRef};
-use crate::domain::{AccountId, LocalDate, NameKey, archived_handle, closest_names};
+use crate::domain::{AccountId, LocalDate, NameKey, archived_handle, closest_names, id_shape};
 use crate::error::{Entity, LedgerError, Match};
 use crate::keys;
 use crate::store::{Item, Query, SkRange, Store};
@@ -100,6 +100,19 @@ pub(super) fn pick_vault(all: &[Membership], wanted: Option<&str>) -> Result<Mem
     match wanted.map(str::trim).filter(|w| !w.is_empty()) {
         Some(name) => {
             let key = NameKey::of(name);
+            if let (None, Some(id_kind)) = (all.iter().find(|m| m.name_key == key), id_shape(name)) {
+                return Err(LedgerError::IdForName {
+                    what: Entity::Vault,
+                    given: name.to_string(),
+                    id_kind,
+                    within: None,
+                    meant: all
+                        .iter()
+                        .find(|m| m.vault_id.to_string().eq_ignore_ascii_case(name))
+                        .map(|m| m.name.clone()),
+                    candidates: all.iter().take(CANDIDATES).map(|m| m.name.clone()).collect(),
+                });
+            }
             all.iter()
                 .find(|m| m.name_key == key)
                 .cloned()
@@ -247,6 +260,7 @@ impl Catalogue {
             .collect();
         archived.sort_by_key(|a| self.archive_order(a));
         match archived.as_slice() {
+            [] if id_shape(name).is_some() => Err(self.id_for_name(name, vault)),
             [] => Err(LedgerError::NotFound {
                 what: Entity::Account,
                 name: name.trim().to_string(),
@@ -275,6 +289,27 @@ impl Catalogue {
                     })
                     .collect(),
             }),
+        }
+    }
+
+    /// The refusal of an id given where an account name belongs: the account with that
+    /// id (if any) and a few live names to pass instead.
+    fn id_for_name(&self, given: &str, vault: &Membership) -> LedgerError {
+        let given = given.trim();
+        let meant = self
+            .accounts
+            .iter()
+            .find(|a| a.account_id.to_string().eq_ignore_ascii_case(given))
+            .map(|a| self.shown_name(a).to_string());
+        let mut live: Vec<&AccountRec> = self.accounts.iter().filter(|a| !a.archived).collect();
+        live.sort_by(|a, b| a.name_key.cmp(&b.name_key));
+        LedgerError::IdForName {
+            what: Entity::Account,
+            given: given.to_string(),
+            id_kind: id_shape(given).unwrap_or("an id"),
+            within: Some(vault.described()),
+            meant,
+            candidates: live.iter().take(CANDIDATES).map(|a| a.name.clone()).collect(),
         }
     }
 

@@ -231,3 +231,51 @@ pub async fn handle_shaped_names_are_refused<S: Store>(store: S) {
     let ok = call!(l.rename_account(&me, None, "국민카드", "국민카드 (archived soon)")).expect("rename");
     assert_eq!(ok.name, "국민카드 (archived soon)");
 }
+
+/// An id where a name belongs says names are expected, which account has that id, and names to pass.
+pub async fn ids_where_names_belong<S: Store>(store: S) {
+    let (l, clock) = ledger_over(Arc::new(store));
+    let me = fresh_person("ids");
+    let v = vault(&l, &me, "가계부").await;
+    let bank = account(&l, &me, "카카오뱅크", AccountKind::Asset, None).await;
+    account(&l, &me, "식비", AccountKind::Expense, None).await;
+    clock.advance_seconds(1);
+    let lunch = record(
+        &l,
+        &me,
+        tx("카카오뱅크", "식비", "9000", Some("2026-03-14"), "점심"),
+    )
+    .await;
+    let by_id = bank.account_id.to_string();
+    let e = call!(l.record_transaction(&me, tx(&by_id, "식비", "1000", None, "x"))).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "\"{by_id}\" is an id (a UUID), but names are expected, not ids: pass the account's name. That id is account \"카카오뱅크\". Names in vault \"가계부\": \"식비\", \"카카오뱅크\". Call list_accounts to see every name."
+        )
+    );
+    assert_eq!(e.kind(), crate::error::ErrorKind::InvalidInput);
+    let tx_id = lunch.transaction.transaction_id.to_string();
+    let e = call!(l.list_transactions(
+        &me,
+        TransactionQuery {
+            account: Some(tx_id.clone()),
+            ..Default::default()
+        }
+    ))
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "\"{tx_id}\" is a transaction id, but names are expected, not ids: pass the account's name. Names in vault \"가계부\": \"식비\", \"카카오뱅크\". Call list_accounts to see every name."
+        )
+    );
+    let vault_id = v.vault_id.to_string();
+    let e = call!(l.list_accounts(&me, Some(&vault_id), false)).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "\"{vault_id}\" is an id (a UUID), but names are expected, not ids: pass the vault's name. That id is vault \"가계부\". Names: \"가계부\". Call list_vaults to see every name."
+        )
+    );
+}
