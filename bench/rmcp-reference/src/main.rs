@@ -48,7 +48,8 @@ fn minor_digits(currency: &str) -> Option<u32> {
 
 /// Parses a decimal string (`-?[0-9]+(\.[0-9]+)?`) into integer minor units.
 fn parse_amount(text: &str, currency: &str) -> Result<i128, String> {
-    let digits = minor_digits(currency).ok_or_else(|| format!("currency {currency} is not supported here"))?;
+    let digits =
+        minor_digits(currency).ok_or_else(|| format!("currency {currency} is not supported here"))?;
     let (negative, unsigned) = match text.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, text),
@@ -61,12 +62,16 @@ fn parse_amount(text: &str, currency: &str) -> Result<i128, String> {
         return Err(format!("amount {text:?} is not a decimal number like \"12000\""));
     }
     if frac.trim_end_matches('0').len() > digits as usize {
-        return Err(format!("amount {text} has more decimals than {currency} allows ({digits})"));
+        return Err(format!(
+            "amount {text} has more decimals than {currency} allows ({digits})"
+        ));
     }
     if whole.len() > 20 {
         return Err(format!("amount {text} is out of range"));
     }
-    let mut units: i128 = whole.parse().map_err(|_| format!("amount {text} is out of range"))?;
+    let mut units: i128 = whole
+        .parse()
+        .map_err(|_| format!("amount {text} is out of range"))?;
     let mut frac_digits = frac.bytes();
     for _ in 0..digits {
         let d = frac_digits.next().map_or(0, |b| i128::from(b - b'0'));
@@ -96,7 +101,10 @@ fn format_amount(units: i128, currency: &str) -> String {
 /// Name key: NFC, trimmed, inner whitespace collapsed, case-folded.
 fn name_key(name: &str) -> String {
     let nfc: String = name.nfc().collect();
-    nfc.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+    nfc.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
 }
 
 /// Account kinds, in list order.
@@ -134,7 +142,11 @@ struct Account {
 
 impl Account {
     fn natural_balance(&self) -> i128 {
-        if self.kind.debit_natural() { self.debits } else { -self.debits }
+        if self.kind.debit_natural() {
+            self.debits
+        } else {
+            -self.debits
+        }
     }
 }
 
@@ -181,7 +193,13 @@ fn today(time_zone: &str) -> Result<String, String> {
 /// A YYYY-MM-DD string naming a real calendar date.
 fn real_date(text: &str) -> Result<String, String> {
     let shape = text.len() == 10
-        && text.bytes().enumerate().all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() });
+        && text.bytes().enumerate().all(|(i, b)| {
+            if i == 4 || i == 7 {
+                b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        });
     match shape.then(|| text.parse::<jiff::civil::Date>()) {
         Some(Ok(_)) => Ok(text.to_owned()),
         _ => Err(format!("{text} is not a real date")),
@@ -197,16 +215,28 @@ impl Ledger {
     }
 
     fn vault(&mut self, name: Option<&str>) -> Result<usize, String> {
-        let names = || self.vaults.iter().map(|v| v.name.as_str()).collect::<Vec<_>>().join(", ");
+        let names = || {
+            self.vaults
+                .iter()
+                .map(|v| v.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         match name {
             None => match self.vaults.len() {
                 1 => Ok(0),
                 0 => Err("you have no vault yet: create one with create_vault".into()),
-                _ => Err(format!("you have several vaults ({}): say which one as `vault`", names())),
+                _ => Err(format!(
+                    "you have several vaults ({}): say which one as `vault`",
+                    names()
+                )),
             },
             Some(name) => self.by_name.get(&name_key(name)).copied().ok_or_else(|| {
                 let names = names();
-                format!("no vault named \"{name}\"; your vaults: {}", if names.is_empty() { "(none)" } else { &names })
+                format!(
+                    "no vault named \"{name}\"; your vaults: {}",
+                    if names.is_empty() { "(none)" } else { &names }
+                )
             }),
         }
     }
@@ -215,13 +245,24 @@ impl Ledger {
 impl Vault {
     fn find_account(&self, name: &str) -> Result<usize, String> {
         self.by_name.get(&name_key(name)).copied().ok_or_else(|| {
-            let names = self.accounts.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ");
-            format!("no account named \"{name}\" in {}; its accounts: {names}", self.name)
+            let names = self
+                .accounts
+                .iter()
+                .map(|a| a.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!(
+                "no account named \"{name}\" in {}; its accounts: {names}",
+                self.name
+            )
         })
     }
 
     fn vault_ref(&self) -> VaultRef {
-        VaultRef { vault_id: self.vault_id.clone(), name: self.name.clone() }
+        VaultRef {
+            vault_id: self.vault_id.clone(),
+            name: self.name.clone(),
+        }
     }
 
     fn opening_equity(&mut self) -> usize {
@@ -533,10 +574,22 @@ struct Reference {
 impl Reference {
     #[tool(
         description = "Lists your vaults (household books) with currency, time zone, today's date there and the number of accounts.",
-        annotations(title = "List vaults", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        annotations(
+            title = "List vaults",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
     )]
-    fn list_vaults(&self, Parameters(_): Parameters<ListVaultsArgs>) -> Result<Json<ListVaultsResult>, String> {
-        let ledger = self.ledger.lock().map_err(|_| "ledger lock poisoned".to_owned())?;
+    fn list_vaults(
+        &self,
+        Parameters(_): Parameters<ListVaultsArgs>,
+    ) -> Result<Json<ListVaultsResult>, String> {
+        let ledger = self
+            .ledger
+            .lock()
+            .map_err(|_| "ledger lock poisoned".to_owned())?;
         let mut vaults = ledger
             .vaults
             .iter()
@@ -557,10 +610,22 @@ impl Reference {
 
     #[tool(
         description = "Creates a vault (a household book) with a name, a currency (default KRW) and a time zone (default Asia/Seoul). A retry with the same name and settings returns the existing vault with created false.",
-        annotations(title = "Create a vault", read_only_hint = false, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        annotations(
+            title = "Create a vault",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
     )]
-    fn create_vault(&self, Parameters(args): Parameters<CreateVaultArgs>) -> Result<Json<CreateVaultResult>, String> {
-        let mut ledger = self.ledger.lock().map_err(|_| "ledger lock poisoned".to_owned())?;
+    fn create_vault(
+        &self,
+        Parameters(args): Parameters<CreateVaultArgs>,
+    ) -> Result<Json<CreateVaultResult>, String> {
+        let mut ledger = self
+            .ledger
+            .lock()
+            .map_err(|_| "ledger lock poisoned".to_owned())?;
         let currency = args.currency.unwrap_or_else(|| "KRW".into());
         let time_zone = args.time_zone.unwrap_or_else(|| "Asia/Seoul".into());
         if minor_digits(&currency).is_none() {
@@ -571,7 +636,10 @@ impl Reference {
         if let Some(&i) = ledger.by_name.get(&key) {
             let existing = &ledger.vaults[i];
             if existing.currency != currency || existing.time_zone != time_zone {
-                return Err(format!("you already have a vault named \"{}\" with other settings", existing.name));
+                return Err(format!(
+                    "you already have a vault named \"{}\" with other settings",
+                    existing.name
+                ));
             }
             return Ok(Json(CreateVaultResult {
                 vault_id: existing.vault_id.clone(),
@@ -608,10 +676,22 @@ impl Reference {
 
     #[tool(
         description = "Creates an account in a vault: asset (카카오뱅크), liability (신한카드), income (월급), expense (식비) or equity. Asset, liability and equity accounts may start with an opening balance, posted against an opening-balance equity account.",
-        annotations(title = "Create an account", read_only_hint = false, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        annotations(
+            title = "Create an account",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
     )]
-    fn create_account(&self, Parameters(args): Parameters<CreateAccountArgs>) -> Result<Json<CreateAccountResult>, String> {
-        let mut guard = self.ledger.lock().map_err(|_| "ledger lock poisoned".to_owned())?;
+    fn create_account(
+        &self,
+        Parameters(args): Parameters<CreateAccountArgs>,
+    ) -> Result<Json<CreateAccountResult>, String> {
+        let mut guard = self
+            .ledger
+            .lock()
+            .map_err(|_| "ledger lock poisoned".to_owned())?;
         let ledger = &mut *guard;
         let v = ledger.vault(args.vault.as_deref())?;
         let key = name_key(&args.name);
@@ -619,7 +699,11 @@ impl Reference {
             let vault = &ledger.vaults[v];
             let existing = &vault.accounts[i];
             if existing.kind != args.kind {
-                return Err(format!("\"{}\" already exists as {}", existing.name, existing.kind.as_str()));
+                return Err(format!(
+                    "\"{}\" already exists as {}",
+                    existing.name,
+                    existing.kind.as_str()
+                ));
             }
             return Ok(Json(account_result(vault, i, false, None)));
         }
@@ -653,8 +737,14 @@ impl Reference {
         if let (Some((signed, date)), Some(id)) = (opening, transaction_id) {
             let equity = vault.opening_equity();
             let postings = vec![
-                Posting { account, units: signed },
-                Posting { account: equity, units: -signed },
+                Posting {
+                    account,
+                    units: signed,
+                },
+                Posting {
+                    account: equity,
+                    units: -signed,
+                },
             ];
             vault.post(id.clone(), date, "Opening balance".into(), postings);
             opening_id = Some(id);
@@ -664,14 +754,30 @@ impl Reference {
 
     #[tool(
         description = "Lists the accounts of a vault with their kind and current balance, a decimal string in the vault currency.",
-        annotations(title = "List accounts", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        annotations(
+            title = "List accounts",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
     )]
-    fn list_accounts(&self, Parameters(args): Parameters<ListAccountsArgs>) -> Result<Json<ListAccountsResult>, String> {
-        let mut ledger = self.ledger.lock().map_err(|_| "ledger lock poisoned".to_owned())?;
+    fn list_accounts(
+        &self,
+        Parameters(args): Parameters<ListAccountsArgs>,
+    ) -> Result<Json<ListAccountsResult>, String> {
+        let mut ledger = self
+            .ledger
+            .lock()
+            .map_err(|_| "ledger lock poisoned".to_owned())?;
         let v = ledger.vault(args.vault.as_deref())?;
         let vault = &ledger.vaults[v];
         let include_archived = args.include_archived.unwrap_or(false);
-        let mut accounts: Vec<&Account> = vault.accounts.iter().filter(|a| include_archived || !a.archived).collect();
+        let mut accounts: Vec<&Account> = vault
+            .accounts
+            .iter()
+            .filter(|a| include_archived || !a.archived)
+            .collect();
         accounts.sort_by(|a, b| (a.kind as usize, &a.name).cmp(&(b.kind as usize, &b.name)));
         let accounts = accounts
             .into_iter()
@@ -683,15 +789,31 @@ impl Reference {
                 archived: a.archived,
             })
             .collect();
-        Ok(Json(ListAccountsResult { vault: vault.vault_ref(), currency: vault.currency.clone(), accounts }))
+        Ok(Json(ListAccountsResult {
+            vault: vault.vault_ref(),
+            currency: vault.currency.clone(),
+            accounts,
+        }))
     }
 
     #[tool(
         description = "Records money moving from one account to another: it leaves `from` and arrives at `to`. Lunch for 12,000 won paid from the bank: from \"카카오뱅크\", to \"식비\", amount \"12000\". Make up an idempotencyKey once per entry and reuse it on retry.",
-        annotations(title = "Record a transaction", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+        annotations(
+            title = "Record a transaction",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
     )]
-    fn record_transaction(&self, Parameters(args): Parameters<RecordTransactionArgs>) -> Result<Json<RecordResult>, String> {
-        let mut guard = self.ledger.lock().map_err(|_| "ledger lock poisoned".to_owned())?;
+    fn record_transaction(
+        &self,
+        Parameters(args): Parameters<RecordTransactionArgs>,
+    ) -> Result<Json<RecordResult>, String> {
+        let mut guard = self
+            .ledger
+            .lock()
+            .map_err(|_| "ledger lock poisoned".to_owned())?;
         let ledger = &mut *guard;
         let v = ledger.vault(args.vault.as_deref())?;
         // Same key, same arguments: the stored result, marked replayed.
@@ -750,11 +872,28 @@ impl Reference {
             }
         }
         let dry_run = args.dry_run.unwrap_or(false);
-        let postings = vec![Posting { account: to, units }, Posting { account: from, units: -units }];
-        let transaction_id = if dry_run { "0".to_owned() } else { ledger.next_transaction_id() };
+        let postings = vec![
+            Posting { account: to, units },
+            Posting {
+                account: from,
+                units: -units,
+            },
+        ];
+        let transaction_id = if dry_run {
+            "0".to_owned()
+        } else {
+            ledger.next_transaction_id()
+        };
         let vault = &mut ledger.vaults[v];
         let view = if dry_run {
-            let t = Transaction { transaction_id, date, memo, voided: false, postings, at: jiff::Timestamp::now() };
+            let t = Transaction {
+                transaction_id,
+                date,
+                memo,
+                voided: false,
+                postings,
+                at: jiff::Timestamp::now(),
+            };
             vault.transaction_view(&t)
         } else {
             let i = vault.post(transaction_id, date, memo, postings);
@@ -768,7 +907,10 @@ impl Reference {
                 (true, false) => -units,
             };
             let raw = account.debits + preview;
-            format_amount(if account.kind.debit_natural() { raw } else { -raw }, &vault.currency)
+            format_amount(
+                if account.kind.debit_natural() { raw } else { -raw },
+                &vault.currency,
+            )
         };
         let mut touched = [to, from];
         touched.sort_by(|a, b| vault.accounts[*a].name.cmp(&vault.accounts[*b].name));
@@ -789,13 +931,20 @@ impl Reference {
             dry_run,
         };
         if !dry_run {
-            vault.idempotency.insert(args.idempotency_key.clone(), (fingerprint, result.clone()));
+            vault
+                .idempotency
+                .insert(args.idempotency_key.clone(), (fingerprint, result.clone()));
         }
         Ok(Json(result))
     }
 }
 
-fn account_result(vault: &Vault, i: usize, created: bool, opening_transaction_id: Option<String>) -> CreateAccountResult {
+fn account_result(
+    vault: &Vault,
+    i: usize,
+    created: bool,
+    opening_transaction_id: Option<String>,
+) -> CreateAccountResult {
     let a = &vault.accounts[i];
     CreateAccountResult {
         vault: vault.vault_ref(),
@@ -819,7 +968,13 @@ impl ServerHandler for Reference {
 // ---------------------------------------------------------------- HTTP
 
 /// Methods dochiya answers without a token; everything else needs one.
-const OPEN_METHODS: [&str; 5] = ["server/discover", "initialize", "notifications/initialized", "ping", "tools/list"];
+const OPEN_METHODS: [&str; 5] = [
+    "server/discover",
+    "initialize",
+    "notifications/initialized",
+    "ping",
+    "tools/list",
+];
 
 /// Constant-time byte comparison.
 fn same(a: &[u8], b: &[u8]) -> bool {
@@ -829,7 +984,10 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 fn unauthorized() -> Response {
     (
         StatusCode::UNAUTHORIZED,
-        [(header::CONTENT_TYPE, "application/json"), (header::WWW_AUTHENTICATE, "Bearer")],
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::WWW_AUTHENTICATE, "Bearer"),
+        ],
         "{\"error\":\"unauthorized\"}",
     )
         .into_response()
@@ -844,8 +1002,15 @@ async fn bearer(token: Arc<str>, headers: HeaderMap, request: Request, next: Nex
             _ => unauthorized(),
         },
         None => {
-            let method = headers.get("mcp-method").and_then(|v| v.to_str().ok()).unwrap_or("");
-            if OPEN_METHODS.contains(&method) { next.run(request).await } else { unauthorized() }
+            let method = headers
+                .get("mcp-method")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("");
+            if OPEN_METHODS.contains(&method) {
+                next.run(request).await
+            } else {
+                unauthorized()
+            }
         }
     }
 }
@@ -860,7 +1025,9 @@ fn option(name: &str, env: &str) -> Option<String> {
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    let port: u16 = option("port", "REF_PORT").and_then(|p| p.parse().ok()).unwrap_or(8091);
+    let port: u16 = option("port", "REF_PORT")
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(8091);
     let Some(token) = option("token", "REF_TOKEN") else {
         eprintln!("usage: dochiya-rmcp-reference --port PORT --token TOKEN");
         std::process::exit(2);
@@ -869,7 +1036,12 @@ async fn main() -> std::io::Result<()> {
     let ledger = Arc::new(Mutex::new(Ledger::default()));
     let tool_router = Reference::tool_router();
     let service = StreamableHttpService::new(
-        move || Ok(Reference { ledger: ledger.clone(), tool_router: tool_router.clone() }),
+        move || {
+            Ok(Reference {
+                ledger: ledger.clone(),
+                tool_router: tool_router.clone(),
+            })
+        },
         Arc::new(NeverSessionManager::default()),
         StreamableHttpServerConfig::default()
             .with_legacy_session_mode(false)
@@ -878,9 +1050,11 @@ async fn main() -> std::io::Result<()> {
     );
     let app = axum::Router::new()
         .nest_service("/mcp", service)
-        .layer(middleware::from_fn(move |headers: HeaderMap, request: Request, next: Next| {
-            bearer(token.clone(), headers, request, next)
-        }));
+        .layer(middleware::from_fn(
+            move |headers: HeaderMap, request: Request, next: Next| {
+                bearer(token.clone(), headers, request, next)
+            },
+        ));
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
     eprintln!("dochiya-rmcp-reference listening on http://127.0.0.1:{port}/mcp (rmcp 3.11.0)");
     axum::serve(listener, app).await
