@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# CPU per request, side by side: dochiya against a reference server on the
+# official Rust SDK (bench/rmcp-reference, rmcp, tools in memory), one run after
+# the other on the same request bytes (bench/load.lua, 2026-07-28, bearer token).
+#
+# Method: wrk with 1 thread and 2 connections pinned to one core, the server under
+# test pinned alone to the other (taskset); for each request kind an unmeasured
+# warm-up, then a measured wrk run; CPU per request = the server's CPU time
+# (utime + stime of /proc/PID/stat, all its threads) over the run / requests
+# answered. Every response is checked (200, no "isError":true). Each round
+# measures every kind on dochiya then on the reference; ROUNDS rounds give the
+# spread (median, min-max) and the ratio dochiya / reference per round.
+#
+# Usage: bench/cpu.sh [ROUNDS]   (default 5)
+# Knobs (environment): BENCH_DURATION (s per measured run, default 5),
+#   BENCH_WARMUP (s, default 1), BENCH_CONNECTIONS (2), BENCH_NO_BUILD=1 (reuse the
+#   built binaries), BENCH_DATA_DIR (dochiya's data dir parent; default /dev/shm
+#   when it exists, so record_transaction's commit has no disk in it: the
+#   reference keeps everything in memory), BENCH_WRK_CORE (0), BENCH_SERVER_CORE (1).
+# Both servers are built with Cargo's `bench` profile (thin LTO, symbols kept),
+# the reference in its own target dir under target/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$PWD"
+
+ROUNDS="${1:-5}"
+DURATION="${BENCH_DURATION:-5}"
+WARMUP="${BENCH_WARMUP:-1}"
+CONNECTIONS="${BENCH_CONNECTIONS:-2}"
+WRK_CORE="${BENCH_WRK_CORE:-0}"
+SERVER_CORE="${BENCH_SERVER_CORE:-1}"
+REQUESTS=(tools_list list_accounts record_transaction)
+MAX=100000000
+
+for tool in wrk taskset; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "installing $tool (apt)"
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    case "$tool" in
+      wrk) $SUDO apt-get install -y -qq wrk >/dev/null ;;
+      taskset) $SUDO apt-get install -y -qq util-linux >/dev/null ;;
+    esac
+  fi
+done
+
+REF_TARGET="$ROOT/target/rmcp-reference"
+if [ -z "${BENCH_NO_BUILD:-}" ]; then
+  echo "building both servers (bench profile; minutes on a small machine; BENCH_NO_BUILD=1 skips)"
+  cargo build --profile bench --locked -q -p dochiya-mcp
+  cargo build --profile bench --locked -q --manifest-path bench/rmcp-reference/Cargo.toml --target-dir "$REF_TARGET"
+fi
+# The bench profile's artifacts go to the release directory.
+BIN="$ROOT/target/release/dochiya-mcp"
+REF_BIN="$REF_TARGET/release/dochiya-rmcp-reference"
+
+DATA_PARENT="${BENCH_DATA_DIR:-}"
+if [ -z "$DATA_PARENT" ]; then
+  if [ -d /dev/shm ] && [ -w /dev/shm ]; then DATA_PARENT=/dev/shm; else DATA_PARENT="${TMPDIR:-/tmp}"; fi
+fi
+WORK="$(mktemp -d "$DATA_PARENT/dochiya-cpu.XXXXXX")"
+PIDS=()
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+
+# dochiya: local mode, embedded store in $WORK/data, dev token, warnings only.
+PORT="$(free_port)"
+run_bin() {
+  env -i PATH="$PATH" HOME="$HOME" DOCHIYA_DATA_DIR="$WORK/data" DOCHIYA_AUTH=dev DOCHIYA_LOG=warn \
+    DOCHIYA_PORT="$PORT" "$BIN" "$@"
+}
+TOKEN="$(run_bin token --port "$PORT" | tail -n 1)"
+# exec: $! is the server process itself (its /proc/PID/stat is what is read).
+(exec taskset -c "$SERVER_CORE" env -i PATH="$PATH" HOME="$HOME" DOCHIYA_DATA_DIR="$WORK/data" DOCHIYA_AUTH=dev \
+  DOCHIYA_LOG=warn DOCHIYA_PORT="$PORT" "$BIN" >"$WORK/dochiya.log" 2>&1) &
+OURS_PID=$!
+PIDS+=("$OURS_PID")
+OURS_URL="http://127.0.0.1:$PORT/mcp"
+
+REF_PORT="$(free_port)"
+REF_TOKEN="$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')"
+(exec taskset -c "$SERVER_CORE" env -i PATH="$PATH" REF_TOKEN="$REF_TOKEN" "$REF_BIN" --port "$REF_PORT" \
+  >"$WORK/reference.log" 2>&1) &
+REF_PID=$!
+PIDS+=("$REF_PID")
+REF_URL="http://127.0.0.1:$REF_PORT/mcp"
+
+META='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
+# mcp_call URL TOKEN TOOL ARGS -> response body
+mcp_call() {
+  curl -s --max-time 10 "$1" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' \
+    -H 'mcp-protocol-version: 2026-07-28' -H 'mcp-method: tools/call' -H "mcp-name: $3" -H "authorization: Bearer $2" \
+    -d "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"$3\",\"arguments\":$4,$META}}"
+}
+tools_list() {
+  curl -s --max-time 10 "$1" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' \
+    -H 'mcp-protocol-version: 2026-07-28' -H 'mcp-method: tools/list' -H "authorization: Bearer $2" \
+    -d "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{$META}}"
+}
+wait_up() { # URL TOKEN PID LOG
+  for _ in $(seq 1 200); do
+    tools_list "$1" "$2" 2>/dev/null | grep -q '"tools"' && return 0
+    kill -0 "$3" 2>/dev/null || { cat "$4" >&2; exit 1; }
+    sleep 0.05
+  done
+  echo "no answer from $1" >&2
+  exit 1
+}
+wait_up "$OURS_URL" "$TOKEN" "$OURS_PID" "$WORK/dochiya.log"
+wait_up "$REF_URL" "$REF_TOKEN" "$REF_PID" "$WORK/reference.log"
+
+# The household the requests work on (the same on both servers).
+setup() {
+  mcp_call "$1" "$2" create_vault '{"name":"우리집"}' >/dev/null
+  mcp_call "$1" "$2" create_account '{"name":"카카오뱅크","kind":"asset","openingBalance":"100000000"}' >/dev/null
+  mcp_call "$1" "$2" create_account '{"name":"식비","kind":"expense"}' >/dev/null
+}
+# works URL TOKEN REQUEST: one request of that kind succeeds (no error result).
+works() {
+  local body
+  case "$3" in
+    tools_list) body="$(tools_list "$1" "$2")" ;;
+    list_accounts) body="$(mcp_call "$1" "$2" list_accounts '{}')" ;;
+    record_transaction) body="$(mcp_call "$1" "$2" record_transaction \
+      '{"from":"카카오뱅크","to":"식비","amount":"12000","memo":"점심","allowDuplicate":true,"idempotencyKey":"cpu-check"}')" ;;
+  esac
+  [[ "$body" == *'"result"'* && "$body" != *'"isError":true'* ]] || { echo "$body" >&2; return 1; }
+}
+size_of() { # URL TOKEN REQUEST -> response bytes
+  case "$3" in
+    tools_list) tools_list "$1" "$2" | wc -c ;;
+    list_accounts) mcp_call "$1" "$2" list_accounts '{}' | wc -c ;;
+    record_transaction) mcp_call "$1" "$2" record_transaction \
+      '{"from":"카카오뱅크","to":"식비","amount":"12000","memo":"점심","allowDuplicate":true,"idempotencyKey":"cpu-size"}' | wc -c ;;
+  esac
+}
+
+# Clock ticks of CPU (user + system, all threads, exited ones included) of PID.
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+HZ="$(getconf CLK_TCK)"
+
+# measure URL TOKEN PID REQUEST RUN_ID -> "requests cpu_us_per_request rps"
+measure() {
+  local hostport path line before after n secs
+  hostport="${1#http://}"; hostport="${hostport%%/*}"
+  path="/${1#http://*/}"
+  BENCH_REQUEST="$4" BENCH_TOKEN="$2" BENCH_HOST="$hostport" BENCH_PATH="$path" BENCH_MAX="$MAX" BENCH_RUN="$5w" \
+    taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" -d"${WARMUP}s" --timeout 10s -s "$ROOT/bench/load.lua" "$1" >/dev/null
+  before="$(ticks "$3")"
+  line="$(BENCH_REQUEST="$4" BENCH_TOKEN="$2" BENCH_HOST="$hostport" BENCH_PATH="$path" BENCH_MAX="$MAX" BENCH_RUN="$5" \
+    taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s -s "$ROOT/bench/load.lua" "$1" | grep '^RESULT')"
+  after="$(ticks "$3")"
+  n="$(echo "$line" | sed -E 's/.*requests=([0-9]+).*/\1/')"
+  secs="$(echo "$line" | sed -E 's/.*seconds=([0-9.]+).*/\1/')"
+  if echo "$line" | grep -q 'errors=0'; then :; else echo "wrk reported errors: $line" >&2; exit 1; fi
+  awk -v n="$n" -v b="$before" -v a="$after" -v hz="$HZ" -v s="$secs" \
+    'BEGIN { printf "%d %.1f %.0f\n", n, (a - b) * 1e6 / hz / n, n / s }'
+}
+
+echo "machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "wrk: 1 thread, $CONNECTIONS connections, core $WRK_CORE; servers on core $SERVER_CORE; ${WARMUP} s warm-up + ${DURATION} s measured per kind; $ROUNDS rounds"
+echo "dochiya: $BIN (commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')), data dir on $DATA_PARENT"
+echo "reference: $REF_BIN (rmcp $(sed -nE 's/^rmcp = \{ version = "=?([0-9.]+)".*/\1/p' bench/rmcp-reference/Cargo.toml))"
+
+setup "$OURS_URL" "$TOKEN"
+setup "$REF_URL" "$REF_TOKEN"
+for r in "${REQUESTS[@]}"; do
+  works "$OURS_URL" "$TOKEN" "$r" || { echo "dochiya does not answer $r correctly" >&2; exit 1; }
+  works "$REF_URL" "$REF_TOKEN" "$r" || { echo "the reference does not answer $r correctly" >&2; exit 1; }
+  echo "response bytes, $r: dochiya $(size_of "$OURS_URL" "$TOKEN" "$r"), reference $(size_of "$REF_URL" "$REF_TOKEN" "$r")"
+done
+
+RESULTS="$WORK/results"
+: >"$RESULTS"
+run_id="$(date +%s)"
+printf '\n%-6s %-20s %12s %12s %9s %10s %10s\n' round request "dochiya µs" "rmcp µs" ratio "dochiya/s" "rmcp/s"
+for round in $(seq 1 "$ROUNDS"); do
+  for r in "${REQUESTS[@]}"; do
+    read -r _ ours ours_rps <<<"$(measure "$OURS_URL" "$TOKEN" "$OURS_PID" "$r" "$run_id-$round-o")"
+    read -r _ ref ref_rps <<<"$(measure "$REF_URL" "$REF_TOKEN" "$REF_PID" "$r" "$run_id-$round-r")"
+    echo "$r $ours $ref" >>"$RESULTS"
+    awk -v round="$round" -v r="$r" -v a="$ours" -v b="$ref" -v ar="$ours_rps" -v br="$ref_rps" \
+      'BEGIN { printf "%-6s %-20s %12.1f %12.1f %8.2fx %10d %10d\n", round, r, a, b, a / b, ar, br }'
+  done
+done
+
+echo
+echo "CPU per request (µs), median and min-max over $ROUNDS rounds; ratio = dochiya / reference (lower is better for dochiya)"
+printf '%-20s %22s %22s %22s\n' request dochiya rmcp "ratio (per round)"
+for r in "${REQUESTS[@]}"; do
+  awk -v r="$r" '
+    function median(v, n,   i, j, t) {
+      for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+      return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+    }
+    $1 == r { n++; a[n] = $2; b[n] = $3; q[n] = $2 / $3 }
+    END {
+      amin = bmin = qmin = 1e18; amax = bmax = qmax = 0
+      for (i = 1; i <= n; i++) {
+        if (a[i] < amin) amin = a[i]; if (a[i] > amax) amax = a[i]
+        if (b[i] < bmin) bmin = b[i]; if (b[i] > bmax) bmax = b[i]
+        if (q[i] < qmin) qmin = q[i]; if (q[i] > qmax) qmax = q[i]
+      }
+      printf "%-20s %8.1f (%5.1f-%5.1f) %8.1f (%5.1f-%5.1f) %8.2fx (%4.2f-%4.2f)\n", r, median(a, n), amin, amax, median(b, n), bmin, bmax, median(q, n), qmin, qmax
+    }' "$RESULTS"
+done
