@@ -950,3 +950,142 @@ async fn a_household_corrects_an_entry_and_a_snapshot() {
         (json!("2026-03-30"), json!("0"))
     );
 }
+
+// ---- names: an archived card and a new one of the same name ----
+
+/// The old 국민카드 is paid off and archived; a new 국민카드 is opened. By hand (won):
+/// - old 국민카드: +12,000 lunch (3/3) +1,500 bus (3/5) −13,500 bill (3/10) = 0 owed;
+/// - new 국민카드: 30,000 dinner (3/25) + 4,500 coffee (3/28) = 34,500 owed;
+/// - 카카오뱅크: 500,000 − 13,500 = 486,500; net worth 486,500 − 34,500 = 452,000;
+/// - March spending: 식비 12,000 + 30,000 + 4,500 = 46,500, 교통비 1,500; total 48,000.
+#[tokio::test]
+async fn a_household_reaches_an_archived_card_by_its_handle() {
+    let h = Harness::new().await;
+    let p = h.person("household-handles");
+    p.ok("create_vault", r#"{"name": "우리집"}"#).await;
+    p.ok(
+        "create_account",
+        r#"{"name": "카카오뱅크", "kind": "asset", "openingBalance": "500000", "openingDate": "2026-02-28"}"#,
+    )
+    .await;
+    for (name, kind) in [
+        ("국민카드", "liability"),
+        ("식비", "expense"),
+        ("교통비", "expense"),
+    ] {
+        p.ok("create_account", &json!({"name": name, "kind": kind}).to_string())
+            .await;
+    }
+    p.record("국민카드", "식비", "12000", "2026-03-03", "점심", "h-lunch")
+        .await;
+    p.record("국민카드", "교통비", "1500", "2026-03-05", "버스", "h-bus")
+        .await;
+    p.record(
+        "카카오뱅크",
+        "국민카드",
+        "13500",
+        "2026-03-10",
+        "카드대금",
+        "h-bill",
+    )
+    .await;
+    p.ok(
+        "upsert_snapshot",
+        r#"{"account": "국민카드", "date": "2026-03-10", "balance": "0"}"#,
+    )
+    .await;
+    let old = p.ok("archive_account", r#"{"account": "국민카드"}"#).await;
+    assert_eq!(old["balance"], "0");
+    let new = p
+        .ok("create_account", r#"{"name": "국민카드", "kind": "liability"}"#)
+        .await;
+    assert_eq!(new["created"], true);
+    p.record("국민카드", "식비", "30000", "2026-03-25", "저녁", "h-dinner")
+        .await;
+    p.record("국민카드", "식비", "4500", "2026-03-28", "커피", "h-coffee")
+        .await;
+
+    // Archived today (2026-03-31 in Seoul): the listing shows its handle.
+    let handle = "국민카드 (archived 2026-03-31)";
+    let listed = p.ok("list_accounts", r#"{"includeArchived": true}"#).await;
+    let cards: Vec<Value> = listed["accounts"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|a| a["name"] == "국민카드")
+        .map(|a| json!([a["accountId"], a["balance"], a.get("handle")]))
+        .collect();
+    assert_eq!(
+        cards,
+        vec![
+            json!([new["accountId"], "34500", null]),
+            json!([old["accountId"], "0", handle]),
+        ]
+    );
+
+    // Filtered by the plain name: the new card, and the note says which and how to reach the old one.
+    let summary = |r: &Value, account: &Value| -> (Vec<String>, i64) {
+        let txs = r["transactions"].as_array().cloned().unwrap_or_default();
+        let memos = txs
+            .iter()
+            .map(|t| t["memo"].as_str().unwrap_or_default().to_owned())
+            .collect();
+        let net = txs
+            .iter()
+            .flat_map(|t| t["postings"].as_array().cloned().unwrap_or_default())
+            .filter(|p| &p["accountId"] == account)
+            .map(|p| {
+                p["amount"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .parse::<i64>()
+                    .unwrap_or(i64::MIN)
+            })
+            .sum();
+        (memos, net)
+    };
+    let by_name = p.ok("list_transactions", r#"{"account": "국민카드"}"#).await;
+    assert_eq!(
+        summary(&by_name, &new["accountId"]),
+        (vec!["커피".to_owned(), "저녁".to_owned()], -34500)
+    );
+    assert_eq!(
+        by_name["accountNote"],
+        format!(
+            "\"국민카드\" means the active account ({}); archived accounts had that name too: pass \"{handle}\" as `account` to see one instead.",
+            new["accountId"].as_str().unwrap_or_default()
+        )
+    );
+    // Filtered by the handle: the old card's three entries, netting to zero.
+    let by_handle = p
+        .ok("list_transactions", &json!({"account": handle}).to_string())
+        .await;
+    assert_eq!(
+        summary(&by_handle, &old["accountId"]),
+        (
+            vec!["카드대금".to_owned(), "버스".to_owned(), "점심".to_owned()],
+            0
+        )
+    );
+    assert_eq!(by_handle.get("accountNote"), None);
+
+    // Reconcile by the handle: the old card's snapshot, matched, under its handle.
+    let r = p.ok("reconcile", &json!({"account": handle}).to_string()).await;
+    assert_eq!(
+        r["accounts"],
+        json!([{
+            "accountId": old["accountId"], "name": handle, "snapshotDate": "2026-03-10",
+            "snapshotBalance": "0", "ledgerBalance": "0", "difference": "0", "status": "matched",
+        }])
+    );
+
+    // Totals are unchanged by the names: by hand 486,500 − 34,500 and 46,500 + 1,500.
+    let b = balances(&p, None).await;
+    assert_eq!(b["totals"]["netWorth"], "452000");
+    assert!(balances_by_name(&b).contains(&("카카오뱅크".to_owned(), "486500".to_owned())));
+    let march = p
+        .ok("spending_report", r#"{"from": "2026-03", "to": "2026-03"}"#)
+        .await;
+    assert_eq!(march["total"], "48000");
+}

@@ -683,7 +683,7 @@ async fn list_transactions_filters_and_pages() {
     );
     assert_eq!(
         p.err("list_transactions", r#"{"account": "식대"}"#).await,
-        "No account named \"식대\" in vault \"우리집\". Closest names: \"식비\", \"월급\". Use one of them exactly, call list_accounts to see every name or create_account to add it."
+        "No account named \"식대\" in vault \"우리집\". Closest names: \"식비\". Use one of them exactly, call list_accounts to see every name or create_account to add it."
     );
 }
 
@@ -1140,7 +1140,7 @@ async fn rename_and_archive_accounts_keep_history() {
     assert_eq!(
         p.err("rename_account", r#"{"account": "교통비", "newName": "x"}"#)
             .await,
-        "No account named \"교통비\" in vault \"우리집\". Closest names: \"교통\", \"식비\". Use one of them exactly, call list_accounts to see every name or create_account to add it."
+        "No account named \"교통비\" in vault \"우리집\". Closest names: \"교통\". Use one of them exactly, call list_accounts to see every name or create_account to add it."
     );
     let a = p.ok("archive_account", r#"{"account": "교통"}"#).await;
     assert_eq!(
@@ -1158,7 +1158,7 @@ async fn rename_and_archive_accounts_keep_history() {
     assert_ne!(fresh["accountId"], a["accountId"]);
     assert_eq!(
         p.err("archive_account", r#"{"account": "없음"}"#).await,
-        "No account named \"없음\" in vault \"우리집\". Closest names: \"교통\", \"식비\", \"월급\". Use one of them exactly, call list_accounts to see every name or create_account to add it."
+        "No account named \"없음\" in vault \"우리집\". Call list_accounts to see what exists or create_account to add it."
     );
 }
 
@@ -1355,7 +1355,7 @@ async fn record_transactions_reports_each_entry_in_both_generations() {
         json!([
             {"index": 0, "status": "recorded", "transactionId": id},
             {"index": 1, "status": "error", "message": "Invalid amount: \"8,000\" has thousands separators (\",\"); an amount is plain digits in the vault's currency, with \".\" for decimals: send \"8000\"."},
-            {"index": 2, "status": "error", "message": "No account named \"외식\" in vault \"우리집\". Closest names: \"식비\", \"월급\". Use one of them exactly, call list_accounts to see every name or create_account to add it."},
+            {"index": 2, "status": "error", "message": "No account named \"외식\" in vault \"우리집\". Call list_accounts to see what exists or create_account to add it."},
             {"index": 3, "status": "duplicate", "transactionId": id, "matchedBy": "externalRef"}
         ])
     );

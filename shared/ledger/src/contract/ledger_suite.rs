@@ -2333,15 +2333,18 @@ pub async fn isolation_between_people<S: Store>(store: S) {
     ))
     .unwrap_err();
     assert!(matches!(e, LedgerError::BadCursor), "{e:?}");
-    // Alice's vault id as a name resolves nothing either.
+    // Alice's vault id as a name resolves nothing either: it is refused as an id, and
+    // no vault of Bob's has it, so nothing is named but Bob's own vault names.
     let e = call!(l.list_accounts(&bob, Some(&alice_vault.vault_id.to_string()), true)).unwrap_err();
     assert!(
         matches!(
-            e,
-            LedgerError::NotFound {
+            &e,
+            LedgerError::IdForName {
                 what: Entity::Vault,
+                meant: None,
+                candidates,
                 ..
-            }
+            } if candidates == &vec!["가계부".to_string()]
         ),
         "{e:?}"
     );

@@ -161,10 +161,19 @@ fn fold(s: &str) -> String {
 
 /// The closest existing names to `wanted`, best first, at most `limit`.
 ///
-/// A candidate qualifies when one key contains the other, or when its edit
-/// distance (in characters) is within a third of the longer key (at least 2).
+/// Names are compared in a comparison-only form: NFKC (full-width `ＫＢ카드` is
+/// `KB카드`), case-folded, whitespace collapsed. A candidate qualifies when one form
+/// contains the other; or when its edit distance in characters (Hangul syllables) is
+/// small for its length (1 up to three characters, so two different two-syllable names
+/// are not close just because their distance is 2; else a third, at least 2); or, for
+/// Hangul, when its distance in jamo (syllables decomposed, `식비` is ㅅㅣㄱㅂㅣ) is at
+/// most 2 or a quarter; or when both share a run of at least two characters that is at
+/// least half the shorter one (`외식비` for `식비2`). Containment ranks first, then
+/// syllable distance, then jamo distance, then the name.
+///
 /// The work is bounded whatever the input: a wanted name longer than any name can be
-/// gets no suggestions, and at most [`MAX_SUGGEST_CANDIDATES`] candidates are compared.
+/// gets no suggestions, at most [`MAX_SUGGEST_CANDIDATES`] candidates are compared, and
+/// the quadratic comparisons run only on forms of bounded length.
 pub fn closest_names<'a>(
     wanted: &str,
     candidates: impl IntoIterator<Item = &'a str>,
@@ -173,27 +182,96 @@ pub fn closest_names<'a>(
     if wanted.chars().take(MAX_RAW_NAME_CHARS + 1).count() > MAX_RAW_NAME_CHARS {
         return Vec::new();
     }
-    let want = NameKey::of(wanted);
-    if want.as_str().chars().count() > MAX_SUGGEST_CHARS {
+    if NameKey::of(wanted).as_str().chars().count() > MAX_SUGGEST_CHARS {
         return Vec::new();
     }
-    let want_chars: Vec<char> = want.as_str().chars().collect();
-    let mut scored: Vec<(usize, String)> = candidates
+    let want = Compared::of(wanted);
+    if want.chars.is_empty() || want.chars.len() > MAX_COMPARED_CHARS {
+        return Vec::new();
+    }
+    let mut scored: Vec<(u8, usize, usize, String)> = candidates
         .into_iter()
         .take(MAX_SUGGEST_CANDIDATES)
         .filter_map(|display| {
-            let key = NameKey::of(display);
-            let cand: Vec<char> = key.as_str().chars().collect();
-            let d = edit_distance(&want_chars, &cand);
-            let substring = !want.as_str().is_empty()
-                && (key.as_str().contains(want.as_str()) || want.as_str().contains(key.as_str()));
-            let allowed = (want_chars.len().max(cand.len()) / 3).max(2);
-            (substring || d <= allowed).then(|| (if substring { d.min(1) } else { d }, display.to_string()))
+            let cand = Compared::of(display);
+            rank(&want, &cand).map(|(tier, ds, dj)| (tier, ds, dj, display.to_string()))
         })
         .collect();
     scored.sort();
-    scored.dedup_by(|a, b| a.1 == b.1);
-    scored.into_iter().take(limit).map(|(_, n)| n).collect()
+    scored.dedup_by(|a, b| a.3 == b.3);
+    scored.into_iter().take(limit).map(|(.., n)| n).collect()
+}
+
+/// Longest comparison form compared with edit distances (NFKC can lengthen a name).
+const MAX_COMPARED_CHARS: usize = MAX_SUGGEST_CHARS * 2;
+
+/// A name's comparison-only form, by characters and by jamo.
+struct Compared {
+    text: String,
+    chars: Vec<char>,
+    hangul: bool,
+}
+
+impl Compared {
+    fn of(text: &str) -> Compared {
+        let nfkc: String = text.nfkc().collect();
+        let text = fold(&collapse_whitespace(&nfkc));
+        let chars: Vec<char> = text.chars().collect();
+        let hangul = chars.iter().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(c));
+        Compared { text, chars, hangul }
+    }
+
+    /// The form with Hangul syllables decomposed into their jamo.
+    fn jamo(&self) -> Vec<char> {
+        self.text.nfd().collect()
+    }
+}
+
+/// How close `cand` is to `want` as `(tier, syllable distance, jamo distance)`, or
+/// `None` when it is not close enough to suggest. Tier 0: the same comparison form;
+/// 1: one contains the other; 2: close by distance or a shared run.
+fn rank(want: &Compared, cand: &Compared) -> Option<(u8, usize, usize)> {
+    if cand.chars.is_empty() {
+        return None;
+    }
+    if want.text == cand.text {
+        return Some((0, 0, 0));
+    }
+    let longer = want.chars.len().max(cand.chars.len());
+    if cand.text.contains(&want.text) || want.text.contains(&cand.text) {
+        return Some((1, longer - want.chars.len().min(cand.chars.len()), 0));
+    }
+    if cand.chars.len() > MAX_COMPARED_CHARS {
+        return None;
+    }
+    let allowed = if longer <= 3 { 1 } else { (longer / 3).max(2) };
+    let ds = edit_distance(&want.chars, &cand.chars);
+    // Jamo only where they can change the outcome or the order: near in syllables.
+    let dj = if (want.hangul || cand.hangul) && ds <= 2 {
+        let (wj, cj) = (want.jamo(), cand.jamo());
+        let dj = edit_distance(&wj, &cj);
+        (dj, dj <= (wj.len().max(cj.len()) / 4).max(2))
+    } else {
+        (ds, false)
+    };
+    let shared = longest_common_run(&want.chars, &cand.chars);
+    let run = shared >= 2 && shared * 2 >= want.chars.len().min(cand.chars.len());
+    (ds <= allowed || dj.1 || run).then_some((2, ds, dj.0))
+}
+
+/// Length of the longest run of characters both have.
+fn longest_common_run(a: &[char], b: &[char]) -> usize {
+    let mut prev = vec![0; b.len() + 1];
+    let mut cur = vec![0; b.len() + 1];
+    let mut best = 0;
+    for ca in a {
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = if ca == cb { prev[j] + 1 } else { 0 };
+            best = best.max(cur[j + 1]);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    best
 }
 
 /// The handle of an archived account: its name, the day it was archived in the
@@ -444,5 +522,45 @@ mod tests {
         ] {
             assert_eq!(id_shape(name), None, "{name:?}");
         }
+    }
+
+    #[test]
+    fn two_syllable_hangul_names_rank_by_syllable_then_jamo() {
+        let names = [
+            "식비",
+            "식대",
+            "교통비",
+            "외식비",
+            "월급",
+            "월세",
+            "카카오뱅크",
+            "KB카드",
+        ];
+        assert_eq!(closest_names("식빕", names, 5), vec!["식비", "식대"]);
+        assert_eq!(closest_names("월굽", names, 5), vec!["월급", "월세"]);
+        // Two jamo off in two syllables is still a typo; an equal tie goes by name.
+        assert_eq!(closest_names("삭배", names, 5), vec!["식대", "식비"]);
+        assert_eq!(closest_names("교통", names, 5), vec!["교통비"]);
+        assert_eq!(closest_names("교퉁비", names, 5), vec!["교통비"]);
+        // A shared run of two syllables relates them.
+        assert_eq!(closest_names("식비2", names, 5), vec!["식비", "외식비"]);
+        // Unrelated two-syllable names are not close just because their distance is 2.
+        assert!(closest_names("주유", names, 5).is_empty());
+        assert!(closest_names("없음", names, 5).is_empty());
+        assert_eq!(
+            closest_names("교통비2", ["식비", "교통", "월급"], 5),
+            vec!["교통"]
+        );
+    }
+
+    #[test]
+    fn full_width_forms_are_compared_folded() {
+        let names = ["KB카드", "신한카드", "카카오뱅크"];
+        // The same name once folded comes first; another card shares the run "카드".
+        assert_eq!(closest_names("ＫＢ카드", names, 5), vec!["KB카드", "신한카드"]);
+        assert_eq!(closest_names("ｋｂ　카드", names, 5), vec!["KB카드", "신한카드"]);
+        assert_eq!(closest_names("카카오뱅쿠", names, 5), vec!["카카오뱅크"]);
+        // The comparison form is only for suggesting: the key keeps full-width letters apart.
+        assert_ne!(NameKey::of("ＫＢ카드"), NameKey::of("KB카드"));
     }
 }

@@ -352,3 +352,64 @@ pub(super) async fn catalogue(ledger: &Ledger, vault: &Membership) -> Result<Cat
     .await?;
     Catalogue::from_items(&items)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{AccountKind, VaultId};
+    use crate::ledger::codec::archive_mark;
+    use crate::store::Value;
+
+    /// An account item as stored: archived (with the day, when given) or live.
+    fn item(vault: VaultId, id: u128, name: &str, archived: Option<Option<(&str, i64)>>) -> Item {
+        let account_id = AccountId::from_uuid(uuid::Uuid::from_u128(id));
+        let mut attrs = AccountRec {
+            account_id,
+            name: name.into(),
+            name_key: NameKey::of(name),
+            kind: AccountKind::Liability,
+            archived: false,
+            net: 0,
+        }
+        .to_attrs(0);
+        match archived {
+            Some(Some((day, at))) => attrs.extend(archive_mark(LocalDate::parse(day).expect("a day"), at)),
+            // Archived before the day was kept: only the flag.
+            Some(None) => {
+                attrs.insert("archived".into(), Value::Bool(true));
+            }
+            None => {}
+        }
+        Item {
+            key: keys::account(vault, account_id),
+            attrs,
+        }
+    }
+
+    #[test]
+    fn handles_number_same_day_repeats_in_archiving_order_and_cover_old_archives() {
+        let v = VaultId::from_uuid(uuid::Uuid::from_u128(1));
+        // Stored in id order; archived in the other order on the same day.
+        let items = [
+            item(v, 10, "국민카드", Some(Some(("2026-05-31", 2_000)))),
+            item(v, 11, "국민카드", Some(Some(("2026-05-31", 1_000)))),
+            item(v, 12, "국민카드", Some(Some(("2026-06-01", 500)))),
+            item(v, 13, "KB카드", Some(None)),
+            item(v, 14, "kb카드", Some(None)),
+            item(v, 15, "국민카드", None),
+        ];
+        let cat = Catalogue::from_items(&items).expect("catalogue");
+        let handles: Vec<Option<&str>> = cat.accounts.iter().map(|a| cat.handle(a)).collect();
+        assert_eq!(
+            handles,
+            vec![
+                Some("국민카드 (archived 2026-05-31 #2)"),
+                Some("국민카드 (archived 2026-05-31)"),
+                Some("국민카드 (archived 2026-06-01)"),
+                Some("KB카드 (archived)"),
+                Some("kb카드 (archived #2)"),
+                None,
+            ]
+        );
+    }
+}

@@ -17,7 +17,7 @@ use crate::wire::{AmountOut, KindWire, UuidOut, VaultOut};
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    /// Set true to also list archived accounts (their history stays). Default false.
+    /// Set true to also list archived accounts (their history stays), each with the `handle` that names it in other tools. Default false.
     include_archived: Option<bool>,
 }
 

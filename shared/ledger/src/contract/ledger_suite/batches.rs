@@ -376,7 +376,7 @@ pub async fn batch_dry_run_reports_every_problem<S: Store>(store: S) {
         messages,
         vec![
             "ok".to_string(),
-            "No account named \"외식\" in vault \"가계부\". Closest names: \"쇼핑\", \"식비\", \"월급\", \"현금\". Use one of them exactly, call list_accounts to see every name or create_account to add it.".into(),
+            "No account named \"외식\" in vault \"가계부\". Call list_accounts to see what exists or create_account to add it.".into(),
             "Invalid amount of from line 1: the amount is zero; record only amounts that moved".into(),
             "Invalid amount of to line 1: 12.5 has more decimals than the currency allows: KRW has no minor unit, so amounts are whole numbers; amounts are never rounded, so send the exact amount".into(),
             "Invalid date: \"2026-02-30\" is not a real date".into(),
