@@ -47,8 +47,9 @@ impl Tool for Echo {
     fn spec(&self) -> &ToolSpec {
         &self.0
     }
-    async fn call(&self, _: &Principal, arguments: Option<&RawValue>) -> Result<Value, ToolError> {
-        Ok(json!({ "arguments": arguments.map(RawValue::get) }))
+    async fn call(&self, _: &Principal, arguments: Option<&RawValue>) -> Result<Box<RawValue>, ToolError> {
+        serde_json::value::to_raw_value(&json!({ "arguments": arguments.map(RawValue::get) }))
+            .map_err(|e| ToolError::Internal(Box::new(e)))
     }
 }
 

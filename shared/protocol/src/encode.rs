@@ -4,6 +4,11 @@
 //! results, `ttlMs`/`cacheScope`; legacy results get none of those. Tool results are
 //! text-only for 2025-03-26, carry an object `structuredContent` for 2025-06-18/-11-25,
 //! and never carry `structuredContent` when `isError` is true.
+//!
+//! A tool's output arrives serialized once (its response type straight to JSON text);
+//! that text is sent as it is as `structuredContent` and JSON-escaped as the text
+//! block, so no `Value` tree is built per call. Bodies are written into a buffer sized
+//! up front from the pre-rendered parts.
 
 use bytes::Bytes;
 use http::{HeaderValue, Response, StatusCode, header};
@@ -20,6 +25,38 @@ use crate::version::Version;
 pub(crate) enum Field<'a> {
     Value(Value),
     Raw(&'a RawValue),
+    /// Pre-rendered JSON owned by the result (a tool's output).
+    Owned(Box<RawValue>),
+    /// A string known at compile time (`resultType`).
+    Str(&'static str),
+    /// A `content` array of one text block: `[{"type":"text","text":…}]`.
+    Text(String),
+}
+
+impl Field<'_> {
+    /// Bytes this member will likely take, to size the body buffer once.
+    fn size_hint(&self) -> usize {
+        match self {
+            Field::Value(_) => 16,
+            Field::Raw(r) => r.get().len(),
+            Field::Owned(r) => r.get().len(),
+            Field::Str(s) => s.len() + 2,
+            // Escaping adds a backslash per quote; JSON text is full of them.
+            Field::Text(t) => t.len() + t.len() / 4 + 32,
+        }
+    }
+}
+
+/// One text content block, members in the schema's order.
+struct TextBlock<'t>(&'t str);
+
+impl Serialize for TextBlock<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(2))?;
+        map.serialize_entry("type", "text")?;
+        map.serialize_entry("text", self.0)?;
+        map.end()
+    }
 }
 
 /// A result object whose members keep their insertion order.
@@ -42,6 +79,20 @@ impl<'a> ResultObject<'a> {
         self.entries.push((key, Field::Raw(raw)));
         self
     }
+
+    fn field(mut self, key: &'static str, field: Field<'a>) -> Self {
+        self.entries.push((key, field));
+        self
+    }
+
+    /// Bytes the serialized object will likely take.
+    fn size_hint(&self) -> usize {
+        self.entries
+            .iter()
+            .map(|(key, field)| key.len() + 4 + field.size_hint())
+            .sum::<usize>()
+            + 2
+    }
 }
 
 impl Serialize for ResultObject<'_> {
@@ -51,6 +102,9 @@ impl Serialize for ResultObject<'_> {
             match field {
                 Field::Value(v) => map.serialize_entry(key, v)?,
                 Field::Raw(r) => map.serialize_entry(key, r)?,
+                Field::Owned(r) => map.serialize_entry(key, r)?,
+                Field::Str(v) => map.serialize_entry(key, v)?,
+                Field::Text(t) => map.serialize_entry(key, std::slice::from_ref(&TextBlock(t)))?,
             }
         }
         map.end()
@@ -92,23 +146,28 @@ impl Shaper {
         if !version.is_modern() {
             return result;
         }
-        let mut result = result.value("resultType", json!("complete"));
+        let mut result = result.field("resultType", Field::Str("complete"));
         if kind == ResultKind::Cacheable {
             // The tool list and discovery are the same for every caller: public.
             result = result
                 .value("ttlMs", json!(self.ttl_ms))
-                .value("cacheScope", json!("public"));
+                .field("cacheScope", Field::Str("public"));
         }
         result.raw("_meta", &self.server_meta)
     }
 
     /// A successful tool call: the JSON as text, plus `structuredContent` where the era allows.
-    pub fn tool_success<'a>(&'a self, version: Version, tool: &str, output: Value) -> ResultObject<'a> {
-        let text = output.to_string();
-        let mut result = ResultObject::new().value("content", json!([{ "type": "text", "text": text }]));
+    /// `output` is the tool's result already serialized (compact JSON).
+    pub fn tool_success<'a>(
+        &'a self,
+        version: Version,
+        tool: &str,
+        output: Box<RawValue>,
+    ) -> ResultObject<'a> {
+        let mut result = ResultObject::new().field("content", Field::Text(output.get().to_owned()));
         if version.has_structured_content() {
-            if version.is_modern() || output.is_object() {
-                result = result.value("structuredContent", output);
+            if version.is_modern() || output.get().starts_with('{') {
+                result = result.field("structuredContent", Field::Owned(output));
             } else {
                 tracing::warn!(
                     tool,
@@ -123,7 +182,7 @@ impl Shaper {
     /// A tool error the model can act on: text only, `isError: true`, never `structuredContent`.
     pub fn tool_error<'a>(&'a self, version: Version, message: &str) -> ResultObject<'a> {
         let result = ResultObject::new()
-            .value("content", json!([{ "type": "text", "text": message }]))
+            .field("content", Field::Text(message.to_owned()))
             .value("isError", json!(true));
         self.shape(version, ResultKind::Plain, result)
     }
@@ -148,7 +207,11 @@ impl Reply<'_> {
     /// The serialized JSON-RPC response, `None` for [`Reply::Accepted`].
     pub fn to_json(&self) -> Option<Vec<u8>> {
         let rendered = match self {
-            Reply::Result { id, result } => serde_json::to_vec(&ResultResponse::new(id, result)),
+            Reply::Result { id, result } => {
+                // One allocation of about the right size instead of doubling up to it.
+                let mut body = Vec::with_capacity(result.size_hint() + id.get().len() + 40);
+                serde_json::to_writer(&mut body, &ResultResponse::new(id, result)).map(|()| body)
+            }
             Reply::Error { id, error } => serde_json::to_vec(&ErrorResponse::new(id.as_deref(), error)),
             Reply::Accepted => return None,
         };
@@ -210,6 +273,31 @@ mod tests {
         serde_json::to_value(r).unwrap_or_default()
     }
 
+    fn raw(v: &Value) -> Box<RawValue> {
+        serde_json::value::to_raw_value(v).unwrap_or_default()
+    }
+
+    /// The exact bytes of a modern tool result: the output as it was serialized, and the
+    /// same text JSON-escaped in a text block that names its type first.
+    #[test]
+    fn tool_success_sends_the_serialized_output_as_is_and_escaped() {
+        let s = shaper();
+        let out = RawValue::from_string(r#"{"b":"점심","a":[1,"x\"y"]}"#.to_owned()).unwrap_or_default();
+        let reply = Reply::Result {
+            id: RawValue::from_string("7".to_owned()).unwrap_or_default(),
+            result: s.tool_success(Version::V2026_07_28, "t", out),
+        };
+        let body = String::from_utf8(reply.to_json().unwrap_or_default()).unwrap_or_default();
+        assert_eq!(
+            body,
+            concat!(
+                r#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"{\"b\":\"점심\",\"a\":[1,\"x\\\"y\"]}"}],"#,
+                r#""structuredContent":{"b":"점심","a":[1,"x\"y"]},"isError":false,"resultType":"complete","#,
+                r#""_meta":{"io.modelcontextprotocol/serverInfo":{"name":"dochiya","version":"9.9.9"}}}}"#
+            )
+        );
+    }
+
     fn shaper() -> Shaper {
         Shaper::new("dochiya", "9.9.9", 1000)
     }
@@ -241,15 +329,15 @@ mod tests {
     fn tool_success_per_era() {
         let s = shaper();
         let out = json!({"total": "12000"});
-        let old = render(&s.tool_success(Version::V2025_03_26, "t", out.clone()));
+        let old = render(&s.tool_success(Version::V2025_03_26, "t", raw(&out)));
         assert_eq!(
             old,
             json!({"content": [{"type": "text", "text": "{\"total\":\"12000\"}"}], "isError": false})
         );
-        let mid = render(&s.tool_success(Version::V2025_11_25, "t", out.clone()));
+        let mid = render(&s.tool_success(Version::V2025_11_25, "t", raw(&out)));
         assert_eq!(mid["structuredContent"], out);
         assert_eq!(mid.get("resultType"), None);
-        let new = render(&s.tool_success(Version::V2026_07_28, "t", out.clone()));
+        let new = render(&s.tool_success(Version::V2026_07_28, "t", raw(&out)));
         assert_eq!(new["structuredContent"], out);
         assert_eq!(new["resultType"], "complete");
     }
@@ -257,9 +345,9 @@ mod tests {
     #[test]
     fn non_object_output_is_text_only_on_legacy_structured_revisions() {
         let s = shaper();
-        let mid = render(&s.tool_success(Version::V2025_06_18, "t", json!("12000")));
+        let mid = render(&s.tool_success(Version::V2025_06_18, "t", raw(&json!("12000"))));
         assert_eq!(mid.get("structuredContent"), None);
-        let new = render(&s.tool_success(Version::V2026_07_28, "t", json!("12000")));
+        let new = render(&s.tool_success(Version::V2026_07_28, "t", raw(&json!("12000"))));
         assert_eq!(new["structuredContent"], "12000");
     }
 

@@ -69,17 +69,23 @@ impl Tool for TestTool {
         &self.spec
     }
 
-    async fn call(&self, principal: &Principal, arguments: Option<&RawValue>) -> Result<Value, ToolError> {
+    async fn call(
+        &self,
+        principal: &Principal,
+        arguments: Option<&RawValue>,
+    ) -> Result<Box<RawValue>, ToolError> {
+        let raw =
+            |v: Value| serde_json::value::to_raw_value(&v).map_err(|e| ToolError::Internal(Box::new(e)));
         match self.behaviour {
             Behaviour::Echo => {
-                Ok(json!({"person": principal.person, "arguments": arguments.map(RawValue::get)}))
+                raw(json!({"person": principal.person, "arguments": arguments.map(RawValue::get)}))
             }
             Behaviour::Invalid => Err(ToolError::Invalid("amount must be positive".into())),
             Behaviour::Internal => Err(ToolError::Internal(Box::new(StoreDown(std::io::Error::other(
                 "connection reset",
             ))))),
             Behaviour::Panic => panic!("test tool panicked"),
-            Behaviour::Scalar => Ok(json!("just text")),
+            Behaviour::Scalar => raw(json!("just text")),
         }
     }
 }

@@ -95,10 +95,11 @@ pub trait Tool: Send + Sync + 'static {
 
     /// Run the tool for `principal`. `arguments` is the exact JSON text the client
     /// sent (`params.arguments`), so numbers are read from their text, never via `f64`.
-    /// On success returns the `structuredContent` object.
+    /// On success returns the `structuredContent` object as compact JSON text, serialized
+    /// once from the tool's response type (sent as it is, and escaped as the text block).
     async fn call(
         &self,
         principal: &crate::Principal,
         arguments: Option<&RawValue>,
-    ) -> Result<serde_json::Value, ToolError>;
+    ) -> Result<Box<RawValue>, ToolError>;
 }

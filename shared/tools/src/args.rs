@@ -34,6 +34,12 @@ pub(crate) fn parse<T: DeserializeOwned>(arguments: Option<&RawValue>) -> Result
             "The arguments must be a JSON object of named arguments, e.g. {\"vault\": \"우리집\"}.".into(),
         ));
     }
+    // The plain parse first: tracking the path costs an allocation per key, and only a
+    // failure needs it. Parsing is deterministic, so the second pass fails the same way
+    // and names where.
+    if let Ok(parsed) = serde_json::from_str::<T>(text) {
+        return Ok(parsed);
+    }
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let parsed: T = serde_path_to_error::deserialize(&mut deserializer)
         .map_err(|e| ToolError::Invalid(explain(&e.path().to_string(), &e.into_inner())))?;

@@ -120,7 +120,7 @@ impl<O: Operation> Tool for LedgerTool<O> {
         &self,
         principal: &Principal,
         arguments: Option<&RawValue>,
-    ) -> Result<serde_json::Value, ToolError> {
+    ) -> Result<Box<RawValue>, ToolError> {
         let args: O::Args = args::parse(arguments)?;
         let who = PersonId::new(principal.person.clone())
             .map_err(|e| ToolError::Internal(Box::new(e)))?
@@ -128,6 +128,7 @@ impl<O: Operation> Tool for LedgerTool<O> {
         let output = O::run(&self.ledger, &who, args)
             .await
             .map_err(|e| errors::tool_error(e, O::argument))?;
-        serde_json::to_value(output).map_err(|e| ToolError::Internal(Box::new(e)))
+        // Straight from the response type to text: no `Value` tree in between.
+        serde_json::value::to_raw_value(&output).map_err(|e| ToolError::Internal(Box::new(e)))
     }
 }
