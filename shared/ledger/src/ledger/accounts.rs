@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use super::budgets;
 use super::codec::account_live;
 use super::codec::{
-    AccountRec, Membership, PostingRec, TxRec, account_count_update, account_pointer, archive_mark,
-    name_attrs, points_at_account,
+    AccountRec, Membership, PostingRec, SnapshotHead, TxRec, account_count_update, account_pointer,
+    archive_mark, name_attrs, points_at_account,
 };
 use super::guards::{ACCOUNT_LIVE, ACCOUNT_NEW, MEMBERSHIP, NAME_FREE, NAME_HELD, VAULT_EXISTS, guard};
 use super::resolve::{Catalogue, catalogue, join2, retrying};
@@ -179,6 +179,7 @@ async fn attempt_create(
         kind: input.kind,
         archived: false,
         net: 0,
+        snapshots: SnapshotHead::NEW,
     };
     let mut ops = vec![membership_check(who, &m)];
     let mut new_accounts = 1;
@@ -265,6 +266,7 @@ fn opening_entry(
                 kind: AccountKind::Equity,
                 archived: false,
                 net: 0,
+                snapshots: SnapshotHead::NEW,
             },
             true,
         ),

@@ -134,6 +134,11 @@ pub(super) fn account_live() -> Condition {
     Condition::AttrEquals(ARCHIVED.into(), Value::Bool(false))
 }
 
+/// Whether an account item (as a failed write reported it) exists and is live.
+pub(super) fn account_item_live(current: Option<&Item>) -> bool {
+    current.is_some_and(|i| i.attrs.get(ARCHIVED) == Some(&Value::Bool(false)))
+}
+
 /// The guard "this transaction is not voided".
 pub(super) fn still_live() -> Condition {
     Condition::AttrEquals("voided".into(), Value::Bool(false))
@@ -398,11 +403,14 @@ pub(super) struct AccountRec {
     pub kind: AccountKind,
     pub archived: bool,
     pub net: i64,
+    /// What the item knows of the account's snapshots (decision 030).
+    pub snapshots: SnapshotHead,
 }
 
 impl AccountRec {
+    /// A new account's item (`createdAt` = `created_at`): its snapshot head starts known and empty.
     pub fn to_attrs(&self, created_at: i64) -> Attrs {
-        BTreeMap::from([
+        let mut attrs = BTreeMap::from([
             ("accountId".into(), sv(self.account_id.to_string())),
             ("name".into(), sv(&self.name)),
             ("nameKey".into(), sv(self.name_key.as_str())),
@@ -410,7 +418,11 @@ impl AccountRec {
             ("archived".into(), Value::Bool(self.archived)),
             ("net".into(), Value::N(self.net)),
             ("createdAt".into(), Value::N(created_at)),
-        ])
+        ]);
+        if let SnapshotHead::Known { seq, latest } = self.snapshots {
+            attrs.extend(SnapshotHead::attrs(seq, latest));
+        }
+        attrs
     }
 
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
@@ -421,6 +433,7 @@ impl AccountRec {
             kind: parse_or_corrupt(AccountKind::parse(s(a, "kind")?), "account kind")?,
             archived: flag(a, "archived")?,
             net: n_or_zero(a, "net")?,
+            snapshots: SnapshotHead::from_attrs(a)?,
         })
     }
 
@@ -747,6 +760,9 @@ pub(super) struct SnapshotRec {
     pub account_id: AccountId,
     pub date: LocalDate,
     pub balance: i64,
+    /// The account's snapshot-write count this write moved it to (0: written
+    /// before decision 030); tells a reader whether a list it read is as new as a head.
+    pub seq: i64,
 }
 
 impl SnapshotRec {
@@ -758,6 +774,7 @@ impl SnapshotRec {
             ("balance".into(), Value::N(self.balance)),
             ("updatedAt".into(), Value::N(updated_at)),
             (RECORDED_BY.into(), sv(recorded_by)),
+            (SNAPSHOT_SEQ.into(), Value::N(self.seq)),
         ])
     }
 
@@ -766,7 +783,104 @@ impl SnapshotRec {
             account_id: parse_or_corrupt(AccountId::parse(s(a, "accountId")?), "account id")?,
             date: parse_or_corrupt(LocalDate::parse(s(a, "date")?), "date")?,
             balance: n(a, "balance")?,
+            seq: n_or_zero(a, SNAPSHOT_SEQ)?,
         })
+    }
+
+    /// The snapshot as an account head's latest.
+    pub fn latest(&self) -> LatestSnapshot {
+        LatestSnapshot {
+            date: self.date,
+            balance: self.balance,
+        }
+    }
+}
+
+/// A snapshot item's write count attribute (`seq`).
+const SNAPSHOT_SEQ: &str = "seq";
+/// An account item's count of snapshot writes; its presence makes the head exact.
+const HEAD_SEQ: &str = "snapSeq";
+/// The date of an account's latest snapshot (absent: no snapshot).
+const HEAD_DATE: &str = "snapDate";
+/// The balance of an account's latest snapshot.
+const HEAD_BALANCE: &str = "snapBalance";
+
+/// An account's latest snapshot by date, as its account item keeps it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct LatestSnapshot {
+    pub date: LocalDate,
+    pub balance: i64,
+}
+
+/// What an account item knows of the account's snapshots (decision 030): every
+/// snapshot write moves it on in the same atomic write as the snapshot item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum SnapshotHead {
+    /// An item written before the head existed: only the snapshot items tell.
+    Unknown,
+    /// Exact: `seq` snapshot writes so far, and the latest snapshot by date (any date).
+    Known {
+        seq: i64,
+        latest: Option<LatestSnapshot>,
+    },
+}
+
+impl SnapshotHead {
+    /// A new account's head: known, no snapshot.
+    pub const NEW: SnapshotHead = SnapshotHead::Known { seq: 0, latest: None };
+
+    fn attrs(seq: i64, latest: Option<LatestSnapshot>) -> Attrs {
+        let mut a = BTreeMap::from([(HEAD_SEQ.to_string(), Value::N(seq))]);
+        if let Some(l) = latest {
+            a.insert(HEAD_DATE.into(), sv(l.date.to_string()));
+            a.insert(HEAD_BALANCE.into(), Value::N(l.balance));
+        }
+        a
+    }
+
+    fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
+        let Some(seq) = optional_n(a, HEAD_SEQ)? else {
+            return Ok(SnapshotHead::Unknown);
+        };
+        let latest = match a.get(HEAD_DATE) {
+            None => None,
+            Some(_) => Some(LatestSnapshot {
+                date: parse_or_corrupt(LocalDate::parse(s(a, HEAD_DATE)?), "snapshot date")?,
+                balance: n(a, HEAD_BALANCE)?,
+            }),
+        };
+        Ok(SnapshotHead::Known { seq, latest })
+    }
+
+    /// The write count a snapshot write moves the head to.
+    pub fn next_seq(&self) -> i64 {
+        match self {
+            SnapshotHead::Unknown => 1,
+            SnapshotHead::Known { seq, .. } => seq.saturating_add(1),
+        }
+    }
+
+    /// The condition "the head is still the one read" (no snapshot write since).
+    pub fn unchanged(&self) -> Condition {
+        match self {
+            SnapshotHead::Unknown => Condition::AttrAbsent(HEAD_SEQ.into()),
+            SnapshotHead::Known { seq, .. } => Condition::AttrEquals(HEAD_SEQ.into(), Value::N(*seq)),
+        }
+    }
+
+    /// The update moving the head of account item `key` on by one write, to `latest`.
+    pub fn moved_on(&self, key: Key, latest: Option<LatestSnapshot>, guard: Guard) -> WriteOp {
+        WriteOp::Update {
+            key,
+            set: SnapshotHead::attrs(self.next_seq(), latest),
+            add: BTreeMap::new(),
+            remove: if latest.is_none() {
+                vec![HEAD_DATE.into(), HEAD_BALANCE.into()]
+            } else {
+                vec![]
+            },
+            guard: Some(guard),
+        }
     }
 }
 
