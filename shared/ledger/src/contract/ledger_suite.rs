@@ -3196,6 +3196,232 @@ pub async fn idempotency_keys_are_per_person<S: Store>(store: S) {
 /// transactions in the report-budget test; `ledger_contract_tests!(factory,
 /// report_transactions = N)` records N instead, for stores whose test double
 /// is slow per write.
+// ------------------------------------------------ snapshot heads (decision 030)
+
+/// Counts of one call: (queries, gets, get_manys, writes, read rounds).
+async fn shape_of<T>(
+    c: &CountingStore<impl Store + ?Sized>,
+    f: impl std::future::Future<Output = Result<T, LedgerError>>,
+) -> ((u64, u64, u64, u64, u64), T) {
+    c.reset();
+    let out = f.await.expect("operation");
+    let k = c.take();
+    ((k.queries, k.gets, k.get_manys, k.writes, k.read_rounds), out)
+}
+
+/// What reconcile shows: (account, snapshot date, snapshot balance, difference).
+fn reconciled(r: &Reconciliation) -> Vec<(String, String, String, String)> {
+    r.accounts
+        .iter()
+        .map(|x| {
+            (
+                x.name.clone(),
+                x.snapshot_date.to_string(),
+                x.snapshot_balance.to_string(),
+                x.difference.to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Each account item names its latest snapshot: an earlier date leaves it, a
+/// later one takes over, deleting the latest hands over to the next one (from the
+/// list read beside the accounts, or read again after a delete), and reconcile
+/// reads two queries whatever happened.
+pub async fn snapshot_heads_follow_every_write<S: Store>(store: S) {
+    let counting = Arc::new(CountingStore::new(store));
+    let (l, clock) = ledger_over(counting.clone());
+    let me = fresh_person("heads");
+    household(&l, &me).await;
+    let recon = |l: &Ledger| {
+        let me = me.clone();
+        let l = l.clone();
+        async move { l.reconcile(&me, None, Some("카카오뱅크")).await }
+    };
+    // 카카오뱅크 holds 3,000,000 at the end of 03-10, 2,988,000 of 03-12, 2,688,000 of 03-14.
+    for (on, balance) in [("2026-03-10", "3000000"), ("2026-03-14", "2688000"), ("2026-03-12", "2982000")] {
+        clock.advance_seconds(1);
+        let (shape, _) = shape_of(&counting, l.upsert_snapshot(&me, snap("카카오뱅크", on, balance))).await;
+        assert_eq!(shape, (2, 1, 0, 1, 1), "upsert_snapshot {on}");
+    }
+    let (shape, r) = shape_of(&counting, recon(&l)).await;
+    assert_eq!(shape, (2, 1, 0, 0, 2), "reconcile");
+    assert_eq!(
+        reconciled(&r),
+        [("카카오뱅크".into(), "2026-03-14".into(), "2688000".into(), "0".into())],
+        "an earlier date left the latest alone"
+    );
+    // The latest goes; the last write was an upsert, so the list read beside is current.
+    clock.advance_seconds(1);
+    let (shape, gone) = shape_of(&counting, l.delete_snapshot(&me, None, "카카오뱅크", date("2026-03-14"))).await;
+    assert!(gone.deleted);
+    assert_eq!(shape, (2, 1, 0, 1, 1), "delete_snapshot of the latest after an upsert");
+    let (shape, r) = shape_of(&counting, recon(&l)).await;
+    assert_eq!(shape, (2, 1, 0, 0, 2), "reconcile after a delete");
+    assert_eq!(
+        reconciled(&r),
+        [("카카오뱅크".into(), "2026-03-12".into(), "2982000".into(), "-6000".into())]
+    );
+    // The latest goes again, right after a delete: the list is read again, after the head.
+    clock.advance_seconds(1);
+    let (shape, _) = shape_of(&counting, l.delete_snapshot(&me, None, "카카오뱅크", date("2026-03-12"))).await;
+    assert_eq!(shape, (3, 1, 0, 1, 2), "delete_snapshot of the latest after a delete");
+    let (_, r) = shape_of(&counting, recon(&l)).await;
+    assert_eq!(
+        reconciled(&r),
+        [("카카오뱅크".into(), "2026-03-10".into(), "3000000".into(), "0".into())]
+    );
+    // A date that is not the latest goes: the head stays.
+    clock.advance_seconds(1);
+    call!(l.upsert_snapshot(&me, snap("카카오뱅크", "2026-03-11", "1"))).expect("snapshot");
+    clock.advance_seconds(1);
+    call!(l.delete_snapshot(&me, None, "카카오뱅크", date("2026-03-10"))).expect("delete");
+    let (_, r) = shape_of(&counting, recon(&l)).await;
+    assert_eq!(
+        reconciled(&r),
+        [("카카오뱅크".into(), "2026-03-11".into(), "1".into(), "-2987999".into())]
+    );
+    // The last one goes: nothing to reconcile, one query.
+    clock.advance_seconds(1);
+    call!(l.delete_snapshot(&me, None, "카카오뱅크", date("2026-03-11"))).expect("delete");
+    let (shape, r) = shape_of(&counting, recon(&l)).await;
+    assert_eq!((shape, r.accounts.len()), ((1, 1, 0, 0, 1), 0), "reconcile, no snapshot");
+    // An archived account's head still refuses a new snapshot with the archive's words.
+    call!(l.archive_account(&me, None, "현금")).expect("archive");
+    let e = call!(l.upsert_snapshot(&me, snap("현금", "2026-03-15", "0"))).unwrap_err();
+    assert!(matches!(e, LedgerError::ArchivedAccount { ref name } if name == "현금"), "{e:?}");
+}
+
+/// Items stored before decision 030 (no head on the account, no count on its
+/// snapshots) keep working: reconcile reads the snapshot items instead (three
+/// queries), and the first snapshot write on such an account reads that account's
+/// snapshots after its head (one more round, once) and sets the head exactly.
+pub async fn snapshot_heads_fall_back_for_older_items<S: Store>(store: S) {
+    let store: Arc<dyn Store> = Arc::new(store);
+    let counting = Arc::new(CountingStore::from_arc(store.clone()));
+    let (l, clock) = ledger_over(counting.clone());
+    let me = fresh_person("heads-old");
+    household(&l, &me).await;
+    let first = call!(l.upsert_snapshot(&me, snap("신한카드", "2026-03-13", "100000"))).expect("snapshot");
+    clock.advance_seconds(1);
+    call!(l.upsert_snapshot(&me, snap("신한카드", "2026-03-12", "300000"))).expect("snapshot");
+    // Make both snapshots and the account item as an earlier version stored them.
+    let v = first.vault.vault_id;
+    let a = first.account_id;
+    for key in [
+        crate::keys::account(v, a),
+        crate::keys::snapshot(v, a, date("2026-03-13")),
+        crate::keys::snapshot(v, a, date("2026-03-12")),
+    ] {
+        let mut item = store.get(&key).await.expect("get").expect("stored");
+        crate::ledger::without_snapshot_heads(&mut item.attrs);
+        store
+            .write(vec![crate::store::WriteOp::Put { item, guard: None }])
+            .await
+            .expect("put as before");
+    }
+    let (shape, r) = shape_of(&counting, l.reconcile(&me, None, None)).await;
+    assert_eq!(shape, (3, 1, 0, 0, 3), "reconcile over an account item from before heads");
+    assert_eq!(
+        reconciled(&r),
+        [("신한카드".into(), "2026-03-13".into(), "100000".into(), "0".into())]
+    );
+    // An earlier date on the old item: its own snapshots are read after the head.
+    clock.advance_seconds(1);
+    let (shape, _) = shape_of(&counting, l.upsert_snapshot(&me, snap("신한카드", "2026-03-11", "0"))).await;
+    assert_eq!(shape, (3, 1, 0, 1, 2), "the first snapshot write on an old account item");
+    let (shape, r) = shape_of(&counting, l.reconcile(&me, None, None)).await;
+    assert_eq!(shape, (2, 1, 0, 0, 2), "reconcile once the head is set");
+    assert_eq!(
+        reconciled(&r),
+        [("신한카드".into(), "2026-03-13".into(), "100000".into(), "0".into())],
+        "the head took the latest from the old items"
+    );
+    // Deleting the latest (written before heads): the head's own last write is in
+    // the list read beside it, so that list names the next one.
+    clock.advance_seconds(1);
+    let (shape, _) = shape_of(&counting, l.delete_snapshot(&me, None, "신한카드", date("2026-03-13"))).await;
+    assert_eq!(shape, (2, 1, 0, 1, 1), "delete of a latest written before heads");
+    let (_, r) = shape_of(&counting, l.reconcile(&me, None, None)).await;
+    assert_eq!(
+        reconciled(&r),
+        [("신한카드".into(), "2026-03-12".into(), "300000".into(), "0".into())]
+    );
+}
+
+/// The sharing tools, the split and the batch, warm: each write one read round and
+/// one atomic write (a batch one per entry), each read one round.
+pub async fn round_trips_of_sharing_and_batches<S: Store>(store: S) {
+    let counting = Arc::new(CountingStore::new(store));
+    let (l, clock) = ledger_over(counting.clone());
+    let (a, b, c) = (fresh_person("rt-a"), fresh_person("rt-b"), fresh_person("rt-c"));
+    household(&l, &a).await;
+    vault(&l, &b, "내 가계부").await;
+    vault(&l, &c, "다른 가계부").await;
+    let (shape, invite) = shape_of(&counting, l.share_vault(&a, None, Role::Member)).await;
+    assert_eq!(shape, (1, 1, 0, 1, 1), "share_vault");
+    let (shape, _) = shape_of(&counting, l.join_vault(&b, &invite.invite_code, None)).await;
+    assert_eq!(shape, (1, 1, 0, 1, 1), "join_vault (the members from the invite)");
+    let (shape, _) = shape_of(&counting, l.list_members(&a, Some("가계부"))).await;
+    assert_eq!(shape, (1, 1, 0, 0, 1), "list_members");
+    clock.advance_seconds(1);
+    let split = NewSplit {
+        vault: Some("가계부".into()),
+        from: vec![SplitLine {
+            account: "카카오뱅크".into(),
+            amount: d("30000"),
+        }],
+        to: vec![
+            SplitLine {
+                account: "식비".into(),
+                amount: d("20000"),
+            },
+            SplitLine {
+                account: "쇼핑".into(),
+                amount: d("10000"),
+            },
+        ],
+        date: None,
+        memo: Some("장보기".into()),
+        idempotency_key: "rt-split".into(),
+        allow_duplicate: false,
+        future_date: false,
+        dry_run: false,
+        external_ref: None,
+    };
+    let (shape, _) = shape_of(&counting, l.record_split(&b, split)).await;
+    assert_eq!(shape, (1, 3, 0, 1, 1), "record_split_transaction (a member)");
+    clock.advance_seconds(1);
+    let entry = |n: &str| {
+        Ok(BatchEntry {
+            from: "신한카드".into(),
+            to: "식비".into(),
+            amount: d(n),
+            date: None,
+            memo: Some("카드".into()),
+            external_ref: Some(format!("rt-ref-{n}")),
+        })
+    };
+    let batch = NewBatch {
+        vault: Some("가계부".into()),
+        entries: vec![entry("1100"), entry("1200")],
+        idempotency_key: "rt-batch".into(),
+        allow_duplicate: false,
+        dry_run: false,
+    };
+    let (shape, _) = shape_of(&counting, l.record_transactions(&a, batch)).await;
+    assert_eq!(shape, (1, 1, 1, 2, 1), "record_transactions (2 entries: one write each)");
+    let invite = call!(l.share_vault(&a, Some("가계부"), Role::Member)).expect("share");
+    call!(l.join_vault(&c, &invite.invite_code, Some("같이"))).expect("join");
+    call!(l.list_accounts(&c, Some("같이"), false)).expect("warm");
+    let (shape, _) = shape_of(&counting, l.leave_vault(&c, Some("같이"))).await;
+    assert_eq!(shape, (1, 1, 0, 1, 1), "leave_vault");
+    let members = call!(l.list_members(&a, Some("가계부"))).expect("members");
+    let partner = members.members[1].name.clone();
+    let (shape, _) = shape_of(&counting, l.remove_member(&a, Some("가계부"), &partner)).await;
+    assert_eq!(shape, (1, 1, 0, 1, 1), "remove_member");
+}
+
 #[macro_export]
 macro_rules! ledger_contract_tests {
     ($factory:expr) => {
@@ -3234,6 +3460,9 @@ macro_rules! ledger_contract_tests {
             race_fifty_random_transactions,
             injected_write_failure_leaves_nothing_partial,
             round_trips_per_operation,
+            snapshot_heads_follow_every_write,
+            snapshot_heads_fall_back_for_older_items,
+            round_trips_of_sharing_and_batches,
             stale_roster_never_decides,
             isolation_between_people,
             budgets_repeat_across_months,

@@ -346,7 +346,22 @@ pub(super) struct InviteRec {
     /// Epoch seconds after which the code no longer works.
     pub expires_at: i64,
     pub used: bool,
+    /// The vault's members when the invite was made, so a join need not read
+    /// them (decision 030); `None` on invites made before.
+    pub members: Option<InviteMembers>,
 }
+
+/// The member list an invite carries, and the members version it was read at.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct InviteMembers {
+    /// Oldest first.
+    pub list: Vec<MemberRec>,
+    /// `META`'s members version after the invite's own write.
+    pub version: i64,
+}
+
+/// Attribute of an invite holding the members at sharing.
+const INVITE_MEMBERS: &str = "members";
 
 /// Attribute of an invite saying it was used.
 const USED: &str = "used";
@@ -355,7 +370,7 @@ impl InviteRec {
     /// Attributes; `purge_at` (the TTL) is later than `expires_at`, so a late
     /// join still learns the code expired rather than that it never existed.
     pub fn to_attrs(&self, purge_at: i64) -> Attrs {
-        BTreeMap::from([
+        let mut attrs = BTreeMap::from([
             ("vaultId".into(), sv(self.vault_id.to_string())),
             ("vaultName".into(), sv(&self.vault_name)),
             ("currency".into(), sv(self.currency.code())),
@@ -364,7 +379,13 @@ impl InviteRec {
             ("validUntil".into(), Value::N(self.expires_at)),
             (USED.into(), Value::Bool(self.used)),
             (TTL_ATTRIBUTE.into(), Value::N(purge_at)),
-        ])
+        ]);
+        if let Some(m) = &self.members {
+            let list = m.list.iter().map(|r| Value::M(r.to_attrs())).collect();
+            attrs.insert(INVITE_MEMBERS.into(), Value::L(list));
+            attrs.insert(MEMBERS_VERSION.into(), Value::N(m.version));
+        }
+        attrs
     }
 
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
@@ -376,6 +397,20 @@ impl InviteRec {
             role: role(a)?,
             expires_at: n(a, "validUntil")?,
             used: flag(a, USED)?,
+            members: match a.get(INVITE_MEMBERS) {
+                None => None,
+                Some(Value::L(list)) => Some(InviteMembers {
+                    list: list
+                        .iter()
+                        .map(|v| match v {
+                            Value::M(m) => MemberRec::from_attrs(m),
+                            _ => Err(corrupt(INVITE_MEMBERS)),
+                        })
+                        .collect::<Result<_, _>>()?,
+                    version: n(a, MEMBERS_VERSION)?,
+                }),
+                Some(_) => return Err(corrupt(INVITE_MEMBERS)),
+            },
         })
     }
 
@@ -804,6 +839,15 @@ const HEAD_SEQ: &str = "snapSeq";
 const HEAD_DATE: &str = "snapDate";
 /// The balance of an account's latest snapshot.
 const HEAD_BALANCE: &str = "snapBalance";
+
+/// Makes an account or snapshot item's attributes as they were before decision 030
+/// (no head, no write count): the contract suite's stand-in for older data.
+#[cfg(feature = "contract")]
+pub(crate) fn without_snapshot_heads(attrs: &mut Attrs) {
+    for name in [HEAD_SEQ, HEAD_DATE, HEAD_BALANCE, SNAPSHOT_SEQ] {
+        attrs.remove(name);
+    }
+}
 
 /// An account's latest snapshot by date, as its account item keeps it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
