@@ -440,6 +440,8 @@ pub(super) struct AccountRec {
     pub net: i64,
     /// What the item knows of the account's snapshots (decision 030).
     pub snapshots: SnapshotHead,
+    /// What the item knows of the account's budget settings (decision 030).
+    pub budgets: BudgetHead,
 }
 
 impl AccountRec {
@@ -457,6 +459,9 @@ impl AccountRec {
         if let SnapshotHead::Known { seq, latest } = self.snapshots {
             attrs.extend(SnapshotHead::attrs(seq, latest));
         }
+        if let BudgetHead::Known { seq, tail } = &self.budgets {
+            attrs.extend(BudgetHead::attrs(*seq, tail));
+        }
         attrs
     }
 
@@ -469,6 +474,7 @@ impl AccountRec {
             archived: flag(a, "archived")?,
             net: n_or_zero(a, "net")?,
             snapshots: SnapshotHead::from_attrs(a)?,
+            budgets: BudgetHead::from_attrs(a)?,
         })
     }
 
@@ -841,10 +847,17 @@ const HEAD_DATE: &str = "snapDate";
 const HEAD_BALANCE: &str = "snapBalance";
 
 /// Makes an account or snapshot item's attributes as they were before decision 030
-/// (no head, no write count): the contract suite's stand-in for older data.
+/// (no heads, no write count): the contract suite's stand-in for older data.
 #[cfg(feature = "contract")]
-pub(crate) fn without_snapshot_heads(attrs: &mut Attrs) {
-    for name in [HEAD_SEQ, HEAD_DATE, HEAD_BALANCE, SNAPSHOT_SEQ] {
+pub(crate) fn without_heads(attrs: &mut Attrs) {
+    for name in [
+        HEAD_SEQ,
+        HEAD_DATE,
+        HEAD_BALANCE,
+        SNAPSHOT_SEQ,
+        BUDGET_SEQ,
+        BUDGET_TAIL,
+    ] {
         attrs.remove(name);
     }
 }
@@ -956,6 +969,88 @@ impl BudgetRec {
             amount: n(a, "amount")?,
             repeat: flag(a, "repeat")?,
         })
+    }
+}
+
+/// An account item's count of budget-setting writes; its presence makes the tail exact.
+const BUDGET_SEQ: &str = "budgetSeq";
+/// An account item's budget settings that decide its budget from the month of
+/// the last setting write on (decision 030).
+const BUDGET_TAIL: &str = "budgets";
+
+/// What an account item knows of its budget settings (decision 030): every
+/// `set_budget` moves it on in the same atomic write as the setting item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum BudgetHead {
+    /// An item written before the head existed: only the setting items tell.
+    Unknown,
+    /// Exact: `seq` setting writes so far; `tail` every setting (ascending months)
+    /// that can decide the budget of the month it was written in or any later one.
+    Known { seq: i64, tail: Vec<BudgetRec> },
+}
+
+impl BudgetHead {
+    /// A new account's head: known, no setting.
+    pub fn new() -> Self {
+        BudgetHead::Known { seq: 0, tail: vec![] }
+    }
+
+    fn attrs(seq: i64, tail: &[BudgetRec]) -> Attrs {
+        let list = tail
+            .iter()
+            .map(|b| {
+                Value::M(BTreeMap::from([
+                    ("accountId".into(), sv(b.account_id.to_string())),
+                    ("month".into(), sv(b.month.to_string())),
+                    ("amount".into(), Value::N(b.amount)),
+                    ("repeat".into(), Value::Bool(b.repeat)),
+                ]))
+            })
+            .collect();
+        BTreeMap::from([
+            (BUDGET_SEQ.to_string(), Value::N(seq)),
+            (BUDGET_TAIL.to_string(), Value::L(list)),
+        ])
+    }
+
+    fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
+        let Some(seq) = optional_n(a, BUDGET_SEQ)? else {
+            return Ok(BudgetHead::Unknown);
+        };
+        let tail = match a.get(BUDGET_TAIL) {
+            Some(Value::L(list)) => list
+                .iter()
+                .map(|v| match v {
+                    Value::M(m) => BudgetRec::from_attrs(m),
+                    _ => Err(corrupt(BUDGET_TAIL)),
+                })
+                .collect::<Result<_, _>>()?,
+            _ => return Err(corrupt(BUDGET_TAIL)),
+        };
+        Ok(BudgetHead::Known { seq, tail })
+    }
+
+    /// The condition "the head is still the one read" (no setting write since).
+    pub fn unchanged(&self) -> Condition {
+        match self {
+            BudgetHead::Unknown => Condition::AttrAbsent(BUDGET_SEQ.into()),
+            BudgetHead::Known { seq, .. } => Condition::AttrEquals(BUDGET_SEQ.into(), Value::N(*seq)),
+        }
+    }
+
+    /// The update moving the head of account item `key` on by one write, to `tail`.
+    pub fn moved_on(&self, key: Key, tail: &[BudgetRec], guard: Guard) -> WriteOp {
+        let seq = match self {
+            BudgetHead::Unknown => 1,
+            BudgetHead::Known { seq, .. } => seq.saturating_add(1),
+        };
+        WriteOp::Update {
+            key,
+            set: BudgetHead::attrs(seq, tail),
+            add: BTreeMap::new(),
+            remove: vec![],
+            guard: Some(guard),
+        }
     }
 }
 

@@ -33,7 +33,7 @@ use crate::error::LedgerError;
 use crate::store::Store;
 
 #[cfg(feature = "contract")]
-pub(crate) use codec::without_snapshot_heads;
+pub(crate) use codec::without_heads;
 pub use sharing::{INVITE_LIFETIME_SECS, MAX_MEMBERS};
 pub use types::*;
 

@@ -18,8 +18,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::accounts::vault_gone;
 use super::codec::{
-    InviteMembers, InviteRec, MemberRec, Membership, is_owner, members_unchanged, members_update, members_version,
-    n_or_zero, owner_role, points_at_vault, vault_pointer,
+    InviteMembers, InviteRec, MemberRec, Membership, is_owner, members_unchanged, members_update,
+    members_version, n_or_zero, owner_role, points_at_vault, vault_pointer,
 };
 use super::guards::{
     INVITE_NEW, INVITE_UNUSED, MEMBER_NEW, MEMBER_PRESENT, MEMBERS_UNCHANGED, MEMBERSHIP, NAME_FREE,
