@@ -11,8 +11,10 @@
 //! queries; a report reads the same items whatever the number of postings
 //! (spending_report over 12 months after 10 and after 200 transactions;
 //! budget_report for this month after 10 and after 200 entries in it). The
-//! main table runs on one warm instance; a second table shows a new instance's
-//! first call (its roster cache empty).
+//! main table runs every tool on one warm instance (`record_transactions` with one
+//! entry; a batch of 100 is measured apart); a second table shows a new instance's
+//! first call (its roster cache empty) for every read tool and each write that can
+//! be repeated.
 //! Exits non-zero only when the machinery fails, never on a budget: the table
 //! is the output.
 //!
