@@ -3190,12 +3190,6 @@ pub async fn idempotency_keys_are_per_person<S: Store>(store: S) {
     );
 }
 
-/// Instantiate every ledger contract test against a store factory expression.
-///
-/// `ledger_contract_tests!(factory)` records [`REPORT_TRANSACTIONS`] (1,000)
-/// transactions in the report-budget test; `ledger_contract_tests!(factory,
-/// report_transactions = N)` records N instead, for stores whose test double
-/// is slow per write.
 // ------------------------------------------------ snapshot heads (decision 030)
 
 /// Counts of one call: (queries, gets, get_manys, writes, read rounds).
@@ -3606,6 +3600,12 @@ pub async fn round_trips_of_sharing_and_batches<S: Store>(store: S) {
     assert_eq!(shape, (1, 1, 0, 1, 1), "remove_member");
 }
 
+/// Instantiate every ledger contract test against a store factory expression.
+///
+/// `ledger_contract_tests!(factory)` records [`REPORT_TRANSACTIONS`] (1,000)
+/// transactions in the report-budget test; `ledger_contract_tests!(factory,
+/// report_transactions = N)` records N instead, for stores whose test double
+/// is slow per write.
 #[macro_export]
 macro_rules! ledger_contract_tests {
     ($factory:expr) => {
