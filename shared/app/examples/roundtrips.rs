@@ -11,8 +11,10 @@
 //! queries; a report reads the same items whatever the number of postings
 //! (spending_report over 12 months after 10 and after 200 transactions;
 //! budget_report for this month after 10 and after 200 entries in it). The
-//! main table runs on one warm instance; a second table shows a new instance's
-//! first call (its roster cache empty).
+//! main table runs every tool on one warm instance (`record_transactions` with one
+//! entry; a batch of 100 is measured apart); a second table shows a new instance's
+//! first call (its roster cache empty) for every read tool and each write that can
+//! be repeated.
 //! Exits non-zero only when the machinery fails, never on a budget: the table
 //! is the output.
 //!
@@ -234,7 +236,9 @@ async fn main() -> Result<(), Failure> {
     let me = rig.token("roundtrips-a")?;
     let mut rows = Vec::new();
     let mut run = async |tool: &'static str, class: Class, args: Value| -> Result<Value, Failure> {
-        let (out, cost) = rig.call(&me, tool, &args).await?;
+        // A label may say more after the tool's name.
+        let name = tool.split(' ').next().unwrap_or(tool);
+        let (out, cost) = rig.call(&me, name, &args).await?;
         rows.push(Row { tool, class, cost });
         Ok(out)
     };
@@ -325,6 +329,14 @@ async fn main() -> Result<(), Failure> {
     )
     .await?;
     run("void_transaction", Write, json!({"transactionId": id})).await?;
+    // A batch of one entry: one read round, one atomic write (a batch of n writes n, decision 025).
+    run(
+        "record_transactions (1 entry)",
+        Write,
+        json!({"entries": [{"from": "카카오뱅크", "to": "교통비", "amount": "1450", "memo": "버스"}],
+               "idempotencyKey": "rt-batch-1"}),
+    )
+    .await?;
     run(
         "delete_snapshot",
         Write,
@@ -384,26 +396,130 @@ async fn main() -> Result<(), Failure> {
     );
     print_rows(&rows);
     let over: Vec<&str> = rows.iter().filter(|r| !r.verdict().0).map(|r| r.tool).collect();
-    println!("tools: {}, over budget: {} {:?}", rows.len(), over.len(), over);
+    let tools: std::collections::BTreeSet<&str> = rows
+        .iter()
+        .map(|r| r.tool.split(' ').next().unwrap_or(r.tool))
+        .collect();
+    println!(
+        "rows: {}, tools: {}, over budget: {} {:?}",
+        rows.len(),
+        tools.len(),
+        over.len(),
+        over
+    );
 
-    // The first call a new instance serves for a person reads their roster first.
+    // The first call a new instance serves for a person reads their roster first:
+    // every read tool, and the writes that can be repeated, each on a new server.
+    let recorded = rig
+        .call(
+            &me,
+            "record_transaction",
+            &json!({"from": "카카오뱅크", "to": "식비", "amount": "7000", "memo": "저녁", "idempotencyKey": "rt-cold-0"}),
+        )
+        .await?
+        .0;
+    let cold_id = recorded["transaction"]["transactionId"]
+        .as_str()
+        .ok_or("no transactionId")?
+        .to_owned();
     let mut cold = Vec::new();
     for (tool, class, args) in [
+        ("list_vaults", Class::Read, json!({})),
+        ("list_accounts", Class::Read, json!({})),
+        ("list_transactions", Class::Read, json!({})),
+        ("get_transaction", Class::Read, json!({"transactionId": cold_id})),
         ("get_balances", Class::Read, json!({})),
+        (
+            "spending_report",
+            Class::Read,
+            json!({"from": year_start, "to": today, "by": "month"}),
+        ),
+        (
+            "net_worth_history",
+            Class::Read,
+            json!({"from": from_month, "to": this_month}),
+        ),
+        ("reconcile", Class::Read, json!({})),
+        ("list_snapshots", Class::Read, json!({})),
+        ("budget_report", Class::Read, json!({})),
+        ("list_members", Class::Read, json!({})),
         (
             "record_transaction",
             Class::Write,
             json!({"from": "카카오뱅크", "to": "식비", "amount": "8000", "memo": "커피", "idempotencyKey": "rt-cold"}),
+        ),
+        (
+            "record_split_transaction",
+            Class::Write,
+            json!({"from": [{"account": "카카오뱅크", "amount": "3000"}],
+                   "to": [{"account": "식비", "amount": "2000"}, {"account": "교통비", "amount": "1000"}],
+                   "memo": "편의점", "idempotencyKey": "rt-cold-split"}),
+        ),
+        (
+            "record_transactions",
+            Class::Write,
+            json!({"entries": [{"from": "카카오뱅크", "to": "교통비", "amount": "1550", "memo": "택시"}],
+                   "idempotencyKey": "rt-cold-batch"}),
+        ),
+        (
+            "edit_transaction",
+            Class::Write,
+            json!({"transactionId": cold_id, "amount": "7500", "idempotencyKey": "rt-cold-edit"}),
+        ),
+        (
+            "void_transaction",
+            Class::Write,
+            json!({"transactionId": cold_id}),
+        ),
+        (
+            "upsert_snapshot",
+            Class::Write,
+            json!({"account": "카카오뱅크", "date": today, "balance": "900000"}),
+        ),
+        (
+            "delete_snapshot",
+            Class::Write,
+            json!({"account": "카카오뱅크", "date": today}),
+        ),
+        (
+            "set_budget",
+            Class::Write,
+            json!({"account": "교통비", "amount": "100000"}),
+        ),
+        (
+            "create_account",
+            Class::Write,
+            json!({"name": "적금", "kind": "asset"}),
+        ),
+        (
+            "rename_account",
+            Class::Write,
+            json!({"account": "적금", "newName": "청약"}),
+        ),
+        ("archive_account", Class::Write, json!({"account": "청약"})),
+        ("share_vault", Class::Write, json!({})),
+        ("create_vault", Class::Write, json!({"name": "여행"})),
+        (
+            "rename_vault",
+            Class::Write,
+            json!({"vault": "여행", "newName": "여행2"}),
         ),
     ] {
         let server = rig.cold_server()?;
         let (_, cost) = rig.call_on(&server, &me, tool, &args).await?;
         cold.push(Row { tool, class, cost });
     }
+    let cold_over: Vec<&str> = cold.iter().filter(|r| !r.verdict().0).map(|r| r.tool).collect();
     println!(
         "\nThe same on a new instance (empty roster cache: one more query, one more round, once per person)"
     );
     print_rows(&cold);
+    println!(
+        "cold rows: {}, over budget: {} {:?}",
+        cold.len(),
+        cold_over.len(),
+        cold_over
+    );
 
     batch_of_a_hundred(&rig, &today).await?;
     report_independence(&rig, y, m, &today, &year_start).await?;

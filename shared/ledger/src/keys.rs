@@ -255,6 +255,11 @@ pub fn snapshots() -> SkRange {
     SkRange::Prefix(SNAPSHOT_PREFIX.into())
 }
 
+/// Every snapshot of one account, oldest first.
+pub fn account_snapshots(account: AccountId) -> SkRange {
+    SkRange::Prefix(snapshot_prefix(account))
+}
+
 /// A person's roster: the version item (`M`) and every membership (`M#…`) in one query.
 pub fn roster() -> SkRange {
     SkRange::Between(ROSTER_VERSION.into(), upper(MEMBERSHIP_PREFIX))

@@ -67,6 +67,13 @@ pub fn condition_expression(p: &mut Placeholders, condition: &Condition) -> Stri
             let n = p.name(name);
             format!("attribute_not_exists({n}) OR {n} <> {}", p.value(to_attr(value)))
         }
+        Condition::AttrAbsent(name) => format!("attribute_not_exists({})", p.name(name)),
+        // Each part in parentheses: AND binds tighter than the OR inside AttrNotEquals.
+        Condition::All(all) => all
+            .iter()
+            .map(|c| format!("({})", condition_expression(p, c)))
+            .collect::<Vec<_>>()
+            .join(" AND "),
     }
 }
 
@@ -215,11 +222,10 @@ pub fn validate_op(op: &WriteOp) -> Result<(), StoreError> {
             .collect(),
         WriteOp::Delete { .. } | WriteOp::Check { .. } => Vec::new(),
     };
-    let condition_name = match eval::condition_of(op) {
-        Some(Condition::AttrEquals(name, _) | Condition::AttrNotEquals(name, _)) => Some(name.as_str()),
-        _ => None,
-    };
-    for name in names.into_iter().chain(condition_name) {
+    let condition_names = eval::condition_of(op)
+        .map(Condition::attribute_names)
+        .unwrap_or_default();
+    for name in names.into_iter().chain(condition_names) {
         validate_attribute_name(name)?;
     }
     // Put and Update outcomes that fail whatever is stored (an oversized item, a
@@ -462,6 +468,20 @@ mod tests {
         let values = values.unwrap();
         assert_eq!(values[":v0"], n("3"));
         assert_eq!(values[":v1"], s("void"));
+    }
+
+    #[test]
+    fn combined_conditions_keep_each_part_whole() {
+        let mut p = Placeholders::default();
+        let all = Condition::All(vec![
+            Condition::AttrEquals("archived".into(), Value::Bool(false)),
+            Condition::AttrNotEquals("seq".into(), Value::N(2)),
+            Condition::AttrAbsent("snap".into()),
+        ]);
+        assert_eq!(
+            condition_expression(&mut p, &all),
+            "(#n0 = :v0) AND (attribute_not_exists(#n1) OR #n1 <> :v1) AND (attribute_not_exists(#n2))"
+        );
     }
 
     #[test]

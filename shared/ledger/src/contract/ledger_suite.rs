@@ -1895,9 +1895,10 @@ pub async fn report_reads_accounts_times_months_with<S: Store>(store: S, transac
         "read {} items, bound {bound} (accounts × months), not 1000 postings",
         c.items_read
     );
+    // Whole months: the accounts and their monthly rollups are one query.
     assert_eq!(
         (c.queries, c.gets, c.get_manys, c.writes, c.read_rounds),
-        (2, 1, 0, 0, 1)
+        (1, 1, 0, 0, 1)
     );
 
     counting.reset();
@@ -1942,7 +1943,7 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
     // (queries, gets, get_manys, writes, read rounds) per operation, with this
     // instance's roster cache warm (every operation above went through it).
     // Each read tool is one read round (reconcile two: its second range depends
-    // on the snapshots' dates); each write tool one read round and one write.
+    // on the latest snapshots' dates); each write tool one read round and one write.
     // The one `get` beside each round is the roster version (see `roster.rs`).
     let shape = |c: StoreCounts| (c.queries, c.gets, c.get_manys, c.writes, c.read_rounds);
     assert_eq!(
@@ -1952,9 +1953,9 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
     );
     assert_eq!(
         shape(measure(&counting, l.list_accounts(&me, None, false)).await),
-        // Three queries (one over the two-query budget), all in one round.
-        (3, 1, 0, 0, 1),
-        "list_accounts (accounts ∥ budget settings ∥ entries dated after today, in one round)"
+        // The accounts carry their budget settings (decision 030).
+        (2, 1, 0, 0, 1),
+        "list_accounts (accounts ∥ entries dated after today)"
     );
     assert_eq!(
         shape(measure(&counting, l.get_transaction(&me, None, id)).await),
@@ -1978,12 +1979,14 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
         by: ReportBy::Account,
         kind: FlowKind::Expense,
     };
+    // The accounts and the whole months' rollups in one query.
     assert_eq!(
         shape(measure(&counting, l.spending_report(&me, rr.clone())).await),
-        (2, 1, 0, 0, 1),
+        (1, 1, 0, 0, 1),
         "spending_report"
     );
-    // Partial months read daily rollups: one more query each, still in the same round.
+    // Partial months read daily rollups: one more query each, still in the same round;
+    // two partial months with no whole month between are one range of days.
     let partial = ReportRequest {
         from: date("2026-01-10"),
         to: date("2026-03-15"),
@@ -1991,9 +1994,21 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
     };
     assert_eq!(
         shape(measure(&counting, l.spending_report(&me, partial)).await),
-        (4, 1, 0, 0, 1),
+        (3, 1, 0, 0, 1),
         "spending_report over two partial months and a whole one"
     );
+    for (from, to) in [("2026-01-01", "2026-03-15"), ("2026-02-10", "2026-03-15")] {
+        let r = ReportRequest {
+            from: date(from),
+            to: date(to),
+            ..rr.clone()
+        };
+        assert_eq!(
+            shape(measure(&counting, l.spending_report(&me, r)).await),
+            (2, 1, 0, 0, 1),
+            "spending_report {from}..{to}"
+        );
+    }
     assert_eq!(
         shape(
             measure(
@@ -2005,12 +2020,13 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
         (1, 1, 0, 0, 1),
         "net_worth_history"
     );
-    // The daily rollups' query waits only for the snapshots, not for the accounts
-    // query beside them: on a slow store it can start while that one is still in
-    // flight, and the counter then sees one round instead of two.
-    let (q, g, gm, w, rounds) = shape(measure(&counting, l.reconcile(&me, None, None)).await);
-    assert_eq!((q, g, gm, w), (3, 1, 0, 0), "reconcile");
-    assert!((1..=2).contains(&rounds), "reconcile: {rounds} read rounds");
+    // Each account item names its latest snapshot (decision 030): the accounts with
+    // their monthly rollups, then the daily rollups over the snapshots' span.
+    assert_two_rounds(
+        shape(measure(&counting, l.reconcile(&me, None, None)).await),
+        (2, 1, 0, 0),
+        "reconcile",
+    );
 
     let b = BudgetInput {
         vault: None,
@@ -2119,9 +2135,10 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
         (2, 1, 0, 0, 1),
         "list_snapshots"
     );
+    // The accounts and the vault's snapshots (the next latest, should the latest go).
     assert_eq!(
         shape(measure(&counting, l.delete_snapshot(&me, v, "현금", date("2026-03-01"))).await),
-        (1, 1, 0, 1, 1),
+        (2, 1, 0, 1, 1),
         "delete_snapshot"
     );
     let snap = SnapshotInput {
@@ -2175,7 +2192,7 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
     for _ in 0..2 {
         assert_eq!(
             shape(measure(&counting, uncached.spending_report(&me, rr.clone())).await),
-            (3, 0, 0, 0, 2),
+            (2, 0, 0, 0, 2),
             "spending_report, no cache"
         );
     }
@@ -3193,6 +3210,416 @@ pub async fn idempotency_keys_are_per_person<S: Store>(store: S) {
     );
 }
 
+// ------------------------------------------------ snapshot heads (decision 030)
+
+/// Counts of one call: (queries, gets, get_manys, writes, read rounds).
+async fn shape_of<T>(
+    c: &CountingStore<impl Store + ?Sized>,
+    f: impl std::future::Future<Output = Result<T, LedgerError>>,
+) -> ((u64, u64, u64, u64, u64), T) {
+    c.reset();
+    let out = f.await.expect("operation");
+    let k = c.take();
+    ((k.queries, k.gets, k.get_manys, k.writes, k.read_rounds), out)
+}
+
+/// A shape with a second read round that follows the first: that round can start
+/// while the roster-version get of the first is still in flight, and the counter
+/// then sees one round. Everything but the rounds must match exactly.
+#[track_caller]
+fn assert_two_rounds(shape: (u64, u64, u64, u64, u64), expected: (u64, u64, u64, u64), what: &str) {
+    let (q, g, gm, w, rounds) = shape;
+    assert_eq!((q, g, gm, w), expected, "{what}");
+    assert!((1..=2).contains(&rounds), "{what}: {rounds} read rounds");
+}
+
+/// What reconcile shows: (account, snapshot date, snapshot balance, difference).
+fn reconciled(r: &Reconciliation) -> Vec<(String, String, String, String)> {
+    r.accounts
+        .iter()
+        .map(|x| {
+            (
+                x.name.clone(),
+                x.snapshot_date.to_string(),
+                x.snapshot_balance.to_string(),
+                x.difference.to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Each account item names its latest snapshot: an earlier date leaves it, a
+/// later one takes over, deleting the latest hands over to the next one (from the
+/// list read beside the accounts, or read again after a delete), and reconcile
+/// reads two queries whatever happened.
+pub async fn snapshot_heads_follow_every_write<S: Store>(store: S) {
+    let counting = Arc::new(CountingStore::new(store));
+    let (l, clock) = ledger_over(counting.clone());
+    let me = fresh_person("heads");
+    household(&l, &me).await;
+    let recon = |l: &Ledger| {
+        let me = me.clone();
+        let l = l.clone();
+        async move { l.reconcile(&me, None, Some("카카오뱅크")).await }
+    };
+    // 카카오뱅크 holds 3,000,000 at the end of 03-10, 2,988,000 of 03-12, 2,688,000 of 03-14.
+    for (on, balance) in [
+        ("2026-03-10", "3000000"),
+        ("2026-03-14", "2688000"),
+        ("2026-03-12", "2982000"),
+    ] {
+        clock.advance_seconds(1);
+        let (shape, _) = shape_of(&counting, l.upsert_snapshot(&me, snap("카카오뱅크", on, balance))).await;
+        assert_eq!(shape, (2, 1, 0, 1, 1), "upsert_snapshot {on}");
+    }
+    let (shape, r) = shape_of(&counting, recon(&l)).await;
+    assert_two_rounds(shape, (2, 1, 0, 0), "reconcile");
+    assert_eq!(
+        reconciled(&r),
+        [(
+            "카카오뱅크".into(),
+            "2026-03-14".into(),
+            "2688000".into(),
+            "0".into()
+        )],
+        "an earlier date left the latest alone"
+    );
+    // The latest goes; the last write was an upsert, so the list read beside is current.
+    clock.advance_seconds(1);
+    let (shape, gone) = shape_of(
+        &counting,
+        l.delete_snapshot(&me, None, "카카오뱅크", date("2026-03-14")),
+    )
+    .await;
+    assert!(gone.deleted);
+    assert_eq!(
+        shape,
+        (2, 1, 0, 1, 1),
+        "delete_snapshot of the latest after an upsert"
+    );
+    let (shape, r) = shape_of(&counting, recon(&l)).await;
+    assert_two_rounds(shape, (2, 1, 0, 0), "reconcile after a delete");
+    assert_eq!(
+        reconciled(&r),
+        [(
+            "카카오뱅크".into(),
+            "2026-03-12".into(),
+            "2982000".into(),
+            "-6000".into()
+        )]
+    );
+    // The latest goes again, right after a delete: the list is read again, after the head.
+    clock.advance_seconds(1);
+    let (shape, _) = shape_of(
+        &counting,
+        l.delete_snapshot(&me, None, "카카오뱅크", date("2026-03-12")),
+    )
+    .await;
+    assert_two_rounds(
+        shape,
+        (3, 1, 0, 1),
+        "delete_snapshot of the latest after a delete",
+    );
+    let (_, r) = shape_of(&counting, recon(&l)).await;
+    assert_eq!(
+        reconciled(&r),
+        [(
+            "카카오뱅크".into(),
+            "2026-03-10".into(),
+            "3000000".into(),
+            "0".into()
+        )]
+    );
+    // A date that is not the latest goes: the head stays.
+    clock.advance_seconds(1);
+    call!(l.upsert_snapshot(&me, snap("카카오뱅크", "2026-03-11", "1"))).expect("snapshot");
+    clock.advance_seconds(1);
+    call!(l.delete_snapshot(&me, None, "카카오뱅크", date("2026-03-10"))).expect("delete");
+    let (_, r) = shape_of(&counting, recon(&l)).await;
+    assert_eq!(
+        reconciled(&r),
+        [(
+            "카카오뱅크".into(),
+            "2026-03-11".into(),
+            "1".into(),
+            "-2987999".into()
+        )]
+    );
+    // The last one goes: nothing to reconcile, one query.
+    clock.advance_seconds(1);
+    call!(l.delete_snapshot(&me, None, "카카오뱅크", date("2026-03-11"))).expect("delete");
+    let (shape, r) = shape_of(&counting, recon(&l)).await;
+    assert_eq!(
+        (shape, r.accounts.len()),
+        ((1, 1, 0, 0, 1), 0),
+        "reconcile, no snapshot"
+    );
+    // An archived account's head still refuses a new snapshot with the archive's words.
+    call!(l.archive_account(&me, None, "현금")).expect("archive");
+    let e = call!(l.upsert_snapshot(&me, snap("현금", "2026-03-15", "0"))).unwrap_err();
+    assert!(
+        matches!(e, LedgerError::ArchivedAccount { ref name } if name == "현금"),
+        "{e:?}"
+    );
+}
+
+/// Items stored before decision 030 (no head on the account, no count on its
+/// snapshots) keep working: reconcile reads the snapshot items instead (three
+/// queries), and the first snapshot write on such an account reads that account's
+/// snapshots after its head (one more round, once) and sets the head exactly.
+pub async fn snapshot_heads_fall_back_for_older_items<S: Store>(store: S) {
+    let store: Arc<dyn Store> = Arc::new(store);
+    let counting = Arc::new(CountingStore::from_arc(store.clone()));
+    let (l, clock) = ledger_over(counting.clone());
+    let me = fresh_person("heads-old");
+    household(&l, &me).await;
+    let first = call!(l.upsert_snapshot(&me, snap("신한카드", "2026-03-13", "100000"))).expect("snapshot");
+    clock.advance_seconds(1);
+    call!(l.upsert_snapshot(&me, snap("신한카드", "2026-03-12", "300000"))).expect("snapshot");
+    // Make both snapshots and the account item as an earlier version stored them.
+    let v = first.vault.vault_id;
+    let a = first.account_id;
+    for key in [
+        crate::keys::account(v, a),
+        crate::keys::snapshot(v, a, date("2026-03-13")),
+        crate::keys::snapshot(v, a, date("2026-03-12")),
+    ] {
+        let mut item = store.get(&key).await.expect("get").expect("stored");
+        crate::ledger::without_heads(&mut item.attrs);
+        store
+            .write(vec![crate::store::WriteOp::Put { item, guard: None }])
+            .await
+            .expect("put as before");
+    }
+    let (shape, r) = shape_of(&counting, l.reconcile(&me, None, None)).await;
+    // Accounts, then the snapshot items, then the daily rollups (the first two may merge).
+    let (q, g, gm, w, rounds) = shape;
+    assert_eq!(
+        (q, g, gm, w),
+        (3, 1, 0, 0),
+        "reconcile over an account item from before heads"
+    );
+    assert!((2..=3).contains(&rounds), "{rounds} read rounds");
+    assert_eq!(
+        reconciled(&r),
+        [(
+            "신한카드".into(),
+            "2026-03-13".into(),
+            "100000".into(),
+            "0".into()
+        )]
+    );
+    // An earlier date on the old item: its own snapshots are read after the head.
+    clock.advance_seconds(1);
+    let (shape, _) = shape_of(
+        &counting,
+        l.upsert_snapshot(&me, snap("신한카드", "2026-03-11", "0")),
+    )
+    .await;
+    assert_two_rounds(
+        shape,
+        (3, 1, 0, 1),
+        "the first snapshot write on an old account item",
+    );
+    let (shape, r) = shape_of(&counting, l.reconcile(&me, None, None)).await;
+    assert_two_rounds(shape, (2, 1, 0, 0), "reconcile once the head is set");
+    assert_eq!(
+        reconciled(&r),
+        [(
+            "신한카드".into(),
+            "2026-03-13".into(),
+            "100000".into(),
+            "0".into()
+        )],
+        "the head took the latest from the old items"
+    );
+    // Deleting the latest (written before heads): the head's own last write is in
+    // the list read beside it, so that list names the next one.
+    clock.advance_seconds(1);
+    let (shape, _) = shape_of(
+        &counting,
+        l.delete_snapshot(&me, None, "신한카드", date("2026-03-13")),
+    )
+    .await;
+    assert_eq!(shape, (2, 1, 0, 1, 1), "delete of a latest written before heads");
+    let (_, r) = shape_of(&counting, l.reconcile(&me, None, None)).await;
+    assert_eq!(
+        reconciled(&r),
+        [(
+            "신한카드".into(),
+            "2026-03-12".into(),
+            "300000".into(),
+            "0".into()
+        )]
+    );
+}
+
+/// list_accounts takes each expense account's budget settings from its account
+/// item (two queries, decision 030); an account item from before that makes it
+/// read the settings (one more query) until a set_budget on it rebuilds the item's copy.
+pub async fn budget_heads_keep_list_accounts_at_two_queries<S: Store>(store: S) {
+    let store: Arc<dyn Store> = Arc::new(store);
+    let counting = Arc::new(CountingStore::from_arc(store.clone()));
+    let (l, clock) = ledger_over(counting.clone());
+    let me = fresh_person("budget-heads");
+    household(&l, &me).await;
+    let set = |account: &str, on: &str, amount: &str, repeat: bool| BudgetInput {
+        vault: None,
+        account: account.into(),
+        amount: d(amount),
+        month: Some(month(on)),
+        repeat,
+    };
+    for b in [
+        set("식비", "2026-02", "600000", true),
+        set("식비", "2026-03", "700000", false),
+        set("쇼핑", "2026-04", "100000", true),
+    ] {
+        clock.advance_seconds(1);
+        call!(l.set_budget(&me, b.clone())).expect("set_budget");
+    }
+    let budgets = |list: &AccountList| -> Vec<(String, Option<String>)> {
+        list.accounts
+            .iter()
+            .filter(|a| a.kind == AccountKind::Expense)
+            .map(|a| (a.name.clone(), a.budget.map(|b| b.to_string())))
+            .collect()
+    };
+    let (shape, list) = shape_of(&counting, l.list_accounts(&me, None, false)).await;
+    assert_eq!(shape, (2, 1, 0, 0, 1), "list_accounts");
+    assert_eq!(
+        budgets(&list),
+        [("쇼핑".into(), None), ("식비".into(), Some("700000".into()))]
+    );
+    // 식비's account item as an earlier version stored it.
+    let key = crate::keys::account(
+        list.vault.vault_id,
+        list.accounts
+            .iter()
+            .find(|a| a.name == "식비")
+            .expect("식비")
+            .account_id,
+    );
+    let mut item = store.get(&key).await.expect("get").expect("stored");
+    crate::ledger::without_heads(&mut item.attrs);
+    store
+        .write(vec![crate::store::WriteOp::Put { item, guard: None }])
+        .await
+        .expect("put as before");
+    let (shape, list) = shape_of(&counting, l.list_accounts(&me, None, false)).await;
+    assert_two_rounds(
+        shape,
+        (3, 1, 0, 0),
+        "list_accounts over an item from before budget heads",
+    );
+    assert_eq!(
+        budgets(&list),
+        [("쇼핑".into(), None), ("식비".into(), Some("700000".into()))]
+    );
+    // A setting on it rebuilds the copy from every setting: two queries again.
+    clock.advance_seconds(1);
+    call!(l.set_budget(&me, set("식비", "2026-05", "0", true))).expect("clear from May");
+    let (shape, list) = shape_of(&counting, l.list_accounts(&me, None, false)).await;
+    assert_eq!(shape, (2, 1, 0, 0, 1), "list_accounts once rebuilt");
+    assert_eq!(
+        budgets(&list),
+        [("쇼핑".into(), None), ("식비".into(), Some("700000".into()))]
+    );
+    // In April the February setting carries over and 쇼핑's begins; in May 식비's is cleared.
+    clock.advance_seconds(31 * 24 * 3600);
+    let list = call!(l.list_accounts(&me, None, false)).expect("april");
+    assert_eq!(
+        budgets(&list),
+        [
+            ("쇼핑".into(), Some("100000".into())),
+            ("식비".into(), Some("600000".into()))
+        ]
+    );
+    clock.advance_seconds(30 * 24 * 3600);
+    let list = call!(l.list_accounts(&me, None, false)).expect("may");
+    assert_eq!(
+        budgets(&list),
+        [("쇼핑".into(), Some("100000".into())), ("식비".into(), None)]
+    );
+}
+
+/// The sharing tools, the split and the batch, warm: each write one read round and
+/// one atomic write (a batch one per entry), each read one round.
+pub async fn round_trips_of_sharing_and_batches<S: Store>(store: S) {
+    let counting = Arc::new(CountingStore::new(store));
+    let (l, clock) = ledger_over(counting.clone());
+    let (a, b, c) = (fresh_person("rt-a"), fresh_person("rt-b"), fresh_person("rt-c"));
+    household(&l, &a).await;
+    vault(&l, &b, "내 가계부").await;
+    vault(&l, &c, "다른 가계부").await;
+    let (shape, invite) = shape_of(&counting, l.share_vault(&a, None, Role::Member)).await;
+    assert_eq!(shape, (1, 1, 0, 1, 1), "share_vault");
+    let (shape, _) = shape_of(&counting, l.join_vault(&b, &invite.invite_code, None)).await;
+    assert_eq!(shape, (1, 1, 0, 1, 1), "join_vault (the members from the invite)");
+    let (shape, _) = shape_of(&counting, l.list_members(&a, Some("가계부"))).await;
+    assert_eq!(shape, (1, 1, 0, 0, 1), "list_members");
+    clock.advance_seconds(1);
+    let split = NewSplit {
+        vault: Some("가계부".into()),
+        from: vec![SplitLine {
+            account: "카카오뱅크".into(),
+            amount: d("30000"),
+        }],
+        to: vec![
+            SplitLine {
+                account: "식비".into(),
+                amount: d("20000"),
+            },
+            SplitLine {
+                account: "쇼핑".into(),
+                amount: d("10000"),
+            },
+        ],
+        date: None,
+        memo: Some("장보기".into()),
+        idempotency_key: "rt-split".into(),
+        allow_duplicate: false,
+        future_date: false,
+        dry_run: false,
+        external_ref: None,
+    };
+    let (shape, _) = shape_of(&counting, l.record_split(&b, split)).await;
+    assert_eq!(shape, (1, 3, 0, 1, 1), "record_split_transaction (a member)");
+    clock.advance_seconds(1);
+    let entry = |n: &str| {
+        Ok(BatchEntry {
+            from: "신한카드".into(),
+            to: "식비".into(),
+            amount: d(n),
+            date: None,
+            memo: Some("카드".into()),
+            external_ref: Some(format!("rt-ref-{n}")),
+        })
+    };
+    let batch = NewBatch {
+        vault: Some("가계부".into()),
+        entries: vec![entry("1100"), entry("1200")],
+        idempotency_key: "rt-batch".into(),
+        allow_duplicate: false,
+        dry_run: false,
+    };
+    let (shape, _) = shape_of(&counting, l.record_transactions(&a, batch)).await;
+    assert_eq!(
+        shape,
+        (1, 1, 1, 2, 1),
+        "record_transactions (2 entries: one write each)"
+    );
+    let invite = call!(l.share_vault(&a, Some("가계부"), Role::Member)).expect("share");
+    call!(l.join_vault(&c, &invite.invite_code, Some("같이"))).expect("join");
+    call!(l.list_accounts(&c, Some("같이"), false)).expect("warm");
+    let (shape, _) = shape_of(&counting, l.leave_vault(&c, Some("같이"))).await;
+    assert_eq!(shape, (1, 1, 0, 1, 1), "leave_vault");
+    let members = call!(l.list_members(&a, Some("가계부"))).expect("members");
+    let partner = members.members[1].name.clone();
+    let (shape, _) = shape_of(&counting, l.remove_member(&a, Some("가계부"), &partner)).await;
+    assert_eq!(shape, (1, 1, 0, 1, 1), "remove_member");
+}
+
 /// Instantiate every ledger contract test against a store factory expression.
 ///
 /// `ledger_contract_tests!(factory)` records [`REPORT_TRANSACTIONS`] (1,000)
@@ -3237,6 +3664,10 @@ macro_rules! ledger_contract_tests {
             race_fifty_random_transactions,
             injected_write_failure_leaves_nothing_partial,
             round_trips_per_operation,
+            snapshot_heads_follow_every_write,
+            snapshot_heads_fall_back_for_older_items,
+            budget_heads_keep_list_accounts_at_two_queries,
+            round_trips_of_sharing_and_batches,
             stale_roster_never_decides,
             isolation_between_people,
             budgets_repeat_across_months,

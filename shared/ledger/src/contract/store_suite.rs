@@ -375,6 +375,18 @@ fn conditions() -> Vec<(Condition, [bool; 4])> {
             Condition::AttrNotEquals("a".into(), s("v")),
             [true, false, true, true],
         ),
+        (Condition::AttrAbsent("a".into()), [true, false, false, true]),
+        (
+            Condition::All(vec![Condition::Exists, Condition::AttrAbsent("a".into())]),
+            [false, false, false, true],
+        ),
+        (
+            Condition::All(vec![
+                Condition::AttrNotEquals("a".into(), s("w")),
+                Condition::AttrEquals("keep".into(), Value::N(1)),
+            ]),
+            [false, true, false, true],
+        ),
     ]
 }
 
@@ -792,6 +804,29 @@ pub async fn update_add_to_non_number_is_invalid<S: Store>(store: S) {
 // ---------------------------------------------------------------- validation
 
 /// A write with no operations is Invalid.
+/// A combined condition must hold at least one condition and nest none: refused
+/// before anything is written, with the same message on every store.
+pub async fn malformed_combined_condition_is_invalid<S: Store>(store: S) {
+    let pk = fresh_pk("all-malformed");
+    let key = Key::new(&pk, "x");
+    for cond in [
+        Condition::All(vec![]),
+        Condition::All(vec![Condition::Exists, Condition::All(vec![Condition::Exists])]),
+    ] {
+        let op = WriteOp::Check {
+            key: key.clone(),
+            guard: Guard::new(G, cond.clone()),
+        };
+        match store.write(vec![op]).await {
+            Err(StoreError::Invalid(msg)) => assert_eq!(
+                msg, "a combined condition needs at least one condition and none nested",
+                "{cond:?}"
+            ),
+            other => panic!("{cond:?}: expected Invalid, got {other:?}"),
+        }
+    }
+}
+
 pub async fn empty_write_is_invalid<S: Store>(store: S) {
     expect_invalid(store.write(Vec::new()).await, "0 operations");
 }
@@ -1558,6 +1593,7 @@ macro_rules! store_contract_tests {
             update_overflow_is_invalid,
             update_add_to_non_number_is_invalid,
             empty_write_is_invalid,
+            malformed_combined_condition_is_invalid,
             write_op_limit,
             two_ops_on_one_key_is_invalid,
             oversize_item_is_invalid,

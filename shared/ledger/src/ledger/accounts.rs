@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use super::budgets;
 use super::codec::account_live;
 use super::codec::{
-    AccountRec, Membership, PostingRec, TxRec, account_count_update, account_pointer, archive_mark,
-    name_attrs, points_at_account,
+    AccountRec, BudgetHead, Membership, PostingRec, SnapshotHead, TxRec, account_count_update,
+    account_pointer, archive_mark, name_attrs, points_at_account,
 };
 use super::guards::{ACCOUNT_LIVE, ACCOUNT_NEW, MEMBERSHIP, NAME_FREE, NAME_HELD, VAULT_EXISTS, guard};
 use super::resolve::{Catalogue, catalogue, join2, retrying};
@@ -30,20 +30,24 @@ pub(super) async fn list_accounts(
 ) -> Result<AccountList, LedgerError> {
     in_vault(ledger, who, vault, |v| async move {
         let m = v.m;
-        // One round: the accounts, the budget settings that decide this month's budgets,
-        // and the daily rollups after today (balances are as of today; later entries apart).
+        // One round: the accounts (each with the budget settings that still matter,
+        // decision 030) and the daily rollups after today (balances are as of
+        // today; later entries apart).
         let today = m.today(ledger);
         let month = today.month();
-        let (cat, (settings, later)) = join2(
+        let (cat, later) = join2(
             catalogue(ledger, &m),
-            join2(
-                budgets::settings_through(ledger, &m, month),
-                super::reports::later_than(ledger, &m, today),
-            ),
+            super::reports::later_than(ledger, &m, today),
         )
         .await;
-        let budgets = budgets::in_force(&settings?, month);
-        list_of(&m, &cat?, &later?, include_archived, &budgets)
+        let cat = cat?;
+        let settings = match budgets::settings_from_heads(&cat) {
+            Some(settings) => settings,
+            // An account item from before the heads: the settings decide (one more round).
+            None => budgets::settings_through(ledger, &m, month).await?,
+        };
+        let budgets = budgets::in_force(&settings, month);
+        list_of(&m, &cat, &later?, include_archived, &budgets)
     })
     .await
 }
@@ -189,6 +193,8 @@ async fn attempt_create(
         kind: input.kind,
         archived: false,
         net: 0,
+        snapshots: SnapshotHead::NEW,
+        budgets: BudgetHead::new(),
     };
     let mut ops = vec![membership_check(who, &m)];
     let mut new_accounts = 1;
@@ -275,6 +281,8 @@ fn opening_entry(
                 kind: AccountKind::Equity,
                 archived: false,
                 net: 0,
+                snapshots: SnapshotHead::NEW,
+                budgets: BudgetHead::new(),
             },
             true,
         ),

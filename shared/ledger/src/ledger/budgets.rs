@@ -5,15 +5,15 @@
 use std::collections::BTreeMap;
 
 use super::accounts::{membership_check, vault_gone, with_article};
-use super::codec::{BudgetRec, Membership, Period, Rollup, account_live};
-use super::guards::{ACCOUNT_LIVE, MEMBERSHIP};
+use super::codec::{BudgetHead, BudgetRec, Membership, Period, Rollup, account_item_live, account_live};
+use super::guards::{BUDGET_HEAD, MEMBERSHIP};
 use super::resolve::{Catalogue, catalogue, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
 use super::*;
 use crate::domain::{AccountId, AccountKind, Money};
 use crate::error::Field;
 use crate::keys;
-use crate::store::{Guard, Item, StoreError, WriteOp};
+use crate::store::{Condition, Guard, Item, StoreError, WriteOp};
 
 /// Most budget settings (account × month items) one vault keeps: bounds every budget read.
 pub(super) const MAX_BUDGET_SETTINGS: usize = 5_000;
@@ -57,6 +57,35 @@ pub(super) fn in_force(settings: &[BudgetRec], month: YearMonth) -> BTreeMap<Acc
     carried.extend(exact);
     carried.retain(|_, amount| *amount > 0);
     carried
+}
+
+/// Of one account's settings, those that can decide its budget in `month` or any
+/// later month: the latest repeating one before `month`, and every one from `month` on.
+pub(super) fn tail_from(mut settings: Vec<BudgetRec>, month: YearMonth) -> Vec<BudgetRec> {
+    settings.sort_by_key(|s| s.month);
+    let carried = settings.iter().rfind(|s| s.month < month && s.repeat).cloned();
+    carried
+        .into_iter()
+        .chain(settings.into_iter().filter(|s| s.month >= month))
+        .collect()
+}
+
+/// Every account's settings as their account items keep them (decision 030), in
+/// key order; `None` when a live expense account's item predates the heads.
+pub(super) fn settings_from_heads(cat: &Catalogue) -> Option<Vec<BudgetRec>> {
+    let mut out = Vec::new();
+    for a in cat
+        .accounts
+        .iter()
+        .filter(|a| a.kind == AccountKind::Expense && !a.archived)
+    {
+        match &a.budgets {
+            BudgetHead::Known { tail, .. } => out.extend(tail.iter().cloned()),
+            BudgetHead::Unknown => return None,
+        }
+    }
+    out.sort_by_key(|s| (s.month, s.account_id));
+    Some(out)
 }
 
 /// Budget settings among queried items, in key order (month, then account).
@@ -150,6 +179,18 @@ async fn set_in(
         amount: amount.minor(),
         repeat: input.repeat,
     };
+    // The account item's own copy of the settings that still matter (decision 030);
+    // an item from before it is rebuilt from every setting read above.
+    let mut mine = match &a.budgets {
+        BudgetHead::Known { tail, .. } => tail.clone(),
+        BudgetHead::Unknown => settings_of(&all)?
+            .into_iter()
+            .filter(|s| s.account_id == a.account_id)
+            .collect(),
+    };
+    mine.retain(|s| s.month != month);
+    mine.push(rec.clone());
+    let tail = tail_from(mine, m.today(ledger).month());
     let ops = vec![
         membership_check(who, &m),
         // One setting per account and month: writing again replaces it.
@@ -160,10 +201,15 @@ async fn set_in(
             },
             guard: None,
         },
-        WriteOp::Check {
-            key: keys::account(m.vault_id, a.account_id),
-            guard: Guard::new(ACCOUNT_LIVE, account_live()),
-        },
+        // The account is live and its head unchanged since read; the head moves on.
+        a.budgets.moved_on(
+            keys::account(m.vault_id, a.account_id),
+            &tail,
+            Guard::new(
+                BUDGET_HEAD,
+                Condition::All(vec![account_live(), a.budgets.unchanged()]),
+            ),
+        ),
     ];
     match v.commit(ledger, who, ops).await {
         Ok(()) => Ok(BudgetSet {
@@ -179,8 +225,9 @@ async fn set_in(
             guard: MEMBERSHIP, ..
         }) => Err(vault_gone(&m)),
         Err(StoreError::ConditionFailed {
-            guard: ACCOUNT_LIVE, ..
-        }) => Err(archived(&a.name)),
+            guard: BUDGET_HEAD,
+            current,
+        }) if !account_item_live(current.as_ref()) => Err(archived(&a.name)),
         // The roster moved (see `roster.rs`): decide again on a fresh one.
         Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
         Err(e) => Err(e.into()),

@@ -154,6 +154,11 @@ pub(super) fn account_live() -> Condition {
     Condition::AttrEquals(ARCHIVED.into(), Value::Bool(false))
 }
 
+/// Whether an account item (as a failed write reported it) exists and is live.
+pub(super) fn account_item_live(current: Option<&Item>) -> bool {
+    current.is_some_and(|i| i.attrs.get(ARCHIVED) == Some(&Value::Bool(false)))
+}
+
 /// The guard "this transaction is not voided".
 pub(super) fn still_live() -> Condition {
     Condition::AttrEquals("voided".into(), Value::Bool(false))
@@ -361,7 +366,22 @@ pub(super) struct InviteRec {
     /// Epoch seconds after which the code no longer works.
     pub expires_at: i64,
     pub used: bool,
+    /// The vault's members when the invite was made, so a join need not read
+    /// them (decision 030); `None` on invites made before.
+    pub members: Option<InviteMembers>,
 }
+
+/// The member list an invite carries, and the members version it was read at.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct InviteMembers {
+    /// Oldest first.
+    pub list: Vec<MemberRec>,
+    /// `META`'s members version after the invite's own write.
+    pub version: i64,
+}
+
+/// Attribute of an invite holding the members at sharing.
+const INVITE_MEMBERS: &str = "members";
 
 /// Attribute of an invite saying it was used.
 const USED: &str = "used";
@@ -370,7 +390,7 @@ impl InviteRec {
     /// Attributes; `purge_at` (the TTL) is later than `expires_at`, so a late
     /// join still learns the code expired rather than that it never existed.
     pub fn to_attrs(&self, purge_at: i64) -> Attrs {
-        BTreeMap::from([
+        let mut attrs = BTreeMap::from([
             ("vaultId".into(), sv(self.vault_id.to_string())),
             ("vaultName".into(), sv(&self.vault_name)),
             ("currency".into(), sv(self.currency.code())),
@@ -379,7 +399,13 @@ impl InviteRec {
             ("validUntil".into(), Value::N(self.expires_at)),
             (USED.into(), Value::Bool(self.used)),
             (TTL_ATTRIBUTE.into(), Value::N(purge_at)),
-        ])
+        ]);
+        if let Some(m) = &self.members {
+            let list = m.list.iter().map(|r| Value::M(r.to_attrs())).collect();
+            attrs.insert(INVITE_MEMBERS.into(), Value::L(list));
+            attrs.insert(MEMBERS_VERSION.into(), Value::N(m.version));
+        }
+        attrs
     }
 
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
@@ -391,6 +417,20 @@ impl InviteRec {
             role: role(a)?,
             expires_at: n(a, "validUntil")?,
             used: flag(a, USED)?,
+            members: match a.get(INVITE_MEMBERS) {
+                None => None,
+                Some(Value::L(list)) => Some(InviteMembers {
+                    list: list
+                        .iter()
+                        .map(|v| match v {
+                            Value::M(m) => MemberRec::from_attrs(m),
+                            _ => Err(corrupt(INVITE_MEMBERS)),
+                        })
+                        .collect::<Result<_, _>>()?,
+                    version: n(a, MEMBERS_VERSION)?,
+                }),
+                Some(_) => return Err(corrupt(INVITE_MEMBERS)),
+            },
         })
     }
 
@@ -418,11 +458,16 @@ pub(super) struct AccountRec {
     pub kind: AccountKind,
     pub archived: bool,
     pub net: i64,
+    /// What the item knows of the account's snapshots (decision 030).
+    pub snapshots: SnapshotHead,
+    /// What the item knows of the account's budget settings (decision 030).
+    pub budgets: BudgetHead,
 }
 
 impl AccountRec {
+    /// A new account's item (`createdAt` = `created_at`): its snapshot head starts known and empty.
     pub fn to_attrs(&self, created_at: i64) -> Attrs {
-        BTreeMap::from([
+        let mut attrs = BTreeMap::from([
             ("accountId".into(), sv(self.account_id.to_string())),
             ("name".into(), sv(&self.name)),
             ("nameKey".into(), sv(self.name_key.as_str())),
@@ -430,7 +475,14 @@ impl AccountRec {
             ("archived".into(), Value::Bool(self.archived)),
             ("net".into(), Value::N(self.net)),
             ("createdAt".into(), Value::N(created_at)),
-        ])
+        ]);
+        if let SnapshotHead::Known { seq, latest } = self.snapshots {
+            attrs.extend(SnapshotHead::attrs(seq, latest));
+        }
+        if let BudgetHead::Known { seq, tail } = &self.budgets {
+            attrs.extend(BudgetHead::attrs(*seq, tail));
+        }
+        attrs
     }
 
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
@@ -441,6 +493,8 @@ impl AccountRec {
             kind: parse_or_corrupt(AccountKind::parse(s(a, "kind")?), "account kind")?,
             archived: flag(a, "archived")?,
             net: n_or_zero(a, "net")?,
+            snapshots: SnapshotHead::from_attrs(a)?,
+            budgets: BudgetHead::from_attrs(a)?,
         })
     }
 
@@ -767,6 +821,9 @@ pub(super) struct SnapshotRec {
     pub account_id: AccountId,
     pub date: LocalDate,
     pub balance: i64,
+    /// The account's snapshot-write count this write moved it to (0: written
+    /// before decision 030); tells a reader whether a list it read is as new as a head.
+    pub seq: i64,
 }
 
 impl SnapshotRec {
@@ -778,6 +835,7 @@ impl SnapshotRec {
             ("balance".into(), Value::N(self.balance)),
             ("updatedAt".into(), Value::N(updated_at)),
             (RECORDED_BY.into(), sv(recorded_by)),
+            (SNAPSHOT_SEQ.into(), Value::N(self.seq)),
         ])
     }
 
@@ -786,7 +844,120 @@ impl SnapshotRec {
             account_id: parse_or_corrupt(AccountId::parse(s(a, "accountId")?), "account id")?,
             date: parse_or_corrupt(LocalDate::parse(s(a, "date")?), "date")?,
             balance: n(a, "balance")?,
+            seq: n_or_zero(a, SNAPSHOT_SEQ)?,
         })
+    }
+
+    /// The snapshot as an account head's latest.
+    pub fn latest(&self) -> LatestSnapshot {
+        LatestSnapshot {
+            date: self.date,
+            balance: self.balance,
+        }
+    }
+}
+
+/// A snapshot item's write count attribute (`seq`).
+const SNAPSHOT_SEQ: &str = "seq";
+/// An account item's count of snapshot writes; its presence makes the head exact.
+const HEAD_SEQ: &str = "snapSeq";
+/// The date of an account's latest snapshot (absent: no snapshot).
+const HEAD_DATE: &str = "snapDate";
+/// The balance of an account's latest snapshot.
+const HEAD_BALANCE: &str = "snapBalance";
+
+/// Makes an account or snapshot item's attributes as they were before decision 030
+/// (no heads, no write count): the contract suite's stand-in for older data.
+#[cfg(feature = "contract")]
+pub(crate) fn without_heads(attrs: &mut Attrs) {
+    for name in [
+        HEAD_SEQ,
+        HEAD_DATE,
+        HEAD_BALANCE,
+        SNAPSHOT_SEQ,
+        BUDGET_SEQ,
+        BUDGET_TAIL,
+    ] {
+        attrs.remove(name);
+    }
+}
+
+/// An account's latest snapshot by date, as its account item keeps it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct LatestSnapshot {
+    pub date: LocalDate,
+    pub balance: i64,
+}
+
+/// What an account item knows of the account's snapshots (decision 030): every
+/// snapshot write moves it on in the same atomic write as the snapshot item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum SnapshotHead {
+    /// An item written before the head existed: only the snapshot items tell.
+    Unknown,
+    /// Exact: `seq` snapshot writes so far, and the latest snapshot by date (any date).
+    Known {
+        seq: i64,
+        latest: Option<LatestSnapshot>,
+    },
+}
+
+impl SnapshotHead {
+    /// A new account's head: known, no snapshot.
+    pub const NEW: SnapshotHead = SnapshotHead::Known { seq: 0, latest: None };
+
+    fn attrs(seq: i64, latest: Option<LatestSnapshot>) -> Attrs {
+        let mut a = BTreeMap::from([(HEAD_SEQ.to_string(), Value::N(seq))]);
+        if let Some(l) = latest {
+            a.insert(HEAD_DATE.into(), sv(l.date.to_string()));
+            a.insert(HEAD_BALANCE.into(), Value::N(l.balance));
+        }
+        a
+    }
+
+    fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
+        let Some(seq) = optional_n(a, HEAD_SEQ)? else {
+            return Ok(SnapshotHead::Unknown);
+        };
+        let latest = match a.get(HEAD_DATE) {
+            None => None,
+            Some(_) => Some(LatestSnapshot {
+                date: parse_or_corrupt(LocalDate::parse(s(a, HEAD_DATE)?), "snapshot date")?,
+                balance: n(a, HEAD_BALANCE)?,
+            }),
+        };
+        Ok(SnapshotHead::Known { seq, latest })
+    }
+
+    /// The write count a snapshot write moves the head to.
+    pub fn next_seq(&self) -> i64 {
+        match self {
+            SnapshotHead::Unknown => 1,
+            SnapshotHead::Known { seq, .. } => seq.saturating_add(1),
+        }
+    }
+
+    /// The condition "the head is still the one read" (no snapshot write since).
+    pub fn unchanged(&self) -> Condition {
+        match self {
+            SnapshotHead::Unknown => Condition::AttrAbsent(HEAD_SEQ.into()),
+            SnapshotHead::Known { seq, .. } => Condition::AttrEquals(HEAD_SEQ.into(), Value::N(*seq)),
+        }
+    }
+
+    /// The update moving the head of account item `key` on by one write, to `latest`.
+    pub fn moved_on(&self, key: Key, latest: Option<LatestSnapshot>, guard: Guard) -> WriteOp {
+        WriteOp::Update {
+            key,
+            set: SnapshotHead::attrs(self.next_seq(), latest),
+            add: BTreeMap::new(),
+            remove: if latest.is_none() {
+                vec![HEAD_DATE.into(), HEAD_BALANCE.into()]
+            } else {
+                vec![]
+            },
+            guard: Some(guard),
+        }
     }
 }
 
@@ -818,6 +989,88 @@ impl BudgetRec {
             amount: n(a, "amount")?,
             repeat: flag(a, "repeat")?,
         })
+    }
+}
+
+/// An account item's count of budget-setting writes; its presence makes the tail exact.
+const BUDGET_SEQ: &str = "budgetSeq";
+/// An account item's budget settings that decide its budget from the month of
+/// the last setting write on (decision 030).
+const BUDGET_TAIL: &str = "budgets";
+
+/// What an account item knows of its budget settings (decision 030): every
+/// `set_budget` moves it on in the same atomic write as the setting item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum BudgetHead {
+    /// An item written before the head existed: only the setting items tell.
+    Unknown,
+    /// Exact: `seq` setting writes so far; `tail` every setting (ascending months)
+    /// that can decide the budget of the month it was written in or any later one.
+    Known { seq: i64, tail: Vec<BudgetRec> },
+}
+
+impl BudgetHead {
+    /// A new account's head: known, no setting.
+    pub fn new() -> Self {
+        BudgetHead::Known { seq: 0, tail: vec![] }
+    }
+
+    fn attrs(seq: i64, tail: &[BudgetRec]) -> Attrs {
+        let list = tail
+            .iter()
+            .map(|b| {
+                Value::M(BTreeMap::from([
+                    ("accountId".into(), sv(b.account_id.to_string())),
+                    ("month".into(), sv(b.month.to_string())),
+                    ("amount".into(), Value::N(b.amount)),
+                    ("repeat".into(), Value::Bool(b.repeat)),
+                ]))
+            })
+            .collect();
+        BTreeMap::from([
+            (BUDGET_SEQ.to_string(), Value::N(seq)),
+            (BUDGET_TAIL.to_string(), Value::L(list)),
+        ])
+    }
+
+    fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
+        let Some(seq) = optional_n(a, BUDGET_SEQ)? else {
+            return Ok(BudgetHead::Unknown);
+        };
+        let tail = match a.get(BUDGET_TAIL) {
+            Some(Value::L(list)) => list
+                .iter()
+                .map(|v| match v {
+                    Value::M(m) => BudgetRec::from_attrs(m),
+                    _ => Err(corrupt(BUDGET_TAIL)),
+                })
+                .collect::<Result<_, _>>()?,
+            _ => return Err(corrupt(BUDGET_TAIL)),
+        };
+        Ok(BudgetHead::Known { seq, tail })
+    }
+
+    /// The condition "the head is still the one read" (no setting write since).
+    pub fn unchanged(&self) -> Condition {
+        match self {
+            BudgetHead::Unknown => Condition::AttrAbsent(BUDGET_SEQ.into()),
+            BudgetHead::Known { seq, .. } => Condition::AttrEquals(BUDGET_SEQ.into(), Value::N(*seq)),
+        }
+    }
+
+    /// The update moving the head of account item `key` on by one write, to `tail`.
+    pub fn moved_on(&self, key: Key, tail: &[BudgetRec], guard: Guard) -> WriteOp {
+        let seq = match self {
+            BudgetHead::Unknown => 1,
+            BudgetHead::Known { seq, .. } => seq.saturating_add(1),
+        };
+        WriteOp::Update {
+            key,
+            set: BudgetHead::attrs(seq, tail),
+            add: BTreeMap::new(),
+            remove: vec![],
+            guard: Some(guard),
+        }
     }
 }
 

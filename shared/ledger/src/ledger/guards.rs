@@ -32,6 +32,10 @@ pub(super) const NAME_FREE: &str = "name-free";
 pub(super) const NAME_HELD: &str = "name-held";
 /// The snapshot being deleted exists.
 pub(super) const SNAPSHOT_EXISTS: &str = "snapshot-exists";
+/// The account's budget head is the one read and the account is live.
+pub(super) const BUDGET_HEAD: &str = "budget-head";
+/// The account's snapshot head is the one read (and, for a new snapshot, the account is live).
+pub(super) const SNAPSHOT_HEAD: &str = "snapshot-head";
 /// A new vault's id is not taken.
 pub(super) const VAULT_NEW: &str = "vault-new";
 /// The vault's settings item exists.

@@ -32,6 +32,8 @@ use crate::domain::{Clock, Entropy, LocalDate, OsEntropy, PersonId, TransactionI
 use crate::error::LedgerError;
 use crate::store::Store;
 
+#[cfg(feature = "contract")]
+pub(crate) use codec::without_heads;
 pub use sharing::{INVITE_LIFETIME_SECS, MAX_MEMBERS};
 pub use types::*;
 

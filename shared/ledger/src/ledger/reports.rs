@@ -243,12 +243,8 @@ async fn report_in(
     };
     let mut day_ranges = Vec::new();
     if first_full > last_full {
-        if r.from.month() == r.to.month() {
-            day_ranges.push((r.from, r.to));
-        } else {
-            day_ranges.push((r.from, r.from.last_of_month()));
-            day_ranges.push((r.to.first_of_month(), r.to));
-        }
+        // No whole month between: the days from..to are exactly the two partial months.
+        day_ranges.push((r.from, r.to));
     } else {
         if r.from.day() != 1 {
             day_ranges.push((r.from, r.from.last_of_month()));
@@ -257,24 +253,18 @@ async fn report_in(
             day_ranges.push((r.to.first_of_month(), r.to));
         }
     }
-    let months_query = async {
-        if first_full <= last_full {
-            query_all(
-                store,
-                pk.clone(),
-                keys::months_between(first_full, last_full),
-                true,
-            )
-            .await
-        } else {
-            Ok(vec![])
-        }
+    // The accounts and the whole months' rollups in one query (the range also holds
+    // earlier months' rollups, skipped below, as a balance's head query does).
+    let head_range = if first_full <= last_full {
+        keys::accounts_and_months_through(Some(last_full))
+    } else {
+        keys::accounts()
     };
-    let accounts_query = query_all(store, pk.clone(), keys::accounts(), true);
+    let head_query = query_all(store, pk.clone(), head_range, true);
     let day_query =
         |(a, b): (LocalDate, LocalDate)| query_all(store, pk.clone(), keys::days_between(a, b), true);
-    // At most two partial months; their ranges are known up front, so every
-    // query of the report goes out in the one round.
+    // At most two partial months (one range when no whole month lies between);
+    // their ranges are known up front, so every query goes out in the one round.
     let days_query = async {
         match day_ranges.as_slice() {
             [] => Ok(vec![]),
@@ -287,9 +277,16 @@ async fn report_in(
             }
         }
     };
-    let ((accounts, months), days) = join2(join2(accounts_query, months_query), days_query).await;
-    let cat = Catalogue::from_items(&accounts?)?;
-    let mut items = months?;
+    let (head, days) = join2(head_query, days_query).await;
+    let head = head?;
+    let cat = Catalogue::from_items(&head)?;
+    let mut items = Vec::new();
+    for item in head.iter().filter(|i| keys::is_month_rollup(&i.key.sk)) {
+        let r = Rollup::from_attrs(&item.attrs)?;
+        if r.period.month() >= first_full {
+            items.push(item.clone());
+        }
+    }
     items.extend(days?);
     let kind = r.kind.account_kind();
     let kinds: BTreeMap<AccountId, AccountKind> =

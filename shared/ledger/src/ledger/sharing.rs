@@ -14,11 +14,12 @@
 //! on a fresh roster, in which the vault no longer exists.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::accounts::vault_gone;
 use super::codec::{
-    InviteRec, MemberRec, Membership, is_owner, members_unchanged, members_update, members_version,
-    n_or_zero, owner_role, points_at_vault, vault_pointer,
+    InviteMembers, InviteRec, MemberRec, Membership, is_owner, members_unchanged, members_update,
+    members_version, n_or_zero, owner_role, points_at_vault, vault_pointer,
 };
 use super::guards::{
     INVITE_NEW, INVITE_UNUSED, MEMBER_NEW, MEMBER_PRESENT, MEMBERS_UNCHANGED, MEMBERSHIP, NAME_FREE,
@@ -156,6 +157,18 @@ pub(super) async fn share_vault(
             }
             let code = InviteCode::generate(ledger.entropy.as_ref());
             let now = ledger.clock.now().as_second();
+            // The invite carries the members as this write leaves them (a vault
+            // made before sharing gets its founder's item now, moving the version
+            // on), so the join reads no second round unless they changed since.
+            let founding = members.list.is_empty();
+            let carried = InviteMembers {
+                version: members.version + i64::from(founding),
+                list: if founding {
+                    vec![founder(who, &v.m, members.created_at)]
+                } else {
+                    members.list.clone()
+                },
+            };
             let invite = InviteRec {
                 vault_id: v.m.vault_id,
                 vault_name: v.m.name.clone(),
@@ -164,6 +177,7 @@ pub(super) async fn share_vault(
                 role,
                 expires_at: now + INVITE_LIFETIME_SECS,
                 used: false,
+                members: Some(carried),
             };
             let mut ops = vec![
                 WriteOp::Put {
@@ -176,7 +190,7 @@ pub(super) async fn share_vault(
                 owner_check(who, &v.m),
             ];
             // A vault made before sharing existed gets its creator's member item and count now.
-            if members.list.is_empty() {
+            if founding {
                 ops.push(WriteOp::Put {
                     item: Item {
                         key: keys::member(v.m.vault_id, who),
@@ -221,7 +235,9 @@ pub(super) async fn join_vault(
         Some(n) => Some(Name::parse(n).map_err(|e| LedgerError::from_parse(Field::Name, e))?),
         None => None,
     };
-    retrying(|| attempt_join(ledger, who, &code, name.as_ref())).await
+    // Set when the members the invite carries turned out stale: read them then.
+    let read_members_again = AtomicBool::new(false);
+    retrying(|| attempt_join(ledger, who, &code, name.as_ref(), &read_members_again)).await
 }
 
 /// What a join decided on: the invite, the joiner's fresh roster and the vault's members.
@@ -230,10 +246,17 @@ struct JoinReads {
     invite: InviteRec,
     roster: Arc<Roster>,
     members: Members,
+    /// Whether `members` came from the invite (the write then checks their version).
+    carried: bool,
     now: i64,
 }
 
-async fn join_reads(ledger: &Ledger, who: &PersonId, code: &InviteCode) -> Result<JoinReads, LedgerError> {
+async fn join_reads(
+    ledger: &Ledger,
+    who: &PersonId,
+    code: &InviteCode,
+    read_again: bool,
+) -> Result<JoinReads, LedgerError> {
     let key = keys::invite(&code.hash());
     let (invite, roster) = join2(ledger.store.get(&key), roster::fetch(ledger, who)).await;
     let (invite, roster) = (invite?, roster?);
@@ -245,8 +268,20 @@ async fn join_reads(ledger: &Ledger, who: &PersonId, code: &InviteCode) -> Resul
     if now >= invite.expires_at {
         return Err(LedgerError::InviteExpired);
     }
-    // A second read round: the vault's partition is known only from the invite.
-    let members = read_members(ledger, invite.vault_id).await?;
+    let (members, carried) = match &invite.members {
+        // The members as of the share; the write checks their version (decision 030).
+        Some(c) if !read_again => (
+            Members {
+                list: c.list.clone(),
+                version: c.version,
+                created_at: 0,
+                exists: true,
+            },
+            true,
+        ),
+        // A second read round: the vault's partition is known only from the invite.
+        _ => (read_members(ledger, invite.vault_id).await?, false),
+    };
     if !members.exists {
         // The vault is gone; say no more about it than about any unknown code.
         return Err(LedgerError::InviteUnknown);
@@ -256,6 +291,7 @@ async fn join_reads(ledger: &Ledger, who: &PersonId, code: &InviteCode) -> Resul
         invite,
         roster,
         members,
+        carried,
         now,
     })
 }
@@ -265,10 +301,25 @@ async fn attempt_join(
     who: &PersonId,
     code: &InviteCode,
     name: Option<&Name>,
+    read_again: &AtomicBool,
 ) -> Result<Joined, LedgerError> {
-    let r = join_reads(ledger, who, code).await?;
+    let r = join_reads(ledger, who, code, read_again.load(Ordering::Relaxed)).await?;
+    let outcome = join_as(ledger, who, name, &r).await;
+    if r.carried && matches!(outcome, Err(LedgerError::Conflict)) {
+        // The members moved on since the share (or the roster did): read them this time.
+        read_again.store(true, Ordering::Relaxed);
+    }
+    outcome
+}
+
+async fn join_as(
+    ledger: &Ledger,
+    who: &PersonId,
+    name: Option<&Name>,
+    r: &JoinReads,
+) -> Result<Joined, LedgerError> {
     if let Some(mine) = r.roster.members.iter().find(|m| m.vault_id == r.invite.vault_id) {
-        return promote(ledger, who, mine, &r).await;
+        return promote(ledger, who, mine, r).await;
     }
     let name = match name {
         Some(n) => n.clone(),
@@ -286,6 +337,10 @@ async fn attempt_join(
         ));
     }
     if r.members.list.len() >= MAX_MEMBERS {
+        if r.carried {
+            // Refuse only on a list read now: someone may have left since the share.
+            return Err(LedgerError::Conflict);
+        }
         return Err(LedgerError::invalid(
             Field::InviteCode,
             format!("the vault already has {MAX_MEMBERS} members, the most it may have"),
@@ -332,7 +387,11 @@ async fn attempt_join(
         members_update(
             keys::vault_meta(m.vault_id),
             1,
-            guard(VAULT_EXISTS, Condition::Exists),
+            if r.carried {
+                guard(MEMBERS_UNCHANGED, members_unchanged(r.members.version))
+            } else {
+                guard(VAULT_EXISTS, Condition::Exists)
+            },
         ),
         r.roster.bump(who),
     ];
@@ -361,6 +420,11 @@ fn join_failed(e: StoreError) -> LedgerError {
         } => LedgerError::InviteUsed,
         StoreError::ConditionFailed {
             guard: VAULT_EXISTS, ..
+        } => LedgerError::InviteUnknown,
+        // No settings item at all: the vault is gone (a changed version is a conflict).
+        StoreError::ConditionFailed {
+            guard: MEMBERS_UNCHANGED,
+            current: None,
         } => LedgerError::InviteUnknown,
         // The joiner's own roster or names changed meanwhile: decide again on fresh reads.
         StoreError::ConditionFailed { .. } => LedgerError::Conflict,

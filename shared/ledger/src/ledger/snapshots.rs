@@ -3,9 +3,10 @@
 use std::collections::BTreeMap;
 
 use super::accounts::{membership_check, vault_gone};
-use super::codec::account_live;
-use super::codec::{Period, Rollup, SnapshotRec};
-use super::guards::{ACCOUNT_LIVE, MEMBERSHIP, SNAPSHOT_EXISTS};
+use super::codec::{
+    LatestSnapshot, Period, Rollup, SnapshotHead, SnapshotRec, account_item_live, account_live,
+};
+use super::guards::{MEMBERSHIP, SNAPSHOT_EXISTS, SNAPSHOT_HEAD};
 use super::reports::nets_at;
 use super::resolve::{Catalogue, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
@@ -13,7 +14,7 @@ use super::*;
 use crate::domain::{AccountId, AccountKind, Money};
 use crate::error::Field;
 use crate::keys;
-use crate::store::{Guard, Item, StoreError, WriteOp};
+use crate::store::{Condition, Guard, Item, StoreError, WriteOp};
 
 pub(super) async fn upsert_snapshot(
     ledger: &Ledger,
@@ -66,6 +67,30 @@ async fn upsert_in(
         account_id: a.account_id,
         date: input.date,
         balance: balance.minor(),
+        seq: a.snapshots.next_seq(),
+    };
+    let latest = match a.snapshots {
+        SnapshotHead::Known { latest, .. } => newer(latest, rec.latest()),
+        // An account item from before heads: its own snapshots decide, read after
+        // the head (one more round, once per such account; decision 030).
+        SnapshotHead::Unknown => {
+            let items = query_all(
+                ledger.store.as_ref(),
+                keys::vault_pk(m.vault_id),
+                keys::account_snapshots(a.account_id),
+                true,
+            )
+            .await?;
+            let mut latest = Some(rec.latest());
+            for item in &items {
+                let s = SnapshotRec::from_attrs(&item.attrs)?;
+                // The one on this date is the one being replaced.
+                if s.date != input.date {
+                    latest = newer(latest, s.latest());
+                }
+            }
+            latest
+        }
     };
     let ops = vec![
         membership_check(who, &m),
@@ -77,10 +102,15 @@ async fn upsert_in(
             },
             guard: None,
         },
-        WriteOp::Check {
-            key: keys::account(m.vault_id, a.account_id),
-            guard: Guard::new(ACCOUNT_LIVE, account_live()),
-        },
+        // The account is live and its head unchanged since read; the head moves on.
+        a.snapshots.moved_on(
+            keys::account(m.vault_id, a.account_id),
+            latest,
+            Guard::new(
+                SNAPSHOT_HEAD,
+                Condition::All(vec![account_live(), a.snapshots.unchanged()]),
+            ),
+        ),
     ];
     match v.commit(ledger, who, ops).await {
         Ok(()) => Ok(SnapshotOutcome {
@@ -97,12 +127,31 @@ async fn upsert_in(
             guard: MEMBERSHIP, ..
         }) => Err(vault_gone(&m)),
         Err(StoreError::ConditionFailed {
-            guard: ACCOUNT_LIVE, ..
-        }) => Err(LedgerError::ArchivedAccount { name: a.name }),
-        // The roster moved (see `roster.rs`): decide again on a fresh one.
+            guard: SNAPSHOT_HEAD,
+            current,
+        }) if !account_item_live(current.as_ref()) => Err(LedgerError::ArchivedAccount { name: a.name }),
+        // The roster or the head moved (another snapshot write): decide again.
         Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
         Err(e) => Err(e.into()),
     }
+}
+
+/// The later of a head's latest and a snapshot; on the same date, the snapshot
+/// (it replaces the item of that date).
+fn newer(current: Option<LatestSnapshot>, candidate: LatestSnapshot) -> Option<LatestSnapshot> {
+    match current {
+        Some(c) if c.date > candidate.date => Some(c),
+        _ => Some(candidate),
+    }
+}
+
+/// The latest of `snaps` other than the one dated `gone`.
+fn latest_without(snaps: &[SnapshotRec], gone: LocalDate) -> Option<LatestSnapshot> {
+    snaps
+        .iter()
+        .filter(|s| s.date != gone)
+        .max_by_key(|s| s.date)
+        .map(SnapshotRec::latest)
 }
 
 pub(super) async fn reconcile(
@@ -121,13 +170,8 @@ async fn reconcile_in(
 ) -> Result<Reconciliation, LedgerError> {
     let store = ledger.store.as_ref();
     let pk = keys::vault_pk(m.vault_id);
-    // Round 1: accounts with every monthly rollup, and every snapshot.
-    let (head, snaps) = join2(
-        query_all(store, pk.clone(), keys::accounts_and_months_through(None), true),
-        query_all(store, pk.clone(), keys::snapshots(), true),
-    )
-    .await;
-    let head = head?;
+    // Round 1: accounts (each with its latest snapshot, decision 030) and every monthly rollup.
+    let head = query_all(store, pk.clone(), keys::accounts_and_months_through(None), true).await?;
     let cat = Catalogue::from_items(&head)?;
     let (only, account_choice) = match account {
         Some(a) => {
@@ -136,17 +180,35 @@ async fn reconcile_in(
         }
         None => (None, None),
     };
-    // The latest snapshot on or before today per account: one dated later (kept
-    // from before such dates were refused) never takes over.
     let today = m.today(ledger);
-    let mut latest: BTreeMap<AccountId, SnapshotRec> = BTreeMap::new();
-    for item in &snaps? {
-        let s = SnapshotRec::from_attrs(&item.attrs)?;
-        if only.is_some_and(|o| o != s.account_id) || s.date > today {
-            continue;
+    let mut latest: BTreeMap<AccountId, LatestSnapshot> = BTreeMap::new();
+    let mut heads_decide = true;
+    for a in cat
+        .accounts
+        .iter()
+        .filter(|a| only.is_none_or(|o| o == a.account_id))
+    {
+        match a.snapshots {
+            SnapshotHead::Known { latest: None, .. } => {}
+            SnapshotHead::Known { latest: Some(l), .. } if l.date <= today => {
+                latest.insert(a.account_id, l);
+            }
+            // A head from before heads existed, or one naming a snapshot dated after
+            // today (kept from before such dates were refused): the items decide.
+            _ => heads_decide = false,
         }
-        if latest.get(&s.account_id).is_none_or(|cur| cur.date < s.date) {
-            latest.insert(s.account_id, s);
+    }
+    if !heads_decide {
+        // The latest snapshot on or before today per account: one dated later never takes over.
+        latest.clear();
+        for item in &query_all(store, pk.clone(), keys::snapshots(), true).await? {
+            let s = SnapshotRec::from_attrs(&item.attrs)?;
+            if only.is_some_and(|o| o != s.account_id) || s.date > today {
+                continue;
+            }
+            if latest.get(&s.account_id).is_none_or(|cur| cur.date < s.date) {
+                latest.insert(s.account_id, s.latest());
+            }
         }
     }
     let mut rows = Vec::new();
@@ -154,10 +216,10 @@ async fn reconcile_in(
         latest.values().map(|s| s.date).min(),
         latest.values().map(|s| s.date).max(),
     ) {
-        // Round 2: daily rollups from the earliest snapshot's month to the latest snapshot.
+        // Then the daily rollups from the earliest snapshot's month to the latest snapshot.
         let days = query_all(store, pk, keys::days_between(first.first_of_month(), last), true).await?;
-        for s in latest.values() {
-            let Some(a) = cat.by_id(s.account_id) else {
+        for (account_id, s) in &latest {
+            let Some(a) = cat.by_id(*account_id) else {
                 continue;
             };
             let mut net: i64 = 0;
@@ -280,15 +342,61 @@ pub(super) async fn delete_snapshot(
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
             let m = v.m.clone();
-            let cat = super::resolve::catalogue(ledger, &m).await?;
+            let store = ledger.store.as_ref();
+            let pk = keys::vault_pk(m.vault_id);
+            // One round: the accounts (each with its snapshot head) and the vault's
+            // snapshots (the next latest, should the latest go).
+            let (cat, snaps) = join2(
+                super::resolve::catalogue(ledger, &m),
+                query_all(store, pk.clone(), keys::snapshots(), true),
+            )
+            .await;
+            let cat = cat?;
             // Archived accounts' snapshots can be deleted too (they are still listed).
             let a = cat.resolve(account, true, &m)?.clone();
+            let mut own = Vec::new();
+            for item in &snaps? {
+                let s = SnapshotRec::from_attrs(&item.attrs)?;
+                if s.account_id == a.account_id {
+                    own.push(s);
+                }
+            }
+            let latest = match a.snapshots {
+                SnapshotHead::Known { seq, latest: Some(l) } if l.date == date => {
+                    // The latest goes. The list read beside the head names the next
+                    // one only if it holds the head's own write (the newest `seq`);
+                    // a newer one means a write landed between the reads: read again.
+                    let newest = own.iter().map(|s| s.seq).max().unwrap_or(0);
+                    if newest > seq {
+                        return Err(LedgerError::Conflict);
+                    }
+                    if newest < seq {
+                        // The head's last write was a delete: the list is read again,
+                        // after the head (one more round; decision 030).
+                        own.clear();
+                        for item in &query_all(store, pk, keys::account_snapshots(a.account_id), true).await?
+                        {
+                            own.push(SnapshotRec::from_attrs(&item.attrs)?);
+                        }
+                    }
+                    latest_without(&own, date)
+                }
+                // Another date goes: the latest stays.
+                SnapshotHead::Known { latest, .. } => latest,
+                // From before heads: the list decides (the head is set only if still absent).
+                SnapshotHead::Unknown => latest_without(&own, date),
+            };
             let ops = vec![
                 membership_check(who, &m),
                 WriteOp::Delete {
                     key: keys::snapshot(m.vault_id, a.account_id, date),
-                    guard: Some(Guard::new(SNAPSHOT_EXISTS, crate::store::Condition::Exists)),
+                    guard: Some(Guard::new(SNAPSHOT_EXISTS, Condition::Exists)),
                 },
+                a.snapshots.moved_on(
+                    keys::account(m.vault_id, a.account_id),
+                    latest,
+                    Guard::new(SNAPSHOT_HEAD, a.snapshots.unchanged()),
+                ),
             ];
             let deleted = match v.commit(ledger, who, ops).await {
                 Ok(()) => true,

@@ -66,10 +66,16 @@ pub fn validate_key(key: &Key) -> Result<(), StoreError> {
 
 /// Refuse empty or reserved top-level attribute names in what an operation writes or tests.
 fn validate_attribute_names(op: &WriteOp) -> Result<(), StoreError> {
-    let condition_name = match condition_of(op) {
-        Some(Condition::AttrEquals(name, _) | Condition::AttrNotEquals(name, _)) => Some(name.as_str()),
-        _ => None,
-    };
+    let condition_names = condition_of(op)
+        .map(Condition::attribute_names)
+        .unwrap_or_default();
+    if let Some(Condition::All(all)) = condition_of(op)
+        && (all.is_empty() || all.iter().any(|c| matches!(c, Condition::All(_))))
+    {
+        return Err(StoreError::Invalid(
+            "a combined condition needs at least one condition and none nested".into(),
+        ));
+    }
     let names: Box<dyn Iterator<Item = &str>> = match op {
         WriteOp::Put { item, .. } => Box::new(item.attrs.keys().map(String::as_str)),
         WriteOp::Update { set, add, remove, .. } => Box::new(
@@ -80,7 +86,7 @@ fn validate_attribute_names(op: &WriteOp) -> Result<(), StoreError> {
         ),
         WriteOp::Delete { .. } | WriteOp::Check { .. } => Box::new(std::iter::empty()),
     };
-    for name in names.chain(condition_name) {
+    for name in names.chain(condition_names) {
         if name.is_empty() {
             return Err(StoreError::Invalid("attribute names must not be empty".into()));
         }
@@ -100,6 +106,8 @@ pub fn holds(condition: &Condition, current: Option<&Attrs>) -> bool {
         Condition::NotExists => current.is_none(),
         Condition::AttrEquals(name, value) => current.and_then(|a| a.get(name)) == Some(value),
         Condition::AttrNotEquals(name, value) => current.and_then(|a| a.get(name)) != Some(value),
+        Condition::AttrAbsent(name) => current.and_then(|a| a.get(name)).is_none(),
+        Condition::All(all) => all.iter().all(|c| holds(c, current)),
     }
 }
 

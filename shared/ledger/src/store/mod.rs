@@ -93,6 +93,25 @@ pub enum Condition {
     AttrEquals(String, Value),
     /// The item does not exist, or the attribute is absent or differs from the value.
     AttrNotEquals(String, Value),
+    /// The item does not exist, or it lacks the attribute.
+    AttrAbsent(String),
+    /// Every one of the conditions holds (none nested: a flat list, at least one).
+    All(Vec<Condition>),
+}
+
+impl Condition {
+    /// The attribute names the condition tests (for validation), in order.
+    pub fn attribute_names(&self) -> Vec<&str> {
+        match self {
+            Condition::Exists | Condition::NotExists => vec![],
+            Condition::AttrEquals(name, _)
+            | Condition::AttrNotEquals(name, _)
+            | Condition::AttrAbsent(name) => {
+                vec![name.as_str()]
+            }
+            Condition::All(all) => all.iter().flat_map(Condition::attribute_names).collect(),
+        }
+    }
 }
 
 /// A named condition: what must hold for an operation to apply, and the name
