@@ -357,7 +357,7 @@ pub(super) async fn catalogue(ledger: &Ledger, vault: &Membership) -> Result<Cat
 mod tests {
     use super::*;
     use crate::domain::{AccountKind, VaultId};
-    use crate::ledger::codec::archive_mark;
+    use crate::ledger::codec::{BudgetHead, SnapshotHead, archive_mark};
     use crate::store::Value;
 
     /// An account item as stored: archived (with the day, when given) or live.
@@ -370,6 +370,8 @@ mod tests {
             kind: AccountKind::Liability,
             archived: false,
             net: 0,
+            snapshots: SnapshotHead::NEW,
+            budgets: BudgetHead::new(),
         }
         .to_attrs(0);
         match archived {
