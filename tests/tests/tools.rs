@@ -1489,3 +1489,67 @@ async fn sharing_answers_both_generations() {
     // Refused at once: the vault is gone from the partner's list.
     assert_eq!(partner.ok("list_vaults", "{}").await["vaults"], json!([]));
 }
+
+// ---- what writes tell a model: voided entries, replays, notes, duplicates, previews ----
+
+#[tokio::test]
+async fn list_transactions_leaves_voided_entries_out_unless_asked_on_both_generations() {
+    let h = Harness::new().await;
+    let p = h.person("list-voided");
+    household(&p).await;
+    let kept = p
+        .record("카카오뱅크", "식비", "9000", "2026-03-30", "점심", "k-1")
+        .await;
+    let wrong = p
+        .record("카카오뱅크", "식비", "15000", "2026-03-31", "회식", "k-2")
+        .await;
+    p.ok(
+        "void_transaction",
+        &json!({"transactionId": wrong, "reason": "잘못 입력"}).to_string(),
+    )
+    .await;
+    let ids = |r: &Value| -> Vec<String> {
+        r["transactions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .map(|t| s(&t["transactionId"]).to_owned())
+            .collect()
+    };
+    let food = p.ok("list_transactions", r#"{"account": "식비"}"#).await;
+    assert_eq!(ids(&food), vec![kept.clone()]);
+    let modern = h
+        .modern_call(&p.token, "list_transactions", r#"{"account": "식비"}"#)
+        .await;
+    assert_eq!(ids(&modern["structuredContent"]), vec![kept.clone()]);
+    let all = p
+        .ok(
+            "list_transactions",
+            r#"{"account": "식비", "includeVoided": true}"#,
+        )
+        .await;
+    assert_eq!(ids(&all), vec![wrong.clone(), kept]);
+    let t = &all["transactions"][0];
+    assert_eq!(
+        (&t["voided"], &t["voidReason"], &t["voidedBy"]),
+        (&json!(true), &json!("잘못 입력"), &t["recordedBy"])
+    );
+    assert!(t["voidedBy"].is_string(), "{t}");
+    assert!(s(&t["voidedAt"]).starts_with("2026-03-"), "{t}");
+    let got = p
+        .ok("get_transaction", &json!({"transactionId": wrong}).to_string())
+        .await;
+    assert_eq!(
+        &got["transaction"], t,
+        "the listing shows what get_transaction shows"
+    );
+    let modern = h
+        .modern_call(
+            &p.token,
+            "list_transactions",
+            r#"{"account": "식비", "includeVoided": true}"#,
+        )
+        .await;
+    assert_eq!(&modern["structuredContent"]["transactions"][0], t);
+}

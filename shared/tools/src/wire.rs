@@ -199,6 +199,9 @@ pub(crate) struct TransactionOut {
     /// When it was voided, RFC 3339 UTC (voided entries only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) voided_at: Option<String>,
+    /// Who voided it (voided entries only; absent on older voids).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) voided_by: Option<String>,
 }
 
 /// An earlier version of an edited transaction.
@@ -251,6 +254,7 @@ impl From<lt::Transaction> for TransactionOut {
                 .collect(),
             void_reason: t.void_reason,
             voided_at: t.voided_at.map(|at| at.to_string()),
+            voided_by: t.voided_by,
         }
     }
 }

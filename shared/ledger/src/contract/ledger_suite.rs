@@ -143,6 +143,7 @@ async fn all_transactions(l: &Ledger, who: &PersonId) -> Vec<Transaction> {
             TransactionQuery {
                 limit: Some(200),
                 cursor: cursor.clone(),
+                include_voided: true,
                 ..Default::default()
             }
         ))
@@ -2816,6 +2817,11 @@ pub async fn budget_report_reads_do_not_grow_with_entries<S: Store>(store: S) {
 
 mod batches;
 pub use batches::*;
+
+// ---------------------------------------------------------------- what writes tell a model
+
+mod writes;
+pub use writes::*;
 // ---------------------------------------------------------------- sharing
 
 /// A fresh person whose token carries a display name.
@@ -3251,6 +3257,8 @@ macro_rules! ledger_contract_tests {
             last_owner_hands_over_before_leaving,
             race_fifty_joins_one_code,
             idempotency_keys_are_per_person,
+            // What writes tell a model (ledger_suite/writes.rs).
+            listings_leave_voided_entries_out_unless_asked,
         );
     };
 }

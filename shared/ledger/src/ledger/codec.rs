@@ -140,13 +140,17 @@ pub(super) fn still_live() -> Condition {
 }
 
 /// The attributes that mark a transaction voided.
-pub(super) fn void_mark(reason: &str, at: i64) -> Attrs {
+pub(super) fn void_mark(reason: &str, at: i64, by: &str) -> Attrs {
     BTreeMap::from([
         ("voided".into(), Value::Bool(true)),
         ("voidReason".into(), sv(reason)),
         ("voidedAt".into(), Value::N(at)),
+        (VOIDED_BY.into(), sv(by)),
     ])
 }
+
+/// Attribute of a voided transaction naming who voided it.
+const VOIDED_BY: &str = "voidedBy";
 
 /// Move an account's running balance by `net`.
 pub(super) fn balance_update(key: Key, net: i64, guard: Option<Guard>) -> WriteOp {
@@ -504,6 +508,8 @@ pub(super) struct TxRec {
     pub void_reason: Option<String>,
     /// When it was voided, epoch seconds.
     pub voided_at: Option<i64>,
+    /// Who voided it (display name then; absent on voids from before it was kept).
+    pub voided_by: Option<String>,
 }
 
 impl TxRec {
@@ -528,6 +534,7 @@ impl TxRec {
             edited_at_ms: None,
             void_reason: None,
             voided_at: None,
+            voided_by: None,
         }
     }
 
@@ -560,6 +567,9 @@ impl TxRec {
         }
         if let Some(at) = self.voided_at {
             attrs.insert("voidedAt".into(), Value::N(at));
+        }
+        if let Some(by) = &self.voided_by {
+            attrs.insert(VOIDED_BY.into(), sv(by));
         }
         if let Some(by) = &self.recorded_by {
             attrs.insert(RECORDED_BY.into(), sv(by));
@@ -607,6 +617,11 @@ impl TxRec {
                 Some(_) => return Err(corrupt("voidReason")),
             },
             voided_at: optional_n(a, "voidedAt")?,
+            voided_by: match a.get(VOIDED_BY) {
+                None => None,
+                Some(Value::S(by)) => Some(by.clone()),
+                Some(_) => return Err(corrupt(VOIDED_BY)),
+            },
         })
     }
 

@@ -593,6 +593,7 @@ pub(super) fn view(tx: &TxRec, cat: Option<&Catalogue>, currency: Currency) -> T
             .voided_at
             .filter(|_| tx.voided)
             .and_then(|s| jiff::Timestamp::from_second(s).ok()),
+        voided_by: tx.voided_by.clone().filter(|_| tx.voided),
     }
 }
 
@@ -618,10 +619,16 @@ pub(super) async fn void(
                 });
             }
             let at = ledger.clock.now().as_second();
+            let by = who.display_name();
             let mut ops = vec![membership_check(who, &m)];
             ops.extend(transaction_ops(
                 m.vault_id,
-                TxChange::Reverse { tx: &tx, reason, at },
+                TxChange::Reverse {
+                    tx: &tx,
+                    reason,
+                    at,
+                    by: &by,
+                },
                 &[],
             )?);
             match v.commit(ledger, who, ops).await {
@@ -630,6 +637,7 @@ pub(super) async fn void(
                         voided: true,
                         void_reason: Some(reason.to_string()),
                         voided_at: Some(at),
+                        voided_by: Some(by),
                         ..tx
                     };
                     Ok(Voided {

@@ -205,6 +205,8 @@ pub struct Transaction {
     pub void_reason: Option<String>,
     /// When it was voided.
     pub voided_at: Option<jiff::Timestamp>,
+    /// Who voided it (their display name then); `None` for entries voided before this was kept.
+    pub voided_by: Option<String>,
 }
 
 /// An earlier version of an edited transaction: its content until an edit replaced it.
@@ -505,6 +507,8 @@ pub struct TransactionQuery {
     pub limit: Option<u32>,
     /// `nextCursor` of the previous page, with the same filters.
     pub cursor: Option<String>,
+    /// Also list voided entries (default: left out).
+    pub include_voided: bool,
 }
 
 /// Result of `list_transactions`.
