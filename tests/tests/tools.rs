@@ -1553,3 +1553,32 @@ async fn list_transactions_leaves_voided_entries_out_unless_asked_on_both_genera
         .await;
     assert_eq!(&modern["structuredContent"]["transactions"][0], t);
 }
+
+#[tokio::test]
+async fn a_replay_after_a_void_shows_the_entry_as_it_is_now_on_both_generations() {
+    let h = Harness::new().await;
+    let p = h.person("replay-now");
+    household(&p).await;
+    let args = r#"{"from": "카카오뱅크", "to": "식비", "amount": "9000", "memo": "점심", "idempotencyKey": "lunch-1"}"#;
+    let first = p.ok("record_transaction", args).await;
+    assert_eq!(first.get("current"), None);
+    let id = s(&first["transaction"]["transactionId"]).to_owned();
+    p.ok(
+        "void_transaction",
+        &json!({"transactionId": id, "reason": "취소"}).to_string(),
+    )
+    .await;
+    let again = p.ok("record_transaction", args).await;
+    assert_eq!(again["replayed"], true);
+    assert_eq!(again["transaction"], first["transaction"], "the stored result");
+    assert_eq!(
+        (
+            &again["current"]["transactionId"],
+            &again["current"]["voided"],
+            &again["current"]["voidReason"]
+        ),
+        (&json!(id), &json!(true), &json!("취소"))
+    );
+    let modern = h.modern_call(&p.token, "record_transaction", args).await;
+    assert_eq!(modern["structuredContent"]["current"], again["current"]);
+}

@@ -105,7 +105,16 @@ mod tests {
         ("list_accounts", &["vault", "includeArchived"], &[]),
         (
             "list_transactions",
-            &["vault", "account", "from", "to", "text", "limit", "cursor"],
+            &[
+                "vault",
+                "account",
+                "from",
+                "to",
+                "text",
+                "limit",
+                "cursor",
+                "includeVoided",
+            ],
             &[],
         ),
         ("get_transaction", &["vault", "transactionId"], &["transactionId"]),
@@ -340,9 +349,9 @@ mod tests {
             visit(&spec.input_schema, &mut found);
         }
         // Outputs: list/get/record×2/void transactions + create_account's opening id
-        // + record_transactions' results + edit's transaction and current; inputs: get +
-        // void + edit.
-        assert_eq!(found, 12);
+        // + record_transactions' results and their current + edit's and record×2's
+        // current; inputs: get + void + edit.
+        assert_eq!(found, 15);
     }
 
     /// The published input schema and the deserializer agree: each example is

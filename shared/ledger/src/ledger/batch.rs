@@ -15,7 +15,8 @@ use std::sync::{Mutex, MutexGuard};
 use super::accounts::{membership_check, vault_gone};
 use super::codec::{GuardRec, IdemRec, Membership, TxRec, content_hash, external_ref_tx};
 use super::guards::MEMBERSHIP;
-use super::idempotency::{IdempotencyKey, NextAction, next_action};
+use super::idempotency::{IdempotencyKey, NextAction, changed_since, next_action};
+use super::record::view;
 use super::record::{
     Entry, check_balanced, check_lines, clean_external_ref, clean_memo, external_ref_op, guard_op,
     resolve_postings, window_ms,
@@ -268,7 +269,16 @@ async fn attempt(
         .zip(failed)
         .map(|(p, failed)| match (p, failed) {
             (Some(p), _) => {
-                Entry::new(ledger, &p.split, &p.key, &p.memo, p.external_ref.as_deref(), &m).map(|mut e| {
+                Entry::new(
+                    ledger,
+                    who,
+                    &p.split,
+                    &p.key,
+                    &p.memo,
+                    p.external_ref.as_deref(),
+                    &m,
+                )
+                .map(|mut e| {
                     // The record answers for the whole batch: a retry with other entries is refused.
                     e.fingerprint = format!("{print}\u{1e}{}", e.fingerprint);
                     e
@@ -322,6 +332,7 @@ async fn read_round(
     let mut wanted: Vec<Key> = Vec::new();
     for e in entries.iter().filter_map(|e| e.as_ref().ok()) {
         wanted.push(e.key.item_key(who));
+        wanted.push(e.changed_key.clone());
         match &e.xr_key {
             Some(xr) => wanted.push(xr.clone()),
             None if !input.allow_duplicate => wanted.push(e.guard_key.clone()),
@@ -413,9 +424,12 @@ impl Run<'_> {
                 self.taken.note(e, rec.tx.id);
                 self.moved.touch(&rec.tx);
                 let mine = lock(self.written).contains(&rec.tx.id);
+                let current = changed_since(&rec, self.found.get(&e.changed_key))?
+                    .map(|now| Box::new(view(&now, Some(&self.cat), self.v.m.currency)));
                 return Ok(EntryResult::Recorded {
                     transaction_id: Some(rec.tx.id),
                     replayed: !mine,
+                    current,
                 });
             }
             NextAction::Start(claim) => claim,
@@ -432,14 +446,17 @@ impl Run<'_> {
         };
         let id = self.new_id();
         let m = &self.v.m;
-        let tx = TxRec::new(
-            id,
-            e.date,
-            e.memo.to_string(),
-            self.now_ms,
-            Some(self.who.display_name()),
-            postings,
-        );
+        let tx = TxRec {
+            origin: Some(e.origin.clone()),
+            ..TxRec::new(
+                id,
+                e.date,
+                e.memo.to_string(),
+                self.now_ms,
+                Some(self.who.display_name()),
+                postings,
+            )
+        };
         let change = TxChange::Create(&tx);
         let nets = change.nets()?;
         if !self.input.dry_run {
@@ -491,6 +508,7 @@ impl Run<'_> {
         Ok(EntryResult::Recorded {
             transaction_id: (!self.input.dry_run).then_some(tx.id),
             replayed: false,
+            current: None,
         })
     }
 

@@ -151,6 +151,8 @@ pub(super) fn void_mark(reason: &str, at: i64, by: &str) -> Attrs {
 
 /// Attribute of a voided transaction naming who voided it.
 const VOIDED_BY: &str = "voidedBy";
+/// Attribute of a transaction holding its origin (see [`TxRec::origin`]).
+const ORIGIN: &str = "origin";
 
 /// Move an account's running balance by `net`.
 pub(super) fn balance_update(key: Key, net: i64, guard: Option<Guard>) -> WriteOp {
@@ -510,6 +512,10 @@ pub(super) struct TxRec {
     pub voided_at: Option<i64>,
     /// Who voided it (display name then; absent on voids from before it was kept).
     pub voided_by: Option<String>,
+    /// A hash of the idempotency record's key that recorded it (absent on entries
+    /// recorded without one, or before it was kept): where its voids and edits
+    /// leave what it is now, for replays of that key (`keys::transaction_changed`).
+    pub origin: Option<String>,
 }
 
 impl TxRec {
@@ -535,6 +541,7 @@ impl TxRec {
             void_reason: None,
             voided_at: None,
             voided_by: None,
+            origin: None,
         }
     }
 
@@ -570,6 +577,9 @@ impl TxRec {
         }
         if let Some(by) = &self.voided_by {
             attrs.insert(VOIDED_BY.into(), sv(by));
+        }
+        if let Some(origin) = &self.origin {
+            attrs.insert(ORIGIN.into(), sv(origin));
         }
         if let Some(by) = &self.recorded_by {
             attrs.insert(RECORDED_BY.into(), sv(by));
@@ -621,6 +631,11 @@ impl TxRec {
                 None => None,
                 Some(Value::S(by)) => Some(by.clone()),
                 Some(_) => return Err(corrupt(VOIDED_BY)),
+            },
+            origin: match a.get(ORIGIN) {
+                None => None,
+                Some(Value::S(o)) => Some(o.clone()),
+                Some(_) => return Err(corrupt(ORIGIN)),
             },
         })
     }

@@ -17,7 +17,9 @@ use super::codec::{
     guard_points_at,
 };
 use super::guards::{DUPLICATE_GUARD, EXTERNAL_REF_FREE, IDEMPOTENCY_CLAIM, MEMBERSHIP};
-use super::idempotency::{Claim, IdempotencyKey, NextAction, next_action, recorded, replay};
+use super::idempotency::{
+    Claim, IdempotencyKey, NextAction, changed_op, changed_since, next_action, recorded, replay,
+};
 use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
 use super::writer::{TxChange, transaction_ops};
@@ -197,12 +199,17 @@ pub(super) struct Entry<'a> {
     pub guard_key: Key,
     /// The externalRef claim's key, when it has a reference.
     pub xr_key: Option<Key>,
+    /// The origin its transaction carries (see `TxRec::origin`).
+    pub origin: String,
+    /// Where a void or an edit of its transaction leaves what it is now.
+    pub changed_key: Key,
 }
 
 impl<'a> Entry<'a> {
     /// The entry of `input` in the vault of `m`; amounts checked against its currency.
     pub fn new(
         ledger: &Ledger,
+        who: &PersonId,
         input: &'a NewSplit,
         key: &'a IdempotencyKey,
         memo: &'a str,
@@ -237,7 +244,10 @@ impl<'a> Entry<'a> {
             &describe(&to),
             &describe(&from),
         ]);
+        let origin = key.origin(who);
         Ok(Entry {
+            changed_key: keys::transaction_changed(m.vault_id, &origin),
+            origin,
             input,
             key,
             memo,
@@ -269,6 +279,8 @@ struct Reads {
     guard: Option<GuardRec>,
     /// The claim of the entry's externalRef, when another transaction holds it.
     claimed_by: Option<TransactionId>,
+    /// What the entry is now, when a void or an edit changed it since it was recorded.
+    changed: Option<Item>,
 }
 
 /// One round: was this entry already written (idempotency record), the accounts
@@ -295,13 +307,19 @@ async fn read_round(
             None => Ok(None),
         }
     };
-    let ((ik, cat), second) = join2(join2(store.get(&ik_key), catalogue(ledger, m)), second_read).await;
+    // The `TC#` item is read beside the record, so a replay says what changed at no extra round.
+    let (((ik, cat), second), changed) = join2(
+        join2(join2(store.get(&ik_key), catalogue(ledger, m)), second_read),
+        store.get(&e.changed_key),
+    )
+    .await;
     let next = next_action(ik_key, ik?, now_s)?;
     let mut reads = Reads {
         next,
         cat,
         guard: None,
         claimed_by: None,
+        changed: changed?,
     };
     if matches!(reads.next, NextAction::Replay(_)) {
         return Ok(reads);
@@ -419,6 +437,11 @@ async fn duplicate_check(
     Ok(None)
 }
 
+/// How long idempotency records live, in seconds.
+pub(super) fn ttl_s(ledger: &Ledger) -> i64 {
+    i64::try_from(ledger.config.idempotency_ttl.as_secs()).unwrap_or(i64::MAX)
+}
+
 pub(super) fn window_ms(ledger: &Ledger) -> i64 {
     i64::try_from(ledger.config.duplicate_window.as_millis()).unwrap_or(i64::MAX)
 }
@@ -494,12 +517,17 @@ async fn attempt(
     v: InVault,
 ) -> Result<Recorded, LedgerError> {
     let m = v.m.clone();
-    let e = Entry::new(ledger, input, key, memo, external_ref, &m)?;
+    let e = Entry::new(ledger, who, input, key, memo, external_ref, &m)?;
     let now = ledger.clock.now();
     let (now_s, now_ms) = (now.as_second(), now.as_millisecond());
     let reads = read_round(ledger, who, &e, &m, now_s).await?;
     let claim = match reads.next {
-        NextAction::Replay(r) => return e.replay(&r, &m),
+        NextAction::Replay(r) => {
+            let mut out = e.replay(&r, &m)?;
+            out.current = changed_since(&r, reads.changed.as_ref())?
+                .map(|now| view(&now, reads.cat.as_ref().ok(), m.currency));
+            return Ok(out);
+        }
         NextAction::Start(claim) => claim,
     };
     if let (Some(r), Some(id)) = (e.external_ref, reads.claimed_by) {
@@ -515,14 +543,17 @@ async fn attempt(
         return Ok(replayed);
     }
 
-    let tx = TxRec::new(
-        TransactionId::generate(now_ms, ledger.entropy.next_u64()),
-        e.date,
-        e.memo.to_string(),
-        now_ms,
-        Some(who.display_name()),
-        postings,
-    );
+    let tx = TxRec {
+        origin: Some(e.origin.clone()),
+        ..TxRec::new(
+            TransactionId::generate(now_ms, ledger.entropy.next_u64()),
+            e.date,
+            e.memo.to_string(),
+            now_ms,
+            Some(who.display_name()),
+            postings,
+        )
+    };
     let change = TxChange::Create(&tx);
     let rec = IdemRec {
         fingerprint: e.fingerprint.clone(),
@@ -631,22 +662,21 @@ pub(super) async fn void(
                 },
                 &[],
             )?);
+            let voided = TxRec {
+                voided: true,
+                void_reason: Some(reason.to_string()),
+                voided_at: Some(at),
+                voided_by: Some(by.clone()),
+                ..tx
+            };
+            ops.extend(changed_op(m.vault_id, &voided, at, ttl_s(ledger)));
             match v.commit(ledger, who, ops).await {
-                Ok(()) => {
-                    let voided = TxRec {
-                        voided: true,
-                        void_reason: Some(reason.to_string()),
-                        voided_at: Some(at),
-                        voided_by: Some(by),
-                        ..tx
-                    };
-                    Ok(Voided {
-                        vault: m.vault_ref(),
-                        currency: m.currency,
-                        transaction: view(&voided, Some(&cat), m.currency),
-                        already_voided: false,
-                    })
-                }
+                Ok(()) => Ok(Voided {
+                    vault: m.vault_ref(),
+                    currency: m.currency,
+                    transaction: view(&voided, Some(&cat), m.currency),
+                    already_voided: false,
+                }),
                 Err(StoreError::ConditionFailed {
                     guard: MEMBERSHIP, ..
                 }) => Err(vault_gone(&m)),

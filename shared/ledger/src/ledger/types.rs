@@ -368,6 +368,8 @@ pub enum EntryResult {
         transaction_id: Option<TransactionId>,
         /// Recorded by an earlier call with this key; nothing written now.
         replayed: bool,
+        /// On a replay: the transaction as it is now, when it changed since (edited, voided).
+        current: Option<Box<Transaction>>,
     },
     /// Already in the ledger; not recorded again.
     Duplicate(Duplicate),
@@ -405,6 +407,8 @@ pub struct Recorded {
     pub replayed: bool,
     /// `true` when nothing was written because `dry_run` was asked.
     pub dry_run: bool,
+    /// On a replay: the transaction as it is now, when it changed since (edited, voided).
+    pub current: Option<Transaction>,
 }
 
 /// A correction of a transaction (`edit_transaction`): only what is `Some` changes.

@@ -15,7 +15,7 @@ use crate::args::{DATE_PATTERN, KeyArg, MemoArg, NameArg, POSITIVE_AMOUNT_PATTER
 use crate::errors::{entry_message, simple_argument};
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
-use crate::wire::{AmountOut, TransactionIdOut, UuidOut, VaultOut};
+use crate::wire::{AmountOut, TransactionIdOut, TransactionOut, UuidOut, VaultOut};
 
 /// An entry's amount as read: a bad one is that entry's error, not the whole call's.
 #[derive(Debug)]
@@ -142,6 +142,9 @@ struct EntryOut {
     /// For an error: what is wrong and what to do.
     #[serde(skip_serializing_if = "Option::is_none")]
     message: Option<String>,
+    /// For a replayed entry voided or edited since: the transaction as it is now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    current: Option<TransactionOut>,
 }
 
 /// How many entries ended each way.
@@ -259,6 +262,7 @@ fn output(b: BatchRecorded) -> Result<Output, LedgerError> {
             EntryResult::Recorded {
                 transaction_id,
                 replayed,
+                current,
             } => {
                 if replayed {
                     counts.replayed += 1;
@@ -271,6 +275,7 @@ fn output(b: BatchRecorded) -> Result<Output, LedgerError> {
                     transaction_id: transaction_id.map(Into::into),
                     matched_by: None,
                     message: None,
+                    current: current.map(|t| (*t).into()),
                 }
             }
             EntryResult::Duplicate(d) => {
@@ -284,6 +289,7 @@ fn output(b: BatchRecorded) -> Result<Output, LedgerError> {
                         MatchedBy::DuplicateGuard => MatchedByOut::DuplicateGuard,
                     }),
                     message: None,
+                    current: None,
                 }
             }
             EntryResult::Failed(e) => {
@@ -295,6 +301,7 @@ fn output(b: BatchRecorded) -> Result<Output, LedgerError> {
                     matched_by: None,
                     // An internal failure of one entry fails the call, as it would for one record.
                     message: Some(entry_message(e, simple_argument)?),
+                    current: None,
                 }
             }
         };

@@ -23,6 +23,9 @@ pub(crate) struct Output {
     replayed: bool,
     /// True when dryRun was set: nothing was written, this is a preview.
     dry_run: bool,
+    /// On a replay, when the entry changed since (voided or edited): the transaction as it is now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    current: Option<TransactionOut>,
 }
 
 /// An account's balance after the write.
@@ -56,6 +59,7 @@ impl From<Recorded> for Output {
             balances: r.balances.into_iter().map(BalanceOut::from).collect(),
             replayed: r.replayed,
             dry_run: r.dry_run,
+            current: r.current.map(Into::into),
         }
     }
 }

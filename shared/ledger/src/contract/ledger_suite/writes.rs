@@ -78,3 +78,165 @@ pub async fn listings_leave_voided_entries_out_unless_asked<S: Store>(store: S) 
         "{e}"
     );
 }
+
+/// A replay says so and, when the entry was voided or edited since, also shows it as it
+/// is now: for record_transaction, record_split_transaction and each batch entry.
+pub async fn replays_show_the_entry_as_it_is_now<S: Store>(store: S) {
+    let (l, clock) = ledger_over(Arc::new(store));
+    let me = named_person("replay-now", "민수");
+    household(&l, &me).await;
+    clock.advance_seconds(1);
+    let lunch = tx("카카오뱅크", "식비", "9000", None, "점심");
+    let first = record(&l, &me, lunch.clone()).await;
+    let id = first.transaction.transaction_id;
+    let same = record(&l, &me, lunch.clone()).await;
+    assert_eq!(
+        (same.replayed, &same.current),
+        (true, &None),
+        "unchanged: no current"
+    );
+    assert_eq!(same.transaction, first.transaction);
+
+    clock.advance_seconds(1);
+    let fixed = edit(
+        &l,
+        &me,
+        TransactionEdit {
+            amount: Some(d("9500")),
+            ..edit_of(id)
+        },
+    )
+    .await
+    .expect("edit");
+    let after_edit = record(&l, &me, lunch.clone()).await;
+    assert!(after_edit.replayed);
+    assert_eq!(
+        after_edit.transaction, first.transaction,
+        "the stored result as it was"
+    );
+    let now = after_edit.current.expect("changed since");
+    assert_eq!((now.version, now.voided), (2, false));
+    assert_eq!(now.postings[0].amount.to_string(), "9500");
+    assert_eq!(now.postings, fixed.transaction.postings);
+
+    clock.advance_seconds(1);
+    call!(l.void_transaction(&me, None, id, Some("취소"))).expect("void");
+    let after_void = record(&l, &me, lunch.clone()).await;
+    let now = after_void.current.expect("voided since");
+    assert_eq!(
+        (
+            now.voided,
+            now.version,
+            now.void_reason.as_deref(),
+            now.voided_by.as_deref()
+        ),
+        (true, 2, Some("취소"), Some("민수"))
+    );
+    // A dry run of the same key answers the same, and so does a split.
+    let dry = record(
+        &l,
+        &me,
+        NewTransaction {
+            dry_run: true,
+            ..lunch.clone()
+        },
+    )
+    .await;
+    assert_eq!(dry.current.map(|t| t.voided), Some(true));
+    clock.advance_seconds(1);
+    let split = NewSplit {
+        vault: None,
+        from: vec![SplitLine {
+            account: "카카오뱅크".into(),
+            amount: d("30000"),
+        }],
+        to: vec![
+            SplitLine {
+                account: "식비".into(),
+                amount: d("20000"),
+            },
+            SplitLine {
+                account: "쇼핑".into(),
+                amount: d("10000"),
+            },
+        ],
+        date: None,
+        memo: Some("마트".into()),
+        idempotency_key: key(),
+        allow_duplicate: false,
+        future_date: false,
+        dry_run: false,
+        external_ref: None,
+    };
+    let s = call!(l.record_split(&me, split.clone())).expect("split");
+    call!(l.void_transaction(&me, None, s.transaction.transaction_id, None)).expect("void split");
+    let again = call!(l.record_split(&me, split.clone())).expect("split replay");
+    assert_eq!(
+        (again.replayed, again.current.map(|t| t.voided)),
+        (true, Some(true))
+    );
+
+    // A batch: each replayed entry voided or edited since carries what it is now.
+    clock.advance_seconds(1);
+    let entry = |amount: &str, memo: &str| {
+        Ok(BatchEntry {
+            from: "신한카드".into(),
+            to: "식비".into(),
+            amount: d(amount),
+            date: Some(date("2026-03-14")),
+            memo: Some(memo.into()),
+            external_ref: None,
+        })
+    };
+    let b = NewBatch {
+        vault: None,
+        entries: vec![entry("1000", "a"), entry("2000", "b"), entry("3000", "c")],
+        idempotency_key: key(),
+        allow_duplicate: false,
+        dry_run: false,
+    };
+    let ids: Vec<TransactionId> = call!(l.record_transactions(&me, b.clone()))
+        .expect("batch")
+        .results
+        .iter()
+        .map(|r| match r {
+            EntryResult::Recorded {
+                transaction_id: Some(id),
+                replayed: false,
+                current: None,
+            } => *id,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    clock.advance_seconds(1);
+    call!(l.void_transaction(&me, None, ids[0], None)).expect("void entry");
+    edit(
+        &l,
+        &me,
+        TransactionEdit {
+            memo: Some("b 수정".into()),
+            ..edit_of(ids[1])
+        },
+    )
+    .await
+    .expect("edit entry");
+    let shown: Vec<(bool, Option<(bool, u32, String)>)> = call!(l.record_transactions(&me, b.clone()))
+        .expect("batch replay")
+        .results
+        .into_iter()
+        .map(|r| match r {
+            EntryResult::Recorded {
+                replayed, current, ..
+            } => (replayed, current.map(|t| (t.voided, t.version, t.memo))),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        vec![
+            (true, Some((true, 1, "a".to_string()))),
+            (true, Some((false, 2, "b 수정".to_string()))),
+            (true, None),
+        ]
+    );
+}
