@@ -1582,3 +1582,47 @@ async fn a_replay_after_a_void_shows_the_entry_as_it_is_now_on_both_generations(
     let modern = h.modern_call(&p.token, "record_transaction", args).await;
     assert_eq!(modern["structuredContent"]["current"], again["current"]);
 }
+
+#[tokio::test]
+async fn an_unusual_direction_is_recorded_with_a_note_on_both_generations() {
+    let h = Harness::new().await;
+    let p = h.person("direction-note");
+    household(&p).await;
+    let lunch = p
+        .ok(
+            "record_transaction",
+            r#"{"from": "카카오뱅크", "to": "식비", "amount": "9000", "idempotencyKey": "n-1"}"#,
+        )
+        .await;
+    assert_eq!(lunch.get("note"), None);
+    let salary = r#"{"from": "카카오뱅크", "to": "월급", "amount": "3000000", "idempotencyKey": "n-2"}"#;
+    let backwards = p.ok("record_transaction", salary).await;
+    assert_eq!(
+        backwards["note"],
+        "Reads as 월급 income paid back out of 카카오뱅크; if this is income received, swap from and to."
+    );
+    let modern = h
+        .modern_call(
+            &p.token,
+            "record_transaction",
+            r#"{"from": "식비", "to": "카카오뱅크", "amount": "3000", "idempotencyKey": "n-3"}"#,
+        )
+        .await;
+    assert_eq!(
+        modern["structuredContent"]["note"],
+        "Reads as a refund of 식비 into 카카오뱅크; if this is spending, swap from and to."
+    );
+    let batch = p
+        .ok(
+            "record_transactions",
+            r#"{"entries": [{"from": "신한카드", "to": "식비", "amount": "8000"}, {"from": "식비", "to": "신한카드", "amount": "8000", "memo": "취소"}], "idempotencyKey": "n-4", "allowDuplicate": true}"#,
+        )
+        .await;
+    assert_eq!(
+        (batch["results"][0].get("note"), &batch["results"][1]["note"]),
+        (
+            None,
+            &json!("Reads as a refund of 식비 into 신한카드; if this is spending, swap from and to.")
+        )
+    );
+}

@@ -18,7 +18,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::domain::{
-    AccountKind, Currency, Decimal, LocalDate, ManualClock, PersonId, TransactionId, VaultZone, YearMonth,
+    AccountKind, Currency, Decimal, LocalDate, ManualClock, PersonId, Reading, TransactionId, VaultZone,
+    YearMonth,
 };
 use crate::error::{EditShape, Entity, Field, LedgerError, Side};
 use crate::ledger::*;
@@ -3260,6 +3261,7 @@ macro_rules! ledger_contract_tests {
             // What writes tell a model (ledger_suite/writes.rs).
             listings_leave_voided_entries_out_unless_asked,
             replays_show_the_entry_as_it_is_now,
+            unusual_directions_are_recorded_with_a_note,
         );
     };
 }

@@ -1,6 +1,7 @@
 //! Domain values, each parsed once at the edge and valid from then on:
 //! money, ids, names, dates and account kinds.
 
+mod direction;
 mod ids;
 mod invite;
 pub mod limits;
@@ -8,6 +9,7 @@ mod money;
 mod name;
 mod time;
 
+pub use direction::{Reading, reading};
 pub use ids::{
     AccountId, Entropy, OsEntropy, PersonId, SeededEntropy, TWO_POW_53, TransactionId, VaultId,
     is_usable_subject, random_uuid,

@@ -16,11 +16,11 @@ use super::accounts::{membership_check, vault_gone};
 use super::codec::{GuardRec, IdemRec, Membership, TxRec, content_hash, external_ref_tx};
 use super::guards::MEMBERSHIP;
 use super::idempotency::{IdempotencyKey, NextAction, changed_since, next_action};
-use super::record::view;
 use super::record::{
     Entry, check_balanced, check_lines, clean_external_ref, clean_memo, external_ref_op, guard_op,
     resolve_postings, window_ms,
 };
+use super::record::{direction_note, view};
 use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
 use super::writer::{TxChange, refusing_overflow, transaction_ops};
@@ -430,6 +430,7 @@ impl Run<'_> {
                     transaction_id: Some(rec.tx.id),
                     replayed: !mine,
                     current,
+                    note: direction_note(&rec.tx, &self.cat),
                 });
             }
             NextAction::Start(claim) => claim,
@@ -509,6 +510,7 @@ impl Run<'_> {
             transaction_id: (!self.input.dry_run).then_some(tx.id),
             replayed: false,
             current: None,
+            note: direction_note(&tx, &self.cat),
         })
     }
 

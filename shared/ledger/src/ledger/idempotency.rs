@@ -156,6 +156,7 @@ pub(super) fn recorded(rec: &IdemRec, m: &Membership, replayed: bool, dry_run: b
         replayed,
         dry_run,
         current: None,
+        note: None,
     }
 }
 

@@ -526,6 +526,7 @@ async fn attempt(
             let mut out = e.replay(&r, &m)?;
             out.current = changed_since(&r, reads.changed.as_ref())?
                 .map(|now| view(&now, reads.cat.as_ref().ok(), m.currency));
+            out.note = reads.cat.as_ref().ok().and_then(|c| direction_note(&r.tx, c));
             return Ok(out);
         }
         NextAction::Start(claim) => claim,
@@ -563,7 +564,10 @@ async fn attempt(
         expires_at: now_s
             .saturating_add(i64::try_from(ledger.config.idempotency_ttl.as_secs()).unwrap_or(i64::MAX)),
     };
-    let result = recorded(&rec, &m, false, input.dry_run);
+    let result = Recorded {
+        note: direction_note(&tx, &cat),
+        ..recorded(&rec, &m, false, input.dry_run)
+    };
     if input.dry_run {
         return Ok(result);
     }
@@ -594,6 +598,31 @@ async fn attempt(
         Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
         Err(e) => Err(super::writer::refusing_overflow(e)),
     }
+}
+
+/// How the entry reads when its direction is unusual: the first pair of a `from` and a
+/// `to` line, in line order, whose kinds make one (`domain::reading`); one note per
+/// entry, so a split with several such pairs names the first.
+pub(super) fn direction_note(tx: &TxRec, cat: &Catalogue) -> Option<DirectionNote> {
+    let account = |p: &PostingRec| cat.by_id(p.account_id);
+    let to: Vec<_> = tx
+        .postings
+        .iter()
+        .filter(|p| p.amount > 0)
+        .filter_map(account)
+        .collect();
+    tx.postings
+        .iter()
+        .filter(|p| p.amount < 0)
+        .filter_map(account)
+        .flat_map(|f| to.iter().map(move |t| (f, *t)))
+        .find_map(|(f, t)| {
+            crate::domain::reading(f.kind, t.kind).map(|reading| DirectionNote {
+                reading,
+                from: f.name.clone(),
+                to: t.name.clone(),
+            })
+        })
 }
 
 /// A stored transaction as results show it; account names from the catalogue when given

@@ -370,6 +370,8 @@ pub enum EntryResult {
         replayed: bool,
         /// On a replay: the transaction as it is now, when it changed since (edited, voided).
         current: Option<Box<Transaction>>,
+        /// How the entry reads, when its direction is unusual.
+        note: Option<DirectionNote>,
     },
     /// Already in the ledger; not recorded again.
     Duplicate(Duplicate),
@@ -409,6 +411,19 @@ pub struct Recorded {
     pub dry_run: bool,
     /// On a replay: the transaction as it is now, when it changed since (edited, voided).
     pub current: Option<Transaction>,
+    /// How the entry reads, when its direction is unusual (it is recorded all the same).
+    pub note: Option<DirectionNote>,
+}
+
+/// An entry whose direction is unusual: how it reads, between which accounts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DirectionNote {
+    /// How it reads.
+    pub reading: crate::domain::Reading,
+    /// The account the money left (its current name).
+    pub from: String,
+    /// The account the money arrived at (its current name).
+    pub to: String,
 }
 
 /// A correction of a transaction (`edit_transaction`): only what is `Some` changes.

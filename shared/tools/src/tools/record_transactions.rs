@@ -145,6 +145,9 @@ struct EntryOut {
     /// For a replayed entry voided or edited since: the transaction as it is now.
     #[serde(skip_serializing_if = "Option::is_none")]
     current: Option<TransactionOut>,
+    /// For a recorded entry whose direction is unusual: how it reads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
 }
 
 /// How many entries ended each way.
@@ -263,6 +266,7 @@ fn output(b: BatchRecorded) -> Result<Output, LedgerError> {
                 transaction_id,
                 replayed,
                 current,
+                note,
             } => {
                 if replayed {
                     counts.replayed += 1;
@@ -276,6 +280,7 @@ fn output(b: BatchRecorded) -> Result<Output, LedgerError> {
                     matched_by: None,
                     message: None,
                     current: current.map(|t| (*t).into()),
+                    note: note.as_ref().map(crate::tools::recorded::note),
                 }
             }
             EntryResult::Duplicate(d) => {
@@ -290,6 +295,7 @@ fn output(b: BatchRecorded) -> Result<Output, LedgerError> {
                     }),
                     message: None,
                     current: None,
+                    note: None,
                 }
             }
             EntryResult::Failed(e) => {
@@ -302,6 +308,7 @@ fn output(b: BatchRecorded) -> Result<Output, LedgerError> {
                     // An internal failure of one entry fails the call, as it would for one record.
                     message: Some(entry_message(e, simple_argument)?),
                     current: None,
+                    note: None,
                 }
             }
         };

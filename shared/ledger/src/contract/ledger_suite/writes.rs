@@ -204,6 +204,7 @@ pub async fn replays_show_the_entry_as_it_is_now<S: Store>(store: S) {
                 transaction_id: Some(id),
                 replayed: false,
                 current: None,
+                ..
             } => *id,
             other => panic!("{other:?}"),
         })
@@ -239,4 +240,94 @@ pub async fn replays_show_the_entry_as_it_is_now<S: Store>(store: S) {
             (true, None),
         ]
     );
+}
+
+/// Unusual directions are recorded, and the result says how the entry reads: for
+/// single entries, splits (the first such pair of lines), replays and batch entries.
+pub async fn unusual_directions_are_recorded_with_a_note<S: Store>(store: S) {
+    let (l, clock) = ledger_over(Arc::new(store));
+    let me = fresh_person("direction");
+    household(&l, &me).await;
+    let note = |r: &Recorded| r.note.as_ref().map(|n| (n.reading, n.from.clone(), n.to.clone()));
+    let reading = |reading, from: &str, to: &str| Some((reading, from.to_string(), to.to_string()));
+    clock.advance_seconds(1);
+    let lunch = record(&l, &me, tx("카카오뱅크", "식비", "9000", None, "점심")).await;
+    assert_eq!(note(&lunch), None, "spending reads as spending");
+    clock.advance_seconds(1);
+    let refund = record(&l, &me, tx("식비", "카카오뱅크", "3000", None, "환불")).await;
+    assert_eq!(note(&refund), reading(Reading::Refund, "식비", "카카오뱅크"));
+    clock.advance_seconds(1);
+    let salary = tx("카카오뱅크", "월급", "3000000", None, "월급 거꾸로");
+    let backwards = record(&l, &me, salary.clone()).await;
+    assert_eq!(
+        note(&backwards),
+        reading(Reading::IncomeReturned, "카카오뱅크", "월급")
+    );
+    // Recorded all the same: 월급 earned 3,000,000 and gave it back.
+    assert_eq!(balances(&l, &me).await.get("월급").map(String::as_str), Some("0"));
+    let replay = record(&l, &me, salary).await;
+    assert!(replay.replayed);
+    assert_eq!(note(&replay), note(&backwards), "a replay reads the same");
+    clock.advance_seconds(1);
+    let split = NewSplit {
+        vault: None,
+        from: vec![
+            SplitLine {
+                account: "신한카드".into(),
+                amount: d("5000"),
+            },
+            SplitLine {
+                account: "쇼핑".into(),
+                amount: d("2000"),
+            },
+        ],
+        to: vec![SplitLine {
+            account: "식비".into(),
+            amount: d("7000"),
+        }],
+        date: None,
+        memo: Some("반품 후 장보기".into()),
+        idempotency_key: key(),
+        allow_duplicate: false,
+        future_date: false,
+        dry_run: true,
+        external_ref: None,
+    };
+    let s = call!(l.record_split(&me, split.clone())).expect("split");
+    assert_eq!(note(&s), reading(Reading::SpendingMoved, "쇼핑", "식비"));
+    clock.advance_seconds(1);
+    let b = NewBatch {
+        vault: None,
+        entries: vec![
+            Ok(BatchEntry {
+                from: "신한카드".into(),
+                to: "식비".into(),
+                amount: d("8000"),
+                date: Some(date("2026-03-14")),
+                memo: Some("가맹점".into()),
+                external_ref: None,
+            }),
+            Ok(BatchEntry {
+                from: "쇼핑".into(),
+                to: "신한카드".into(),
+                amount: d("4000"),
+                date: Some(date("2026-03-14")),
+                memo: Some("취소".into()),
+                external_ref: None,
+            }),
+        ],
+        idempotency_key: key(),
+        allow_duplicate: false,
+        dry_run: false,
+    };
+    let notes: Vec<Option<(Reading, String, String)>> = call!(l.record_transactions(&me, b.clone()))
+        .expect("batch")
+        .results
+        .into_iter()
+        .map(|r| match r {
+            EntryResult::Recorded { note, .. } => note.map(|n| (n.reading, n.from, n.to)),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(notes, vec![None, reading(Reading::Refund, "쇼핑", "신한카드")]);
 }
