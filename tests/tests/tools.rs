@@ -357,12 +357,20 @@ async fn record_transaction_refuses_a_reused_key_and_a_probable_duplicate() {
     );
     // A model that minted a fresh key on retry is stopped by the duplicate guard.
     let again = r#"{"from": "카카오뱅크", "to": "식비", "amount": "9000", "date": "2026-03-03", "memo": "점심", "idempotencyKey": "k-2"}"#;
-    assert_eq!(
-        p.err("record_transaction", again).await,
-        format!(
-            "An identical transaction (same date, accounts, amounts and memo) was recorded 0 minute(s) ago as transactionId \"{id}\". It is probably a duplicate of that one: check it with get_transaction. If this really is a second, separate transaction, call again with allowDuplicate: true."
-        )
+    let refusal = format!(
+        "The same accounts and amount were recorded 0 minute(s) ago as transactionId \"{id}\" (dated 2026-03-03, memo \"점심\", recorded at 2026-03-31T03:00:07Z). It is probably a duplicate of that one, even with another memo or date: check it with get_transaction. If this really is a second, separate transaction, call again with allowDuplicate: true."
     );
+    assert_eq!(p.err("record_transaction", again).await, refusal);
+    // Reworded and dated today (the clock, not the date, decides): the same refusal, on the modern leg too.
+    let reworded = h
+        .modern_call(
+            &p.token,
+            "record_transaction",
+            r#"{"from": "카카오뱅크", "to": "식비", "amount": "9000", "memo": "국밥 점심", "idempotencyKey": "k-3"}"#,
+        )
+        .await;
+    assert_eq!(reworded["isError"], true);
+    assert_eq!(reworded["content"][0]["text"], refusal);
     let second = p
         .ok(
             "record_transaction",

@@ -195,8 +195,11 @@ pub(super) struct Entry<'a> {
     pub external_ref: Option<&'a str>,
     /// Everything the caller sent that makes this entry this entry (the idempotency record's check).
     pub fingerprint: String,
-    /// The duplicate guard's key (same date, memo, accounts and amounts).
-    pub guard_key: Key,
+    /// The duplicate guard's keys: same accounts and amounts, in this time bucket
+    /// and the one before (`[current, previous]`; see [`guard_keys`]).
+    pub guard_keys: [Key; 2],
+    /// What makes two entries of one batch the same entry: date, memo, accounts, amounts.
+    pub content_key: String,
     /// The externalRef claim's key, when it has a reference.
     pub xr_key: Option<Key>,
     /// The origin its transaction carries (see `TxRec::origin`).
@@ -207,6 +210,7 @@ pub(super) struct Entry<'a> {
 
 impl<'a> Entry<'a> {
     /// The entry of `input` in the vault of `m`; amounts checked against its currency.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         ledger: &Ledger,
         who: &PersonId,
@@ -215,6 +219,7 @@ impl<'a> Entry<'a> {
         memo: &'a str,
         external_ref: Option<&'a str>,
         m: &Membership,
+        now_ms: i64,
     ) -> Result<Self, LedgerError> {
         let to = to_lines(&input.to, Side::To, m.currency)?;
         let from = to_lines(&input.from, Side::From, m.currency)?;
@@ -237,13 +242,20 @@ impl<'a> Entry<'a> {
             parts.push(format!("xr:{r}"));
         }
         let fingerprint = parts.join("\u{1e}");
-        let guard_hash = content_hash(&[
+        let content_key = content_hash(&[
             &m.vault_id.to_string(),
             &date.to_string(),
             memo,
             &describe(&to),
             &describe(&from),
         ]);
+        let guard_keys = guard_keys(
+            m.vault_id,
+            &describe(&to),
+            &describe(&from),
+            now_ms,
+            window_ms(ledger),
+        );
         let origin = key.origin(who);
         Ok(Entry {
             changed_key: keys::transaction_changed(m.vault_id, &origin),
@@ -256,7 +268,8 @@ impl<'a> Entry<'a> {
             date,
             external_ref,
             fingerprint,
-            guard_key: keys::duplicate_guard(m.vault_id, &guard_hash),
+            guard_keys,
+            content_key,
             xr_key: external_ref.map(|r| keys::external_ref(m.vault_id, r)),
         })
     }
@@ -272,11 +285,29 @@ impl<'a> Entry<'a> {
     }
 }
 
+/// The duplicate guard's two keys for an entry with these lines recorded at `now_ms`:
+/// the clock is cut into buckets one window wide, and the guard of the current
+/// bucket and of the one before cover every entry recorded within the window,
+/// whatever its date or memo (decision 028).
+fn guard_keys(vault: crate::domain::VaultId, to: &str, from: &str, now_ms: i64, window_ms: i64) -> [Key; 2] {
+    let bucket = now_ms.div_euclid(window_ms.max(1));
+    let key = |b: i64| {
+        keys::duplicate_guard(
+            vault,
+            &content_hash(&["dg-v2", &vault.to_string(), to, from, &b.to_string()]),
+        )
+    };
+    [key(bucket), key(bucket.saturating_sub(1))]
+}
+
+/// The duplicate guards read for an entry: `[current bucket, previous bucket]`.
+pub(super) type Guards = [Option<GuardRec>; 2];
+
 /// What the first read round found.
 struct Reads {
     next: NextAction,
     cat: Result<Catalogue, LedgerError>,
-    guard: Option<GuardRec>,
+    guards: Guards,
     /// The claim of the entry's externalRef, when another transaction holds it.
     claimed_by: Option<TransactionId>,
     /// What the entry is now, when a void or an edit changed it since it was recorded.
@@ -295,16 +326,17 @@ async fn read_round(
 ) -> Result<Reads, LedgerError> {
     let store = ledger.store.as_ref();
     let ik_key = e.key.item_key(who);
-    // The guard, or the externalRef claim instead (an entry with one skips the guard).
-    let second = match (&e.xr_key, e.guarded()) {
-        (Some(xr), _) => Some(xr),
-        (None, true) => Some(&e.guard_key),
-        (None, false) => None,
+    // The guards, or the externalRef claim instead (an entry with one skips the guard).
+    let second: Vec<Key> = match (&e.xr_key, e.guarded()) {
+        (Some(xr), _) => vec![xr.clone()],
+        (None, true) => e.guard_keys.to_vec(),
+        (None, false) => vec![],
     };
     let second_read = async {
-        match second {
-            Some(k) => store.get(k).await,
-            None => Ok(None),
+        match second.len() {
+            0 => Ok(vec![]),
+            1 => store.get(&second[0]).await.map(|i| vec![i]),
+            _ => store.get_many(&second).await,
         }
     };
     // The `TC#` item is read beside the record, so a replay says what changed at no extra round.
@@ -317,17 +349,22 @@ async fn read_round(
     let mut reads = Reads {
         next,
         cat,
-        guard: None,
+        guards: [None, None],
         claimed_by: None,
         changed: changed?,
     };
     if matches!(reads.next, NextAction::Replay(_)) {
         return Ok(reads);
     }
-    match (second?, e.xr_key.is_some()) {
-        (Some(item), true) => reads.claimed_by = Some(external_ref_tx(&item)?),
-        (Some(item), false) => reads.guard = Some(GuardRec::from_attrs(&item.attrs)?),
-        (None, _) => {}
+    let second = second?;
+    if e.xr_key.is_some() {
+        if let Some(Some(item)) = second.first() {
+            reads.claimed_by = Some(external_ref_tx(item)?);
+        }
+        return Ok(reads);
+    }
+    for (slot, item) in reads.guards.iter_mut().zip(second) {
+        *slot = item.map(|i| GuardRec::from_attrs(&i.attrs)).transpose()?;
     }
     Ok(reads)
 }
@@ -396,43 +433,62 @@ pub(super) fn check_balanced(e: &Entry<'_>, currency: Currency) -> Result<(), Le
     Ok(())
 }
 
-/// The duplicate guard: an identical entry recorded within the window, still live,
-/// is refused unless the caller allowed duplicates. `Some` is a replay: the guard
-/// was this very entry, landed from a concurrent retry.
+/// The guards of `guards` recorded within the window before `now_ms`, newest first.
+pub(super) fn within_window(guards: &Guards, window_ms: i64, now_ms: i64) -> Vec<&GuardRec> {
+    let mut live: Vec<&GuardRec> = guards
+        .iter()
+        .flatten()
+        .filter(|g| now_ms.saturating_sub(g.recorded_at_ms) < window_ms)
+        .collect();
+    live.sort_by_key(|g| std::cmp::Reverse(g.recorded_at_ms));
+    live.dedup_by_key(|g| g.transaction_id);
+    live
+}
+
+/// The refusal of an entry that repeats `earlier` (recorded `now_ms - recorded_at` ago).
+pub(super) fn probable_duplicate(earlier: &TxRec, now_ms: i64) -> LedgerError {
+    LedgerError::ProbableDuplicate {
+        earlier_id: earlier.id,
+        earlier_date: earlier.date,
+        earlier_memo: earlier.memo.clone(),
+        recorded_at: jiff::Timestamp::from_millisecond(earlier.recorded_at_ms)
+            .unwrap_or(jiff::Timestamp::UNIX_EPOCH),
+        minutes_ago: now_ms.saturating_sub(earlier.recorded_at_ms) / 60_000,
+    }
+}
+
+/// The duplicate guard: an entry with the same accounts and amounts recorded within
+/// the window (by the clock, whatever its date or memo), still live, is refused
+/// unless the caller allowed duplicates. `Some` is a replay: the guard was this very
+/// entry, landed from a concurrent retry.
 async fn duplicate_check(
     ledger: &Ledger,
     e: &Entry<'_>,
     claim: &Claim,
-    guard: Option<&GuardRec>,
+    guards: &Guards,
     m: &Membership,
     now_ms: i64,
 ) -> Result<Option<Recorded>, LedgerError> {
-    let window_ms = window_ms(ledger);
-    let Some(g) =
-        guard.filter(|g| !e.input.allow_duplicate && now_ms.saturating_sub(g.recorded_at_ms) < window_ms)
-    else {
+    let candidates = within_window(guards, window_ms(ledger), now_ms);
+    if e.input.allow_duplicate || candidates.is_empty() {
         return Ok(None);
-    };
-    // Rare path: was the earlier one voided, or is it this very entry landing from a concurrent retry?
-    let got = ledger
-        .store
-        .get_many(&[
-            claim.key().clone(),
-            keys::transaction_by_id(m.vault_id, g.transaction_id),
-        ])
-        .await?;
+    }
+    // Rare path: were the earlier ones voided, or is it this very entry landing from a concurrent retry?
+    let mut wanted = vec![claim.key().clone()];
+    wanted.extend(
+        candidates
+            .iter()
+            .map(|g| keys::transaction_by_id(m.vault_id, g.transaction_id)),
+    );
+    let got = ledger.store.get_many(&wanted).await?;
     if let Some(Some(item)) = got.first() {
         return e.replay(&IdemRec::from_attrs(&item.attrs)?, m).map(Some);
     }
-    let earlier_live = match got.get(1) {
-        Some(Some(item)) => !TxRec::from_item(item)?.voided,
-        _ => false,
-    };
-    if earlier_live {
-        return Err(LedgerError::ProbableDuplicate {
-            earlier_id: g.transaction_id,
-            minutes_ago: now_ms.saturating_sub(g.recorded_at_ms) / 60_000,
-        });
+    for item in got.iter().skip(1).flatten() {
+        let earlier = TxRec::from_item(item)?;
+        if !earlier.voided {
+            return Err(probable_duplicate(&earlier, now_ms));
+        }
     }
     Ok(None)
 }
@@ -469,31 +525,49 @@ fn balances_after(
     Ok(balances)
 }
 
-/// The guard item moved to this transaction; only if it is still the one we read
-/// (unconditionally when the guard does not decide about this entry).
-pub(super) fn guard_op(
+/// The current bucket's guard moved to this transaction, only if both guards are
+/// still what was read (`read`: the transaction each pointed at, `[current,
+/// previous]`), so two racing entries with the same lines cannot both pass, even
+/// across a bucket's edge. Unconditional when the guard does not decide about this entry.
+pub(super) fn guard_ops(
     e: &Entry<'_>,
-    guard: Option<&GuardRec>,
+    read: [Option<TransactionId>; 2],
     tx: &TxRec,
     now_s: i64,
     window_ms: i64,
-) -> WriteOp {
-    WriteOp::Put {
+) -> Vec<WriteOp> {
+    let unchanged = |was: Option<TransactionId>| match was {
+        Some(id) => super::guards::guard(DUPLICATE_GUARD, guard_points_at(id)),
+        None => super::guards::guard(DUPLICATE_GUARD, Condition::NotExists),
+    };
+    let [current_key, previous_key] = &e.guard_keys;
+    let mut ops = vec![WriteOp::Put {
         item: Item {
-            key: e.guard_key.clone(),
+            key: current_key.clone(),
             attrs: GuardRec {
                 transaction_id: tx.id,
                 date: tx.date,
                 recorded_at_ms: tx.recorded_at_ms,
             }
-            .to_attrs(now_s.saturating_add(window_ms / 1000 + 60)),
+            // Read until the end of the next bucket: two windows, and a minute's slack.
+            .to_attrs(now_s.saturating_add(2 * (window_ms / 1000) + 60)),
         },
-        guard: match (guard, e.guarded()) {
-            (_, false) => None,
-            (Some(g), true) => super::guards::guard(DUPLICATE_GUARD, guard_points_at(g.transaction_id)),
-            (None, true) => super::guards::guard(DUPLICATE_GUARD, Condition::NotExists),
-        },
+        guard: if e.guarded() { unchanged(read[0]) } else { None },
+    }];
+    if e.guarded()
+        && let Some(guard) = unchanged(read[1])
+    {
+        ops.push(WriteOp::Check {
+            key: previous_key.clone(),
+            guard,
+        });
     }
+    ops
+}
+
+/// The transactions the guards read point at.
+pub(super) fn pointed_at(guards: &Guards) -> [Option<TransactionId>; 2] {
+    [0, 1].map(|i| guards[i].as_ref().map(|g| g.transaction_id))
 }
 
 /// The entry's externalRef claimed for `tx`, only if no transaction holds it yet.
@@ -517,9 +591,9 @@ async fn attempt(
     v: InVault,
 ) -> Result<Recorded, LedgerError> {
     let m = v.m.clone();
-    let e = Entry::new(ledger, who, input, key, memo, external_ref, &m)?;
     let now = ledger.clock.now();
     let (now_s, now_ms) = (now.as_second(), now.as_millisecond());
+    let e = Entry::new(ledger, who, input, key, memo, external_ref, &m, now_ms)?;
     let reads = read_round(ledger, who, &e, &m, now_s).await?;
     let claim = match reads.next {
         NextAction::Replay(r) => {
@@ -540,7 +614,7 @@ async fn attempt(
     let cat = reads.cat?;
     let postings = resolve_postings(&cat, &e, &m)?;
     check_balanced(&e, m.currency)?;
-    if let Some(replayed) = duplicate_check(ledger, &e, &claim, reads.guard.as_ref(), &m, now_ms).await? {
+    if let Some(replayed) = duplicate_check(ledger, &e, &claim, &reads.guards, &m, now_ms).await? {
         return Ok(replayed);
     }
 
@@ -571,11 +645,14 @@ async fn attempt(
     if input.dry_run {
         return Ok(result);
     }
-    let mut ops = vec![
-        claim.op(&rec),
-        membership_check(who, &m),
-        guard_op(&e, reads.guard.as_ref(), &tx, now_s, window_ms(ledger)),
-    ];
+    let mut ops = vec![claim.op(&rec), membership_check(who, &m)];
+    ops.extend(guard_ops(
+        &e,
+        pointed_at(&reads.guards),
+        &tx,
+        now_s,
+        window_ms(ledger),
+    ));
     ops.extend(external_ref_op(&e, tx.id));
     ops.extend(transaction_ops(m.vault_id, change, &[])?);
     match v.commit(ledger, who, ops).await {

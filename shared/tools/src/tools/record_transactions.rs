@@ -104,7 +104,7 @@ pub(crate) struct Args {
     idempotency_key: KeyArg,
     /// Check every entry and write nothing. Default false.
     dry_run: Option<bool>,
-    /// Record entries identical (date, accounts, amount, memo) to one recorded minutes ago. Default false.
+    /// Record entries with the same accounts and amount as one recorded in the last 10 minutes (or, within this batch, an identical one). Default false.
     allow_duplicate: Option<bool>,
 }
 

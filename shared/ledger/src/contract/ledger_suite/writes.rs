@@ -331,3 +331,118 @@ pub async fn unusual_directions_are_recorded_with_a_note<S: Store>(store: S) {
         .collect();
     assert_eq!(notes, vec![None, reading(Reading::Refund, "쇼핑", "신한카드")]);
 }
+
+/// The duplicate guard goes by the clock: the same accounts and amount within the
+/// window (ten minutes) is a probable duplicate whatever the memo or the date, and the
+/// refusal names the earlier entry; after the window, or with allowDuplicate, it records.
+pub async fn duplicate_guard_goes_by_the_clock<S: Store>(store: S) {
+    let (l, clock) = ledger_over(Arc::new(store));
+    let me = fresh_person("dup-clock");
+    household(&l, &me).await;
+    clock.advance_seconds(1);
+    let first = record(
+        &l,
+        &me,
+        tx("카카오뱅크", "식비", "4500", None, "아이스 아메리카노"),
+    )
+    .await;
+    let earlier = &first.transaction;
+    clock.advance_seconds(90);
+    // Reworded, and even dated otherwise: still the same accounts and amount minutes later.
+    for (on, memo) in [(None, "아아"), (Some("2026-03-14"), "커피")] {
+        let e = call!(l.record_transaction(&me, tx("카카오뱅크", "식비", "4500", on, memo))).unwrap_err();
+        match &e {
+            LedgerError::ProbableDuplicate {
+                earlier_id,
+                earlier_date,
+                earlier_memo,
+                recorded_at,
+                minutes_ago,
+            } => assert_eq!(
+                (
+                    *earlier_id,
+                    earlier_date.to_string(),
+                    earlier_memo.as_str(),
+                    recorded_at.as_second(),
+                    *minutes_ago
+                ),
+                (
+                    earlier.transaction_id,
+                    "2026-03-15".to_string(),
+                    "아이스 아메리카노",
+                    NOON_KST_2026_03_15 + 1,
+                    1
+                )
+            ),
+            other => panic!("expected a probable duplicate, got {other:?}"),
+        }
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "The same accounts and amount were recorded 1 minute(s) ago as transaction {} (dated 2026-03-15, memo \"아이스 아메리카노\"); it is probably a duplicate.",
+                earlier.transaction_id
+            )
+        );
+    }
+    // Another amount, or other accounts, is another entry.
+    record(&l, &me, tx("카카오뱅크", "식비", "4600", None, "아아")).await;
+    record(&l, &me, tx("현금", "식비", "4500", None, "아아")).await;
+    let meant = record(
+        &l,
+        &me,
+        NewTransaction {
+            allow_duplicate: true,
+            ..tx("카카오뱅크", "식비", "4500", None, "아아")
+        },
+    )
+    .await;
+    assert_ne!(meant.transaction.transaction_id, earlier.transaction_id);
+    clock.advance_seconds(10 * 60);
+    record(&l, &me, tx("카카오뱅크", "식비", "4500", None, "또 커피")).await;
+    assert_eq!(
+        balances(&l, &me).await.get("식비").map(String::as_str),
+        Some("34600"),
+        "12000 + 4500 + 4600 + 4500 + 4500 + 4500 (the two refused ones are not there)"
+    );
+}
+
+/// A repeat just after local midnight in Los Angeles lands on the next day by the
+/// calendar, but minutes later by the clock: caught (and across a guard bucket's edge).
+pub async fn duplicate_guard_catches_a_repeat_after_local_midnight<S: Store>(store: S) {
+    let (l, clock) = ledger_over(Arc::new(store));
+    let me = fresh_person("dup-la");
+    call!(l.create_vault(
+        &me,
+        NewVault {
+            name: "LA".into(),
+            currency: Some(Currency::parse("USD").expect("USD")),
+            time_zone: Some(VaultZone::parse("America/Los_Angeles").expect("zone")),
+        }
+    ))
+    .expect("vault");
+    account(&l, &me, "Checking", AccountKind::Asset, Some("1000")).await;
+    account(&l, &me, "Food", AccountKind::Expense, None).await;
+    // 03:00Z is 20:00 in Los Angeles (PDT); 06:58Z is 23:58 on the 14th there.
+    clock.advance_seconds(3 * 3600 + 58 * 60);
+    let late = record(&l, &me, tx("Checking", "Food", "12.50", None, "tacos")).await;
+    assert_eq!(late.transaction.date.to_string(), "2026-03-14");
+    clock.advance_seconds(3 * 60);
+    let e = call!(l.record_transaction(&me, tx("Checking", "Food", "12.50", None, "tacos"))).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "The same accounts and amount were recorded 3 minute(s) ago as transaction {} (dated 2026-03-14, memo \"tacos\"); it is probably a duplicate.",
+            late.transaction.transaction_id
+        )
+    );
+    let meant = record(
+        &l,
+        &me,
+        NewTransaction {
+            allow_duplicate: true,
+            ..tx("Checking", "Food", "12.50", None, "tacos")
+        },
+    )
+    .await;
+    assert_eq!(meant.transaction.date.to_string(), "2026-03-15");
+}
