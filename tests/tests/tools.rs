@@ -1634,3 +1634,51 @@ async fn an_unusual_direction_is_recorded_with_a_note_on_both_generations() {
         )
     );
 }
+
+#[tokio::test]
+async fn a_dry_run_is_a_preview_without_an_id_on_both_generations() {
+    let h = Harness::new().await;
+    let p = h.person("preview");
+    household(&p).await;
+    let args = r#"{"from": "신한카드", "to": "식비", "amount": "30000", "memo": "장보기", "idempotencyKey": "pv-1", "dryRun": true}"#;
+    let dry = p.ok("record_transaction", args).await;
+    assert_eq!(
+        (
+            &dry["dryRun"],
+            &dry["transaction"]["preview"],
+            dry["transaction"].get("transactionId")
+        ),
+        (&json!(true), &json!(true), None)
+    );
+    let modern = h.modern_call(&p.token, "record_transaction", args).await;
+    assert_eq!(modern["structuredContent"]["transaction"], dry["transaction"]);
+    // The real write with the same key is stored, with an id get_transaction finds.
+    let real = p
+        .ok(
+            "record_transaction",
+            r#"{"from": "신한카드", "to": "식비", "amount": "30000", "memo": "장보기", "idempotencyKey": "pv-1"}"#,
+        )
+        .await;
+    assert_eq!(real["transaction"].get("preview"), None);
+    let id = s(&real["transaction"]["transactionId"]).to_owned();
+    let got = p
+        .ok("get_transaction", &json!({"transactionId": id}).to_string())
+        .await;
+    assert_eq!(got["transaction"]["memo"], "장보기");
+    // An edit's preview keeps the entry's id and changes nothing.
+    let fix = p
+        .ok(
+            "edit_transaction",
+            &json!({"transactionId": id, "idempotencyKey": "pv-2", "amount": "31000", "dryRun": true})
+                .to_string(),
+        )
+        .await;
+    assert_eq!(
+        (
+            &fix["transaction"]["transactionId"],
+            &fix["transaction"]["preview"],
+            &fix["transaction"]["version"]
+        ),
+        (&json!(id), &json!(true), &json!(2))
+    );
+}

@@ -644,7 +644,14 @@ mod tests {
             }
             if let Some(transaction) = spec.output_schema["properties"].get("transaction") {
                 let t = required(transaction);
-                for field in ["transactionId", "date", "memo", "voided", "postings", "version"] {
+                // A recording's dry run is a preview without an id (decision 028).
+                let preview_without_id = ["record_transaction", "record_split_transaction"].contains(name);
+                assert_eq!(
+                    t.iter().any(|p| p == "transactionId"),
+                    !preview_without_id,
+                    "{name}: transaction.transactionId"
+                );
+                for field in ["date", "memo", "voided", "postings", "version"] {
                     assert!(t.iter().any(|p| p == field), "{name}: transaction.{field}");
                 }
                 let posting = required(&transaction["properties"]["postings"]["items"]);

@@ -3277,6 +3277,7 @@ macro_rules! ledger_contract_tests {
             unusual_directions_are_recorded_with_a_note,
             duplicate_guard_goes_by_the_clock,
             duplicate_guard_catches_a_repeat_after_local_midnight,
+            dry_runs_are_previews,
         );
     };
 }

@@ -402,8 +402,9 @@ async fn attempt(
         tx: current.clone(),
         replaced_at_ms: now_ms,
     });
-    let result = edited(&rec, &history, Some(&cat), &m, false, input.dry_run, None);
+    let mut result = edited(&rec, &history, Some(&cat), &m, false, input.dry_run, None);
     if input.dry_run {
+        result.transaction.preview = true;
         return Ok(result);
     }
     let mut ops = vec![claim.op(&rec), membership_check(who, &m)];

@@ -638,11 +638,13 @@ async fn attempt(
         expires_at: now_s
             .saturating_add(i64::try_from(ledger.config.idempotency_ttl.as_secs()).unwrap_or(i64::MAX)),
     };
-    let result = Recorded {
+    let mut result = Recorded {
         note: direction_note(&tx, &cat),
         ..recorded(&rec, &m, false, input.dry_run)
     };
     if input.dry_run {
+        // Nothing is stored: the id is a placeholder no later write will use.
+        result.transaction.preview = true;
         return Ok(result);
     }
     let mut ops = vec![claim.op(&rec), membership_check(who, &m)];
@@ -731,6 +733,7 @@ pub(super) fn view(tx: &TxRec, cat: Option<&Catalogue>, currency: Currency) -> T
             .filter(|_| tx.voided)
             .and_then(|s| jiff::Timestamp::from_second(s).ok()),
         voided_by: tx.voided_by.clone().filter(|_| tx.voided),
+        preview: false,
     }
 }
 

@@ -207,6 +207,9 @@ pub struct Transaction {
     pub voided_at: Option<jiff::Timestamp>,
     /// Who voided it (their display name then); `None` for entries voided before this was kept.
     pub voided_by: Option<String>,
+    /// Not stored: a dry run's preview. A preview of a new entry has a placeholder
+    /// id that was never stored (results must not show it); an edit's keeps its real id.
+    pub preview: bool,
 }
 
 /// An earlier version of an edited transaction: its content until an edit replaced it.

@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::text;
-use crate::wire::{AmountOut, TransactionOut, UuidOut, VaultOut};
+use crate::wire::{AmountOut, RecordedId, TransactionOut, UuidOut, VaultOut};
 
 /// Result of recording a transaction.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -16,8 +16,8 @@ pub(crate) struct Output {
     vault: VaultOut,
     #[schemars(description = text::CURRENCY)]
     currency: String,
-    /// The transaction as recorded (or as it would be, on a dry run). Keep its transactionId to look it up or void it later.
-    transaction: TransactionOut,
+    /// The transaction as recorded (or as it would be, on a dry run: marked preview, without a transactionId). Keep its transactionId to look it up or void it later.
+    transaction: TransactionOut<RecordedId>,
     /// Balances of the accounts it touched, after it, in each kind's natural sign.
     balances: Vec<BalanceOut>,
     /// True when this is the stored result of an earlier call with the same idempotencyKey: nothing new was written, the entry exists once.

@@ -446,3 +446,46 @@ pub async fn duplicate_guard_catches_a_repeat_after_local_midnight<S: Store>(sto
     .await;
     assert_eq!(meant.transaction.date.to_string(), "2026-03-15");
 }
+
+/// A dry run's transaction is a preview: a new entry's id is a placeholder never
+/// stored (get_transaction does not find it, and the real write gets its own);
+/// an edit's preview keeps the entry's id and changes nothing.
+pub async fn dry_runs_are_previews<S: Store>(store: S) {
+    let (l, clock) = ledger_over(Arc::new(store));
+    let me = fresh_person("preview");
+    household(&l, &me).await;
+    clock.advance_seconds(1);
+    let t = NewTransaction {
+        dry_run: true,
+        ..tx("카카오뱅크", "식비", "7000", None, "저녁")
+    };
+    let dry = record(&l, &me, t.clone()).await;
+    assert!(dry.dry_run && dry.transaction.preview);
+    let placeholder = dry.transaction.transaction_id;
+    let e = call!(l.get_transaction(&me, None, placeholder)).unwrap_err();
+    assert!(matches!(e, LedgerError::NotFound { .. }), "{e:?}");
+    clock.advance_seconds(1);
+    let real = record(&l, &me, NewTransaction { dry_run: false, ..t }).await;
+    assert!(!real.transaction.preview && !real.replayed);
+    assert_ne!(real.transaction.transaction_id, placeholder);
+    let id = real.transaction.transaction_id;
+    let got = call!(l.get_transaction(&me, None, id)).expect("stored");
+    assert_eq!(got.transaction.postings, real.transaction.postings);
+
+    let fix = edit(
+        &l,
+        &me,
+        TransactionEdit {
+            amount: Some(d("7500")),
+            dry_run: true,
+            ..edit_of(id)
+        },
+    )
+    .await
+    .expect("edit preview");
+    assert!(fix.dry_run && fix.transaction.preview);
+    assert_eq!((fix.transaction.transaction_id, fix.transaction.version), (id, 2));
+    let still = call!(l.get_transaction(&me, None, id)).expect("unchanged");
+    assert_eq!((still.transaction.version, still.transaction.preview), (1, false));
+    assert_eq!(still.transaction.postings[0].amount.to_string(), "7000");
+}
