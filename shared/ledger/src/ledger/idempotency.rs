@@ -70,7 +70,7 @@ pub(super) enum NextAction {
     /// No live record: do the work, and claim the key in the same write.
     Start(Claim),
     /// The key was used already: answer from the record (or refuse if the arguments differ).
-    Replay(IdemRec),
+    Replay(Box<IdemRec>),
 }
 
 /// The right to write the record for a key: only if absent, or still the expired one we read.
@@ -109,7 +109,7 @@ pub(super) fn next_action(key: Key, stored: Option<Item>, now_s: i64) -> Result<
     let rec = stored.map(|i| IdemRec::from_attrs(&i.attrs)).transpose()?;
     // DynamoDB deletes expired items lazily: an expired record counts as absent.
     Ok(match rec {
-        Some(r) if r.expires_at > now_s => NextAction::Replay(r),
+        Some(r) if r.expires_at > now_s => NextAction::Replay(Box::new(r)),
         Some(r) => NextAction::Start(Claim {
             key,
             expired_at: Some(r.expires_at),

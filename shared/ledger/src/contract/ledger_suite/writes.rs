@@ -221,7 +221,9 @@ pub async fn replays_show_the_entry_as_it_is_now<S: Store>(store: S) {
     )
     .await
     .expect("edit entry");
-    let shown: Vec<(bool, Option<(bool, u32, String)>)> = call!(l.record_transactions(&me, b.clone()))
+    // (replayed, the entry now as (voided, version, memo) when it changed since)
+    type Shown = (bool, Option<(bool, u32, String)>);
+    let shown: Vec<Shown> = call!(l.record_transactions(&me, b.clone()))
         .expect("batch replay")
         .results
         .into_iter()
