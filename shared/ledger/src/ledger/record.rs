@@ -536,11 +536,23 @@ pub(super) fn guard_ops(
     now_s: i64,
     window_ms: i64,
 ) -> Vec<WriteOp> {
+    bucket_guard_ops(&e.guard_keys, e.guarded(), read, tx, now_s, window_ms)
+}
+
+/// [`guard_ops`] over the entry's two guard keys and whether the guard decides about it.
+fn bucket_guard_ops(
+    guard_keys: &[Key; 2],
+    guarded: bool,
+    read: [Option<TransactionId>; 2],
+    tx: &TxRec,
+    now_s: i64,
+    window_ms: i64,
+) -> Vec<WriteOp> {
     let unchanged = |was: Option<TransactionId>| match was {
         Some(id) => super::guards::guard(DUPLICATE_GUARD, guard_points_at(id)),
         None => super::guards::guard(DUPLICATE_GUARD, Condition::NotExists),
     };
-    let [current_key, previous_key] = &e.guard_keys;
+    let [current_key, previous_key] = guard_keys;
     let mut ops = vec![WriteOp::Put {
         item: Item {
             key: current_key.clone(),
@@ -552,11 +564,9 @@ pub(super) fn guard_ops(
             // Read until the end of the next bucket: two windows, and a minute's slack.
             .to_attrs(now_s.saturating_add(2 * (window_ms / 1000) + 60)),
         },
-        guard: if e.guarded() { unchanged(read[0]) } else { None },
+        guard: if guarded { unchanged(read[0]) } else { None },
     }];
-    if e.guarded()
-        && let Some(guard) = unchanged(read[1])
-    {
+    if guarded && let Some(guard) = unchanged(read[1]) {
         ops.push(WriteOp::Check {
             key: previous_key.clone(),
             guard,
@@ -811,6 +821,58 @@ pub(super) fn not_found(id: TransactionId, m: &Membership) -> LedgerError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The guard keys cover the last window whatever the bucket's edge, and the write
+    /// moves the current bucket's guard only if both are still what was read.
+    #[test]
+    fn guards_are_per_bucket_and_both_checked_on_write() {
+        let v = crate::domain::VaultId::from_uuid(uuid::Uuid::nil());
+        let w = 600_000;
+        let at = |ms| guard_keys(v, "식비=4500", "카카오뱅크=-4500", ms, w);
+        // Within one bucket the keys are the same; the next bucket's previous is this one's current.
+        assert_eq!(at(w * 5), at(w * 6 - 1));
+        assert_eq!(at(w * 6)[1], at(w * 5)[0]);
+        assert_ne!(at(w * 6)[0], at(w * 5)[0]);
+        // Other lines, other guards.
+        assert_ne!(
+            guard_keys(v, "식비=4600", "카카오뱅크=-4600", w * 5, w),
+            at(w * 5)
+        );
+        let tx = TxRec::new(
+            TransactionId::from_u64((1 << 53) + 9).unwrap(),
+            LocalDate::parse("2026-03-15").unwrap(),
+            String::new(),
+            w * 5,
+            None,
+            vec![],
+        );
+        let earlier = TransactionId::from_u64((1 << 53) + 3).unwrap();
+        let keys = at(w * 5);
+        let ops = bucket_guard_ops(&keys, true, [None, Some(earlier)], &tx, 0, w);
+        let shape: Vec<_> = ops
+            .iter()
+            .map(|op| {
+                let g = crate::store::eval::guard_of(op).expect("guarded");
+                (
+                    op.key().clone(),
+                    matches!(op, WriteOp::Put { .. }),
+                    g.name,
+                    g.condition.clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            shape,
+            vec![
+                (keys[0].clone(), true, DUPLICATE_GUARD, Condition::NotExists),
+                (keys[1].clone(), false, DUPLICATE_GUARD, guard_points_at(earlier)),
+            ]
+        );
+        // allowDuplicate: the guard moves without a condition, and nothing is checked.
+        let free = bucket_guard_ops(&keys, false, [None, Some(earlier)], &tx, 0, w);
+        assert_eq!(free.len(), 1);
+        assert!(crate::store::eval::guard_of(&free[0]).is_none());
+    }
 
     #[test]
     fn external_refs_are_trimmed_bounded_and_optional() {
