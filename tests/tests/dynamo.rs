@@ -485,7 +485,8 @@ fn a_removed_member_is_refused_at_once_on_two_instances() {
         p.ok("list_accounts", json!({}));
         p.ok(
             "record_transaction",
-            json!({"from": "카카오뱅크", "to": "식비", "amount": "1000", "memo": format!("warm {i}"), "idempotencyKey": format!("warm-{i}")}),
+            // Amounts apart: the same accounts and amount within minutes would be a probable duplicate.
+            json!({"from": "카카오뱅크", "to": "식비", "amount": format!("{}", 1000 + i), "memo": format!("warm {i}"), "idempotencyKey": format!("warm-{i}")}),
         );
     }
     let members = owner.ok("list_members", json!({}));

@@ -329,13 +329,25 @@ async fn a_household_month() {
         ])
     );
 
-    // Every March entry is listed, newest first by date; the voided one is kept and marked.
+    // Every March entry is listed, newest first by date; the voided one is kept and
+    // marked, shown only when asked for (by default a listing leaves it out).
     let listed = p
+        .ok(
+            "list_transactions",
+            r#"{"from": "2026-03-01", "to": "2026-03-31", "includeVoided": true}"#,
+        )
+        .await;
+    let live = p
         .ok(
             "list_transactions",
             r#"{"from": "2026-03-01", "to": "2026-03-31"}"#,
         )
         .await;
+    assert_eq!(
+        live["transactions"].as_array().map(Vec::len),
+        listed["transactions"].as_array().map(|t| t.len() - 1),
+        "all but the voided one"
+    );
     let rows: Vec<Value> = listed["transactions"]
         .as_array()
         .cloned()

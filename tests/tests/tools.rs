@@ -357,12 +357,20 @@ async fn record_transaction_refuses_a_reused_key_and_a_probable_duplicate() {
     );
     // A model that minted a fresh key on retry is stopped by the duplicate guard.
     let again = r#"{"from": "카카오뱅크", "to": "식비", "amount": "9000", "date": "2026-03-03", "memo": "점심", "idempotencyKey": "k-2"}"#;
-    assert_eq!(
-        p.err("record_transaction", again).await,
-        format!(
-            "An identical transaction (same date, accounts, amounts and memo) was recorded 0 minute(s) ago as transactionId \"{id}\". It is probably a duplicate of that one: check it with get_transaction. If this really is a second, separate transaction, call again with allowDuplicate: true."
-        )
+    let refusal = format!(
+        "The same accounts and amount were recorded 0 minute(s) ago as transactionId \"{id}\" (dated 2026-03-03, memo \"점심\", recorded at 2026-03-31T03:00:07Z). It is probably a duplicate of that one, even with another memo or date: check it with get_transaction. If this really is a second, separate transaction, call again with allowDuplicate: true."
     );
+    assert_eq!(p.err("record_transaction", again).await, refusal);
+    // Reworded and dated today (the clock, not the date, decides): the same refusal, on the modern leg too.
+    let reworded = h
+        .modern_call(
+            &p.token,
+            "record_transaction",
+            r#"{"from": "카카오뱅크", "to": "식비", "amount": "9000", "memo": "국밥 점심", "idempotencyKey": "k-3"}"#,
+        )
+        .await;
+    assert_eq!(reworded["isError"], true);
+    assert_eq!(reworded["content"][0]["text"], refusal);
     let second = p
         .ok(
             "record_transaction",
@@ -1697,5 +1705,190 @@ async fn an_id_where_a_name_belongs_says_names_are_expected_on_both_generations(
     assert_eq!(
         by_tx["content"][0]["text"],
         "\"4818349030747375096\" is a transaction id, but names are expected, not ids: pass the account's name. Names in vault \"우리집\": \"교통비\", \"식비\", \"카카오뱅크\". Call list_accounts to see every name."
+    );
+}
+
+// ---- what writes tell a model: voided entries, replays, notes, duplicates, previews ----
+
+#[tokio::test]
+async fn list_transactions_leaves_voided_entries_out_unless_asked_on_both_generations() {
+    let h = Harness::new().await;
+    let p = h.person("list-voided");
+    household(&p).await;
+    let kept = p
+        .record("카카오뱅크", "식비", "9000", "2026-03-30", "점심", "k-1")
+        .await;
+    let wrong = p
+        .record("카카오뱅크", "식비", "15000", "2026-03-31", "회식", "k-2")
+        .await;
+    p.ok(
+        "void_transaction",
+        &json!({"transactionId": wrong, "reason": "잘못 입력"}).to_string(),
+    )
+    .await;
+    let ids = |r: &Value| -> Vec<String> {
+        r["transactions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .map(|t| s(&t["transactionId"]).to_owned())
+            .collect()
+    };
+    let food = p.ok("list_transactions", r#"{"account": "식비"}"#).await;
+    assert_eq!(ids(&food), vec![kept.clone()]);
+    let modern = h
+        .modern_call(&p.token, "list_transactions", r#"{"account": "식비"}"#)
+        .await;
+    assert_eq!(ids(&modern["structuredContent"]), vec![kept.clone()]);
+    let all = p
+        .ok(
+            "list_transactions",
+            r#"{"account": "식비", "includeVoided": true}"#,
+        )
+        .await;
+    assert_eq!(ids(&all), vec![wrong.clone(), kept]);
+    let t = &all["transactions"][0];
+    assert_eq!(
+        (&t["voided"], &t["voidReason"], &t["voidedBy"]),
+        (&json!(true), &json!("잘못 입력"), &t["recordedBy"])
+    );
+    assert!(t["voidedBy"].is_string(), "{t}");
+    assert!(s(&t["voidedAt"]).starts_with("2026-03-"), "{t}");
+    let got = p
+        .ok("get_transaction", &json!({"transactionId": wrong}).to_string())
+        .await;
+    assert_eq!(
+        &got["transaction"], t,
+        "the listing shows what get_transaction shows"
+    );
+    let modern = h
+        .modern_call(
+            &p.token,
+            "list_transactions",
+            r#"{"account": "식비", "includeVoided": true}"#,
+        )
+        .await;
+    assert_eq!(&modern["structuredContent"]["transactions"][0], t);
+}
+
+#[tokio::test]
+async fn a_replay_after_a_void_shows_the_entry_as_it_is_now_on_both_generations() {
+    let h = Harness::new().await;
+    let p = h.person("replay-now");
+    household(&p).await;
+    let args = r#"{"from": "카카오뱅크", "to": "식비", "amount": "9000", "memo": "점심", "idempotencyKey": "lunch-1"}"#;
+    let first = p.ok("record_transaction", args).await;
+    assert_eq!(first.get("current"), None);
+    let id = s(&first["transaction"]["transactionId"]).to_owned();
+    p.ok(
+        "void_transaction",
+        &json!({"transactionId": id, "reason": "취소"}).to_string(),
+    )
+    .await;
+    let again = p.ok("record_transaction", args).await;
+    assert_eq!(again["replayed"], true);
+    assert_eq!(again["transaction"], first["transaction"], "the stored result");
+    assert_eq!(
+        (
+            &again["current"]["transactionId"],
+            &again["current"]["voided"],
+            &again["current"]["voidReason"]
+        ),
+        (&json!(id), &json!(true), &json!("취소"))
+    );
+    let modern = h.modern_call(&p.token, "record_transaction", args).await;
+    assert_eq!(modern["structuredContent"]["current"], again["current"]);
+}
+
+#[tokio::test]
+async fn an_unusual_direction_is_recorded_with_a_note_on_both_generations() {
+    let h = Harness::new().await;
+    let p = h.person("direction-note");
+    household(&p).await;
+    let lunch = p
+        .ok(
+            "record_transaction",
+            r#"{"from": "카카오뱅크", "to": "식비", "amount": "9000", "idempotencyKey": "n-1"}"#,
+        )
+        .await;
+    assert_eq!(lunch.get("note"), None);
+    let salary = r#"{"from": "카카오뱅크", "to": "월급", "amount": "3000000", "idempotencyKey": "n-2"}"#;
+    let backwards = p.ok("record_transaction", salary).await;
+    assert_eq!(
+        backwards["note"],
+        "Reads as 월급 income paid back out of 카카오뱅크; if this is income received, swap from and to."
+    );
+    let modern = h
+        .modern_call(
+            &p.token,
+            "record_transaction",
+            r#"{"from": "식비", "to": "카카오뱅크", "amount": "3000", "idempotencyKey": "n-3"}"#,
+        )
+        .await;
+    assert_eq!(
+        modern["structuredContent"]["note"],
+        "Reads as a refund of 식비 into 카카오뱅크; if this is spending, swap from and to."
+    );
+    let batch = p
+        .ok(
+            "record_transactions",
+            r#"{"entries": [{"from": "신한카드", "to": "식비", "amount": "8000"}, {"from": "식비", "to": "신한카드", "amount": "8000", "memo": "취소"}], "idempotencyKey": "n-4", "allowDuplicate": true}"#,
+        )
+        .await;
+    assert_eq!(
+        (batch["results"][0].get("note"), &batch["results"][1]["note"]),
+        (
+            None,
+            &json!("Reads as a refund of 식비 into 신한카드; if this is spending, swap from and to.")
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_dry_run_is_a_preview_without_an_id_on_both_generations() {
+    let h = Harness::new().await;
+    let p = h.person("preview");
+    household(&p).await;
+    let args = r#"{"from": "신한카드", "to": "식비", "amount": "30000", "memo": "장보기", "idempotencyKey": "pv-1", "dryRun": true}"#;
+    let dry = p.ok("record_transaction", args).await;
+    assert_eq!(
+        (
+            &dry["dryRun"],
+            &dry["transaction"]["preview"],
+            dry["transaction"].get("transactionId")
+        ),
+        (&json!(true), &json!(true), None)
+    );
+    let modern = h.modern_call(&p.token, "record_transaction", args).await;
+    assert_eq!(modern["structuredContent"]["transaction"], dry["transaction"]);
+    // The real write with the same key is stored, with an id get_transaction finds.
+    let real = p
+        .ok(
+            "record_transaction",
+            r#"{"from": "신한카드", "to": "식비", "amount": "30000", "memo": "장보기", "idempotencyKey": "pv-1"}"#,
+        )
+        .await;
+    assert_eq!(real["transaction"].get("preview"), None);
+    let id = s(&real["transaction"]["transactionId"]).to_owned();
+    let got = p
+        .ok("get_transaction", &json!({"transactionId": id}).to_string())
+        .await;
+    assert_eq!(got["transaction"]["memo"], "장보기");
+    // An edit's preview keeps the entry's id and changes nothing.
+    let fix = p
+        .ok(
+            "edit_transaction",
+            &json!({"transactionId": id, "idempotencyKey": "pv-2", "amount": "31000", "dryRun": true})
+                .to_string(),
+        )
+        .await;
+    assert_eq!(
+        (
+            &fix["transaction"]["transactionId"],
+            &fix["transaction"]["preview"],
+            &fix["transaction"]["version"]
+        ),
+        (&json!(id), &json!(true), &json!(2))
     );
 }

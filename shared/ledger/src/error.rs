@@ -340,11 +340,17 @@ pub enum LedgerError {
     },
     /// An identical transaction was recorded moments ago.
     #[error(
-        "An identical transaction (same date, accounts, amounts and memo) was recorded {minutes_ago} minute(s) ago as transaction {earlier_id}; it is probably a duplicate."
+        "The same accounts and amount were recorded {minutes_ago} minute(s) ago as transaction {earlier_id} (dated {earlier_date}, memo \"{earlier_memo}\"); it is probably a duplicate."
     )]
     ProbableDuplicate {
         /// The earlier transaction.
         earlier_id: TransactionId,
+        /// Its date.
+        earlier_date: LocalDate,
+        /// Its memo.
+        earlier_memo: String,
+        /// When it was recorded.
+        recorded_at: jiff::Timestamp,
         /// How long ago it was recorded, in whole minutes.
         minutes_ago: i64,
     },

@@ -30,6 +30,10 @@ pub const TX_PREFIX: &str = "T#";
 /// Prefix of transactions' earlier versions in a vault. `TV#` sorts after every
 /// `T#…` key (`V` > `#`), so no transaction range reads a version.
 pub const TX_VERSION_PREFIX: &str = "TV#";
+/// Prefix of the items that tell a replay what its entry is now (`TC#<hash of
+/// the idempotency record's key>`). `TC#` sorts after every `T#…` key and
+/// before `TI#`, so no transaction range reads one.
+pub const TX_CHANGED_PREFIX: &str = "TC#";
 /// Prefix of snapshots in a vault.
 pub const SNAPSHOT_PREFIX: &str = "S#";
 /// Prefix of budget settings in a vault: after every `B#…` rollup, before `C#`.
@@ -135,6 +139,12 @@ pub fn transaction_version(vault: VaultId, id: TransactionId, version: u32) -> K
 /// Sort-key prefix of one transaction's earlier versions.
 fn transaction_versions_prefix(id: TransactionId) -> String {
     format!("{TX_VERSION_PREFIX}{}#", id.to_key_string())
+}
+
+/// What an entry is now, for replays of the key that recorded it (`V#<id>` /
+/// `TC#<origin>`): written by every void and edit of an entry that has an origin.
+pub fn transaction_changed(vault: VaultId, origin: &str) -> Key {
+    Key::new(vault_pk(vault), format!("{TX_CHANGED_PREFIX}{origin}"))
 }
 
 /// The duplicate guard for one transaction content (`V#<id>` / `DG#<hash>`).

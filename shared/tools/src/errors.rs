@@ -98,9 +98,17 @@ fn message(error: &LedgerError, spell: Spelling) -> String {
         ),
         LedgerError::ProbableDuplicate {
             earlier_id,
+            earlier_date,
+            earlier_memo,
+            recorded_at,
             minutes_ago,
         } => format!(
-            "An identical transaction (same date, accounts, amounts and memo) was recorded {minutes_ago} minute(s) ago as transactionId \"{earlier_id}\". It is probably a duplicate of that one: check it with get_transaction. If this really is a second, separate transaction, call again with allowDuplicate: true."
+            "The same accounts and amount were recorded {minutes_ago} minute(s) ago as transactionId \"{earlier_id}\" (dated {earlier_date}, {}, recorded at {recorded_at}). It is probably a duplicate of that one, even with another memo or date: check it with get_transaction. If this really is a second, separate transaction, call again with allowDuplicate: true.",
+            if earlier_memo.is_empty() {
+                "no memo".to_string()
+            } else {
+                format!("memo \"{earlier_memo}\"")
+            }
         ),
         LedgerError::ExternalRefTaken {
             external_ref,

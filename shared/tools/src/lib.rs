@@ -105,7 +105,16 @@ mod tests {
         ("list_accounts", &["vault", "includeArchived"], &[]),
         (
             "list_transactions",
-            &["vault", "account", "from", "to", "text", "limit", "cursor"],
+            &[
+                "vault",
+                "account",
+                "from",
+                "to",
+                "text",
+                "limit",
+                "cursor",
+                "includeVoided",
+            ],
             &[],
         ),
         ("get_transaction", &["vault", "transactionId"], &["transactionId"]),
@@ -340,9 +349,9 @@ mod tests {
             visit(&spec.input_schema, &mut found);
         }
         // Outputs: list/get/record×2/void transactions + create_account's opening id
-        // + record_transactions' results + edit's transaction and current; inputs: get +
-        // void + edit.
-        assert_eq!(found, 12);
+        // + record_transactions' results and their current + edit's and record×2's
+        // current; inputs: get + void + edit.
+        assert_eq!(found, 15);
     }
 
     /// The published input schema and the deserializer agree: each example is
@@ -635,7 +644,14 @@ mod tests {
             }
             if let Some(transaction) = spec.output_schema["properties"].get("transaction") {
                 let t = required(transaction);
-                for field in ["transactionId", "date", "memo", "voided", "postings", "version"] {
+                // A recording's dry run is a preview without an id (decision 028).
+                let preview_without_id = ["record_transaction", "record_split_transaction"].contains(name);
+                assert_eq!(
+                    t.iter().any(|p| p == "transactionId"),
+                    !preview_without_id,
+                    "{name}: transaction.transactionId"
+                );
+                for field in ["date", "memo", "voided", "postings", "version"] {
                     assert!(t.iter().any(|p| p == field), "{name}: transaction.{field}");
                 }
                 let posting = required(&transaction["properties"]["postings"]["items"]);

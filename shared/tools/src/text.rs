@@ -27,7 +27,7 @@ pub(crate) const MEMO: &str = "Short memo, e.g. \"점심 김밥\" or \"3월 월�
 pub(crate) const IDEMPOTENCY_KEY: &str = "A key you make up once for this new entry (e.g. a random UUID). If you retry this same entry because a call failed or timed out, reuse the same idempotencyKey unchanged, with the same arguments: the entry is then recorded only once and the first result is returned, marked replayed. Make up a new key only for a different entry.";
 
 /// The duplicate-guard override.
-pub(crate) const ALLOW_DUPLICATE: &str = "Set true only when the user really means a second, separate entry identical to one recorded minutes ago (same date, accounts, amounts and memo). Default false: such a repeat is refused as a probable duplicate, and the error names the earlier transactionId.";
+pub(crate) const ALLOW_DUPLICATE: &str = "Set true only when the user really means a second, separate entry with the same accounts and amounts as one recorded in the last 10 minutes (whatever its date or memo). Default false: such a repeat is refused as a probable duplicate, and the error names the earlier entry.";
 
 /// The far-future override.
 pub(crate) const FUTURE_DATE: &str = "Set true only when a date more than a year after today is really meant (e.g. a loan's last payment). Default false: such a date is refused as a likely typo, showing the date read.";

@@ -172,12 +172,56 @@ pub(crate) struct PostingOut {
     pub(crate) amount: AmountOut,
 }
 
-/// A transaction.
+/// A stored transaction's id: always present.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct TransactionOut {
+pub(crate) struct StoredId {
     /// The transaction's id: a decimal string (larger than 2^53). Pass it back exactly as this string, never as a number, to get_transaction or void_transaction.
     pub(crate) transaction_id: TransactionIdOut,
+}
+
+/// A recording's transaction id: absent on a dry run's preview of a new entry.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct RecordedId {
+    /// The transaction's id: a decimal string (larger than 2^53). Pass it back exactly as this string, never as a number, to get_transaction or void_transaction. Absent on a dry run's preview (nothing was stored, so there is no id).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) transaction_id: Option<TransactionIdOut>,
+}
+
+/// How a result carries a transaction's id.
+pub(crate) trait IdOut {
+    /// The id field of `t`.
+    fn of(t: &lt::Transaction) -> Self;
+}
+
+impl IdOut for StoredId {
+    fn of(t: &lt::Transaction) -> Self {
+        Self {
+            transaction_id: t.transaction_id.into(),
+        }
+    }
+}
+
+impl IdOut for RecordedId {
+    fn of(t: &lt::Transaction) -> Self {
+        Self {
+            // A new entry's preview (version 1; an edit's is 2 or more) has a placeholder
+            // id, never stored: not shown.
+            transaction_id: (!(t.preview && t.version == 1)).then(|| t.transaction_id.into()),
+        }
+    }
+}
+
+/// A transaction; `Id` says whether its id may be absent (a recording's preview).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct TransactionOut<Id = StoredId> {
+    #[serde(flatten)]
+    pub(crate) id: Id,
+    /// True on a dry run's result: a preview, not stored.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) preview: bool,
     /// The date it happened, YYYY-MM-DD in the vault's time zone.
     pub(crate) date: DateOut,
     /// The memo (empty when none was given).
@@ -199,6 +243,9 @@ pub(crate) struct TransactionOut {
     /// When it was voided, RFC 3339 UTC (voided entries only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) voided_at: Option<String>,
+    /// Who voided it (voided entries only; absent on older voids).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) voided_by: Option<String>,
 }
 
 /// An earlier version of an edited transaction.
@@ -228,10 +275,11 @@ fn postings_out(postings: Vec<lt::Posting>) -> Vec<PostingOut> {
         .collect()
 }
 
-impl From<lt::Transaction> for TransactionOut {
+impl<Id: IdOut> From<lt::Transaction> for TransactionOut<Id> {
     fn from(t: lt::Transaction) -> Self {
         Self {
-            transaction_id: t.transaction_id.into(),
+            id: Id::of(&t),
+            preview: t.preview,
             date: t.date.into(),
             memo: t.memo,
             voided: t.voided,
@@ -251,6 +299,7 @@ impl From<lt::Transaction> for TransactionOut {
                 .collect(),
             void_reason: t.void_reason,
             voided_at: t.voided_at.map(|at| at.to_string()),
+            voided_by: t.voided_by,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! money, ids, names, dates and account kinds.
 
 mod amount_text;
+mod direction;
 mod ids;
 mod invite;
 pub mod limits;
@@ -9,6 +10,7 @@ mod money;
 mod name;
 mod time;
 
+pub use direction::{Reading, reading};
 pub use ids::{
     AccountId, Entropy, OsEntropy, PersonId, SeededEntropy, TWO_POW_53, TransactionId, VaultId,
     is_usable_subject, random_uuid,

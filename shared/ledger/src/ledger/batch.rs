@@ -15,11 +15,12 @@ use std::sync::{Mutex, MutexGuard};
 use super::accounts::{membership_check, vault_gone};
 use super::codec::{GuardRec, IdemRec, Membership, TxRec, content_hash, external_ref_tx};
 use super::guards::MEMBERSHIP;
-use super::idempotency::{IdempotencyKey, NextAction, next_action};
+use super::idempotency::{IdempotencyKey, NextAction, changed_since, next_action};
 use super::record::{
-    Entry, check_balanced, check_lines, clean_external_ref, clean_memo, external_ref_op, guard_op,
-    resolve_postings, window_ms,
+    Entry, Guards, check_balanced, check_lines, clean_external_ref, clean_memo, external_ref_op, guard_ops,
+    resolve_postings, window_ms, within_window,
 };
+use super::record::{direction_note, view};
 use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
 use super::writer::{TxChange, refusing_overflow, transaction_ops};
@@ -135,33 +136,40 @@ impl Found {
         self.0.get(key).and_then(Option::as_ref)
     }
 
-    /// The stored duplicate guard of an entry's content.
-    fn guard(&self, e: &Entry<'_>) -> Result<Option<GuardRec>, LedgerError> {
-        self.get(&e.guard_key)
-            .map(|g| GuardRec::from_attrs(&g.attrs))
-            .transpose()
+    /// The stored duplicate guards of an entry's lines, `[current bucket, previous]`.
+    fn guards(&self, e: &Entry<'_>) -> Result<Guards, LedgerError> {
+        let read = |k: &Key| self.get(k).map(|g| GuardRec::from_attrs(&g.attrs)).transpose();
+        Ok([read(&e.guard_keys[0])?, read(&e.guard_keys[1])?])
     }
 
-    /// The guard when it decides about the entry and was recorded within the window.
-    fn live_guard(
+    /// The transactions of the guards that decide about the entry and were recorded
+    /// within the window, newest first, leaving out `own` (this call's entries).
+    fn live_guards(
         &self,
         e: &Entry<'_>,
         ledger: &Ledger,
         now_ms: i64,
-    ) -> Result<Option<GuardRec>, LedgerError> {
+        own: &BTreeSet<TransactionId>,
+    ) -> Result<Vec<TransactionId>, LedgerError> {
         if !e.guarded() {
-            return Ok(None);
+            return Ok(vec![]);
         }
-        Ok(self
-            .guard(e)?
-            .filter(|g| now_ms.saturating_sub(g.recorded_at_ms) < window_ms(ledger)))
+        let guards = self.guards(e)?;
+        Ok(within_window(&guards, window_ms(ledger), now_ms)
+            .into_iter()
+            .map(|g| g.transaction_id)
+            .filter(|id| !own.contains(id))
+            .collect())
     }
 }
 
-/// What entries earlier in this batch took: externalRefs and duplicate-guard contents.
+/// What entries earlier in this batch took: externalRefs, contents (date, memo,
+/// lines: within one batch only an entry the same in all of them is a repeat), and
+/// the duplicate guards this attempt moved (the next write's guard expects them).
 #[derive(Default)]
 struct Taken {
     refs: HashMap<String, TransactionId>,
+    contents: HashMap<String, TransactionId>,
     guards: HashMap<Key, TransactionId>,
 }
 
@@ -170,7 +178,7 @@ impl Taken {
         if let Some(r) = e.external_ref {
             self.refs.entry(r.to_string()).or_insert(id);
         }
-        self.guards.entry(e.guard_key.clone()).or_insert(id);
+        self.contents.entry(e.content_key.clone()).or_insert(id);
     }
 }
 
@@ -237,6 +245,9 @@ struct Run<'a> {
     found: Found,
     /// Transactions that live guards point at and that were voided since.
     voided: BTreeSet<TransactionId>,
+    /// Transactions this call recorded (in an earlier attempt, or by an earlier call
+    /// with this key): guards pointing at them are no duplicates of its other entries.
+    own: BTreeSet<TransactionId>,
     taken: Taken,
     moved: Moved,
     written: &'a Mutex<BTreeSet<TransactionId>>,
@@ -268,7 +279,17 @@ async fn attempt(
         .zip(failed)
         .map(|(p, failed)| match (p, failed) {
             (Some(p), _) => {
-                Entry::new(ledger, &p.split, &p.key, &p.memo, p.external_ref.as_deref(), &m).map(|mut e| {
+                Entry::new(
+                    ledger,
+                    who,
+                    &p.split,
+                    &p.key,
+                    &p.memo,
+                    p.external_ref.as_deref(),
+                    &m,
+                    now.as_millisecond(),
+                )
+                .map(|mut e| {
                     // The record answers for the whole batch: a retry with other entries is refused.
                     e.fingerprint = format!("{print}\u{1e}{}", e.fingerprint);
                     e
@@ -283,7 +304,12 @@ async fn attempt(
     let (cat, found) = read_round(ledger, who, &m, input, &entries).await?;
     let now_s = now.as_second();
     let nexts = decide_keys(who, &m, key, &entries, &found, now_s)?;
-    let voided = earlier_voided(ledger, &m, &entries, &nexts, &found, now.as_millisecond()).await?;
+    let mut own: BTreeSet<TransactionId> = lock(written).clone();
+    own.extend(nexts.iter().filter_map(|n| match n {
+        Some(NextAction::Replay(rec)) => Some(rec.tx.id),
+        _ => None,
+    }));
+    let voided = earlier_voided(ledger, &m, &entries, &nexts, &found, now.as_millisecond(), &own).await?;
     let mut run = Run {
         ledger,
         who,
@@ -292,6 +318,7 @@ async fn attempt(
         cat,
         found,
         voided,
+        own,
         taken: Taken::default(),
         moved: Moved::default(),
         written,
@@ -322,9 +349,10 @@ async fn read_round(
     let mut wanted: Vec<Key> = Vec::new();
     for e in entries.iter().filter_map(|e| e.as_ref().ok()) {
         wanted.push(e.key.item_key(who));
+        wanted.push(e.changed_key.clone());
         match &e.xr_key {
             Some(xr) => wanted.push(xr.clone()),
-            None if !input.allow_duplicate => wanted.push(e.guard_key.clone()),
+            None if !input.allow_duplicate => wanted.extend(e.guard_keys.iter().cloned()),
             None => {}
         }
     }
@@ -374,13 +402,12 @@ async fn earlier_voided(
     nexts: &[Option<NextAction>],
     found: &Found,
     now_ms: i64,
+    own: &BTreeSet<TransactionId>,
 ) -> Result<BTreeSet<TransactionId>, LedgerError> {
     let mut ids = BTreeSet::new();
     for (e, next) in entries.iter().zip(nexts) {
-        if let (Ok(e), Some(NextAction::Start(_))) = (e, next)
-            && let Some(g) = found.live_guard(e, ledger, now_ms)?
-        {
-            ids.insert(g.transaction_id);
+        if let (Ok(e), Some(NextAction::Start(_))) = (e, next) {
+            ids.extend(found.live_guards(e, ledger, now_ms, own)?);
         }
     }
     if ids.is_empty() {
@@ -413,9 +440,13 @@ impl Run<'_> {
                 self.taken.note(e, rec.tx.id);
                 self.moved.touch(&rec.tx);
                 let mine = lock(self.written).contains(&rec.tx.id);
+                let current = changed_since(&rec, self.found.get(&e.changed_key))?
+                    .map(|now| Box::new(view(&now, Some(&self.cat), self.v.m.currency)));
                 return Ok(EntryResult::Recorded {
                     transaction_id: Some(rec.tx.id),
                     replayed: !mine,
+                    current,
+                    note: direction_note(&rec.tx, &self.cat),
                 });
             }
             NextAction::Start(claim) => claim,
@@ -432,14 +463,17 @@ impl Run<'_> {
         };
         let id = self.new_id();
         let m = &self.v.m;
-        let tx = TxRec::new(
-            id,
-            e.date,
-            e.memo.to_string(),
-            self.now_ms,
-            Some(self.who.display_name()),
-            postings,
-        );
+        let tx = TxRec {
+            origin: Some(e.origin.clone()),
+            ..TxRec::new(
+                id,
+                e.date,
+                e.memo.to_string(),
+                self.now_ms,
+                Some(self.who.display_name()),
+                postings,
+            )
+        };
         let change = TxChange::Create(&tx);
         let nets = change.nets()?;
         if !self.input.dry_run {
@@ -458,22 +492,15 @@ impl Run<'_> {
                     i64::try_from(self.ledger.config.idempotency_ttl.as_secs()).unwrap_or(i64::MAX),
                 ),
             };
-            let mut ops = vec![
-                claim.op(&rec),
-                membership_check(self.who, m),
-                guard_op(
-                    e,
-                    self.found.guard(e)?.as_ref(),
-                    &tx,
-                    self.now_s,
-                    window_ms(self.ledger),
-                ),
-            ];
+            let mut ops = vec![claim.op(&rec), membership_check(self.who, m)];
+            let read = self.guards_now(e)?;
+            ops.extend(guard_ops(e, read, &tx, self.now_s, window_ms(self.ledger)));
             ops.extend(external_ref_op(e, tx.id));
             ops.extend(transaction_ops(m.vault_id, change, &[])?);
             match self.v.commit(self.ledger, self.who, ops).await {
                 Ok(()) => {
                     lock(self.written).insert(tx.id);
+                    self.taken.guards.insert(e.guard_keys[0].clone(), tx.id);
                 }
                 Err(StoreError::ConditionFailed {
                     guard: MEMBERSHIP, ..
@@ -491,6 +518,8 @@ impl Run<'_> {
         Ok(EntryResult::Recorded {
             transaction_id: (!self.input.dry_run).then_some(tx.id),
             replayed: false,
+            current: None,
+            note: direction_note(&tx, &self.cat),
         })
     }
 
@@ -531,14 +560,28 @@ impl Run<'_> {
         if !e.guarded() {
             return Ok(None);
         }
-        if let Some(id) = self.taken.guards.get(&e.guard_key) {
+        if let Some(id) = self.taken.contents.get(&e.content_key) {
             return Ok(dup(*id, MatchedBy::DuplicateGuard));
         }
         Ok(self
             .found
-            .live_guard(e, self.ledger, self.now_ms)?
-            .filter(|g| !self.voided.contains(&g.transaction_id))
-            .and_then(|g| dup(g.transaction_id, MatchedBy::DuplicateGuard)))
+            .live_guards(e, self.ledger, self.now_ms, &self.own)?
+            .into_iter()
+            .find(|id| !self.voided.contains(id))
+            .and_then(|id| dup(id, MatchedBy::DuplicateGuard)))
+    }
+
+    /// What each of the entry's two guards points at now: the entry this attempt last
+    /// moved it to, else what the read round found.
+    fn guards_now(&self, e: &Entry<'_>) -> Result<[Option<TransactionId>; 2], LedgerError> {
+        let found = self.found.guards(e)?;
+        Ok([0, 1].map(|i| {
+            self.taken
+                .guards
+                .get(&e.guard_keys[i])
+                .copied()
+                .or_else(|| found[i].as_ref().map(|g| g.transaction_id))
+        }))
     }
 
     /// The batch's result: the entries' outcomes and the touched accounts' balances.

@@ -165,13 +165,19 @@ pub(super) fn still_live() -> Condition {
 }
 
 /// The attributes that mark a transaction voided.
-pub(super) fn void_mark(reason: &str, at: i64) -> Attrs {
+pub(super) fn void_mark(reason: &str, at: i64, by: &str) -> Attrs {
     BTreeMap::from([
         ("voided".into(), Value::Bool(true)),
         ("voidReason".into(), sv(reason)),
         ("voidedAt".into(), Value::N(at)),
+        (VOIDED_BY.into(), sv(by)),
     ])
 }
+
+/// Attribute of a voided transaction naming who voided it.
+const VOIDED_BY: &str = "voidedBy";
+/// Attribute of a transaction holding its origin (see [`TxRec::origin`]).
+const ORIGIN: &str = "origin";
 
 /// Move an account's running balance by `net`.
 pub(super) fn balance_update(key: Key, net: i64, guard: Option<Guard>) -> WriteOp {
@@ -578,6 +584,12 @@ pub(super) struct TxRec {
     pub void_reason: Option<String>,
     /// When it was voided, epoch seconds.
     pub voided_at: Option<i64>,
+    /// Who voided it (display name then; absent on voids from before it was kept).
+    pub voided_by: Option<String>,
+    /// A hash of the idempotency record's key that recorded it (absent on entries
+    /// recorded without one, or before it was kept): where its voids and edits
+    /// leave what it is now, for replays of that key (`keys::transaction_changed`).
+    pub origin: Option<String>,
 }
 
 impl TxRec {
@@ -602,6 +614,8 @@ impl TxRec {
             edited_at_ms: None,
             void_reason: None,
             voided_at: None,
+            voided_by: None,
+            origin: None,
         }
     }
 
@@ -634,6 +648,12 @@ impl TxRec {
         }
         if let Some(at) = self.voided_at {
             attrs.insert("voidedAt".into(), Value::N(at));
+        }
+        if let Some(by) = &self.voided_by {
+            attrs.insert(VOIDED_BY.into(), sv(by));
+        }
+        if let Some(origin) = &self.origin {
+            attrs.insert(ORIGIN.into(), sv(origin));
         }
         if let Some(by) = &self.recorded_by {
             attrs.insert(RECORDED_BY.into(), sv(by));
@@ -681,6 +701,16 @@ impl TxRec {
                 Some(_) => return Err(corrupt("voidReason")),
             },
             voided_at: optional_n(a, "voidedAt")?,
+            voided_by: match a.get(VOIDED_BY) {
+                None => None,
+                Some(Value::S(by)) => Some(by.clone()),
+                Some(_) => return Err(corrupt(VOIDED_BY)),
+            },
+            origin: match a.get(ORIGIN) {
+                None => None,
+                Some(Value::S(o)) => Some(o.clone()),
+                Some(_) => return Err(corrupt(ORIGIN)),
+            },
         })
     }
 

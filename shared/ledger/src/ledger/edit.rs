@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use super::accounts::{membership_check, vault_gone};
 use super::codec::{AccountRec, IdemRec, Membership, PostingRec, TxRec, VersionRec};
 use super::guards::{IDEMPOTENCY_CLAIM, MEMBERSHIP};
-use super::idempotency::{IdempotencyKey, NextAction, next_action};
+use super::idempotency::{IdempotencyKey, NextAction, changed_op, next_action};
 use super::record::{clean_memo, not_found, view};
 use super::resolve::{Catalogue, catalogue, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
@@ -402,12 +402,15 @@ async fn attempt(
         tx: current.clone(),
         replaced_at_ms: now_ms,
     });
-    let result = edited(&rec, &history, Some(&cat), &m, false, input.dry_run, None);
+    let mut result = edited(&rec, &history, Some(&cat), &m, false, input.dry_run, None);
     if input.dry_run {
+        result.transaction.preview = true;
         return Ok(result);
     }
     let mut ops = vec![claim.op(&rec), membership_check(who, &m)];
     ops.extend(transaction_ops(m.vault_id, change, &[])?);
+    // Replays of the key that recorded the entry then say what it is now.
+    ops.extend(changed_op(m.vault_id, &new, now_s, super::record::ttl_s(ledger)));
     // The commit adds one more op (the roster check).
     if ops.len() >= MAX_WRITE_OPS {
         return Err(LedgerError::invalid(

@@ -6,7 +6,7 @@
 //! the write itself carries the claim, so two concurrent calls with one key
 //! cannot both write: the loser's claim fails and it replays the winner's result.
 
-use super::codec::{IdemRec, Membership};
+use super::codec::{IdemRec, Membership, TxRec, content_hash};
 use super::guards::{IDEMPOTENCY_CLAIM, guard};
 use super::record::view;
 use super::{AccountBalance, Recorded};
@@ -49,6 +49,13 @@ impl IdempotencyKey {
         keys::idempotency(who, &self.0)
     }
 
+    /// The origin a transaction recorded under this key carries (a hash of the
+    /// record's item key; see [`TxRec::origin`]).
+    pub(super) fn origin(&self, who: &PersonId) -> String {
+        let k = self.item_key(who);
+        content_hash(&["origin-v1", &k.pk, &k.sk])
+    }
+
     /// The key of entry `index` of a batch keyed by `self`: the batch key, a unit
     /// separator, the position. A caller's key cannot hold a control character
     /// ([`IdempotencyKey::parse`]), so no single call's key names a batch entry's record.
@@ -63,7 +70,7 @@ pub(super) enum NextAction {
     /// No live record: do the work, and claim the key in the same write.
     Start(Claim),
     /// The key was used already: answer from the record (or refuse if the arguments differ).
-    Replay(IdemRec),
+    Replay(Box<IdemRec>),
 }
 
 /// The right to write the record for a key: only if absent, or still the expired one we read.
@@ -102,7 +109,7 @@ pub(super) fn next_action(key: Key, stored: Option<Item>, now_s: i64) -> Result<
     let rec = stored.map(|i| IdemRec::from_attrs(&i.attrs)).transpose()?;
     // DynamoDB deletes expired items lazily: an expired record counts as absent.
     Ok(match rec {
-        Some(r) if r.expires_at > now_s => NextAction::Replay(r),
+        Some(r) if r.expires_at > now_s => NextAction::Replay(Box::new(r)),
         Some(r) => NextAction::Start(Claim {
             key,
             expired_at: Some(r.expires_at),
@@ -148,7 +155,43 @@ pub(super) fn recorded(rec: &IdemRec, m: &Membership, replayed: bool, dry_run: b
             .collect(),
         replayed,
         dry_run,
+        current: None,
+        note: None,
     }
+}
+
+// ------------------------------------------------------------ the entry as it is now
+
+/// The op that leaves `tx` as it is now (after a void or an edit) where replays of
+/// the key that recorded it look (`TC#<origin>`); none for an entry without an origin.
+/// It lives as long as that key's record can (`ttl_s` from now).
+pub(super) fn changed_op(
+    vault: crate::domain::VaultId,
+    tx: &TxRec,
+    now_s: i64,
+    ttl_s: i64,
+) -> Option<WriteOp> {
+    let origin = tx.origin.as_deref()?;
+    let mut attrs = tx.to_attrs();
+    attrs.insert(TTL_ATTRIBUTE.into(), Value::N(now_s.saturating_add(ttl_s)));
+    Some(WriteOp::Put {
+        item: Item {
+            key: keys::transaction_changed(vault, origin),
+            attrs,
+        },
+        guard: None,
+    })
+}
+
+/// The entry as it is now for a replay of `rec`, when it changed since (edited or
+/// voided); `changed` is the `TC#` item read beside the record.
+pub(super) fn changed_since(rec: &IdemRec, changed: Option<&Item>) -> Result<Option<TxRec>, LedgerError> {
+    let Some(item) = changed else {
+        return Ok(None);
+    };
+    let now = TxRec::from_item(item)?;
+    // The key may have been used again after its record expired: only this entry counts.
+    Ok((now.id == rec.tx.id && (now.version != rec.tx.version || now.voided)).then_some(now))
 }
 
 #[cfg(test)]

@@ -17,7 +17,9 @@ use super::codec::{
     guard_points_at,
 };
 use super::guards::{DUPLICATE_GUARD, EXTERNAL_REF_FREE, IDEMPOTENCY_CLAIM, MEMBERSHIP};
-use super::idempotency::{Claim, IdempotencyKey, NextAction, next_action, recorded, replay};
+use super::idempotency::{
+    Claim, IdempotencyKey, NextAction, changed_op, changed_since, next_action, recorded, replay,
+};
 use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
 use super::writer::{TxChange, transaction_ops};
@@ -193,21 +195,31 @@ pub(super) struct Entry<'a> {
     pub external_ref: Option<&'a str>,
     /// Everything the caller sent that makes this entry this entry (the idempotency record's check).
     pub fingerprint: String,
-    /// The duplicate guard's key (same date, memo, accounts and amounts).
-    pub guard_key: Key,
+    /// The duplicate guard's keys: same accounts and amounts, in this time bucket
+    /// and the one before (`[current, previous]`; see [`guard_keys`]).
+    pub guard_keys: [Key; 2],
+    /// What makes two entries of one batch the same entry: date, memo, accounts, amounts.
+    pub content_key: String,
     /// The externalRef claim's key, when it has a reference.
     pub xr_key: Option<Key>,
+    /// The origin its transaction carries (see `TxRec::origin`).
+    pub origin: String,
+    /// Where a void or an edit of its transaction leaves what it is now.
+    pub changed_key: Key,
 }
 
 impl<'a> Entry<'a> {
     /// The entry of `input` in the vault of `m`; amounts checked against its currency.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         ledger: &Ledger,
+        who: &PersonId,
         input: &'a NewSplit,
         key: &'a IdempotencyKey,
         memo: &'a str,
         external_ref: Option<&'a str>,
         m: &Membership,
+        now_ms: i64,
     ) -> Result<Self, LedgerError> {
         let to = to_lines(&input.to, Side::To, m.currency)?;
         let from = to_lines(&input.from, Side::From, m.currency)?;
@@ -230,14 +242,24 @@ impl<'a> Entry<'a> {
             parts.push(format!("xr:{r}"));
         }
         let fingerprint = parts.join("\u{1e}");
-        let guard_hash = content_hash(&[
+        let content_key = content_hash(&[
             &m.vault_id.to_string(),
             &date.to_string(),
             memo,
             &describe(&to),
             &describe(&from),
         ]);
+        let guard_keys = guard_keys(
+            m.vault_id,
+            &describe(&to),
+            &describe(&from),
+            now_ms,
+            window_ms(ledger),
+        );
+        let origin = key.origin(who);
         Ok(Entry {
+            changed_key: keys::transaction_changed(m.vault_id, &origin),
+            origin,
             input,
             key,
             memo,
@@ -246,7 +268,8 @@ impl<'a> Entry<'a> {
             date,
             external_ref,
             fingerprint,
-            guard_key: keys::duplicate_guard(m.vault_id, &guard_hash),
+            guard_keys,
+            content_key,
             xr_key: external_ref.map(|r| keys::external_ref(m.vault_id, r)),
         })
     }
@@ -262,13 +285,33 @@ impl<'a> Entry<'a> {
     }
 }
 
+/// The duplicate guard's two keys for an entry with these lines recorded at `now_ms`:
+/// the clock is cut into buckets one window wide, and the guard of the current
+/// bucket and of the one before cover every entry recorded within the window,
+/// whatever its date or memo (decision 028).
+fn guard_keys(vault: crate::domain::VaultId, to: &str, from: &str, now_ms: i64, window_ms: i64) -> [Key; 2] {
+    let bucket = now_ms.div_euclid(window_ms.max(1));
+    let key = |b: i64| {
+        keys::duplicate_guard(
+            vault,
+            &content_hash(&["dg-v2", &vault.to_string(), to, from, &b.to_string()]),
+        )
+    };
+    [key(bucket), key(bucket.saturating_sub(1))]
+}
+
+/// The duplicate guards read for an entry: `[current bucket, previous bucket]`.
+pub(super) type Guards = [Option<GuardRec>; 2];
+
 /// What the first read round found.
 struct Reads {
     next: NextAction,
     cat: Result<Catalogue, LedgerError>,
-    guard: Option<GuardRec>,
+    guards: Guards,
     /// The claim of the entry's externalRef, when another transaction holds it.
     claimed_by: Option<TransactionId>,
+    /// What the entry is now, when a void or an edit changed it since it was recorded.
+    changed: Option<Item>,
 }
 
 /// One round: was this entry already written (idempotency record), the accounts
@@ -283,33 +326,45 @@ async fn read_round(
 ) -> Result<Reads, LedgerError> {
     let store = ledger.store.as_ref();
     let ik_key = e.key.item_key(who);
-    // The guard, or the externalRef claim instead (an entry with one skips the guard).
-    let second = match (&e.xr_key, e.guarded()) {
-        (Some(xr), _) => Some(xr),
-        (None, true) => Some(&e.guard_key),
-        (None, false) => None,
+    // The guards, or the externalRef claim instead (an entry with one skips the guard).
+    let second: Vec<Key> = match (&e.xr_key, e.guarded()) {
+        (Some(xr), _) => vec![xr.clone()],
+        (None, true) => e.guard_keys.to_vec(),
+        (None, false) => vec![],
     };
     let second_read = async {
-        match second {
-            Some(k) => store.get(k).await,
-            None => Ok(None),
+        match second.len() {
+            0 => Ok(vec![]),
+            1 => store.get(&second[0]).await.map(|i| vec![i]),
+            _ => store.get_many(&second).await,
         }
     };
-    let ((ik, cat), second) = join2(join2(store.get(&ik_key), catalogue(ledger, m)), second_read).await;
+    // The `TC#` item is read beside the record, so a replay says what changed at no extra round.
+    let (((ik, cat), second), changed) = join2(
+        join2(join2(store.get(&ik_key), catalogue(ledger, m)), second_read),
+        store.get(&e.changed_key),
+    )
+    .await;
     let next = next_action(ik_key, ik?, now_s)?;
     let mut reads = Reads {
         next,
         cat,
-        guard: None,
+        guards: [None, None],
         claimed_by: None,
+        changed: changed?,
     };
     if matches!(reads.next, NextAction::Replay(_)) {
         return Ok(reads);
     }
-    match (second?, e.xr_key.is_some()) {
-        (Some(item), true) => reads.claimed_by = Some(external_ref_tx(&item)?),
-        (Some(item), false) => reads.guard = Some(GuardRec::from_attrs(&item.attrs)?),
-        (None, _) => {}
+    let second = second?;
+    if e.xr_key.is_some() {
+        if let Some(Some(item)) = second.first() {
+            reads.claimed_by = Some(external_ref_tx(item)?);
+        }
+        return Ok(reads);
+    }
+    for (slot, item) in reads.guards.iter_mut().zip(second) {
+        *slot = item.map(|i| GuardRec::from_attrs(&i.attrs)).transpose()?;
     }
     Ok(reads)
 }
@@ -378,45 +433,69 @@ pub(super) fn check_balanced(e: &Entry<'_>, currency: Currency) -> Result<(), Le
     Ok(())
 }
 
-/// The duplicate guard: an identical entry recorded within the window, still live,
-/// is refused unless the caller allowed duplicates. `Some` is a replay: the guard
-/// was this very entry, landed from a concurrent retry.
+/// The guards of `guards` recorded within the window before `now_ms`, newest first.
+pub(super) fn within_window(guards: &Guards, window_ms: i64, now_ms: i64) -> Vec<&GuardRec> {
+    let mut live: Vec<&GuardRec> = guards
+        .iter()
+        .flatten()
+        .filter(|g| now_ms.saturating_sub(g.recorded_at_ms) < window_ms)
+        .collect();
+    live.sort_by_key(|g| std::cmp::Reverse(g.recorded_at_ms));
+    live.dedup_by_key(|g| g.transaction_id);
+    live
+}
+
+/// The refusal of an entry that repeats `earlier` (recorded `now_ms - recorded_at` ago).
+pub(super) fn probable_duplicate(earlier: &TxRec, now_ms: i64) -> LedgerError {
+    LedgerError::ProbableDuplicate {
+        earlier_id: earlier.id,
+        earlier_date: earlier.date,
+        earlier_memo: earlier.memo.clone(),
+        recorded_at: jiff::Timestamp::from_millisecond(earlier.recorded_at_ms)
+            .unwrap_or(jiff::Timestamp::UNIX_EPOCH),
+        minutes_ago: now_ms.saturating_sub(earlier.recorded_at_ms) / 60_000,
+    }
+}
+
+/// The duplicate guard: an entry with the same accounts and amounts recorded within
+/// the window (by the clock, whatever its date or memo), still live, is refused
+/// unless the caller allowed duplicates. `Some` is a replay: the guard was this very
+/// entry, landed from a concurrent retry.
 async fn duplicate_check(
     ledger: &Ledger,
     e: &Entry<'_>,
     claim: &Claim,
-    guard: Option<&GuardRec>,
+    guards: &Guards,
     m: &Membership,
     now_ms: i64,
 ) -> Result<Option<Recorded>, LedgerError> {
-    let window_ms = window_ms(ledger);
-    let Some(g) =
-        guard.filter(|g| !e.input.allow_duplicate && now_ms.saturating_sub(g.recorded_at_ms) < window_ms)
-    else {
+    let candidates = within_window(guards, window_ms(ledger), now_ms);
+    if e.input.allow_duplicate || candidates.is_empty() {
         return Ok(None);
-    };
-    // Rare path: was the earlier one voided, or is it this very entry landing from a concurrent retry?
-    let got = ledger
-        .store
-        .get_many(&[
-            claim.key().clone(),
-            keys::transaction_by_id(m.vault_id, g.transaction_id),
-        ])
-        .await?;
+    }
+    // Rare path: were the earlier ones voided, or is it this very entry landing from a concurrent retry?
+    let mut wanted = vec![claim.key().clone()];
+    wanted.extend(
+        candidates
+            .iter()
+            .map(|g| keys::transaction_by_id(m.vault_id, g.transaction_id)),
+    );
+    let got = ledger.store.get_many(&wanted).await?;
     if let Some(Some(item)) = got.first() {
         return e.replay(&IdemRec::from_attrs(&item.attrs)?, m).map(Some);
     }
-    let earlier_live = match got.get(1) {
-        Some(Some(item)) => !TxRec::from_item(item)?.voided,
-        _ => false,
-    };
-    if earlier_live {
-        return Err(LedgerError::ProbableDuplicate {
-            earlier_id: g.transaction_id,
-            minutes_ago: now_ms.saturating_sub(g.recorded_at_ms) / 60_000,
-        });
+    for item in got.iter().skip(1).flatten() {
+        let earlier = TxRec::from_item(item)?;
+        if !earlier.voided {
+            return Err(probable_duplicate(&earlier, now_ms));
+        }
     }
     Ok(None)
+}
+
+/// How long idempotency records live, in seconds.
+pub(super) fn ttl_s(ledger: &Ledger) -> i64 {
+    i64::try_from(ledger.config.idempotency_ttl.as_secs()).unwrap_or(i64::MAX)
 }
 
 pub(super) fn window_ms(ledger: &Ledger) -> i64 {
@@ -446,31 +525,59 @@ fn balances_after(
     Ok(balances)
 }
 
-/// The guard item moved to this transaction; only if it is still the one we read
-/// (unconditionally when the guard does not decide about this entry).
-pub(super) fn guard_op(
+/// The current bucket's guard moved to this transaction, only if both guards are
+/// still what was read (`read`: the transaction each pointed at, `[current,
+/// previous]`), so two racing entries with the same lines cannot both pass, even
+/// across a bucket's edge. Unconditional when the guard does not decide about this entry.
+pub(super) fn guard_ops(
     e: &Entry<'_>,
-    guard: Option<&GuardRec>,
+    read: [Option<TransactionId>; 2],
     tx: &TxRec,
     now_s: i64,
     window_ms: i64,
-) -> WriteOp {
-    WriteOp::Put {
+) -> Vec<WriteOp> {
+    bucket_guard_ops(&e.guard_keys, e.guarded(), read, tx, now_s, window_ms)
+}
+
+/// [`guard_ops`] over the entry's two guard keys and whether the guard decides about it.
+fn bucket_guard_ops(
+    guard_keys: &[Key; 2],
+    guarded: bool,
+    read: [Option<TransactionId>; 2],
+    tx: &TxRec,
+    now_s: i64,
+    window_ms: i64,
+) -> Vec<WriteOp> {
+    let unchanged = |was: Option<TransactionId>| match was {
+        Some(id) => super::guards::guard(DUPLICATE_GUARD, guard_points_at(id)),
+        None => super::guards::guard(DUPLICATE_GUARD, Condition::NotExists),
+    };
+    let [current_key, previous_key] = guard_keys;
+    let mut ops = vec![WriteOp::Put {
         item: Item {
-            key: e.guard_key.clone(),
+            key: current_key.clone(),
             attrs: GuardRec {
                 transaction_id: tx.id,
                 date: tx.date,
                 recorded_at_ms: tx.recorded_at_ms,
             }
-            .to_attrs(now_s.saturating_add(window_ms / 1000 + 60)),
+            // Read until the end of the next bucket: two windows, and a minute's slack.
+            .to_attrs(now_s.saturating_add(2 * (window_ms / 1000) + 60)),
         },
-        guard: match (guard, e.guarded()) {
-            (_, false) => None,
-            (Some(g), true) => super::guards::guard(DUPLICATE_GUARD, guard_points_at(g.transaction_id)),
-            (None, true) => super::guards::guard(DUPLICATE_GUARD, Condition::NotExists),
-        },
+        guard: if guarded { unchanged(read[0]) } else { None },
+    }];
+    if guarded && let Some(guard) = unchanged(read[1]) {
+        ops.push(WriteOp::Check {
+            key: previous_key.clone(),
+            guard,
+        });
     }
+    ops
+}
+
+/// The transactions the guards read point at.
+pub(super) fn pointed_at(guards: &Guards) -> [Option<TransactionId>; 2] {
+    [0, 1].map(|i| guards[i].as_ref().map(|g| g.transaction_id))
 }
 
 /// The entry's externalRef claimed for `tx`, only if no transaction holds it yet.
@@ -494,12 +601,18 @@ async fn attempt(
     v: InVault,
 ) -> Result<Recorded, LedgerError> {
     let m = v.m.clone();
-    let e = Entry::new(ledger, input, key, memo, external_ref, &m)?;
     let now = ledger.clock.now();
     let (now_s, now_ms) = (now.as_second(), now.as_millisecond());
+    let e = Entry::new(ledger, who, input, key, memo, external_ref, &m, now_ms)?;
     let reads = read_round(ledger, who, &e, &m, now_s).await?;
     let claim = match reads.next {
-        NextAction::Replay(r) => return e.replay(&r, &m),
+        NextAction::Replay(r) => {
+            let mut out = e.replay(&r, &m)?;
+            out.current = changed_since(&r, reads.changed.as_ref())?
+                .map(|now| view(&now, reads.cat.as_ref().ok(), m.currency));
+            out.note = reads.cat.as_ref().ok().and_then(|c| direction_note(&r.tx, c));
+            return Ok(out);
+        }
         NextAction::Start(claim) => claim,
     };
     if let (Some(r), Some(id)) = (e.external_ref, reads.claimed_by) {
@@ -511,18 +624,21 @@ async fn attempt(
     let cat = reads.cat?;
     let postings = resolve_postings(&cat, &e, &m)?;
     check_balanced(&e, m.currency)?;
-    if let Some(replayed) = duplicate_check(ledger, &e, &claim, reads.guard.as_ref(), &m, now_ms).await? {
+    if let Some(replayed) = duplicate_check(ledger, &e, &claim, &reads.guards, &m, now_ms).await? {
         return Ok(replayed);
     }
 
-    let tx = TxRec::new(
-        TransactionId::generate(now_ms, ledger.entropy.next_u64()),
-        e.date,
-        e.memo.to_string(),
-        now_ms,
-        Some(who.display_name()),
-        postings,
-    );
+    let tx = TxRec {
+        origin: Some(e.origin.clone()),
+        ..TxRec::new(
+            TransactionId::generate(now_ms, ledger.entropy.next_u64()),
+            e.date,
+            e.memo.to_string(),
+            now_ms,
+            Some(who.display_name()),
+            postings,
+        )
+    };
     let change = TxChange::Create(&tx);
     let rec = IdemRec {
         fingerprint: e.fingerprint.clone(),
@@ -532,15 +648,23 @@ async fn attempt(
         expires_at: now_s
             .saturating_add(i64::try_from(ledger.config.idempotency_ttl.as_secs()).unwrap_or(i64::MAX)),
     };
-    let result = recorded(&rec, &m, false, input.dry_run);
+    let mut result = Recorded {
+        note: direction_note(&tx, &cat),
+        ..recorded(&rec, &m, false, input.dry_run)
+    };
     if input.dry_run {
+        // Nothing is stored: the id is a placeholder no later write will use.
+        result.transaction.preview = true;
         return Ok(result);
     }
-    let mut ops = vec![
-        claim.op(&rec),
-        membership_check(who, &m),
-        guard_op(&e, reads.guard.as_ref(), &tx, now_s, window_ms(ledger)),
-    ];
+    let mut ops = vec![claim.op(&rec), membership_check(who, &m)];
+    ops.extend(guard_ops(
+        &e,
+        pointed_at(&reads.guards),
+        &tx,
+        now_s,
+        window_ms(ledger),
+    ));
     ops.extend(external_ref_op(&e, tx.id));
     ops.extend(transaction_ops(m.vault_id, change, &[])?);
     match v.commit(ledger, who, ops).await {
@@ -563,6 +687,31 @@ async fn attempt(
         Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
         Err(e) => Err(super::writer::refusing_overflow(e)),
     }
+}
+
+/// How the entry reads when its direction is unusual: the first pair of a `from` and a
+/// `to` line, in line order, whose kinds make one (`domain::reading`); one note per
+/// entry, so a split with several such pairs names the first.
+pub(super) fn direction_note(tx: &TxRec, cat: &Catalogue) -> Option<DirectionNote> {
+    let account = |p: &PostingRec| cat.by_id(p.account_id);
+    let to: Vec<_> = tx
+        .postings
+        .iter()
+        .filter(|p| p.amount > 0)
+        .filter_map(account)
+        .collect();
+    tx.postings
+        .iter()
+        .filter(|p| p.amount < 0)
+        .filter_map(account)
+        .flat_map(|f| to.iter().map(move |t| (f, *t)))
+        .find_map(|(f, t)| {
+            crate::domain::reading(f.kind, t.kind).map(|reading| DirectionNote {
+                reading,
+                from: f.name.clone(),
+                to: t.name.clone(),
+            })
+        })
 }
 
 /// A stored transaction as results show it; account names from the catalogue when given
@@ -593,6 +742,8 @@ pub(super) fn view(tx: &TxRec, cat: Option<&Catalogue>, currency: Currency) -> T
             .voided_at
             .filter(|_| tx.voided)
             .and_then(|s| jiff::Timestamp::from_second(s).ok()),
+        voided_by: tx.voided_by.clone().filter(|_| tx.voided),
+        preview: false,
     }
 }
 
@@ -618,27 +769,33 @@ pub(super) async fn void(
                 });
             }
             let at = ledger.clock.now().as_second();
+            let by = who.display_name();
             let mut ops = vec![membership_check(who, &m)];
             ops.extend(transaction_ops(
                 m.vault_id,
-                TxChange::Reverse { tx: &tx, reason, at },
+                TxChange::Reverse {
+                    tx: &tx,
+                    reason,
+                    at,
+                    by: &by,
+                },
                 &[],
             )?);
+            let voided = TxRec {
+                voided: true,
+                void_reason: Some(reason.to_string()),
+                voided_at: Some(at),
+                voided_by: Some(by.clone()),
+                ..tx
+            };
+            ops.extend(changed_op(m.vault_id, &voided, at, ttl_s(ledger)));
             match v.commit(ledger, who, ops).await {
-                Ok(()) => {
-                    let voided = TxRec {
-                        voided: true,
-                        void_reason: Some(reason.to_string()),
-                        voided_at: Some(at),
-                        ..tx
-                    };
-                    Ok(Voided {
-                        vault: m.vault_ref(),
-                        currency: m.currency,
-                        transaction: view(&voided, Some(&cat), m.currency),
-                        already_voided: false,
-                    })
-                }
+                Ok(()) => Ok(Voided {
+                    vault: m.vault_ref(),
+                    currency: m.currency,
+                    transaction: view(&voided, Some(&cat), m.currency),
+                    already_voided: false,
+                }),
                 Err(StoreError::ConditionFailed {
                     guard: MEMBERSHIP, ..
                 }) => Err(vault_gone(&m)),
@@ -664,6 +821,58 @@ pub(super) fn not_found(id: TransactionId, m: &Membership) -> LedgerError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The guard keys cover the last window whatever the bucket's edge, and the write
+    /// moves the current bucket's guard only if both are still what was read.
+    #[test]
+    fn guards_are_per_bucket_and_both_checked_on_write() {
+        let v = crate::domain::VaultId::from_uuid(uuid::Uuid::nil());
+        let w = 600_000;
+        let at = |ms| guard_keys(v, "식비=4500", "카카오뱅크=-4500", ms, w);
+        // Within one bucket the keys are the same; the next bucket's previous is this one's current.
+        assert_eq!(at(w * 5), at(w * 6 - 1));
+        assert_eq!(at(w * 6)[1], at(w * 5)[0]);
+        assert_ne!(at(w * 6)[0], at(w * 5)[0]);
+        // Other lines, other guards.
+        assert_ne!(
+            guard_keys(v, "식비=4600", "카카오뱅크=-4600", w * 5, w),
+            at(w * 5)
+        );
+        let tx = TxRec::new(
+            TransactionId::from_u64((1 << 53) + 9).unwrap(),
+            LocalDate::parse("2026-03-15").unwrap(),
+            String::new(),
+            w * 5,
+            None,
+            vec![],
+        );
+        let earlier = TransactionId::from_u64((1 << 53) + 3).unwrap();
+        let keys = at(w * 5);
+        let ops = bucket_guard_ops(&keys, true, [None, Some(earlier)], &tx, 0, w);
+        let shape: Vec<_> = ops
+            .iter()
+            .map(|op| {
+                let g = crate::store::eval::guard_of(op).expect("guarded");
+                (
+                    op.key().clone(),
+                    matches!(op, WriteOp::Put { .. }),
+                    g.name,
+                    g.condition.clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            shape,
+            vec![
+                (keys[0].clone(), true, DUPLICATE_GUARD, Condition::NotExists),
+                (keys[1].clone(), false, DUPLICATE_GUARD, guard_points_at(earlier)),
+            ]
+        );
+        // allowDuplicate: the guard moves without a condition, and nothing is checked.
+        let free = bucket_guard_ops(&keys, false, [None, Some(earlier)], &tx, 0, w);
+        assert_eq!(free.len(), 1);
+        assert!(crate::store::eval::guard_of(&free[0]).is_none());
+    }
 
     #[test]
     fn external_refs_are_trimmed_bounded_and_optional() {

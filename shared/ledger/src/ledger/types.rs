@@ -207,6 +207,11 @@ pub struct Transaction {
     pub void_reason: Option<String>,
     /// When it was voided.
     pub voided_at: Option<jiff::Timestamp>,
+    /// Who voided it (their display name then); `None` for entries voided before this was kept.
+    pub voided_by: Option<String>,
+    /// Not stored: a dry run's preview. A preview of a new entry has a placeholder
+    /// id that was never stored (results must not show it); an edit's keeps its real id.
+    pub preview: bool,
 }
 
 /// An earlier version of an edited transaction: its content until an edit replaced it.
@@ -368,6 +373,10 @@ pub enum EntryResult {
         transaction_id: Option<TransactionId>,
         /// Recorded by an earlier call with this key; nothing written now.
         replayed: bool,
+        /// On a replay: the transaction as it is now, when it changed since (edited, voided).
+        current: Option<Box<Transaction>>,
+        /// How the entry reads, when its direction is unusual.
+        note: Option<DirectionNote>,
     },
     /// Already in the ledger; not recorded again.
     Duplicate(Duplicate),
@@ -405,6 +414,21 @@ pub struct Recorded {
     pub replayed: bool,
     /// `true` when nothing was written because `dry_run` was asked.
     pub dry_run: bool,
+    /// On a replay: the transaction as it is now, when it changed since (edited, voided).
+    pub current: Option<Transaction>,
+    /// How the entry reads, when its direction is unusual (it is recorded all the same).
+    pub note: Option<DirectionNote>,
+}
+
+/// An entry whose direction is unusual: how it reads, between which accounts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DirectionNote {
+    /// How it reads.
+    pub reading: crate::domain::Reading,
+    /// The account the money left (its current name).
+    pub from: String,
+    /// The account the money arrived at (its current name).
+    pub to: String,
 }
 
 /// A correction of a transaction (`edit_transaction`): only what is `Some` changes.
@@ -507,6 +531,8 @@ pub struct TransactionQuery {
     pub limit: Option<u32>,
     /// `nextCursor` of the previous page, with the same filters.
     pub cursor: Option<String>,
+    /// Also list voided entries (default: left out).
+    pub include_voided: bool,
 }
 
 /// Result of `list_transactions`.

@@ -34,6 +34,8 @@ pub(super) enum TxChange<'a> {
         reason: &'a str,
         /// When, epoch seconds.
         at: i64,
+        /// Who (their display name).
+        by: &'a str,
     },
     /// Editing: the previous version saved (only if absent, so two edits of one
     /// version cannot both land), the transaction's items rewritten (moved when
@@ -147,7 +149,7 @@ fn item_ops(vault: VaultId, change: TxChange<'_>) -> Vec<WriteOp> {
             guard: guard(TRANSACTION_NEW, Condition::NotExists),
         })
         .collect(),
-        TxChange::Reverse { tx, reason, at } => {
+        TxChange::Reverse { tx, reason, at, by } => {
             let mut ops: Vec<WriteOp> = [
                 keys::transaction(vault, tx.date, tx.id),
                 keys::transaction_by_id(vault, tx.id),
@@ -155,7 +157,7 @@ fn item_ops(vault: VaultId, change: TxChange<'_>) -> Vec<WriteOp> {
             .into_iter()
             .map(|key| WriteOp::Update {
                 key,
-                set: void_mark(reason, at),
+                set: void_mark(reason, at, by),
                 add: BTreeMap::new(),
                 remove: vec![],
                 guard: guard(TRANSACTION_LIVE, still_live()),
@@ -312,6 +314,7 @@ mod tests {
                 tx: &t,
                 reason: "typo",
                 at: 5,
+                by: "지은",
             },
             &[],
         )
@@ -331,7 +334,7 @@ mod tests {
         assert_eq!(s[3], (keys::account(v, bank), Some(ACCOUNT_EXISTS), Some(1200)));
         assert_eq!(s[4], (keys::account(v, food), Some(ACCOUNT_EXISTS), Some(-1200)));
         match &ops[0] {
-            WriteOp::Update { set, .. } => assert_eq!(set, &void_mark("typo", 5)),
+            WriteOp::Update { set, .. } => assert_eq!(set, &void_mark("typo", 5, "지은")),
             other => panic!("{other:?}"),
         }
     }

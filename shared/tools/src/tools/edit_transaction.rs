@@ -16,13 +16,13 @@ use crate::text;
 use crate::tools::recorded::BalanceOut;
 use crate::wire::{TransactionOut, VaultOut};
 
-/// One line of a split, as `lines` takes it.
+/// One line.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct Line {
     /// Account name.
     account: AccountArg,
-    /// Positive decimal string in the vault currency, e.g. "9000".
+    /// Positive amount, e.g. "9000".
     amount: PositiveAmountArg,
 }
 
@@ -30,10 +30,10 @@ struct Line {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct Lines {
-    /// Lines the money leaves; their sum equals the sum of `to`.
+    /// Lines money leaves; same sum as `to`.
     #[schemars(length(min = 1))]
     from: Vec<Line>,
-    /// Lines the money arrives at.
+    /// Lines money arrives at.
     #[schemars(length(min = 1))]
     to: Vec<Line>,
 }
@@ -44,27 +44,27 @@ struct Lines {
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    /// The id as a string, exactly as returned (never a JSON number).
+    /// The id string, exactly as returned (never a number).
     transaction_id: TransactionIdArg,
-    /// A key you make up once for this correction; if you retry it, reuse the same idempotencyKey unchanged, with the same arguments.
+    /// Made up once for this correction; on a retry, reuse the same idempotencyKey unchanged.
     idempotency_key: KeyArg,
-    /// The version you last saw (get_transaction shows it): the edit is refused if the entry changed since.
+    /// Refuse unless the entry is still at this version.
     expected_version: Option<std::num::NonZeroU32>,
-    /// New positive amount of a simple (one from, one to) entry, e.g. "9000".
+    /// New positive amount (simple entry), e.g. "9000".
     amount: Option<PositiveAmountArg>,
     /// New date, YYYY-MM-DD.
     date: Option<DateArg>,
     /// New memo ("" clears it).
     memo: Option<MemoArg>,
-    /// New account the money leaves (simple entry).
+    /// New account money leaves (simple entry).
     from: Option<AccountArg>,
-    /// New account the money arrives at (simple entry).
+    /// New account money arrives at (simple entry).
     to: Option<AccountArg>,
-    /// Every line anew, for a split entry; not with amount/from/to.
+    /// All lines anew (any entry); not with amount/from/to.
     lines: Option<Lines>,
-    #[schemars(description = text::FUTURE_DATE)]
+    /// True if a date over a year ahead is meant.
     future_date: Option<bool>,
-    /// True to preview: checked, nothing written.
+    /// True to preview; nothing written.
     dry_run: Option<bool>,
 }
 
@@ -115,7 +115,7 @@ impl Operation for EditTransaction {
     type Output = Output;
     const NAME: &'static str = "edit_transaction";
     const TITLE: &'static str = "Edit a transaction";
-    const DESCRIPTION: &'static str = "Corrects an entry in place: send its transactionId and only what changes (amount, date, memo, from, to; or lines for a split). The id stays the same, balances and reports move exactly, and the previous version is kept (get_transaction shows history). Voided entries cannot be edited. Use it instead of void + record for a wrong amount, date, memo or account. Retry with the same idempotencyKey; dryRun previews.";
+    const DESCRIPTION: &'static str = "Corrects an entry in place instead of void + record: send its transactionId and only what changes. The id stays, balances move exactly, the old version is kept (get_transaction shows history). Not for voided entries.";
     const SCOPE: &'static str = WRITE;
     const ANNOTATIONS: dochiya_protocol::ToolAnnotations = write(false);
 

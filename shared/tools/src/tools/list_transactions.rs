@@ -31,6 +31,8 @@ pub(crate) struct Args {
     limit: Option<u32>,
     /// To get the next page, pass `nextCursor` from the previous result here, with the same filters.
     cursor: Option<CursorArg>,
+    /// Set true to also list voided entries (marked `voided`, with voidReason, voidedAt, voidedBy). Default false: left out.
+    include_voided: Option<bool>,
 }
 
 /// Result of `list_transactions`.
@@ -41,7 +43,7 @@ pub(crate) struct Output {
     vault: VaultOut,
     #[schemars(description = text::CURRENCY)]
     currency: String,
-    /// The transactions, newest first (voided ones included, marked `voided`).
+    /// The transactions, newest first (voided ones only with includeVoided).
     transactions: Vec<TransactionOut>,
     /// Present when more transactions may follow: call again with `cursor` set to this and the same filters. A page can hold fewer than `limit` and still have one.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -60,7 +62,7 @@ impl Operation for ListTransactions {
     type Output = Output;
     const NAME: &'static str = "list_transactions";
     const TITLE: &'static str = "List transactions";
-    const DESCRIPTION: &'static str = "Lists transactions newest first, optionally only those touching one account, within a date range (YYYY-MM-DD, inclusive, in the vault's time zone) or whose memo contains some text. Each has a transactionId (a decimal string), date, memo, voided flag and signed postings (positive = money arriving at that account, negative = leaving). Results come in pages: when `nextCursor` is present, call again with it as `cursor`. Use a transactionId from here with get_transaction or void_transaction.";
+    const DESCRIPTION: &'static str = "Lists transactions newest first, optionally only those touching one account, within a date range (YYYY-MM-DD, inclusive, in the vault's time zone) or whose memo contains some text. Each has a transactionId (a decimal string), date, memo and signed postings (positive = money arriving at that account, negative = leaving). Results come in pages: when `nextCursor` is present, call again with it as `cursor`. Use a transactionId from here with get_transaction or void_transaction.";
     const SCOPE: &'static str = READ;
     const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
 
@@ -87,6 +89,7 @@ impl Operation for ListTransactions {
                     text: args.text.map(String::from),
                     limit: args.limit,
                     cursor: args.cursor.map(String::from),
+                    include_voided: args.include_voided.unwrap_or(false),
                 },
             )
             .await?;

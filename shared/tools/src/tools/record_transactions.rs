@@ -15,7 +15,7 @@ use crate::args::{AccountArg, DATE_PATTERN, KeyArg, MemoArg, NameArg, POSITIVE_A
 use crate::errors::{entry_message, simple_argument};
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
-use crate::wire::{AmountOut, TransactionIdOut, UuidOut, VaultOut};
+use crate::wire::{AmountOut, TransactionIdOut, TransactionOut, UuidOut, VaultOut};
 
 /// An entry's amount as read: a bad one is that entry's error, not the whole call's.
 #[derive(Debug)]
@@ -104,7 +104,7 @@ pub(crate) struct Args {
     idempotency_key: KeyArg,
     /// Check every entry and write nothing. Default false.
     dry_run: Option<bool>,
-    /// Record entries identical (date, accounts, amount, memo) to one recorded minutes ago. Default false.
+    /// Record entries with the same accounts and amount as one recorded in the last 10 minutes (or, within this batch, an identical one). Default false.
     allow_duplicate: Option<bool>,
 }
 
@@ -142,6 +142,12 @@ struct EntryOut {
     /// For an error: what is wrong and what to do.
     #[serde(skip_serializing_if = "Option::is_none")]
     message: Option<String>,
+    /// For a replayed entry voided or edited since: the transaction as it is now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    current: Option<TransactionOut>,
+    /// For a recorded entry whose direction is unusual: how it reads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
 }
 
 /// How many entries ended each way.
@@ -259,6 +265,8 @@ fn output(b: BatchRecorded) -> Result<Output, LedgerError> {
             EntryResult::Recorded {
                 transaction_id,
                 replayed,
+                current,
+                note,
             } => {
                 if replayed {
                     counts.replayed += 1;
@@ -271,6 +279,8 @@ fn output(b: BatchRecorded) -> Result<Output, LedgerError> {
                     transaction_id: transaction_id.map(Into::into),
                     matched_by: None,
                     message: None,
+                    current: current.map(|t| (*t).into()),
+                    note: note.as_ref().map(crate::tools::recorded::note),
                 }
             }
             EntryResult::Duplicate(d) => {
@@ -284,6 +294,8 @@ fn output(b: BatchRecorded) -> Result<Output, LedgerError> {
                         MatchedBy::DuplicateGuard => MatchedByOut::DuplicateGuard,
                     }),
                     message: None,
+                    current: None,
+                    note: None,
                 }
             }
             EntryResult::Failed(e) => {
@@ -295,6 +307,8 @@ fn output(b: BatchRecorded) -> Result<Output, LedgerError> {
                     matched_by: None,
                     // An internal failure of one entry fails the call, as it would for one record.
                     message: Some(entry_message(e, simple_argument)?),
+                    current: None,
+                    note: None,
                 }
             }
         };

@@ -366,6 +366,8 @@ pub async fn batch_dry_run_reports_every_problem<S: Store>(store: S) {
             EntryResult::Recorded {
                 transaction_id: None,
                 replayed: false,
+                current: None,
+                ..
             } => "ok".to_string(),
             EntryResult::Duplicate(d) => format!("duplicate {:?}", d.matched_by),
             EntryResult::Failed(e) => e.to_string(),
