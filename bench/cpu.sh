@@ -16,7 +16,8 @@
 #   BENCH_WARMUP (s, default 1), BENCH_CONNECTIONS (2), BENCH_NO_BUILD=1 (reuse the
 #   built binaries), BENCH_DATA_DIR (dochiya's data dir parent; default /dev/shm
 #   when it exists, so record_transaction's commit has no disk in it: the
-#   reference keeps everything in memory), BENCH_WRK_CORE (0), BENCH_SERVER_CORE (1).
+#   reference keeps everything in memory), BENCH_WRK_CORE (0), BENCH_SERVER_CORE (1),
+#   BENCH_BIN (another dochiya-mcp binary to measure, e.g. a copy of an earlier build).
 # Both servers are built with Cargo's `bench` profile (thin LTO, symbols kept),
 # the reference in its own target dir under target/.
 set -euo pipefail
@@ -51,7 +52,7 @@ if [ -z "${BENCH_NO_BUILD:-}" ]; then
   cargo build --profile bench --locked -q --manifest-path bench/rmcp-reference/Cargo.toml --target-dir "$REF_TARGET"
 fi
 # The bench profile's artifacts go to the release directory.
-BIN="$ROOT/target/release/dochiya-mcp"
+BIN="${BENCH_BIN:-$ROOT/target/release/dochiya-mcp}"
 REF_BIN="$REF_TARGET/release/dochiya-rmcp-reference"
 
 DATA_PARENT="${BENCH_DATA_DIR:-}"
@@ -164,7 +165,7 @@ measure() {
 
 echo "machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "wrk: 1 thread, $CONNECTIONS connections, core $WRK_CORE; servers on core $SERVER_CORE; ${WARMUP} s warm-up + ${DURATION} s measured per kind; $ROUNDS rounds"
-echo "dochiya: $BIN (commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')), data dir on $DATA_PARENT"
+echo "dochiya: $BIN (work tree at commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')), data dir on $DATA_PARENT"
 echo "reference: $REF_BIN (rmcp $(sed -nE 's/^rmcp = \{ version = "=?([0-9.]+)".*/\1/p' bench/rmcp-reference/Cargo.toml))"
 
 setup "$OURS_URL" "$TOKEN"
