@@ -113,7 +113,7 @@ async fn list_accounts_with_kinds_balances_and_archived() {
             json!(["신한카드", "liability", "0", false]),
             json!(["월급", "income", "0", false]),
             json!(["식비", "expense", "0", false]),
-            json!(["Opening Balances", "equity", "1000000", false]),
+            json!(["기초잔액", "equity", "1000000", false]),
         ]
     );
     let all = p
@@ -708,7 +708,7 @@ async fn get_balances_as_of_a_day_with_totals() {
             ("월급", "0"),
             ("교통비", "0"),
             ("식비", "50000"),
-            ("Opening Balances", "1000000"),
+            ("기초잔액", "1000000"),
         ]
         .map(|(a, b)| (a.to_owned(), b.to_owned()))
     );
@@ -1086,7 +1086,15 @@ async fn create_account_with_opening_balance_and_idempotent_repeat() {
     assert_eq!(
         p.err("create_account", r#"{"name": "신한카드", "kind": "asset"}"#)
             .await,
-        "An account named \"신한카드\" already exists as a liability account in vault \"우리집\". Use that account as it is, or choose a different name (rename_account renames)."
+        "Account \"신한카드\" already exists in vault \"우리집\" as a liability account with opening balance 300000; this call asked for an asset account, so nothing was changed. To use the existing account, call again with its kind and without openingBalance; to change its balance, record a transaction; for a separate account, choose another name."
+    );
+    assert_eq!(
+        p.err(
+            "create_account",
+            r#"{"name": "신한카드", "kind": "liability", "openingBalance": "250000"}"#
+        )
+        .await,
+        "Account \"신한카드\" already exists in vault \"우리집\" as a liability account with opening balance 300000; this call asked for a liability account with opening balance 250000, so nothing was changed. To use the existing account, call again with its kind and without openingBalance; to change its balance, record a transaction; for a separate account, choose another name."
     );
     assert_eq!(
         p.err("create_account", r#"{"name": "월급", "kind": "salary"}"#)
@@ -1142,14 +1150,26 @@ async fn rename_and_archive_accounts_keep_history() {
             .await,
         "No account named \"교통비\" in vault \"우리집\". Closest names: \"교통\", \"식비\". Use one of them exactly, call list_accounts to see every name or create_account to add it."
     );
-    let a = p.ok("archive_account", r#"{"account": "교통"}"#).await;
+    // An account still holding money is refused unless the caller says so.
+    assert_eq!(
+        p.err("archive_account", r#"{"account": "교통"}"#).await,
+        "Account \"교통\" still holds 1400 as of today, so it was not archived. Bring it to zero first with record_transaction (move the money to another account, or pay off what it owes), or call archive_account again with force: true to archive it anyway (its balance keeps counting in get_balances)."
+    );
+    let a = p
+        .ok("archive_account", r#"{"account": "교통", "force": true}"#)
+        .await;
     assert_eq!(
         (s(&a["name"]), a["archived"].clone(), s(&a["balance"])),
         ("교통", json!(true), "1400")
     );
-    // History stays: the balance still counts.
+    // History stays: the balance still counts, shown apart from the live accounts.
     let b = p.ok("get_balances", "{}").await;
-    assert!(balances_by_name(&b).contains(&("교통".to_owned(), "1400".to_owned())));
+    assert!(!balances_by_name(&b).iter().any(|(name, _)| name == "교통"));
+    assert_eq!(
+        (s(&b["archived"][0]["name"]), s(&b["archived"][0]["balance"])),
+        ("교통", "1400")
+    );
+    assert_eq!(b["archived"].as_array().map(Vec::len), Some(1));
     // The name is free again.
     let fresh = p
         .ok("create_account", r#"{"name": "교통", "kind": "expense"}"#)

@@ -398,11 +398,14 @@ pub(super) struct AccountRec {
     pub kind: AccountKind,
     pub archived: bool,
     pub net: i64,
+    /// The opening balance it was created with (natural sign, 0 for none); `None`
+    /// for accounts created before it was kept.
+    pub opening: Option<i64>,
 }
 
 impl AccountRec {
     pub fn to_attrs(&self, created_at: i64) -> Attrs {
-        BTreeMap::from([
+        let mut a = BTreeMap::from([
             ("accountId".into(), sv(self.account_id.to_string())),
             ("name".into(), sv(&self.name)),
             ("nameKey".into(), sv(self.name_key.as_str())),
@@ -410,7 +413,11 @@ impl AccountRec {
             ("archived".into(), Value::Bool(self.archived)),
             ("net".into(), Value::N(self.net)),
             ("createdAt".into(), Value::N(created_at)),
-        ])
+        ]);
+        if let Some(o) = self.opening {
+            a.insert("opening".into(), Value::N(o));
+        }
+        a
     }
 
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
@@ -421,14 +428,12 @@ impl AccountRec {
             kind: parse_or_corrupt(AccountKind::parse(s(a, "kind")?), "account kind")?,
             archived: flag(a, "archived")?,
             net: n_or_zero(a, "net")?,
+            opening: match a.get("opening") {
+                None => None,
+                Some(Value::N(o)) => Some(*o),
+                Some(_) => return Err(corrupt("opening")),
+            },
         })
-    }
-
-    /// Balance in the kind's natural sign.
-    pub fn natural(&self) -> Result<i64, LedgerError> {
-        self.kind
-            .natural(self.net)
-            .ok_or_else(|| LedgerError::out_of_range(format!("balance of account \"{}\"", self.name)))
     }
 }
 
@@ -657,9 +662,20 @@ pub(super) struct IdemRec {
     pub fingerprint: String,
     pub vault_id: VaultId,
     pub tx: TxRec,
-    /// (account id, name, balance in natural sign) after the write.
-    pub balances: Vec<(AccountId, String, i64)>,
+    /// Each touched account's balance after the write (see [`StoredBalance`]).
+    pub balances: Vec<StoredBalance>,
     pub expires_at: i64,
+}
+
+/// An account's balance in a write's result, natural sign: as of the vault's today
+/// when the write happened, and the net of entries dated after it (`scheduled`, 0:
+/// none; records from before it was stored read as 0).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct StoredBalance {
+    pub account_id: AccountId,
+    pub name: String,
+    pub balance: i64,
+    pub scheduled: i64,
 }
 
 impl IdemRec {
@@ -667,12 +683,16 @@ impl IdemRec {
         let balances = self
             .balances
             .iter()
-            .map(|(id, name, bal)| {
-                Value::M(BTreeMap::from([
-                    ("accountId".into(), sv(id.to_string())),
-                    ("name".into(), sv(name)),
-                    ("balance".into(), Value::N(*bal)),
-                ]))
+            .map(|b| {
+                let mut m = BTreeMap::from([
+                    ("accountId".into(), sv(b.account_id.to_string())),
+                    ("name".into(), sv(&b.name)),
+                    ("balance".into(), Value::N(b.balance)),
+                ]);
+                if b.scheduled != 0 {
+                    m.insert("scheduled".into(), Value::N(b.scheduled));
+                }
+                Value::M(m)
             })
             .collect();
         BTreeMap::from([
@@ -693,11 +713,12 @@ impl IdemRec {
             Some(Value::L(list)) => list
                 .iter()
                 .map(|v| match v {
-                    Value::M(m) => Ok((
-                        parse_or_corrupt(AccountId::parse(s(m, "accountId")?), "account id")?,
-                        s(m, "name")?.to_string(),
-                        n(m, "balance")?,
-                    )),
+                    Value::M(m) => Ok(StoredBalance {
+                        account_id: parse_or_corrupt(AccountId::parse(s(m, "accountId")?), "account id")?,
+                        name: s(m, "name")?.to_string(),
+                        balance: n(m, "balance")?,
+                        scheduled: n_or_zero(m, "scheduled")?,
+                    }),
                     _ => Err(corrupt("balances")),
                 })
                 .collect::<Result<Vec<_>, _>>()?,

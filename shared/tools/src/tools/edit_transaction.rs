@@ -78,7 +78,7 @@ pub(crate) struct Output {
     currency: String,
     /// The entry after the edit (same transactionId), with its version and earlier versions.
     transaction: TransactionOut,
-    /// Balances of the accounts the entry touched before or after, after the edit.
+    /// Balances of the accounts the entry touched before or after, after the edit, as of today (entries dated later are apart, as scheduled).
     balances: Vec<BalanceOut>,
     /// False when the arguments matched the entry already: nothing was written.
     changed: bool,
@@ -115,7 +115,7 @@ impl Operation for EditTransaction {
     type Output = Output;
     const NAME: &'static str = "edit_transaction";
     const TITLE: &'static str = "Edit a transaction";
-    const DESCRIPTION: &'static str = "Corrects an entry in place: send its transactionId and only what changes (amount, date, memo, from, to; or lines for a split). The id stays the same, balances and reports move exactly, and the previous version is kept (get_transaction shows history). Voided entries cannot be edited. Use it instead of void + record for a wrong amount, date, memo or account. Retry with the same idempotencyKey; dryRun previews.";
+    const DESCRIPTION: &'static str = "Corrects an entry in place: send its transactionId and only what changes (amount, date, memo, from, to; or lines for a split). The id stays the same, balances and reports move exactly, and the previous version is kept (get_transaction shows history). Voided entries cannot be edited. Use it instead of void + record for a wrong amount, date, memo or account. Retry with the same idempotencyKey; dryRun previews. Result balances are as of today; entries dated later show as `scheduled`.";
     const SCOPE: &'static str = WRITE;
     const ANNOTATIONS: dochiya_protocol::ToolAnnotations = write(false);
 
