@@ -1509,3 +1509,108 @@ async fn sharing_answers_both_generations() {
     // Refused at once: the vault is gone from the partner's list.
     assert_eq!(partner.ok("list_vaults", "{}").await["vaults"], json!([]));
 }
+
+// ---- balances as of today in write results; archiving with money left ----
+
+/// (account, balance, scheduled) of a write result's `balances`; `scheduled` must be
+/// absent, not null, when nothing is scheduled.
+fn write_balances(result: &Value) -> Vec<(String, String, Option<String>)> {
+    result["balances"]
+        .as_array()
+        .expect("balances")
+        .iter()
+        .map(|b| {
+            let scheduled = b.as_object().and_then(|o| o.get("scheduled")).map(|v| s(v).to_owned());
+            (s(&b["account"]).to_owned(), s(&b["balance"]).to_owned(), scheduled)
+        })
+        .collect()
+}
+
+fn bal(account: &str, balance: &str, scheduled: Option<&str>) -> (String, String, Option<String>) {
+    (account.into(), balance.into(), scheduled.map(Into::into))
+}
+
+/// Write results show balances as of today with later entries apart, on both
+/// generations; archiving an account that holds money is refused the same way on
+/// both, and a forced archive's money shows apart in get_balances, still in totals.
+#[tokio::test]
+async fn write_balances_are_as_of_today_on_both_generations() {
+    let h = Harness::new().await;
+    let p = h.person("write-today-eras");
+    household(&p).await;
+    // Today is 2026-03-31; rent for April is entered ahead.
+    let rent = p
+        .ok(
+            "record_transaction",
+            r#"{"from": "카카오뱅크", "to": "식비", "amount": "650000", "date": "2026-04-01", "idempotencyKey": "rent-04"}"#,
+        )
+        .await;
+    assert_eq!(
+        write_balances(&rent),
+        [
+            bal("식비", "0", Some("650000")),
+            bal("카카오뱅크", "1000000", Some("-650000"))
+        ]
+    );
+    let bus = h
+        .modern_call(
+            &p.token,
+            "record_transaction",
+            r#"{"from": "신한카드", "to": "교통비", "amount": "1400", "idempotencyKey": "bus-1"}"#,
+        )
+        .await;
+    assert_eq!(bus["isError"], false);
+    assert_eq!(
+        write_balances(&bus["structuredContent"]),
+        [bal("교통비", "1400", None), bal("신한카드", "1400", None)]
+    );
+    let voided = h
+        .modern_call(
+            &p.token,
+            "void_transaction",
+            &json!({"transactionId": rent["transaction"]["transactionId"]}).to_string(),
+        )
+        .await;
+    assert_eq!(
+        write_balances(&voided["structuredContent"]),
+        [bal("식비", "0", None), bal("카카오뱅크", "1000000", None)]
+    );
+
+    let legacy = p.err("archive_account", r#"{"account": "신한카드"}"#).await;
+    assert_eq!(
+        legacy,
+        "Account \"신한카드\" still holds 1400 as of today, so it was not archived. Bring it to zero first with record_transaction (move the money to another account, or pay off what it owes), or call archive_account again with force: true to archive it anyway (its balance keeps counting in get_balances)."
+    );
+    let modern = h
+        .modern_call(&p.token, "archive_account", r#"{"account": "신한카드"}"#)
+        .await;
+    assert_eq!(modern["isError"], true);
+    assert_eq!(modern.get("structuredContent"), None);
+    assert_eq!(modern["content"][0]["text"], legacy.as_str());
+    let forced = h
+        .modern_call(
+            &p.token,
+            "archive_account",
+            r#"{"account": "신한카드", "force": true}"#,
+        )
+        .await;
+    assert_eq!(
+        (
+            forced["structuredContent"]["archived"].clone(),
+            s(&forced["structuredContent"]["balance"])
+        ),
+        (json!(true), "1400")
+    );
+    let modern = h.modern_call(&p.token, "get_balances", "{}").await;
+    let legacy = p.ok("get_balances", "{}").await;
+    assert_eq!(modern["structuredContent"], legacy);
+    assert_eq!(
+        (
+            s(&legacy["archived"][0]["name"]),
+            s(&legacy["archived"][0]["balance"])
+        ),
+        ("신한카드", "1400")
+    );
+    assert!(!balances_by_name(&legacy).iter().any(|(n, _)| n == "신한카드"));
+    assert_eq!(s(&legacy["totals"]["liabilities"]), "1400");
+}
