@@ -1520,8 +1520,15 @@ fn write_balances(result: &Value) -> Vec<(String, String, Option<String>)> {
         .expect("balances")
         .iter()
         .map(|b| {
-            let scheduled = b.as_object().and_then(|o| o.get("scheduled")).map(|v| s(v).to_owned());
-            (s(&b["account"]).to_owned(), s(&b["balance"]).to_owned(), scheduled)
+            let scheduled = b
+                .as_object()
+                .and_then(|o| o.get("scheduled"))
+                .map(|v| s(v).to_owned());
+            (
+                s(&b["account"]).to_owned(),
+                s(&b["balance"]).to_owned(),
+                scheduled,
+            )
         })
         .collect()
 }

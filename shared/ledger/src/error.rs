@@ -367,10 +367,10 @@ pub enum LedgerError {
         name: String,
         /// Its vault, described (`vault "가계부"`).
         vault: String,
-        /// What it is: kind and opening balance.
-        existing: AccountShape,
+        /// What it is: kind and opening balance (boxed: keeps every result's error small).
+        existing: Box<AccountShape>,
         /// What the call asked for.
-        requested: AccountShape,
+        requested: Box<AccountShape>,
     },
     /// A stored total cannot be shown: it passes what 64-bit minor units hold (a read
     /// never fails with an internal error on ledger state; it says which total).

@@ -249,14 +249,14 @@ fn check_same_account(existing: &AccountRec, input: &NewAccount, m: &Membership)
     Err(LedgerError::AccountMismatch {
         name: existing.name.clone(),
         vault: m.described(),
-        existing: AccountShape {
+        existing: Box::new(AccountShape {
             kind: existing.kind,
             opening: existing.opening.map(money),
-        },
-        requested: AccountShape {
+        }),
+        requested: Box::new(AccountShape {
             kind: input.kind,
             opening: requested,
-        },
+        }),
     })
 }
 
