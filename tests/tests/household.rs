@@ -175,7 +175,7 @@ async fn a_household_month() {
             ("월급", "0"),
             ("교통비", "9500"),
             ("식비", "111000"),
-            ("Opening Balances", "500000"),
+            ("기초잔액", "500000"),
         ])
     );
     assert_eq!(
@@ -258,7 +258,7 @@ async fn a_household_month() {
             ("월급", "3000000"),
             ("교통비", "9500"),
             ("식비", "110000"),
-            ("Opening Balances", "500000"),
+            ("기초잔액", "500000"),
         ])
     );
     assert_eq!(
@@ -277,7 +277,7 @@ async fn a_household_month() {
             json!(["월급", "3000000"]),
             json!(["교통비", "9500"]),
             json!(["식비", "110000"]),
-            json!(["Opening Balances", "500000"]),
+            json!(["기초잔액", "500000"]),
         ])
     );
 
@@ -524,7 +524,7 @@ async fn a_budget_month_on(h: Harness) {
             json!(["교통비", "100000"]),
             json!(["쇼핑", null]),
             json!(["식비", "600000"]),
-            json!(["Opening Balances", null]),
+            json!(["기초잔액", null]),
         ])
     );
 }

@@ -113,7 +113,7 @@ async fn list_accounts_with_kinds_balances_and_archived() {
             json!(["신한카드", "liability", "0", false]),
             json!(["월급", "income", "0", false]),
             json!(["식비", "expense", "0", false]),
-            json!(["Opening Balances", "equity", "1000000", false]),
+            json!(["기초잔액", "equity", "1000000", false]),
         ]
     );
     let all = p
@@ -716,7 +716,7 @@ async fn get_balances_as_of_a_day_with_totals() {
             ("월급", "0"),
             ("교통비", "0"),
             ("식비", "50000"),
-            ("Opening Balances", "1000000"),
+            ("기초잔액", "1000000"),
         ]
         .map(|(a, b)| (a.to_owned(), b.to_owned()))
     );
@@ -1094,7 +1094,15 @@ async fn create_account_with_opening_balance_and_idempotent_repeat() {
     assert_eq!(
         p.err("create_account", r#"{"name": "신한카드", "kind": "asset"}"#)
             .await,
-        "An account named \"신한카드\" already exists as a liability account in vault \"우리집\". Use that account as it is, or choose a different name (rename_account renames)."
+        "Account \"신한카드\" already exists in vault \"우리집\" as a liability account with opening balance 300000; this call asked for an asset account, so nothing was changed. To use the existing account, call again with its kind and without openingBalance; to change its balance, record a transaction; for a separate account, choose another name."
+    );
+    assert_eq!(
+        p.err(
+            "create_account",
+            r#"{"name": "신한카드", "kind": "liability", "openingBalance": "250000"}"#
+        )
+        .await,
+        "Account \"신한카드\" already exists in vault \"우리집\" as a liability account with opening balance 300000; this call asked for a liability account with opening balance 250000, so nothing was changed. To use the existing account, call again with its kind and without openingBalance; to change its balance, record a transaction; for a separate account, choose another name."
     );
     assert_eq!(
         p.err("create_account", r#"{"name": "월급", "kind": "salary"}"#)
@@ -1150,14 +1158,26 @@ async fn rename_and_archive_accounts_keep_history() {
             .await,
         "No account named \"교통비\" in vault \"우리집\". Closest names: \"교통\". Use one of them exactly, call list_accounts to see every name or create_account to add it."
     );
-    let a = p.ok("archive_account", r#"{"account": "교통"}"#).await;
+    // An account still holding money is refused unless the caller says so.
+    assert_eq!(
+        p.err("archive_account", r#"{"account": "교통"}"#).await,
+        "Account \"교통\" still holds 1400 as of today, so it was not archived. Bring it to zero first with record_transaction (move the money to another account, or pay off what it owes), or call archive_account again with force: true to archive it anyway (its balance keeps counting in get_balances)."
+    );
+    let a = p
+        .ok("archive_account", r#"{"account": "교통", "force": true}"#)
+        .await;
     assert_eq!(
         (s(&a["name"]), a["archived"].clone(), s(&a["balance"])),
         ("교통", json!(true), "1400")
     );
-    // History stays: the balance still counts.
+    // History stays: the balance still counts, shown apart from the live accounts.
     let b = p.ok("get_balances", "{}").await;
-    assert!(balances_by_name(&b).contains(&("교통".to_owned(), "1400".to_owned())));
+    assert!(!balances_by_name(&b).iter().any(|(name, _)| name == "교통"));
+    assert_eq!(
+        (s(&b["archived"][0]["name"]), s(&b["archived"][0]["balance"])),
+        ("교통", "1400")
+    );
+    assert_eq!(b["archived"].as_array().map(Vec::len), Some(1));
     // The name is free again.
     let fresh = p
         .ok("create_account", r#"{"name": "교통", "kind": "expense"}"#)
@@ -1891,4 +1911,116 @@ async fn a_dry_run_is_a_preview_without_an_id_on_both_generations() {
         ),
         (&json!(id), &json!(true), &json!(2))
     );
+}
+
+// ---- balances as of today in write results; archiving with money left ----
+
+/// (account, balance, scheduled) of a write result's `balances`; `scheduled` must be
+/// absent, not null, when nothing is scheduled.
+fn write_balances(result: &Value) -> Vec<(String, String, Option<String>)> {
+    result["balances"]
+        .as_array()
+        .expect("balances")
+        .iter()
+        .map(|b| {
+            let scheduled = b
+                .as_object()
+                .and_then(|o| o.get("scheduled"))
+                .map(|v| s(v).to_owned());
+            (
+                s(&b["account"]).to_owned(),
+                s(&b["balance"]).to_owned(),
+                scheduled,
+            )
+        })
+        .collect()
+}
+
+fn bal(account: &str, balance: &str, scheduled: Option<&str>) -> (String, String, Option<String>) {
+    (account.into(), balance.into(), scheduled.map(Into::into))
+}
+
+/// Write results show balances as of today with later entries apart, on both
+/// generations; archiving an account that holds money is refused the same way on
+/// both, and a forced archive's money shows apart in get_balances, still in totals.
+#[tokio::test]
+async fn write_balances_are_as_of_today_on_both_generations() {
+    let h = Harness::new().await;
+    let p = h.person("write-today-eras");
+    household(&p).await;
+    // Today is 2026-03-31; rent for April is entered ahead.
+    let rent = p
+        .ok(
+            "record_transaction",
+            r#"{"from": "카카오뱅크", "to": "식비", "amount": "650000", "date": "2026-04-01", "idempotencyKey": "rent-04"}"#,
+        )
+        .await;
+    assert_eq!(
+        write_balances(&rent),
+        [
+            bal("식비", "0", Some("650000")),
+            bal("카카오뱅크", "1000000", Some("-650000"))
+        ]
+    );
+    let bus = h
+        .modern_call(
+            &p.token,
+            "record_transaction",
+            r#"{"from": "신한카드", "to": "교통비", "amount": "1400", "idempotencyKey": "bus-1"}"#,
+        )
+        .await;
+    assert_eq!(bus["isError"], false);
+    assert_eq!(
+        write_balances(&bus["structuredContent"]),
+        [bal("교통비", "1400", None), bal("신한카드", "1400", None)]
+    );
+    let voided = h
+        .modern_call(
+            &p.token,
+            "void_transaction",
+            &json!({"transactionId": rent["transaction"]["transactionId"]}).to_string(),
+        )
+        .await;
+    assert_eq!(
+        write_balances(&voided["structuredContent"]),
+        [bal("식비", "0", None), bal("카카오뱅크", "1000000", None)]
+    );
+
+    let legacy = p.err("archive_account", r#"{"account": "신한카드"}"#).await;
+    assert_eq!(
+        legacy,
+        "Account \"신한카드\" still holds 1400 as of today, so it was not archived. Bring it to zero first with record_transaction (move the money to another account, or pay off what it owes), or call archive_account again with force: true to archive it anyway (its balance keeps counting in get_balances)."
+    );
+    let modern = h
+        .modern_call(&p.token, "archive_account", r#"{"account": "신한카드"}"#)
+        .await;
+    assert_eq!(modern["isError"], true);
+    assert_eq!(modern.get("structuredContent"), None);
+    assert_eq!(modern["content"][0]["text"], legacy.as_str());
+    let forced = h
+        .modern_call(
+            &p.token,
+            "archive_account",
+            r#"{"account": "신한카드", "force": true}"#,
+        )
+        .await;
+    assert_eq!(
+        (
+            forced["structuredContent"]["archived"].clone(),
+            s(&forced["structuredContent"]["balance"])
+        ),
+        (json!(true), "1400")
+    );
+    let modern = h.modern_call(&p.token, "get_balances", "{}").await;
+    let legacy = p.ok("get_balances", "{}").await;
+    assert_eq!(modern["structuredContent"], legacy);
+    assert_eq!(
+        (
+            s(&legacy["archived"][0]["name"]),
+            s(&legacy["archived"][0]["balance"])
+        ),
+        ("신한카드", "1400")
+    );
+    assert!(!balances_by_name(&legacy).iter().any(|(n, _)| n == "신한카드"));
+    assert_eq!(s(&legacy["totals"]["liabilities"]), "1400");
 }

@@ -372,6 +372,28 @@ pub enum LedgerError {
         /// The account's name.
         name: String,
     },
+    /// Archiving an account that still holds money, without `force`.
+    #[error("{}", archive_with_balance_message(name, balance, scheduled.as_ref()))]
+    ArchiveWithBalance {
+        /// The account.
+        name: String,
+        /// Its balance as of today, natural sign.
+        balance: Money,
+        /// Net of its entries dated after today, natural sign, when there are any.
+        scheduled: Option<Money>,
+    },
+    /// The name of an existing account was given with another kind or opening balance.
+    #[error("{}", account_mismatch_message(name, vault, existing, requested))]
+    AccountMismatch {
+        /// The account's name.
+        name: String,
+        /// Its vault, described (`vault "가계부"`).
+        vault: String,
+        /// What it is: kind and opening balance (boxed: keeps every result's error small).
+        existing: Box<AccountShape>,
+        /// What the call asked for.
+        requested: Box<AccountShape>,
+    },
     /// A stored total cannot be shown: it passes what 64-bit minor units hold (a read
     /// never fails with an internal error on ledger state; it says which total).
     #[error(
@@ -559,7 +581,9 @@ impl LedgerError {
             | LedgerError::IdempotencyKeyReused { .. }
             | LedgerError::ProbableDuplicate { .. }
             | LedgerError::ExternalRefTaken { .. }
-            | LedgerError::VersionMismatch { .. } => ErrorKind::Conflict,
+            | LedgerError::VersionMismatch { .. }
+            | LedgerError::ArchiveWithBalance { .. }
+            | LedgerError::AccountMismatch { .. } => ErrorKind::Conflict,
             LedgerError::Conflict | LedgerError::Transient(_) => ErrorKind::TemporarilyUnavailable,
             LedgerError::Internal { .. } => ErrorKind::Internal,
             LedgerError::Ambiguous { .. }
@@ -616,6 +640,63 @@ impl From<StoreError> for LedgerError {
             StoreError::Transient(_) => LedgerError::Transient(e),
             other => LedgerError::internal_from("store request failed", other),
         }
+    }
+}
+
+/// An account's kind and opening balance, as a create_account mismatch shows them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountShape {
+    /// Its kind.
+    pub kind: crate::domain::AccountKind,
+    /// Its opening balance (natural sign); `None`: not given, or not known (an account from before it was kept).
+    pub opening: Option<Money>,
+}
+
+impl fmt::Display for AccountShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} account", self.kind)?;
+        // Income and expense accounts always start at zero: no opening to show.
+        let flows = matches!(
+            self.kind,
+            crate::domain::AccountKind::Income | crate::domain::AccountKind::Expense
+        );
+        match self.opening {
+            Some(o) if !(flows && o.is_zero()) => write!(f, " with opening balance {o}"),
+            _ => Ok(()),
+        }
+    }
+}
+
+fn archive_with_balance_message(name: &str, balance: &Money, scheduled: Option<&Money>) -> String {
+    let later = scheduled
+        .map(|s| format!(" and {s} in entries dated after today"))
+        .unwrap_or_default();
+    format!(
+        "Account \"{name}\" still holds {balance} as of today{later}, so it was not archived. \
+         Bring it to zero first with record_transaction (move the money to another account, or pay off what it owes), \
+         or call archive_account again with force: true to archive it anyway (its balance keeps counting in get_balances)."
+    )
+}
+
+fn account_mismatch_message(
+    name: &str,
+    vault: &str,
+    existing: &AccountShape,
+    requested: &AccountShape,
+) -> String {
+    format!(
+        "Account \"{name}\" already exists in {vault} as {} {existing}; this call asked for {} {requested}, so nothing was changed. \
+         To use the existing account, call again with its kind and without openingBalance; to change its balance, record a transaction; \
+         for a separate account, choose another name.",
+        article(existing.kind),
+        article(requested.kind),
+    )
+}
+
+fn article(kind: crate::domain::AccountKind) -> &'static str {
+    match kind {
+        crate::domain::AccountKind::Liability => "a",
+        _ => "an",
     }
 }
 

@@ -13,5 +13,5 @@ pub mod store;
 #[cfg(feature = "contract")]
 pub mod contract;
 
-pub use error::{EditShape, Entity, ErrorKind, Field, LedgerError, Match, OwnerAction, Side};
+pub use error::{AccountShape, EditShape, Entity, ErrorKind, Field, LedgerError, Match, OwnerAction, Side};
 pub use ledger::{ConfigError, Ledger, LedgerConfig};

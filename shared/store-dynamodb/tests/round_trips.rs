@@ -141,7 +141,7 @@ fn dynamodb_calls_per_ledger_operation() {
         measure!("reconcile", l.reconcile(&me, None, None));
         measure!("rename_account", l.rename_account(&me, None, "식비", "외식"));
         measure!("void_transaction", l.void_transaction(&me, None, id, None));
-        measure!("archive_account", l.archive_account(&me, None, "외식"));
+        measure!("archive_account", l.archive_account(&me, None, "외식", true));
         measure!("rename_vault", l.rename_vault(&me, "가계부", "우리집"));
 
         println!("{:<28} {:>5}  DynamoDB calls", "operation", "total");

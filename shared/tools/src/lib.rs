@@ -138,7 +138,7 @@ mod tests {
             &["vault", "account", "newName"],
             &["account", "newName"],
         ),
-        ("archive_account", &["vault", "account"], &["account"]),
+        ("archive_account", &["vault", "account", "force"], &["account"]),
         (
             "record_transaction",
             &[

@@ -50,6 +50,9 @@ pub(crate) const VAULT_OUT: &str = "The vault this result is about.";
 /// A balance in the natural sign.
 pub(crate) const BALANCE: &str = "Balance as a decimal string in the vault currency, in the account kind's natural sign: assets and expenses grow with money arriving; liabilities, income and equity grow with money leaving them. A credit card owing 300,000 won shows \"300000\".";
 
+/// The balances in a write's result.
+pub(crate) const WRITE_BALANCES: &str = "Balances of the accounts it touched, after it, as of today in the vault's time zone (entries dated later are apart, as scheduled).";
+
 /// Entries dated after today, shown apart from a balance.
 pub(crate) const SCHEDULED: &str = "Net of entries dated after the balance's day (already recorded, not in balance), natural sign; absent when there are none.";
 

@@ -352,7 +352,7 @@ pub async fn account_names_resolve_normalized<S: Store>(store: S) {
     .unwrap_err();
     assert_eq!(
         dup.to_string(),
-        "An account named \"식비\" already exists as an expense account in vault \"가계부\". Use that account as it is, or choose a different name (rename_account renames)."
+        "Account \"식비\" already exists in vault \"가계부\" as an expense account; this call asked for an asset account, so nothing was changed. To use the existing account, call again with its kind and without openingBalance; to change its balance, record a transaction; for a separate account, choose another name."
     );
 }
 
@@ -370,7 +370,7 @@ pub async fn balance_signs_for_every_kind<S: Store>(store: S) {
         ("월급", "3000000"),
         ("식비", "12000"),
         ("쇼핑", "250000"),
-        ("Opening Balances", "1000000"),
+        ("기초잔액", "1000000"),
     ]
     .into_iter()
     .map(|(a, b)| (a.to_string(), b.to_string()))
@@ -425,14 +425,11 @@ pub async fn opening_balances_post_against_equity<S: Store>(store: S) {
         postings,
         vec![
             ("현대카드", "-120000".to_string()),
-            ("Opening Balances", "120000".to_string())
+            ("기초잔액", "120000".to_string())
         ]
     );
     assert_eq!(
-        balances(&l, &me)
-            .await
-            .get("Opening Balances")
-            .map(String::as_str),
+        balances(&l, &me).await.get("기초잔액").map(String::as_str),
         Some("380000")
     );
     let again = account(&l, &me, "국민은행", AccountKind::Asset, Some("500000")).await;
@@ -476,7 +473,7 @@ pub async fn rename_and_archive_accounts<S: Store>(store: S) {
             .any(|t| t.postings.iter().any(|p| p.account == "지갑")),
         "history shows the new name"
     );
-    let a = call!(l.archive_account(&me, None, "지갑")).expect("archive");
+    let a = call!(l.archive_account(&me, None, "지갑", true)).expect("archive");
     assert_eq!(
         (a.account_id, a.balance.to_string()),
         (r.account_id, "100000".into())
@@ -1636,10 +1633,7 @@ pub async fn race_twenty_creates_one_account<S: Store>(store: S) {
     let all = call!(l.list_accounts(&me, None, true)).expect("list");
     assert_eq!(all.accounts.iter().filter(|a| a.name == "토스뱅크").count(), 1);
     assert_eq!(
-        balances(&l, &me)
-            .await
-            .get("Opening Balances")
-            .map(String::as_str),
+        balances(&l, &me).await.get("기초잔액").map(String::as_str),
         Some("1000"),
         "one opening balance"
     );
@@ -1949,6 +1943,8 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
     // instance's roster cache warm (every operation above went through it).
     // Each read tool is one read round (reconcile two: its second range depends
     // on the latest snapshots' dates); each write tool one read round and one write.
+    // Writes that show balances also query the daily rollups after today in
+    // their one round (balances as of today, later entries apart).
     // The one `get` beside each round is the roster version (see `roster.rs`).
     let shape = |c: StoreCounts| (c.queries, c.gets, c.get_manys, c.writes, c.read_rounds);
     assert_eq!(
@@ -2076,7 +2072,7 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
     };
     assert_eq!(
         shape(measure(&counting, l.create_account(&me, na)).await),
-        (1, 1, 0, 1, 1),
+        (2, 1, 0, 1, 1),
         "create_account"
     );
     assert_eq!(
@@ -2085,8 +2081,8 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
         "rename_account"
     );
     assert_eq!(
-        shape(measure(&counting, l.archive_account(&me, v, "청약")).await),
-        (1, 1, 0, 1, 1),
+        shape(measure(&counting, l.archive_account(&me, v, "청약", true)).await),
+        (2, 1, 0, 1, 1),
         "archive_account"
     );
     let rec = NewTransaction {
@@ -2095,12 +2091,12 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
     };
     assert_eq!(
         shape(measure(&counting, l.record_transaction(&me, rec.clone())).await),
-        (1, 3, 1, 1, 1),
-        "record_transaction (the replay's `TC#` item beside the record, and the two guard buckets in one get_many, in the same round)"
+        (2, 3, 1, 1, 1),
+        "record_transaction (the replay's `TC#` item beside the record, and the two guard buckets in one get_many, and the daily rollups after today, in the same round)"
     );
     assert_eq!(
         shape(measure(&counting, l.record_transaction(&me, rec)).await),
-        (1, 3, 1, 0, 1),
+        (2, 3, 1, 0, 1),
         "record_transaction replay"
     );
     let fix = TransactionEdit {
@@ -2110,17 +2106,17 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
     };
     assert_eq!(
         shape(measure(&counting, l.edit_transaction(&me, fix.clone())).await),
-        (2, 3, 0, 1, 1),
+        (3, 3, 0, 1, 1),
         "edit_transaction"
     );
     assert_eq!(
         shape(measure(&counting, l.edit_transaction(&me, fix)).await),
-        (2, 3, 0, 0, 1),
+        (3, 3, 0, 0, 1),
         "edit_transaction replay"
     );
     assert_eq!(
         shape(measure(&counting, l.void_transaction(&me, v, id, None)).await),
-        (1, 2, 0, 1, 1),
+        (2, 2, 0, 1, 1),
         "void_transaction"
     );
     assert_eq!(
@@ -2177,7 +2173,7 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
     let (cold, _) = ledger_over(counting.clone());
     assert_eq!(
         shape(measure(&counting, cold.record_transaction(&me, rec)).await),
-        (2, 2, 1, 1, 2),
+        (3, 2, 1, 1, 2),
         "record_transaction, cold"
     );
     // With the cache off every call reads the roster.
@@ -2373,7 +2369,7 @@ pub async fn isolation_between_people<S: Store>(store: S) {
     // Every write Bob makes lands in his own vault.
     record(&l, &bob, tx("카카오뱅크", "식비", "1", None, "bob")).await;
     call!(l.rename_account(&bob, None, "식비", "밥값")).expect("rename");
-    call!(l.archive_account(&bob, None, "현금")).expect("archive");
+    call!(l.archive_account(&bob, None, "현금", true)).expect("archive");
     call!(l.create_account(
         &bob,
         NewAccount {
@@ -2541,7 +2537,7 @@ pub async fn budgets_repeat_across_months<S: Store>(store: S) {
             ("월급".to_owned(), None),
             ("쇼핑".to_owned(), Some("200000".to_owned())),
             ("식비".to_owned(), Some("600000".to_owned())),
-            ("Opening Balances".to_owned(), None),
+            ("기초잔액".to_owned(), None),
         ]
     );
 }
@@ -2593,7 +2589,7 @@ pub async fn budgets_clear_and_refuse<S: Store>(store: S) {
         }
         other => panic!("expected NotFound, got {other:?}"),
     }
-    call!(l.archive_account(&me, None, "쇼핑")).expect("archive");
+    call!(l.archive_account(&me, None, "쇼핑", true)).expect("archive");
     match call!(l.set_budget(&me, budget("쇼핑", "1000", None, true))) {
         Err(LedgerError::InvalidInput { field, message }) => assert_eq!(
             (field, message.as_str()),
@@ -2852,6 +2848,11 @@ pub use names::*;
 
 mod writes;
 pub use writes::*;
+
+// ---------------------------------------------------------------- balances in write results, archiving, system names
+
+mod balances;
+pub use balances::*;
 // ---------------------------------------------------------------- sharing
 
 /// A fresh person whose token carries a display name.
@@ -2961,7 +2962,7 @@ pub async fn roles_limit_what_members_do<S: Store>(store: S) {
     shared_household(&l, &a, &b, Role::Member).await;
     let refusals = [
         call!(l.rename_account(&b, None, "식비", "외식")).map(|_| ()),
-        call!(l.archive_account(&b, None, "식비")).map(|_| ()),
+        call!(l.archive_account(&b, None, "식비", false)).map(|_| ()),
         call!(l.rename_vault(&b, "가계부", "우리집")).map(|_| ()),
         call!(l.share_vault(&b, None, Role::Member)).map(|_| ()),
         call!(l.remove_member(&b, None, "민지")).map(|_| ()),
@@ -3718,6 +3719,11 @@ macro_rules! ledger_contract_tests {
             duplicate_guard_goes_by_the_clock,
             duplicate_guard_catches_a_repeat_after_local_midnight,
             dry_runs_are_previews,
+            // balances in write results, archiving, system names
+            write_results_show_balances_as_of_today,
+            archive_refuses_money_left_unless_forced,
+            create_account_repeat_must_match,
+            system_names_follow_the_vault,
         );
     };
 }

@@ -12,10 +12,12 @@ use super::guards::{ACCOUNT_LIVE, ACCOUNT_NEW, MEMBERSHIP, NAME_FREE, NAME_HELD,
 use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
 use super::sharing::require_owner;
+use super::system_names::{Equity, SystemNames};
+use super::today::catalogue_today;
 use super::writer::{TxChange, transaction_ops};
 use super::*;
 use crate::domain::{AccountId, AccountKind, Money, Name, random_uuid};
-use crate::error::{Entity, Field, OwnerAction};
+use crate::error::{AccountShape, Entity, Field, OwnerAction};
 use crate::keys;
 use crate::store::{Condition, Guard, Item, StoreError, WriteOp};
 
@@ -127,20 +129,23 @@ pub(super) async fn create_account(
             "an opening date needs an opening balance",
         ));
     }
-    let equity_name =
-        Name::parse(&ledger.config.opening_equity_name).map_err(|e| LedgerError::internal(e.to_string()))?;
-    if name.key() == equity_name.key() && input.opening_balance.is_some_and(|b| !b.is_zero()) {
+    let names = SystemNames::new(&ledger.config.opening_equity_name)?;
+    // Either language's name: a vault keeps whichever it already has.
+    if let Some(equity) = names
+        .equity_named(name.key())
+        .filter(|_| input.opening_balance.is_some_and(|b| !b.is_zero()))
+    {
         return Err(LedgerError::invalid(
             Field::OpeningBalance,
             format!(
                 "\"{}\" is the account opening balances post against; it cannot have an opening balance itself",
-                equity_name.display()
+                equity.display()
             ),
         ));
     }
     retrying(|| {
         in_vault(ledger, who, input.vault.as_deref(), |v| {
-            attempt_create(ledger, who, &input, &name, &equity_name, v)
+            attempt_create(ledger, who, &input, &name, &names, v)
         })
     })
     .await
@@ -151,25 +156,22 @@ async fn attempt_create(
     who: &PersonId,
     input: &NewAccount,
     name: &Name,
-    equity_name: &Name,
+    names: &SystemNames,
     v: InVault,
 ) -> Result<CreatedAccount, LedgerError> {
     let m = v.m.clone();
-    let cat = catalogue(ledger, &m).await?;
+    let (cat, later) = catalogue_today(ledger, &m).await?;
     if let Some(existing) = cat.live(name.key()) {
-        if existing.kind != input.kind {
-            return Err(LedgerError::NameTaken {
-                what: Entity::Account,
-                name: existing.name.clone(),
-                existing: format!("{} account in {}", with_article(existing.kind), m.described()),
-            });
-        }
+        check_same_account(existing, input, &m)?;
+        let b = later.balance(existing, 0, 0)?;
+        let money = |v: i64| Money::from_minor(v, m.currency);
         return Ok(CreatedAccount {
             vault: m.vault_ref(),
             account_id: existing.account_id,
             name: existing.name.clone(),
             kind: existing.kind,
-            balance: Money::from_minor(existing.natural()?, m.currency),
+            balance: money(b.balance),
+            scheduled: (b.scheduled != 0).then(|| money(b.scheduled)),
             created: false,
             opening_transaction_id: None,
         });
@@ -195,13 +197,14 @@ async fn attempt_create(
         net: 0,
         snapshots: SnapshotHead::NEW,
         budgets: BudgetHead::new(),
+        opening: Some(opening.minor()),
     };
     let mut ops = vec![membership_check(who, &m)];
     let mut new_accounts = 1;
     let mut opening_id = None;
     let mut account_net = 0;
     if !opening.is_zero() {
-        let o = opening_entry(ledger, who, input, &m, &cat, &account, (equity_name, opening))?;
+        let o = opening_entry(ledger, who, input, &m, &cat, &account, (names, opening))?;
         ops.extend(o.ops);
         new_accounts += o.new_accounts;
         account_net = o.account_net;
@@ -220,13 +223,18 @@ async fn attempt_create(
         new_accounts,
         guard(VAULT_EXISTS, Condition::Exists),
     ));
+    // A later opening date: the balance today is zero, the opening is scheduled.
+    let opens_later = input.opening_date.is_some_and(|d| d > later.today);
+    let b = later.balance(&account, account_net, if opens_later { account_net } else { 0 })?;
+    let money = |v: i64| Money::from_minor(v, m.currency);
     match v.commit(ledger, who, ops).await {
         Ok(()) => Ok(CreatedAccount {
             vault: m.vault_ref(),
             account_id: account.account_id,
             name: account.name,
             kind: account.kind,
-            balance: opening,
+            balance: money(b.balance),
+            scheduled: (b.scheduled != 0).then(|| money(b.scheduled)),
             created: true,
             opening_transaction_id: opening_id,
         }),
@@ -237,6 +245,35 @@ async fn attempt_create(
         Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
         Err(e) => Err(e.into()),
     }
+}
+
+/// A repeat of create_account for an existing live account is harmless only when it
+/// asks for the same account: same kind and, when given, the same opening balance
+/// (an account from before openings were kept is compared by kind alone).
+fn check_same_account(existing: &AccountRec, input: &NewAccount, m: &Membership) -> Result<(), LedgerError> {
+    let requested = input
+        .opening_balance
+        .map(|d| {
+            Money::from_decimal(d, m.currency).map_err(|e| LedgerError::from_parse(Field::OpeningBalance, e))
+        })
+        .transpose()?;
+    let opening_differs = matches!((requested, existing.opening), (Some(r), Some(o)) if r.minor() != o);
+    if existing.kind == input.kind && !opening_differs {
+        return Ok(());
+    }
+    let money = |v: i64| Money::from_minor(v, m.currency);
+    Err(LedgerError::AccountMismatch {
+        name: existing.name.clone(),
+        vault: m.described(),
+        existing: Box::new(AccountShape {
+            kind: existing.kind,
+            opening: existing.opening.map(money),
+        }),
+        requested: Box::new(AccountShape {
+            kind: input.kind,
+            opening: requested,
+        }),
+    })
 }
 
 /// The opening-balance entry of a new account: the transaction against the
@@ -255,15 +292,15 @@ fn opening_entry(
     m: &Membership,
     cat: &Catalogue,
     account: &AccountRec,
-    (equity_name, opening): (&Name, Money),
+    (names, opening): (&SystemNames, Money),
 ) -> Result<Opening, LedgerError> {
     let now = ledger.clock.now();
     let mut ops = Vec::new();
     let mut new_accounts = 0;
     let date = input.opening_date.unwrap_or_else(|| m.today(ledger));
-    let (equity, equity_is_new) = match cat.live(equity_name.key()) {
-        Some(e) if e.kind == AccountKind::Equity => (e.clone(), false),
-        Some(e) => {
+    let (equity, equity_is_new) = match names.equity(cat, m) {
+        Equity::Existing(e) => (e.clone(), false),
+        Equity::Taken(e) => {
             return Err(LedgerError::invalid(
                 Field::OpeningBalance,
                 format!(
@@ -273,7 +310,7 @@ fn opening_entry(
                 ),
             ));
         }
-        None => (
+        Equity::New(equity_name) => (
             AccountRec {
                 account_id: AccountId::from_uuid(random_uuid(ledger.entropy.as_ref())),
                 name: equity_name.display().to_string(),
@@ -283,6 +320,7 @@ fn opening_entry(
                 net: 0,
                 snapshots: SnapshotHead::NEW,
                 budgets: BudgetHead::new(),
+                opening: Some(0),
             },
             true,
         ),
@@ -297,7 +335,7 @@ fn opening_entry(
     let tx = TxRec::new(
         id,
         date,
-        format!("Opening balance of {}", account.name),
+        names.opening_memo(&equity, &account.name),
         now.as_millisecond(),
         Some(who.display_name()),
         vec![
@@ -453,13 +491,24 @@ pub(super) async fn archive_account(
     who: &PersonId,
     vault: Option<&str>,
     account: &str,
+    force: bool,
 ) -> Result<ArchivedAccount, LedgerError> {
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
             let m = v.m.clone();
             require_owner(&m, OwnerAction::ArchiveAccounts)?;
-            let cat = catalogue(ledger, &m).await?;
+            let (cat, later) = catalogue_today(ledger, &m).await?;
             let a = live_account(&cat, account, &m)?;
+            let b = later.balance(&a, 0, 0)?;
+            let money = |v: i64| Money::from_minor(v, m.currency);
+            // Money left in an archived account is easy to forget: say so unless told.
+            if !force && (b.balance != 0 || b.scheduled != 0) {
+                return Err(LedgerError::ArchiveWithBalance {
+                    name: a.name.clone(),
+                    balance: money(b.balance),
+                    scheduled: (b.scheduled != 0).then(|| money(b.scheduled)),
+                });
+            }
             let ops = vec![
                 membership_check(who, &m),
                 WriteOp::Update {
@@ -484,7 +533,8 @@ pub(super) async fn archive_account(
                     vault: m.vault_ref(),
                     account_id: a.account_id,
                     name: a.name.clone(),
-                    balance: Money::from_minor(a.natural()?, m.currency),
+                    balance: money(b.balance),
+                    scheduled: (b.scheduled != 0).then(|| money(b.scheduled)),
                 }),
                 Err(StoreError::ConditionFailed {
                     guard: MEMBERSHIP, ..

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Mutex, MutexGuard};
 
 use super::accounts::{membership_check, vault_gone};
-use super::codec::{GuardRec, IdemRec, Membership, TxRec, content_hash, external_ref_tx};
+use super::codec::{GuardRec, IdemRec, Membership, StoredBalance, TxRec, content_hash, external_ref_tx};
 use super::guards::MEMBERSHIP;
 use super::idempotency::{IdempotencyKey, NextAction, changed_since, next_action};
 use super::record::{
@@ -23,10 +23,11 @@ use super::record::{
 use super::record::{direction_note, view};
 use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
+use super::today::{Later, accounts_of, catalogue_today, shown};
 use super::writer::{TxChange, refusing_overflow, transaction_ops};
 use super::*;
+use crate::domain::AccountId;
 use crate::domain::limits::MAX_BATCH_ENTRIES;
-use crate::domain::{AccountId, Money};
 use crate::error::Field;
 use crate::keys;
 use crate::store::{Item, Key, StoreError};
@@ -182,10 +183,12 @@ impl Taken {
     }
 }
 
-/// Net changes (debit-positive) this attempt made, and the accounts recorded entries touch.
+/// Net changes (debit-positive) this attempt made (all of them, and those dated
+/// after today), and the accounts recorded entries touch.
 #[derive(Default)]
 struct Moved {
     nets: BTreeMap<AccountId, i64>,
+    later: BTreeMap<AccountId, i64>,
     order: Vec<AccountId>,
 }
 
@@ -198,31 +201,40 @@ impl Moved {
         }
     }
 
-    fn apply(&mut self, nets: &BTreeMap<AccountId, i64>) -> Result<(), LedgerError> {
-        for (id, net) in nets {
-            let slot = self.nets.entry(*id).or_insert(0);
-            *slot = slot.checked_add(*net).ok_or_else(out_of_range)?;
+    fn apply(
+        &mut self,
+        nets: &BTreeMap<AccountId, i64>,
+        later: &BTreeMap<AccountId, i64>,
+    ) -> Result<(), LedgerError> {
+        for (into, from) in [(&mut self.nets, nets), (&mut self.later, later)] {
+            for (id, net) in from {
+                let slot = into.entry(*id).or_insert(0);
+                *slot = slot.checked_add(*net).ok_or_else(out_of_range)?;
+            }
         }
         Ok(())
     }
 
-    /// An account's balance (natural sign): as read, plus this attempt's moves, plus `extra`.
+    /// An account's balance as of today (natural sign, later entries apart): as
+    /// read, plus this attempt's moves, plus `extra` (all dates; `extra_later` after today).
     fn balance(
         &self,
         cat: &Catalogue,
+        later: &Later,
         id: AccountId,
-        extra: &BTreeMap<AccountId, i64>,
-    ) -> Result<(AccountId, String, i64), LedgerError> {
+        (extra, extra_later): (&BTreeMap<AccountId, i64>, &BTreeMap<AccountId, i64>),
+    ) -> Result<StoredBalance, LedgerError> {
         let a = cat
             .by_id(id)
             .ok_or_else(|| LedgerError::internal("resolved account vanished"))?;
-        let natural = [self.nets.get(&id), extra.get(&id)]
-            .into_iter()
-            .flatten()
-            .try_fold(a.net, |acc, v| acc.checked_add(*v))
-            .and_then(|n| a.kind.natural(n))
-            .ok_or_else(out_of_range)?;
-        Ok((id, a.name.clone(), natural))
+        let sum = |x: &BTreeMap<AccountId, i64>, y: &BTreeMap<AccountId, i64>| {
+            [x.get(&id), y.get(&id)]
+                .into_iter()
+                .flatten()
+                .try_fold(0i64, |acc, v| acc.checked_add(*v))
+                .ok_or_else(out_of_range)
+        };
+        later.balance(a, sum(&self.nets, extra)?, sum(&self.later, extra_later)?)
     }
 }
 
@@ -242,6 +254,8 @@ struct Run<'a> {
     input: &'a NewBatch,
     v: InVault,
     cat: Catalogue,
+    /// The entries dated after today, as read (for the balances shown).
+    later: Later,
     found: Found,
     /// Transactions that live guards point at and that were voided since.
     voided: BTreeSet<TransactionId>,
@@ -301,7 +315,7 @@ async fn attempt(
             )),
         })
         .collect();
-    let (cat, found) = read_round(ledger, who, &m, input, &entries).await?;
+    let (cat, later, found) = read_round(ledger, who, &m, input, &entries).await?;
     let now_s = now.as_second();
     let nexts = decide_keys(who, &m, key, &entries, &found, now_s)?;
     let mut own: BTreeSet<TransactionId> = lock(written).clone();
@@ -316,6 +330,7 @@ async fn attempt(
         input,
         v,
         cat,
+        later,
         found,
         voided,
         own,
@@ -345,7 +360,7 @@ async fn read_round(
     m: &Membership,
     input: &NewBatch,
     entries: &[Result<Entry<'_>, LedgerError>],
-) -> Result<(Catalogue, Found), LedgerError> {
+) -> Result<(Catalogue, Later, Found), LedgerError> {
     let mut wanted: Vec<Key> = Vec::new();
     for e in entries.iter().filter_map(|e| e.as_ref().ok()) {
         wanted.push(e.key.item_key(who));
@@ -358,9 +373,10 @@ async fn read_round(
     }
     wanted.sort();
     wanted.dedup();
-    let (cat, got) = join2(catalogue(ledger, m), ledger.store.get_many(&wanted)).await;
+    let (cat, got) = join2(catalogue_today(ledger, m), ledger.store.get_many(&wanted)).await;
     let found = Found(wanted.into_iter().zip(got?).collect());
-    Ok((cat?, found))
+    let (cat, later) = cat?;
+    Ok((cat, later, found))
 }
 
 /// Each entry's next step from its record; a record of this key with another
@@ -476,13 +492,15 @@ impl Run<'_> {
         };
         let change = TxChange::Create(&tx);
         let nets = change.nets()?;
+        let nets_later = change.nets_after(self.later.today)?;
         if !self.input.dry_run {
-            let mut balances = Vec::new();
-            for p in &tx.postings {
-                if !balances.iter().any(|(id, _, _)| *id == p.account_id) {
-                    balances.push(self.moved.balance(&self.cat, p.account_id, &nets)?);
-                }
-            }
+            let balances = accounts_of(&tx.postings)
+                .into_iter()
+                .map(|id| {
+                    self.moved
+                        .balance(&self.cat, &self.later, id, (&nets, &nets_later))
+                })
+                .collect::<Result<Vec<_>, LedgerError>>()?;
             let rec = IdemRec {
                 fingerprint: e.fingerprint.clone(),
                 vault_id: m.vault_id,
@@ -513,7 +531,7 @@ impl Run<'_> {
             }
         }
         self.taken.note(e, tx.id);
-        self.moved.apply(&nets)?;
+        self.moved.apply(&nets, &nets_later)?;
         self.moved.touch(&tx);
         Ok(EntryResult::Recorded {
             transaction_id: (!self.input.dry_run).then_some(tx.id),
@@ -592,15 +610,9 @@ impl Run<'_> {
             .moved
             .order
             .iter()
-            .map(|id| {
-                let (account_id, account, bal) = self.moved.balance(&self.cat, *id, &none)?;
-                Ok(AccountBalance {
-                    account_id,
-                    account,
-                    balance: Money::from_minor(bal, m.currency),
-                })
-            })
+            .map(|id| self.moved.balance(&self.cat, &self.later, *id, (&none, &none)))
             .collect::<Result<Vec<_>, LedgerError>>()?;
+        let balances = shown(&balances, m.currency);
         Ok(BatchRecorded {
             vault: m.vault_ref(),
             currency: m.currency,

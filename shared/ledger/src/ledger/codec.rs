@@ -468,6 +468,9 @@ pub(super) struct AccountRec {
     pub snapshots: SnapshotHead,
     /// What the item knows of the account's budget settings (decision 030).
     pub budgets: BudgetHead,
+    /// The opening balance it was created with (natural sign, 0 for none); `None`
+    /// for accounts created before it was kept.
+    pub opening: Option<i64>,
 }
 
 impl AccountRec {
@@ -482,6 +485,9 @@ impl AccountRec {
             ("net".into(), Value::N(self.net)),
             ("createdAt".into(), Value::N(created_at)),
         ]);
+        if let Some(o) = self.opening {
+            attrs.insert("opening".into(), Value::N(o));
+        }
         if let SnapshotHead::Known { seq, latest } = self.snapshots {
             attrs.extend(SnapshotHead::attrs(seq, latest));
         }
@@ -501,14 +507,12 @@ impl AccountRec {
             net: n_or_zero(a, "net")?,
             snapshots: SnapshotHead::from_attrs(a)?,
             budgets: BudgetHead::from_attrs(a)?,
+            opening: match a.get("opening") {
+                None => None,
+                Some(Value::N(o)) => Some(*o),
+                Some(_) => return Err(corrupt("opening")),
+            },
         })
-    }
-
-    /// Balance in the kind's natural sign.
-    pub fn natural(&self) -> Result<i64, LedgerError> {
-        self.kind
-            .natural(self.net)
-            .ok_or_else(|| LedgerError::out_of_range(format!("balance of account \"{}\"", self.name)))
     }
 }
 
@@ -761,9 +765,20 @@ pub(super) struct IdemRec {
     pub fingerprint: String,
     pub vault_id: VaultId,
     pub tx: TxRec,
-    /// (account id, name, balance in natural sign) after the write.
-    pub balances: Vec<(AccountId, String, i64)>,
+    /// Each touched account's balance after the write (see [`StoredBalance`]).
+    pub balances: Vec<StoredBalance>,
     pub expires_at: i64,
+}
+
+/// An account's balance in a write's result, natural sign: as of the vault's today
+/// when the write happened, and the net of entries dated after it (`scheduled`, 0:
+/// none; records from before it was stored read as 0).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct StoredBalance {
+    pub account_id: AccountId,
+    pub name: String,
+    pub balance: i64,
+    pub scheduled: i64,
 }
 
 impl IdemRec {
@@ -771,12 +786,16 @@ impl IdemRec {
         let balances = self
             .balances
             .iter()
-            .map(|(id, name, bal)| {
-                Value::M(BTreeMap::from([
-                    ("accountId".into(), sv(id.to_string())),
-                    ("name".into(), sv(name)),
-                    ("balance".into(), Value::N(*bal)),
-                ]))
+            .map(|b| {
+                let mut m = BTreeMap::from([
+                    ("accountId".into(), sv(b.account_id.to_string())),
+                    ("name".into(), sv(&b.name)),
+                    ("balance".into(), Value::N(b.balance)),
+                ]);
+                if b.scheduled != 0 {
+                    m.insert("scheduled".into(), Value::N(b.scheduled));
+                }
+                Value::M(m)
             })
             .collect();
         BTreeMap::from([
@@ -797,11 +816,12 @@ impl IdemRec {
             Some(Value::L(list)) => list
                 .iter()
                 .map(|v| match v {
-                    Value::M(m) => Ok((
-                        parse_or_corrupt(AccountId::parse(s(m, "accountId")?), "account id")?,
-                        s(m, "name")?.to_string(),
-                        n(m, "balance")?,
-                    )),
+                    Value::M(m) => Ok(StoredBalance {
+                        account_id: parse_or_corrupt(AccountId::parse(s(m, "accountId")?), "account id")?,
+                        name: s(m, "name")?.to_string(),
+                        balance: n(m, "balance")?,
+                        scheduled: n_or_zero(m, "scheduled")?,
+                    }),
                     _ => Err(corrupt("balances")),
                 })
                 .collect::<Result<Vec<_>, _>>()?,

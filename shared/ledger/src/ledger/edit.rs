@@ -9,15 +9,14 @@
 //! Reads before it: one round of the idempotency record, the transaction, its
 //! earlier versions and the account catalogue.
 
-use std::collections::BTreeMap;
-
 use super::accounts::{membership_check, vault_gone};
 use super::codec::{AccountRec, IdemRec, Membership, PostingRec, TxRec, VersionRec};
 use super::guards::{IDEMPOTENCY_CLAIM, MEMBERSHIP};
 use super::idempotency::{IdempotencyKey, NextAction, changed_op, next_action};
 use super::record::{clean_memo, not_found, view};
-use super::resolve::{Catalogue, catalogue, join2, query_all, retrying};
+use super::resolve::{Catalogue, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
+use super::today::{Later, catalogue_today, shown};
 use super::writer::{TxChange, transaction_ops};
 use super::*;
 use crate::domain::{AccountId, Currency, Decimal, Money, NameKey};
@@ -138,6 +137,8 @@ struct Reads {
     current: TxRec,
     history: Vec<VersionRec>,
     cat: Catalogue,
+    /// The entries dated after today (for the result's balances).
+    later: Later,
 }
 
 /// One round: the idempotency record, the transaction, its earlier versions and the accounts.
@@ -164,10 +165,11 @@ async fn read_round(
                 true,
             ),
         ),
-        catalogue(ledger, m),
+        catalogue_today(ledger, m),
     )
     .await;
     let next = next_action(ik_key, ik?, now_s)?;
+    let (cat, later) = cat?;
     let current = match tx? {
         Some(item) => TxRec::from_item(&item)?,
         None => return Err(not_found(id, m)),
@@ -180,7 +182,8 @@ async fn read_round(
         next,
         current,
         history,
-        cat: cat?,
+        cat,
+        later,
     })
 }
 
@@ -326,6 +329,7 @@ async fn attempt(
         current,
         mut history,
         cat,
+        later,
     } = reads;
     let claim = match next {
         NextAction::Replay(rec) => {
@@ -373,7 +377,7 @@ async fn attempt(
     };
     if new.date == current.date && new.memo == current.memo && new.postings == current.postings {
         // Nothing differs: nothing is written, and a retry would answer the same.
-        return unchanged(&current, &history, &cat, &m, input.dry_run);
+        return unchanged(&current, &history, &cat, &later, &m, input.dry_run);
     }
     let change = TxChange::Edit {
         old: &current,
@@ -394,7 +398,7 @@ async fn attempt(
         fingerprint,
         vault_id: m.vault_id,
         tx: new.clone(),
-        balances: balances_after(&cat, &touched(&current, &new), &nets)?,
+        balances: later.after(&cat, &touched(&current, &new), Some(&change))?,
         expires_at: now_s
             .saturating_add(i64::try_from(ledger.config.idempotency_ttl.as_secs()).unwrap_or(i64::MAX)),
     };
@@ -467,17 +471,18 @@ fn unchanged(
     current: &TxRec,
     history: &[VersionRec],
     cat: &Catalogue,
+    later: &Later,
     m: &Membership,
     dry_run: bool,
 ) -> Result<Edited, LedgerError> {
-    let balances = balances_after(cat, &touched(current, current), &BTreeMap::new())?;
+    let balances = later.after(cat, &touched(current, current), None)?;
     let mut transaction = view(current, Some(cat), m.currency);
     transaction.history = versions(history, Some(cat), m.currency);
     Ok(Edited {
         vault: m.vault_ref(),
         currency: m.currency,
         transaction,
-        balances: money_balances(&balances, m.currency),
+        balances: shown(&balances, m.currency),
         changed: false,
         replayed: false,
         dry_run,
@@ -532,7 +537,7 @@ fn edited(
         vault: m.vault_ref(),
         currency: m.currency,
         transaction,
-        balances: money_balances(&rec.balances, m.currency),
+        balances: shown(&rec.balances, m.currency),
         changed: true,
         replayed,
         dry_run,
@@ -573,37 +578,4 @@ fn touched(old: &TxRec, new: &TxRec) -> Vec<AccountId> {
         }
     }
     ids
-}
-
-/// Each account's balance after `nets` moved it, in natural sign.
-fn balances_after(
-    cat: &Catalogue,
-    accounts: &[AccountId],
-    nets: &BTreeMap<AccountId, i64>,
-) -> Result<Vec<(AccountId, String, i64)>, LedgerError> {
-    accounts
-        .iter()
-        .map(|id| {
-            let a = cat
-                .by_id(*id)
-                .ok_or_else(|| LedgerError::internal("a posting's account is missing"))?;
-            let natural = a
-                .net
-                .checked_add(nets.get(id).copied().unwrap_or(0))
-                .and_then(|n| a.kind.natural(n))
-                .ok_or_else(|| LedgerError::invalid(Field::Total, "the balance would be out of range"))?;
-            Ok((a.account_id, a.name.clone(), natural))
-        })
-        .collect()
-}
-
-fn money_balances(balances: &[(AccountId, String, i64)], currency: Currency) -> Vec<AccountBalance> {
-    balances
-        .iter()
-        .map(|(id, name, bal)| AccountBalance {
-            account_id: *id,
-            account: name.clone(),
-            balance: Money::from_minor(*bal, currency),
-        })
-        .collect()
 }

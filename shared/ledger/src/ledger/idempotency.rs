@@ -6,11 +6,11 @@
 //! the write itself carries the claim, so two concurrent calls with one key
 //! cannot both write: the loser's claim fails and it replays the winner's result.
 
+use super::Recorded;
 use super::codec::{IdemRec, Membership, TxRec, content_hash};
 use super::guards::{IDEMPOTENCY_CLAIM, guard};
 use super::record::view;
-use super::{AccountBalance, Recorded};
-use crate::domain::{Money, PersonId};
+use crate::domain::PersonId;
 use crate::error::{Field, LedgerError};
 use crate::keys;
 use crate::store::{Condition, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
@@ -144,15 +144,7 @@ pub(super) fn recorded(rec: &IdemRec, m: &Membership, replayed: bool, dry_run: b
         vault: m.vault_ref(),
         currency: m.currency,
         transaction: view(&rec.tx, None, m.currency),
-        balances: rec
-            .balances
-            .iter()
-            .map(|(id, name, bal)| AccountBalance {
-                account_id: *id,
-                account: name.clone(),
-                balance: Money::from_minor(*bal, m.currency),
-            })
-            .collect(),
+        balances: super::today::shown(&rec.balances, m.currency),
         replayed,
         dry_run,
         current: None,

@@ -20,6 +20,8 @@ mod resolve;
 mod roster;
 mod sharing;
 mod snapshots;
+mod system_names;
+mod today;
 mod vaults;
 mod writer;
 
@@ -35,6 +37,7 @@ use crate::store::Store;
 #[cfg(feature = "contract")]
 pub(crate) use codec::without_heads;
 pub use sharing::{INVITE_LIFETIME_SECS, MAX_MEMBERS};
+pub use system_names::KOREAN_OPENING_EQUITY;
 pub use types::*;
 
 /// Settings of the ledger service.
@@ -46,7 +49,8 @@ pub struct LedgerConfig {
     pub duplicate_window: Duration,
     /// Most lines (`from` + `to`) in one transaction (default 20).
     pub max_postings: usize,
-    /// Name of the equity account that opening balances post against.
+    /// Name of the equity account that opening balances post against in vaults with
+    /// English system names (a KRW vault in Asia/Seoul uses 기초잔액; see `system_names.rs`).
     pub opening_equity_name: String,
     /// Keep each caller's memberships in this instance between calls (default on).
     /// Saves a read round per call; correctness never depends on it (see `roster.rs`).
@@ -197,13 +201,15 @@ impl Ledger {
     }
 
     /// Archive a live account: frees its name, keeps its history; new transactions refuse it.
+    /// An account holding money (today or in entries dated later) is refused unless `force`.
     pub async fn archive_account(
         &self,
         who: &PersonId,
         vault: Option<&str>,
         account: &str,
+        force: bool,
     ) -> Result<ArchivedAccount, LedgerError> {
-        accounts::archive_account(self, who, vault, account).await
+        accounts::archive_account(self, who, vault, account, force).await
     }
 
     /// Record money moving `from` one account `to` another (see [`NewTransaction`]).

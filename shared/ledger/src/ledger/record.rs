@@ -9,8 +9,6 @@
 //! and the duplicate guard or the externalRef claim (plus the caller's roster first when this instance
 //! has not cached it; see `roster.rs`).
 
-use std::collections::BTreeMap;
-
 use super::accounts::{membership_check, vault_gone};
 use super::codec::{
     GuardRec, IdemRec, Membership, PostingRec, TxRec, content_hash, external_ref_attrs, external_ref_tx,
@@ -20,11 +18,12 @@ use super::guards::{DUPLICATE_GUARD, EXTERNAL_REF_FREE, IDEMPOTENCY_CLAIM, MEMBE
 use super::idempotency::{
     Claim, IdempotencyKey, NextAction, changed_op, changed_since, next_action, recorded, replay,
 };
-use super::resolve::{Catalogue, catalogue, join2, retrying};
+use super::resolve::{Catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
+use super::today::{Later, accounts_of, catalogue_today, shown};
 use super::writer::{TxChange, transaction_ops};
 use super::*;
-use crate::domain::{AccountId, Currency, Decimal, Money, NameKey};
+use crate::domain::{Currency, Decimal, Money, NameKey};
 use crate::error::{Entity, Field, Side};
 use crate::keys;
 use crate::store::{Condition, Item, Key, StoreError, WriteOp};
@@ -306,7 +305,8 @@ pub(super) type Guards = [Option<GuardRec>; 2];
 /// What the first read round found.
 struct Reads {
     next: NextAction,
-    cat: Result<Catalogue, LedgerError>,
+    /// The accounts and the entries dated after today (for the result's balances).
+    cat: Result<(Catalogue, Later), LedgerError>,
     guards: Guards,
     /// The claim of the entry's externalRef, when another transaction holds it.
     claimed_by: Option<TransactionId>,
@@ -341,7 +341,7 @@ async fn read_round(
     };
     // The `TC#` item is read beside the record, so a replay says what changed at no extra round.
     let (((ik, cat), second), changed) = join2(
-        join2(join2(store.get(&ik_key), catalogue(ledger, m)), second_read),
+        join2(join2(store.get(&ik_key), catalogue_today(ledger, m)), second_read),
         store.get(&e.changed_key),
     )
     .await;
@@ -502,29 +502,6 @@ pub(super) fn window_ms(ledger: &Ledger) -> i64 {
     i64::try_from(ledger.config.duplicate_window.as_millis()).unwrap_or(i64::MAX)
 }
 
-/// Each touched account's balance after the transaction, in natural sign, in posting order.
-fn balances_after(
-    cat: &Catalogue,
-    tx: &TxRec,
-    nets: &BTreeMap<AccountId, i64>,
-) -> Result<Vec<(AccountId, String, i64)>, LedgerError> {
-    let mut balances: Vec<(AccountId, String, i64)> = Vec::new();
-    for p in &tx.postings {
-        if balances.iter().any(|(id, _, _)| *id == p.account_id) {
-            continue;
-        }
-        let a = cat
-            .by_id(p.account_id)
-            .ok_or_else(|| LedgerError::internal("resolved account vanished"))?;
-        let net = a.net.checked_add(nets.get(&p.account_id).copied().unwrap_or(0));
-        let natural = net
-            .and_then(|n| a.kind.natural(n))
-            .ok_or_else(|| LedgerError::invalid(Field::Total, "the balance would be out of range"))?;
-        balances.push((a.account_id, a.name.clone(), natural));
-    }
-    Ok(balances)
-}
-
 /// The current bucket's guard moved to this transaction, only if both guards are
 /// still what was read (`read`: the transaction each pointed at, `[current,
 /// previous]`), so two racing entries with the same lines cannot both pass, even
@@ -609,8 +586,8 @@ async fn attempt(
         NextAction::Replay(r) => {
             let mut out = e.replay(&r, &m)?;
             out.current = changed_since(&r, reads.changed.as_ref())?
-                .map(|now| view(&now, reads.cat.as_ref().ok(), m.currency));
-            out.note = reads.cat.as_ref().ok().and_then(|c| direction_note(&r.tx, c));
+                .map(|now| view(&now, reads.cat.as_ref().ok().map(|(c, _)| c), m.currency));
+            out.note = reads.cat.as_ref().ok().and_then(|(c, _)| direction_note(&r.tx, c));
             return Ok(out);
         }
         NextAction::Start(claim) => claim,
@@ -621,7 +598,7 @@ async fn attempt(
             transaction_id: id,
         });
     }
-    let cat = reads.cat?;
+    let (cat, later) = reads.cat?;
     let postings = resolve_postings(&cat, &e, &m)?;
     check_balanced(&e, m.currency)?;
     if let Some(replayed) = duplicate_check(ledger, &e, &claim, &reads.guards, &m, now_ms).await? {
@@ -644,7 +621,7 @@ async fn attempt(
         fingerprint: e.fingerprint.clone(),
         vault_id: m.vault_id,
         tx: tx.clone(),
-        balances: balances_after(&cat, &tx, &change.nets()?)?,
+        balances: later.after(&cat, &accounts_of(&tx.postings), Some(&change))?,
         expires_at: now_s
             .saturating_add(i64::try_from(ledger.config.idempotency_ttl.as_secs()).unwrap_or(i64::MAX)),
     };
@@ -759,28 +736,34 @@ pub(super) async fn void(
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
             let m = v.m.clone();
-            let (tx, cat) = super::read::transaction_in(ledger, &m, id).await?;
+            // Boxed, like `catalogue_today`: the second query inline would grow the future.
+            let (found, later) = Box::pin(join2(
+                super::read::transaction_in(ledger, &m, id),
+                Later::read(ledger, &m),
+            ))
+            .await;
+            let ((tx, cat), later) = (found?, later?);
+            let touched = accounts_of(&tx.postings);
             if tx.voided {
                 return Ok(Voided {
                     vault: m.vault_ref(),
                     currency: m.currency,
                     transaction: view(&tx, Some(&cat), m.currency),
                     already_voided: true,
+                    balances: shown(&later.after(&cat, &touched, None)?, m.currency),
                 });
             }
             let at = ledger.clock.now().as_second();
             let by = who.display_name();
+            let change = TxChange::Reverse {
+                tx: &tx,
+                reason,
+                at,
+                by: &by,
+            };
+            let balances = shown(&later.after(&cat, &touched, Some(&change))?, m.currency);
             let mut ops = vec![membership_check(who, &m)];
-            ops.extend(transaction_ops(
-                m.vault_id,
-                TxChange::Reverse {
-                    tx: &tx,
-                    reason,
-                    at,
-                    by: &by,
-                },
-                &[],
-            )?);
+            ops.extend(transaction_ops(m.vault_id, change, &[])?);
             let voided = TxRec {
                 voided: true,
                 void_reason: Some(reason.to_string()),
@@ -795,6 +778,7 @@ pub(super) async fn void(
                     currency: m.currency,
                     transaction: view(&voided, Some(&cat), m.currency),
                     already_voided: false,
+                    balances,
                 }),
                 Err(StoreError::ConditionFailed {
                     guard: MEMBERSHIP, ..

@@ -180,6 +180,7 @@ async fn balances_in(
     // Entries after the date are shown apart only when the date is not in the past.
     let (cat, nets, later) = nets_and_later(ledger, &m, as_of, as_of >= today).await?;
     let mut accounts = Vec::new();
+    let mut archived = Vec::new();
     let mut by_kind = Vec::new();
     for a in &cat.accounts {
         let bal = natural(a.kind, nets.get(&a.account_id).copied().unwrap_or(0))?;
@@ -188,7 +189,8 @@ async fn balances_in(
         if a.archived && bal == 0 && scheduled.is_none() {
             continue;
         }
-        accounts.push(BalanceRow {
+        let list = if a.archived { &mut archived } else { &mut accounts };
+        list.push(BalanceRow {
             account_id: a.account_id,
             name: a.name.clone(),
             kind: a.kind,
@@ -197,12 +199,14 @@ async fn balances_in(
         });
     }
     accounts.sort_by(|a, b| (a.kind, &a.name).cmp(&(b.kind, &b.name)));
+    archived.sort_by(|a, b| (a.kind, &a.name).cmp(&(b.kind, &b.name)));
     let totals = totals(&by_kind, &m)?;
     Ok(Balances {
         vault: m.vault_ref(),
         currency: m.currency,
         as_of,
         accounts,
+        archived,
         totals,
     })
 }

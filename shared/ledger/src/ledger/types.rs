@@ -140,8 +140,10 @@ pub struct CreatedAccount {
     pub name: String,
     /// Its kind.
     pub kind: AccountKind,
-    /// Its balance after creation (natural sign).
+    /// Its balance at the end of today in the vault's zone (natural sign).
     pub balance: Money,
+    /// Net of its entries dated after today (a later opening date), natural sign; `None` when there are none.
+    pub scheduled: Option<Money>,
     /// `false` when a live account with that name and kind already existed (nothing written).
     pub created: bool,
     /// The opening-balance transaction, when one was recorded.
@@ -168,8 +170,10 @@ pub struct ArchivedAccount {
     pub account_id: AccountId,
     /// Its display name.
     pub name: String,
-    /// Its balance when archived (natural sign); history stays.
+    /// Its balance at the end of today when archived (natural sign); history stays.
     pub balance: Money,
+    /// Net of its entries dated after today, natural sign; `None` when there are none.
+    pub scheduled: Option<Money>,
 }
 
 /// One posting of a transaction.
@@ -236,8 +240,10 @@ pub struct AccountBalance {
     pub account_id: AccountId,
     /// Its display name.
     pub account: String,
-    /// Balance in its natural sign.
+    /// Balance at the end of today in the vault's zone (when the write happened), natural sign.
     pub balance: Money,
+    /// Net of entries dated after that day (not in `balance`), natural sign; `None` when there are none.
+    pub scheduled: Option<Money>,
 }
 
 /// Arguments of `record_transaction`: money leaves `from` and arrives at `to`.
@@ -501,6 +507,8 @@ pub struct Voided {
     pub transaction: Transaction,
     /// `true` when it had already been voided (nothing written now).
     pub already_voided: bool,
+    /// Balances of the accounts it touched, after the void (as of today, later entries apart).
+    pub balances: Vec<AccountBalance>,
 }
 
 /// Result of `get_transaction`.
@@ -586,9 +594,12 @@ pub struct Balances {
     pub currency: Currency,
     /// The date the balances are for (end of that day).
     pub as_of: LocalDate,
-    /// Live accounts, plus archived ones with a non-zero balance.
+    /// Live accounts.
     pub accounts: Vec<BalanceRow>,
-    /// Assets, liabilities, net worth.
+    /// Archived accounts that still hold money (on the day or in later entries), apart;
+    /// they still count in `totals` (money left in a closed account is still there).
+    pub archived: Vec<BalanceRow>,
+    /// Assets, liabilities, net worth (archived accounts included).
     pub totals: Totals,
 }
 

@@ -73,6 +73,16 @@ impl TxChange<'_> {
         }
         Ok(out)
     }
+
+    /// Net change of each account (debit-positive) from postings dated after `day`:
+    /// what a result shows apart as `scheduled` when `day` is today.
+    pub fn nets_after(&self, day: LocalDate) -> Result<BTreeMap<AccountId, i64>, LedgerError> {
+        let mut out = BTreeMap::new();
+        for (_, sign, p) in self.effects().into_iter().filter(|(date, _, _)| *date > day) {
+            add(&mut out, p.account_id, p.amount, sign)?;
+        }
+        Ok(out)
+    }
 }
 
 /// Every write op of `change` in `vault`: the transaction's two items, the

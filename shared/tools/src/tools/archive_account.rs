@@ -19,6 +19,8 @@ pub(crate) struct Args {
     vault: Option<NameArg>,
     /// Name of the live account to archive (as list_accounts shows it).
     account: AccountArg,
+    /// Archive it even though it still holds money (refused otherwise). Default false.
+    force: Option<bool>,
 }
 
 /// Result of `archive_account`.
@@ -34,8 +36,11 @@ pub(crate) struct Output {
     /// Always true: the account is archived.
     #[schemars(extend("const" = true))]
     archived: bool,
-    /// Its balance when archived, decimal string in the vault currency (natural sign); it still counts in balances.
+    /// Its balance as of today when archived, decimal string in the vault currency (natural sign); it still counts in balances.
     balance: AmountOut,
+    #[schemars(description = text::SCHEDULED)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scheduled: Option<AmountOut>,
 }
 
 /// The `archive_account` tool.
@@ -47,13 +52,18 @@ impl Operation for ArchiveAccount {
     type Output = Output;
     const NAME: &'static str = "archive_account";
     const TITLE: &'static str = "Archive an account";
-    const DESCRIPTION: &'static str = "Archives an account the user no longer uses (e.g. a closed card). Its history and balance stay in reports, but new transactions can no longer use it and its name becomes free for a new account. list_accounts with includeArchived true still shows it. Ask the user before archiving.";
+    const DESCRIPTION: &'static str = "Archives an account the user no longer uses (e.g. a closed card). Its history stays in reports, but new transactions can no longer use it and its name becomes free for a new account. An account still holding money is refused: move the money first with record_transaction, or set force true. list_accounts with includeArchived true still shows it. Ask the user before archiving.";
     const SCOPE: &'static str = WRITE;
     const ANNOTATIONS: dochiya_protocol::ToolAnnotations = destructive(false);
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let a = ledger
-            .archive_account(who, args.vault.as_deref(), &args.account)
+            .archive_account(
+                who,
+                args.vault.as_deref(),
+                &args.account,
+                args.force.unwrap_or(false),
+            )
             .await?;
         Ok(Output {
             vault: a.vault.into(),
@@ -61,6 +71,7 @@ impl Operation for ArchiveAccount {
             name: a.name,
             archived: true,
             balance: a.balance.into(),
+            scheduled: a.scheduled.map(Into::into),
         })
     }
 }

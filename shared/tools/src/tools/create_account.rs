@@ -40,8 +40,11 @@ pub(crate) struct Output {
     name: String,
     #[schemars(description = text::KIND)]
     kind: KindWire,
-    #[schemars(description = text::BALANCE)]
+    /// Its balance as of today in the vault's time zone; see scheduled for a later opening date.
     balance: AmountOut,
+    #[schemars(description = text::SCHEDULED)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scheduled: Option<AmountOut>,
     /// True when the account was created now; false when a live account with this name and kind already existed (nothing was changed).
     created: bool,
     /// The transaction that recorded the opening balance, when one was given.
@@ -81,6 +84,7 @@ impl Operation for CreateAccount {
             name: a.name,
             kind: a.kind.into(),
             balance: a.balance.into(),
+            scheduled: a.scheduled.map(Into::into),
             created: a.created,
             opening_transaction_id: a.opening_transaction_id.map(Into::into),
         })

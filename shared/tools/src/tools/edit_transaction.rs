@@ -78,7 +78,7 @@ pub(crate) struct Output {
     currency: String,
     /// The entry after the edit (same transactionId), with its version and earlier versions.
     transaction: TransactionOut,
-    /// Balances of the accounts the entry touched before or after, after the edit.
+    /// Balances of the accounts the entry touched before or after, after the edit, as of today (entries dated later are apart, as scheduled).
     balances: Vec<BalanceOut>,
     /// False when the arguments matched the entry already: nothing was written.
     changed: bool,
@@ -115,7 +115,7 @@ impl Operation for EditTransaction {
     type Output = Output;
     const NAME: &'static str = "edit_transaction";
     const TITLE: &'static str = "Edit a transaction";
-    const DESCRIPTION: &'static str = "Corrects an entry in place instead of void + record: send its transactionId and only what changes. The id stays, balances move exactly, the old version is kept (get_transaction shows history). Not for voided entries.";
+    const DESCRIPTION: &'static str = "Corrects an entry in place instead of void + record: send its transactionId and only what changes. The id stays, balances move exactly, the old version is kept (get_transaction shows history). Not for voided entries. Result balances are as of today; later entries show as `scheduled`.";
     const SCOPE: &'static str = WRITE;
     const ANNOTATIONS: dochiya_protocol::ToolAnnotations = write(false);
 

@@ -31,9 +31,12 @@ pub(crate) struct Output {
     currency: String,
     /// The day the balances are for (at its end), YYYY-MM-DD.
     as_of: DateOut,
-    /// Every live account (and archived ones that still hold money) with its balance on that day.
+    /// Every live account with its balance on that day.
     accounts: Vec<BalanceRow>,
-    /// Totals over the asset and liability accounts.
+    /// Archived accounts that still hold money, apart from the live ones; they still count in totals.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    archived: Vec<BalanceRow>,
+    /// Totals over the asset and liability accounts (archived ones included).
     totals: TotalsOut,
 }
 
@@ -52,6 +55,18 @@ struct BalanceRow {
     #[schemars(description = text::SCHEDULED)]
     #[serde(skip_serializing_if = "Option::is_none")]
     scheduled: Option<AmountOut>,
+}
+
+impl From<dochiya_ledger::ledger::BalanceRow> for BalanceRow {
+    fn from(a: dochiya_ledger::ledger::BalanceRow) -> Self {
+        Self {
+            account_id: a.account_id.into(),
+            name: a.name,
+            kind: a.kind.into(),
+            balance: a.balance.into(),
+            scheduled: a.scheduled.map(Into::into),
+        }
+    }
 }
 
 /// Assets, liabilities and net worth.
@@ -87,17 +102,8 @@ impl Operation for GetBalances {
             vault: b.vault.into(),
             currency: b.currency.code().to_owned(),
             as_of: b.as_of.into(),
-            accounts: b
-                .accounts
-                .into_iter()
-                .map(|a| BalanceRow {
-                    account_id: a.account_id.into(),
-                    name: a.name,
-                    kind: a.kind.into(),
-                    balance: a.balance.into(),
-                    scheduled: a.scheduled.map(Into::into),
-                })
-                .collect(),
+            accounts: b.accounts.into_iter().map(BalanceRow::from).collect(),
+            archived: b.archived.into_iter().map(BalanceRow::from).collect(),
             totals: TotalsOut {
                 assets: b.totals.assets.into(),
                 liabilities: b.totals.liabilities.into(),

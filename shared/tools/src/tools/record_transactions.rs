@@ -15,6 +15,7 @@ use crate::args::{AccountArg, DATE_PATTERN, KeyArg, MemoArg, NameArg, POSITIVE_A
 use crate::errors::{entry_message, simple_argument};
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
+use crate::tools::recorded::BalanceOut;
 use crate::wire::{AmountOut, TransactionIdOut, TransactionOut, UuidOut, VaultOut};
 
 /// An entry's amount as read: a bad one is that entry's error, not the whole call's.
@@ -164,18 +165,6 @@ struct Counts {
     error: u32,
 }
 
-/// An account's balance after the batch.
-#[derive(Debug, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-struct BalanceOut {
-    #[schemars(description = text::ACCOUNT_ID)]
-    account_id: UuidOut,
-    #[schemars(description = text::ACCOUNT_NAME)]
-    account: String,
-    #[schemars(description = text::BALANCE)]
-    balance: AmountOut,
-}
-
 /// Result of `record_transactions`.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -188,7 +177,7 @@ pub(crate) struct Output {
     results: Vec<EntryOut>,
     /// How many entries ended each way.
     counts: Counts,
-    /// Balances of the accounts the recorded entries touch, after the batch.
+    /// Balances of the accounts the recorded entries touch, after the batch, as of today (entries dated later are apart, as scheduled).
     balances: Vec<BalanceOut>,
     /// True when dryRun was set: nothing was written.
     dry_run: bool,
@@ -203,7 +192,7 @@ impl Operation for RecordTransactions {
     type Output = Output;
     const NAME: &'static str = "record_transactions";
     const TITLE: &'static str = "Record many transactions";
-    const DESCRIPTION: &'static str = "Records up to 100 simple entries at once, e.g. a pasted card statement, each exactly once. First call with dryRun true: every entry is checked and all problems listed; then call again without it. Set each entry's externalRef to its statement line's own id (approval number): a line already recorded is reported as duplicate, not recorded twice. Keep the idempotencyKey: a retry with it records only what is missing. One result per entry: recorded, duplicate or error";
+    const DESCRIPTION: &'static str = "Records up to 100 simple entries at once, e.g. a pasted card statement, each exactly once. First call with dryRun true: every entry is checked and all problems listed; then call again without it. Set each entry's externalRef to its statement line's own id (approval number): a line already recorded is reported as duplicate, not recorded twice. Keep the idempotencyKey: a retry with it records only what is missing. One result per entry: recorded, duplicate or error. Result balances are as of today; entries dated later show as `scheduled`.";
     const SCOPE: &'static str = WRITE;
     const ANNOTATIONS: dochiya_protocol::ToolAnnotations = write(false);
 
@@ -319,15 +308,7 @@ fn output(b: BatchRecorded) -> Result<Output, LedgerError> {
         currency: b.currency.code().to_owned(),
         results,
         counts,
-        balances: b
-            .balances
-            .into_iter()
-            .map(|b| BalanceOut {
-                account_id: b.account_id.into(),
-                account: b.account,
-                balance: b.balance.into(),
-            })
-            .collect(),
+        balances: b.balances.into_iter().map(BalanceOut::from).collect(),
         dry_run: b.dry_run,
     })
 }

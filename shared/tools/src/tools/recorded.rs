@@ -18,7 +18,7 @@ pub(crate) struct Output {
     currency: String,
     /// The transaction as recorded (or as it would be, on a dry run: marked preview, without a transactionId). Keep its transactionId to look it up or void it later.
     transaction: TransactionOut<RecordedId>,
-    /// Balances of the accounts it touched, after it, in each kind's natural sign.
+    #[schemars(description = text::WRITE_BALANCES)]
     balances: Vec<BalanceOut>,
     /// True when this is the stored result of an earlier call with the same idempotencyKey: nothing new was written, the entry exists once.
     replayed: bool,
@@ -32,7 +32,7 @@ pub(crate) struct Output {
     note: Option<String>,
 }
 
-/// An account's balance after the write.
+/// An account's balance after the write: as of today, later-dated entries apart.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct BalanceOut {
@@ -42,6 +42,9 @@ pub(crate) struct BalanceOut {
     account: String,
     #[schemars(description = text::BALANCE)]
     balance: AmountOut,
+    #[schemars(description = text::SCHEDULED)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scheduled: Option<AmountOut>,
 }
 
 impl From<dochiya_ledger::ledger::AccountBalance> for BalanceOut {
@@ -50,6 +53,7 @@ impl From<dochiya_ledger::ledger::AccountBalance> for BalanceOut {
             account_id: b.account_id.into(),
             account: b.account,
             balance: b.balance.into(),
+            scheduled: b.scheduled.map(Into::into),
         }
     }
 }

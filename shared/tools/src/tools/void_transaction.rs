@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::args::{MemoArg, NameArg, TransactionIdArg};
 use crate::operation::{Operation, WRITE, destructive};
 use crate::text;
+use crate::tools::recorded::BalanceOut;
 use crate::wire::{TransactionOut, VaultOut};
 
 /// Arguments of `void_transaction`.
@@ -35,6 +36,8 @@ pub(crate) struct Output {
     transaction: TransactionOut,
     /// True when it had already been voided before this call (nothing changed now).
     already_voided: bool,
+    /// Balances of the accounts it touched, after the void, as of today (entries dated later are apart, as scheduled).
+    balances: Vec<BalanceOut>,
 }
 
 /// The `void_transaction` tool.
@@ -46,7 +49,7 @@ impl Operation for VoidTransaction {
     type Output = Output;
     const NAME: &'static str = "void_transaction";
     const TITLE: &'static str = "Void a transaction";
-    const DESCRIPTION: &'static str = "Voids a transaction by its transactionId (the decimal string exactly as returned, never a number): the record stays, marked voided, but its effect on every balance and report is reversed. Use it to undo a wrong or duplicate entry, then record the correct one with record_transaction. Voiding an already voided transaction changes nothing and says alreadyVoided. Confirm with the user first.";
+    const DESCRIPTION: &'static str = "Voids a transaction by its transactionId (the decimal string exactly as returned, never a number): the record stays, marked voided, but its effect on every balance and report is reversed. Use it to undo a wrong or duplicate entry, then record the correct one with record_transaction. Voiding an already voided transaction changes nothing and says alreadyVoided. Confirm with the user first. Result balances are as of today; entries dated later show as `scheduled`.";
     const SCOPE: &'static str = WRITE;
     // Voiding a voided transaction changes nothing and says so (docs/design.md §6).
     const ANNOTATIONS: dochiya_protocol::ToolAnnotations = destructive(true);
@@ -65,6 +68,7 @@ impl Operation for VoidTransaction {
             currency: v.currency.code().to_owned(),
             transaction: v.transaction.into(),
             already_voided: v.already_voided,
+            balances: v.balances.into_iter().map(BalanceOut::from).collect(),
         })
     }
 }

@@ -1,0 +1,80 @@
+//! The names the ledger itself gives: the equity account opening balances post
+//! against, and the memos of opening entries. A KRW vault in Asia/Seoul gets them in
+//! Korean (기초잔액, "신한카드 기초잔액"); others in English ("Opening Balances",
+//! "Opening balance of …").
+//!
+//! The stored name is what counts: a vault that already has the equity account
+//! under either name keeps using it (and its language for memos), so existing
+//! vaults keep their English names without any migration.
+
+use super::codec::{AccountRec, Membership};
+use super::resolve::Catalogue;
+use crate::domain::{AccountKind, Name, NameKey};
+use crate::error::LedgerError;
+
+/// The Korean name of the opening-balance equity account.
+pub const KOREAN_OPENING_EQUITY: &str = "기초잔액";
+
+/// Both languages' names of the opening-balance equity account.
+pub(super) struct SystemNames {
+    english: Name,
+    korean: Name,
+}
+
+/// The equity account an opening balance posts against.
+pub(super) enum Equity<'c> {
+    /// The vault has it (under either name).
+    Existing(&'c AccountRec),
+    /// It is to be created with this name.
+    New(&'c Name),
+    /// The vault's own name for it belongs to an account of another kind.
+    Taken(&'c AccountRec),
+}
+
+impl SystemNames {
+    /// The names, with the English one from the configuration.
+    pub fn new(english: &str) -> Result<Self, LedgerError> {
+        let parse = |n: &str| Name::parse(n).map_err(|e| LedgerError::internal(e.to_string()));
+        Ok(SystemNames {
+            english: parse(english)?,
+            korean: parse(KOREAN_OPENING_EQUITY)?,
+        })
+    }
+
+    /// The system name `key` is, if it is one (in either language).
+    pub fn equity_named(&self, key: &NameKey) -> Option<&Name> {
+        [&self.english, &self.korean].into_iter().find(|n| n.key() == key)
+    }
+
+    /// The equity account openings of this vault post against: a live equity account
+    /// under the vault's own name or the other one, else a new one under the vault's.
+    pub fn equity<'c>(&'c self, cat: &'c Catalogue, m: &Membership) -> Equity<'c> {
+        let (own, other) = if korean(m) {
+            (&self.korean, &self.english)
+        } else {
+            (&self.english, &self.korean)
+        };
+        let equity = |n: &Name| cat.live(n.key()).filter(|a| a.kind == AccountKind::Equity);
+        if let Some(a) = equity(own).or_else(|| equity(other)) {
+            return Equity::Existing(a);
+        }
+        match cat.live(own.key()) {
+            Some(a) => Equity::Taken(a),
+            None => Equity::New(own),
+        }
+    }
+
+    /// The memo of `account`'s opening entry, in the language of the equity account used.
+    pub fn opening_memo(&self, equity: &AccountRec, account: &str) -> String {
+        if &equity.name_key == self.korean.key() {
+            format!("{account} {KOREAN_OPENING_EQUITY}")
+        } else {
+            format!("Opening balance of {account}")
+        }
+    }
+}
+
+/// Whether the vault gets Korean system names: its currency is KRW and its zone Asia/Seoul.
+fn korean(m: &Membership) -> bool {
+    m.currency.code() == "KRW" && m.zone.name() == "Asia/Seoul"
+}
