@@ -3376,7 +3376,7 @@ pub async fn snapshot_heads_follow_every_write<S: Store>(store: S) {
         "reconcile, no snapshot"
     );
     // An archived account's head still refuses a new snapshot with the archive's words.
-    call!(l.archive_account(&me, None, "현금")).expect("archive");
+    call!(l.archive_account(&me, None, "현금", false)).expect("archive");
     let e = call!(l.upsert_snapshot(&me, snap("현금", "2026-03-15", "0"))).unwrap_err();
     assert!(
         matches!(e, LedgerError::ArchivedAccount { ref name } if name == "현금"),

@@ -21,7 +21,7 @@ use super::record::{
     resolve_postings, window_ms, within_window,
 };
 use super::record::{direction_note, view};
-use super::resolve::{Catalogue, catalogue, join2, retrying};
+use super::resolve::{Catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
 use super::today::{Later, accounts_of, catalogue_today, shown};
 use super::writer::{TxChange, refusing_overflow, transaction_ops};

@@ -370,6 +370,7 @@ mod tests {
             kind: AccountKind::Liability,
             archived: false,
             net: 0,
+            opening: None,
             snapshots: SnapshotHead::NEW,
             budgets: BudgetHead::new(),
         }

@@ -16,7 +16,7 @@ use crate::errors::{entry_message, simple_argument};
 use crate::operation::{Operation, WRITE, write};
 use crate::text;
 use crate::tools::recorded::BalanceOut;
-use crate::wire::{AmountOut, TransactionIdOut, TransactionOut, UuidOut, VaultOut};
+use crate::wire::{TransactionIdOut, TransactionOut, VaultOut};
 
 /// An entry's amount as read: a bad one is that entry's error, not the whole call's.
 #[derive(Debug)]

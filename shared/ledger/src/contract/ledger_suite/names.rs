@@ -49,7 +49,7 @@ pub async fn archived_accounts_have_handles<S: Store>(store: S) {
     )
     .await;
     clock.advance_seconds(1);
-    call!(l.archive_account(&me, None, "국민카드")).expect("archive the first");
+    call!(l.archive_account(&me, None, "국민카드", false)).expect("archive the first");
     clock.advance_seconds(1);
     let second = account(&l, &me, "국민카드", AccountKind::Liability, None).await;
     clock.advance_seconds(1);
@@ -73,7 +73,7 @@ pub async fn archived_accounts_have_handles<S: Store>(store: S) {
     )
     .await;
     clock.advance_seconds(1);
-    call!(l.archive_account(&me, None, "국민카드")).expect("archive the second");
+    call!(l.archive_account(&me, None, "국민카드", false)).expect("archive the second");
 
     let h1 = "국민카드 (archived 2026-03-15)";
     let h2 = "국민카드 (archived 2026-03-15 #2)";
