@@ -3376,7 +3376,7 @@ pub async fn snapshot_heads_follow_every_write<S: Store>(store: S) {
         "reconcile, no snapshot"
     );
     // An archived account's head still refuses a new snapshot with the archive's words.
-    call!(l.archive_account(&me, None, "현금", false)).expect("archive");
+    call!(l.archive_account(&me, None, "현금", true)).expect("archive");
     let e = call!(l.upsert_snapshot(&me, snap("현금", "2026-03-15", "0"))).unwrap_err();
     assert!(
         matches!(e, LedgerError::ArchivedAccount { ref name } if name == "현금"),
@@ -3605,7 +3605,7 @@ pub async fn round_trips_of_sharing_and_batches<S: Store>(store: S) {
         external_ref: None,
     };
     let (shape, _) = shape_of(&counting, l.record_split(&b, split)).await;
-    assert_eq!(shape, (1, 3, 0, 1, 1), "record_split_transaction (a member)");
+    assert_eq!(shape, (2, 3, 1, 1, 1), "record_split_transaction (a member)");
     clock.advance_seconds(1);
     let entry = |n: &str| {
         Ok(BatchEntry {
@@ -3627,7 +3627,7 @@ pub async fn round_trips_of_sharing_and_batches<S: Store>(store: S) {
     let (shape, _) = shape_of(&counting, l.record_transactions(&a, batch)).await;
     assert_eq!(
         shape,
-        (1, 1, 1, 2, 1),
+        (2, 1, 1, 2, 1),
         "record_transactions (2 entries: one write each)"
     );
     let invite = call!(l.share_vault(&a, Some("가계부"), Role::Member)).expect("share");
