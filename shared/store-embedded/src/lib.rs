@@ -44,7 +44,7 @@ pub const DEFAULT_FILE_NAME: &str = "dochiya.redb";
 /// redb's page cache for a file store. Its default (1 GiB) lets a local
 /// server's memory grow with the file under load (a write-heavy benchmark
 /// reached 87 MB); a household ledger's hot pages fit in far less.
-const CACHE_BYTES: usize = 32 * 1024 * 1024;
+const CACHE_BYTES: usize = 4 * 1024 * 1024;
 
 /// Items one purge step examines at most (one short write transaction).
 pub const PURGE_STEP_ITEMS: usize = 2000;
