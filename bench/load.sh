@@ -117,11 +117,13 @@ echo "wrk: $(wrk --version 2>&1 | head -n 1 | cut -d' ' -f1-2), $THREADS thread(
 echo "binary: $BIN ($(stat -c %s "$BIN") bytes)"
 
 setup "$URL" "$TOKEN"
-declare -A OURS THEIRS
+declare -A OURS THEIRS HWM_AFTER
 run_id="$(date +%s)"
 for r in "${REQUESTS[@]}"; do
   works "$URL" "$TOKEN" "$r" || { echo "dochiya does not answer $r correctly" >&2; exit 1; }
   OURS[$r]="$(load "$URL" "$TOKEN" "$r" "$run_id")"
+  # The peak so far after each kind (runs go in order, so a kind's own growth shows).
+  HWM_AFTER[$r]="$(hwm "$SERVER_PID")"
 done
 OUR_HWM="$(hwm "$SERVER_PID")"
 
@@ -131,6 +133,7 @@ for r in "${REQUESTS[@]}"; do
   printf '%-20s %10s %10s %10s %10s %7s\n' "$r" "$rps" "$p50" "$p99" "$n" "$err"
 done
 echo "dochiya peak RSS (VmHWM): $OUR_HWM"
+echo "dochiya peak RSS after each kind: $(for r in "${REQUESTS[@]}"; do printf '%s %s; ' "$r" "${HWM_AFTER[$r]}"; done)"
 
 if [ -n "$OTHER_URL" ]; then
   setup "$OTHER_URL" "$OTHER_TOKEN" || true

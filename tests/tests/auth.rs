@@ -351,6 +351,8 @@ fn valid_tokens_work_and_a_read_only_token_cannot_write() {
     assert_eq!(vaults["vaults"].as_array().map(Vec::len), Some(1), "{vaults}");
     assert_eq!(vaults["vaults"][0]["name"], "Home");
 
+    // The same read-only token again: verified from the server's token cache this time
+    // (decision 029), and its scopes are still checked for this request.
     let r = s.rpc(
         Some(&read_only),
         &call(3, "create_vault", json!({"name": "Travel"})),

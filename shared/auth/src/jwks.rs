@@ -2,6 +2,7 @@
 //! (so warm Lambda invocations reuse them), refetched when a token names an unknown `kid`
 //! — at most once per refetch interval, so a flood of made-up `kid`s cannot hammer the issuer.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
@@ -63,11 +64,14 @@ impl std::fmt::Debug for VerificationKey {
     }
 }
 
-/// A fetched key set and when it was fetched.
+/// A fetched key set, when it was fetched, and which fetch it came from.
 #[derive(Clone)]
 struct KeySet {
     keys: Arc<Vec<Arc<VerificationKey>>>,
     fetched_at: Instant,
+    /// Counts successful fetches (1 for the first): tokens verified under one set are
+    /// trusted from the verified-token cache only while that set is the current one.
+    generation: u64,
 }
 
 /// Bookkeeping for fetches, guarded by the fetch lock (which also makes concurrent
@@ -88,6 +92,8 @@ pub struct JwksCache {
     fetch: Mutex<FetchState>,
     refetch_interval: Duration,
     max_key_age: Duration,
+    /// The generation the next successful fetch gets (see [`KeySet::generation`]).
+    next_generation: AtomicU64,
 }
 
 impl std::fmt::Debug for JwksCache {
@@ -121,24 +127,38 @@ impl JwksCache {
             fetch: Mutex::new(FetchState::default()),
             refetch_interval: config.refetch_interval,
             max_key_age: config.max_key_age,
+            next_generation: AtomicU64::new(1),
         })
     }
 
-    /// The key that verifies a token with this `kid` and `alg`, fetching or refetching as allowed.
-    pub async fn key_for(&self, kid: Option<&str>, alg: Algorithm) -> Result<Arc<VerificationKey>, KeyError> {
-        let keys = self.current_keys().await.map_err(KeyError::Unavailable)?;
-        if let Some(found) = select(&keys, kid, alg).map_err(KeyError::Rejected)? {
-            return Ok(found);
+    /// The key that verifies a token with this `kid` and `alg`, fetching or refetching as
+    /// allowed, and the generation of the key set it belongs to.
+    pub async fn key_for(
+        &self,
+        kid: Option<&str>,
+        alg: Algorithm,
+    ) -> Result<(Arc<VerificationKey>, u64), KeyError> {
+        let set = self.current_keys().await.map_err(KeyError::Unavailable)?;
+        if let Some(found) = select(&set.keys, kid, alg).map_err(KeyError::Rejected)? {
+            return Ok((found, set.generation));
         }
         let Some(kid) = kid else {
             return Err(KeyError::Rejected(format!(
                 "token has no kid and no single {alg:?} key is in the JWKS"
             )));
         };
-        let keys = self.refetch_for_unknown_kid(kid).await?;
-        select(&keys, Some(kid), alg)
+        let set = self.refetch_for_unknown_kid(kid).await?;
+        select(&set.keys, Some(kid), alg)
             .map_err(KeyError::Rejected)?
+            .map(|found| (found, set.generation))
             .ok_or_else(|| KeyError::Rejected(format!("unknown kid `{}`", printable(kid))))
+    }
+
+    /// The generation of the key set a token would be verified with now (fetching first
+    /// exactly as [`JwksCache::key_for`] would, e.g. when the set is older than the maximum age).
+    pub async fn current_generation(&self) -> Result<u64, KeyError> {
+        let set = self.current_keys().await.map_err(KeyError::Unavailable)?;
+        Ok(set.generation)
     }
 
     /// How long a client should wait before retrying when the keys are unreachable.
@@ -147,11 +167,11 @@ impl JwksCache {
     }
 
     /// The cached keys, fetched first if there are none or they are older than the maximum age.
-    async fn current_keys(&self) -> Result<Arc<Vec<Arc<VerificationKey>>>, String> {
+    async fn current_keys(&self) -> Result<KeySet, String> {
         if let Some(set) = self.snapshot()
             && set.fetched_at.elapsed() < self.max_key_age
         {
-            return Ok(set.keys);
+            return Ok(set);
         }
         let mut state = self.fetch.lock().await;
         // Another request may have fetched while this one waited for the lock.
@@ -159,13 +179,13 @@ impl JwksCache {
         if let Some(set) = &cached
             && set.fetched_at.elapsed() < self.max_key_age
         {
-            return Ok(set.keys.clone());
+            return Ok(set.clone());
         }
         let recently_failed = matches!(state.last_attempt,
             Some((at, false)) if at.elapsed() < self.refetch_interval);
         if recently_failed {
             return match cached {
-                Some(set) => Ok(set.keys),
+                Some(set) => Ok(set),
                 None => Err("JWKS unavailable (last fetch failed; retry is rate-limited)".to_owned()),
             };
         }
@@ -175,7 +195,7 @@ impl JwksCache {
                 // Stale keys beat no keys while the issuer is unreachable.
                 Some(set) => {
                     tracing::warn!(?reason, "JWKS refresh failed; keeping the previous keys");
-                    Ok(set.keys)
+                    Ok(set)
                 }
                 None => Err(reason),
             },
@@ -184,12 +204,12 @@ impl JwksCache {
 
     /// Refetch because a token named a `kid` we do not have, unless one such refetch happened
     /// within the refetch interval.
-    async fn refetch_for_unknown_kid(&self, kid: &str) -> Result<Arc<Vec<Arc<VerificationKey>>>, KeyError> {
+    async fn refetch_for_unknown_kid(&self, kid: &str) -> Result<KeySet, KeyError> {
         let mut state = self.fetch.lock().await;
         if let Some(set) = self.snapshot()
             && set.keys.iter().any(|k| k.kid.as_deref() == Some(kid))
         {
-            return Ok(set.keys);
+            return Ok(set);
         }
         let limited = |at: Option<Instant>| at.is_some_and(|at| at.elapsed() < self.refetch_interval);
         if limited(state.last_unknown_kid_refetch)
@@ -212,20 +232,20 @@ impl JwksCache {
         self.keys.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    async fn fetch_and_store(
-        &self,
-        state: &mut FetchState,
-    ) -> Result<Arc<Vec<Arc<VerificationKey>>>, String> {
+    async fn fetch_and_store(&self, state: &mut FetchState) -> Result<KeySet, String> {
         let started = Instant::now();
         let result = self.fetch_keys().await;
         state.last_attempt = Some((started, result.is_ok()));
         let keys = Arc::new(result?);
         tracing::info!(keys = keys.len(), url = %self.url, "fetched JWKS");
-        *self.keys.write().unwrap_or_else(|e| e.into_inner()) = Some(KeySet {
-            keys: keys.clone(),
+        let set = KeySet {
+            keys,
             fetched_at: Instant::now(),
-        });
-        Ok(keys)
+            // Under the fetch lock: generations follow the order the sets are stored in.
+            generation: self.next_generation.fetch_add(1, Ordering::Relaxed),
+        };
+        *self.keys.write().unwrap_or_else(|e| e.into_inner()) = Some(set.clone());
+        Ok(set)
     }
 
     async fn fetch_keys(&self) -> Result<Vec<Arc<VerificationKey>>, String> {

@@ -9,6 +9,7 @@ pub mod config;
 pub mod dev;
 pub mod jwks;
 pub mod metadata;
+pub mod verified;
 pub mod verify;
 
 use std::path::Path;

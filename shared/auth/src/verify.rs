@@ -15,6 +15,7 @@ use crate::bearer::{bearer_token, invalid};
 use crate::config::{DevSecret, JwtConfig};
 use crate::jwks::{ASYMMETRIC_ALGORITHMS, JwksCache, KeyError};
 use crate::metadata::ProtectedResource;
+use crate::verified::{Expect, MAX_VERIFIED_TOKENS, TokenHash, VerifiedCache, VerifiedToken, token_hash};
 
 /// The `iss` of dev-mode tokens.
 pub const DEV_ISSUER: &str = "dochiya-dev";
@@ -53,6 +54,8 @@ pub struct BearerAuthenticator {
     issuer: String,
     leeway_secs: u64,
     keys: KeySource,
+    /// Asymmetric tokens already verified (not used for HS256, which costs less than a lookup).
+    verified: VerifiedCache,
 }
 
 impl std::fmt::Debug for BearerAuthenticator {
@@ -82,6 +85,7 @@ impl BearerAuthenticator {
             issuer: config.issuer.clone(),
             leeway_secs: config.leeway.as_secs(),
             keys: KeySource::Jwks(JwksCache::new(config)?),
+            verified: VerifiedCache::new(MAX_VERIFIED_TOKENS),
         })
     }
 
@@ -104,6 +108,7 @@ impl BearerAuthenticator {
             issuer: DEV_ISSUER.to_owned(),
             leeway_secs: leeway.as_secs(),
             keys: KeySource::Dev(key),
+            verified: VerifiedCache::new(1),
         })
     }
 
@@ -137,6 +142,7 @@ impl BearerAuthenticator {
                 key: decoding,
                 dev,
             },
+            verified: VerifiedCache::new(MAX_VERIFIED_TOKENS),
         })
     }
 
@@ -145,15 +151,64 @@ impl BearerAuthenticator {
         &self.resource
     }
 
+    /// How many verified tokens are cached (for tests and benchmarks).
+    pub fn cached_tokens(&self) -> usize {
+        self.verified.len()
+    }
+
     async fn verify(&self, token: &str) -> Result<Principal, AuthFailure> {
+        // Dev tokens (HS256) are not cached: their HMAC costs less than the lookup.
+        let hash = match self.keys {
+            KeySource::Dev(_) => None,
+            KeySource::Jwks(_) | KeySource::Builtin { .. } => Some(token_hash(token)),
+        };
+        let now = unix_now();
+        if let Some(hash) = &hash
+            && let Some(principal) = self.cached(hash, now).await
+        {
+            return Ok(principal);
+        }
+        self.verify_signed(token, hash, now).await
+    }
+
+    /// The principal of a token verified before, if it still holds now (see [`crate::verified`]).
+    async fn cached(&self, hash: &TokenHash, now: u64) -> Option<Principal> {
+        if self.verified.is_empty() {
+            return None;
+        }
+        let generation = match &self.keys {
+            // The set a token would be checked with now: fetched anew when too old, so a
+            // cached token outlives neither its key set nor the key age limit.
+            KeySource::Jwks(cache) => cache.current_generation().await.ok()?,
+            KeySource::Builtin { .. } => 0,
+            KeySource::Dev(_) => return None,
+        };
+        let expect = Expect {
+            now,
+            leeway: self.leeway_secs,
+            issuer: &self.issuer,
+            audience: self.resource.resource_url(),
+            generation,
+        };
+        self.verified.get(hash, &expect)
+    }
+
+    /// Verify `token` in full (signature included), and cache it when it is asymmetric.
+    async fn verify_signed(
+        &self,
+        token: &str,
+        hash: Option<TokenHash>,
+        now: u64,
+    ) -> Result<Principal, AuthFailure> {
         let header = peek_header(token)?;
         let alg = self.allowed_algorithm(&header.alg)?;
         let jwks_key;
         let mut issuer = self.issuer.as_str();
+        let mut generation = 0;
         let key: &DecodingKey = match &self.keys {
             KeySource::Dev(key) => key,
             KeySource::Jwks(cache) => {
-                jwks_key = cache
+                let (found, set) = cache
                     .key_for(header.kid.as_deref(), alg)
                     .await
                     .map_err(|e| match e {
@@ -163,6 +218,8 @@ impl BearerAuthenticator {
                             retry_after_secs: cache.retry_after().as_secs(),
                         },
                     })?;
+                generation = set;
+                jwks_key = found;
                 &jwks_key.key
             }
             KeySource::Builtin { key, kid, dev } => match (alg, dev) {
@@ -196,9 +253,26 @@ impl BearerAuthenticator {
         validation.set_audience(&[self.resource.resource_url()]);
         validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
 
-        let data = jsonwebtoken::decode::<AccessClaims>(token, key, &validation)
-            .map_err(|e| invalid(reason(e.kind())))?;
-        principal_from(data.claims)
+        let mut claims = jsonwebtoken::decode::<AccessClaims>(token, key, &validation)
+            .map_err(|e| invalid(reason(e.kind())))?
+            .claims;
+        let registered = RegisteredClaims::take(&mut claims);
+        let principal = principal_from(claims)?;
+        if let Some(hash) = hash
+            && alg != Algorithm::HS256
+            && let Some(registered) = registered
+        {
+            let entry = VerifiedToken {
+                principal: principal.clone(),
+                issuer: registered.iss,
+                audiences: registered.aud,
+                exp: registered.exp,
+                nbf: registered.nbf,
+                generation,
+            };
+            self.verified.insert(hash, entry, now, self.leeway_secs);
+        }
+        Ok(principal)
     }
 
     /// The header's `alg` if this mode accepts it.
@@ -290,12 +364,59 @@ fn peek_header(token: &str) -> Result<PeekedHeader, AuthFailure> {
 /// The claims read after the signature and the registered claims have been checked.
 #[derive(Deserialize)]
 struct AccessClaims {
+    iss: Option<Value>,
+    aud: Option<Value>,
+    exp: Option<Value>,
+    nbf: Option<Value>,
     sub: Option<Value>,
     name: Option<Value>,
     preferred_username: Option<Value>,
     email: Option<Value>,
     scope: Option<Value>,
     scp: Option<Value>,
+}
+
+/// `iss`, `aud`, `exp` and `nbf` of a verified token, as the cache re-checks them.
+struct RegisteredClaims {
+    iss: String,
+    aud: Vec<String>,
+    exp: u64,
+    nbf: Option<u64>,
+}
+
+impl RegisteredClaims {
+    /// Taken out of `claims`; `None` (the token is not cached) for any shape the cache
+    /// would not re-check exactly as `jsonwebtoken` did, e.g. a fractional `exp`.
+    fn take(claims: &mut AccessClaims) -> Option<RegisteredClaims> {
+        let iss = match claims.iss.take()? {
+            Value::String(iss) => iss,
+            _ => return None,
+        };
+        let aud = match claims.aud.take()? {
+            Value::String(aud) => vec![aud],
+            Value::Array(items) => items
+                .into_iter()
+                .map(|v| match v {
+                    Value::String(s) => Some(s),
+                    _ => None,
+                })
+                .collect::<Option<Vec<String>>>()?,
+            _ => return None,
+        };
+        let exp = claims.exp.take()?.as_u64()?;
+        let nbf = match claims.nbf.take() {
+            None | Some(Value::Null) => None,
+            Some(nbf) => Some(nbf.as_u64()?),
+        };
+        Some(RegisteredClaims { iss, aud, exp, nbf })
+    }
+}
+
+/// Seconds since the epoch (the clock `jsonwebtoken` checks `exp` against).
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 fn principal_from(claims: AccessClaims) -> Result<Principal, AuthFailure> {

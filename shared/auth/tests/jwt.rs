@@ -451,13 +451,13 @@ async fn an_unreachable_jwks_fails_closed_as_unavailable_and_is_not_hammered() {
 
 #[tokio::test]
 async fn weak_symmetric_and_encryption_keys_in_the_jwks_are_ignored() {
-    let (good, weak) = (SigningKey::rsa_a(), SigningKey::rsa_weak());
+    let good = SigningKey::rsa_a();
     let mut enc = SigningKey::rsa_b().jwk();
     enc["use"] = json!("enc");
     enc["kid"] = json!("rsa-enc");
     let document = json!({ "keys": [
         good.jwk(),
-        weak.jwk(),
+        rsa_weak_jwk(),
         enc,
         { "kty": "oct", "kid": "hmac", "k": "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA" },
         { "kty": "EC", "crv": "P-521", "kid": "p521", "x": "AA", "y": "AA" },
@@ -470,7 +470,16 @@ async fn weak_symmetric_and_encryption_keys_in_the_jwks_are_ignored() {
         principal("p", &["ledger:read"])
     );
     assert_eq!(
-        auth(&a, &weak.sign(&good_claims("p", "ledger:read"))).await,
+        // The key is ignored, so the token is refused by its kid before any signature check.
+        auth(
+            &a,
+            &raw_token(
+                &json!({"alg": "RS256", "kid": "rsa-weak"}),
+                &good_claims("p", "ledger:read"),
+                "c2ln"
+            )
+        )
+        .await,
         rejected("unknown kid `rsa-weak`")
     );
     let by_enc_key = SigningKey::rsa_b().sign_with(
@@ -608,6 +617,89 @@ async fn no_single_character_change_to_a_valid_token_is_accepted() {
         }
     }
     assert_eq!(checked, token.len() - 2);
+    // The valid token was cached first; no mutation of it matched it or was cached itself.
+    assert_eq!(a.cached_tokens(), 1);
     // Mutated kids may cost one refetch; never more.
     assert!(server.hits() <= 2, "{} fetches", server.hits());
+}
+
+// The verified-token cache (decision 029): a token seen again skips its signature, and
+// nothing else.
+
+#[tokio::test]
+async fn a_cached_token_grants_only_its_own_scopes_each_time() {
+    let key = SigningKey::ec();
+    let server = JwksServer::start(jwks(&[&key])).await;
+    let a = authenticator(&server, SLOW);
+    let read_only = key.sign(&good_claims("p", "ledger:read"));
+    let first = auth(&a, &read_only).await.expect("verified");
+    assert_eq!(a.cached_tokens(), 1);
+    let again = auth(&a, &read_only).await.expect("from the cache");
+    assert_eq!(again, first);
+    assert!(again.has_scope("ledger:read"));
+    assert!(!again.has_scope("ledger:write"), "the cache adds no scope");
+    // Another token of the same person is its own entry, with its own scopes.
+    let full = key.sign(&good_claims("p", "ledger:read ledger:write"));
+    assert_eq!(
+        auth(&a, &full).await,
+        principal("p", &["ledger:read", "ledger:write"])
+    );
+    assert_eq!(a.cached_tokens(), 2);
+    assert_eq!(auth(&a, &read_only).await, principal("p", &["ledger:read"]));
+}
+
+#[tokio::test]
+async fn a_cached_token_is_refused_once_it_expires() {
+    let key = SigningKey::rsa_a();
+    let server = JwksServer::start(jwks(&[&key])).await;
+    let mut config = JwtConfig::new(ISSUER, &server.url);
+    config.leeway = Duration::ZERO;
+    let a = BearerAuthenticator::jwt(RESOURCE, &[ISSUER.to_owned()], &config).expect("authenticator builds");
+    let mut claims = good_claims("p", "ledger:read");
+    claims["exp"] = json!(now() + 1);
+    let token = key.sign(&claims);
+    assert_eq!(auth(&a, &token).await, principal("p", &["ledger:read"]));
+    assert_eq!(a.cached_tokens(), 1);
+    // Past `exp` (whole seconds) the cached copy no longer holds.
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    assert_eq!(auth(&a, &token).await, rejected("token expired"));
+    assert_eq!(a.cached_tokens(), 0, "the expired entry is dropped");
+}
+
+#[tokio::test]
+async fn a_token_tampered_in_one_byte_misses_the_cache_and_is_refused() {
+    let key = SigningKey::rsa_a();
+    let server = JwksServer::start(jwks(&[&key])).await;
+    let a = authenticator(&server, SLOW);
+    let token = key.sign(&good_claims("p", "ledger:read"));
+    assert_eq!(auth(&a, &token).await, principal("p", &["ledger:read"]));
+    // One byte in the middle of the signature.
+    let i = token.rfind('.').expect("three parts") + 40;
+    let c = token.as_bytes()[i];
+    let mut tampered = token.clone();
+    tampered.replace_range(i..=i, if c == b'A' { "B" } else { "A" });
+    assert_eq!(auth(&a, &tampered).await, rejected("bad signature"));
+    assert_eq!(a.cached_tokens(), 1);
+    assert_eq!(auth(&a, &token).await, principal("p", &["ledger:read"]));
+}
+
+#[tokio::test]
+async fn a_jwks_refetch_ends_the_cached_tokens_of_the_old_key_set() {
+    let (old, new) = (SigningKey::rsa_a(), SigningKey::rsa_b());
+    let server = JwksServer::start(jwks(&[&old])).await;
+    // Refetches allowed at once, so the old key's token gets a fresh look at the new set.
+    let a = authenticator(&server, Duration::ZERO);
+    let old_token = old.sign(&good_claims("p", "ledger:read"));
+    assert_eq!(auth(&a, &old_token).await, principal("p", &["ledger:read"]));
+    assert_eq!(auth(&a, &old_token).await, principal("p", &["ledger:read"]));
+    assert_eq!(server.hits(), 1);
+    // The issuer rotates rsa-a out; a token of the new key makes us refetch.
+    server.serve(jwks(&[&new]));
+    assert_eq!(
+        auth(&a, &new.sign(&good_claims("q", "ledger:read"))).await,
+        principal("q", &["ledger:read"])
+    );
+    assert_eq!(server.hits(), 2);
+    // The very same old token string, cached before the refetch, is refused now.
+    assert_eq!(auth(&a, &old_token).await, rejected("unknown kid `rsa-a`"));
 }

@@ -54,13 +54,6 @@ impl SigningKey {
             include_bytes!("../fixtures/test-only-rsa-b.private.pem"),
         )
     }
-    pub fn rsa_weak() -> SigningKey {
-        Self::load(
-            "rsa-weak",
-            Algorithm::RS256,
-            include_bytes!("../fixtures/test-only-rsa-1024-weak.private.pem"),
-        )
-    }
     pub fn ec() -> SigningKey {
         Self::load(
             "ec-p256",
@@ -98,6 +91,16 @@ impl SigningKey {
         header.kid = kid.map(str::to_owned);
         jsonwebtoken::encode(&header, claims, &self.key).expect("signing works")
     }
+}
+
+/// The public JWK of the 1024-bit fixture key (`test-only-rsa-1024-weak`), spelled out:
+/// aws-lc-rs, our signature library, refuses RSA keys under 2048 bits, so it can neither
+/// sign with that key nor derive its JWK.
+pub fn rsa_weak_jwk() -> Value {
+    json!({
+        "kty": "RSA", "kid": "rsa-weak", "use": "sig", "alg": "RS256", "e": "AQAB",
+        "n": "0A1xwcKAL8nCAEql_QZOjiU6Q42JAKRx7UBNOoSJqZsJhF-DHh4IgSRH4uafOGStj5Bf_i8dHYBUkyhOXlUeoH3Wx8AeYbNJUWlIaoHlwp9WUvF6-CPKSF3SskYL2gDc_u3s-JXy5h5pInK4hza1VMBUOkOCeKgqD1rmhB-KBDc"
+    })
 }
 
 pub fn jwks(keys: &[&SigningKey]) -> Value {
