@@ -587,7 +587,11 @@ async fn attempt(
             let mut out = e.replay(&r, &m)?;
             out.current = changed_since(&r, reads.changed.as_ref())?
                 .map(|now| view(&now, reads.cat.as_ref().ok().map(|(c, _)| c), m.currency));
-            out.note = reads.cat.as_ref().ok().and_then(|(c, _)| direction_note(&r.tx, c));
+            out.note = reads
+                .cat
+                .as_ref()
+                .ok()
+                .and_then(|(c, _)| direction_note(&r.tx, c));
             return Ok(out);
         }
         NextAction::Start(claim) => claim,
