@@ -18,7 +18,8 @@ if ! "$VENV/bin/python" -c "import moto, sys; sys.exit(moto.__version__ != '$MOT
 fi
 
 # Build first, so moto is not left waiting through a compile.
-cargo build -q -p dochiya-app --example roundtrips
+# The same flags as the test stages, so dependencies are not rebuilt with other features.
+cargo build -q --workspace --all-features --locked --examples
 
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')"
 LOG="$(mktemp)"
@@ -35,4 +36,4 @@ echo "moto $MOTO_VERSION on 127.0.0.1:$PORT"
 env -u AWS_PROFILE -u AWS_SESSION_TOKEN \
   AWS_ENDPOINT_URL_DYNAMODB="http://127.0.0.1:$PORT" AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test \
   AWS_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true \
-  cargo run -q -p dochiya-app --example roundtrips
+  "${CARGO_TARGET_DIR:-$PWD/target}/debug/examples/roundtrips"
