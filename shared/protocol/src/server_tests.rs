@@ -728,10 +728,17 @@ async fn logged<F: std::future::Future<Output = ()>>(f: F) -> String {
         .with_max_level(tracing::Level::INFO)
         .with_writer(move || writer.clone())
         .finish();
+    // tracing caches each callsite's interest for the whole process, and while one
+    // dispatcher is registered a sibling test's thread (no subscriber) can cache "never"
+    // for a callsite this test needs. A second, inert dispatcher makes every
+    // registration ask all live ones, and the rebuild drops what was cached before.
+    let anchor = tracing::Dispatch::new(tracing::subscriber::NoSubscriber::default());
     {
         let _guard = tracing::subscriber::set_default(subscriber);
+        tracing::callsite::rebuild_interest_cache();
         f.await;
     }
+    drop(anchor);
     let bytes = buffer.0.lock().map(|b| b.clone()).unwrap_or_default();
     String::from_utf8_lossy(&bytes).into_owned()
 }
