@@ -95,6 +95,11 @@ impl Server {
             NEXT_DIR.fetch_add(1, Ordering::Relaxed)
         ));
         let _ = std::fs::remove_dir_all(&data_dir);
+        Self::start_in(data_dir, env)
+    }
+
+    /// Start on an existing data directory (one a killed server left), with extra variables.
+    pub fn start_in(data_dir: PathBuf, env: &[(&str, &str)]) -> Self {
         let mut command = clean_command();
         command
             .env("DOCHIYA_PORT", "0")
@@ -177,13 +182,23 @@ impl Server {
     pub fn bearer(&self) -> String {
         format!("Bearer {}", self.token)
     }
+
+    /// SIGKILL the process (no shutdown, no flush) and keep its data directory for a restart.
+    pub fn kill_keeping_data(mut self) -> PathBuf {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        std::mem::take(&mut self.data_dir)
+    }
 }
 
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.data_dir);
+        // Empty once `kill_keeping_data` handed the directory on.
+        if !self.data_dir.as_os_str().is_empty() {
+            let _ = std::fs::remove_dir_all(&self.data_dir);
+        }
     }
 }
 

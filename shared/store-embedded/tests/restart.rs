@@ -204,3 +204,127 @@ async fn in_memory_stores_are_independent() {
     );
     assert_eq!(a.location(), "memory");
 }
+
+/// Set only in the child process of [`kill_9_during_group_commits_loses_no_acknowledged_write`].
+const GROUP_CHILD_DIR_ENV: &str = "DOCHIYA_TEST_GROUP_CHILD_DIR";
+const GROUP_WRITERS: usize = 16;
+/// Acknowledgements the parent reads before it sends SIGKILL (the child writes on).
+const GROUP_ACKS_BEFORE_KILL: usize = 400;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn kill_9_during_group_commits_loses_no_acknowledged_write() {
+    use std::io::{BufRead, Write};
+    if let Some(dir) = std::env::var_os(GROUP_CHILD_DIR_ENV) {
+        // Child: 16 concurrent writers, each printing a line per acknowledged write
+        // with the durable commits made so far, until the parent kills the process.
+        let store = EmbeddedStore::open_in_dir(&dir).unwrap();
+        let writers: Vec<_> = (0..GROUP_WRITERS)
+            .map(|w| {
+                let store = store.clone();
+                tokio::spawn(async move {
+                    for n in 0i64.. {
+                        let sk = format!("W{w:02}#{n:06}");
+                        let bump = WriteOp::Update {
+                            key: Key::new("VAULT#1", "COUNTER"),
+                            set: BTreeMap::new(),
+                            add: [("n".to_owned(), 1)].into_iter().collect(),
+                            remove: vec![],
+                            guard: None,
+                        };
+                        let put = WriteOp::Put {
+                            item: item(&sk, n),
+                            guard: None,
+                        };
+                        store.write(vec![bump, put]).await.unwrap();
+                        let mut out = std::io::stdout().lock();
+                        writeln!(out, "ack {sk} {}", store.durable_commits()).unwrap();
+                        out.flush().unwrap();
+                    }
+                })
+            })
+            .collect();
+        for w in writers {
+            w.await.unwrap();
+        }
+        unreachable!("the writers never stop");
+    }
+    let dir = ScratchDir::new("group-child");
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "kill_9_during_group_commits_loses_no_acknowledged_write",
+            "--test-threads=1",
+            "--nocapture",
+        ])
+        .env(GROUP_CHILD_DIR_ENV, dir.path())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut acked = Vec::new();
+    let mut commits = 0;
+    for line in std::io::BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        // libtest's own lines ("running 1 test") are not acknowledgements.
+        let Some(rest) = line.strip_prefix("ack ") else {
+            continue;
+        };
+        let (sk, made) = rest.split_once(' ').unwrap();
+        acked.push(sk.to_owned());
+        commits = made.parse::<u64>().unwrap();
+        if acked.len() == GROUP_ACKS_BEFORE_KILL {
+            break;
+        }
+    }
+    assert_eq!(acked.len(), GROUP_ACKS_BEFORE_KILL, "the child stopped early");
+    // SIGKILL while the other writers are queued or mid-commit.
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // The writes shared commits (else this would not test group commit at all).
+    assert!(
+        commits < acked.len() as u64,
+        "{commits} commits for {} acknowledged writes",
+        acked.len()
+    );
+
+    let store = EmbeddedStore::open_in_dir(dir.path()).unwrap();
+    let mut items = Vec::new();
+    let mut after = None;
+    loop {
+        let page = store
+            .query(&Query {
+                pk: "VAULT#1".into(),
+                range: SkRange::Prefix("W".into()),
+                forward: true,
+                limit: 500,
+                after,
+            })
+            .await
+            .unwrap();
+        items.extend(page.items);
+        match page.last_sk {
+            Some(sk) => after = Some(sk),
+            None => break,
+        }
+    }
+    let stored: Vec<&str> = items.iter().map(|i| i.key.sk.as_str()).collect();
+    let lost: Vec<&String> = acked
+        .iter()
+        .filter(|sk| stored.binary_search(&sk.as_str()).is_err())
+        .collect();
+    assert!(
+        lost.is_empty(),
+        "{} acknowledged but lost, first {:?}",
+        lost.len(),
+        &lost[..lost.len().min(5)]
+    );
+    // Each write is whole: the counter counts exactly the entries stored.
+    let counter = store.get(&Key::new("VAULT#1", "COUNTER")).await.unwrap();
+    assert_eq!(
+        counter.map(|c| c.attrs),
+        Some(
+            [("n".to_owned(), Value::N(stored.len() as i64))]
+                .into_iter()
+                .collect()
+        )
+    );
+}
