@@ -10,6 +10,7 @@
 #   it too and ratios are printed; OTHER_PID=<pid> adds its peak RSS.
 # Knobs (environment): BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (16),
 #   BENCH_THREADS (1), BENCH_MAX (requests per wrk thread, default 200000),
+#   BENCH_BIN (another dochiya-mcp binary, e.g. a copy of an earlier build),
 #   BENCH_WARMUP (s, default 0: an unmeasured wrk run of that length before each
 #   measured one, on every server, e.g. for a JIT-compiled server to warm up).
 # Installs wrk from the distribution (apt) if missing. Stays on loopback.
@@ -35,7 +36,7 @@ fi
 
 echo "building the release binary (LTO; minutes on a small machine; BENCH_NO_BUILD=1 skips)"
 [ -n "${BENCH_NO_BUILD:-}" ] || cargo build --release -q -p dochiya-mcp
-BIN="$ROOT/target/release/dochiya-mcp"
+BIN="${BENCH_BIN:-$ROOT/target/release/dochiya-mcp}"
 
 WORK="$(mktemp -d)"
 SERVER_PID=""

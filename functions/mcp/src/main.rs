@@ -3,6 +3,11 @@
 
 use std::process::ExitCode;
 
+// Measured: glibc's malloc and free were about a fifth of a `record_transaction`'s CPU
+// (docs/benchmarks.md, the write-path profile).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let command = match dochiya_app::cli::parse(std::env::args().skip(1)) {
