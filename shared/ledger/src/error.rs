@@ -340,7 +340,7 @@ pub enum LedgerError {
     },
     /// An identical transaction was recorded moments ago.
     #[error(
-        "The same accounts and amount were recorded {minutes_ago} minute(s) ago as transaction {earlier_id} (dated {earlier_date}, memo \"{earlier_memo}\"); it is probably a duplicate."
+        "An entry with the same date, accounts and amount was recorded {minutes_ago} minute(s) ago as transaction {earlier_id} (dated {earlier_date}, memo \"{earlier_memo}\"); it is probably a duplicate."
     )]
     ProbableDuplicate {
         /// The earlier transaction.

@@ -432,9 +432,57 @@ impl JsonSchema for MonthArg {
     }
 }
 
+/// A month and only a month, `YYYY-MM`: a full date is refused, since a report "for
+/// 2026-03-15" may mean a day or a month, and the month would answer silently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct OnlyMonthArg(pub(crate) YearMonth);
+
+impl<'de> Deserialize<'de> for OnlyMonthArg {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        let t = text.trim();
+        if t.len() == 10
+            && let Ok(day) = LocalDate::parse(t)
+        {
+            return Err(de::Error::custom(format!(
+                "\"{t}\" is a date; the month is YYYY-MM: send \"{}\" for that month",
+                day.month()
+            )));
+        }
+        YearMonth::parse(t)
+            .map(OnlyMonthArg)
+            .map_err(|e| de::Error::custom(sentence(e.message())))
+    }
+}
+
+impl JsonSchema for OnlyMonthArg {
+    fn schema_name() -> Cow<'static, str> {
+        "Month".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$" })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_month_refuses_a_full_date() {
+        let read = |t: &str| serde_json::from_str::<OnlyMonthArg>(t).map_err(|e| e.to_string());
+        assert_eq!(read("\"2026-03\"").unwrap().0.to_string(), "2026-03");
+        let e = read("\"2026-03-15\"").unwrap_err();
+        assert!(
+            e.starts_with("\"2026-03-15\" is a date; the month is YYYY-MM: send \"2026-03\" for that month"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn a_month_is_its_first_day_as_a_start_and_its_last_as_an_end() {

@@ -103,7 +103,7 @@ fn message(error: &LedgerError, spell: Spelling) -> String {
             recorded_at,
             minutes_ago,
         } => format!(
-            "The same accounts and amount were recorded {minutes_ago} minute(s) ago as transactionId \"{earlier_id}\" (dated {earlier_date}, {}, recorded at {recorded_at}). It is probably a duplicate of that one, even with another memo or date: check it with get_transaction. If this really is a second, separate transaction, call again with allowDuplicate: true.",
+            "An entry with the same date, accounts and amount was recorded {minutes_ago} minute(s) ago as transactionId \"{earlier_id}\" (dated {earlier_date}, {}, recorded at {recorded_at}). It is probably a duplicate of that one, even with another memo: check it with get_transaction. If this really is a second, separate transaction, call again with allowDuplicate: true.",
             if earlier_memo.is_empty() {
                 "no memo".to_string()
             } else {

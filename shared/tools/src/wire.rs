@@ -370,3 +370,22 @@ pub(crate) fn account_note(choice: Option<lt::AccountChoice>) -> Option<String> 
         )
     })
 }
+
+/// Entries of a report's period dated after today: not counted as spent or received yet.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ScheduledOut {
+    /// Their total on the report's accounts, decimal string in the vault currency.
+    pub(crate) amount: AmountOut,
+    /// How many entries.
+    pub(crate) count: u32,
+}
+
+impl From<lt::Scheduled> for ScheduledOut {
+    fn from(s: lt::Scheduled) -> Self {
+        ScheduledOut {
+            amount: s.amount.into(),
+            count: s.count,
+        }
+    }
+}

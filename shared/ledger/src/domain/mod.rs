@@ -99,6 +99,12 @@ impl AccountKind {
         matches!(self, AccountKind::Asset | AccountKind::Expense)
     }
 
+    /// Whether its balance is money held or owed (assets, liabilities, equity), rather
+    /// than a running total of what came in or went out (income, expense).
+    pub fn holds_money(self) -> bool {
+        !matches!(self, AccountKind::Income | AccountKind::Expense)
+    }
+
     /// The balance in the kind's natural sign, from the debit-positive net of its postings.
     /// `None` only on overflow (negating `i64::MIN`).
     pub fn natural(self, debit_net: i64) -> Option<i64> {

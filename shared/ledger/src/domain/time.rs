@@ -81,6 +81,11 @@ impl LocalDate {
         LocalDate(self.0.tomorrow().unwrap_or(self.0))
     }
 
+    /// The day before (the first representable date stays itself).
+    pub fn prev_day(self) -> LocalDate {
+        LocalDate(self.0.yesterday().unwrap_or(self.0))
+    }
+
     /// The underlying `jiff` date.
     pub fn as_jiff(self) -> Date {
         self.0

@@ -502,7 +502,9 @@ pub(super) async fn archive_account(
             let b = later.balance(&a, 0, 0)?;
             let money = |v: i64| Money::from_minor(v, m.currency);
             // Money left in an archived account is easy to forget: say so unless told.
-            if !force && (b.balance != 0 || b.scheduled != 0) {
+            // An income or expense account's balance is its history, not money held:
+            // it stays in every report, and "moving it" would rewrite that history.
+            if !force && a.kind.holds_money() && (b.balance != 0 || b.scheduled != 0) {
                 return Err(LedgerError::ArchiveWithBalance {
                     name: a.name.clone(),
                     balance: money(b.balance),

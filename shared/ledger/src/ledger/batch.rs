@@ -17,16 +17,17 @@ use super::codec::{GuardRec, IdemRec, Membership, StoredBalance, TxRec, content_
 use super::guards::MEMBERSHIP;
 use super::idempotency::{IdempotencyKey, NextAction, changed_since, next_action};
 use super::record::{
-    Entry, Guards, check_balanced, check_lines, clean_external_ref, clean_memo, external_ref_op, guard_ops,
-    resolve_postings, window_ms, within_window,
+    Entry, check_balanced, check_lines, clean_external_ref, clean_memo, external_ref_op, guard_ops,
+    resolve_postings, window_ms,
 };
 use super::record::{direction_note, view};
-use super::resolve::{Catalogue, join2, retrying};
+use super::resolve::{Catalogue, join_all, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
 use super::today::{Later, accounts_of, catalogue_today, shown};
 use super::writer::{TxChange, refusing_overflow, transaction_ops};
 use super::*;
 use crate::domain::AccountId;
+use crate::domain::LocalDate;
 use crate::domain::limits::MAX_BATCH_ENTRIES;
 use crate::error::Field;
 use crate::keys;
@@ -136,41 +137,113 @@ impl Found {
     fn get(&self, key: &Key) -> Option<&Item> {
         self.0.get(key).and_then(Option::as_ref)
     }
+}
 
-    /// The stored duplicate guards of an entry's lines, `[current bucket, previous]`.
-    fn guards(&self, e: &Entry<'_>) -> Result<Guards, LedgerError> {
-        let read = |k: &Key| self.get(k).map(|g| GuardRec::from_attrs(&g.attrs)).transpose();
-        Ok([read(&e.guard_keys[0])?, read(&e.guard_keys[1])?])
-    }
+/// A live simple entry of the book, as a statement line may repeat it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct BookEntry {
+    id: TransactionId,
+    date: LocalDate,
+    to: AccountId,
+    from: AccountId,
+    minor: i64,
+    external_ref: Option<String>,
+}
 
-    /// The transactions of the guards that decide about the entry and were recorded
-    /// within the window, newest first, leaving out `own` (this call's entries).
-    fn live_guards(
-        &self,
-        e: &Entry<'_>,
-        ledger: &Ledger,
-        now_ms: i64,
-        own: &BTreeSet<TransactionId>,
-    ) -> Result<Vec<TransactionId>, LedgerError> {
-        if !e.guarded() {
-            return Ok(vec![]);
+impl BookEntry {
+    /// `tx` as a line could repeat it: live, one `to` and one `from` posting of one amount.
+    fn of(tx: TxRec) -> Option<BookEntry> {
+        if tx.voided || tx.postings.len() != 2 {
+            return None;
         }
-        let guards = self.guards(e)?;
-        Ok(within_window(&guards, window_ms(ledger), now_ms)
-            .into_iter()
-            .map(|g| g.transaction_id)
-            .filter(|id| !own.contains(id))
-            .collect())
+        let (a, b) = (&tx.postings[0], &tx.postings[1]);
+        let (to, from) = if a.amount > 0 { (a, b) } else { (b, a) };
+        if to.amount <= 0 || from.amount.checked_neg() != Some(to.amount) {
+            return None;
+        }
+        Some(BookEntry {
+            id: tx.id,
+            date: tx.date,
+            to: to.account_id,
+            from: from.account_id,
+            minor: to.amount,
+            external_ref: tx.external_ref,
+        })
     }
 }
 
-/// What entries earlier in this batch took: externalRefs, contents (date, memo,
-/// lines: within one batch only an entry the same in all of them is a repeat), and
-/// the duplicate guards this attempt moved (the next write's guard expects them).
+/// A line as it is matched against the book: its accounts, amount, date and reference.
+struct LineKey<'a> {
+    to: AccountId,
+    from: AccountId,
+    minor: i64,
+    date: LocalDate,
+    external_ref: Option<&'a str>,
+}
+
+/// The days a batch's entries may repeat: each entry's date and the day either side,
+/// merged into ranges (one query each, all in the first round).
+fn book_ranges(dates: impl Iterator<Item = LocalDate>) -> Vec<(LocalDate, LocalDate)> {
+    let mut days: Vec<LocalDate> = dates.collect();
+    days.sort();
+    days.dedup();
+    let mut ranges: Vec<(LocalDate, LocalDate)> = Vec::new();
+    for d in days {
+        let (lo, hi) = (d.prev_day(), d.next_day());
+        match ranges.last_mut() {
+            Some((_, end)) if lo <= end.next_day() => *end = hi.max(*end),
+            _ => ranges.push((lo, hi)),
+        }
+    }
+    ranges
+}
+
+/// Which lines repeat a live entry of the book, by data: the same accounts and amount
+/// dated the same day (first, for every line) or a day apart (then), each book entry
+/// taken by one line at most, the earliest recorded first; a line with an externalRef
+/// never takes an entry recorded with another one. `taken` starts with the entries
+/// already accounted for (this call's own, and those matched by externalRef).
+fn match_book(
+    lines: &[Option<LineKey<'_>>],
+    book: &[BookEntry],
+    taken: &mut BTreeSet<TransactionId>,
+) -> Vec<Option<Duplicate>> {
+    let mut out: Vec<Option<Duplicate>> = lines.iter().map(|_| None).collect();
+    for (same_day, matched_by) in [(true, MatchedBy::SameDate), (false, MatchedBy::DayApart)] {
+        for (line, slot) in lines.iter().zip(out.iter_mut()) {
+            let Some(l) = line.as_ref().filter(|_| slot.is_none()) else {
+                continue;
+            };
+            let near = |d: LocalDate| {
+                if same_day {
+                    d == l.date
+                } else {
+                    d == l.date.prev_day() || d == l.date.next_day()
+                }
+            };
+            let found = book.iter().find(|b| {
+                !taken.contains(&b.id)
+                    && (b.to, b.from, b.minor) == (l.to, l.from, l.minor)
+                    && near(b.date)
+                    && (l.external_ref.is_none() || b.external_ref.is_none())
+            });
+            if let Some(b) = found {
+                taken.insert(b.id);
+                *slot = Some(Duplicate {
+                    transaction_id: b.id,
+                    matched_by,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// What entries earlier in this batch took: externalRefs, and the duplicate guards
+/// this attempt moved (the next write's guard expects them).
 #[derive(Default)]
 struct Taken {
     refs: HashMap<String, TransactionId>,
-    contents: HashMap<String, TransactionId>,
     guards: HashMap<Key, TransactionId>,
 }
 
@@ -179,13 +252,12 @@ impl Taken {
         if let Some(r) = e.external_ref {
             self.refs.entry(r.to_string()).or_insert(id);
         }
-        self.contents.entry(e.content_key.clone()).or_insert(id);
     }
 }
 
 /// Net changes (debit-positive) this attempt made (all of them, and those dated
 /// after today), and the accounts recorded entries touch.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Moved {
     nets: BTreeMap<AccountId, i64>,
     later: BTreeMap<AccountId, i64>,
@@ -216,30 +288,21 @@ impl Moved {
     }
 
     /// An account's balance as of today (natural sign, later entries apart): as
-    /// read, plus this attempt's moves, plus `extra` (all dates; `extra_later` after today).
-    fn balance(
-        &self,
-        cat: &Catalogue,
-        later: &Later,
-        id: AccountId,
-        (extra, extra_later): (&BTreeMap<AccountId, i64>, &BTreeMap<AccountId, i64>),
-    ) -> Result<StoredBalance, LedgerError> {
+    /// read, plus this attempt's moves.
+    fn balance(&self, cat: &Catalogue, later: &Later, id: AccountId) -> Result<StoredBalance, LedgerError> {
         let a = cat
             .by_id(id)
             .ok_or_else(|| LedgerError::internal("resolved account vanished"))?;
-        let sum = |x: &BTreeMap<AccountId, i64>, y: &BTreeMap<AccountId, i64>| {
-            [x.get(&id), y.get(&id)]
-                .into_iter()
-                .flatten()
-                .try_fold(0i64, |acc, v| acc.checked_add(*v))
-                .ok_or_else(out_of_range)
-        };
-        later.balance(a, sum(&self.nets, extra)?, sum(&self.later, extra_later)?)
+        let of = |x: &BTreeMap<AccountId, i64>| x.get(&id).copied().unwrap_or(0);
+        later.balance(a, of(&self.nets), of(&self.later))
     }
 }
 
 fn out_of_range() -> LedgerError {
-    LedgerError::invalid(Field::Total, "the balance would be out of range")
+    LedgerError::invalid(
+        Field::Total,
+        "this entry would put the balance of one of its accounts out of range (past 9223372036854775807 minor units), so it was not recorded; check the amount for extra digits",
+    )
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -257,11 +320,8 @@ struct Run<'a> {
     /// The entries dated after today, as read (for the balances shown).
     later: Later,
     found: Found,
-    /// Transactions that live guards point at and that were voided since.
-    voided: BTreeSet<TransactionId>,
-    /// Transactions this call recorded (in an earlier attempt, or by an earlier call
-    /// with this key): guards pointing at them are no duplicates of its other entries.
-    own: BTreeSet<TransactionId>,
+    /// Each entry's duplicate in the book (by externalRef or by data), decided before any write.
+    dups: Vec<Option<Duplicate>>,
     taken: Taken,
     moved: Moved,
     written: &'a Mutex<BTreeSet<TransactionId>>,
@@ -292,38 +352,36 @@ async fn attempt(
         .iter()
         .zip(failed)
         .map(|(p, failed)| match (p, failed) {
-            (Some(p), _) => {
-                Entry::new(
-                    ledger,
-                    who,
-                    &p.split,
-                    &p.key,
-                    &p.memo,
-                    p.external_ref.as_deref(),
-                    &m,
-                    now.as_millisecond(),
-                )
-                .map(|mut e| {
-                    // The record answers for the whole batch: a retry with other entries is refused.
-                    e.fingerprint = format!("{print}\u{1e}{}", e.fingerprint);
-                    e
-                })
-            }
+            (Some(p), _) => Entry::new(
+                ledger,
+                who,
+                &p.split,
+                &p.key,
+                &p.memo,
+                p.external_ref.as_deref(),
+                &m,
+                now.as_millisecond(),
+            )
+            .map(|mut e| {
+                // The record answers for the whole batch: a retry with other entries is refused.
+                e.print_prefix = print.to_string();
+                e
+            }),
             (None, Some(e)) => Err(e),
             (None, None) => Err(LedgerError::internal(
                 "a batch entry neither prepared nor refused",
             )),
         })
         .collect();
-    let (cat, later, found) = read_round(ledger, who, &m, input, &entries).await?;
+    let (cat, later, found, book) = read_round(ledger, who, &m, input, &entries).await?;
     let now_s = now.as_second();
-    let nexts = decide_keys(who, &m, key, &entries, &found, now_s)?;
+    let nexts = decide_keys(key, &entries, &found, who, now_s)?;
     let mut own: BTreeSet<TransactionId> = lock(written).clone();
     own.extend(nexts.iter().filter_map(|n| match n {
         Some(NextAction::Replay(rec)) => Some(rec.tx.id),
         _ => None,
     }));
-    let voided = earlier_voided(ledger, &m, &entries, &nexts, &found, now.as_millisecond(), &own).await?;
+    let dups = decide_duplicates(input, &entries, &nexts, &found, &book, &cat, &m, own)?;
     let mut run = Run {
         ledger,
         who,
@@ -332,8 +390,7 @@ async fn attempt(
         cat,
         later,
         found,
-        voided,
-        own,
+        dups,
         taken: Taken::default(),
         moved: Moved::default(),
         written,
@@ -342,9 +399,9 @@ async fn attempt(
         now_ms: now.as_millisecond(),
     };
     let mut results = Vec::with_capacity(entries.len());
-    for (e, next) in entries.into_iter().zip(nexts) {
+    for (i, (e, next)) in entries.into_iter().zip(nexts).enumerate() {
         results.push(match (e, next) {
-            (Ok(e), Some(next)) => run.entry(&e, next).await?,
+            (Ok(e), Some(next)) => run.entry(i, &e, next).await?,
             (Err(err), _) => EntryResult::Failed(err),
             (Ok(_), None) => return Err(LedgerError::internal("a batch entry without a decision")),
         });
@@ -352,41 +409,71 @@ async fn attempt(
     run.finish(results)
 }
 
-/// One round: every entry's record and its externalRef claim (or, without one,
-/// its duplicate guard), beside the account catalogue.
+/// One round: every entry's record, its externalRef claim and its duplicate guards,
+/// the book's entries dated within a day of any entry, beside the account catalogue.
 async fn read_round(
     ledger: &Ledger,
     who: &PersonId,
     m: &Membership,
     input: &NewBatch,
     entries: &[Result<Entry<'_>, LedgerError>],
-) -> Result<(Catalogue, Later, Found), LedgerError> {
+) -> Result<(Catalogue, Later, Found, Vec<BookEntry>), LedgerError> {
     let mut wanted: Vec<Key> = Vec::new();
-    for e in entries.iter().filter_map(|e| e.as_ref().ok()) {
+    let ok = || entries.iter().filter_map(|e| e.as_ref().ok());
+    for e in ok() {
         wanted.push(e.key.item_key(who));
         wanted.push(e.changed_key.clone());
-        match &e.xr_key {
-            Some(xr) => wanted.push(xr.clone()),
-            None if !input.allow_duplicate => wanted.extend(e.guard_keys.iter().cloned()),
-            None => {}
+        wanted.extend(e.xr_key.iter().cloned());
+        if !input.allow_duplicate {
+            wanted.extend(e.guard_keys.iter().cloned());
         }
     }
     wanted.sort();
     wanted.dedup();
-    let (cat, got) = join2(catalogue_today(ledger, m), ledger.store.get_many(&wanted)).await;
+    let ranges = if input.allow_duplicate {
+        vec![]
+    } else {
+        book_ranges(ok().map(|e| e.date))
+    };
+    let store = ledger.store.as_ref();
+    let book_reads = join_all(
+        ranges
+            .iter()
+            .map(|(lo, hi)| {
+                query_all(
+                    store,
+                    keys::vault_pk(m.vault_id),
+                    keys::transactions_between(Some(*lo), Some(*hi)),
+                    true,
+                )
+            })
+            .collect(),
+    );
+    let ((cat, got), book_pages) = join2(
+        join2(catalogue_today(ledger, m), store.get_many(&wanted)),
+        book_reads,
+    )
+    .await;
     let found = Found(wanted.into_iter().zip(got?).collect());
     let (cat, later) = cat?;
-    Ok((cat, later, found))
+    let mut book = Vec::new();
+    for page in book_pages {
+        for item in page? {
+            book.extend(BookEntry::of(TxRec::from_item(&item)?));
+        }
+    }
+    // The earliest recorded first: ids are ordered by the time of recording.
+    book.sort_by_key(|b| b.id);
+    Ok((cat, later, found, book))
 }
 
 /// Each entry's next step from its record; a record of this key with another
 /// batch's fingerprint refuses the whole call before anything is written.
 fn decide_keys(
-    who: &PersonId,
-    m: &Membership,
     key: &IdempotencyKey,
     entries: &[Result<Entry<'_>, LedgerError>],
     found: &Found,
+    who: &PersonId,
     now_s: i64,
 ) -> Result<Vec<Option<NextAction>>, LedgerError> {
     let mut nexts = Vec::with_capacity(entries.len());
@@ -398,7 +485,7 @@ fn decide_keys(
         let ik = e.key.item_key(who);
         let next = next_action(ik.clone(), found.get(&ik).cloned(), now_s)?;
         if let NextAction::Replay(rec) = &next
-            && (rec.fingerprint != e.fingerprint || rec.vault_id != m.vault_id)
+            && !e.is_recorded_by(rec)
         {
             return Err(LedgerError::IdempotencyKeyReused {
                 key: key.as_str().to_string(),
@@ -409,48 +496,65 @@ fn decide_keys(
     Ok(nexts)
 }
 
-/// Of the transactions that live guards point at, those voided since (a voided
-/// entry is no duplicate). A second read round, only when some guard is live.
-async fn earlier_voided(
-    ledger: &Ledger,
-    m: &Membership,
+/// Each entry's duplicate in the book, before any write: its externalRef claimed
+/// (exact), else, unless allowDuplicate, a live entry with the same accounts and
+/// amount dated within a day of it (see [`match_book`]). An entry whose reference an
+/// earlier entry of this batch also has is left to the loop (it repeats that one).
+#[allow(clippy::too_many_arguments)]
+fn decide_duplicates(
+    input: &NewBatch,
     entries: &[Result<Entry<'_>, LedgerError>],
     nexts: &[Option<NextAction>],
     found: &Found,
-    now_ms: i64,
-    own: &BTreeSet<TransactionId>,
-) -> Result<BTreeSet<TransactionId>, LedgerError> {
-    let mut ids = BTreeSet::new();
+    book: &[BookEntry],
+    cat: &Catalogue,
+    m: &Membership,
+    mut taken: BTreeSet<TransactionId>,
+) -> Result<Vec<Option<Duplicate>>, LedgerError> {
+    let mut refs_seen: BTreeSet<&str> = BTreeSet::new();
+    let mut dups: Vec<Option<Duplicate>> = Vec::with_capacity(entries.len());
+    let mut lines: Vec<Option<LineKey<'_>>> = Vec::with_capacity(entries.len());
     for (e, next) in entries.iter().zip(nexts) {
-        if let (Ok(e), Some(NextAction::Start(_))) = (e, next) {
-            ids.extend(found.live_guards(e, ledger, now_ms, own)?);
+        let (mut dup, mut line) = (None, None);
+        if let Ok(e) = e {
+            let repeat_ref = e.external_ref.is_some_and(|r| !refs_seen.insert(r));
+            let starts = matches!(next, Some(NextAction::Start(_)));
+            if starts && !repeat_ref {
+                if let Some(item) = e.xr_key.as_ref().and_then(|k| found.get(k)) {
+                    let id = external_ref_tx(item)?;
+                    taken.insert(id);
+                    dup = Some(Duplicate {
+                        transaction_id: id,
+                        matched_by: MatchedBy::ExternalRef,
+                    });
+                } else if !input.allow_duplicate
+                    && let Ok(p) = resolve_postings(cat, e, m)
+                    && let [to, from] = p.as_slice()
+                {
+                    line = Some(LineKey {
+                        to: to.account_id,
+                        from: from.account_id,
+                        minor: to.amount,
+                        date: e.date,
+                        external_ref: e.external_ref,
+                    });
+                }
+            }
         }
+        dups.push(dup);
+        lines.push(line);
     }
-    if ids.is_empty() {
-        return Ok(ids);
-    }
-    let ids: Vec<TransactionId> = ids.into_iter().collect();
-    let keys: Vec<Key> = ids
-        .iter()
-        .map(|id| keys::transaction_by_id(m.vault_id, *id))
-        .collect();
-    let got = ledger.store.get_many(&keys).await?;
-    let mut voided = BTreeSet::new();
-    for (id, item) in ids.into_iter().zip(got) {
-        let live = match item {
-            Some(item) => !TxRec::from_item(&item)?.voided,
-            None => false,
-        };
-        if !live {
-            voided.insert(id);
-        }
-    }
-    Ok(voided)
+    let by_data = match_book(&lines, book, &mut taken);
+    Ok(dups
+        .into_iter()
+        .zip(by_data)
+        .map(|(by_ref, by_data)| by_ref.or(by_data))
+        .collect())
 }
 
 impl Run<'_> {
-    /// Decide one entry and, unless it is a replay, duplicate, error or dry run, write it.
-    async fn entry(&mut self, e: &Entry<'_>, next: NextAction) -> Result<EntryResult, LedgerError> {
+    /// Decide entry `i` and, unless it is a replay, duplicate, error or dry run, write it.
+    async fn entry(&mut self, i: usize, e: &Entry<'_>, next: NextAction) -> Result<EntryResult, LedgerError> {
         let claim = match next {
             NextAction::Replay(rec) => {
                 self.taken.note(e, rec.tx.id);
@@ -467,7 +571,13 @@ impl Run<'_> {
             }
             NextAction::Start(claim) => claim,
         };
-        if let Some(d) = self.duplicate_of(e)? {
+        if let Some(id) = e.external_ref.and_then(|r| self.taken.refs.get(r)) {
+            return Ok(EntryResult::Duplicate(Duplicate {
+                transaction_id: *id,
+                matched_by: MatchedBy::ExternalRef,
+            }));
+        }
+        if let Some(d) = self.dups.get(i).copied().flatten() {
             return Ok(EntryResult::Duplicate(d));
         }
         let currency = self.v.m.currency;
@@ -478,9 +588,9 @@ impl Run<'_> {
             Err(err) => return Ok(EntryResult::Failed(err)),
         };
         let id = self.new_id();
-        let m = &self.v.m;
         let tx = TxRec {
             origin: Some(e.origin.clone()),
+            external_ref: e.external_ref.map(str::to_string),
             ..TxRec::new(
                 id,
                 e.date,
@@ -490,55 +600,91 @@ impl Run<'_> {
                 postings,
             )
         };
-        let change = TxChange::Create(&tx);
-        let nets = change.nets()?;
-        let nets_later = change.nets_after(self.later.today)?;
+        // What the entry leaves, checked before its write: one that would overflow a
+        // balance is that entry's error, and the entries before it stay written.
+        let (moved, balances) = match self.after(&tx) {
+            Ok(after) => after,
+            Err(err) => return Ok(EntryResult::Failed(err)),
+        };
         if !self.input.dry_run {
-            let balances = accounts_of(&tx.postings)
-                .into_iter()
-                .map(|id| {
-                    self.moved
-                        .balance(&self.cat, &self.later, id, (&nets, &nets_later))
-                })
-                .collect::<Result<Vec<_>, LedgerError>>()?;
-            let rec = IdemRec {
-                fingerprint: e.fingerprint.clone(),
-                vault_id: m.vault_id,
-                tx: tx.clone(),
-                balances,
-                expires_at: self.now_s.saturating_add(
-                    i64::try_from(self.ledger.config.idempotency_ttl.as_secs()).unwrap_or(i64::MAX),
-                ),
+            match self.write(e, claim, &tx, balances).await? {
+                Some(err) => return Ok(EntryResult::Failed(err)),
+                None => lock(self.written).insert(tx.id),
             };
-            let mut ops = vec![claim.op(&rec), membership_check(self.who, m)];
-            let read = self.guards_now(e)?;
-            ops.extend(guard_ops(e, read, &tx, self.now_s, window_ms(self.ledger)));
-            ops.extend(external_ref_op(e, tx.id));
-            ops.extend(transaction_ops(m.vault_id, change, &[])?);
-            match self.v.commit(self.ledger, self.who, ops).await {
-                Ok(()) => {
-                    lock(self.written).insert(tx.id);
-                    self.taken.guards.insert(e.guard_keys[0].clone(), tx.id);
-                }
-                Err(StoreError::ConditionFailed {
-                    guard: MEMBERSHIP, ..
-                }) => return Err(vault_gone(m)),
-                // Another call took this entry's key, externalRef or guard, or an account
-                // was archived: the whole batch decides again on fresh reads, and what
-                // this attempt wrote is replayed then.
-                Err(StoreError::ConditionFailed { .. }) => return Err(LedgerError::Conflict),
-                Err(err) => return Err(refusing_overflow(err)),
-            }
         }
         self.taken.note(e, tx.id);
-        self.moved.apply(&nets, &nets_later)?;
-        self.moved.touch(&tx);
+        self.moved = moved;
         Ok(EntryResult::Recorded {
             transaction_id: (!self.input.dry_run).then_some(tx.id),
             replayed: false,
             current: None,
             note: direction_note(&tx, &self.cat),
         })
+    }
+
+    /// The moves after `tx`, and the balances of its accounts then.
+    fn after(&self, tx: &TxRec) -> Result<(Moved, Vec<StoredBalance>), LedgerError> {
+        let change = TxChange::Create(tx);
+        let mut moved = self.moved.clone();
+        moved.apply(&change.nets()?, &change.nets_after(self.later.today)?)?;
+        moved.touch(tx);
+        let balances = accounts_of(&tx.postings)
+            .into_iter()
+            .map(|id| moved.balance(&self.cat, &self.later, id))
+            .collect::<Result<Vec<_>, LedgerError>>()?;
+        Ok((moved, balances))
+    }
+
+    /// Write the entry; `Some` is the entry's own refusal (an overflowing rollup).
+    async fn write(
+        &mut self,
+        e: &Entry<'_>,
+        claim: super::idempotency::Claim,
+        tx: &TxRec,
+        balances: Vec<StoredBalance>,
+    ) -> Result<Option<LedgerError>, LedgerError> {
+        let m = &self.v.m;
+        let rec = IdemRec {
+            fingerprint: e.fingerprint(),
+            vault_id: m.vault_id,
+            tx: tx.clone(),
+            balances,
+            expires_at: self.now_s.saturating_add(
+                i64::try_from(self.ledger.config.idempotency_ttl.as_secs()).unwrap_or(i64::MAX),
+            ),
+        };
+        let guarded = !self.input.allow_duplicate;
+        let read = if guarded { self.guards_now(e)? } else { vec![] };
+        let mut ops = vec![claim.op(&rec), membership_check(self.who, m)];
+        ops.extend(guard_ops(
+            e,
+            guarded,
+            &read,
+            tx,
+            self.now_s,
+            window_ms(self.ledger),
+        ));
+        ops.extend(external_ref_op(e, tx.id));
+        ops.extend(transaction_ops(m.vault_id, TxChange::Create(tx), &[])?);
+        match self.v.commit(self.ledger, self.who, ops).await {
+            Ok(()) => {
+                if let Some(k) = e.guard_keys.first() {
+                    self.taken.guards.insert(k.clone(), tx.id);
+                }
+                Ok(None)
+            }
+            Err(StoreError::ConditionFailed {
+                guard: MEMBERSHIP, ..
+            }) => Err(vault_gone(m)),
+            // Another call took this entry's key, externalRef or guard, or an account
+            // was archived: the whole batch decides again on fresh reads, and what
+            // this attempt wrote is replayed then.
+            Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
+            Err(err) => match refusing_overflow(err) {
+                refused @ LedgerError::InvalidInput { .. } => Ok(Some(refused)),
+                other => Err(other),
+            },
+        }
     }
 
     /// A transaction id no other entry of this batch has: all share one millisecond,
@@ -556,61 +702,30 @@ impl Run<'_> {
         id
     }
 
-    /// Whether the entry repeats one already recorded: by its externalRef (earlier
-    /// in this batch, or stored), or, when the guard decides, by an identical entry
-    /// earlier in this batch or a live one recorded within the window.
-    fn duplicate_of(&self, e: &Entry<'_>) -> Result<Option<Duplicate>, LedgerError> {
-        let dup = |transaction_id, matched_by| {
-            Some(Duplicate {
-                transaction_id,
-                matched_by,
-            })
-        };
-        if let (Some(r), Some(xr)) = (e.external_ref, &e.xr_key) {
-            if let Some(id) = self.taken.refs.get(r) {
-                return Ok(dup(*id, MatchedBy::ExternalRef));
-            }
-            return match self.found.get(xr) {
-                Some(item) => Ok(dup(external_ref_tx(item)?, MatchedBy::ExternalRef)),
-                None => Ok(None),
-            };
-        }
-        if !e.guarded() {
-            return Ok(None);
-        }
-        if let Some(id) = self.taken.contents.get(&e.content_key) {
-            return Ok(dup(*id, MatchedBy::DuplicateGuard));
-        }
-        Ok(self
-            .found
-            .live_guards(e, self.ledger, self.now_ms, &self.own)?
-            .into_iter()
-            .find(|id| !self.voided.contains(id))
-            .and_then(|id| dup(id, MatchedBy::DuplicateGuard)))
-    }
-
-    /// What each of the entry's two guards points at now: the entry this attempt last
+    /// What each of the entry's guards points at now: the entry this attempt last
     /// moved it to, else what the read round found.
-    fn guards_now(&self, e: &Entry<'_>) -> Result<[Option<TransactionId>; 2], LedgerError> {
-        let found = self.found.guards(e)?;
-        Ok([0, 1].map(|i| {
-            self.taken
-                .guards
-                .get(&e.guard_keys[i])
-                .copied()
-                .or_else(|| found[i].as_ref().map(|g| g.transaction_id))
-        }))
+    fn guards_now(&self, e: &Entry<'_>) -> Result<Vec<Option<TransactionId>>, LedgerError> {
+        e.guard_keys
+            .iter()
+            .map(|k| match self.taken.guards.get(k) {
+                Some(id) => Ok(Some(*id)),
+                None => self
+                    .found
+                    .get(k)
+                    .map(|g| GuardRec::from_attrs(&g.attrs).map(|g| g.transaction_id))
+                    .transpose(),
+            })
+            .collect()
     }
 
     /// The batch's result: the entries' outcomes and the touched accounts' balances.
     fn finish(self, results: Vec<EntryResult>) -> Result<BatchRecorded, LedgerError> {
         let m = &self.v.m;
-        let none = BTreeMap::new();
         let balances = self
             .moved
             .order
             .iter()
-            .map(|id| self.moved.balance(&self.cat, &self.later, *id, (&none, &none)))
+            .map(|id| self.moved.balance(&self.cat, &self.later, *id))
             .collect::<Result<Vec<_>, LedgerError>>()?;
         let balances = shown(&balances, m.currency);
         Ok(BatchRecorded {

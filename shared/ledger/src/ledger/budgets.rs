@@ -270,9 +270,12 @@ async fn report_in(
     let pk = keys::vault_pk(m.vault_id);
     // Two queries in one round: the accounts, and one span holding the month's
     // rollups and every budget setting through the month.
-    let (accounts, span) = join2(
-        query_all(store, pk.clone(), keys::accounts(), true),
-        query_all(store, pk, keys::month_and_budgets_through(month), true),
+    let ((accounts, span), later) = join2(
+        join2(
+            query_all(store, pk.clone(), keys::accounts(), true),
+            query_all(store, pk, keys::month_and_budgets_through(month), true),
+        ),
+        super::reports::dated_later(ledger, &m, today, (month.first_day(), month.last_day())),
     )
     .await;
     let cat = Catalogue::from_items(&accounts?)?;
@@ -288,6 +291,12 @@ async fn report_in(
         let slot = spent.entry(r.account_id).or_insert(0);
         *slot = add(*slot, r.net)?;
     }
+    // Entries dated after today are not spent yet: out of `spent`, shown apart.
+    let mut cells: BTreeMap<(AccountId, YearMonth), i64> =
+        spent.iter().map(|(a, v)| ((*a, month), *v)).collect();
+    let kinds = cat.accounts.iter().map(|a| (a.account_id, a.kind)).collect();
+    let scheduled = later?.take_from(&mut cells, &kinds, AccountKind::Expense, &m)?;
+    let spent: BTreeMap<AccountId, i64> = cells.into_iter().map(|((a, _), v)| (a, v)).collect();
     let mut rows = Vec::new();
     let (mut total_budget, mut total_spent, mut unbudgeted) = (0i64, 0i64, 0i64);
     let mut expense: Vec<_> = cat
@@ -345,6 +354,7 @@ async fn report_in(
         unbudgeted_spent: money(unbudgeted, &m),
         days_left,
         daily_allowance,
+        scheduled,
     })
 }
 

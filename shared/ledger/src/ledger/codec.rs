@@ -594,6 +594,10 @@ pub(super) struct TxRec {
     /// recorded without one, or before it was kept): where its voids and edits
     /// leave what it is now, for replays of that key (`keys::transaction_changed`).
     pub origin: Option<String>,
+    /// The statement line's own id it was recorded with (absent without one, or on
+    /// entries from before it was kept): a line with another reference is another
+    /// purchase, never its duplicate.
+    pub external_ref: Option<String>,
 }
 
 impl TxRec {
@@ -620,6 +624,7 @@ impl TxRec {
             voided_at: None,
             voided_by: None,
             origin: None,
+            external_ref: None,
         }
     }
 
@@ -658,6 +663,9 @@ impl TxRec {
         }
         if let Some(origin) = &self.origin {
             attrs.insert(ORIGIN.into(), sv(origin));
+        }
+        if let Some(r) = &self.external_ref {
+            attrs.insert(EXTERNAL_REF.into(), sv(r));
         }
         if let Some(by) = &self.recorded_by {
             attrs.insert(RECORDED_BY.into(), sv(by));
@@ -715,6 +723,11 @@ impl TxRec {
                 Some(Value::S(o)) => Some(o.clone()),
                 Some(_) => return Err(corrupt(ORIGIN)),
             },
+            external_ref: match a.get(EXTERNAL_REF) {
+                None => None,
+                Some(Value::S(r)) => Some(r.clone()),
+                Some(_) => return Err(corrupt(EXTERNAL_REF)),
+            },
         })
     }
 
@@ -725,6 +738,9 @@ impl TxRec {
 
 /// Attribute of a transaction holding its version.
 const VERSION: &str = "version";
+
+/// Attribute of a transaction holding the externalRef it was recorded with.
+const EXTERNAL_REF: &str = "externalRef";
 
 /// Read an integer attribute that may be absent.
 fn optional_n(attrs: &Attrs, name: &str) -> Result<Option<i64>, LedgerError> {

@@ -121,23 +121,6 @@ pub(super) fn next_action(key: Key, stored: Option<Item>, now_s: i64) -> Result<
     })
 }
 
-/// The stored result of an earlier call with the same key, or a refusal if the arguments differ.
-pub(super) fn replay(
-    rec: &IdemRec,
-    fingerprint: &str,
-    key: &IdempotencyKey,
-    m: &Membership,
-    dry_run: bool,
-) -> Result<Recorded, LedgerError> {
-    // The fingerprint names the vault, so a match is a record of this very vault.
-    if rec.fingerprint != fingerprint || rec.vault_id != m.vault_id {
-        return Err(LedgerError::IdempotencyKeyReused {
-            key: key.as_str().to_string(),
-        });
-    }
-    Ok(recorded(rec, m, true, dry_run))
-}
-
 /// The result a record stands for.
 pub(super) fn recorded(rec: &IdemRec, m: &Membership, replayed: bool, dry_run: bool) -> Recorded {
     Recorded {

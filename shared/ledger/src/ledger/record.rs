@@ -16,14 +16,14 @@ use super::codec::{
 };
 use super::guards::{DUPLICATE_GUARD, EXTERNAL_REF_FREE, IDEMPOTENCY_CLAIM, MEMBERSHIP};
 use super::idempotency::{
-    Claim, IdempotencyKey, NextAction, changed_op, changed_since, next_action, recorded, replay,
+    Claim, IdempotencyKey, NextAction, changed_op, changed_since, next_action, recorded,
 };
 use super::resolve::{Catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
 use super::today::{Later, accounts_of, catalogue_today, shown};
 use super::writer::{TxChange, transaction_ops};
 use super::*;
-use crate::domain::{Currency, Decimal, Money, NameKey};
+use crate::domain::{Currency, Decimal, Money, NameKey, VaultId, VaultZone};
 use crate::error::{Entity, Field, Side};
 use crate::keys;
 use crate::store::{Condition, Item, Key, StoreError, WriteOp};
@@ -190,15 +190,21 @@ pub(super) struct Entry<'a> {
     from: Vec<Line>,
     /// Its date (today in the vault when not given).
     pub date: LocalDate,
+    /// Whether the caller gave the date; a defaulted one replays whatever day it is now.
+    pub date_given: bool,
     /// Its cleaned externalRef, if any.
     pub external_ref: Option<&'a str>,
-    /// Everything the caller sent that makes this entry this entry (the idempotency record's check).
-    pub fingerprint: String,
-    /// The duplicate guard's keys: same accounts and amounts, in this time bucket
-    /// and the one before (`[current, previous]`; see [`guard_keys`]).
-    pub guard_keys: [Key; 2],
-    /// What makes two entries of one batch the same entry: date, memo, accounts, amounts.
-    pub content_key: String,
+    /// What precedes its own fingerprint (a batch's hash; empty for one record).
+    pub print_prefix: String,
+    vault_id: VaultId,
+    zone: VaultZone,
+    /// Whether a defaulted date crossed the vault's midnight within the window, so an
+    /// entry recorded yesterday, minutes ago, for yesterday is a probable repeat.
+    also_yesterday: bool,
+    /// The duplicate guard's keys: same date, accounts and amounts, in this time bucket
+    /// and the one before; then the same for the day before when `also_yesterday`
+    /// (see [`guard_keys`]).
+    pub guard_keys: Vec<Key>,
     /// The externalRef claim's key, when it has a reference.
     pub xr_key: Option<Key>,
     /// The origin its transaction carries (see `TxRec::origin`).
@@ -222,39 +228,27 @@ impl<'a> Entry<'a> {
     ) -> Result<Self, LedgerError> {
         let to = to_lines(&input.to, Side::To, m.currency)?;
         let from = to_lines(&input.from, Side::From, m.currency)?;
-        let date = input.date.unwrap_or_else(|| m.today(ledger));
+        let today = m.today(ledger);
+        let date = input.date.unwrap_or(today);
         if !input.future_date {
-            check_not_far_future(date, m.today(ledger))?;
+            check_not_far_future(date, today)?;
         }
-        // Over the resolved request (the default date applied), so a retry that
-        // leaves out `date` on the same day, or sends today's date, replays.
-        let mut parts = vec![
-            "v2".to_string(),
-            m.vault_id.to_string(),
-            date.to_string(),
-            memo.to_string(),
-            describe(&to),
-            describe(&from),
-        ];
-        // Only when given, so records of entries without one keep their fingerprint.
-        if let Some(r) = external_ref {
-            parts.push(format!("xr:{r}"));
+        let window = window_ms(ledger);
+        let window_start = jiff::Timestamp::from_millisecond(now_ms.saturating_sub(window))
+            .unwrap_or(jiff::Timestamp::UNIX_EPOCH);
+        let also_yesterday = input.date.is_none() && m.zone.date_at(window_start) < date;
+        let (to_text, from_text) = (describe(&to), describe(&from));
+        let mut guards = guard_keys(m.vault_id, date, &to_text, &from_text, now_ms, window).to_vec();
+        if also_yesterday {
+            guards.extend(guard_keys(
+                m.vault_id,
+                date.prev_day(),
+                &to_text,
+                &from_text,
+                now_ms,
+                window,
+            ));
         }
-        let fingerprint = parts.join("\u{1e}");
-        let content_key = content_hash(&[
-            &m.vault_id.to_string(),
-            &date.to_string(),
-            memo,
-            &describe(&to),
-            &describe(&from),
-        ]);
-        let guard_keys = guard_keys(
-            m.vault_id,
-            &describe(&to),
-            &describe(&from),
-            now_ms,
-            window_ms(ledger),
-        );
         let origin = key.origin(who);
         Ok(Entry {
             changed_key: keys::transaction_changed(m.vault_id, &origin),
@@ -265,12 +259,51 @@ impl<'a> Entry<'a> {
             to,
             from,
             date,
+            date_given: input.date.is_some(),
             external_ref,
-            fingerprint,
-            guard_keys,
-            content_key,
+            print_prefix: String::new(),
+            vault_id: m.vault_id,
+            zone: m.zone.clone(),
+            also_yesterday,
+            guard_keys: guards,
             xr_key: external_ref.map(|r| keys::external_ref(m.vault_id, r)),
         })
+    }
+
+    /// Everything the caller sent that makes this entry this entry, with its date
+    /// resolved to `date` (the idempotency record's check).
+    fn fingerprint_at(&self, date: LocalDate) -> String {
+        let mut parts = vec![
+            "v2".to_string(),
+            self.vault_id.to_string(),
+            date.to_string(),
+            self.memo.to_string(),
+            describe(&self.to),
+            describe(&self.from),
+        ];
+        // Only when given, so records of entries without one keep their fingerprint.
+        if let Some(r) = self.external_ref {
+            parts.push(format!("xr:{r}"));
+        }
+        let own = parts.join("\u{1e}");
+        if self.print_prefix.is_empty() {
+            own
+        } else {
+            format!("{}\u{1e}{own}", self.print_prefix)
+        }
+    }
+
+    /// The fingerprint of this entry as it will be stored (its resolved date).
+    pub fn fingerprint(&self) -> String {
+        self.fingerprint_at(self.date)
+    }
+
+    /// Whether `rec` records this very entry: the same arguments, and a defaulted date
+    /// matches the date the record resolved, so a retry after midnight replays.
+    pub fn is_recorded_by(&self, rec: &IdemRec) -> bool {
+        rec.vault_id == self.vault_id
+            && (rec.fingerprint == self.fingerprint()
+                || (!self.date_given && rec.fingerprint == self.fingerprint_at(rec.tx.date)))
     }
 
     /// Whether the duplicate guard decides about this entry: not with allowDuplicate,
@@ -279,28 +312,52 @@ impl<'a> Entry<'a> {
         !self.input.allow_duplicate && self.external_ref.is_none()
     }
 
+    /// Whether an entry of these lines, recorded within the window, repeats this one:
+    /// the same date, or, for a defaulted date just past the vault's midnight, the
+    /// day before if it was recorded on that day (then still today).
+    fn repeats(&self, g: &GuardRec) -> bool {
+        let recorded_on = jiff::Timestamp::from_millisecond(g.recorded_at_ms)
+            .map(|t| self.zone.date_at(t))
+            .ok();
+        g.date == self.date
+            || (self.also_yesterday && g.date == self.date.prev_day() && recorded_on == Some(g.date))
+    }
+
     fn replay(&self, rec: &IdemRec, m: &Membership) -> Result<Recorded, LedgerError> {
-        replay(rec, &self.fingerprint, self.key, m, self.input.dry_run)
+        if !self.is_recorded_by(rec) {
+            return Err(LedgerError::IdempotencyKeyReused {
+                key: self.key.as_str().to_string(),
+            });
+        }
+        Ok(recorded(rec, m, true, self.input.dry_run))
     }
 }
 
-/// The duplicate guard's two keys for an entry with these lines recorded at `now_ms`:
-/// the clock is cut into buckets one window wide, and the guard of the current
-/// bucket and of the one before cover every entry recorded within the window,
-/// whatever its date or memo (decision 028).
-fn guard_keys(vault: crate::domain::VaultId, to: &str, from: &str, now_ms: i64, window_ms: i64) -> [Key; 2] {
+/// The duplicate guard's two keys for an entry dated `date` with these lines, recorded
+/// at `now_ms`: the clock is cut into buckets one window wide, and the guard of the
+/// current bucket and of the one before cover every entry recorded within the window
+/// (decision 032: the same date, accounts and amounts, whatever the memo).
+fn guard_keys(
+    vault: VaultId,
+    date: LocalDate,
+    to: &str,
+    from: &str,
+    now_ms: i64,
+    window_ms: i64,
+) -> [Key; 2] {
     let bucket = now_ms.div_euclid(window_ms.max(1));
+    let date = date.to_string();
     let key = |b: i64| {
         keys::duplicate_guard(
             vault,
-            &content_hash(&["dg-v2", &vault.to_string(), to, from, &b.to_string()]),
+            &content_hash(&["dg-v3", &vault.to_string(), &date, to, from, &b.to_string()]),
         )
     };
     [key(bucket), key(bucket.saturating_sub(1))]
 }
 
-/// The duplicate guards read for an entry: `[current bucket, previous bucket]`.
-pub(super) type Guards = [Option<GuardRec>; 2];
+/// The duplicate guards read for an entry, in the order of its `guard_keys`.
+pub(super) type Guards = Vec<Option<GuardRec>>;
 
 /// What the first read round found.
 struct Reads {
@@ -329,7 +386,7 @@ async fn read_round(
     // The guards, or the externalRef claim instead (an entry with one skips the guard).
     let second: Vec<Key> = match (&e.xr_key, e.guarded()) {
         (Some(xr), _) => vec![xr.clone()],
-        (None, true) => e.guard_keys.to_vec(),
+        (None, true) => e.guard_keys.clone(),
         (None, false) => vec![],
     };
     let second_read = async {
@@ -349,7 +406,7 @@ async fn read_round(
     let mut reads = Reads {
         next,
         cat,
-        guards: [None, None],
+        guards: Vec::new(),
         claimed_by: None,
         changed: changed?,
     };
@@ -363,9 +420,10 @@ async fn read_round(
         }
         return Ok(reads);
     }
-    for (slot, item) in reads.guards.iter_mut().zip(second) {
-        *slot = item.map(|i| GuardRec::from_attrs(&i.attrs)).transpose()?;
-    }
+    reads.guards = second
+        .into_iter()
+        .map(|item| item.map(|i| GuardRec::from_attrs(&i.attrs)).transpose())
+        .collect::<Result<_, _>>()?;
     Ok(reads)
 }
 
@@ -433,12 +491,13 @@ pub(super) fn check_balanced(e: &Entry<'_>, currency: Currency) -> Result<(), Le
     Ok(())
 }
 
-/// The guards of `guards` recorded within the window before `now_ms`, newest first.
-pub(super) fn within_window(guards: &Guards, window_ms: i64, now_ms: i64) -> Vec<&GuardRec> {
+/// The guards of `guards` that `e` repeats, recorded within the window before
+/// `now_ms`, newest first.
+fn within_window<'g>(e: &Entry<'_>, guards: &'g Guards, window_ms: i64, now_ms: i64) -> Vec<&'g GuardRec> {
     let mut live: Vec<&GuardRec> = guards
         .iter()
         .flatten()
-        .filter(|g| now_ms.saturating_sub(g.recorded_at_ms) < window_ms)
+        .filter(|g| now_ms.saturating_sub(g.recorded_at_ms) < window_ms && e.repeats(g))
         .collect();
     live.sort_by_key(|g| std::cmp::Reverse(g.recorded_at_ms));
     live.dedup_by_key(|g| g.transaction_id);
@@ -457,8 +516,8 @@ pub(super) fn probable_duplicate(earlier: &TxRec, now_ms: i64) -> LedgerError {
     }
 }
 
-/// The duplicate guard: an entry with the same accounts and amounts recorded within
-/// the window (by the clock, whatever its date or memo), still live, is refused
+/// The duplicate guard: an entry with the same date, accounts and amounts recorded
+/// within the window (whatever its memo), still live, is refused
 /// unless the caller allowed duplicates. `Some` is a replay: the guard was this very
 /// entry, landed from a concurrent retry.
 async fn duplicate_check(
@@ -469,7 +528,7 @@ async fn duplicate_check(
     m: &Membership,
     now_ms: i64,
 ) -> Result<Option<Recorded>, LedgerError> {
-    let candidates = within_window(guards, window_ms(ledger), now_ms);
+    let candidates = within_window(e, guards, window_ms(ledger), now_ms);
     if e.input.allow_duplicate || candidates.is_empty() {
         return Ok(None);
     }
@@ -502,25 +561,27 @@ pub(super) fn window_ms(ledger: &Ledger) -> i64 {
     i64::try_from(ledger.config.duplicate_window.as_millis()).unwrap_or(i64::MAX)
 }
 
-/// The current bucket's guard moved to this transaction, only if both guards are
-/// still what was read (`read`: the transaction each pointed at, `[current,
-/// previous]`), so two racing entries with the same lines cannot both pass, even
-/// across a bucket's edge. Unconditional when the guard does not decide about this entry.
+/// The current bucket's guard of the entry's date moved to this transaction, only if
+/// every guard read is still what was read (`read`: the transaction each pointed at,
+/// in the order of `guard_keys`), so two racing entries with the same date and lines
+/// cannot both pass, even across a bucket's edge. Unconditional when `guarded` is
+/// false (allowDuplicate, an externalRef, or a batch entry, decided by data).
 pub(super) fn guard_ops(
     e: &Entry<'_>,
-    read: [Option<TransactionId>; 2],
+    guarded: bool,
+    read: &[Option<TransactionId>],
     tx: &TxRec,
     now_s: i64,
     window_ms: i64,
 ) -> Vec<WriteOp> {
-    bucket_guard_ops(&e.guard_keys, e.guarded(), read, tx, now_s, window_ms)
+    bucket_guard_ops(&e.guard_keys, guarded, read, tx, now_s, window_ms)
 }
 
-/// [`guard_ops`] over the entry's two guard keys and whether the guard decides about it.
+/// [`guard_ops`] over the entry's guard keys and whether the guard decides about it.
 fn bucket_guard_ops(
-    guard_keys: &[Key; 2],
+    guard_keys: &[Key],
     guarded: bool,
-    read: [Option<TransactionId>; 2],
+    read: &[Option<TransactionId>],
     tx: &TxRec,
     now_s: i64,
     window_ms: i64,
@@ -529,7 +590,10 @@ fn bucket_guard_ops(
         Some(id) => super::guards::guard(DUPLICATE_GUARD, guard_points_at(id)),
         None => super::guards::guard(DUPLICATE_GUARD, Condition::NotExists),
     };
-    let [current_key, previous_key] = guard_keys;
+    let was = |i: usize| read.get(i).copied().flatten();
+    let Some(current_key) = guard_keys.first() else {
+        return vec![];
+    };
     let mut ops = vec![WriteOp::Put {
         item: Item {
             key: current_key.clone(),
@@ -541,20 +605,27 @@ fn bucket_guard_ops(
             // Read until the end of the next bucket: two windows, and a minute's slack.
             .to_attrs(now_s.saturating_add(2 * (window_ms / 1000) + 60)),
         },
-        guard: if guarded { unchanged(read[0]) } else { None },
+        guard: if guarded { unchanged(was(0)) } else { None },
     }];
-    if guarded && let Some(guard) = unchanged(read[1]) {
-        ops.push(WriteOp::Check {
-            key: previous_key.clone(),
-            guard,
-        });
+    if guarded {
+        for (i, key) in guard_keys.iter().enumerate().skip(1) {
+            if let Some(guard) = unchanged(was(i)) {
+                ops.push(WriteOp::Check {
+                    key: key.clone(),
+                    guard,
+                });
+            }
+        }
     }
     ops
 }
 
 /// The transactions the guards read point at.
-pub(super) fn pointed_at(guards: &Guards) -> [Option<TransactionId>; 2] {
-    [0, 1].map(|i| guards[i].as_ref().map(|g| g.transaction_id))
+pub(super) fn pointed_at(guards: &Guards) -> Vec<Option<TransactionId>> {
+    guards
+        .iter()
+        .map(|g| g.as_ref().map(|g| g.transaction_id))
+        .collect()
 }
 
 /// The entry's externalRef claimed for `tx`, only if no transaction holds it yet.
@@ -611,6 +682,7 @@ async fn attempt(
 
     let tx = TxRec {
         origin: Some(e.origin.clone()),
+        external_ref: e.external_ref.map(str::to_string),
         ..TxRec::new(
             TransactionId::generate(now_ms, ledger.entropy.next_u64()),
             e.date,
@@ -622,7 +694,7 @@ async fn attempt(
     };
     let change = TxChange::Create(&tx);
     let rec = IdemRec {
-        fingerprint: e.fingerprint.clone(),
+        fingerprint: e.fingerprint(),
         vault_id: m.vault_id,
         tx: tx.clone(),
         balances: later.after(&cat, &accounts_of(&tx.postings), Some(&change))?,
@@ -641,7 +713,8 @@ async fn attempt(
     let mut ops = vec![claim.op(&rec), membership_check(who, &m)];
     ops.extend(guard_ops(
         &e,
-        pointed_at(&reads.guards),
+        e.guarded(),
+        &pointed_at(&reads.guards),
         &tx,
         now_s,
         window_ms(ledger),
@@ -654,13 +727,7 @@ async fn attempt(
         Err(StoreError::ConditionFailed {
             guard: IDEMPOTENCY_CLAIM,
             current: Some(item),
-        }) => replay(
-            &IdemRec::from_attrs(&item.attrs)?,
-            &rec.fingerprint,
-            key,
-            &m,
-            false,
-        ),
+        }) => e.replay(&IdemRec::from_attrs(&item.attrs)?, &m),
         Err(StoreError::ConditionFailed {
             guard: MEMBERSHIP, ..
         }) => Err(vault_gone(&m)),
@@ -810,33 +877,47 @@ pub(super) fn not_found(id: TransactionId, m: &Membership) -> LedgerError {
 mod tests {
     use super::*;
 
-    /// The guard keys cover the last window whatever the bucket's edge, and the write
-    /// moves the current bucket's guard only if both are still what was read.
+    /// The guard keys cover the last window whatever the bucket's edge, differ by
+    /// date and lines, and the write moves the current bucket's guard only if every
+    /// guard read is still what was read.
     #[test]
-    fn guards_are_per_bucket_and_both_checked_on_write() {
+    fn guards_are_per_date_and_bucket_and_all_checked_on_write() {
         let v = crate::domain::VaultId::from_uuid(uuid::Uuid::nil());
         let w = 600_000;
-        let at = |ms| guard_keys(v, "식비=4500", "카카오뱅크=-4500", ms, w);
+        let on = LocalDate::parse("2026-03-15").unwrap();
+        let at = |ms| guard_keys(v, on, "식비=4500", "카카오뱅크=-4500", ms, w);
         // Within one bucket the keys are the same; the next bucket's previous is this one's current.
         assert_eq!(at(w * 5), at(w * 6 - 1));
         assert_eq!(at(w * 6)[1], at(w * 5)[0]);
         assert_ne!(at(w * 6)[0], at(w * 5)[0]);
-        // Other lines, other guards.
+        // Other lines, or another date, other guards.
         assert_ne!(
-            guard_keys(v, "식비=4600", "카카오뱅크=-4600", w * 5, w),
+            guard_keys(v, on, "식비=4600", "카카오뱅크=-4600", w * 5, w),
+            at(w * 5)
+        );
+        assert_ne!(
+            guard_keys(v, on.next_day(), "식비=4500", "카카오뱅크=-4500", w * 5, w),
             at(w * 5)
         );
         let tx = TxRec::new(
             TransactionId::from_u64((1 << 53) + 9).unwrap(),
-            LocalDate::parse("2026-03-15").unwrap(),
+            on,
             String::new(),
             w * 5,
             None,
             vec![],
         );
         let earlier = TransactionId::from_u64((1 << 53) + 3).unwrap();
-        let keys = at(w * 5);
-        let ops = bucket_guard_ops(&keys, true, [None, Some(earlier)], &tx, 0, w);
+        let mut keys = at(w * 5).to_vec();
+        keys.extend(guard_keys(
+            v,
+            on.prev_day(),
+            "식비=4500",
+            "카카오뱅크=-4500",
+            w * 5,
+            w,
+        ));
+        let ops = bucket_guard_ops(&keys, true, &[None, Some(earlier), None, None], &tx, 0, w);
         let shape: Vec<_> = ops
             .iter()
             .map(|op| {
@@ -854,10 +935,12 @@ mod tests {
             vec![
                 (keys[0].clone(), true, DUPLICATE_GUARD, Condition::NotExists),
                 (keys[1].clone(), false, DUPLICATE_GUARD, guard_points_at(earlier)),
+                (keys[2].clone(), false, DUPLICATE_GUARD, Condition::NotExists),
+                (keys[3].clone(), false, DUPLICATE_GUARD, Condition::NotExists),
             ]
         );
         // allowDuplicate: the guard moves without a condition, and nothing is checked.
-        let free = bucket_guard_ops(&keys, false, [None, Some(earlier)], &tx, 0, w);
+        let free = bucket_guard_ops(&keys, false, &[None, Some(earlier)], &tx, 0, w);
         assert_eq!(free.len(), 1);
         assert!(crate::store::eval::guard_of(&free[0]).is_none());
     }

@@ -281,7 +281,12 @@ async fn report_in(
             }
         }
     };
-    let (head, days) = join2(head_query, days_query).await;
+    let today = m.today(ledger);
+    let ((head, days), later) = join2(
+        join2(head_query, days_query),
+        dated_later(ledger, &m, today, (r.from, r.to)),
+    )
+    .await;
     let head = head?;
     let cat = Catalogue::from_items(&head)?;
     let mut items = Vec::new();
@@ -308,6 +313,9 @@ async fn report_in(
             LedgerError::out_of_range(format!("total of account {} in {month}", r.account_id))
         })?;
     }
+    // Entries dated after today are not spent yet: out of the cells, shown apart.
+    let later = later?;
+    let scheduled = later.take_from(&mut cells, &kinds, kind, &m)?;
     let rows = match r.by {
         ReportBy::Account => rows_by_account(&cells, kind, &cat, &m)?,
         ReportBy::Month => r
@@ -340,7 +348,78 @@ async fn report_in(
         by: r.by,
         total,
         rows,
+        scheduled,
     })
+}
+
+/// Live entries dated after today through the end of a period (none when the period
+/// ends by today): what a report keeps apart as scheduled. One query of transactions,
+/// in the report's round; entries ahead of today are few (a month's auto-transfers).
+pub(super) struct DatedLater(Vec<super::codec::TxRec>);
+
+/// Read [`DatedLater`] for the period `from..=to`.
+pub(super) async fn dated_later(
+    ledger: &Ledger,
+    m: &Membership,
+    today: LocalDate,
+    (from, to): (LocalDate, LocalDate),
+) -> Result<DatedLater, LedgerError> {
+    if to <= today {
+        return Ok(DatedLater(Vec::new()));
+    }
+    let items = query_all(
+        ledger.store.as_ref(),
+        keys::vault_pk(m.vault_id),
+        keys::transactions_between(Some(from.max(today.next_day())), Some(to)),
+        true,
+    )
+    .await?;
+    let mut txs = Vec::new();
+    for item in items.iter().filter(|i| keys::is_transaction(&i.key.sk)) {
+        let tx = super::codec::TxRec::from_item(item)?;
+        if !tx.voided {
+            txs.push(tx);
+        }
+    }
+    Ok(DatedLater(txs))
+}
+
+impl DatedLater {
+    /// Take the later entries' amounts on accounts of `kind` out of `cells` ((account,
+    /// month) -> debit-positive net); their total in natural sign and how many entries
+    /// touch such an account, `None` when there are none.
+    pub(super) fn take_from(
+        &self,
+        cells: &mut BTreeMap<(AccountId, YearMonth), i64>,
+        kinds: &BTreeMap<AccountId, AccountKind>,
+        kind: AccountKind,
+        m: &Membership,
+    ) -> Result<Option<Scheduled>, LedgerError> {
+        let (mut net, mut count) = (0i64, 0u32);
+        let range = || LedgerError::out_of_range(format!("scheduled total of {}", m.described()));
+        for tx in &self.0 {
+            let mut touched = false;
+            for p in tx
+                .postings
+                .iter()
+                .filter(|p| kinds.get(&p.account_id) == Some(&kind))
+            {
+                touched = true;
+                net = net.checked_add(p.amount).ok_or_else(range)?;
+                if let Some(slot) = cells.get_mut(&(p.account_id, tx.date.month())) {
+                    *slot = slot.checked_sub(p.amount).ok_or_else(range)?;
+                }
+            }
+            count += u32::from(touched);
+        }
+        if count == 0 {
+            return Ok(None);
+        }
+        Ok(Some(Scheduled {
+            amount: Money::from_minor(natural(kind, net)?, m.currency),
+            count,
+        }))
+    }
 }
 
 /// One row per account with a non-zero total, largest first (then by name).

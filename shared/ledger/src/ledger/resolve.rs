@@ -51,6 +51,29 @@ pub(super) async fn join2<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Ou
     .await
 }
 
+/// Run every future concurrently (one read round) and return their outputs in order.
+pub(super) async fn join_all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
+    let mut futures: Vec<std::pin::Pin<Box<F>>> = futures.into_iter().map(Box::pin).collect();
+    let mut done: Vec<Option<F::Output>> = futures.iter().map(|_| None).collect();
+    std::future::poll_fn(move |cx| {
+        let mut pending = false;
+        for (f, slot) in futures.iter_mut().zip(done.iter_mut()) {
+            if slot.is_none() {
+                match f.as_mut().poll(cx) {
+                    Poll::Ready(v) => *slot = Some(v),
+                    Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending {
+            Poll::Pending
+        } else {
+            Poll::Ready(done.iter_mut().filter_map(Option::take).collect())
+        }
+    })
+    .await
+}
+
 /// Re-run `attempt` while it reports [`LedgerError::Conflict`] (it lost a race and
 /// wrote nothing); each run re-reads, so the next one decides on fresh data.
 pub(super) async fn retrying<T, F, Fut>(mut attempt: F) -> Result<T, LedgerError>

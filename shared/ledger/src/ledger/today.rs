@@ -39,7 +39,15 @@ impl Later {
         moved: i64,
         moved_later: i64,
     ) -> Result<StoredBalance, LedgerError> {
-        let range = || LedgerError::invalid(Field::Total, "the balance would be out of range");
+        let range = || {
+            LedgerError::invalid(
+                Field::Total,
+                format!(
+                    "this entry would put the balance of \"{}\" out of range (past 9223372036854775807 minor units), so it was not recorded; check the amount for extra digits",
+                    a.name
+                ),
+            )
+        };
         let total = a.net.checked_add(moved).ok_or_else(range)?;
         let later = self
             .nets

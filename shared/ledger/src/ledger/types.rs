@@ -355,9 +355,10 @@ pub struct NewBatch {
 pub enum MatchedBy {
     /// Its externalRef was recorded before (in this batch or earlier).
     ExternalRef,
-    /// The duplicate guard: an identical entry (same date, accounts, amount, memo)
-    /// earlier in this batch, or recorded within the guard's window.
-    DuplicateGuard,
+    /// A live entry with the same accounts and amount, dated the same day.
+    SameDate,
+    /// A live entry with the same accounts and amount, dated a day before or after.
+    DayApart,
 }
 
 /// An entry already in the ledger.
@@ -682,7 +683,19 @@ pub struct SpendingReport {
     /// Sum of the rows.
     pub total: Money,
     /// By account: non-zero accounts, largest first. By month: every month of the range, in order.
+    /// Entries dated after today are not in them.
     pub rows: Vec<ReportRow>,
+    /// Entries in the period dated after today (not counted as spent or received yet).
+    pub scheduled: Option<Scheduled>,
+}
+
+/// What a period holds in entries dated after today.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scheduled {
+    /// Their total on the report's accounts, natural sign.
+    pub amount: Money,
+    /// How many entries.
+    pub count: u32,
 }
 
 /// One month-end point of `net_worth_history`.
@@ -935,6 +948,8 @@ pub struct BudgetReport {
     pub days_left: Option<u32>,
     /// Current month only: `max(totals.remaining, 0) / days_left`, rounded down to the minor unit.
     pub daily_allowance: Option<Money>,
+    /// Expense entries of the month dated after today: not in `spent` yet.
+    pub scheduled: Option<Scheduled>,
 }
 
 /// A person's role in a vault: members record, edit, void, snapshot and read;

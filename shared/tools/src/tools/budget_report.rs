@@ -6,10 +6,10 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{MonthArg, NameArg};
+use crate::args::{NameArg, OnlyMonthArg};
 use crate::operation::{Operation, READ, READ_ONLY};
 use crate::text;
-use crate::wire::{AmountOut, MonthOut, UuidOut, VaultOut};
+use crate::wire::{AmountOut, MonthOut, ScheduledOut, UuidOut, VaultOut};
 
 /// Arguments of `budget_report`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -18,7 +18,7 @@ pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
     /// The month, YYYY-MM; leave it out for this month in the vault's time zone. Past and future months work.
-    month: Option<MonthArg>,
+    month: Option<OnlyMonthArg>,
 }
 
 /// Result of `budget_report`.
@@ -43,6 +43,9 @@ pub(crate) struct Output {
     /// Current month only: totals.remaining ÷ daysLeft, rounded down; "0" when over.
     #[serde(skip_serializing_if = "Option::is_none")]
     daily_allowance: Option<AmountOut>,
+    /// Expense entries of the month dated after today: not in spent yet. Absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scheduled: Option<ScheduledOut>,
 }
 
 /// One budgeted account.
@@ -126,6 +129,7 @@ impl Operation for BudgetReport {
             unbudgeted_spent: r.unbudgeted_spent.into(),
             days_left: r.days_left,
             daily_allowance: r.daily_allowance.map(Into::into),
+            scheduled: r.scheduled.map(Into::into),
         })
     }
 }

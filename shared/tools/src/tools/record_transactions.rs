@@ -105,15 +105,17 @@ pub(crate) struct Args {
     idempotency_key: KeyArg,
     /// Check every entry and write nothing. Default false.
     dry_run: Option<bool>,
-    /// Record entries with the same accounts and amount as one recorded in the last 10 minutes (or, within this batch, an identical one). Default false.
+    /// Record entries even when a live entry with the same accounts and amount is dated within a day of them. Default false.
     allow_duplicate: Option<bool>,
 }
 
 /// What happened to one entry.
 #[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "camelCase")]
 enum Status {
     Recorded,
+    /// On a dry run: would be recorded.
+    WouldRecord,
     Duplicate,
     Error,
 }
@@ -123,7 +125,8 @@ enum Status {
 #[serde(rename_all = "camelCase")]
 enum MatchedByOut {
     ExternalRef,
-    DuplicateGuard,
+    SameDate,
+    DayApart,
 }
 
 /// One entry's outcome.
@@ -132,12 +135,12 @@ enum MatchedByOut {
 struct EntryOut {
     /// The entry's position in `entries`, from 0.
     index: u32,
-    /// recorded (now or by an earlier call with this key), duplicate (already in the ledger, not recorded again) or error (not recorded; see message).
+    /// recorded (now or by an earlier call with this key), wouldRecord (dry run), duplicate (already in the ledger, not recorded again) or error (not recorded; see message).
     status: Status,
     /// The recorded transaction, or for a duplicate the existing one. Absent on a dry run and for errors.
     #[serde(skip_serializing_if = "Option::is_none")]
     transaction_id: Option<TransactionIdOut>,
-    /// For a duplicate: its externalRef was recorded before, or the duplicate guard found an identical entry.
+    /// For a duplicate: its externalRef was recorded before, or a live entry with the same accounts and amount is dated the same day (sameDate) or a day apart (dayApart).
     #[serde(skip_serializing_if = "Option::is_none")]
     matched_by: Option<MatchedByOut>,
     /// For an error: what is wrong and what to do.
@@ -155,8 +158,10 @@ struct EntryOut {
 #[derive(Debug, Default, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct Counts {
-    /// Recorded by this call (would be, on a dry run).
+    /// Recorded by this call.
     recorded: u32,
+    /// On a dry run: would be recorded.
+    would_record: u32,
     /// Recorded by an earlier call with this idempotencyKey (nothing written now).
     replayed: u32,
     /// Already in the ledger.
@@ -257,14 +262,19 @@ fn output(b: BatchRecorded) -> Result<Output, LedgerError> {
                 current,
                 note,
             } => {
-                if replayed {
+                let status = if replayed {
                     counts.replayed += 1;
+                    Status::Recorded
+                } else if b.dry_run {
+                    counts.would_record += 1;
+                    Status::WouldRecord
                 } else {
                     counts.recorded += 1;
-                }
+                    Status::Recorded
+                };
                 EntryOut {
                     index,
-                    status: Status::Recorded,
+                    status,
                     transaction_id: transaction_id.map(Into::into),
                     matched_by: None,
                     message: None,
@@ -280,7 +290,8 @@ fn output(b: BatchRecorded) -> Result<Output, LedgerError> {
                     transaction_id: Some(d.transaction_id.into()),
                     matched_by: Some(match d.matched_by {
                         MatchedBy::ExternalRef => MatchedByOut::ExternalRef,
-                        MatchedBy::DuplicateGuard => MatchedByOut::DuplicateGuard,
+                        MatchedBy::SameDate => MatchedByOut::SameDate,
+                        MatchedBy::DayApart => MatchedByOut::DayApart,
                     }),
                     message: None,
                     current: None,

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::args::{DayOrMonthArg, NameArg};
 use crate::operation::{Operation, READ, READ_ONLY};
 use crate::text;
-use crate::wire::{AmountOut, DateOut, MonthOut, UuidOut, VaultOut};
+use crate::wire::{AmountOut, DateOut, MonthOut, ScheduledOut, UuidOut, VaultOut};
 
 /// How to group the report.
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, JsonSchema)]
@@ -64,6 +64,9 @@ pub(crate) struct Output {
     total: AmountOut,
     /// The rows. By account: accounts with a non-zero total, largest first (list_transactions with that account and the same dates shows the entries). By month: every month of the period in order.
     rows: Vec<Row>,
+    /// Entries in the period dated after today: not in the total or rows yet. Absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scheduled: Option<ScheduledOut>,
 }
 
 /// One row: an account or a month.
@@ -142,6 +145,7 @@ impl Operation for SpendingReport {
                     amount: r.amount.into(),
                 })
                 .collect(),
+            scheduled: report.scheduled.map(Into::into),
         })
     }
 }

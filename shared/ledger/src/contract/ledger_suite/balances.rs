@@ -294,6 +294,36 @@ pub async fn archive_refuses_money_left_unless_forced<S: Store>(store: S) {
     assert_eq!(apart, [("비상금".to_string(), "30000".to_string())]);
     assert_eq!(after.totals, before.totals);
     assert_eq!(after.totals.assets.to_string(), "3818000");
+
+    // A spending category with history archives without force: its balance is what
+    // was spent, which stays in every report.
+    let food = call!(l.archive_account(&me, None, "식비", false)).expect("archive an expense");
+    assert_eq!(food.balance.to_string(), "12000");
+    let pay = call!(l.archive_account(&me, None, "월급", false)).expect("archive an income");
+    assert_eq!(pay.balance.to_string(), "3000000");
+    let march = call!(l.spending_report(
+        &me,
+        ReportRequest {
+            vault: None,
+            from: date("2026-03-01"),
+            to: date("2026-03-31"),
+            by: ReportBy::Account,
+            kind: FlowKind::Expense,
+        }
+    ))
+    .expect("report");
+    let rows: Vec<(Option<String>, String)> = march
+        .rows
+        .iter()
+        .map(|r| (r.account.clone(), r.amount.to_string()))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (Some("쇼핑".to_string()), "250000".to_string()),
+            (Some("식비".to_string()), "12000".to_string())
+        ]
+    );
 }
 
 /// create_account with an existing name: the same account again is harmless; another

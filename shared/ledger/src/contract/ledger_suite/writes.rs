@@ -334,10 +334,11 @@ pub async fn unusual_directions_are_recorded_with_a_note<S: Store>(store: S) {
     assert_eq!(notes, vec![None, reading(Reading::Refund, "쇼핑", "신한카드")]);
 }
 
-/// The duplicate guard goes by the clock: the same accounts and amount within the
-/// window (ten minutes) is a probable duplicate whatever the memo or the date, and the
-/// refusal names the earlier entry; after the window, or with allowDuplicate, it records.
-pub async fn duplicate_guard_goes_by_the_clock<S: Store>(store: S) {
+/// The duplicate guard goes by the entry: the same date, accounts and amount within
+/// the window (ten minutes) is a probable duplicate whatever the memo (a fresh-key retry
+/// with a reworded memo is refused, naming the entry); another date is another entry;
+/// after the window, or with allowDuplicate, it records.
+pub async fn duplicate_guard_goes_by_the_entry<S: Store>(store: S) {
     let (l, clock) = ledger_over(Arc::new(store));
     let me = fresh_person("dup-clock");
     household(&l, &me).await;
@@ -350,8 +351,8 @@ pub async fn duplicate_guard_goes_by_the_clock<S: Store>(store: S) {
     .await;
     let earlier = &first.transaction;
     clock.advance_seconds(90);
-    // Reworded, and even dated otherwise: still the same accounts and amount minutes later.
-    for (on, memo) in [(None, "아아"), (Some("2026-03-14"), "커피")] {
+    // Reworded, with the date defaulted or given: still the same entry minutes later.
+    for (on, memo) in [(None, "아아"), (Some("2026-03-15"), "커피")] {
         let e = call!(l.record_transaction(&me, tx("카카오뱅크", "식비", "4500", on, memo))).unwrap_err();
         match &e {
             LedgerError::ProbableDuplicate {
@@ -381,14 +382,20 @@ pub async fn duplicate_guard_goes_by_the_clock<S: Store>(store: S) {
         assert_eq!(
             e.to_string(),
             format!(
-                "The same accounts and amount were recorded 1 minute(s) ago as transaction {} (dated 2026-03-15, memo \"아이스 아메리카노\"); it is probably a duplicate.",
+                "An entry with the same date, accounts and amount was recorded 1 minute(s) ago as transaction {} (dated 2026-03-15, memo \"아이스 아메리카노\"); it is probably a duplicate.",
                 earlier.transaction_id
             )
         );
     }
-    // Another amount, or other accounts, is another entry.
+    // Another amount, other accounts, or another date is another entry.
     record(&l, &me, tx("카카오뱅크", "식비", "4600", None, "아아")).await;
     record(&l, &me, tx("현금", "식비", "4500", None, "아아")).await;
+    record(
+        &l,
+        &me,
+        tx("카카오뱅크", "식비", "4500", Some("2026-03-14"), "어제 커피"),
+    )
+    .await;
     let meant = record(
         &l,
         &me,
@@ -403,13 +410,15 @@ pub async fn duplicate_guard_goes_by_the_clock<S: Store>(store: S) {
     record(&l, &me, tx("카카오뱅크", "식비", "4500", None, "또 커피")).await;
     assert_eq!(
         balances(&l, &me).await.get("식비").map(String::as_str),
-        Some("34600"),
-        "12000 + 4500 + 4600 + 4500 + 4500 + 4500 (the two refused ones are not there)"
+        Some("39100"),
+        "12000 + 4500 + 4600 + 4500 + 4500 + 4500 + 4500 (the two refused ones are not there)"
     );
 }
 
-/// A repeat just after local midnight in Los Angeles lands on the next day by the
-/// calendar, but minutes later by the clock: caught (and across a guard bucket's edge).
+/// A repeat just after local midnight in Los Angeles with the date defaulted lands on the
+/// next day by the calendar, but minutes later by the clock: the vault's previous day
+/// matches, so it is caught (and across a guard bucket's edge); an entry dated the day
+/// before but recorded after midnight is not a repeat of a defaulted one.
 pub async fn duplicate_guard_catches_a_repeat_after_local_midnight<S: Store>(store: S) {
     let (l, clock) = ledger_over(Arc::new(store));
     let me = fresh_person("dup-la");
@@ -433,7 +442,7 @@ pub async fn duplicate_guard_catches_a_repeat_after_local_midnight<S: Store>(sto
     assert_eq!(
         e.to_string(),
         format!(
-            "The same accounts and amount were recorded 3 minute(s) ago as transaction {} (dated 2026-03-14, memo \"tacos\"); it is probably a duplicate.",
+            "An entry with the same date, accounts and amount was recorded 3 minute(s) ago as transaction {} (dated 2026-03-14, memo \"tacos\"); it is probably a duplicate.",
             late.transaction.transaction_id
         )
     );
@@ -447,6 +456,23 @@ pub async fn duplicate_guard_catches_a_repeat_after_local_midnight<S: Store>(sto
     )
     .await;
     assert_eq!(meant.transaction.date.to_string(), "2026-03-15");
+    // Dated the 14th but recorded after midnight (a backfill), then one defaulted to
+    // the 15th: different days, both recorded.
+    clock.advance_seconds(11 * 60);
+    let back = record(
+        &l,
+        &me,
+        tx("Checking", "Food", "7.25", Some("2026-03-14"), "bagel"),
+    )
+    .await;
+    let today = record(&l, &me, tx("Checking", "Food", "7.25", None, "bagel")).await;
+    assert_eq!(
+        (
+            back.transaction.date.to_string(),
+            today.transaction.date.to_string()
+        ),
+        ("2026-03-14".to_string(), "2026-03-15".to_string())
+    );
 }
 
 /// A dry run's transaction is a preview: a new entry's id is a placeholder never
