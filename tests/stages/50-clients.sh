@@ -2,7 +2,9 @@
 # (@modelcontextprotocol/client 2.x on 2026-07-28 via server/discover,
 # @modelcontextprotocol/sdk 1.x on legacy initialize) and the Python SDK
 # (mcp 2.x, mcp 1.x) each run the ledger story of tests/clients/story.* with a
-# dev Bearer token of its own and print one PASS line. Pins: tests/clients/
+# dev Bearer token of its own and print one PASS line; mcp 2.x also runs two people
+# keeping one book and a household's two months (hand entries, a statement import,
+# auto-transfers ahead, every figure checked by hand). Pins: tests/clients/
 # package-lock.json and requirements-*.txt; installs are cached under .build/.
 source tests/clients/install.sh
 source tests/clients/server.sh
@@ -40,6 +42,7 @@ clients_run ts-sdk-1 "$clients_node_bin/node" "$clients_node_dir/ts_v1_story.mjs
 clients_run py-mcp-2 "$clients_py2/bin/python" tests/clients/py_mcp2_story.py
 clients_run py-mcp-1 "$clients_py1/bin/python" tests/clients/py_mcp1_story.py
 clients_run py-mcp-2-together "$clients_py2/bin/python" tests/clients/py_mcp2_together.py
+clients_run py-mcp-2-household "$clients_py2/bin/python" tests/clients/py_mcp2_household.py
 echo "clients: $clients_passed passed, ${#clients_failed[@]} failed"
 if ((${#clients_failed[@]})); then
   echo "client stories failed: ${clients_failed[*]} (server log: $DOCHIYA_BUILD_DIR/clients-server.log)" >&2

@@ -436,7 +436,7 @@ async fn record_split_transaction_balances_both_sides() {
             r#"{"from": [{"account": "신한카드", "amount": "45000"}], "to": [{"account": "식비", "amount": "30000"}, {"account": "교통비", "amount": "10000"}], "idempotencyKey": "split-2"}"#
         )
         .await,
-        "The split does not balance: the `from` lines sum to 45000 and the `to` lines sum to 40000, a difference of -5000. Make both sides add up to the same total."
+        "The split does not balance: the `from` lines sum to 45000 and the `to` lines sum to 40000, so the `from` side is 5000 more. Make both sides add up to the same total."
     );
     assert_eq!(
         p.err(

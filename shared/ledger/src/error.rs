@@ -311,14 +311,15 @@ pub enum LedgerError {
     },
     /// A split's sides do not sum to the same amount.
     #[error(
-        "The split does not balance: the `from` lines sum to {credits} and the `to` lines sum to {debits}, a difference of {difference}. Make both sides add up to the same total."
+        "The split does not balance: the `from` lines sum to {credits} and the `to` lines sum to {debits}, so the `{}` side is {difference} more. Make both sides add up to the same total.",
+        if debits.minor() > credits.minor() { "to" } else { "from" }
     )]
     Unbalanced {
         /// Sum of the `to` lines (debits).
         debits: Money,
         /// Sum of the `from` lines (credits).
         credits: Money,
-        /// `debits - credits`.
+        /// How much the larger side exceeds the other (never negative).
         difference: Money,
     },
     /// A range whose start is after its end (dates or months).

@@ -570,7 +570,7 @@ pub async fn record_refuses_bad_input<S: Store>(store: S) {
     let e = call!(l.record_split(&me, split.clone())).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "The split does not balance: the `from` lines sum to 30000 and the `to` lines sum to 29000, a difference of -1000. Make both sides add up to the same total."
+        "The split does not balance: the `from` lines sum to 30000 and the `to` lines sum to 29000, so the `from` side is 1000 more. Make both sides add up to the same total."
     );
     let ok = NewSplit {
         to: vec![

@@ -48,7 +48,19 @@ pub(super) fn explain(t: &str) -> Option<String> {
     if t.chars().count() > MAX_EXPLAINED_CHARS {
         return None;
     }
+    if let Some(v) = exponent(t) {
+        return Some(format!(
+            "\"{t}\" uses exponent notation; an amount is plain digits in the vault's currency, with \".\" for decimals: send \"{v}\""
+        ));
+    }
     let mut problems: Vec<String> = Vec::new();
+    // Full-width digits and marks (an IME's "１２，０００") read as their ASCII forms.
+    let half: String = t.chars().map(half_width).collect();
+    if half != t {
+        problems.push("full-width characters".into());
+    }
+    let shown = t;
+    let t = half.as_str();
     let mut rest = t;
     let mut negative = false;
     let mut take_sign = |rest: &mut &str, problems: &mut Vec<String>| {
@@ -103,6 +115,7 @@ pub(super) fn explain(t: &str) -> Option<String> {
         [] => return None,
     };
     let advice = "an amount is plain digits in the vault's currency, with \".\" for decimals";
+    let t = shown;
     Some(match value {
         Some(v) => {
             let sign = if negative && !v.is_zero() { "-" } else { "" };
@@ -110,6 +123,49 @@ pub(super) fn explain(t: &str) -> Option<String> {
         }
         None => format!("\"{t}\" has {listed}; {advice}, like \"12500\" or \"12.50\""),
     })
+}
+
+/// The ASCII form of a full-width digit, sign or mark; any other character as it is.
+fn half_width(c: char) -> char {
+    match c {
+        '\u{FF10}'..='\u{FF19}' | '\u{FF0B}' | '\u{FF0C}' | '\u{FF0D}' | '\u{FF0E}' => {
+            char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c)
+        }
+        '\u{3000}' => ' ',
+        _ => c,
+    }
+}
+
+/// The plain decimal of `t` when it is a number in exponent notation (`4.321e3`,
+/// `-1.5E+2`), exactly; `None` otherwise or when the exponent is out of reason.
+fn exponent(t: &str) -> Option<String> {
+    let (mantissa, exp) = t.split_once(['e', 'E'])?;
+    let exp: i32 = exp.strip_prefix('+').unwrap_or(exp).parse().ok()?;
+    if exp.unsigned_abs() > 30 {
+        return None;
+    }
+    let (sign, body) = match mantissa.strip_prefix('-') {
+        Some(b) => ("-", b),
+        None => ("", mantissa),
+    };
+    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if int.is_empty() || !digits(int) || !digits(frac) || (body.contains('.') && frac.is_empty()) {
+        return None;
+    }
+    let all = format!("{int}{frac}");
+    // Where the decimal point lands, counted from the left of `all`.
+    let point = i32::try_from(int.len()).ok()? + exp;
+    let text = if point <= 0 {
+        format!("0.{}{all}", "0".repeat(usize::try_from(-point).ok()?))
+    } else if usize::try_from(point).ok()? >= all.len() {
+        format!("{all}{}", "0".repeat(usize::try_from(point).ok()? - all.len()))
+    } else {
+        let (i, f) = all.split_at(usize::try_from(point).ok()?);
+        format!("{i}.{f}")
+    };
+    let v = Decimal::parse_plain(&text).ok()?;
+    Some(format!("{sign}{v}"))
 }
 
 /// A currency mark at the start (`prefix`) or end of `t`, and the text without it.
@@ -337,6 +393,33 @@ mod tests {
             message("+5000"),
             "\"+5000\" has a plus sign; an amount is plain digits in the vault's currency, with \".\" for decimals: send \"5000\""
         );
+    }
+
+    /// Full-width digits (an IME's) and exponent notation get the exact string to send.
+    #[test]
+    fn full_width_digits_and_exponents_get_the_string_to_send() {
+        assert_eq!(
+            message("１２０００"),
+            "\"１２０００\" has full-width characters; an amount is plain digits in the vault's currency, with \".\" for decimals: send \"12000\""
+        );
+        assert_eq!(
+            message("１２，０００"),
+            "\"１２，０００\" has full-width characters and thousands separators (\",\"); an amount is plain digits in the vault's currency, with \".\" for decimals: send \"12000\""
+        );
+        let exp = |t: &str, v: &str| {
+            assert_eq!(
+                message(t),
+                format!("\"{t}\" uses exponent notation; an amount is plain digits in the vault's currency, with \".\" for decimals: send \"{v}\"")
+            )
+        };
+        exp("4.321e3", "4321");
+        exp("1E3", "1000");
+        exp("1.5e-2", "0.015");
+        exp("-2.5E+1", "-25");
+        exp("12.5e1", "125");
+        // Not a number in exponent notation: the plain refusal.
+        assert!(message("e3").starts_with("\"e3\" uses exponent notation; write the plain decimal"));
+        assert!(message("1e99").starts_with("\"1e99\" uses exponent notation; write the plain decimal"));
     }
 
     #[test]

@@ -484,6 +484,7 @@ pub(super) fn check_balanced(e: &Entry<'_>, currency: Currency) -> Result<(), Le
             difference: money(
                 debits
                     .checked_sub(credits)
+                    .and_then(i64::checked_abs)
                     .ok_or_else(|| LedgerError::invalid(Field::Total, "the amounts are out of range"))?,
             ),
         });

@@ -1,7 +1,7 @@
 //! The names the ledger itself gives: the equity account opening balances post
-//! against, and the memos of opening entries. A KRW vault in Asia/Seoul gets them in
-//! Korean (기초잔액, "신한카드 기초잔액"); others in English ("Opening Balances",
-//! "Opening balance of …").
+//! against, and the memos of opening entries. A vault named in Hangul, or a KRW vault
+//! in Asia/Seoul, gets them in Korean (기초잔액, "신한카드 기초잔액"); others in
+//! English ("Opening Balances", "Opening balance of …").
 //!
 //! The stored name is what counts: a vault that already has the equity account
 //! under either name keeps using it (and its language for memos), so existing
@@ -74,7 +74,10 @@ impl SystemNames {
     }
 }
 
-/// Whether the vault gets Korean system names: its currency is KRW and its zone Asia/Seoul.
+/// Whether the vault gets Korean system names: its name is written in Hangul (the
+/// people who named it read Korean, whatever its currency or zone: a Korean
+/// household's yen account), or its currency is KRW and its zone Asia/Seoul.
 fn korean(m: &Membership) -> bool {
-    m.currency.code() == "KRW" && m.zone.name() == "Asia/Seoul"
+    let hangul = |c: char| matches!(c, '\u{AC00}'..='\u{D7A3}' | '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}');
+    m.name.chars().any(hangul) || (m.currency.code() == "KRW" && m.zone.name() == "Asia/Seoul")
 }

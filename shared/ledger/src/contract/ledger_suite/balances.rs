@@ -476,4 +476,25 @@ pub async fn system_names_follow_the_vault<S: Store>(store: S) {
         .map(|a| a.name)
         .collect();
     assert_eq!(names, ["현금", "Opening Balances"], "no second equity account");
+
+    // A Korean household's yen account: named in Hangul, so Korean names whatever
+    // its currency and zone (decision 032).
+    call!(l.create_vault(
+        &me,
+        NewVault {
+            name: "엔화 지갑".into(),
+            currency: Some(Currency::parse("JPY").expect("JPY")),
+            time_zone: Some(VaultZone::parse("Asia/Tokyo").expect("zone")),
+        }
+    ))
+    .expect("엔화 지갑");
+    clock.advance_seconds(60);
+    let yen = call!(l.create_account(&me, open("엔화 지갑", "현금", AccountKind::Asset, Some("5000")))).expect("yen");
+    assert_eq!(
+        opening_of(&l, &me, "엔화 지갑", &yen).await,
+        (
+            "현금 기초잔액".to_string(),
+            vec!["현금".to_string(), "기초잔액".to_string()]
+        )
+    );
 }
