@@ -693,7 +693,7 @@ async fn a_card_statement_imported_twice() {
         .await;
     assert_eq!(
         dry["counts"],
-        json!({"recorded": 60, "replayed": 0, "duplicate": 0, "error": 0})
+        json!({"recorded": 0, "wouldRecord": 60, "replayed": 0, "duplicate": 0, "error": 0})
     );
     assert_eq!(dry["dryRun"], true);
 

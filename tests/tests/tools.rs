@@ -358,15 +358,15 @@ async fn record_transaction_refuses_a_reused_key_and_a_probable_duplicate() {
     // A model that minted a fresh key on retry is stopped by the duplicate guard.
     let again = r#"{"from": "카카오뱅크", "to": "식비", "amount": "9000", "date": "2026-03-03", "memo": "점심", "idempotencyKey": "k-2"}"#;
     let refusal = format!(
-        "The same accounts and amount were recorded 0 minute(s) ago as transactionId \"{id}\" (dated 2026-03-03, memo \"점심\", recorded at 2026-03-31T03:00:07Z). It is probably a duplicate of that one, even with another memo or date: check it with get_transaction. If this really is a second, separate transaction, call again with allowDuplicate: true."
+        "An entry with the same date, accounts and amount was recorded 0 minute(s) ago as transactionId \"{id}\" (dated 2026-03-03, memo \"점심\", recorded at 2026-03-31T03:00:07Z). It is probably a duplicate of that one, even with another memo: check it with get_transaction. If this really is a second, separate transaction, call again with allowDuplicate: true."
     );
     assert_eq!(p.err("record_transaction", again).await, refusal);
-    // Reworded and dated today (the clock, not the date, decides): the same refusal, on the modern leg too.
+    // Reworded (the memo does not decide): the same refusal, on the modern leg too.
     let reworded = h
         .modern_call(
             &p.token,
             "record_transaction",
-            r#"{"from": "카카오뱅크", "to": "식비", "amount": "9000", "memo": "국밥 점심", "idempotencyKey": "k-3"}"#,
+            r#"{"from": "카카오뱅크", "to": "식비", "amount": "9000", "date": "2026-03-03", "memo": "국밥 점심", "idempotencyKey": "k-3"}"#,
         )
         .await;
     assert_eq!(reworded["isError"], true);
@@ -1158,14 +1158,8 @@ async fn rename_and_archive_accounts_keep_history() {
             .await,
         "No account named \"교통비\" in vault \"우리집\". Closest names: \"교통\". Use one of them exactly, call list_accounts to see every name or create_account to add it."
     );
-    // An account still holding money is refused unless the caller says so.
-    assert_eq!(
-        p.err("archive_account", r#"{"account": "교통"}"#).await,
-        "Account \"교통\" still holds 1400 as of today, so it was not archived. Bring it to zero first with record_transaction (move the money to another account, or pay off what it owes), or call archive_account again with force: true to archive it anyway (its balance keeps counting in get_balances)."
-    );
-    let a = p
-        .ok("archive_account", r#"{"account": "교통", "force": true}"#)
-        .await;
+    // A spending category with history archives without force: its balance is what was spent.
+    let a = p.ok("archive_account", r#"{"account": "교통"}"#).await;
     assert_eq!(
         (s(&a["name"]), a["archived"].clone(), s(&a["balance"])),
         ("교통", json!(true), "1400")

@@ -322,6 +322,19 @@ pub enum LedgerError {
         /// How much the larger side exceeds the other (never negative).
         difference: Money,
     },
+    /// The caller was a member of the vault they mean until `on`: removed, or they left.
+    #[error(
+        "Your access to vault \"{vault}\" ended on {on} ({}). Its entries are not yours to read or record any more. Do not create a new vault to carry on this book: ask one of its owners for a new invite and call join_vault with it.",
+        if *removed { "an owner removed you" } else { "you left it" }
+    )]
+    AccessEnded {
+        /// The vault's name.
+        vault: String,
+        /// The day it ended, in the vault's zone.
+        on: LocalDate,
+        /// Removed by an owner (else the caller left).
+        removed: bool,
+    },
     /// A range whose start is after its end (dates or months).
     #[error("The range runs backwards: it starts at {from} and ends at {to}.")]
     BackwardsRange {
@@ -570,7 +583,9 @@ impl LedgerError {
     /// What kind of failure this is.
     pub fn kind(&self) -> ErrorKind {
         match self {
-            LedgerError::NotFound { .. } | LedgerError::InviteUnknown => ErrorKind::NotFound,
+            LedgerError::NotFound { .. } | LedgerError::InviteUnknown | LedgerError::AccessEnded { .. } => {
+                ErrorKind::NotFound
+            }
             LedgerError::InviteUsed
             | LedgerError::JoinNameTaken { .. }
             | LedgerError::AlreadyMember { .. }
@@ -833,6 +848,6 @@ mod tests {
             credits: m(1200),
             difference: m(50),
         };
-        assert!(u.to_string().starts_with("The split does not balance: the `from` lines sum to 12.00 and the `to` lines sum to 12.50, a difference of 0.50."));
+        assert!(u.to_string().starts_with("The split does not balance: the `from` lines sum to 12.00 and the `to` lines sum to 12.50, so the `to` side is 0.50 more."));
     }
 }

@@ -19,6 +19,9 @@ pub const MEMBERSHIP_PREFIX: &str = "M#";
 /// Sort key of a person's roster version: sorts just before every `M#…`, so
 /// one query reads the version with the memberships.
 pub const ROSTER_VERSION: &str = "M";
+/// Prefix of ended memberships in a person's partition (removed, or left): sorts
+/// after every `M#…` and before `VN#`, so the roster query reads them too.
+pub const ENDED_PREFIX: &str = "MX#";
 /// Prefix of account items (balance included) in a vault.
 pub const ACCOUNT_PREFIX: &str = "A#";
 /// Prefix of monthly rollups in a vault.
@@ -58,6 +61,16 @@ pub fn vault_pk(vault: VaultId) -> String {
 /// A person's membership of a vault (`P#<sub>` / `M#<vaultId>`).
 pub fn membership(who: &PersonId, vault: VaultId) -> Key {
     Key::new(person_pk(who), format!("{MEMBERSHIP_PREFIX}{vault}"))
+}
+
+/// The record that a person's membership of a vault ended (`P#<sub>` / `MX#<vaultId>`).
+pub fn ended_membership(who: &PersonId, vault: VaultId) -> Key {
+    Key::new(person_pk(who), format!("{ENDED_PREFIX}{vault}"))
+}
+
+/// Whether a sort key (from [`roster`]) is an ended membership's.
+pub fn is_ended_membership(sk: &str) -> bool {
+    sk.starts_with(ENDED_PREFIX)
 }
 
 /// The version of a person's memberships (`P#<sub>` / `M`): moved on by every
@@ -272,7 +285,7 @@ pub fn account_snapshots(account: AccountId) -> SkRange {
 
 /// A person's roster: the version item (`M`) and every membership (`M#…`) in one query.
 pub fn roster() -> SkRange {
-    SkRange::Between(ROSTER_VERSION.into(), upper(MEMBERSHIP_PREFIX))
+    SkRange::Between(ROSTER_VERSION.into(), upper(ENDED_PREFIX))
 }
 
 /// Every budget setting of a vault.

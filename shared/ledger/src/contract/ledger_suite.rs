@@ -3091,38 +3091,20 @@ pub async fn removal_takes_effect_on_every_instance<S: Store>(store: S) {
     for l in [&two, &one] {
         let read = call!(l.list_accounts(&b, None, false)).unwrap_err();
         assert!(
-            matches!(
-                read,
-                LedgerError::NotFound {
-                    what: Entity::Vault,
-                    ..
-                }
-            ),
+            matches!(read, LedgerError::AccessEnded { removed: true, .. }),
             "read after removal: {read:?}"
         );
         let write =
             call!(l.record_transaction(&b, tx("카카오뱅크", "식비", "1000", None, "after"))).unwrap_err();
         assert!(
-            matches!(
-                write,
-                LedgerError::NotFound {
-                    what: Entity::Vault,
-                    ..
-                }
-            ),
+            matches!(write, LedgerError::AccessEnded { removed: true, .. }),
             "write after removal: {write:?}"
         );
     }
     // Also when B names the vault.
     let named = call!(two.get_balances(&b, Some("가계부"), None)).unwrap_err();
     assert!(
-        matches!(
-            &named,
-            LedgerError::NotFound {
-                what: Entity::Vault,
-                ..
-            }
-        ),
+        matches!(&named, LedgerError::AccessEnded { removed: true, .. }),
         "{named:?}"
     );
     let members = call!(two.list_members(&a, None)).expect("list_members");
@@ -3172,13 +3154,7 @@ pub async fn last_owner_hands_over_before_leaving<S: Store>(store: S) {
     assert_eq!(rows, vec![("준호", Role::Owner)]);
     let gone = call!(l.list_accounts(&a, None, false)).unwrap_err();
     assert!(
-        matches!(
-            gone,
-            LedgerError::NotFound {
-                what: Entity::Vault,
-                ..
-            }
-        ),
+        matches!(gone, LedgerError::AccessEnded { removed: false, .. }),
         "{gone:?}"
     );
 }
@@ -3742,6 +3718,7 @@ macro_rules! ledger_contract_tests {
             statement_with_refs_matches_hand_entries,
             statement_without_refs_matches_hand_entries,
             overflow_in_the_middle_of_a_batch,
+            ended_access_is_named_not_hidden,
         );
     };
 }

@@ -409,7 +409,9 @@ mod tests {
         let exp = |t: &str, v: &str| {
             assert_eq!(
                 message(t),
-                format!("\"{t}\" uses exponent notation; an amount is plain digits in the vault's currency, with \".\" for decimals: send \"{v}\"")
+                format!(
+                    "\"{t}\" uses exponent notation; an amount is plain digits in the vault's currency, with \".\" for decimals: send \"{v}\""
+                )
             )
         };
         exp("4.321e3", "4321");

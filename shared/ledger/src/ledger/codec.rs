@@ -338,6 +338,42 @@ pub(super) struct MemberRec {
     pub name_key: NameKey,
 }
 
+/// A membership that ended: which vault, the person's name for it, when, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct EndedRec {
+    pub vault_id: VaultId,
+    /// The vault's name as the remover knew it.
+    pub name: String,
+    /// The person's own name key for it (what they would call it).
+    pub name_key: NameKey,
+    /// The day it ended, in the vault's zone.
+    pub on: LocalDate,
+    /// Removed by an owner (else they left).
+    pub removed: bool,
+}
+
+impl EndedRec {
+    pub fn to_attrs(&self) -> Attrs {
+        BTreeMap::from([
+            ("vaultId".into(), sv(self.vault_id.to_string())),
+            ("name".into(), sv(&self.name)),
+            ("nameKey".into(), sv(self.name_key.as_str())),
+            ("endedOn".into(), sv(self.on.to_string())),
+            ("removed".into(), Value::Bool(self.removed)),
+        ])
+    }
+
+    pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
+        Ok(EndedRec {
+            vault_id: parse_or_corrupt(VaultId::parse(s(a, "vaultId")?), "vault id")?,
+            name: s(a, "name")?.to_string(),
+            name_key: NameKey::from_stored(s(a, "nameKey")?.to_string()),
+            on: parse_or_corrupt(LocalDate::parse(s(a, "endedOn")?), "date")?,
+            removed: flag(a, "removed")?,
+        })
+    }
+}
+
 impl MemberRec {
     pub fn to_attrs(&self) -> Attrs {
         BTreeMap::from([

@@ -242,7 +242,12 @@ fn new_postings(
             return Err(LedgerError::Unbalanced {
                 debits: money(debits),
                 credits: money(credits),
-                difference: money(debits.checked_sub(credits).and_then(i64::checked_abs).ok_or_else(out_of_range)?),
+                difference: money(
+                    debits
+                        .checked_sub(credits)
+                        .and_then(i64::checked_abs)
+                        .ok_or_else(out_of_range)?,
+                ),
             });
         }
         let to_ids: Vec<AccountId> = postings[..lines.to.len()].iter().map(|p| p.account_id).collect();

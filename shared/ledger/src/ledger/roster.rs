@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::Ledger;
-use super::codec::{Membership, ROSTER_VERSION as VERSION};
+use super::codec::{EndedRec, Membership, ROSTER_VERSION as VERSION};
 use super::guards::ROSTER_VERSION;
 use super::resolve::{join2, pick_vault, query_all};
 use crate::domain::PersonId;
@@ -38,6 +38,8 @@ const MAX_PEOPLE: usize = 4096;
 pub(super) struct Roster {
     /// Memberships, sorted by name key.
     pub members: Vec<Membership>,
+    /// Memberships that ended (removed, or left), latest first.
+    pub ended: Vec<EndedRec>,
     /// The version item's value; `None` while the person has never changed a membership.
     pub version: Option<i64>,
 }
@@ -81,6 +83,7 @@ impl Roster {
         members.sort_by(|a, b| a.name_key.cmp(&b.name_key));
         Roster {
             members,
+            ended: self.ended.clone(),
             version: Some(self.version.unwrap_or(0).saturating_add(1)),
         }
     }
@@ -139,15 +142,25 @@ pub(super) async fn fetch(ledger: &Ledger, who: &PersonId) -> Result<Arc<Roster>
     let items = query_all(ledger.store.as_ref(), keys::person_pk(who), keys::roster(), true).await?;
     let mut version = None;
     let mut members = Vec::with_capacity(items.len());
+    let mut ended = Vec::new();
     for item in &items {
         if keys::is_roster_version(&item.key.sk) {
             version = Some(version_of(&item.attrs)?);
+        } else if keys::is_ended_membership(&item.key.sk) {
+            ended.push(EndedRec::from_attrs(&item.attrs)?);
         } else {
             members.push(Membership::from_attrs(&item.attrs)?);
         }
     }
     members.sort_by(|a, b| a.name_key.cmp(&b.name_key));
-    let roster = Arc::new(Roster { members, version });
+    // A vault rejoined since is live again: its ended record says nothing.
+    ended.retain(|e| !members.iter().any(|m| m.vault_id == e.vault_id));
+    ended.sort_by(|a, b| b.on.cmp(&a.on));
+    let roster = Arc::new(Roster {
+        members,
+        ended,
+        version,
+    });
     ledger.rosters.put(who, roster.clone());
     Ok(roster)
 }
@@ -272,6 +285,41 @@ where
         ledger.rosters.forget(who);
     }
     let roster = fetch(ledger, who).await?;
-    let m = pick_vault(&roster.members, wanted)?;
+    let m = pick_vault(&roster.members, wanted).map_err(|e| ended_instead(&roster, wanted, e))?;
     body(InVault::new(m, roster)).await
+}
+
+/// "Your access ended" instead of "no such vault" (or "you have no vault yet") when
+/// the vault the caller means is one they were removed from or left: a model told
+/// there is no vault would start a new, empty book.
+fn ended_instead(roster: &Roster, wanted: Option<&str>, e: LedgerError) -> LedgerError {
+    if !matches!(
+        e,
+        LedgerError::NotFound {
+            what: crate::error::Entity::Vault,
+            ..
+        }
+    ) {
+        return e;
+    }
+    let wanted = wanted.map(str::trim).filter(|w| !w.is_empty());
+    let ended = match wanted {
+        Some(name) => {
+            let key = crate::domain::NameKey::of(name);
+            roster
+                .ended
+                .iter()
+                .find(|x| x.name_key == key || crate::domain::NameKey::of(&x.name) == key)
+        }
+        None if roster.members.is_empty() => roster.ended.first(),
+        None => None,
+    };
+    match ended {
+        Some(x) => LedgerError::AccessEnded {
+            vault: wanted.map_or_else(|| x.name.clone(), str::to_string),
+            on: x.on,
+            removed: x.removed,
+        },
+        None => e,
+    }
 }

@@ -526,10 +526,32 @@ pub(super) async fn list_members(
 /// The ops that take `member` out of `vault`: their member item, their
 /// membership and vault-name items, and a move of THEIR roster version, so a
 /// roster any instance cached for them is stale from this write on.
-fn removal(vault: VaultId, member: &MemberRec) -> Result<Vec<WriteOp>, LedgerError> {
+/// Their partition keeps that it ended (`MX#`), so their next call hears "your access
+/// ended on …", not "no such vault".
+fn removal(
+    ledger: &Ledger,
+    m: &Membership,
+    member: &MemberRec,
+    removed: bool,
+) -> Result<Vec<WriteOp>, LedgerError> {
+    let vault = m.vault_id;
     let them = PersonId::new(member.person.clone())
         .map_err(|e| LedgerError::internal_from("stored member has an unusable subject", e))?;
+    let ended = super::codec::EndedRec {
+        vault_id: vault,
+        name: m.name.clone(),
+        name_key: member.name_key.clone(),
+        on: m.today(ledger),
+        removed,
+    };
     Ok(vec![
+        WriteOp::Put {
+            item: Item {
+                key: keys::ended_membership(&them, vault),
+                attrs: ended.to_attrs(),
+            },
+            guard: None,
+        },
         WriteOp::Delete {
             key: keys::member(vault, &them),
             guard: guard(MEMBER_PRESENT, Condition::Exists),
@@ -595,7 +617,7 @@ pub(super) async fn remove_member(
                     "that is you; to leave the vault yourself call leave_vault",
                 ));
             }
-            let mut ops = removal(v.m.vault_id, target)?;
+            let mut ops = removal(ledger, &v.m, target, true)?;
             ops.push(members_update(
                 keys::vault_meta(v.m.vault_id),
                 -1,
@@ -645,7 +667,7 @@ pub(super) async fn leave_vault(
                     vault: v.m.name.clone(),
                 });
             }
-            let mut ops = removal(v.m.vault_id, me)?;
+            let mut ops = removal(ledger, &v.m, me, false)?;
             // The caller's own version moves with the commit, under the roster guard.
             ops.pop();
             ops.push(members_update(

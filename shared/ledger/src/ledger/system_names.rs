@@ -78,6 +78,7 @@ impl SystemNames {
 /// people who named it read Korean, whatever its currency or zone: a Korean
 /// household's yen account), or its currency is KRW and its zone Asia/Seoul.
 fn korean(m: &Membership) -> bool {
-    let hangul = |c: char| matches!(c, '\u{AC00}'..='\u{D7A3}' | '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}');
+    let hangul =
+        |c: char| matches!(c, '\u{AC00}'..='\u{D7A3}' | '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}');
     m.name.chars().any(hangul) || (m.currency.code() == "KRW" && m.zone.name() == "Asia/Seoul")
 }

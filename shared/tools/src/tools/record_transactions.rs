@@ -160,8 +160,9 @@ struct EntryOut {
 struct Counts {
     /// Recorded by this call.
     recorded: u32,
-    /// On a dry run: would be recorded.
-    would_record: u32,
+    /// Dry run only: how many would be recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    would_record: Option<u32>,
     /// Recorded by an earlier call with this idempotencyKey (nothing written now).
     replayed: u32,
     /// Already in the ledger.
@@ -251,7 +252,11 @@ fn read_entry(e: Entry) -> Result<BatchEntry, Unreadable> {
 }
 
 fn output(b: BatchRecorded) -> Result<Output, LedgerError> {
-    let mut counts = Counts::default();
+    let mut counts = Counts {
+        // Present (even at 0) exactly on a dry run.
+        would_record: b.dry_run.then_some(0),
+        ..Counts::default()
+    };
     let mut results = Vec::with_capacity(b.results.len());
     for (i, r) in b.results.into_iter().enumerate() {
         let index = u32::try_from(i).unwrap_or(u32::MAX);
@@ -266,7 +271,7 @@ fn output(b: BatchRecorded) -> Result<Output, LedgerError> {
                     counts.replayed += 1;
                     Status::Recorded
                 } else if b.dry_run {
-                    counts.would_record += 1;
+                    *counts.would_record.get_or_insert(0) += 1;
                     Status::WouldRecord
                 } else {
                     counts.recorded += 1;

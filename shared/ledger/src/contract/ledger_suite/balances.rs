@@ -489,7 +489,8 @@ pub async fn system_names_follow_the_vault<S: Store>(store: S) {
     ))
     .expect("엔화 지갑");
     clock.advance_seconds(60);
-    let yen = call!(l.create_account(&me, open("엔화 지갑", "현금", AccountKind::Asset, Some("5000")))).expect("yen");
+    let yen = call!(l.create_account(&me, open("엔화 지갑", "현금", AccountKind::Asset, Some("5000"))))
+        .expect("yen");
     assert_eq!(
         opening_of(&l, &me, "엔화 지갑", &yen).await,
         (

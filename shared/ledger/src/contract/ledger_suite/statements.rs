@@ -1,8 +1,11 @@
 //! Contract tests of a household's month (decision 032): backfills recorded, a
 //! retry with the same key replaying across midnight, statement lines matched with
-//! the book by data, an overflow that is one entry's error; on every store.
+//! the book by data, an overflow that is one entry's error, an ended membership
+//! named as such; on every store.
 
 use std::collections::BTreeSet;
+
+use crate::error::ErrorKind;
 
 use super::batches::{batch, counts, entry};
 use super::*;
@@ -325,4 +328,58 @@ pub async fn overflow_in_the_middle_of_a_batch<S: Store>(store: S) {
             ("수입".to_string(), expected.to_string()),
         ]
     );
+}
+
+/// A removed member, and one who left, hear "your access to vault X ended on D" on
+/// every call that means the vault (named, or the only one they had), never "create a
+/// vault"; list_vaults no longer lists it; with a vault of their own, unnamed calls go
+/// there and a call naming the old one still hears that it ended.
+pub async fn ended_access_is_named_not_hidden<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let a = named_person("ended-a", "민지");
+    let b = named_person("ended-b", "준호");
+    shared_household(&l, &a, &b, Role::Member).await;
+    call!(l.remove_member(&a, None, "준호")).expect("remove_member");
+    let removed = "Your access to vault \"가계부\" ended on 2026-03-15 (an owner removed you). Its entries are not yours to read or record any more. Do not create a new vault to carry on this book: ask one of its owners for a new invite and call join_vault with it.";
+    let listing = |vault: Option<&str>| TransactionQuery {
+        vault: vault.map(Into::into),
+        account: None,
+        from: None,
+        to: None,
+        text: None,
+        limit: None,
+        cursor: None,
+        include_voided: false,
+    };
+    let e = call!(l.list_transactions(&b, listing(None))).unwrap_err();
+    assert_eq!(
+        (e.to_string(), e.kind()),
+        (removed.to_string(), ErrorKind::NotFound)
+    );
+    let e = call!(l.record_transaction(&b, tx("카카오뱅크", "식비", "1000", None, "몰래"))).unwrap_err();
+    assert_eq!(e.to_string(), removed);
+    let e = call!(l.get_balances(&b, Some("가계부"), None)).unwrap_err();
+    assert_eq!(e.to_string(), removed);
+    assert!(call!(l.list_vaults(&b)).expect("list_vaults").vaults.is_empty());
+    // With a book of their own, unnamed calls go there; the old name still says it ended.
+    vault(&l, &b, "내 가계부").await;
+    call!(l.list_transactions(&b, listing(None))).expect("own vault");
+    let e = call!(l.list_transactions(&b, listing(Some("가계부")))).unwrap_err();
+    assert_eq!(e.to_string(), removed);
+
+    // One who leaves hears that they left.
+    let c = named_person("ended-c", "서연");
+    let invite = call!(l.share_vault(&a, None, Role::Member)).expect("share");
+    call!(l.join_vault(&c, &invite.invite_code, None)).expect("join");
+    call!(l.leave_vault(&c, None)).expect("leave");
+    let e = call!(l.get_balances(&c, None, None)).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("Your access to vault \"가계부\" ended on 2026-03-15 (you left it)."),
+        "{e}"
+    );
+    // Invited again, the vault is theirs again.
+    let again = call!(l.share_vault(&a, None, Role::Member)).expect("share again");
+    call!(l.join_vault(&c, &again.invite_code, None)).expect("rejoin");
+    call!(l.get_balances(&c, None, None)).expect("rejoined");
 }
