@@ -888,10 +888,12 @@ async fn two_people_keep_one_book() {
         )
         .await;
     assert_eq!(removed["removed"], true);
+    // Named, the shared vault says his access ended (never "no such vault").
+    let ended = "Your access to vault \"같이\" ended on 2026-03-31 (an owner removed you).";
     let after = junho.err("list_transactions", r#"{"vault": "같이"}"#).await;
-    assert!(after.starts_with("No vault named \"같이\""), "{after}");
+    assert!(after.starts_with(ended), "{after}");
     let write = junho.err("record_transaction", &json!({"vault": "같이", "from": "카카오뱅크", "to": "식비", "amount": "1000", "idempotencyKey": "after"}).to_string()).await;
-    assert!(write.starts_with("No vault named \"같이\""), "{write}");
+    assert!(write.starts_with(ended), "{write}");
     // His own 우리집 is untouched.
     assert_eq!(
         junho.ok("list_vaults", "{}").await["vaults"]
