@@ -234,29 +234,7 @@ async fn report_in(
 ) -> Result<SpendingReport, LedgerError> {
     let store = ledger.store.as_ref();
     let pk = keys::vault_pk(m.vault_id);
-    // Whole months come from monthly rollups; partial months at either end from daily ones.
-    let first_full = if r.from.day() == 1 {
-        r.from.month()
-    } else {
-        r.from.month().next()
-    };
-    let last_full = if r.to == r.to.last_of_month() {
-        r.to.month()
-    } else {
-        r.to.month().prev()
-    };
-    let mut day_ranges = Vec::new();
-    if first_full > last_full {
-        // No whole month between: the days from..to are exactly the two partial months.
-        day_ranges.push((r.from, r.to));
-    } else {
-        if r.from.day() != 1 {
-            day_ranges.push((r.from, r.from.last_of_month()));
-        }
-        if r.to != r.to.last_of_month() {
-            day_ranges.push((r.to.first_of_month(), r.to));
-        }
-    }
+    let (first_full, last_full, day_ranges) = report_months(r);
     // The accounts and the whole months' rollups in one query (the range also holds
     // earlier months' rollups, skipped below, as a balance's head query does).
     let head_range = if first_full <= last_full {
@@ -350,6 +328,34 @@ async fn report_in(
         rows,
         scheduled,
     })
+}
+
+/// The first and last whole months of a report's period (read from monthly rollups),
+/// and the ranges of days of its partial months at either end (from daily ones).
+fn report_months(r: &ReportRequest) -> (YearMonth, YearMonth, Vec<(LocalDate, LocalDate)>) {
+    let first_full = if r.from.day() == 1 {
+        r.from.month()
+    } else {
+        r.from.month().next()
+    };
+    let last_full = if r.to == r.to.last_of_month() {
+        r.to.month()
+    } else {
+        r.to.month().prev()
+    };
+    let mut day_ranges = Vec::new();
+    if first_full > last_full {
+        // No whole month between: the days from..to are exactly the two partial months.
+        day_ranges.push((r.from, r.to));
+    } else {
+        if r.from.day() != 1 {
+            day_ranges.push((r.from, r.from.last_of_month()));
+        }
+        if r.to != r.to.last_of_month() {
+            day_ranges.push((r.to.first_of_month(), r.to));
+        }
+    }
+    (first_full, last_full, day_ranges)
 }
 
 /// Live entries dated after today through the end of a period (none when the period
