@@ -125,6 +125,8 @@ async def main() -> list[str]:
             "식비": ("46000", None),
             "쇼핑": ("51700", None),
             "통신비": ("0", "55000"),
+            # The opening balance's other side (a vault named in Hangul: Korean system names).
+            "기초잔액": ("2000000", None),
         }, "get_balances")
         expect_equal(balances["totals"], {"assets": "4461300", "liabilities": "9000", "netWorth": "4452300"},
                      "totals")
