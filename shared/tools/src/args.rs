@@ -444,10 +444,10 @@ impl<'de> Deserialize<'de> for OnlyMonthArg {
         if t.len() == 10
             && let Ok(day) = LocalDate::parse(t)
         {
-            return Err(de::Error::custom(format!(
+            return Err(de::Error::custom(sentence(&format!(
                 "\"{t}\" is a date; the month is YYYY-MM: send \"{}\" for that month",
                 day.month()
-            )));
+            ))));
         }
         YearMonth::parse(t)
             .map(OnlyMonthArg)
