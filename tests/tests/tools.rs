@@ -384,6 +384,41 @@ async fn record_transaction_refuses_a_reused_key_and_a_probable_duplicate() {
     assert_eq!(second["balances"][0]["balance"], "18000");
 }
 
+/// An amount in another currency than the vault's is refused naming the vault's
+/// currency, with no number to send; the vault's own sign still gets the string to send.
+#[tokio::test]
+async fn an_amount_in_another_currency_is_refused_without_a_number() {
+    let h = Harness::new().await;
+    let p = h.person("other-currency");
+    household(&p).await;
+    assert_eq!(
+        p.err(
+            "record_transaction",
+            r#"{"from": "카카오뱅크", "to": "식비", "amount": "¥1,200", "memo": "라멘", "idempotencyKey": "yen"}"#
+        )
+        .await,
+        "Argument `amount`: \"¥1,200\" is an amount in JPY, but this vault keeps KRW: send the amount actually charged in KRW (as the card statement or receipt shows it), as plain digits; do not convert it yourself."
+    );
+    assert_eq!(
+        p.err(
+            "record_transaction",
+            r#"{"from": "카카오뱅크", "to": "식비", "amount": "₩9,000", "idempotencyKey": "won"}"#
+        )
+        .await,
+        "Argument `amount`: \"₩9,000\" has a currency sign (₩) and thousands separators (\",\"); an amount is plain digits in the vault's currency, with \".\" for decimals: send \"9000\"."
+    );
+    let r = p
+        .ok(
+            "record_transactions",
+            r#"{"entries": [{"from": "신한카드", "to": "식비", "amount": "$12", "date": "2026-03-02"}], "idempotencyKey": "usd"}"#,
+        )
+        .await;
+    assert_eq!(
+        r["results"][0]["message"],
+        "Invalid amount: \"$12\" is an amount in USD, but this vault keeps KRW: send the amount actually charged in KRW (as the card statement or receipt shows it), as plain digits; do not convert it yourself."
+    );
+}
+
 #[tokio::test]
 async fn record_transaction_refuses_an_archived_account() {
     let h = Harness::new().await;

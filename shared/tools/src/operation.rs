@@ -121,14 +121,52 @@ impl<O: Operation> Tool for LedgerTool<O> {
         principal: &Principal,
         arguments: Option<&RawValue>,
     ) -> Result<Box<RawValue>, ToolError> {
-        let args: O::Args = args::parse(arguments)?;
         let who = PersonId::new(principal.person.clone())
             .map_err(|e| ToolError::Internal(Box::new(e)))?
             .with_name(principal.name.clone());
+        let args: O::Args = match args::parse(arguments) {
+            Ok(args) => args,
+            Err(e) => return Err(against_vault_currency(&self.ledger, &who, arguments, e).await),
+        };
         let output = O::run(&self.ledger, &who, args)
             .await
             .map_err(|e| errors::tool_error(e, O::argument))?;
         // Straight from the response type to text: no `Value` tree in between.
         serde_json::value::to_raw_value(&output).map_err(|e| ToolError::Internal(Box::new(e)))
+    }
+}
+
+/// An argument error about an amount written in another currency than the vault's
+/// ("¥1,200" in a won vault), reworded against the vault's currency with no number to
+/// send: the generic advice ("send \"1200\"") would record yen as won. Any other
+/// error, or one the vault cannot be read for, is returned as it is.
+async fn against_vault_currency(
+    ledger: &Ledger,
+    who: &PersonId,
+    arguments: Option<&RawValue>,
+    e: ToolError,
+) -> ToolError {
+    let ToolError::Invalid(message) = &e else {
+        return e;
+    };
+    // "Argument `amount`: \"¥1,200\" has a currency sign (¥) …"
+    let Some((argument, rest)) = message.split_once("`: \"") else {
+        return e;
+    };
+    let Some(text) = rest.find("\" has ").map(|end| &rest[..end]) else {
+        return e;
+    };
+    if !rest.contains("a currency") {
+        return e;
+    }
+    let vault = arguments
+        .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
+        .and_then(|v| v.get("vault").and_then(|n| n.as_str()).map(str::to_owned));
+    match ledger.vault_currency(who, vault.as_deref()).await {
+        Ok(currency) => match dochiya_ledger::domain::other_currency(text, currency.code()) {
+            Some(refusal) => ToolError::Invalid(format!("{argument}`: {refusal}.")),
+            None => e,
+        },
+        Err(_) => e,
     }
 }

@@ -168,6 +168,38 @@ fn exponent(t: &str) -> Option<String> {
     Some(format!("{sign}{v}"))
 }
 
+/// The currency a mark stands for (`¥` → JPY), when it names one.
+fn currency_of(mark: &str) -> Option<&str> {
+    Some(match mark {
+        "₩" | "￦" | "원" => "KRW",
+        "US$" | "$" | "달러" => "USD",
+        "¥" | "￥" | "円" | "엔" => "JPY",
+        "€" | "유로" => "EUR",
+        "£" => "GBP",
+        code if code.len() == 3 && code.bytes().all(|b| b.is_ascii_uppercase()) => code,
+        _ => return None,
+    })
+}
+
+/// When the amount text `t` names another currency than the vault's (`vault`, an ISO
+/// code): the refusal, naming the vault's currency and suggesting no number, since a
+/// converted guess would be recorded as fact ("¥1,200" is not 1,200 won).
+pub fn other_currency(t: &str, vault: &str) -> Option<String> {
+    let t = t.trim();
+    if t.chars().count() > MAX_EXPLAINED_CHARS {
+        return None;
+    }
+    let rest = t.trim_start_matches(['-', '+']).trim_start();
+    let named = strip_mark(rest, true)
+        .or_else(|| strip_mark(rest, false))
+        .and_then(|(mark, _, _)| currency_of(&mark).map(str::to_string))?;
+    (named != vault).then(|| {
+        format!(
+            "\"{t}\" is an amount in {named}, but this vault keeps {vault}: send the amount actually charged in {vault} (as the card statement or receipt shows it), as plain digits; do not convert it yourself"
+        )
+    })
+}
+
 /// A currency mark at the start (`prefix`) or end of `t`, and the text without it.
 fn strip_mark(t: &str, prefix: bool) -> Option<(String, Mark, &str)> {
     for (mark, kind) in MARKS {
@@ -393,6 +425,34 @@ mod tests {
             message("+5000"),
             "\"+5000\" has a plus sign; an amount is plain digits in the vault's currency, with \".\" for decimals: send \"5000\""
         );
+    }
+
+    /// Another currency than the vault's: refused with no number; the vault's own: none.
+    #[test]
+    fn another_currency_is_refused_without_a_number() {
+        assert_eq!(
+            other_currency("¥1,200", "KRW").as_deref(),
+            Some(
+                "\"¥1,200\" is an amount in JPY, but this vault keeps KRW: send the amount actually charged in KRW (as the card statement or receipt shows it), as plain digits; do not convert it yourself"
+            )
+        );
+        for (t, named) in [
+            ("$12", "USD"),
+            ("1200엔", "JPY"),
+            ("12 달러", "USD"),
+            ("USD 12", "USD"),
+            ("€5", "EUR"),
+        ] {
+            let m = other_currency(t, "KRW").unwrap_or_default();
+            assert!(
+                m.starts_with(&format!("\"{t}\" is an amount in {named}, but")),
+                "{m}"
+            );
+        }
+        assert_eq!(other_currency("₩9,000", "KRW"), None);
+        assert_eq!(other_currency("9,000원", "KRW"), None);
+        assert_eq!(other_currency("¥1,200", "JPY"), None);
+        assert_eq!(other_currency("12,000", "KRW"), None);
     }
 
     /// Full-width digits (an IME's) and exponent notation get the exact string to send.

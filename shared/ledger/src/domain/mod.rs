@@ -10,6 +10,7 @@ mod money;
 mod name;
 mod time;
 
+pub use amount_text::other_currency;
 pub use direction::{Reading, reading};
 pub use ids::{
     AccountId, Entropy, OsEntropy, PersonId, SeededEntropy, TWO_POW_53, TransactionId, VaultId,

@@ -97,10 +97,17 @@ fn prepare(
     batch: &NewBatch,
     key: &IdempotencyKey,
     index: usize,
+    currency: crate::domain::Currency,
 ) -> Result<Prepared, LedgerError> {
     let e = match &batch.entries[index] {
         Ok(e) => e,
-        Err(u) => return Err(LedgerError::invalid(u.field, u.message.clone())),
+        // An amount in another currency is refused against this vault's, with no number.
+        Err(u) => {
+            let message = quoted_amount(&u.message)
+                .and_then(|t| crate::domain::other_currency(t, currency.code()))
+                .unwrap_or_else(|| u.message.clone());
+            return Err(LedgerError::invalid(u.field, message));
+        }
     };
     let line = |account: &str| SplitLine {
         account: account.to_string(),
@@ -128,6 +135,12 @@ fn prepare(
         external_ref,
         key: key.for_entry(index),
     })
+}
+
+/// The amount text an amount's refusal quotes first (`"¥1,200" has …` → `¥1,200`).
+pub(crate) fn quoted_amount(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix('"')?;
+    rest.find("\" has ").map(|end| &rest[..end])
 }
 
 /// Items read in the first round, by key (`None`: absent).
@@ -343,7 +356,7 @@ async fn attempt(
     let m = v.m.clone();
     let now = ledger.clock.now();
     let (ready, failed): (Vec<Option<Prepared>>, Vec<Option<LedgerError>>) = (0..input.entries.len())
-        .map(|i| match prepare(ledger, input, key, i) {
+        .map(|i| match prepare(ledger, input, key, i, m.currency) {
             Ok(p) => (Some(p), None),
             Err(e) => (None, Some(e)),
         })

@@ -245,10 +245,19 @@ impl Ledger {
         record::record(self, who, input).await
     }
 
+    /// The currency of the vault a call means (to word a refused amount against it).
+    pub async fn vault_currency(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+    ) -> Result<crate::domain::Currency, LedgerError> {
+        roster::in_vault(self, who, vault, |v| async move { Ok(v.m.currency) }).await
+    }
+
     /// Record up to [`MAX_BATCH_ENTRIES`](crate::domain::limits::MAX_BATCH_ENTRIES)
     /// simple entries, each exactly once (its own atomic write and idempotency record),
-    /// with one result per entry: recorded, duplicate (by externalRef or the
-    /// duplicate guard) or that entry's error. See `batch.rs`.
+    /// with one result per entry: recorded, duplicate (by externalRef or by data, with
+    /// the book) or that entry's error. See `batch.rs`.
     pub async fn record_transactions(
         &self,
         who: &PersonId,
