@@ -194,9 +194,23 @@ async fn bad_backups_are_refused_and_leave_the_store_as_it_was() {
     refused("{}\n".into(), "not a dochiya backup");
 
     // The owner already keeps another vault named 우리집 in the target.
+    // (Made through a ledger with the system's randomness: the harness's seeded ids
+    // would give this vault the backed-up vault's id.)
+    let client = dochiya_store_dynamodb::load_client().await;
+    let ledger = dochiya_ledger::Ledger::new(
+        Arc::new(DynamoStore::new(client, &table)),
+        Arc::new(dochiya_ledger::domain::SystemClock),
+        dochiya_ledger::LedgerConfig::default(),
+    );
+    let new_vault = dochiya_ledger::ledger::NewVault {
+        name: "우리집".into(),
+        currency: None,
+        time_zone: None,
+    };
+    let owner_id = dochiya_ledger::domain::PersonId::new(OWNER).expect("subject");
+    ledger.create_vault(&owner_id, new_vault).await.expect("create_vault");
     let h = dynamo_harness(&table).await;
     let owner = h.person(OWNER);
-    owner.ok("create_vault", r#"{"name": "우리집"}"#).await;
     let before = owner.ok("list_vaults", "{}").await;
     refused(text.clone(), &format!("{OWNER} already has a different vault named \"우리집\""));
     assert_eq!(owner.ok("list_vaults", "{}").await, before);

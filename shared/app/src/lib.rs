@@ -58,7 +58,7 @@ pub enum StartupError {
     )]
     NoTable,
     /// A backup could not be written, read or restored.
-    #[error("{0}")]
+    #[error("backup")]
     Backup(#[source] Box<dyn std::error::Error + Send + Sync>),
     /// The protocol server refused its tools or documents.
     #[error("assembling the MCP server")]
