@@ -47,13 +47,13 @@ impl From<ExportFormat> for Format {
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    /// First day, YYYY-MM-DD or YYYY-MM. Default: the first entry.
+    /// First day (YYYY-MM-DD or YYYY-MM).
     from: Option<DayOrMonthArg>,
-    /// Last day, YYYY-MM-DD or YYYY-MM. Default: the last entry.
+    /// Last day (YYYY-MM-DD or YYYY-MM).
     to: Option<DayOrMonthArg>,
-    /// csv (Excel), hledger or beancount.
+    /// csv opens in Excel.
     format: Format,
-    /// nextCursor of the previous page.
+    /// The previous page's nextCursor.
     cursor: Option<CursorArg>,
 }
 
@@ -87,7 +87,7 @@ impl Operation for ExportTransactions {
     type Output = Output;
     const NAME: &'static str = "export_transactions";
     const TITLE: &'static str = "Export transactions";
-    const DESCRIPTION: &'static str = "Exports a period's entries as a file's text, oldest first: csv (one row per posting; opens in Excel), hledger or beancount. Voided entries are marked (csv) or commented out. Pages of up to 500 entries: while nextCursor is present, call again with it; join the texts in order.";
+    const DESCRIPTION: &'static str = "Exports entries as file text, oldest first: csv (a row per posting), hledger or beancount; voided ones marked or commented out. Up to 500 per page: while nextCursor is present, call again with it and join the texts.";
     const SCOPE: &'static str = READ;
     const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
 
