@@ -268,3 +268,98 @@ fn from_json(value: &Json, depth: usize) -> Result<Value, String> {
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn backup() -> Backup {
+        let vault = VaultId::from_uuid(uuid::Uuid::from_u128(7));
+        let pk = keys::vault_pk(vault);
+        let meta = BTreeMap::from([
+            ("name".to_string(), Value::S("우리집".into())),
+            ("accountCount".to_string(), Value::N(9_007_199_254_740_993)),
+            ("shared".to_string(), Value::Bool(false)),
+            (
+                "postings".to_string(),
+                Value::L(vec![Value::M(BTreeMap::from([("amount".to_string(), Value::N(-12_000))]))]),
+            ),
+        ]);
+        let claim = BTreeMap::from([("vaultId".to_string(), Value::S(vault.to_string()))]);
+        Backup {
+            vault_id: vault,
+            vault_name: "우리집".into(),
+            persons: vec!["alice".into()],
+            exported_at_ms: 1,
+            items: vec![
+                Item {
+                    key: Key::new(pk, keys::VAULT_META),
+                    attrs: meta,
+                },
+                Item {
+                    key: Key::new("P#alice", "VN#우리집"),
+                    attrs: claim,
+                },
+            ],
+        }
+    }
+
+    fn text(b: &Backup) -> String {
+        let mut out = Vec::new();
+        b.write_jsonl(&mut out).expect("write");
+        String::from_utf8(out).expect("UTF-8")
+    }
+
+    fn read(text: &str) -> Result<Backup, String> {
+        Backup::read_jsonl(text.as_bytes()).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_backup_reads_back_exactly_numbers_beyond_two_to_the_53_included() {
+        let b = backup();
+        let written = text(&b);
+        assert!(written.contains(r#""accountCount":{"N":"9007199254740993"}"#), "{written}");
+        assert_eq!(read(&written), Ok(b));
+    }
+
+    #[test]
+    fn truncated_altered_or_foreign_files_are_refused() {
+        let written = text(&backup());
+        let lines: Vec<&str> = written.lines().collect();
+        assert_eq!(
+            read(&format!("{}\n{}\n", lines[0], lines[1])),
+            Err("the backup is truncated or altered: it ends after 1 items without its trailer; nothing was written. Export it again".into())
+        );
+        assert_eq!(
+            read(&written[..written.len() - 1]),
+            Err("the backup is truncated or altered: line 4 is cut off; nothing was written. Export it again".into())
+        );
+        let dropped = format!("{}\n{}\n{}\n", lines[0], lines[1], lines[3]);
+        assert_eq!(
+            read(&dropped),
+            Err("the backup is truncated or altered: its trailer counts 2 items and the file holds 1; nothing was written. Export it again".into())
+        );
+        let altered = written.replacen("-12000", "-13000", 1);
+        assert_eq!(
+            read(&altered),
+            Err("the backup is truncated or altered: its items do not match the trailer's SHA-256; nothing was written. Export it again".into())
+        );
+        assert_eq!(
+            read(&written.replacen("\"version\":1", "\"version\":2", 1)),
+            Err("backup format version 2 is not one this dochiya reads (it reads version 1); use the dochiya that made it, or a newer one".into())
+        );
+        let outside = written.replacen("P#alice", "P#mallory", 1);
+        assert_eq!(
+            read(&outside),
+            Err(format!(
+                "line 3: item P#mallory/VN#우리집 is not of vault {}",
+                VaultId::from_uuid(uuid::Uuid::from_u128(7))
+            ))
+        );
+        assert_eq!(read(""), Err("not a dochiya backup: the input is empty".into()));
+        assert_eq!(
+            read(&written.replacen(r#"{"N":"-12000"}"#, r#"{"N":-12000}"#, 1)),
+            Err(r#"line 2: not a typed value: {"N":-12000}"#.into())
+        );
+    }
+}
