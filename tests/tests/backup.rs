@@ -46,9 +46,18 @@ fn dochiya(args: &[&str], env: &[(&str, String)], stdin: &[u8]) -> (bool, Vec<u8
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn dochiya-mcp");
-    child.stdin.take().expect("stdin").write_all(stdin).expect("write stdin");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin)
+        .expect("write stdin");
     let out = child.wait_with_output().expect("wait");
-    (out.status.success(), out.stdout, String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.success(),
+        out.stdout,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 fn dynamo_env(table: &str) -> Vec<(&'static str, String)> {
@@ -81,11 +90,20 @@ async fn answers(p: &Client<'_>, ids: &[String]) -> Vec<(String, Value)> {
         ("list_vaults", json!({})),
         ("list_accounts", json!({"includeArchived": true})),
         ("list_transactions", json!({"includeVoided": true, "limit": 200})),
-        ("list_transactions", json!({"account": "식비", "from": "2026-02-01"})),
+        (
+            "list_transactions",
+            json!({"account": "식비", "from": "2026-02-01"}),
+        ),
         ("get_balances", json!({})),
         ("get_balances", json!({"asOf": "2026-01-31"})),
-        ("spending_report", json!({"from": "2026-01-01", "to": "2026-02-28", "by": "month"})),
-        ("spending_report", json!({"from": "2026-01-01", "to": "2026-02-28"})),
+        (
+            "spending_report",
+            json!({"from": "2026-01-01", "to": "2026-02-28", "by": "month"}),
+        ),
+        (
+            "spending_report",
+            json!({"from": "2026-01-01", "to": "2026-02-28"}),
+        ),
         ("net_worth_history", json!({"from": "2026-01", "to": "2026-03"})),
         ("reconcile", json!({})),
         ("list_snapshots", json!({})),
@@ -111,7 +129,10 @@ async fn household_on_disk(dir: &Path) -> (Vec<String>, Vec<(String, Value)>, Ve
     let invite = owner.ok("share_vault", "{}").await;
     let partner = h.person(PARTNER);
     partner
-        .ok("join_vault", &json!({"inviteCode": invite["inviteCode"]}).to_string())
+        .ok(
+            "join_vault",
+            &json!({"inviteCode": invite["inviteCode"]}).to_string(),
+        )
         .await;
     let a = answers(&owner, &ids).await;
     let b = answers(&partner, &ids).await;
@@ -124,7 +145,11 @@ async fn a_book_moves_from_the_embedded_store_to_dynamodb_with_every_answer_the_
     let (ids, owner_before, partner_before) = household_on_disk(&dir).await;
 
     let data_dir: Vec<(&str, String)> = vec![("DOCHIYA_DATA_DIR", dir.to_string_lossy().into_owned())];
-    let (ok, file, err) = dochiya(&["export", "--vault", book::VAULT, "--sub", OWNER], &data_dir, b"");
+    let (ok, file, err) = dochiya(
+        &["export", "--vault", book::VAULT, "--sub", OWNER],
+        &data_dir,
+        b"",
+    );
     assert!(ok, "export: {err}");
     assert!(err.contains("exported vault \"우리집\""), "{err}");
     let text = String::from_utf8(file.clone()).expect("UTF-8");
@@ -148,7 +173,11 @@ async fn a_book_moves_from_the_embedded_store_to_dynamodb_with_every_answer_the_
     let h = dynamo_harness(&table).await;
     let owner_after = answers(&h.person(OWNER), &ids).await;
     let partner_after = answers(&h.person(PARTNER), &ids).await;
-    for (before, after) in owner_before.iter().zip(&owner_after).chain(partner_before.iter().zip(&partner_after)) {
+    for (before, after) in owner_before
+        .iter()
+        .zip(&owner_after)
+        .chain(partner_before.iter().zip(&partner_after))
+    {
         assert_eq!(before, after);
     }
     assert_eq!(owner_after.len(), 14 + ids.len());
@@ -170,7 +199,11 @@ async fn bad_backups_are_refused_and_leave_the_store_as_it_was() {
     let dir = std::env::temp_dir().join(unique("dochiya-backup-bad"));
     household_on_disk(&dir).await;
     let data_dir: Vec<(&str, String)> = vec![("DOCHIYA_DATA_DIR", dir.to_string_lossy().into_owned())];
-    let (ok, file, err) = dochiya(&["export", "--sub", OWNER, "--vault", book::VAULT], &data_dir, b"");
+    let (ok, file, err) = dochiya(
+        &["export", "--sub", OWNER, "--vault", book::VAULT],
+        &data_dir,
+        b"",
+    );
     assert!(ok, "export: {err}");
     let text = String::from_utf8(file).expect("UTF-8");
     let lines: Vec<&str> = text.lines().collect();
@@ -188,7 +221,10 @@ async fn bad_backups_are_refused_and_leave_the_store_as_it_was() {
     let cut = text[..text.len() - 10].to_string();
     refused(cut, "is cut off");
     let other_version = text.replacen("\"version\":1", "\"version\":2", 1);
-    refused(other_version, "backup format version 2 is not one this dochiya reads");
+    refused(
+        other_version,
+        "backup format version 2 is not one this dochiya reads",
+    );
     let altered = text.replacen("\"S\":\"카카오뱅크\"", "\"S\":\"카카오뱅크2\"", 1);
     refused(altered, "do not match the trailer's SHA-256");
     refused("{}\n".into(), "not a dochiya backup");
@@ -208,16 +244,29 @@ async fn bad_backups_are_refused_and_leave_the_store_as_it_was() {
         time_zone: None,
     };
     let owner_id = dochiya_ledger::domain::PersonId::new(OWNER).expect("subject");
-    ledger.create_vault(&owner_id, new_vault).await.expect("create_vault");
+    ledger
+        .create_vault(&owner_id, new_vault)
+        .await
+        .expect("create_vault");
     let h = dynamo_harness(&table).await;
     let owner = h.person(OWNER);
     let before = owner.ok("list_vaults", "{}").await;
-    refused(text.clone(), &format!("{OWNER} already has a different vault named \"우리집\""));
+    refused(
+        text.clone(),
+        &format!("{OWNER} already has a different vault named \"우리집\""),
+    );
     assert_eq!(owner.ok("list_vaults", "{}").await, before);
-    assert_eq!(h.person(PARTNER).ok("list_vaults", "{}").await, json!({"vaults": []}));
+    assert_eq!(
+        h.person(PARTNER).ok("list_vaults", "{}").await,
+        json!({"vaults": []})
+    );
 
     // Mapped to another subject, the same file goes in.
-    let (ok, _, err) = dochiya(&["import", "--person", &format!("{OWNER}=moved-owner")], &env, text.as_bytes());
+    let (ok, _, err) = dochiya(
+        &["import", "--person", &format!("{OWNER}=moved-owner")],
+        &env,
+        text.as_bytes(),
+    );
     assert!(ok, "mapped import: {err}");
     let moved = h.person("moved-owner").ok("list_vaults", "{}").await;
     assert_eq!(moved["vaults"][0]["name"], "우리집");

@@ -42,16 +42,24 @@ async fn export(p: &Client<'_>, args: Value) -> (String, usize) {
 fn tool(name: &str) -> Option<PathBuf> {
     let candidates = [
         std::env::var_os("DOCHIYA_BEANCOUNT_BIN").map(|d| PathBuf::from(d).join(name)),
-        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.build/beancount-venv/bin").join(name)),
+        Some(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../../.build/beancount-venv/bin")
+                .join(name),
+        ),
     ];
-    let found = candidates.into_iter().flatten().find(|p| p.is_file()).or_else(|| {
-        Command::new(name)
-            .arg("--version")
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|_| PathBuf::from(name))
-    });
+    let found = candidates
+        .into_iter()
+        .flatten()
+        .find(|p| p.is_file())
+        .or_else(|| {
+            Command::new(name)
+                .arg("--version")
+                .output()
+                .ok()
+                .filter(|o| o.status.success())
+                .map(|_| PathBuf::from(name))
+        });
     let required = std::env::var("DOCHIYA_LEDGER_TOOLS").is_ok_and(|v| v == "required")
         || std::env::var("CI").is_ok_and(|v| v == "true");
     match (&found, required) {
@@ -131,9 +139,18 @@ async fn the_household_exports_in_three_formats_that_their_tools_accept() {
     let (csv, pages) = export(&p, json!({"format": "csv", "from": "2026-01", "to": "2026-02"})).await;
     assert_eq!(pages, 1);
     assert!(csv.starts_with("\u{feff}transactionId,date,memo,account,kind,parent,amount,tags,voided\r\n"));
-    assert!(csv.contains(",\"점심 \"\"김밥\"\", 2인분\",카카오뱅크,asset,,-9000,,false\r\n"), "{csv}");
-    assert!(csv.contains(",\"'=SUM(A1:A9)\",신한카드,liability,,-3500,,false\r\n"), "{csv}");
-    assert!(csv.contains(",버스 (잘못 입력),교통비,expense,,1400,,true\r\n"), "{csv}");
+    assert!(
+        csv.contains(",\"점심 \"\"김밥\"\", 2인분\",카카오뱅크,asset,,-9000,,false\r\n"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains(",\"'=SUM(A1:A9)\",신한카드,liability,,-3500,,false\r\n"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains(",버스 (잘못 입력),교통비,expense,,1400,,true\r\n"),
+        "{csv}"
+    );
     let path = temp_file("book.csv", &csv);
     let sums = Command::new("python3")
         .arg("-c")
@@ -156,7 +173,11 @@ async fn the_household_exports_in_three_formats_that_their_tools_accept() {
     assert_eq!(sums["rows"], 2 * 11 + 3);
     let mut from_csv = BTreeMap::new();
     for row in sums["sums"].as_array().expect("sums") {
-        let (name, kind, sum) = (row[0].as_str().unwrap(), row[1].as_str().unwrap(), row[2].as_str().unwrap());
+        let (name, kind, sum) = (
+            row[0].as_str().unwrap(),
+            row[1].as_str().unwrap(),
+            row[2].as_str().unwrap(),
+        );
         from_csv.insert(name.to_owned(), (kind.to_owned(), natural(kind, sum)));
     }
     for (name, (kind, balance)) in &expected {
@@ -166,14 +187,34 @@ async fn the_household_exports_in_three_formats_that_their_tools_accept() {
 
     // hledger: accepted, and `hledger bal` equals get_balances for every account.
     let (journal, _) = export(&p, json!({"format": "hledger"})).await;
-    assert!(journal.contains("2026-02-03 () (주)쿠팡 환불  ; id:"), "{journal}");
+    assert!(
+        journal.contains("2026-02-03 () (주)쿠팡 환불  ; id:"),
+        "{journal}"
+    );
     assert!(journal.contains("2026-01-10 마트； 장보기  ; id:"), "{journal}");
-    assert!(journal.contains("; voided: 2026-01-12 버스 (잘못 입력)"), "{journal}");
+    assert!(
+        journal.contains("; voided: 2026-01-12 버스 (잘못 입력)"),
+        "{journal}"
+    );
     let path = temp_file("book.journal", &journal);
     if let Some(hledger) = tool("hledger") {
         let file = path.to_str().expect("path");
         run(&hledger, &["-f", file, "check"]);
-        let bal = run(&hledger, &["-f", file, "bal", "--flat", "-E", "--no-total", "-O", "csv", "-e", "2026-03-01"]);
+        let bal = run(
+            &hledger,
+            &[
+                "-f",
+                file,
+                "bal",
+                "--flat",
+                "-E",
+                "--no-total",
+                "-O",
+                "csv",
+                "-e",
+                "2026-03-01",
+            ],
+        );
         let got: BTreeMap<String, String> = bal
             .lines()
             .skip(1)
@@ -182,7 +223,10 @@ async fn the_household_exports_in_three_formats_that_their_tools_accept() {
                 (cells[0].to_owned(), cells[1].trim_end_matches(" KRW").to_owned())
             })
             .collect();
-        let accounts: Vec<String> = expected.iter().map(|(n, (k, _))| format!("{}:{n}", hledger_root(k))).collect();
+        let accounts: Vec<String> = expected
+            .iter()
+            .map(|(n, (k, _))| format!("{}:{n}", hledger_root(k)))
+            .collect();
         // get_balances leaves out an archived account at zero (현금); hledger shows it at 0.
         assert!(got.iter().all(|(a, b)| accounts.contains(a) || b == "0"), "{bal}");
         for (name, (kind, balance)) in &expected {
@@ -195,8 +239,14 @@ async fn the_household_exports_in_three_formats_that_their_tools_accept() {
 
     // Beancount: accepted; Korean names under generated components, the originals kept.
     let (beancount, _) = export(&p, json!({"format": "beancount"})).await;
-    assert!(beancount.contains("2026-01-01 open Assets:X-카카오뱅크 KRW\n  name: \"카카오뱅크\"\n  id: \""), "{beancount}");
-    assert!(beancount.contains("2026-01-05 * \"점심 \\\"김밥\\\", 2인분\"\n"), "{beancount}");
+    assert!(
+        beancount.contains("2026-01-01 open Assets:X-카카오뱅크 KRW\n  name: \"카카오뱅크\"\n  id: \""),
+        "{beancount}"
+    );
+    assert!(
+        beancount.contains("2026-01-05 * \"점심 \\\"김밥\\\", 2인분\"\n"),
+        "{beancount}"
+    );
     let path = temp_file("book.beancount", &beancount);
     if let Some(bean_check) = tool("bean-check") {
         run(&bean_check, &[path.to_str().expect("path")]);
@@ -211,7 +261,12 @@ async fn pages_join_into_the_whole_file_and_bad_requests_say_what_to_send() {
     book::record(&p).await;
     let (whole, pages) = export(&p, json!({"format": "hledger"})).await;
     assert_eq!(pages, 1);
-    let one = p.ok("export_transactions", r#"{"format": "hledger", "from": "2026-02-01", "to": "2026-02-28"}"#).await;
+    let one = p
+        .ok(
+            "export_transactions",
+            r#"{"format": "hledger", "from": "2026-02-01", "to": "2026-02-28"}"#,
+        )
+        .await;
     assert_eq!(one["from"], "2026-02-01");
     assert_eq!(one["to"], "2026-02-28");
     assert_eq!(one["count"], 4);
@@ -230,7 +285,10 @@ async fn pages_join_into_the_whole_file_and_bad_requests_say_what_to_send() {
             .map(|i| json!({"from": "카카오뱅크", "to": "식비", "amount": (1000 + batch * 100 + i).to_string(), "date": "2026-03-02"}))
             .collect();
         let r = p
-            .ok("record_transactions", &json!({"entries": entries, "idempotencyKey": format!("many-{batch}")}).to_string())
+            .ok(
+                "record_transactions",
+                &json!({"entries": entries, "idempotencyKey": format!("many-{batch}")}).to_string(),
+            )
             .await;
         assert_eq!(r["counts"]["recorded"], entries.len(), "{r}");
     }
@@ -244,9 +302,19 @@ async fn pages_join_into_the_whole_file_and_bad_requests_say_what_to_send() {
     assert_eq!(csv.lines().count(), 1 + 2 * 11 + 3 + 2 * 520);
 
     let bad = p.err("export_transactions", r#"{"format": "xlsx"}"#).await;
-    assert!(bad.contains("csv") && bad.contains("hledger") && bad.contains("beancount"), "{bad}");
-    let bad = p.err("export_transactions", r#"{"format": "csv", "from": "2026-02-01", "to": "2026-01-01"}"#).await;
+    assert!(
+        bad.contains("csv") && bad.contains("hledger") && bad.contains("beancount"),
+        "{bad}"
+    );
+    let bad = p
+        .err(
+            "export_transactions",
+            r#"{"format": "csv", "from": "2026-02-01", "to": "2026-01-01"}"#,
+        )
+        .await;
     assert!(bad.contains("2026-02-01") && bad.contains("2026-01-01"), "{bad}");
-    let bad = p.err("export_transactions", r#"{"format": "csv", "cursor": "00ff"}"#).await;
+    let bad = p
+        .err("export_transactions", r#"{"format": "csv", "cursor": "00ff"}"#)
+        .await;
     assert!(bad.starts_with("Invalid cursor"), "{bad}");
 }

@@ -31,13 +31,19 @@ pub const FEBRUARY_END: &[(&str, &str)] = &[
 
 async fn tx(p: &Client<'_>, args: Value) -> String {
     let r = p.ok("record_transaction", &args.to_string()).await;
-    r["transaction"]["transactionId"].as_str().expect("transactionId").to_owned()
+    r["transaction"]["transactionId"]
+        .as_str()
+        .expect("transactionId")
+        .to_owned()
 }
 
 /// Record the household as `p`; returns the ids of every entry recorded.
 pub async fn record(p: &Client<'_>) -> Vec<String> {
-    p.ok("create_vault", &json!({"name": VAULT, "currency": "KRW"}).to_string())
-        .await;
+    p.ok(
+        "create_vault",
+        &json!({"name": VAULT, "currency": "KRW"}).to_string(),
+    )
+    .await;
     for (name, kind, opening) in [
         ("카카오뱅크", "asset", Some("1000000")),
         ("현금", "asset", Some("50000")),
@@ -55,10 +61,21 @@ pub async fn record(p: &Client<'_>) -> Vec<String> {
         p.ok("create_account", &args.to_string()).await;
     }
     let mut ids = Vec::new();
-    let simple = |from: &str, to: &str, amount: &str, date: &str, memo: &str, key: &str| {
-        json!({"from": from, "to": to, "amount": amount, "date": date, "memo": memo, "idempotencyKey": key})
-    };
-    ids.push(tx(p, simple("카카오뱅크", "식비", "9000", "2026-01-05", "점심 \"김밥\", 2인분", "b-1")).await);
+    let simple = |from: &str, to: &str, amount: &str, date: &str, memo: &str, key: &str| json!({"from": from, "to": to, "amount": amount, "date": date, "memo": memo, "idempotencyKey": key});
+    ids.push(
+        tx(
+            p,
+            simple(
+                "카카오뱅크",
+                "식비",
+                "9000",
+                "2026-01-05",
+                "점심 \"김밥\", 2인분",
+                "b-1",
+            ),
+        )
+        .await,
+    );
     let split = json!({
         "from": [{"account": "신한카드", "amount": "45000"}],
         "to": [{"account": "식비", "amount": "30000"}, {"account": "생활용품", "amount": "15000"}],
@@ -66,24 +83,67 @@ pub async fn record(p: &Client<'_>) -> Vec<String> {
     });
     let r = p.ok("record_split_transaction", &split.to_string()).await;
     ids.push(r["transaction"]["transactionId"].as_str().expect("id").to_owned());
-    let bus = tx(p, simple("카카오뱅크", "교통비", "1400", "2026-01-12", "버스 (잘못 입력)", "b-3")).await;
-    p.ok("void_transaction", &json!({"transactionId": bus, "reason": "잘못 입력"}).to_string())
-        .await;
+    let bus = tx(
+        p,
+        simple(
+            "카카오뱅크",
+            "교통비",
+            "1400",
+            "2026-01-12",
+            "버스 (잘못 입력)",
+            "b-3",
+        ),
+    )
+    .await;
+    p.ok(
+        "void_transaction",
+        &json!({"transactionId": bus, "reason": "잘못 입력"}).to_string(),
+    )
+    .await;
     ids.push(bus);
     ids.push(tx(p, simple("현금", "식비", "50000", "2026-01-20", "시장", "b-4")).await);
     p.ok("archive_account", r#"{"account": "현금"}"#).await;
-    ids.push(tx(p, simple("월급", "카카오뱅크", "3000000", "2026-01-25", "1월 급여", "b-5")).await);
-    ids.push(tx(p, simple("카카오뱅크", "신한카드", "45000", "2026-01-31", "카드값", "b-6")).await);
-    ids.push(tx(p, simple("식비", "신한카드", "4000", "2026-02-03", "(주)쿠팡 환불", "b-7")).await);
-    let lunch = tx(p, simple("카카오뱅크", "식비", "8000", "2026-02-10", "점심", "b-8")).await;
+    ids.push(
+        tx(
+            p,
+            simple("월급", "카카오뱅크", "3000000", "2026-01-25", "1월 급여", "b-5"),
+        )
+        .await,
+    );
+    ids.push(
+        tx(
+            p,
+            simple("카카오뱅크", "신한카드", "45000", "2026-01-31", "카드값", "b-6"),
+        )
+        .await,
+    );
+    ids.push(
+        tx(
+            p,
+            simple("식비", "신한카드", "4000", "2026-02-03", "(주)쿠팡 환불", "b-7"),
+        )
+        .await,
+    );
+    let lunch = tx(
+        p,
+        simple("카카오뱅크", "식비", "8000", "2026-02-10", "점심", "b-8"),
+    )
+    .await;
     let edit = json!({"transactionId": lunch, "idempotencyKey": "b-8-edit", "amount": "8500", "date": "2026-02-11", "memo": "점심 (정정)"});
     p.ok("edit_transaction", &edit.to_string()).await;
     ids.push(lunch);
-    ids.push(tx(p, simple("신한카드", "식비", "3500", "2026-02-14", "=SUM(A1:A9)", "b-9")).await);
+    ids.push(
+        tx(
+            p,
+            simple("신한카드", "식비", "3500", "2026-02-14", "=SUM(A1:A9)", "b-9"),
+        )
+        .await,
+    );
     let mut again = simple("신한카드", "식비", "3500", "2026-02-15", "커피 두 번", "b-10");
     again["allowDuplicate"] = json!(true);
     let twice = tx(p, again).await;
-    p.ok("void_transaction", &json!({"transactionId": twice}).to_string()).await;
+    p.ok("void_transaction", &json!({"transactionId": twice}).to_string())
+        .await;
     ids.push(twice);
     p.ok(
         "upsert_snapshot",

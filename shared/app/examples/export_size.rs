@@ -18,7 +18,9 @@ use dochiya_store_embedded::EmbeddedStore;
 const ENTRIES: usize = 10_000;
 
 fn main() {
-    let runtime = tokio::runtime::Builder::new_current_thread().build().expect("runtime");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("runtime");
     runtime.block_on(run());
 }
 
@@ -63,7 +65,11 @@ async fn run() {
             .map(|i| {
                 let n = batch * 100 + i;
                 let (from, to, memo) = lines[n % lines.len()];
-                let day = LocalDate::from_ymd(2024 + (n / 4000) as i16, 1 + ((n / 334) % 12) as i16, 1 + (n % 28) as i16);
+                let day = LocalDate::from_ymd(
+                    2024 + (n / 4000) as i16,
+                    1 + ((n / 334) % 12) as i16,
+                    1 + (n % 28) as i16,
+                );
                 Ok(BatchEntry {
                     from: from.into(),
                     to: to.into(),

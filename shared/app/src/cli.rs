@@ -48,9 +48,8 @@ Configuration is read from DOCHIYA_* environment variables (see README).";
 pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String> {
     let mut args = args.into_iter().peekable();
     let sub = match args.peek().map(String::as_str) {
-        Some("serve") | Some("token") | Some("create-table") | Some("export") | Some("import") | Some("help") => {
-            args.next()
-        }
+        Some("serve") | Some("token") | Some("create-table") | Some("export") | Some("import")
+        | Some("help") => args.next(),
         Some("-h") | Some("--help") => return Ok(Command::Help),
         _ => None,
     };
@@ -201,8 +200,17 @@ mod tests {
             p(&["import", "--person", "local"]),
             Err("--person needs OLD_SUB=NEW_SUB, not \"local\"".into())
         );
-        assert_eq!(p(&["import", "--vault", "x"]), Err("--vault belongs to `export`".into()));
-        assert_eq!(p(&["export", "--person", "a=b"]), Err("--person belongs to `import`".into()));
-        assert_eq!(p(&["export", "--port", "1"]), Err("export takes --vault and --sub only".into()));
+        assert_eq!(
+            p(&["import", "--vault", "x"]),
+            Err("--vault belongs to `export`".into())
+        );
+        assert_eq!(
+            p(&["export", "--person", "a=b"]),
+            Err("--person belongs to `import`".into())
+        );
+        assert_eq!(
+            p(&["export", "--port", "1"]),
+            Err("export takes --vault and --sub only".into())
+        );
     }
 }

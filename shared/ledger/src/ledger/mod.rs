@@ -36,9 +36,9 @@ use crate::domain::{Clock, Entropy, LocalDate, OsEntropy, PersonId, TransactionI
 use crate::error::LedgerError;
 use crate::store::Store;
 
+pub use backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError, Restored};
 #[cfg(feature = "contract")]
 pub(crate) use codec::without_heads;
-pub use backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError, Restored};
 pub use export::{ExportFormat, ExportPage, ExportRequest, MAX_PAGE_BYTES, MAX_PAGE_ENTRIES};
 pub use sharing::{INVITE_LIFETIME_SECS, MAX_MEMBERS};
 pub use system_names::KOREAN_OPENING_EQUITY;

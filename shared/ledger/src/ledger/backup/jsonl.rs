@@ -69,7 +69,8 @@ impl Backup {
                     backup.items.len()
                 )));
             };
-            let value: Json = serde_json::from_str(&line).map_err(|e| lines.bad(format!("not JSON ({e})")))?;
+            let value: Json =
+                serde_json::from_str(&line).map_err(|e| lines.bad(format!("not JSON ({e})")))?;
             if let Some(trailer) = value.get("trailer") {
                 check_trailer(trailer, backup.items.len(), &hex(&hash.clone().finalize()))?;
                 break;
@@ -86,7 +87,11 @@ impl Backup {
         if lines.next_line()?.is_some() {
             return Err(BackupError::Truncated("there are lines after its trailer".into()));
         }
-        if !backup.items.iter().any(|i| i.key.sk == keys::VAULT_META && i.key.pk == keys::vault_pk(backup.vault_id)) {
+        if !backup
+            .items
+            .iter()
+            .any(|i| i.key.sk == keys::VAULT_META && i.key.pk == keys::vault_pk(backup.vault_id))
+        {
             return Err(BackupError::NotABackup("it holds no vault settings item".into()));
         }
         Ok(backup)
@@ -122,7 +127,9 @@ impl<R: BufRead> Lines<R> {
             return Err(BackupError::Truncated(format!("line {} is cut off", self.number)));
         }
         buf.pop();
-        String::from_utf8(buf).map(Some).map_err(|_| self.bad("not UTF-8".into()))
+        String::from_utf8(buf)
+            .map(Some)
+            .map_err(|_| self.bad("not UTF-8".into()))
     }
 
     fn bad(&self, message: String) -> BackupError {
@@ -154,14 +161,22 @@ fn header(line: &str) -> Result<Backup, BackupError> {
         .and_then(Json::as_array)
         .map(|a| {
             a.iter()
-                .map(|p| p.as_str().filter(|s| PersonId::new(*s).is_ok()).map(str::to_string))
+                .map(|p| {
+                    p.as_str()
+                        .filter(|s| PersonId::new(*s).is_ok())
+                        .map(str::to_string)
+                })
                 .collect::<Option<Vec<_>>>()
         })
         .and_then(|p| p.filter(|p| !p.is_empty()))
         .ok_or_else(|| not("its header names no persons"))?;
     Ok(Backup {
         vault_id,
-        vault_name: h.get("vaultName").and_then(Json::as_str).unwrap_or_default().to_string(),
+        vault_name: h
+            .get("vaultName")
+            .and_then(Json::as_str)
+            .unwrap_or_default()
+            .to_string(),
         persons,
         exported_at_ms: h.get("exportedAt").and_then(Json::as_i64).unwrap_or(0),
         items: Vec::new(),
@@ -177,7 +192,9 @@ fn check_trailer(trailer: &Json, count: usize, sha: &str) -> Result<(), BackupEr
         )));
     }
     if trailer.get("sha256").and_then(Json::as_str) != Some(sha) {
-        return Err(BackupError::Truncated("its items do not match the trailer's SHA-256".into()));
+        return Err(BackupError::Truncated(
+            "its items do not match the trailer's SHA-256".into(),
+        ));
     }
     Ok(())
 }
@@ -196,7 +213,10 @@ fn check_belongs(backup: &Backup, key: &Key) -> Result<(), String> {
     let membership = format!("{}{}", keys::MEMBERSHIP_PREFIX, backup.vault_id);
     match person {
         Some(_) if key.sk == membership || key.sk.starts_with("VN#") || key.sk.starts_with("IK#") => Ok(()),
-        _ => Err(format!("item {}/{} is not of vault {}", key.pk, key.sk, backup.vault_id)),
+        _ => Err(format!(
+            "item {}/{} is not of vault {}",
+            key.pk, key.sk, backup.vault_id
+        )),
     }
 }
 
@@ -211,7 +231,9 @@ fn to_json(value: &Value) -> Json {
         Value::N(n) => json!({"N": n.to_string()}),
         Value::Bool(b) => json!({"BOOL": b}),
         Value::L(list) => json!({"L": list.iter().map(to_json).collect::<Vec<_>>()}),
-        Value::M(map) => json!({"M": map.iter().map(|(k, v)| (k.clone(), to_json(v))).collect::<Map<_, _>>()}),
+        Value::M(map) => {
+            json!({"M": map.iter().map(|(k, v)| (k.clone(), to_json(v))).collect::<Map<_, _>>()})
+        }
     }
 }
 
@@ -243,7 +265,9 @@ fn attrs_of(map: &Map<String, Json>) -> Result<Attrs, String> {
 fn from_json(value: &Json, depth: usize) -> Result<Value, String> {
     const MAX_DEPTH: usize = 16;
     let bad = || format!("not a typed value: {value}");
-    let Json::Object(map) = value else { return Err(bad()) };
+    let Json::Object(map) = value else {
+        return Err(bad());
+    };
     if map.len() != 1 || depth > MAX_DEPTH {
         return Err(bad());
     }
@@ -282,7 +306,10 @@ mod tests {
             ("shared".to_string(), Value::Bool(false)),
             (
                 "postings".to_string(),
-                Value::L(vec![Value::M(BTreeMap::from([("amount".to_string(), Value::N(-12_000))]))]),
+                Value::L(vec![Value::M(BTreeMap::from([(
+                    "amount".to_string(),
+                    Value::N(-12_000),
+                )]))]),
             ),
         ]);
         let claim = BTreeMap::from([("vaultId".to_string(), Value::S(vault.to_string()))]);
@@ -318,7 +345,10 @@ mod tests {
     fn a_backup_reads_back_exactly_numbers_beyond_two_to_the_53_included() {
         let b = backup();
         let written = text(&b);
-        assert!(written.contains(r#""accountCount":{"N":"9007199254740993"}"#), "{written}");
+        assert!(
+            written.contains(r#""accountCount":{"N":"9007199254740993"}"#),
+            "{written}"
+        );
         assert_eq!(read(&written), Ok(b));
     }
 
@@ -332,7 +362,10 @@ mod tests {
         );
         assert_eq!(
             read(&written[..written.len() - 1]),
-            Err("the backup is truncated or altered: line 4 is cut off; nothing was written. Export it again".into())
+            Err(
+                "the backup is truncated or altered: line 4 is cut off; nothing was written. Export it again"
+                    .into()
+            )
         );
         let dropped = format!("{}\n{}\n{}\n", lines[0], lines[1], lines[3]);
         assert_eq!(

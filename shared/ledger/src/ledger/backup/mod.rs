@@ -17,7 +17,7 @@
 mod jsonl;
 pub(super) mod restore;
 
-use super::codec::{Membership, MemberRec};
+use super::codec::{MemberRec, Membership};
 use super::resolve::query_all;
 use super::roster::in_vault;
 use super::*;
@@ -108,11 +108,15 @@ impl Backup {
                 self.persons.join(", ")
             )));
         }
-        let new_id = PersonId::new(new).map_err(|e| BackupError::Mapping(format!("--person …={new}: {e}")))?;
+        let new_id =
+            PersonId::new(new).map_err(|e| BackupError::Mapping(format!("--person …={new}: {e}")))?;
         if self.persons.iter().any(|p| p == new_id.as_str()) {
-            return Err(BackupError::Mapping(format!("--person …={new}: the backup already has that person")));
+            return Err(BackupError::Mapping(format!(
+                "--person …={new}: the backup already has that person"
+            )));
         }
-        let old_id = PersonId::new(old).map_err(|e| BackupError::Mapping(format!("--person {old}=…: {e}")))?;
+        let old_id =
+            PersonId::new(old).map_err(|e| BackupError::Mapping(format!("--person {old}=…: {e}")))?;
         let (old_pk, new_pk) = (keys::person_pk(&old_id), keys::person_pk(&new_id));
         let old_member = format!("{}{old}", keys::MEMBER_PREFIX);
         for item in &mut self.items {
@@ -140,7 +144,11 @@ impl Backup {
 }
 
 /// Read everything of the caller's vault `vault` (or their only one) that a backup keeps.
-pub(super) async fn backup(ledger: &Ledger, who: &PersonId, vault: Option<&str>) -> Result<Backup, LedgerError> {
+pub(super) async fn backup(
+    ledger: &Ledger,
+    who: &PersonId,
+    vault: Option<&str>,
+) -> Result<Backup, LedgerError> {
     let m = in_vault(ledger, who, vault, |v| async move { Ok(v.m) }).await?;
     let store = ledger.store.as_ref();
     let mut items = query_all(store, keys::vault_pk(m.vault_id), SkRange::All, true).await?;

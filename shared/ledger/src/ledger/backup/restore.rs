@@ -51,11 +51,17 @@ pub(in crate::ledger) async fn restore(ledger: &Ledger, backup: &Backup) -> Resu
     let (vault_items, person_items): (Vec<&Item>, Vec<&Item>) =
         backup.items.iter().partition(|i| i.key.pk == vault_pk);
     let person_keys: Vec<Key> = person_items.iter().map(|i| i.key.clone()).collect();
-    let person_present = store.get_many(&person_keys).await.map_err(crate::LedgerError::from)?;
+    let person_present = store
+        .get_many(&person_keys)
+        .await
+        .map_err(crate::LedgerError::from)?;
     let same = |item: &Item, found: Option<&Item>| found.is_some_and(|f| f.attrs == item.attrs);
 
     if present.contains_key(keys::VAULT_META) {
-        let differing = vault_items.iter().filter(|i| !same(i, present.get(&i.key.sk))).count()
+        let differing = vault_items
+            .iter()
+            .filter(|i| !same(i, present.get(&i.key.sk)))
+            .count()
             + present.len().saturating_sub(vault_items.len())
             + person_items
                 .iter()
@@ -90,7 +96,12 @@ pub(in crate::ledger) async fn restore(ledger: &Ledger, backup: &Backup) -> Resu
     let pending = vault_items
         .iter()
         .map(|i| (*i, present.get(&i.key.sk)))
-        .chain(person_items.iter().zip(&person_present).map(|(i, f)| (*i, f.as_ref())))
+        .chain(
+            person_items
+                .iter()
+                .zip(&person_present)
+                .map(|(i, f)| (*i, f.as_ref())),
+        )
         .filter(|(i, found)| !same(i, *found) && !last_keys.contains(&i.key));
     let mut written = 0;
     for (item, _) in pending {
@@ -202,14 +213,22 @@ async fn write_batches(ledger: &Ledger, ops: Vec<WriteOp>) -> Result<(), BackupE
             _ => 64,
         };
         if !batch.is_empty() && (batch.len() >= BATCH_OPS || bytes + size > BATCH_BYTES) {
-            ledger.store.write(std::mem::take(&mut batch)).await.map_err(crate::LedgerError::from)?;
+            ledger
+                .store
+                .write(std::mem::take(&mut batch))
+                .await
+                .map_err(crate::LedgerError::from)?;
             bytes = 0;
         }
         bytes += size;
         batch.push(op);
     }
     if !batch.is_empty() {
-        ledger.store.write(batch).await.map_err(crate::LedgerError::from)?;
+        ledger
+            .store
+            .write(batch)
+            .await
+            .map_err(crate::LedgerError::from)?;
     }
     Ok(())
 }

@@ -66,14 +66,20 @@ pub(super) fn account_names(book: &Book) -> Names {
 
 /// A Beancount string literal.
 fn quoted(text: &str) -> String {
-    format!("\"{}\"", one_line(text).replace('\\', "\\\\").replace('"', "\\\""))
+    format!(
+        "\"{}\"",
+        one_line(text).replace('\\', "\\\\").replace('"', "\\\"")
+    )
 }
 
 /// The title and currency options, and an `open` for every account on `first_date`
 /// (before any posting), with its original name and id as metadata.
 pub(super) fn preamble(book: &Book, first_date: LocalDate, out: &mut String) {
     let code = book.currency.code();
-    out.push_str(&format!("; dochiya export of vault {} ({code})\n", quoted(&book.vault_name)));
+    out.push_str(&format!(
+        "; dochiya export of vault {} ({code})\n",
+        quoted(&book.vault_name)
+    ));
     out.push_str(&format!("option \"title\" {}\n", quoted(&book.vault_name)));
     out.push_str(&format!("option \"operating_currency\" \"{code}\"\n\n"));
     for (a, name) in book.accounts.iter().zip(account_names(book)) {
@@ -121,7 +127,10 @@ mod tests {
             ("Opening Balances", "Opening-Balances"),
             ("🍔", "X"),
             ("a_b", "A-b"),
-            ("국민카드 (archived 2026-05-31 #2)", "X-국민카드-archived-2026-05-31-2"),
+            (
+                "국민카드 (archived 2026-05-31 #2)",
+                "X-국민카드-archived-2026-05-31-2",
+            ),
         ];
         for (name, expected) in cases {
             assert_eq!(component(name), expected, "{name}");

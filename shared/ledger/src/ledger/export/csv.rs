@@ -90,18 +90,27 @@ mod tests {
 
     #[test]
     fn quotes_per_rfc_4180() {
-        assert_eq!(cells(&["점심", "a,b", "say \"hi\"", "two\nlines", ""]), "점심,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\r\n");
+        assert_eq!(
+            cells(&["점심", "a,b", "say \"hi\"", "two\nlines", ""]),
+            "점심,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\r\n"
+        );
     }
 
     #[test]
     fn text_that_looks_like_a_formula_is_kept_as_text() {
-        assert_eq!(cells(&["=HYPERLINK(\"x\")", "+1", "-", "@a", "a=b"]), "\"'=HYPERLINK(\"\"x\"\")\",\"'+1\",\"'-\",\"'@a\",a=b\r\n");
+        assert_eq!(
+            cells(&["=HYPERLINK(\"x\")", "+1", "-", "@a", "a=b"]),
+            "\"'=HYPERLINK(\"\"x\"\")\",\"'+1\",\"'-\",\"'@a\",a=b\r\n"
+        );
     }
 
     #[test]
     fn the_first_page_starts_with_a_byte_order_mark_and_the_header() {
         let mut out = String::new();
         preamble(&mut out);
-        assert_eq!(out, "\u{feff}transactionId,date,memo,account,kind,parent,amount,tags,voided\r\n");
+        assert_eq!(
+            out,
+            "\u{feff}transactionId,date,memo,account,kind,parent,amount,tags,voided\r\n"
+        );
     }
 }

@@ -59,7 +59,11 @@ pub(super) fn entry(book: &Book, names: &Names, entry: &Entry<'_>, out: &mut Str
     let memo = one_line(entry.memo).replace(';', "\u{ff1b}");
     let memo = memo.trim();
     // A leading `*`, `!` or `(` would be read as a status or a code: an empty code first.
-    let code = if memo.starts_with(['*', '!', '(']) { "() " } else { "" };
+    let code = if memo.starts_with(['*', '!', '(']) {
+        "() "
+    } else {
+        ""
+    };
     let mut tags = format!("id:{}", entry.id);
     for tag in entry.tags {
         tags.push_str(&format!(", {}:", tag.replace([',', ':', ' '], "-")));

@@ -140,7 +140,11 @@ impl Book {
             })
             .collect();
         accounts.sort_by(|a, b| {
-            (kind_order(a.kind), &a.name, a.id.to_string()).cmp(&(kind_order(b.kind), &b.name, b.id.to_string()))
+            (kind_order(a.kind), &a.name, a.id.to_string()).cmp(&(
+                kind_order(b.kind),
+                &b.name,
+                b.id.to_string(),
+            ))
         });
         let index = accounts.iter().enumerate().map(|(i, a)| (a.id, i)).collect();
         Book {
@@ -157,7 +161,9 @@ impl Book {
             .iter()
             .map(|p| match self.index.get(&p.account_id) {
                 Some(i) => Ok((*i, Money::from_minor(p.amount, self.currency))),
-                None => Err(LedgerError::internal("a posting names an account the vault does not have")),
+                None => Err(LedgerError::internal(
+                    "a posting names an account the vault does not have",
+                )),
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Entry {
@@ -241,7 +247,10 @@ pub(super) async fn export_transactions(
         LedgerError::check_range(&f, &t)?;
     }
     let request = &request;
-    in_vault(ledger, who, request.vault.as_deref(), |v| async move { page(ledger, request, v.m).await }).await
+    in_vault(ledger, who, request.vault.as_deref(), |v| async move {
+        page(ledger, request, v.m).await
+    })
+    .await
 }
 
 async fn page(ledger: &Ledger, request: &ExportRequest, m: Membership) -> Result<ExportPage, LedgerError> {
@@ -272,7 +281,10 @@ async fn page(ledger: &Ledger, request: &ExportRequest, m: Membership) -> Result
     let mut text = String::new();
     if first_page {
         let first = items.items.first().map(|i| TxRec::from_item(i)).transpose()?;
-        let first_date = request.from.or(first.map(|t| t.date)).unwrap_or_else(|| m.today(ledger));
+        let first_date = request
+            .from
+            .or(first.map(|t| t.date))
+            .unwrap_or_else(|| m.today(ledger));
         preamble(request.format, &book, first_date, &mut text);
     }
     let (mut count, mut first, mut last, mut last_sk) = (0u32, None, None, None);
