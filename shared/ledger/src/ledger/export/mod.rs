@@ -280,7 +280,7 @@ async fn page(ledger: &Ledger, request: &ExportRequest, m: Membership) -> Result
     let names = names_for(request.format, &book);
     let mut text = String::new();
     if first_page {
-        let first = items.items.first().map(|i| TxRec::from_item(i)).transpose()?;
+        let first = items.items.first().map(TxRec::from_item).transpose()?;
         let first_date = request
             .from
             .or(first.map(|t| t.date))
