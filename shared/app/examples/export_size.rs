@@ -10,7 +10,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use dochiya_ledger::domain::{Decimal, LocalDate, ManualClock, PersonId};
+use dochiya_ledger::domain::{Decimal, LocalDate, PersonId, SystemClock};
 use dochiya_ledger::ledger::{BatchEntry, ExportFormat, ExportRequest, NewAccount, NewBatch, NewVault};
 use dochiya_ledger::{Ledger, LedgerConfig};
 use dochiya_store_embedded::EmbeddedStore;
@@ -26,7 +26,7 @@ fn main() {
 
 async fn run() {
     let store = Arc::new(EmbeddedStore::in_memory().expect("store"));
-    let clock = Arc::new(ManualClock::at_unix_seconds(1_774_926_000));
+    let clock = Arc::new(SystemClock);
     let ledger = Ledger::new(store, clock, LedgerConfig::default());
     let who = PersonId::new("bench").expect("sub");
     let vault = NewVault {
