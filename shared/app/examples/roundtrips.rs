@@ -315,6 +315,7 @@ async fn main() -> Result<(), Failure> {
     run("reconcile", Read, json!({})).await?;
     run("list_snapshots", Read, json!({})).await?;
     run("budget_report", Read, json!({})).await?;
+    run("export_transactions", Read, json!({"format": "csv"})).await?;
     run(
         "rename_account",
         Write,
@@ -442,6 +443,7 @@ async fn main() -> Result<(), Failure> {
         ("reconcile", Class::Read, json!({})),
         ("list_snapshots", Class::Read, json!({})),
         ("budget_report", Class::Read, json!({})),
+        ("export_transactions", Class::Read, json!({"format": "hledger"})),
         ("list_members", Class::Read, json!({})),
         (
             "record_transaction",

@@ -142,7 +142,7 @@ pub fn mint(
 /// How often the embedded store purges a step of expired records.
 const PURGE_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
-async fn open_store(config: &AppConfig) -> Result<Arc<dyn Store>, StartupError> {
+pub(crate) async fn open_store(config: &AppConfig) -> Result<Arc<dyn Store>, StartupError> {
     match &config.store {
         StoreChoice::Embedded => {
             let store = dochiya_store_embedded::EmbeddedStore::open_in_dir(&config.data_dir)

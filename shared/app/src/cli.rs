@@ -19,6 +19,18 @@ pub enum Command {
     },
     /// Create the DynamoDB table `DOCHIYA_TABLE` (local DynamoDB-compatible servers).
     CreateTable,
+    /// Write a vault's full backup (JSON lines) to stdout.
+    Export {
+        /// `--vault`: the vault's name (optional when the person has one).
+        vault: Option<String>,
+        /// `--sub`: whose vault (the person's subject).
+        sub: String,
+    },
+    /// Restore a backup read from stdin into the configured store.
+    Import {
+        /// `--person OLD=NEW`: restore a person's items under another subject.
+        persons: Vec<(String, String)>,
+    },
     /// Print usage.
     Help,
 }
@@ -28,19 +40,24 @@ pub const USAGE: &str = "\
 usage: dochiya-mcp [serve] [--port N]
        dochiya-mcp token [--sub S] [--scopes \"ledger:read ledger:write\"] [--port N]
        dochiya-mcp create-table
+       dochiya-mcp export [--vault NAME] [--sub S] > book.jsonl
+       dochiya-mcp import [--person OLD_SUB=NEW_SUB]... < book.jsonl
 Configuration is read from DOCHIYA_* environment variables (see README).";
 
 /// Parse the arguments after the program name.
 pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String> {
     let mut args = args.into_iter().peekable();
     let sub = match args.peek().map(String::as_str) {
-        Some("serve") | Some("token") | Some("create-table") | Some("help") => args.next(),
+        Some("serve") | Some("token") | Some("create-table") | Some("export") | Some("import")
+        | Some("help") => args.next(),
         Some("-h") | Some("--help") => return Ok(Command::Help),
         _ => None,
     };
     let mut port = None;
     let mut subject = None;
     let mut scopes = None;
+    let mut vault = None;
+    let mut persons = Vec::new();
     while let Some(arg) = args.next() {
         let (flag, inline) = match arg.split_once('=') {
             Some((f, v)) if f.starts_with("--") => (f.to_owned(), Some(v.to_owned())),
@@ -56,9 +73,25 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
             "--port" => port = Some(crate::config::parse_port(&value()?)?),
             "--sub" => subject = Some(value()?),
             "--scopes" => scopes = Some(value()?),
+            "--vault" => vault = Some(value()?),
+            "--person" => {
+                let v = value()?;
+                match v.split_once('=') {
+                    Some((old, new)) if !old.is_empty() && !new.is_empty() => {
+                        persons.push((old.to_owned(), new.to_owned()))
+                    }
+                    _ => return Err(format!("--person needs OLD_SUB=NEW_SUB, not {v:?}")),
+                }
+            }
             "-h" | "--help" => return Ok(Command::Help),
             other => return Err(format!("unknown argument {other:?}")),
         }
+    }
+    if vault.is_some() && sub.as_deref() != Some("export") {
+        return Err("--vault belongs to `export`".to_owned());
+    }
+    if !persons.is_empty() && sub.as_deref() != Some("import") {
+        return Err("--person belongs to `import`".to_owned());
     }
     let only_port = |cmd: &str| {
         if subject.is_some() || scopes.is_some() {
@@ -77,6 +110,17 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
         Some("create-table") => match (port, only_port("create-table")) {
             (Some(_), _) => Err("--port does not apply to create-table".to_owned()),
             (None, r) => r.map(|()| Command::CreateTable),
+        },
+        Some("export") => match (port, scopes) {
+            (None, None) => Ok(Command::Export {
+                vault,
+                sub: subject.unwrap_or_else(|| crate::assemble::STARTUP_TOKEN_SUBJECT.to_owned()),
+            }),
+            _ => Err("export takes --vault and --sub only".to_owned()),
+        },
+        Some("import") => match (port, only_port("import")) {
+            (Some(_), _) => Err("--port does not apply to import".to_owned()),
+            (None, r) => r.map(|()| Command::Import { persons }),
         },
         _ => Ok(Command::Help),
     }
@@ -135,5 +179,38 @@ mod tests {
         );
         assert_eq!(p(&["create-table"]), Ok(Command::CreateTable));
         assert_eq!(p(&["--help"]), Ok(Command::Help));
+    }
+
+    #[test]
+    fn export_and_import_take_their_own_flags() {
+        assert_eq!(
+            p(&["export", "--vault", "우리집"]),
+            Ok(Command::Export {
+                vault: Some("우리집".into()),
+                sub: "local".into()
+            })
+        );
+        assert_eq!(
+            p(&["import", "--person", "local=google-123", "--person=a=b"]),
+            Ok(Command::Import {
+                persons: vec![("local".into(), "google-123".into()), ("a".into(), "b".into())]
+            })
+        );
+        assert_eq!(
+            p(&["import", "--person", "local"]),
+            Err("--person needs OLD_SUB=NEW_SUB, not \"local\"".into())
+        );
+        assert_eq!(
+            p(&["import", "--vault", "x"]),
+            Err("--vault belongs to `export`".into())
+        );
+        assert_eq!(
+            p(&["export", "--person", "a=b"]),
+            Err("--person belongs to `import`".into())
+        );
+        assert_eq!(
+            p(&["export", "--port", "1"]),
+            Err("export takes --vault and --sub only".into())
+        );
     }
 }

@@ -5,6 +5,7 @@
 //! neither contains protocol logic.
 
 pub mod assemble;
+pub mod backup;
 pub mod cli;
 pub mod config;
 pub mod lambda;
@@ -56,6 +57,9 @@ pub enum StartupError {
         "DOCHIYA_TABLE is not set: create-table needs the table name (and AWS_ENDPOINT_URL_DYNAMODB for a local server)"
     )]
     NoTable,
+    /// A backup could not be written, read or restored.
+    #[error("backup")]
+    Backup(#[source] Box<dyn std::error::Error + Send + Sync>),
     /// The protocol server refused its tools or documents.
     #[error("assembling the MCP server")]
     Server(#[from] ServerError),
@@ -313,6 +317,8 @@ pub async fn run(command: Command, lookup: impl Fn(&str) -> Option<String>) -> R
             println!("table {table}: {created:?}");
             Ok(())
         }
+        Command::Export { vault, sub } => backup::export(&app, vault.as_deref(), &sub).await,
+        Command::Import { persons } => backup::import(&app, &persons).await,
     }
 }
 

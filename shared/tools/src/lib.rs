@@ -56,6 +56,7 @@ pub fn all(ledger: Arc<Ledger>) -> Vec<Arc<dyn Tool>> {
         tool::<set_budget::SetBudget>(&ledger),
         tool::<budget_report::BudgetReport>(&ledger),
         tool::<record_transactions::RecordTransactions>(&ledger),
+        tool::<export_transactions::ExportTransactions>(&ledger),
     ]
 }
 
@@ -90,6 +91,7 @@ pub fn specs() -> Vec<ToolSpec> {
         spec::<set_budget::SetBudget>(),
         spec::<budget_report::BudgetReport>(),
         spec::<record_transactions::RecordTransactions>(),
+        spec::<export_transactions::ExportTransactions>(),
     ]
 }
 
@@ -221,6 +223,11 @@ mod tests {
             &["vault", "entries", "idempotencyKey", "dryRun", "allowDuplicate"],
             &["entries", "idempotencyKey"],
         ),
+        (
+            "export_transactions",
+            &["vault", "from", "to", "format", "cursor"],
+            &["format"],
+        ),
     ];
 
     #[test]
@@ -286,6 +293,7 @@ mod tests {
             "budget_report",
             "list_members",
             "list_snapshots",
+            "export_transactions",
         ];
         let destructive = [
             "void_transaction",
@@ -529,6 +537,18 @@ mod tests {
                 r#"{"entries": [{"from": "신한카드", "to": "식비", "amount": "8000", "account": "x"}], "idempotencyKey": "k"}"#,
             ],
         );
+        check::<export_transactions::ExportTransactions>(
+            &[
+                r#"{"format": "csv"}"#,
+                r#"{"vault": "우리집", "from": "2026-01", "to": "2026-02-28", "format": "beancount", "cursor": "c"}"#,
+            ],
+            &[
+                "{}",
+                r#"{"format": "xlsx"}"#,
+                r#"{"format": "hledger", "from": "2026/01/01"}"#,
+                r#"{"format": "csv", "limit": 10}"#,
+            ],
+        );
     }
 
     /// The argument names of docs/tools.md are the contract: exactly these, these required.
@@ -625,6 +645,10 @@ mod tests {
             (
                 "record_transactions",
                 &["vault", "currency", "results", "counts", "balances", "dryRun"],
+            ),
+            (
+                "export_transactions",
+                &["vault", "format", "from", "to", "count", "text"],
             ),
         ];
         let required = |schema: &Value| -> Vec<String> {

@@ -6,11 +6,13 @@
 //! write carrying a check on the caller's membership.
 
 mod accounts;
+mod backup;
 mod batch;
 mod budgets;
 mod codec;
 mod cursor;
 mod edit;
+mod export;
 mod guards;
 mod idempotency;
 mod read;
@@ -34,8 +36,10 @@ use crate::domain::{Clock, Entropy, LocalDate, OsEntropy, PersonId, TransactionI
 use crate::error::LedgerError;
 use crate::store::Store;
 
+pub use backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError, Restored};
 #[cfg(feature = "contract")]
 pub(crate) use codec::without_heads;
+pub use export::{ExportFormat, ExportPage, ExportRequest, MAX_PAGE_BYTES, MAX_PAGE_ENTRIES};
 pub use sharing::{INVITE_LIFETIME_SECS, MAX_MEMBERS};
 pub use system_names::KOREAN_OPENING_EQUITY;
 pub use types::*;
@@ -305,6 +309,26 @@ impl Ledger {
         query: TransactionQuery,
     ) -> Result<TransactionPage, LedgerError> {
         read::list_transactions(self, who, query).await
+    }
+
+    /// The entries of a period as CSV, hledger or Beancount text, oldest first, a page at a time.
+    pub async fn export_transactions(
+        &self,
+        who: &PersonId,
+        request: ExportRequest,
+    ) -> Result<ExportPage, LedgerError> {
+        export::export_transactions(self, who, request).await
+    }
+
+    /// A full-fidelity backup of one of the caller's vaults (see `backup/mod.rs`).
+    pub async fn backup(&self, who: &PersonId, vault: Option<&str>) -> Result<Backup, LedgerError> {
+        backup::backup(self, who, vault).await
+    }
+
+    /// Restore a backup into this ledger's store: invisible until complete,
+    /// resumable, and a no-op when the vault is already there as backed up.
+    pub async fn restore(&self, backup: &Backup) -> Result<Restored, BackupError> {
+        backup::restore::restore(self, backup).await
     }
 
     /// Every account's balance at the end of `as_of` (default today in the vault's zone).

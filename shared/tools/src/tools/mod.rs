@@ -6,6 +6,7 @@ pub(crate) mod create_account;
 pub(crate) mod create_vault;
 pub(crate) mod delete_snapshot;
 pub(crate) mod edit_transaction;
+pub(crate) mod export_transactions;
 pub(crate) mod get_balances;
 pub(crate) mod get_transaction;
 pub(crate) mod join_vault;

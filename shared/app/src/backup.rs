@@ -1,0 +1,62 @@
+//! `dochiya-mcp export` and `import`: a vault's full backup as JSON lines on
+//! stdout, and its restore from stdin, against whichever store is configured.
+//! The format and the restore's guarantees are the ledger's (`Backup`, `Ledger::restore`).
+
+use std::sync::Arc;
+
+use dochiya_ledger::domain::{PersonId, SystemClock};
+use dochiya_ledger::ledger::Backup;
+use dochiya_ledger::{Ledger, LedgerConfig};
+
+use crate::{AppConfig, StartupError, assemble, logging};
+
+fn failed(e: impl std::error::Error + Send + Sync + 'static) -> StartupError {
+    StartupError::Backup(Box::new(e))
+}
+
+async fn ledger(app: &AppConfig) -> Result<Ledger, StartupError> {
+    logging::init(&app.log_filter, false);
+    let store = assemble::open_store(app).await?;
+    let config = LedgerConfig::default();
+    Ok(Ledger::new(store, Arc::new(SystemClock), config))
+}
+
+/// Write the backup of `sub`'s vault `vault` to stdout; a summary goes to stderr.
+pub async fn export(app: &AppConfig, vault: Option<&str>, sub: &str) -> Result<(), StartupError> {
+    let who = PersonId::new(sub).map_err(|e| StartupError::Backup(format!("--sub {sub:?}: {e}").into()))?;
+    let ledger = ledger(app).await?;
+    let backup = ledger.backup(&who, vault).await.map_err(failed)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    backup.write_jsonl(&mut out).map_err(failed)?;
+    eprintln!(
+        "dochiya: exported vault \"{}\" ({}): {} items, {} persons",
+        backup.vault_name,
+        backup.vault_id,
+        backup.items.len(),
+        backup.persons.len()
+    );
+    Ok(())
+}
+
+/// Restore the backup on stdin, under the `persons` mapping; a summary goes to stderr.
+pub async fn import(app: &AppConfig, persons: &[(String, String)]) -> Result<(), StartupError> {
+    let mut backup = Backup::read_jsonl(std::io::stdin().lock()).map_err(failed)?;
+    for (old, new) in persons {
+        backup.rename_person(old, new).map_err(failed)?;
+    }
+    let ledger = ledger(app).await?;
+    let restored = ledger.restore(&backup).await.map_err(failed)?;
+    if restored.already_there {
+        eprintln!(
+            "dochiya: vault \"{}\" ({}) is already here exactly as in the backup; nothing changed",
+            backup.vault_name, backup.vault_id
+        );
+    } else {
+        eprintln!(
+            "dochiya: imported vault \"{}\" ({}): {} items written, {} left over from an earlier attempt deleted",
+            backup.vault_name, backup.vault_id, restored.written, restored.deleted
+        );
+    }
+    Ok(())
+}
