@@ -214,11 +214,18 @@ fn connect_through(s: &Server) {
             form(pairs).as_bytes(),
         )
     };
-    assert!(html.contains("name=\"code\""), "the page asks for the code: {html}");
+    assert!(
+        html.contains("name=\"code\""),
+        "the page asks for the code: {html}"
+    );
     // Reaching 127.0.0.1 is not enough: without the code, or with a wrong one, no sign-in.
     let (request, csrf) = (hidden(&html, "request"), hidden(&html, "csrf"));
     for code in [None, Some("0000-0000-0000")] {
-        let mut pairs = vec![("request", request.as_str()), ("csrf", csrf.as_str()), ("name", "local")];
+        let mut pairs = vec![
+            ("request", request.as_str()),
+            ("csrf", csrf.as_str()),
+            ("name", "local"),
+        ];
         pairs.extend(code.map(|c| ("code", c)));
         let r = post("/oauth/signin", &pairs);
         assert_eq!(r.status, 403, "{}", text(&r));
@@ -229,7 +236,10 @@ fn connect_through(s: &Server) {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt as _;
-        let mode = std::fs::metadata(&code_file).expect("signin-code").permissions().mode();
+        let mode = std::fs::metadata(&code_file)
+            .expect("signin-code")
+            .permissions()
+            .mode();
         assert_eq!(mode & 0o777, 0o600);
     }
     let code = std::fs::read_to_string(&code_file).expect("signin-code");
@@ -323,15 +333,30 @@ fn the_authorization_server_answers_only_loopback_hosts_locally() {
     let s = Server::start_with(&[("DOCHIYA_AUTH", "builtin")]);
     // One Host check for the MCP gate and the authorization server: a "port" that is
     // not digits is refused on both (it was 200 on /oauth/* and 403 on /mcp).
-    for host in ["evil.example", "127.0.0.1:x.evil.example", "localhost:80.evil.example", "[::1]evil"] {
+    for host in [
+        "evil.example",
+        "127.0.0.1:x.evil.example",
+        "localhost:80.evil.example",
+        "[::1]evil",
+    ] {
         for path in ["/.well-known/oauth-authorization-server", "/oauth/jwks"] {
             let r = s.send("GET", path, &[("host", host)], b"");
             assert_eq!(r.status, 403, "{host} {path}");
         }
-        let r = s.send("POST", "/mcp", &[("host", host), ("content-type", "application/json")], b"{}");
+        let r = s.send(
+            "POST",
+            "/mcp",
+            &[("host", host), ("content-type", "application/json")],
+            b"{}",
+        );
         assert_eq!(r.status, 403, "{host} /mcp");
     }
-    let r = s.send("GET", "/.well-known/oauth-authorization-server", &[("host", "127.0.0.1:8080")], b"");
+    let r = s.send(
+        "GET",
+        "/.well-known/oauth-authorization-server",
+        &[("host", "127.0.0.1:8080")],
+        b"",
+    );
     assert_eq!(r.status, 200);
 }
 
@@ -393,5 +418,9 @@ fn client_documents_at_non_public_addresses_are_refused_without_a_connection() {
     std::thread::sleep(std::time::Duration::from_millis(50));
     stop.store(true, Ordering::Relaxed);
     watcher.join().expect("watcher");
-    assert_eq!(accepted.load(Ordering::Relaxed), 0, "the server dialled a refused address");
+    assert_eq!(
+        accepted.load(Ordering::Relaxed),
+        0,
+        "the server dialled a refused address"
+    );
 }

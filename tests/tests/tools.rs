@@ -1540,25 +1540,40 @@ async fn every_member_can_be_named_and_removed() {
     household(&owner).await;
     let twin = h.person_named("unremovable-twin", "alice");
     let joined = twin
-        .ok("join_vault", &json!({"inviteCode": invite(&owner).await}).to_string())
+        .ok(
+            "join_vault",
+            &json!({"inviteCode": invite(&owner).await}).to_string(),
+        )
         .await;
     assert_eq!(names(&joined), ["Alice", "alice (2)"]);
     let bob = h.person_named("unremovable-bob", "Bob");
     let code = invite(&owner).await;
     let refused = bob
-        .err("join_vault", &json!({"inviteCode": code, "name": "Bob\u{200B}"}).to_string())
+        .err(
+            "join_vault",
+            &json!({"inviteCode": code, "name": "Bob\u{200B}"}).to_string(),
+        )
         .await;
     assert_eq!(
         refused,
         "Invalid name: a name may not contain U+200B (zero width space): it is invisible, so the name would look like another one; remove it."
     );
-    bob.ok("join_vault", &json!({"inviteCode": code}).to_string()).await;
-    assert_eq!(names(&owner.ok("list_members", "{}").await), ["Alice", "alice (2)", "Bob"]);
+    bob.ok("join_vault", &json!({"inviteCode": code}).to_string())
+        .await;
+    assert_eq!(
+        names(&owner.ok("list_members", "{}").await),
+        ["Alice", "alice (2)", "Bob"]
+    );
     let removed = owner
         .ok("remove_member", &json!({"member": "alice (2)"}).to_string())
         .await;
-    assert_eq!((s(&removed["member"]), &removed["removed"]), ("alice (2)", &json!(true)));
-    let removed = owner.ok("remove_member", &json!({"member": "bob"}).to_string()).await;
+    assert_eq!(
+        (s(&removed["member"]), &removed["removed"]),
+        ("alice (2)", &json!(true))
+    );
+    let removed = owner
+        .ok("remove_member", &json!({"member": "bob"}).to_string())
+        .await;
     assert_eq!(s(&removed["member"]), "Bob");
     assert_eq!(names(&owner.ok("list_members", "{}").await), ["Alice"]);
 }

@@ -42,7 +42,9 @@ pub async fn build(config: &Config) -> Result<Assembled, StartupError> {
     let sign_in_code = match authserver.as_deref().and_then(AuthServer::sign_in_code) {
         Some(code) => {
             std::fs::create_dir_all(&config.app.data_dir).map_err(StartupError::SignInCode)?;
-            let server = authserver.as_deref().map(|s| s.write_sign_in_code(&config.app.data_dir));
+            let server = authserver
+                .as_deref()
+                .map(|s| s.write_sign_in_code(&config.app.data_dir));
             match server {
                 Some(Ok(Some(path))) => Some((code, path)),
                 Some(Err(e)) => return Err(StartupError::SignInCode(e)),

@@ -66,7 +66,9 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
     }
     let only_port = |cmd: &str| {
         if subject.is_some() || scopes.is_some() || name.is_some() {
-            Err(format!("--sub, --name and --scopes belong to `token`, not `{cmd}`"))
+            Err(format!(
+                "--sub, --name and --scopes belong to `token`, not `{cmd}`"
+            ))
         } else {
             Ok(())
         }
@@ -105,7 +107,15 @@ mod tests {
     #[test]
     fn token_takes_sub_scopes_and_port() {
         assert_eq!(
-            p(&["token", "--sub", "alice", "--name", "Alice", "--scopes", "ledger:read"]),
+            p(&[
+                "token",
+                "--sub",
+                "alice",
+                "--name",
+                "Alice",
+                "--scopes",
+                "ledger:read"
+            ]),
             Ok(Command::Token {
                 sub: "alice".into(),
                 name: Some("Alice".into()),

@@ -167,7 +167,6 @@ impl Handle for Router {
     }
 }
 
-
 /// The assembled server, ready for either adapter.
 #[derive(Debug, Clone)]
 pub struct App {

@@ -340,7 +340,10 @@ mod tests {
         let text = std::fs::read_to_string(dir.join(DEV_SECRET_FILE)).unwrap();
         assert_eq!(text.len(), 43, "a new 32-byte secret, base64url");
         assert_eq!(first.as_bytes(), text.as_bytes());
-        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(names, vec![std::ffi::OsString::from(DEV_SECRET_FILE)]);
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -240,7 +240,7 @@ async fn sign_in_target(
         .start(&format!("{}.{secret}", pending.id), &nonce, &callback_url(server))
         .await
         .map_err(|e| {
-            tracing::warn!(error = %e, "upstream OpenID provider unavailable");
+            tracing::warn!(error = ?e.to_string(), "upstream OpenID provider unavailable");
             (
                 "temporarily_unavailable",
                 "the sign-in provider is unavailable; try again",
@@ -475,7 +475,7 @@ pub async fn upstream_callback(server: &AuthServer, req: &Request<Bytes>) -> Res
     {
         Ok(i) => i,
         Err(e) => {
-            tracing::warn!(error = %e, "upstream sign-in could not be completed");
+            tracing::warn!(error = ?e.to_string(), "upstream sign-in could not be completed");
             return pages::error(
                 lang,
                 StatusCode::BAD_GATEWAY,

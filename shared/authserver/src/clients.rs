@@ -201,10 +201,13 @@ fn registration_error(error: &str, description: &str) -> Response<Bytes> {
     )
 }
 
-/// `POST /oauth/register` (RFC 7591): public clients only, counted against the hourly limit.
-pub async fn register(server: &AuthServer, req: &Request<Bytes>) -> Response<Bytes> {
+/// A registration body refused before it is read: too large, or not declared JSON.
+fn refuse_body(req: &Request<Bytes>) -> Option<Response<Bytes>> {
     if req.body().len() > web::MAX_BODY_BYTES {
-        return registration_error("invalid_client_metadata", "the registration is larger than 16 KB");
+        return Some(registration_error(
+            "invalid_client_metadata",
+            "the registration is larger than 16 KB",
+        ));
     }
     // JSON only: a page can send text/plain or a form cross-site without a preflight
     // (a CORS "simple request") and spend the deployment's hourly registrations.
@@ -214,7 +217,15 @@ pub async fn register(server: &AuthServer, req: &Request<Bytes>) -> Response<Byt
             "send the registration as Content-Type: application/json",
         );
         *response.status_mut() = StatusCode::UNSUPPORTED_MEDIA_TYPE;
-        return response;
+        return Some(response);
+    }
+    None
+}
+
+/// `POST /oauth/register` (RFC 7591): public clients only, counted against the hourly limit.
+pub async fn register(server: &AuthServer, req: &Request<Bytes>) -> Response<Bytes> {
+    if let Some(refused) = refuse_body(req) {
+        return refused;
     }
     let reg: Registration = match serde_json::from_slice(req.body()) {
         Ok(r) => r,
@@ -435,9 +446,19 @@ mod tests {
 
     #[test]
     fn client_names_are_cleaned_and_bounded() {
-        assert_eq!(display_name(Some("  Claude\u{7}  "), "h"), Ok("Claude".to_owned()));
-        assert_eq!(display_name(Some(""), "host.example"), Ok("host.example".to_owned()));
-        for bad in ["Claude\u{202E}tfosorciM", "Cla\u{200B}ude", "\u{2066}Claude\u{2069}"] {
+        assert_eq!(
+            display_name(Some("  Claude\u{7}  "), "h"),
+            Ok("Claude".to_owned())
+        );
+        assert_eq!(
+            display_name(Some(""), "host.example"),
+            Ok("host.example".to_owned())
+        );
+        for bad in [
+            "Claude\u{202E}tfosorciM",
+            "Cla\u{200B}ude",
+            "\u{2066}Claude\u{2069}",
+        ] {
             assert_eq!(
                 display_name(Some(bad), "h"),
                 Err("client_name may not contain invisible or text-direction characters"),

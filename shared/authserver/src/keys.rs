@@ -389,8 +389,15 @@ mod tests {
                 path.display()
             )
         );
-        let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
-        assert_eq!(leftovers, vec![std::ffi::OsString::from(KEY_FILE)], "no temporary file left");
+        let leftovers: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(
+            leftovers,
+            vec![std::ffi::OsString::from(KEY_FILE)],
+            "no temporary file left"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -155,8 +155,14 @@ impl AuthServer {
     }
 
     /// Write the local sign-in code to the data directory (0600); the file, when there is a code.
-    pub fn write_sign_in_code(&self, data_dir: &std::path::Path) -> std::io::Result<Option<std::path::PathBuf>> {
-        self.signin_code.as_ref().map(|c| c.write_to(data_dir)).transpose()
+    pub fn write_sign_in_code(
+        &self,
+        data_dir: &std::path::Path,
+    ) -> std::io::Result<Option<std::path::PathBuf>> {
+        self.signin_code
+            .as_ref()
+            .map(|c| c.write_to(data_dir))
+            .transpose()
     }
 
     /// The issuer (`iss` of every token; the origin of the MCP URL).
@@ -212,7 +218,7 @@ impl AuthServer {
             ) => web::method_not_allowed(),
             _ => web::not_found(),
         };
-        tracing::info!(path = %path, method = %method, status = response.status().as_u16(), "authorization server answered");
+        tracing::info!(path = ?path, method = %method, status = response.status().as_u16(), "authorization server answered");
         response
     }
 

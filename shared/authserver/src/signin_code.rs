@@ -136,11 +136,7 @@ mod tests {
         assert_ne!(a.display(), b.display());
         let shown = a.display();
         assert_eq!(shown.len(), 14);
-        assert!(
-            shown
-                .chars()
-                .all(|c| c == '-' || ALPHABET.contains(&(c as u8)))
-        );
+        assert!(shown.chars().all(|c| c == '-' || ALPHABET.contains(&(c as u8))));
         let dir = std::env::temp_dir().join(format!("dochiya-signin-code-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -152,7 +148,10 @@ mod tests {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt as _;
-            assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+            assert_eq!(
+                std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+                0o600
+            );
         }
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -419,7 +419,8 @@ impl dochiya_outbound::Resolve for Fixed {
     fn resolve(
         &self,
         host: &str,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = std::io::Result<Vec<std::net::IpAddr>>> + Send>> {
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = std::io::Result<Vec<std::net::IpAddr>>> + Send>>
+    {
         self.1.lock().unwrap().push(host.to_owned());
         let addrs = self.0.clone();
         Box::pin(async move { Ok(addrs) })
@@ -433,7 +434,11 @@ async fn a_client_document_name_resolving_inward_is_refused_once_and_remembered(
     // A listener on loopback stands for the inside: it must never see a connection.
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
-    for addrs in [vec!["127.0.0.1"], vec!["93.184.215.14", "10.0.0.7"], vec!["::ffff:192.168.0.1"]] {
+    for addrs in [
+        vec!["127.0.0.1"],
+        vec!["93.184.215.14", "10.0.0.7"],
+        vec!["::ffff:192.168.0.1"],
+    ] {
         let asked = Arc::new(std::sync::Mutex::new(Vec::new()));
         let resolver = Fixed(addrs.iter().map(|a| a.parse().unwrap()).collect(), asked.clone());
         let policy = dochiya_outbound::Policy::with_resolver(
@@ -444,7 +449,11 @@ async fn a_client_document_name_resolving_inward_is_refused_once_and_remembered(
         let id = format!("https://client.example:{port}/client.json");
         assert!(authorize_error(&h, &id).await.contains(NOT_PUBLIC), "{addrs:?}");
         assert!(authorize_error(&h, &id).await.contains(NOT_PUBLIC), "{addrs:?}");
-        assert_eq!(asked.lock().unwrap().as_slice(), ["client.example"], "resolved once");
+        assert_eq!(
+            asked.lock().unwrap().as_slice(),
+            ["client.example"],
+            "resolved once"
+        );
     }
     let accepted = tokio::time::timeout(Duration::from_millis(50), listener.accept()).await;
     assert!(accepted.is_err(), "a connection reached the inside");
@@ -892,4 +901,48 @@ async fn upstream_id_and_access_tokens_are_refused_by_the_resource() {
         .await
         .unwrap();
     assert_eq!(p.person, "person");
+}
+
+/// Registration is JSON only (a cross-site form or text/plain POST needs no preflight and
+/// would spend the hourly budget), and a client name with an invisible or bidi character
+/// is refused: the consent page shows it.
+#[tokio::test]
+async fn registration_needs_json_and_a_visible_client_name() {
+    let h = Harness::new();
+    let body =
+        json!({ "redirect_uris": ["http://127.0.0.1:7777/callback"], "client_name": "Test" }).to_string();
+    for content_type in [
+        None,
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+        Some("multipart/form-data"),
+    ] {
+        let mut req = Request::post("/oauth/register");
+        if let Some(t) = content_type {
+            req = req.header("content-type", t);
+        }
+        let r = h.send(req.body(Bytes::from(body.clone())).unwrap()).await;
+        assert_eq!(r.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE, "{content_type:?}");
+        assert_eq!(
+            json(&r)["error_description"],
+            "send the registration as Content-Type: application/json"
+        );
+    }
+    for name in ["Claude\u{202E}tfosorciM", "Cla\u{200B}ude"] {
+        let body = json!({ "redirect_uris": ["http://127.0.0.1:7777/callback"], "client_name": name });
+        let r = h
+            .send(
+                Request::post("/oauth/register")
+                    .header("content-type", "application/json; charset=utf-8")
+                    .body(Bytes::from(body.to_string()))
+                    .unwrap(),
+            )
+            .await;
+        assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(
+            json(&r)["error_description"],
+            "client_name may not contain invisible or text-direction characters"
+        );
+    }
+    h.register("http://127.0.0.1:7777/callback").await;
 }

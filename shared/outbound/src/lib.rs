@@ -125,7 +125,11 @@ impl Policy {
             }
             None => false,
         };
-        if public { Ok(url) } else { Err(Refusal::NotPublic(host)) }
+        if public {
+            Ok(url)
+        } else {
+            Err(Refusal::NotPublic(host))
+        }
     }
 
     /// A reqwest client builder with the policy in it: our resolver, no proxy, no
@@ -322,7 +326,11 @@ mod tests {
             ("https://localhost/c", "localhost"),
             ("https://app.localhost./c", "app.localhost."),
         ] {
-            assert_eq!(policy.check(url), Err(Refusal::NotPublic(host.to_owned())), "{url}");
+            assert_eq!(
+                policy.check(url),
+                Err(Refusal::NotPublic(host.to_owned())),
+                "{url}"
+            );
         }
         assert_eq!(
             Refusal::NotPublic("10.0.0.1".into()).to_string(),
@@ -375,7 +383,9 @@ mod tests {
         ] {
             let policy = Policy::with_resolver(Allowance::PublicOnly, Arc::new(Fixed(addrs, asked.clone())));
             let client = policy.client_builder().build().unwrap();
-            let url = policy.check(&format!("https://inward.example:{port}/doc")).unwrap();
+            let url = policy
+                .check(&format!("https://inward.example:{port}/doc"))
+                .unwrap();
             let err = client.get(url).send().await.unwrap_err();
             assert!(is_refused(&err), "{err:?}");
         }

@@ -206,7 +206,11 @@ mod tests {
             &["account", "date"],
         ),
         ("share_vault", &["vault", "role"], &[]),
-        ("join_vault", &["inviteCode", "name", "vaultName"], &["inviteCode"]),
+        (
+            "join_vault",
+            &["inviteCode", "name", "vaultName"],
+            &["inviteCode"],
+        ),
         ("list_members", &["vault"], &[]),
         ("remove_member", &["vault", "member"], &["member"]),
         ("leave_vault", &["vault"], &[]),

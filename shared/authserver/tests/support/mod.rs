@@ -42,7 +42,11 @@ impl Harness {
     }
 
     /// With an outbound address policy of the test's (an injected resolver).
-    pub fn with_policy(config: AuthServerConfig, store: Arc<dyn Store>, policy: dochiya_outbound::Policy) -> Self {
+    pub fn with_policy(
+        config: AuthServerConfig,
+        store: Arc<dyn Store>,
+        policy: dochiya_outbound::Policy,
+    ) -> Self {
         // Real time to start with: the verifier checks `exp`/`nbf` against the system clock.
         let clock = Arc::new(ManualClock::at(SystemClock.now()));
         let (key, der) = SigningKey::generate().expect("key");
@@ -232,7 +236,12 @@ pub async fn sign_in_and_allow(h: &Harness, browser: &mut Browser, ask: &Ask<'_>
         .post(
             h,
             "/oauth/signin",
-            &[("request", &request), ("csrf", &csrf), ("name", name), ("code", &h.code())],
+            &[
+                ("request", &request),
+                ("csrf", &csrf),
+                ("name", name),
+                ("code", &h.code()),
+            ],
         )
         .await;
     let next = location(&r);

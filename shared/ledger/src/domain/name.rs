@@ -245,9 +245,10 @@ fn confusable_script(c: char) -> Option<&'static str> {
     Some(match c {
         'A'..='Z' | 'a'..='z' | '\u{00C0}'..='\u{024F}' | '\u{1E00}'..='\u{1EFF}' => "Latin",
         '\u{0370}'..='\u{03FF}' | '\u{1F00}'..='\u{1FFF}' => "Greek",
-        '\u{0400}'..='\u{052F}' | '\u{1C80}'..='\u{1C8F}' | '\u{2DE0}'..='\u{2DFF}' | '\u{A640}'..='\u{A69F}' => {
-            "Cyrillic"
-        }
+        '\u{0400}'..='\u{052F}'
+        | '\u{1C80}'..='\u{1C8F}'
+        | '\u{2DE0}'..='\u{2DFF}'
+        | '\u{A640}'..='\u{A69F}' => "Cyrillic",
         '\u{0530}'..='\u{058F}' => "Armenian",
         '\u{13A0}'..='\u{13FF}' | '\u{AB70}'..='\u{ABBF}' => "Cherokee",
         _ => return None,
@@ -263,7 +264,9 @@ fn mixed_scripts(display: &str) -> Option<(String, &'static str, &'static str)> 
         .find_map(|word| {
             let mut scripts = word.chars().filter_map(confusable_script);
             let first = scripts.next()?;
-            scripts.find(|s| *s != first).map(|other| (word.to_owned(), first, other))
+            scripts
+                .find(|s| *s != first)
+                .map(|other| (word.to_owned(), first, other))
         })
 }
 
@@ -681,7 +684,16 @@ mod tests {
         assert!(Name::parse("Pay\u{03C1}al").is_err(), "Greek rho");
         assert!(Name::parse("카카오 K\u{0430}kao").is_err());
         // Scripts that are not confused mix freely, and whole words in one script are fine.
-        for ok in ["KB국민카드", "LG유플러스", "Сбербанк", "Sber Сбербанк", "Café", "Cafe\u{0301}", "ΑΒΓ fund", "①번 통장"] {
+        for ok in [
+            "KB국민카드",
+            "LG유플러스",
+            "Сбербанк",
+            "Sber Сбербанк",
+            "Café",
+            "Cafe\u{0301}",
+            "ΑΒΓ fund",
+            "①번 통장",
+        ] {
             assert!(Name::parse(ok).is_ok(), "{ok}");
         }
     }

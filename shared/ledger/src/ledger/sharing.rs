@@ -613,10 +613,18 @@ fn removal(vault: VaultId, member: &MemberRec) -> Result<Vec<WriteOp>, LedgerErr
 
 /// The member a name means: labels (see [`labels`]) compared like any name, normalized;
 /// they are unique, so a name means one member or none.
-fn find_member<'a>(list: &'a [MemberRec], wanted: &str, m: &Membership) -> Result<(&'a MemberRec, String), LedgerError> {
+fn find_member<'a>(
+    list: &'a [MemberRec],
+    wanted: &str,
+    m: &Membership,
+) -> Result<(&'a MemberRec, String), LedgerError> {
     let key = NameKey::of(wanted);
     let shown = labels(list);
-    match list.iter().zip(&shown).find(|(_, label)| NameKey::of(label) == key) {
+    match list
+        .iter()
+        .zip(&shown)
+        .find(|(_, label)| NameKey::of(label) == key)
+    {
         Some((one, label)) => Ok((one, label.clone())),
         None => Err(LedgerError::NotFound {
             what: Entity::Member,
