@@ -79,8 +79,11 @@ pub struct Fetcher {
     http: reqwest::Client,
     policy: Policy,
     limits: CimdLimits,
-    cache: Mutex<HashMap<String, (Instant, Result<ClientDocument, CimdError>)>>,
+    cache: Mutex<HashMap<String, (Instant, Outcome)>>,
 }
+
+/// A fetch's outcome, as cached.
+type Outcome = Result<ClientDocument, CimdError>;
 
 impl Fetcher {
     /// A fetcher under `policy` with `limits`.
@@ -206,7 +209,7 @@ impl Fetcher {
         })
     }
 
-    fn cached(&self, client_id: &str) -> Option<Result<ClientDocument, CimdError>> {
+    fn cached(&self, client_id: &str) -> Option<Outcome> {
         let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         cache
             .get(client_id)
@@ -214,14 +217,14 @@ impl Fetcher {
             .map(|(_, outcome)| outcome.clone())
     }
 
-    fn ttl(&self, outcome: &Result<ClientDocument, CimdError>) -> Duration {
+    fn ttl(&self, outcome: &Outcome) -> Duration {
         match outcome {
             Ok(_) => self.limits.cache_ttl,
             Err(_) => FAILURE_TTL.min(self.limits.cache_ttl),
         }
     }
 
-    fn remember(&self, client_id: &str, outcome: &Result<ClientDocument, CimdError>) {
+    fn remember(&self, client_id: &str, outcome: &Outcome) {
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         if cache.len() >= self.limits.cache_entries && !cache.contains_key(client_id) {
             // Full: drop the expired ones, else the oldest.
