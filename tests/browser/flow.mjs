@@ -155,6 +155,14 @@ try {
   } else {
     if (!(await page.content()).includes(lang === 'ko' ? 'dochiya 로그인' : 'Sign in to dochiya')) fail('local sign-in page');
     await page.fill('input[name=name]', 'Test Person (local)');
+    // The local page also asks for the sign-in code the server printed at start and keeps
+    // in its data directory (SIGNIN_CODE_FILE, given by the stage): reaching 127.0.0.1 is
+    // not enough to sign in.
+    const codeFile = process.env.SIGNIN_CODE_FILE;
+    if (!codeFile) fail('SIGNIN_CODE_FILE is not set for a local sign-in');
+    const { readFileSync } = await import('node:fs');
+    await page.fill('input[name=code]', readFileSync(codeFile, 'utf8').trim());
+    await page.screenshot({ path: `${shots}/${label}-1b-sign-in-filled.png`, fullPage: true });
   }
   await page.click('button[type=submit]');
   // The provider may ask its own consent for the scopes; then ours follows.

@@ -59,7 +59,9 @@ browser_store_run embedded
 
 # No upstream at all (a local run): dochiya's own sign-in page, by DCR.
 interop_start_server authserver-local DOCHIYA_AUTH=builtin
+# Local sign-in asks for the code the server wrote to its data directory (0600).
 if ! (cd "$browser_node_dir" && DOCHIYA_MCP_URL="$INTEROP_URL" SHOTS="$browser_shots" \
+  SIGNIN_CODE_FILE="$INTEROP_DATA_DIR/signin-code" \
   LABEL="local-dcr" "$browser_node_bin/node" flow.mjs dcr ko); then
   browser_failed+=("local-dcr")
 fi

@@ -214,12 +214,42 @@ fn connect_through(s: &Server) {
             form(pairs).as_bytes(),
         )
     };
+    assert!(
+        html.contains("name=\"code\""),
+        "the page asks for the code: {html}"
+    );
+    // Reaching 127.0.0.1 is not enough: without the code, or with a wrong one, no sign-in.
+    let (request, csrf) = (hidden(&html, "request"), hidden(&html, "csrf"));
+    for code in [None, Some("0000-0000-0000")] {
+        let mut pairs = vec![
+            ("request", request.as_str()),
+            ("csrf", csrf.as_str()),
+            ("name", "local"),
+        ];
+        pairs.extend(code.map(|c| ("code", c)));
+        let r = post("/oauth/signin", &pairs);
+        assert_eq!(r.status, 403, "{}", text(&r));
+        assert!(text(&r).contains("the sign-in code is not right"), "{}", text(&r));
+    }
+    // The code is the one printed at start, kept private in the data directory.
+    let code_file = s.data_dir().join("signin-code");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(&code_file)
+            .expect("signin-code")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    let code = std::fs::read_to_string(&code_file).expect("signin-code");
     let r = post(
         "/oauth/signin",
         &[
-            ("request", &hidden(&html, "request")),
-            ("csrf", &hidden(&html, "csrf")),
+            ("request", &request),
+            ("csrf", &csrf),
             ("name", "e2e-person"),
+            ("code", code.trim()),
         ],
     );
     assert_eq!(r.status, 303, "{}", text(&r));
@@ -301,11 +331,96 @@ fn connect_through(s: &Server) {
 #[test]
 fn the_authorization_server_answers_only_loopback_hosts_locally() {
     let s = Server::start_with(&[("DOCHIYA_AUTH", "builtin")]);
+    // One Host check for the MCP gate and the authorization server: a "port" that is
+    // not digits is refused on both (it was 200 on /oauth/* and 403 on /mcp).
+    for host in [
+        "evil.example",
+        "127.0.0.1:x.evil.example",
+        "localhost:80.evil.example",
+        "[::1]evil",
+    ] {
+        for path in ["/.well-known/oauth-authorization-server", "/oauth/jwks"] {
+            let r = s.send("GET", path, &[("host", host)], b"");
+            assert_eq!(r.status, 403, "{host} {path}");
+        }
+        let r = s.send(
+            "POST",
+            "/mcp",
+            &[("host", host), ("content-type", "application/json")],
+            b"{}",
+        );
+        assert_eq!(r.status, 403, "{host} /mcp");
+    }
     let r = s.send(
         "GET",
         "/.well-known/oauth-authorization-server",
-        &[("host", "evil.example")],
+        &[("host", "127.0.0.1:8080")],
         b"",
     );
-    assert_eq!(r.status, 403);
+    assert_eq!(r.status, 200);
+}
+
+/// Client documents at addresses that are not public are refused before any connection,
+/// in local mode too, whatever the spelling. A listener on loopback stands for the inside
+/// of the network: had the server dialled any of these, it would have seen a connection.
+#[test]
+fn client_documents_at_non_public_addresses_are_refused_without_a_connection() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listener");
+    let inside = listener.local_addr().expect("addr").port();
+    listener.set_nonblocking(true).expect("nonblocking");
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&accepted);
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stopping = Arc::clone(&stop);
+    let watcher = std::thread::spawn(move || {
+        while !stopping.load(Ordering::Relaxed) {
+            if listener.accept().is_ok() {
+                counter.fetch_add(1, Ordering::Relaxed);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    });
+    let s = Server::start_with(&[("DOCHIYA_AUTH", "builtin")]);
+    let variants = [
+        format!("https://127.0.0.1:{inside}/client.json"),
+        format!("https://localhost:{inside}/client.json"),
+        format!("https://2130706433:{inside}/client.json"),
+        format!("https://0x7f000001:{inside}/client.json"),
+        format!("https://0177.0.0.1:{inside}/client.json"),
+        format!("https://[::ffff:127.0.0.1]:{inside}/client.json"),
+        format!("https://[::1]:{inside}/client.json"),
+        format!("http://localhost:{inside}/client.json"),
+        format!("http://2130706433:{inside}/client.json"),
+        "https://169.254.169.254/latest/meta-data/".to_owned(),
+        "https://2852039166/latest/meta-data/".to_owned(),
+        "https://10.0.0.1/client.json".to_owned(),
+        "https://[fd00::1]/client.json".to_owned(),
+        "https://100.64.0.1/client.json".to_owned(),
+    ];
+    for client_id in &variants {
+        let query = form(&[
+            ("client_id", client_id),
+            ("redirect_uri", "http://127.0.0.1:7777/callback"),
+            ("response_type", "code"),
+            ("code_challenge", "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"),
+            ("code_challenge_method", "S256"),
+        ]);
+        let r = s.send("GET", &format!("/oauth/authorize?{query}"), &[], b"");
+        assert_eq!(r.status, 400, "{client_id}: {}", text(&r));
+        let page = text(&r);
+        assert!(
+            page.contains("not public") || page.contains("not https"),
+            "{client_id}: {page}"
+        );
+    }
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    stop.store(true, Ordering::Relaxed);
+    watcher.join().expect("watcher");
+    assert_eq!(
+        accepted.load(Ordering::Relaxed),
+        0,
+        "the server dialled a refused address"
+    );
 }

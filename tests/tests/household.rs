@@ -803,11 +803,11 @@ async fn two_people_keep_one_book() {
     let clash = junho
         .err("join_vault", &json!({"inviteCode": code}).to_string())
         .await;
-    assert!(clash.contains("`name`"), "{clash}");
+    assert!(clash.contains("`vaultName`"), "{clash}");
     let joined = junho
         .ok(
             "join_vault",
-            &json!({"inviteCode": code, "name": "같이"}).to_string(),
+            &json!({"inviteCode": code, "vaultName": "같이"}).to_string(),
         )
         .await;
     assert_eq!(
@@ -820,8 +820,9 @@ async fn two_people_keep_one_book() {
         .iter()
         .filter_map(|m| m["name"].as_str())
         .collect();
-    assert_eq!(names.len(), 2);
-    assert!(names.iter().all(|n| n.starts_with("member-")), "{names:?}");
+    // Dev tokens carry a display name (the subject unless `--name` says otherwise): no
+    // `member-xxxxxxxx` handles for people who never set a name.
+    assert_eq!(names, vec!["household-minji", "household-junho"]);
 
     minji
         .record("카카오뱅크", "식비", "12000", "2026-03-20", "장보기", "shared-1")

@@ -204,6 +204,30 @@ fn batch_2025_03_26_is_answered_as_an_array() {
 }
 
 #[test]
+fn a_batch_over_100_messages_is_one_short_error_and_a_full_one_is_served() {
+    let s = Server::start();
+    // Just under the 1 MB body limit: about 500,000 members. Before the limit this was
+    // answered member by member (a 51 MB answer); now it is one error of a few hundred bytes.
+    let ones = vec!["1"; 500_000].join(",");
+    let r = s.post_json(&[], &format!("[{ones}]"));
+    assert_eq!(r.status, 400);
+    assert!(r.body.len() < 300, "{} bytes", r.body.len());
+    assert_eq!(
+        r.json(),
+        json!({"jsonrpc": "2.0", "error": {"code": -32600, "message":
+            "Invalid request: a batch may hold at most 100 messages; send the rest in further requests"}})
+    );
+    let pings: Vec<String> = (0..100)
+        .map(|i| format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"ping"}}"#))
+        .collect();
+    let r = s.post_json(&[], &format!("[{}]", pings.join(",")));
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json().as_array().map(Vec::len), Some(100));
+    let r = s.post_json(&[], &format!("[{},{}]", pings.join(","), pings[0]));
+    assert_error(&r, 400, -32600, None);
+}
+
+#[test]
 fn modern_header_mismatches_are_32020() {
     let s = Server::start();
     let list = modern(7, "tools/list", "");

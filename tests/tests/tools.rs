@@ -1547,6 +1547,66 @@ async fn sharing_answers_both_generations() {
     assert_eq!(partner.ok("list_vaults", "{}").await["vaults"], json!([]));
 }
 
+/// The member nobody could remove: `alice` joining beside the owner `Alice` made every
+/// `remove_member` ambiguous, and `Bob\u{200B}` beside Bob let "Bob" mean either. Now
+/// names are unique after folding, invisible characters are refused, and each listed
+/// name removes exactly that member.
+#[tokio::test]
+async fn every_member_can_be_named_and_removed() {
+    async fn invite(owner: &Client<'_>) -> String {
+        s(&owner.ok("share_vault", "{}").await["inviteCode"]).to_owned()
+    }
+    fn names(v: &Value) -> Vec<String> {
+        v["members"]
+            .as_array()
+            .expect("members")
+            .iter()
+            .map(|m| s(&m["name"]).to_owned())
+            .collect()
+    }
+    let h = Harness::new().await;
+    let owner = h.person_named("unremovable-owner", "Alice");
+    household(&owner).await;
+    let twin = h.person_named("unremovable-twin", "alice");
+    let joined = twin
+        .ok(
+            "join_vault",
+            &json!({"inviteCode": invite(&owner).await}).to_string(),
+        )
+        .await;
+    assert_eq!(names(&joined), ["Alice", "alice (2)"]);
+    let bob = h.person_named("unremovable-bob", "Bob");
+    let code = invite(&owner).await;
+    let refused = bob
+        .err(
+            "join_vault",
+            &json!({"inviteCode": code, "name": "Bob\u{200B}"}).to_string(),
+        )
+        .await;
+    assert_eq!(
+        refused,
+        "Invalid name: a name may not contain U+200B (zero width space): it is invisible, so the name would look like another one; remove it."
+    );
+    bob.ok("join_vault", &json!({"inviteCode": code}).to_string())
+        .await;
+    assert_eq!(
+        names(&owner.ok("list_members", "{}").await),
+        ["Alice", "alice (2)", "Bob"]
+    );
+    let removed = owner
+        .ok("remove_member", &json!({"member": "alice (2)"}).to_string())
+        .await;
+    assert_eq!(
+        (s(&removed["member"]), &removed["removed"]),
+        ("alice (2)", &json!(true))
+    );
+    let removed = owner
+        .ok("remove_member", &json!({"member": "bob"}).to_string())
+        .await;
+    assert_eq!(s(&removed["member"]), "Bob");
+    assert_eq!(names(&owner.ok("list_members", "{}").await), ["Alice"]);
+}
+
 // ---- names: archived handles, amounts, ids where names belong, suggestions ----
 
 #[tokio::test]

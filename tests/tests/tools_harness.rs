@@ -144,10 +144,21 @@ impl Harness {
 
     /// A client signed in as `sub` with exactly `scopes`.
     pub fn client(&self, sub: &str, scopes: &[&str]) -> Client<'_> {
+        self.named_client(sub, sub, scopes)
+    }
+
+    /// A client signed in as `sub` whose token names them `name` (both scopes).
+    pub fn person_named(&self, sub: &str, name: &str) -> Client<'_> {
+        self.named_client(sub, name, &["ledger:read", "ledger:write"])
+    }
+
+    fn named_client(&self, sub: &str, name: &str, scopes: &[&str]) -> Client<'_> {
         let token = match &self.minter {
-            Minter::Issuer(issuer) => issuer.mint(sub, scopes, Duration::from_secs(3600)).expect("mint"),
+            Minter::Issuer(issuer) => issuer
+                .mint_named(sub, name, scopes, Duration::from_secs(3600))
+                .expect("mint"),
             Minter::App(config) => {
-                dochiya_app::assemble::mint(&config.auth, &config.app, sub, scopes).expect("mint")
+                dochiya_app::assemble::mint_named(&config.auth, &config.app, sub, name, scopes).expect("mint")
             }
         };
         Client { harness: self, token }

@@ -27,6 +27,8 @@ pub struct Assembled {
     pub auth: AuthConfig,
     /// A dev token with both scopes (dev mode only).
     pub dev_token: Option<String>,
+    /// The local sign-in code of this run and the file it is kept in (local sign-in only).
+    pub sign_in_code: Option<(String, std::path::PathBuf)>,
 }
 
 /// Assemble from the one configuration value.
@@ -37,6 +39,20 @@ pub async fn build(config: &Config) -> Result<Assembled, StartupError> {
     let prepared = prepare_authentication(config).await?;
     let store = open_store(&config.app).await?;
     let (authenticator, authserver) = prepared.finish(&store)?;
+    let sign_in_code = match authserver.as_deref().and_then(AuthServer::sign_in_code) {
+        Some(code) => {
+            std::fs::create_dir_all(&config.app.data_dir).map_err(StartupError::SignInCode)?;
+            let server = authserver
+                .as_deref()
+                .map(|s| s.write_sign_in_code(&config.app.data_dir));
+            match server {
+                Some(Ok(Some(path))) => Some((code, path)),
+                Some(Err(e)) => return Err(StartupError::SignInCode(e)),
+                _ => None,
+            }
+        }
+        None => None,
+    };
     let dev_token = match auth_config.mode {
         AuthMode::Dev(_) | AuthMode::Builtin(BuiltinConfig { dev: Some(_), .. }) => Some(mint(
             auth_config,
@@ -58,6 +74,7 @@ pub async fn build(config: &Config) -> Result<Assembled, StartupError> {
         app,
         auth: auth_config.clone(),
         dev_token,
+        sign_in_code,
     })
 }
 
@@ -126,16 +143,28 @@ impl Prepared {
     }
 }
 
-/// A dev token for `subject` with `scopes`, valid for [`STARTUP_TOKEN_LIFETIME`].
+/// A dev token for `subject` (its display name the same) with `scopes`, valid for
+/// [`STARTUP_TOKEN_LIFETIME`].
 pub fn mint(
     auth: &AuthConfig,
     config: &AppConfig,
     subject: &str,
     scopes: &[&str],
 ) -> Result<String, StartupError> {
+    mint_named(auth, config, subject, subject, scopes)
+}
+
+/// [`mint`] with a display name (the token's `name` claim, shown to other members).
+pub fn mint_named(
+    auth: &AuthConfig,
+    config: &AppConfig,
+    subject: &str,
+    name: &str,
+    scopes: &[&str],
+) -> Result<String, StartupError> {
     let issuer = dochiya_auth::dev_token_issuer(auth, &config.data_dir).map_err(StartupError::Auth)?;
     issuer
-        .mint(subject, scopes, STARTUP_TOKEN_LIFETIME)
+        .mint_named(subject, name, scopes, STARTUP_TOKEN_LIFETIME)
         .map_err(|e| StartupError::Token(e.to_string()))
 }
 

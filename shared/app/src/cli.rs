@@ -12,6 +12,8 @@ pub enum Command {
     Token {
         /// The token's `sub`.
         sub: String,
+        /// `--name`: the display name others see in a shared vault (default: the `sub`).
+        name: Option<String>,
         /// Space-separated scopes.
         scopes: String,
         /// `--port`: the local port whose resource URL is the audience.
@@ -38,7 +40,7 @@ pub enum Command {
 /// Usage text.
 pub const USAGE: &str = "\
 usage: dochiya-mcp [serve] [--port N]
-       dochiya-mcp token [--sub S] [--scopes \"ledger:read ledger:write\"] [--port N]
+       dochiya-mcp token [--sub S] [--name N] [--scopes \"ledger:read ledger:write\"] [--port N]
        dochiya-mcp create-table
        dochiya-mcp export [--vault NAME] [--sub S] > book.jsonl
        dochiya-mcp import [--person OLD_SUB=NEW_SUB]... < book.jsonl
@@ -55,6 +57,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
     };
     let mut port = None;
     let mut subject = None;
+    let mut name = None;
     let mut scopes = None;
     let mut vault = None;
     let mut persons = Vec::new();
@@ -72,6 +75,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
         match flag.as_str() {
             "--port" => port = Some(crate::config::parse_port(&value()?)?),
             "--sub" => subject = Some(value()?),
+            "--name" => name = Some(value()?),
             "--scopes" => scopes = Some(value()?),
             "--vault" => vault = Some(value()?),
             "--person" => {
@@ -94,8 +98,10 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
         return Err("--person belongs to `import`".to_owned());
     }
     let only_port = |cmd: &str| {
-        if subject.is_some() || scopes.is_some() {
-            Err(format!("--sub and --scopes belong to `token`, not `{cmd}`"))
+        if subject.is_some() || scopes.is_some() || name.is_some() {
+            Err(format!(
+                "--sub, --name and --scopes belong to `token`, not `{cmd}`"
+            ))
         } else {
             Ok(())
         }
@@ -104,6 +110,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
         None | Some("serve") => only_port("serve").map(|()| Command::Serve { port }),
         Some("token") => Ok(Command::Token {
             sub: subject.unwrap_or_else(|| crate::assemble::STARTUP_TOKEN_SUBJECT.to_owned()),
+            name,
             scopes: scopes.unwrap_or_else(|| "ledger:read ledger:write".to_owned()),
             port,
         }),
@@ -144,9 +151,18 @@ mod tests {
     #[test]
     fn token_takes_sub_scopes_and_port() {
         assert_eq!(
-            p(&["token", "--sub", "alice", "--scopes", "ledger:read"]),
+            p(&[
+                "token",
+                "--sub",
+                "alice",
+                "--name",
+                "Alice",
+                "--scopes",
+                "ledger:read"
+            ]),
             Ok(Command::Token {
                 sub: "alice".into(),
+                name: Some("Alice".into()),
                 scopes: "ledger:read".into(),
                 port: None
             })
@@ -155,6 +171,7 @@ mod tests {
             p(&["token"]),
             Ok(Command::Token {
                 sub: "local".into(),
+                name: None,
                 scopes: "ledger:read ledger:write".into(),
                 port: None
             })
@@ -171,7 +188,7 @@ mod tests {
         );
         assert_eq!(
             p(&["serve", "--sub", "a"]),
-            Err("--sub and --scopes belong to `token`, not `serve`".into())
+            Err("--sub, --name and --scopes belong to `token`, not `serve`".into())
         );
         assert_eq!(
             p(&["create-table", "--port", "1"]),

@@ -52,6 +52,9 @@ pub enum StartupError {
     /// A dev token could not be minted.
     #[error("minting a dev token: {0}")]
     Token(String),
+    /// The local sign-in code could not be written to the data directory.
+    #[error("writing the local sign-in code to the data directory")]
+    SignInCode(#[source] std::io::Error),
     /// `create-table` without `DOCHIYA_TABLE`.
     #[error(
         "DOCHIYA_TABLE is not set: create-table needs the table name (and AWS_ENDPOINT_URL_DYNAMODB for a local server)"
@@ -156,7 +159,7 @@ impl Handle for Router {
         if let Some(authserver) = &self.authserver
             && AuthServer::owns(req.uri().path())
         {
-            if self.loopback_only && !loopback_host(&req) {
+            if self.loopback_only && !dochiya_protocol::gate::has_loopback_host(&req) {
                 let mut refused =
                     http::Response::new(Bytes::from_static(b"{\"error\":\"host not allowed\"}"));
                 *refused.status_mut() = http::StatusCode::FORBIDDEN;
@@ -166,29 +169,6 @@ impl Handle for Router {
         }
         self.server.handle(req).await
     }
-}
-
-/// Whether the request's `Host` names a loopback address.
-fn loopback_host(req: &http::Request<Bytes>) -> bool {
-    let Some(host) = req
-        .headers()
-        .get(http::header::HOST)
-        .and_then(|v| v.to_str().ok())
-    else {
-        return false;
-    };
-    let name = match host.strip_prefix('[') {
-        Some(rest) => rest
-            .split(']')
-            .next()
-            .map(|h| format!("[{h}]"))
-            .unwrap_or_default(),
-        None => host.split(':').next().unwrap_or("").to_owned(),
-    };
-    matches!(
-        name.to_ascii_lowercase().as_str(),
-        "127.0.0.1" | "localhost" | "[::1]"
-    )
 }
 
 /// The assembled server, ready for either adapter.
@@ -298,11 +278,20 @@ pub async fn run(command: Command, lookup: impl Fn(&str) -> Option<String>) -> R
             announce(&assembled, port);
             assembled.app.serve_local(listener, limits).await
         }
-        Command::Token { sub, scopes, port } => {
+        Command::Token {
+            sub,
+            name,
+            scopes,
+            port,
+        } => {
             let port = port.unwrap_or(app.listen_port());
             let config = Config::complete(app, &lookup, port)?;
             let scopes: Vec<&str> = scopes.split_whitespace().collect();
-            println!("{}", assemble::mint(&config.auth, &config.app, &sub, &scopes)?);
+            let name = name.as_deref().unwrap_or(&sub);
+            println!(
+                "{}",
+                assemble::mint_named(&config.auth, &config.app, &sub, name, &scopes)?
+            );
             Ok(())
         }
         Command::CreateTable => {
@@ -330,6 +319,12 @@ fn announce(assembled: &Assembled, port: u16) {
         println!(
             "dochiya: dev token (sub {}, scopes \"ledger:read ledger:write\", valid 7 days): {token}",
             assemble::STARTUP_TOKEN_SUBJECT
+        );
+    }
+    if let Some((code, path)) = &assembled.sign_in_code {
+        println!(
+            "dochiya: sign-in code (the browser sign-in page asks for it; also in {}): {code}",
+            path.display()
         );
     }
     use std::io::Write as _;

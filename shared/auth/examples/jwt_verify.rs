@@ -89,7 +89,7 @@ async fn main() {
             let a = BearerAuthenticator::jwt(
                 RESOURCE,
                 &[ISSUER.to_owned()],
-                &JwtConfig::new(ISSUER, &server.url),
+                &JwtConfig::new(ISSUER, &server.url).allowing_local_http(),
             )
             .expect("authenticator builds");
             authenticate(&a, &key.sign(&good_claims("warm-up", "ledger:read"))).await;

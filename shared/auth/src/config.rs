@@ -102,6 +102,9 @@ pub struct JwtConfig {
     pub max_key_age: Duration,
     /// Timeout for one JWKS fetch.
     pub fetch_timeout: Duration,
+    /// What the JWKS fetch may reach beyond public https (the one outbound policy):
+    /// `http://127.0.0.1` outside a real Lambda.
+    pub outbound: dochiya_outbound::Allowance,
 }
 
 impl JwtConfig {
@@ -123,6 +126,15 @@ impl JwtConfig {
             refetch_interval: Self::DEFAULT_REFETCH_INTERVAL,
             max_key_age: Self::DEFAULT_MAX_KEY_AGE,
             fetch_timeout: Self::DEFAULT_FETCH_TIMEOUT,
+            outbound: dochiya_outbound::Allowance::PublicOnly,
+        }
+    }
+
+    /// The same settings with the local allowance (`http://127.0.0.1`) for the JWKS fetch.
+    pub fn allowing_local_http(self) -> Self {
+        JwtConfig {
+            outbound: dochiya_outbound::Allowance::LocalLoopbackHttp,
+            ..self
         }
     }
 }
@@ -343,7 +355,14 @@ impl AuthConfig {
             })?;
             check_url(ENV_JWKS_URL, &jwks_url)?;
             let servers = configured_servers.unwrap_or_else(|| vec![issuer.clone()]);
-            (AuthMode::Jwt(JwtConfig::new(issuer, jwks_url)), servers)
+            let jwt = JwtConfig::new(issuer, jwks_url);
+            // The local test path may serve its JWKS on http://127.0.0.1; a real Lambda never.
+            let jwt = if runtime.is_real_lambda() {
+                jwt
+            } else {
+                jwt.allowing_local_http()
+            };
+            (AuthMode::Jwt(jwt), servers)
         };
 
         Ok(AuthConfig {

@@ -10,7 +10,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use serde::Serialize;
 
-use crate::config::{AuthConfigError, DevConfig, DevSecret};
+use crate::config::{AuthConfigError, DevConfig, DevSecret, MIN_DEV_SECRET_LEN};
 use crate::verify::DEV_ISSUER;
 
 /// The file in the data dir that keeps the generated dev secret.
@@ -27,16 +27,14 @@ pub fn load_dev_secret(config: &DevConfig, data_dir: &Path) -> Result<DevSecret,
         source,
     };
     create_private_dir(data_dir).map_err(file_error)?;
-    match create_private_file(&path) {
-        Ok(mut file) => {
-            let secret = generate_secret().map_err(file_error)?;
-            file.write_all(secret.as_bytes())
-                .and_then(|()| file.sync_all())
-                .map_err(file_error)?;
-            tracing::info!(path = %path.display(), "generated a new dev secret");
+    let secret = generate_secret().map_err(file_error)?;
+    // Whole from its first instant: a temporary file, then a link to the name (which
+    // fails if another start got there first; then theirs is used).
+    match write_private(&path, secret.as_bytes(), false) {
+        Ok(()) => {
+            tracing::info!(path = ?path.display(), "generated a new dev secret");
             DevSecret::new(secret)
         }
-        // Already there (an earlier run, or a concurrent one that just wrote it): use it.
         Err(e) if e.kind() == ErrorKind::AlreadyExists => read_secret(&path),
         Err(e) => Err(file_error(e)),
     }
@@ -47,32 +45,48 @@ fn read_secret(path: &Path) -> Result<DevSecret, AuthConfigError> {
         path: path.display().to_string(),
         source,
     };
-    let mut text = std::fs::read_to_string(path).map_err(file_error)?;
+    let text = std::fs::read_to_string(path).map_err(file_error)?;
     if text.trim().is_empty() {
-        // A concurrent first start may have created the file but not written it yet.
-        std::thread::sleep(Duration::from_millis(50));
-        text = std::fs::read_to_string(path).map_err(file_error)?;
+        // Left by an older version's start that crashed between creating and writing it.
+        tracing::warn!(path = ?path.display(), "the dev secret file is empty (an interrupted first start); generating a new secret");
+        let secret = generate_secret().map_err(file_error)?;
+        write_private(path, secret.as_bytes(), true).map_err(file_error)?;
+        return DevSecret::new(secret);
     }
     make_private(path);
-    DevSecret::new(text.trim())
+    DevSecret::new(text.trim()).map_err(|e| match e {
+        AuthConfigError::DevSecretTooShort { .. } => file_error(std::io::Error::new(
+            ErrorKind::InvalidData,
+            format!("it holds a secret shorter than {MIN_DEV_SECRET_LEN} characters; delete it to generate a new one"),
+        )),
+        other => other,
+    })
 }
 
-#[cfg(unix)]
-fn create_private_file(path: &Path) -> std::io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt as _;
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
-}
-
-#[cfg(not(unix))]
-fn create_private_file(path: &Path) -> std::io::Result<std::fs::File> {
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
+/// Write `bytes` to `path` (0600) through a temporary file beside it, then a link
+/// (`replace` false: fails with `AlreadyExists` if the file is there) or a rename.
+fn write_private(path: &Path, bytes: &[u8], replace: bool) -> std::io::Result<()> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.mode(0o600);
+    }
+    let written = options
+        .open(&temp)
+        .and_then(|mut file| file.write_all(bytes).and_then(|()| file.sync_all()));
+    let placed = written.and_then(|()| {
+        if replace {
+            std::fs::rename(&temp, path)
+        } else {
+            std::fs::hard_link(&temp, path)
+        }
+    });
+    let _ = std::fs::remove_file(&temp);
+    placed
 }
 
 /// Make the secret file 0600 whatever mode an older version or a umask left it with.
@@ -153,6 +167,8 @@ struct DevClaims<'a> {
     iss: &'a str,
     aud: &'a str,
     sub: &'a str,
+    /// The display name other members of a shared vault see.
+    name: &'a str,
     scope: String,
     iat: u64,
     nbf: u64,
@@ -181,6 +197,17 @@ impl DevTokenIssuer {
 
     /// A token for `subject` with `scopes`, valid from now for `lifetime`.
     pub fn mint(&self, subject: &str, scopes: &[&str], lifetime: Duration) -> Result<String, DevTokenError> {
+        self.mint_named(subject, subject, scopes, lifetime)
+    }
+
+    /// [`DevTokenIssuer::mint`] with a display name (`name` claim) other than the subject.
+    pub fn mint_named(
+        &self,
+        subject: &str,
+        name: &str,
+        scopes: &[&str],
+        lifetime: Duration,
+    ) -> Result<String, DevTokenError> {
         if !dochiya_ledger::domain::is_usable_subject(subject) {
             return Err(DevTokenError::InvalidSubject {
                 max: crate::verify::MAX_SUBJECT_LEN,
@@ -194,6 +221,7 @@ impl DevTokenIssuer {
             iss: DEV_ISSUER,
             aud: &self.audience,
             sub: subject,
+            name,
             scope: scopes.join(" "),
             iat: now,
             nbf: now,
@@ -288,8 +316,35 @@ mod tests {
         let err = load_dev_secret(&config, &dir).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "the dev secret must be at least 32 characters long, got 5"
+            format!(
+                "dev secret file {}: it holds a secret shorter than 32 characters; delete it to generate a new one",
+                dir.join(DEV_SECRET_FILE).display()
+            )
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_empty_secret_file_is_regenerated_and_no_temporary_file_stays() {
+        let dir = temp_dir("empty");
+        std::fs::create_dir_all(&dir).unwrap();
+        // What an interrupted first start of an older version left.
+        std::fs::write(dir.join(DEV_SECRET_FILE), "").unwrap();
+        let config = DevConfig {
+            secret: None,
+            leeway: Duration::from_secs(60),
+        };
+        let first = load_dev_secret(&config, &dir).unwrap();
+        let again = load_dev_secret(&config, &dir).unwrap();
+        assert!(first == again, "the regenerated secret is kept");
+        let text = std::fs::read_to_string(dir.join(DEV_SECRET_FILE)).unwrap();
+        assert_eq!(text.len(), 43, "a new 32-byte secret, base64url");
+        assert_eq!(first.as_bytes(), text.as_bytes());
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from(DEV_SECRET_FILE)]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -88,6 +88,7 @@ struct FetchState {
 pub struct JwksCache {
     url: Url,
     client: reqwest::Client,
+    policy: dochiya_outbound::Policy,
     keys: RwLock<Option<KeySet>>,
     fetch: Mutex<FetchState>,
     refetch_interval: Duration,
@@ -112,17 +113,19 @@ impl JwksCache {
             value: config.jwks_url.clone(),
             reason: e.to_string(),
         })?;
-        let client = reqwest::Client::builder()
+        // The one outbound policy (no redirects, public addresses, our resolver).
+        let policy = dochiya_outbound::Policy::new(config.outbound);
+        let client = policy
+            .client_builder()
             .timeout(config.fetch_timeout)
             .connect_timeout(config.fetch_timeout)
-            // A redirect could leave https or the issuer's host; a JWKS URL is configured exactly.
-            .redirect(reqwest::redirect::Policy::none())
             .user_agent(concat!("dochiya/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| AuthConfigError::HttpClient(e.to_string()))?;
         Ok(JwksCache {
             url,
             client,
+            policy,
             keys: RwLock::new(None),
             fetch: Mutex::new(FetchState::default()),
             refetch_interval: config.refetch_interval,
@@ -249,9 +252,13 @@ impl JwksCache {
     }
 
     async fn fetch_keys(&self) -> Result<Vec<Arc<VerificationKey>>, String> {
+        let url = self
+            .policy
+            .check(self.url.as_str())
+            .map_err(|refusal| format!("JWKS fetch refused: {refusal}"))?;
         let mut response = self
             .client
-            .get(self.url.clone())
+            .get(url)
             .header(
                 reqwest::header::ACCEPT,
                 "application/json, application/jwk-set+json",

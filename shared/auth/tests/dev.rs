@@ -66,8 +66,16 @@ async fn a_minted_dev_token_authenticates_with_its_subject_and_scopes() {
         Ok(Principal {
             person: "local-person".to_owned(),
             scopes: vec!["ledger:read".to_owned(), "ledger:write".to_owned()],
-            name: None,
+            // Dev tokens carry a display name: the subject unless one is given.
+            name: Some("local-person".to_owned()),
         })
+    );
+    let named = issuer
+        .mint_named("junho", "준호", &["ledger:read"], Duration::from_secs(60))
+        .expect("mint");
+    assert_eq!(
+        auth(a.as_ref(), &named).await.map(|p| p.name),
+        Ok(Some("준호".to_owned()))
     );
     let read_only = issuer
         .mint("local-person", &["ledger:read"], Duration::from_secs(60))

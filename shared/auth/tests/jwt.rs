@@ -12,7 +12,7 @@ use serde_json::json;
 use support::*;
 
 fn authenticator(server: &JwksServer, refetch_interval: Duration) -> BearerAuthenticator {
-    let mut config = JwtConfig::new(ISSUER, &server.url);
+    let mut config = JwtConfig::new(ISSUER, &server.url).allowing_local_http();
     config.refetch_interval = refetch_interval;
     BearerAuthenticator::jwt(RESOURCE, &[ISSUER.to_owned()], &config).expect("authenticator builds")
 }
@@ -652,7 +652,7 @@ async fn a_cached_token_grants_only_its_own_scopes_each_time() {
 async fn a_cached_token_is_refused_once_it_expires() {
     let key = SigningKey::rsa_a();
     let server = JwksServer::start(jwks(&[&key])).await;
-    let mut config = JwtConfig::new(ISSUER, &server.url);
+    let mut config = JwtConfig::new(ISSUER, &server.url).allowing_local_http();
     config.leeway = Duration::ZERO;
     let a = BearerAuthenticator::jwt(RESOURCE, &[ISSUER.to_owned()], &config).expect("authenticator builds");
     let mut claims = good_claims("p", "ledger:read");

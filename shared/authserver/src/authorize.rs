@@ -17,6 +17,7 @@ use reqwest::Url;
 use crate::clients::{self, ClientError, store_failure};
 use crate::config::{Deployment, SignIn};
 use crate::pages::{self, ConsentView, Lang};
+use crate::signin_code::CodeRefusal;
 use crate::state::{self, CodeRecord, PendingRequest, Stage, attrs, text};
 use crate::{AuthServer, SCOPES, web};
 
@@ -239,7 +240,7 @@ async fn sign_in_target(
         .start(&format!("{}.{secret}", pending.id), &nonce, &callback_url(server))
         .await
         .map_err(|e| {
-            tracing::warn!(error = %e, "upstream OpenID provider unavailable");
+            tracing::warn!(error = ?e.to_string(), "upstream OpenID provider unavailable");
             (
                 "temporarily_unavailable",
                 "the sign-in provider is unavailable; try again",
@@ -378,6 +379,30 @@ pub async fn signin_submit(server: &AuthServer, req: &Request<Bytes>) -> Respons
     if let Some(page) = check_post(server, req, &params, &pending) {
         return page;
     }
+    // Proof of access to this machine's dochiya: the code printed at start and kept in the
+    // data directory (anyone, any web page, can reach 127.0.0.1; decision 033).
+    let Some(code) = &server.signin_code else {
+        return web::not_found();
+    };
+    match code.check(params.get("code").unwrap_or("")) {
+        Ok(()) => {}
+        Err(CodeRefusal::Wrong) => {
+            tracing::warn!("local sign-in with a wrong code");
+            return pages::error(
+                lang,
+                StatusCode::FORBIDDEN,
+                "the sign-in code is not right: copy it from where dochiya was started, or from the file signin-code in its data directory, then go back and try again",
+            );
+        }
+        Err(CodeRefusal::TooMany) => {
+            tracing::warn!("local sign-in refused: too many wrong codes");
+            return pages::error(
+                lang,
+                StatusCode::TOO_MANY_REQUESTS,
+                "too many wrong sign-in codes in the last minute; wait a minute, then go back and try again",
+            );
+        }
+    }
     let Some(sub) = params.get("name").and_then(local_subject) else {
         return pages::error(
             lang,
@@ -427,7 +452,8 @@ pub async fn upstream_callback(server: &AuthServer, req: &Request<Bytes>) -> Res
         let state = pending.state.clone();
         pending.stage = Stage::Done;
         let _ = pending.advance(&*server.store, Stage::SignIn).await;
-        tracing::info!(%error, "upstream sign-in refused");
+        // The provider's text, quoted: it may hold line breaks or look like a log field.
+        tracing::info!(error = ?error, "upstream sign-in refused");
         return error_back(
             server,
             &redirect_uri,
@@ -449,7 +475,7 @@ pub async fn upstream_callback(server: &AuthServer, req: &Request<Bytes>) -> Res
     {
         Ok(i) => i,
         Err(e) => {
-            tracing::warn!(error = %e, "upstream sign-in could not be completed");
+            tracing::warn!(error = ?e.to_string(), "upstream sign-in could not be completed");
             return pages::error(
                 lang,
                 StatusCode::BAD_GATEWAY,

@@ -1,20 +1,20 @@
 //! Fetching a Client ID Metadata Document: the `client_id` is an https URL whose JSON
 //! names the client and its redirect URIs. The fetch is an SSRF surface, so it is bounded
-//! on every side: https only (plain http to loopback only in local mode), no redirects
-//! followed, no proxy, in AWS no address in a private, loopback, link-local or otherwise
-//! non-public range (checked on the literal host and on every resolved address, by our
-//! own resolver, so DNS cannot point us inward), a short timeout, a few KB at most.
+//! on every side: the one outbound address policy (`dochiya-outbound`: public https
+//! only, in every mode, literal hosts and every resolved address checked before any
+//! connection; locally also `http://127.0.0.1`), no redirects followed, no proxy, a
+//! short timeout, a few KB at most. A failure is remembered for [`FAILURE_TTL`], and
+//! what the remote answered is never repeated to the browser.
 
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
-use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
+use dochiya_outbound::{Policy, Refusal};
 use reqwest::Url;
-use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use serde::Deserialize;
 
-use crate::config::{CimdLimits, Deployment};
+use crate::config::CimdLimits;
 
 /// Why a client document was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -23,7 +23,7 @@ pub enum CimdError {
     #[error("client_id is not an https URL with a path: {0}")]
     BadUrl(&'static str),
     /// The host is, or resolves to, an address we must not reach.
-    #[error("the client document's host is not a public address")]
+    #[error("the client document's address is not public; a client_id must be a public https URL")]
     NonPublicAddress,
     /// The server answered with a redirect.
     #[error("the client document URL redirects; redirects are not followed")]
@@ -37,9 +37,9 @@ pub enum CimdError {
     /// The fetch took too long or failed on the network.
     #[error("the client document could not be fetched in time")]
     Unreachable,
-    /// Not the JSON we need.
+    /// Not the JSON we need (our own words: the remote's text is never repeated).
     #[error("the client document is not valid: {0}")]
-    Invalid(String),
+    Invalid(&'static str),
 }
 
 /// What we keep of a client document.
@@ -71,91 +71,44 @@ pub fn is_loopback_host(url: &Url) -> bool {
     }
 }
 
-/// Whether an address is on the public internet (not private, loopback, link-local,
-/// shared, documentation, multicast, unspecified or reserved; IPv4-mapped forms too).
-pub fn is_public(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(v4) => {
-            let [a, b, ..] = v4.octets();
-            !(v4.is_private()
-                || v4.is_loopback()
-                || v4.is_link_local()
-                || v4.is_broadcast()
-                || v4.is_documentation()
-                || v4.is_unspecified()
-                || v4.is_multicast()
-                || a == 0
-                || (a == 100 && (64..128).contains(&b)) // shared address space (CGNAT)
-                || (a == 192 && b == 0)
-                || (a == 198 && (18..20).contains(&b))
-                || a >= 240)
-        }
-        IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                return is_public(IpAddr::V4(v4));
-            }
-            let first = v6.segments()[0];
-            !(v6.is_loopback()
-                || v6.is_unspecified()
-                || v6.is_multicast()
-                || (first & 0xfe00) == 0xfc00 // unique local
-                || (first & 0xffc0) == 0xfe80 // link-local
-                || first == 0x2001 && v6.segments()[1] == 0x0db8 // documentation
-                || first == 0x0064 && v6.segments()[1] == 0xff9b) // NAT64 can reach private v4
-        }
-    }
-}
-
-/// A resolver that refuses a name with any non-public address (so a name with one public
-/// and one private address cannot be raced).
-struct PublicOnly;
-
-impl Resolve for PublicOnly {
-    fn resolve(&self, name: Name) -> Resolving {
-        let host = name.as_str().to_owned();
-        Box::pin(async move {
-            let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
-            if addrs.is_empty() || addrs.iter().any(|a| !is_public(a.ip())) {
-                return Err(Box::new(NonPublic) as Box<dyn std::error::Error + Send + Sync>);
-            }
-            Ok(Box::new(addrs.into_iter()) as Addrs)
-        })
-    }
-}
-
-#[derive(Debug, thiserror::Error)]
-#[error("resolved to a non-public address")]
-struct NonPublic;
+/// How long a failed fetch is remembered: a page cannot make us probe a host in a loop.
+pub const FAILURE_TTL: Duration = Duration::from_secs(60);
 
 /// Fetches and caches client documents.
 pub struct Fetcher {
     http: reqwest::Client,
-    deployment: Deployment,
+    policy: Policy,
     limits: CimdLimits,
-    cache: Mutex<HashMap<String, (Instant, ClientDocument)>>,
+    cache: Mutex<HashMap<String, (Instant, Outcome)>>,
 }
 
+/// A fetch's outcome, as cached.
+type Outcome = Result<ClientDocument, CimdError>;
+
 impl Fetcher {
-    /// A fetcher for `deployment` with `limits`.
-    pub fn new(deployment: Deployment, limits: CimdLimits) -> Result<Self, String> {
-        let mut builder = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
+    /// A fetcher under `policy` with `limits`.
+    pub fn new(policy: Policy, limits: CimdLimits) -> Result<Self, String> {
+        let http = policy
+            .client_builder()
             // One request per document fetch: keeping idle connections only risks
             // reusing one the client's server has closed.
             .pool_max_idle_per_host(0)
-            .no_proxy()
             .timeout(limits.timeout)
             .connect_timeout(limits.timeout)
-            .user_agent("dochiya-authorization-server");
-        if deployment == Deployment::Aws {
-            builder = builder.dns_resolver(Arc::new(PublicOnly));
-        }
+            .user_agent("dochiya-authorization-server")
+            .build()
+            .map_err(|e| e.to_string())?;
         Ok(Fetcher {
-            http: builder.build().map_err(|e| e.to_string())?,
-            deployment,
+            http,
+            policy,
             limits,
             cache: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// The address policy (tests read its connection count).
+    pub fn policy(&self) -> &Policy {
+        &self.policy
     }
 
     /// Whether a client_id is meant to be a document URL.
@@ -163,17 +116,18 @@ impl Fetcher {
         client_id.starts_with("https://") || client_id.starts_with("http://")
     }
 
-    /// The document at `client_id`, from the cache or fetched.
+    /// The document at `client_id`, from the cache (a failure too, for a while) or fetched.
     pub async fn get(&self, client_id: &str) -> Result<ClientDocument, CimdError> {
         let url = self.check_url(client_id)?;
-        if let Some(doc) = self.cached(client_id) {
-            return Ok(doc);
+        if let Some(outcome) = self.cached(client_id) {
+            return outcome;
         }
-        let doc = tokio::time::timeout(self.limits.timeout, self.fetch(url, client_id))
-            .await
-            .map_err(|_| CimdError::Unreachable)??;
-        self.remember(client_id, &doc);
-        Ok(doc)
+        let outcome = match tokio::time::timeout(self.limits.timeout, self.fetch(url, client_id)).await {
+            Ok(outcome) => outcome,
+            Err(_) => Err(CimdError::Unreachable),
+        };
+        self.remember(client_id, &outcome);
+        outcome
     }
 
     fn check_url(&self, client_id: &str) -> Result<Url, CimdError> {
@@ -187,23 +141,12 @@ impl Fetcher {
         if url.path().len() <= 1 {
             return Err(CimdError::BadUrl("it has no path"));
         }
-        let local = self.deployment == Deployment::Local;
-        match url.scheme() {
-            "https" => {}
-            "http" if local && is_loopback_host(&url) => {}
-            _ => return Err(CimdError::BadUrl("it is not https")),
+        match self.policy.check(client_id) {
+            Ok(url) => Ok(url),
+            Err(Refusal::NotPublic(_)) => Err(CimdError::NonPublicAddress),
+            Err(Refusal::NotHttps) => Err(CimdError::BadUrl("it is not https")),
+            Err(Refusal::Unparsable) => Err(CimdError::BadUrl("does not parse")),
         }
-        if !local {
-            let literal = match url.host() {
-                Some(url::Host::Ipv4(ip)) => Some(IpAddr::V4(ip)),
-                Some(url::Host::Ipv6(ip)) => Some(IpAddr::V6(ip)),
-                _ => None,
-            };
-            if literal.is_some_and(|ip| !is_public(ip)) || is_loopback_host(&url) {
-                return Err(CimdError::NonPublicAddress);
-            }
-        }
-        Ok(url)
     }
 
     async fn fetch(&self, url: Url, client_id: &str) -> Result<ClientDocument, CimdError> {
@@ -214,7 +157,7 @@ impl Fetcher {
             .send()
             .await
             .map_err(|e| {
-                if is_non_public(&e) {
+                if dochiya_outbound::is_refused(&e) {
                     CimdError::NonPublicAddress
                 } else {
                     CimdError::Unreachable
@@ -239,9 +182,9 @@ impl Fetcher {
             body.extend_from_slice(&chunk);
         }
         let raw: RawDocument = serde_json::from_slice(&body)
-            .map_err(|e| CimdError::Invalid(format!("not the expected JSON ({e})")))?;
+            .map_err(|_| CimdError::Invalid("it is not the JSON of a client metadata document"))?;
         if raw.client_id != client_id {
-            return Err(CimdError::Invalid("its client_id is not its own URL".into()));
+            return Err(CimdError::Invalid("its client_id is not its own URL"));
         }
         if raw
             .token_endpoint_auth_method
@@ -249,36 +192,43 @@ impl Fetcher {
             .is_some_and(|m| m != "none")
         {
             return Err(CimdError::Invalid(
-                "only public clients (token_endpoint_auth_method none) are supported".into(),
+                "only public clients (token_endpoint_auth_method none) are supported",
             ));
         }
         if raw.redirect_uris.is_empty() || raw.redirect_uris.len() > crate::clients::MAX_REDIRECT_URIS {
-            return Err(CimdError::Invalid("redirect_uris must list 1 to 10 URIs".into()));
+            return Err(CimdError::Invalid("redirect_uris must list 1 to 10 URIs"));
         }
         for uri in &raw.redirect_uris {
-            crate::clients::check_redirect_uri(uri).map_err(|e| CimdError::Invalid(e.to_owned()))?;
+            crate::clients::check_redirect_uri(uri).map_err(CimdError::Invalid)?;
         }
-        let name = crate::clients::display_name(raw.client_name.as_deref(), url.host_str().unwrap_or("?"));
+        let name = crate::clients::display_name(raw.client_name.as_deref(), url.host_str().unwrap_or("?"))
+            .map_err(CimdError::Invalid)?;
         Ok(ClientDocument {
             name,
             redirect_uris: raw.redirect_uris,
         })
     }
 
-    fn cached(&self, client_id: &str) -> Option<ClientDocument> {
+    fn cached(&self, client_id: &str) -> Option<Outcome> {
         let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         cache
             .get(client_id)
-            .filter(|(at, _)| at.elapsed() < self.limits.cache_ttl)
-            .map(|(_, doc)| doc.clone())
+            .filter(|(at, outcome)| at.elapsed() < self.ttl(outcome))
+            .map(|(_, outcome)| outcome.clone())
     }
 
-    fn remember(&self, client_id: &str, doc: &ClientDocument) {
+    fn ttl(&self, outcome: &Outcome) -> Duration {
+        match outcome {
+            Ok(_) => self.limits.cache_ttl,
+            Err(_) => FAILURE_TTL.min(self.limits.cache_ttl),
+        }
+    }
+
+    fn remember(&self, client_id: &str, outcome: &Outcome) {
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         if cache.len() >= self.limits.cache_entries && !cache.contains_key(client_id) {
             // Full: drop the expired ones, else the oldest.
-            let ttl = self.limits.cache_ttl;
-            cache.retain(|_, (at, _)| at.elapsed() < ttl);
+            cache.retain(|_, (at, outcome)| at.elapsed() < self.ttl(outcome));
             if cache.len() >= self.limits.cache_entries
                 && let Some(oldest) = cache
                     .iter()
@@ -288,51 +238,11 @@ impl Fetcher {
                 cache.remove(&oldest);
             }
         }
-        cache.insert(client_id.to_owned(), (Instant::now(), doc.clone()));
+        cache.insert(client_id.to_owned(), (Instant::now(), outcome.clone()));
     }
 
     /// Documents in the cache (tests).
     pub fn cached_count(&self) -> usize {
         self.cache.lock().unwrap_or_else(|e| e.into_inner()).len()
-    }
-}
-
-fn is_non_public(e: &reqwest::Error) -> bool {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
-    while let Some(err) = source {
-        if err.is::<NonPublic>() {
-            return true;
-        }
-        source = err.source();
-    }
-    false
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn private_and_special_addresses_are_not_public() {
-        for ip in [
-            "10.0.0.1",
-            "172.16.5.4",
-            "192.168.1.1",
-            "127.0.0.1",
-            "169.254.169.254",
-            "100.64.0.1",
-            "0.0.0.0",
-            "::1",
-            "fe80::1",
-            "fd00::1",
-            "::ffff:127.0.0.1",
-            "::ffff:169.254.169.254",
-            "64:ff9b::a00:1",
-        ] {
-            assert!(!is_public(ip.parse().unwrap()), "{ip}");
-        }
-        for ip in ["93.184.215.14", "2606:4700::1111", "1.1.1.1"] {
-            assert!(is_public(ip.parse().unwrap()), "{ip}");
-        }
     }
 }

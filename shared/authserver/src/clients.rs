@@ -89,7 +89,12 @@ pub fn check_redirect_uri(uri: &str) -> Result<(), &'static str> {
 }
 
 /// A name fit to show: trimmed, no control characters, bounded; else `fallback`.
-pub fn display_name(name: Option<&str>, fallback: &str) -> String {
+pub fn display_name(name: Option<&str>, fallback: &str) -> Result<String, &'static str> {
+    // The consent page shows this name: an invisible or bidi character could make it
+    // read as another client's (the same rule as names in the ledger, decision 016).
+    if name.is_some_and(|n| dochiya_ledger::domain::invisible_in(n).is_some()) {
+        return Err("client_name may not contain invisible or text-direction characters");
+    }
     let cleaned: String = name
         .unwrap_or("")
         .chars()
@@ -97,11 +102,11 @@ pub fn display_name(name: Option<&str>, fallback: &str) -> String {
         .take(MAX_CLIENT_NAME_CHARS)
         .collect();
     let cleaned = cleaned.trim();
-    if cleaned.is_empty() {
+    Ok(if cleaned.is_empty() {
         fallback.chars().take(MAX_CLIENT_NAME_CHARS).collect()
     } else {
         cleaned.to_owned()
-    }
+    })
 }
 
 /// Why a client_id is not usable.
@@ -125,9 +130,9 @@ pub struct Clients {
 
 impl Clients {
     /// For this configuration.
-    pub fn new(config: &AuthServerConfig) -> Result<Self, String> {
+    pub fn new(config: &AuthServerConfig, policy: dochiya_outbound::Policy) -> Result<Self, String> {
         Ok(Clients {
-            fetcher: Fetcher::new(config.deployment, config.cimd)?,
+            fetcher: Fetcher::new(policy, config.cimd)?,
         })
     }
 
@@ -196,10 +201,31 @@ fn registration_error(error: &str, description: &str) -> Response<Bytes> {
     )
 }
 
+/// A registration body refused before it is read: too large, or not declared JSON.
+fn refuse_body(req: &Request<Bytes>) -> Option<Response<Bytes>> {
+    if req.body().len() > web::MAX_BODY_BYTES {
+        return Some(registration_error(
+            "invalid_client_metadata",
+            "the registration is larger than 16 KB",
+        ));
+    }
+    // JSON only: a page can send text/plain or a form cross-site without a preflight
+    // (a CORS "simple request") and spend the deployment's hourly registrations.
+    if !web::is_json(req) {
+        let mut response = registration_error(
+            "invalid_client_metadata",
+            "send the registration as Content-Type: application/json",
+        );
+        *response.status_mut() = StatusCode::UNSUPPORTED_MEDIA_TYPE;
+        return Some(response);
+    }
+    None
+}
+
 /// `POST /oauth/register` (RFC 7591): public clients only, counted against the hourly limit.
 pub async fn register(server: &AuthServer, req: &Request<Bytes>) -> Response<Bytes> {
-    if req.body().len() > web::MAX_BODY_BYTES {
-        return registration_error("invalid_client_metadata", "the registration is larger than 16 KB");
+    if let Some(refused) = refuse_body(req) {
+        return refused;
     }
     let reg: Registration = match serde_json::from_slice(req.body()) {
         Ok(r) => r,
@@ -266,7 +292,10 @@ pub async fn register(server: &AuthServer, req: &Request<Bytes>) -> Response<Byt
         .and_then(|u| Url::parse(u).ok())
         .and_then(|u| u.host_str().map(str::to_owned))
         .unwrap_or_default();
-    let name = display_name(reg.client_name.as_deref(), &host);
+    let name = match display_name(reg.client_name.as_deref(), &host) {
+        Ok(name) => name,
+        Err(why) => return registration_error("invalid_client_metadata", why),
+    };
     let now = server.now();
     let item = Item {
         key: state::client_key(&client_id),
@@ -417,11 +446,28 @@ mod tests {
 
     #[test]
     fn client_names_are_cleaned_and_bounded() {
-        assert_eq!(display_name(Some("  Claude\u{7}  "), "h"), "Claude");
-        assert_eq!(display_name(Some(""), "host.example"), "host.example");
         assert_eq!(
-            display_name(Some(&"x".repeat(200)), "h").chars().count(),
-            MAX_CLIENT_NAME_CHARS
+            display_name(Some("  Claude\u{7}  "), "h"),
+            Ok("Claude".to_owned())
+        );
+        assert_eq!(
+            display_name(Some(""), "host.example"),
+            Ok("host.example".to_owned())
+        );
+        for bad in [
+            "Claude\u{202E}tfosorciM",
+            "Cla\u{200B}ude",
+            "\u{2066}Claude\u{2069}",
+        ] {
+            assert_eq!(
+                display_name(Some(bad), "h"),
+                Err("client_name may not contain invisible or text-direction characters"),
+                "{bad:?}"
+            );
+        }
+        assert_eq!(
+            display_name(Some(&"x".repeat(200)), "h").map(|n| n.chars().count()),
+            Ok(MAX_CLIENT_NAME_CHARS)
         );
     }
 }

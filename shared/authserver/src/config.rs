@@ -27,6 +27,16 @@ pub enum Deployment {
     Aws,
 }
 
+impl Deployment {
+    /// What outbound fetches may reach beyond public https: locally `http://127.0.0.1`.
+    pub fn outbound_allowance(self) -> dochiya_outbound::Allowance {
+        match self {
+            Deployment::Local => dochiya_outbound::Allowance::LocalLoopbackHttp,
+            Deployment::Aws => dochiya_outbound::Allowance::PublicOnly,
+        }
+    }
+}
+
 /// How a person signs in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SignIn {

@@ -212,30 +212,41 @@ impl SigningKey {
     }
 
     /// The key kept in `data_dir`, generated there (mode 0600) on the first start.
+    /// The file is written whole or not at all (a temporary file, then a link to its
+    /// name); an empty one, left by a start that crashed before that was so, is replaced.
     pub fn load_or_create(data_dir: &Path) -> Result<Self, KeyError> {
         let path = data_dir.join(KEY_FILE);
         let file_error = |source: std::io::Error| KeyError::File {
             path: path.display().to_string(),
             source,
         };
+        let unreadable = || {
+            file_error(std::io::Error::new(
+                ErrorKind::InvalidData,
+                "it does not hold a P-256 PKCS#8 key; move it away and start again to generate a new one",
+            ))
+        };
         std::fs::create_dir_all(data_dir).map_err(file_error)?;
-        match create_private_file(&path) {
-            Ok(mut file) => {
+        match std::fs::read(&path) {
+            Ok(der) if !der.is_empty() => return Self::from_pkcs8(&der).map_err(|_| unreadable()),
+            Ok(_) => {
+                tracing::warn!(path = ?path.display(), "the signing key file is empty (an interrupted first start); generating a new key");
                 let (key, der) = Self::generate()?;
-                file.write_all(&der)
-                    .and_then(|()| file.sync_all())
-                    .map_err(file_error)?;
-                tracing::info!(path = %path.display(), kid = %key.public.kid, "generated the authorization server's signing key");
+                write_private_file(&path, &der).map_err(file_error)?;
+                return Ok(key);
+            }
+            Err(e) if e.kind() == ErrorKind::NotFound => {}
+            Err(e) => return Err(file_error(e)),
+        }
+        let (key, der) = Self::generate()?;
+        match create_private_file(&path, &der) {
+            Ok(()) => {
+                tracing::info!(path = ?path.display(), kid = %key.public.kid, "generated the authorization server's signing key");
                 Ok(key)
             }
+            // A concurrent first start linked its key first (whole): use that one.
             Err(e) if e.kind() == ErrorKind::AlreadyExists => {
-                let mut der = std::fs::read(&path).map_err(file_error)?;
-                if der.is_empty() {
-                    // A concurrent first start created the file and is writing it.
-                    std::thread::sleep(std::time::Duration::from_millis(50));
-                    der = std::fs::read(&path).map_err(file_error)?;
-                }
-                Self::from_pkcs8(&der)
+                Self::from_pkcs8(&std::fs::read(&path).map_err(file_error)?).map_err(|_| unreadable())
             }
             Err(e) => Err(file_error(e)),
         }
@@ -302,22 +313,37 @@ impl SigningKey {
     }
 }
 
-#[cfg(unix)]
-fn create_private_file(path: &Path) -> std::io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt as _;
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
+/// A temporary file beside `path`, mode 0600, holding `bytes`, synced.
+fn private_temp(path: &Path, bytes: &[u8]) -> std::io::Result<std::path::PathBuf> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.mode(0o600);
+    }
+    let mut file = options.open(&temp)?;
+    file.write_all(bytes).and_then(|()| file.sync_all())?;
+    Ok(temp)
 }
 
-#[cfg(not(unix))]
-fn create_private_file(path: &Path) -> std::io::Result<std::fs::File> {
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
+/// Create `path` holding `bytes` (0600) unless it exists (`AlreadyExists`): written to a
+/// temporary file and linked to its name, so the file is whole from its first instant.
+pub(crate) fn create_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let temp = private_temp(path, bytes)?;
+    let linked = std::fs::hard_link(&temp, path);
+    let _ = std::fs::remove_file(&temp);
+    linked
+}
+
+/// Write `path` holding `bytes` (0600), replacing it whole: a temporary file, renamed.
+pub(crate) fn write_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let temp = private_temp(path, bytes)?;
+    std::fs::rename(&temp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&temp);
+    })
 }
 
 #[cfg(test)]
@@ -340,6 +366,38 @@ mod tests {
                 .mode();
             assert_eq!(mode & 0o777, 0o600);
         }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_empty_key_file_is_replaced_and_a_garbled_one_is_named() {
+        let dir = std::env::temp_dir().join(format!("dochiya-as-key-empty-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(KEY_FILE);
+        // What a crash between creating and writing the file used to leave.
+        std::fs::write(&path, b"").unwrap();
+        let key = SigningKey::load_or_create(&dir).unwrap();
+        assert_eq!(SigningKey::load_or_create(&dir).unwrap().public(), key.public());
+        assert!(!std::fs::read(&path).unwrap().is_empty());
+        std::fs::write(&path, b"garbled").unwrap();
+        let err = SigningKey::load_or_create(&dir).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!(
+                "signing key file {}: it does not hold a P-256 PKCS#8 key; move it away and start again to generate a new one",
+                path.display()
+            )
+        );
+        let leftovers: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(
+            leftovers,
+            vec![std::ffi::OsString::from(KEY_FILE)],
+            "no temporary file left"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

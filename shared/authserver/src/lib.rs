@@ -19,6 +19,7 @@ pub mod clock;
 pub mod config;
 pub mod keys;
 pub mod pages;
+pub mod signin_code;
 pub mod state;
 pub mod token;
 pub mod upstream;
@@ -71,6 +72,8 @@ pub struct AuthServer {
     clock: Arc<dyn Clock>,
     clients: clients::Clients,
     upstream: Option<upstream::Upstream>,
+    /// The local sign-in's code (local sign-in only).
+    signin_code: Option<signin_code::SignInCode>,
 }
 
 impl std::fmt::Debug for AuthServer {
@@ -88,6 +91,9 @@ pub enum BuildError {
     /// The CIMD HTTP client could not be built.
     #[error("cannot build the client-metadata HTTP client: {0}")]
     HttpClient(String),
+    /// No randomness for the local sign-in code.
+    #[error("cannot make the local sign-in code")]
+    SignInCode,
     /// The upstream OpenID provider could not be set up.
     #[error("upstream OpenID provider")]
     Upstream(#[source] upstream::UpstreamError),
@@ -103,10 +109,29 @@ impl AuthServer {
         key: SigningKey,
         clock: Arc<dyn Clock>,
     ) -> Result<Self, BuildError> {
-        let clients = clients::Clients::new(&config).map_err(BuildError::HttpClient)?;
+        let policy = dochiya_outbound::Policy::new(config.deployment.outbound_allowance());
+        Self::with_policy(config, store, key, clock, policy)
+    }
+
+    /// [`AuthServer::new`] with the outbound address policy given (tests inject a resolver).
+    pub fn with_policy(
+        config: AuthServerConfig,
+        store: Arc<dyn Store>,
+        key: SigningKey,
+        clock: Arc<dyn Clock>,
+        policy: dochiya_outbound::Policy,
+    ) -> Result<Self, BuildError> {
+        let clients = clients::Clients::new(&config, policy.clone()).map_err(BuildError::HttpClient)?;
         let upstream = match &config.sign_in {
             SignIn::Local => None,
-            SignIn::Upstream(up) => Some(upstream::Upstream::new(up.clone()).map_err(BuildError::Upstream)?),
+            SignIn::Upstream(up) => {
+                Some(upstream::Upstream::new(up.clone(), policy).map_err(BuildError::Upstream)?)
+            }
+        };
+        let signin_code = if config.deployment == Deployment::Local && config.sign_in == SignIn::Local {
+            Some(signin_code::SignInCode::generate().map_err(|_| BuildError::SignInCode)?)
+        } else {
+            None
         };
         Ok(AuthServer {
             config,
@@ -115,7 +140,29 @@ impl AuthServer {
             clock,
             clients,
             upstream,
+            signin_code,
         })
+    }
+
+    /// Connections the outbound clients have started (tests assert refusals dial nothing).
+    pub fn outbound_connection_attempts(&self) -> usize {
+        self.clients.fetcher().policy().connection_attempts()
+    }
+
+    /// The local sign-in code of this run (`XXXX-XXXX-XXXX`), when local sign-in is on.
+    pub fn sign_in_code(&self) -> Option<String> {
+        self.signin_code.as_ref().map(signin_code::SignInCode::display)
+    }
+
+    /// Write the local sign-in code to the data directory (0600); the file, when there is a code.
+    pub fn write_sign_in_code(
+        &self,
+        data_dir: &std::path::Path,
+    ) -> std::io::Result<Option<std::path::PathBuf>> {
+        self.signin_code
+            .as_ref()
+            .map(|c| c.write_to(data_dir))
+            .transpose()
     }
 
     /// The issuer (`iss` of every token; the origin of the MCP URL).
@@ -171,7 +218,7 @@ impl AuthServer {
             ) => web::method_not_allowed(),
             _ => web::not_found(),
         };
-        tracing::info!(path = %path, method = %method, status = response.status().as_u16(), "authorization server answered");
+        tracing::info!(path = ?path, method = %method, status = response.status().as_u16(), "authorization server answered");
         response
     }
 

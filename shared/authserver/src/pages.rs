@@ -90,6 +90,8 @@ struct Words {
     signin_title: &'static str,
     signin_lead: &'static str,
     name_label: &'static str,
+    code_label: &'static str,
+    code_hint: &'static str,
     continue_button: &'static str,
     consent_title: &'static str,
     wants: &'static str,
@@ -107,6 +109,8 @@ const EN: Words = Words {
     signin_title: "Sign in to dochiya",
     signin_lead: "This server runs on this computer. The name you type is who you are here: the same name opens the same ledgers.",
     name_label: "Your name",
+    code_label: "Sign-in code",
+    code_hint: "Printed where dochiya was started, and kept in the file signin-code in its data directory. It proves you are the person using this computer.",
     continue_button: "Continue",
     consent_title: "Allow access to your dochiya ledgers?",
     wants: "wants to:",
@@ -124,6 +128,8 @@ const KO: Words = Words {
     signin_title: "dochiya 로그인",
     signin_lead: "이 서버는 이 컴퓨터에서 실행됩니다. 입력한 이름이 여기서의 당신입니다. 같은 이름이면 같은 가계부가 열립니다.",
     name_label: "이름",
+    code_label: "로그인 코드",
+    code_hint: "dochiya를 실행한 터미널에 표시되고, 데이터 폴더의 signin-code 파일에도 있습니다. 이 컴퓨터를 쓰는 본인임을 확인합니다.",
     continue_button: "계속",
     consent_title: "dochiya 가계부에 대한 접근을 허용할까요?",
     wants: "앱이 다음을 요청합니다:",
@@ -168,6 +174,10 @@ pub fn signin(lang: Lang, request_id: &str, csrf: &str) -> String {
          <input type=\"hidden\" name=\"csrf\" value=\"{csrf}\">\
          <label for=\"name\">{label}</label>\
          <input id=\"name\" name=\"name\" required maxlength=\"64\" autocomplete=\"username\" autofocus>\
+         <label for=\"code\">{code_label}</label>\
+         <input id=\"code\" name=\"code\" required maxlength=\"20\" autocomplete=\"one-time-code\" \
+         spellcheck=\"false\" placeholder=\"XXXX-XXXX-XXXX\" aria-describedby=\"code-hint\">\
+         <p id=\"code-hint\" class=\"hint\">{code_hint}</p>\
          <button type=\"submit\">{go}</button></form>",
         title = escape(w.signin_title),
         lead = escape(w.signin_lead),
@@ -175,6 +185,8 @@ pub fn signin(lang: Lang, request_id: &str, csrf: &str) -> String {
         id = escape(request_id),
         csrf = escape(csrf),
         label = escape(w.name_label),
+        code_label = escape(w.code_label),
+        code_hint = escape(w.code_hint),
         go = escape(w.continue_button),
     );
     page(lang, w.signin_title, &body)
@@ -258,7 +270,9 @@ h1{font-size:1.35rem;line-height:1.3}\
 ul{padding-left:1.2rem}li{margin:.4rem 0}\
 label{display:block;margin:.8rem 0 .3rem}\
 label.check{display:flex;gap:.5rem;align-items:center}\
-input[name=name]{width:100%;font:inherit;padding:.6rem;border:1px solid #999;border-radius:.4rem}\
+input[name=name],input[name=code]{width:100%;font:inherit;padding:.6rem;border:1px solid #999;border-radius:.4rem}\
+input[name=code]{font-family:ui-monospace,monospace;letter-spacing:.08em}\
+.hint{font-size:.9rem;color:#55534e;margin:.3rem 0 0}\
 button{font:inherit;padding:.7rem 1.2rem;border:0;border-radius:.4rem;background:#1f5f4a;color:#fff;margin-top:1rem;min-width:7rem}\
 button.secondary{background:#e4e2dc;color:#1d1d1b}\
 .buttons{display:flex;gap:.8rem;flex-wrap:wrap}\

@@ -72,7 +72,7 @@ pub fn derive_subject(issuer: &str, subject: &str) -> String {
 
 /// The reqwest client, adapted to `openidconnect`'s HTTP interface (bounded answers).
 #[derive(Clone)]
-struct Http(reqwest::Client);
+struct Http(reqwest::Client, dochiya_outbound::Policy);
 
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
@@ -92,9 +92,13 @@ impl<'c> openidconnect::AsyncHttpClient<'c> for Http {
 impl Http {
     fn send(&self, request: HttpRequest) -> HttpFuture {
         let client = self.0.clone();
+        let policy = self.1.clone();
         Box::pin(async move {
             let (parts, body) = request.into_parts();
-            let url = parts.uri.to_string();
+            // Every URL, the discovered endpoints too (the provider's document names them).
+            let url = policy
+                .check(&parts.uri.to_string())
+                .map_err(|refusal| HttpError(refusal.to_string()))?;
             let mut builder = client.request(parts.method, url).body(body);
             for (name, value) in &parts.headers {
                 builder = builder.header(name, value);
@@ -126,9 +130,9 @@ pub struct Upstream {
 
 impl Upstream {
     /// For these settings; nothing is fetched yet.
-    pub fn new(config: UpstreamConfig) -> Result<Self, UpstreamError> {
-        let http = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
+    pub fn new(config: UpstreamConfig, policy: dochiya_outbound::Policy) -> Result<Self, UpstreamError> {
+        let http = policy
+            .client_builder()
             // No idle connections kept: a sign-in makes a request or two minutes apart,
             // and a connection the provider closed meanwhile (Node closes idle ones
             // after 5 s) failed the code exchange when reused. One handshake per sign-in.
@@ -139,7 +143,7 @@ impl Upstream {
             .map_err(|e| UpstreamError::Client(e.to_string()))?;
         Ok(Upstream {
             config,
-            http: Http(http),
+            http: Http(http, policy),
             metadata: OnceCell::new(),
         })
     }
@@ -274,7 +278,8 @@ impl Upstream {
             .unwrap_or_else(|| subject.to_owned());
         Ok(Identity {
             sub: derive_subject(claims.issuer().as_str(), subject),
-            name: crate::clients::display_name(Some(&name), subject),
+            // A name we would refuse is dropped (the member shows by a handle), not a failed sign-in.
+            name: crate::clients::display_name(Some(&name), subject).unwrap_or_else(|_| subject.to_owned()),
         })
     }
 }

@@ -68,18 +68,26 @@ pub fn query(req: &Request<Bytes>) -> Result<Params, ParamError> {
     parse_params(req.uri().query().unwrap_or("").as_bytes())
 }
 
-/// A form body's parameters (the content type must say so).
-pub fn form(req: &Request<Bytes>) -> Result<Params, ParamError> {
-    let is_form = req
-        .headers()
+/// Whether the request's media type (parameters aside) is `media`.
+fn has_media_type(req: &Request<Bytes>, media: &str) -> bool {
+    req.headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| {
             v.split(';')
                 .next()
-                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/x-www-form-urlencoded"))
-        });
-    if !is_form {
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case(media))
+        })
+}
+
+/// Whether the body is declared `application/json` (parameters allowed).
+pub fn is_json(req: &Request<Bytes>) -> bool {
+    has_media_type(req, "application/json")
+}
+
+/// A form body's parameters (the content type must say so).
+pub fn form(req: &Request<Bytes>) -> Result<Params, ParamError> {
+    if !has_media_type(req, "application/x-www-form-urlencoded") {
         return Err(ParamError::NotAForm);
     }
     parse_params(req.body())

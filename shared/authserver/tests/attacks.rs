@@ -379,31 +379,84 @@ fn aws() -> Harness {
     Harness::with(config, store())
 }
 
+const NOT_PUBLIC: &str =
+    "the client document&#39;s address is not public; a client_id must be a public https URL";
+
 #[tokio::test]
-async fn a_client_document_on_a_private_or_loopback_address_is_refused_in_aws() {
+async fn a_client_document_on_a_private_or_loopback_address_is_refused_in_every_mode() {
     let port =
         serve(|_, port| Canned::json(&document(&format!("https://127.0.0.1:{port}/client.json")))).await;
-    let h = aws();
-    for id in [
-        format!("https://127.0.0.1:{port}/client.json"),
-        format!("https://localhost:{port}/client.json"),
-        "https://10.1.2.3/client.json".to_owned(),
-        "https://169.254.169.254/latest/meta-data".to_owned(),
-        "https://[::1]/client.json".to_owned(),
-    ] {
-        assert!(
-            authorize_error(&h, &id)
-                .await
-                .contains("the client document&#39;s host is not a public address"),
-            "{id}"
-        );
+    // Local mode too (it used to fetch all of these): only http://127.0.0.1 is allowed there.
+    for h in [aws(), Harness::new()] {
+        for id in [
+            format!("https://127.0.0.1:{port}/client.json"),
+            format!("https://localhost:{port}/client.json"),
+            format!("https://2130706433:{port}/client.json"),
+            "https://10.1.2.3/client.json".to_owned(),
+            "https://169.254.169.254/latest/meta-data".to_owned(),
+            "https://2852039166/latest/meta-data".to_owned(),
+            "https://[::1]/client.json".to_owned(),
+            "https://[fd00::1]/client.json".to_owned(),
+            "https://[::ffff:10.0.0.1]/client.json".to_owned(),
+            "https://100.64.0.1/client.json".to_owned(),
+        ] {
+            assert!(authorize_error(&h, &id).await.contains(NOT_PUBLIC), "{id}");
+        }
+        assert_eq!(h.server.outbound_connection_attempts(), 0);
     }
     // Plain http is refused in AWS even to a public name.
     assert!(
-        authorize_error(&h, "http://client.example/c.json")
+        authorize_error(&aws(), "http://client.example/c.json")
             .await
             .contains("client_id is not an https URL")
     );
+}
+
+/// Resolves every name to fixed addresses, recording the names asked.
+struct Fixed(Vec<std::net::IpAddr>, Arc<std::sync::Mutex<Vec<String>>>);
+
+impl dochiya_outbound::Resolve for Fixed {
+    fn resolve(
+        &self,
+        host: &str,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = std::io::Result<Vec<std::net::IpAddr>>> + Send>>
+    {
+        self.1.lock().unwrap().push(host.to_owned());
+        let addrs = self.0.clone();
+        Box::pin(async move { Ok(addrs) })
+    }
+}
+
+/// A public-looking name that resolves inward is refused before connecting, and the
+/// failure is remembered: asking again a moment later resolves nothing.
+#[tokio::test]
+async fn a_client_document_name_resolving_inward_is_refused_once_and_remembered() {
+    // A listener on loopback stands for the inside: it must never see a connection.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    for addrs in [
+        vec!["127.0.0.1"],
+        vec!["93.184.215.14", "10.0.0.7"],
+        vec!["::ffff:192.168.0.1"],
+    ] {
+        let asked = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let resolver = Fixed(addrs.iter().map(|a| a.parse().unwrap()).collect(), asked.clone());
+        let policy = dochiya_outbound::Policy::with_resolver(
+            dochiya_outbound::Allowance::LocalLoopbackHttp,
+            Arc::new(resolver),
+        );
+        let h = Harness::with_policy(AuthServerConfig::local(MCP).unwrap(), store(), policy);
+        let id = format!("https://client.example:{port}/client.json");
+        assert!(authorize_error(&h, &id).await.contains(NOT_PUBLIC), "{addrs:?}");
+        assert!(authorize_error(&h, &id).await.contains(NOT_PUBLIC), "{addrs:?}");
+        assert_eq!(
+            asked.lock().unwrap().as_slice(),
+            ["client.example"],
+            "resolved once"
+        );
+    }
+    let accepted = tokio::time::timeout(Duration::from_millis(50), listener.accept()).await;
+    assert!(accepted.is_err(), "a connection reached the inside");
 }
 
 #[tokio::test]
@@ -516,6 +569,7 @@ async fn at_consent(h: &Harness, client: &str) -> (Browser, String, String) {
                 ("request", &hidden(&html, "request")),
                 ("csrf", &hidden(&html, "csrf")),
                 ("name", "a"),
+                ("code", &h.code()),
             ],
         )
         .await;
@@ -847,4 +901,48 @@ async fn upstream_id_and_access_tokens_are_refused_by_the_resource() {
         .await
         .unwrap();
     assert_eq!(p.person, "person");
+}
+
+/// Registration is JSON only (a cross-site form or text/plain POST needs no preflight and
+/// would spend the hourly budget), and a client name with an invisible or bidi character
+/// is refused: the consent page shows it.
+#[tokio::test]
+async fn registration_needs_json_and_a_visible_client_name() {
+    let h = Harness::new();
+    let body =
+        json!({ "redirect_uris": ["http://127.0.0.1:7777/callback"], "client_name": "Test" }).to_string();
+    for content_type in [
+        None,
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+        Some("multipart/form-data"),
+    ] {
+        let mut req = Request::post("/oauth/register");
+        if let Some(t) = content_type {
+            req = req.header("content-type", t);
+        }
+        let r = h.send(req.body(Bytes::from(body.clone())).unwrap()).await;
+        assert_eq!(r.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE, "{content_type:?}");
+        assert_eq!(
+            json(&r)["error_description"],
+            "send the registration as Content-Type: application/json"
+        );
+    }
+    for name in ["Claude\u{202E}tfosorciM", "Cla\u{200B}ude"] {
+        let body = json!({ "redirect_uris": ["http://127.0.0.1:7777/callback"], "client_name": name });
+        let r = h
+            .send(
+                Request::post("/oauth/register")
+                    .header("content-type", "application/json; charset=utf-8")
+                    .body(Bytes::from(body.to_string()))
+                    .unwrap(),
+            )
+            .await;
+        assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(
+            json(&r)["error_description"],
+            "client_name may not contain invisible or text-direction characters"
+        );
+    }
+    h.register("http://127.0.0.1:7777/callback").await;
 }

@@ -203,6 +203,7 @@ async fn a_remembered_consent_skips_the_consent_page_for_the_same_scopes_only() 
                 ("request", &hidden(&html, "request")),
                 ("csrf", &hidden(&html, "csrf")),
                 ("name", "kim"),
+                ("code", &h.code()),
             ],
         )
         .await;
@@ -240,6 +241,7 @@ async fn a_remembered_consent_skips_the_consent_page_for_the_same_scopes_only() 
                 ("request", &hidden(&html, "request")),
                 ("csrf", &hidden(&html, "csrf")),
                 ("name", "kim"),
+                ("code", &h.code()),
             ],
         )
         .await;
@@ -275,6 +277,7 @@ async fn deny_sends_access_denied_with_the_state() {
                 ("request", &hidden(&html, "request")),
                 ("csrf", &hidden(&html, "csrf")),
                 ("name", "lee"),
+                ("code", &h.code()),
             ],
         )
         .await;
@@ -326,6 +329,7 @@ async fn the_consent_page_speaks_korean_when_asked() {
                 ("request", &hidden(&html, "request")),
                 ("csrf", &hidden(&html, "csrf")),
                 ("name", "도치"),
+                ("code", &h.code()),
             ],
         )
         .await;

@@ -105,6 +105,10 @@ pub enum Field {
     Total,
     /// The name of a new vault or account.
     Name,
+    /// A joiner's own name for the vault they join.
+    VaultName,
+    /// A joiner's display name among the vault's members.
+    MemberName,
     /// The new name of a renamed vault or account.
     NewName,
     /// An account's opening balance.
@@ -154,6 +158,8 @@ impl fmt::Display for Field {
             Field::Total => f.write_str("total"),
             Field::Name => f.write_str("name"),
             Field::NewName => f.write_str("new name"),
+            Field::VaultName => f.write_str("name for the vault"),
+            Field::MemberName => f.write_str("display name"),
             Field::OpeningBalance => f.write_str("opening balance"),
             Field::OpeningDate => f.write_str("opening date"),
             Field::Balance => f.write_str("balance"),
@@ -444,10 +450,18 @@ pub enum LedgerError {
     InviteExpired,
     /// The joined vault's name is already one of the joiner's vault names.
     #[error(
-        "You already have a vault named \"{name}\". Call join_vault again with the same inviteCode and `name`: your own name for the vault you are joining (e.g. \"{name} (shared)\")."
+        "You already have a vault named \"{name}\". Call join_vault again with the same inviteCode and `vaultName`: your own name for the vault you are joining (e.g. \"{name} (shared)\")."
     )]
     JoinNameTaken {
         /// The colliding name.
+        name: String,
+    },
+    /// The display name a joiner asked for is another member's.
+    #[error(
+        "Another member of this vault is already called \"{name}\". Call join_vault again with the same inviteCode and another `name` (the name the others see you by), or without `name` to be numbered."
+    )]
+    MemberNameTaken {
+        /// The name asked for.
         name: String,
     },
     /// The joiner is already a member of the vault.
@@ -588,6 +602,7 @@ impl LedgerError {
             }
             LedgerError::InviteUsed
             | LedgerError::JoinNameTaken { .. }
+            | LedgerError::MemberNameTaken { .. }
             | LedgerError::AlreadyMember { .. }
             | LedgerError::LastOwner { .. } => ErrorKind::Conflict,
             LedgerError::NeedsOwner { .. } | LedgerError::InviteExpired | LedgerError::OnlyMember { .. } => {

@@ -83,12 +83,7 @@ fn check_host(cfg: &ServerConfig, req: &Request<Bytes>) -> Result<(), RpcError> 
     if cfg.host_policy == HostPolicy::Any {
         return Ok(());
     }
-    let host = req
-        .headers()
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .or_else(|| req.uri().authority().map(|a| a.as_str()));
-    match host {
+    match request_host(req) {
         Some(h) if is_loopback_host(h) => Ok(()),
         other => {
             tracing::debug!(host = ?other, "refused a non-loopback Host");
@@ -100,9 +95,23 @@ fn check_host(cfg: &ServerConfig, req: &Request<Bytes>) -> Result<(), RpcError> 
     }
 }
 
+/// The request's `Host` header, else its URI's authority.
+fn request_host(req: &Request<Bytes>) -> Option<&str> {
+    req.headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .or_else(|| req.uri().authority().map(|a| a.as_str()))
+}
+
+/// Whether the request names a loopback host: the one check of the MCP gate and of the
+/// app's router in front of the authorization server (DNS rebinding).
+pub fn has_loopback_host(req: &Request<Bytes>) -> bool {
+    request_host(req).is_some_and(is_loopback_host)
+}
+
 /// `localhost`, `127.0.0.1` or `[::1]`, with or without a port (digits only: a
 /// "port" such as `:x.evil.example` is not one).
-fn is_loopback_host(host: &str) -> bool {
+pub fn is_loopback_host(host: &str) -> bool {
     let (name, port) = if let Some(rest) = host.strip_prefix('[') {
         match rest.split_once(']') {
             Some((inside, "")) => (inside, None),

@@ -5,10 +5,18 @@
 //! `"1"` are different ids) and tool arguments reach tools as the client's own text, so
 //! money is never read through `f64`.
 
+use std::fmt;
+
+use serde::de::{SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
 
 use crate::error::RpcError;
+
+/// The most messages one batch may hold. Checked while the array is read, before any
+/// member is looked at: a 1 MB body of `[1,1,…]` is half a million members, each of
+/// which would otherwise get its own span, work and answer (docs/protocol.md §2).
+pub const MAX_BATCH_MESSAGES: usize = 100;
 
 /// The body's top level: one message or a (2025-03-26) batch.
 #[derive(Debug)]
@@ -17,16 +25,48 @@ pub(crate) enum Body<'a> {
     Batch(Vec<&'a RawValue>),
 }
 
-/// Parse the body as JSON; anything that is not JSON is -32700.
+/// Parse the body as JSON; anything that is not JSON is -32700, a batch of more than
+/// [`MAX_BATCH_MESSAGES`] is one -32600.
 pub(crate) fn parse_body(text: &str) -> Result<Body<'_>, RpcError> {
     let raw: &RawValue = serde_json::from_str(text).map_err(RpcError::parse_error)?;
     if raw.get().starts_with('[') {
-        let items: Vec<&RawValue> = serde_json::from_str(raw.get()).map_err(RpcError::parse_error)?;
-        Ok(Body::Batch(items))
+        let mut de = serde_json::Deserializer::from_str(raw.get());
+        match de.deserialize_seq(Members) {
+            Ok(items) => Ok(Body::Batch(items)),
+            Err(e) if e.to_string().starts_with(TOO_MANY) => Err(RpcError::invalid_request(format!(
+                "a batch may hold at most {MAX_BATCH_MESSAGES} messages; send the rest in further requests"
+            ))),
+            Err(e) => Err(RpcError::parse_error(e)),
+        }
     } else {
         Ok(Body::Single(raw))
     }
 }
+
+/// Reads a batch's members as raw text, stopping at the first one past the limit.
+struct Members;
+
+impl<'de> Visitor<'de> for Members {
+    type Value = Vec<&'de RawValue>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "an array of at most {MAX_BATCH_MESSAGES} messages")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<&'de RawValue>()? {
+            if items.len() == MAX_BATCH_MESSAGES {
+                return Err(serde::de::Error::custom(TOO_MANY));
+            }
+            items.push(item);
+        }
+        Ok(items)
+    }
+}
+
+// The marker of the limit's error (serde_json adds the position after it).
+const TOO_MANY: &str = "too many batch members";
 
 /// One valid incoming message.
 #[derive(Debug)]
@@ -220,6 +260,27 @@ mod tests {
             }
             Ok(m) => panic!("expected invalid, got {m:?}"),
         }
+    }
+
+    #[test]
+    fn a_batch_over_the_limit_is_one_short_error_before_any_member_is_read() {
+        let at_limit = format!("[{}]", vec!["1"; MAX_BATCH_MESSAGES].join(","));
+        match parse_body(&at_limit) {
+            Ok(Body::Batch(items)) => assert_eq!(items.len(), MAX_BATCH_MESSAGES),
+            other => panic!("{other:?}"),
+        }
+        // Half a million members: reading stops at the 101st.
+        let huge = format!("[{}]", vec!["1"; 500_000].join(","));
+        for body in [format!("[{}]", vec!["1"; MAX_BATCH_MESSAGES + 1].join(",")), huge] {
+            let error = parse_body(&body).unwrap_err();
+            assert_eq!(error.code, -32600);
+            assert_eq!(
+                error.message,
+                "Invalid request: a batch may hold at most 100 messages; send the rest in further requests"
+            );
+        }
+        // Not JSON at all is still a parse error.
+        assert_eq!(parse_body("[1,").unwrap_err().code, -32700);
     }
 
     #[test]

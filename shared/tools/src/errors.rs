@@ -26,6 +26,8 @@ pub(crate) fn argument(field: Field) -> Cow<'static, str> {
         Field::Total => "amount",
         Field::Name => "name",
         Field::NewName => "newName",
+        Field::VaultName => "vaultName",
+        Field::MemberName => "name",
         Field::OpeningBalance => "openingBalance",
         Field::OpeningDate => "openingDate",
         Field::Balance => "balance",

@@ -208,7 +208,11 @@ mod tests {
             &["account", "date"],
         ),
         ("share_vault", &["vault", "role"], &[]),
-        ("join_vault", &["inviteCode", "name"], &["inviteCode"]),
+        (
+            "join_vault",
+            &["inviteCode", "name", "vaultName"],
+            &["inviteCode"],
+        ),
         ("list_members", &["vault"], &[]),
         ("remove_member", &["vault", "member"], &["member"]),
         ("leave_vault", &["vault"], &[]),
@@ -506,7 +510,10 @@ mod tests {
         );
         check::<share_vault::ShareVault>(&[r#"{}"#, r#"{"role": "owner"}"#], &[r#"{"role": "admin"}"#]);
         check::<join_vault::JoinVault>(
-            &[r#"{"inviteCode": "7K2M-QX4P-9RTW-HB3N-5CZA-8VDE-1FGJ", "name": "우리집"}"#],
+            &[
+                r#"{"inviteCode": "7K2M-QX4P-9RTW-HB3N-5CZA-8VDE-1FGJ", "name": "준호"}"#,
+                r#"{"inviteCode": "7K2M-QX4P-9RTW-HB3N-5CZA-8VDE-1FGJ", "name": "준호", "vaultName": "우리집"}"#,
+            ],
             &[r#"{}"#, r#"{"inviteCode": 12345}"#],
         );
         check::<remove_member::RemoveMember>(&[r#"{"member": "민지"}"#], &[r#"{}"#]);

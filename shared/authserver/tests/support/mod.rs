@@ -37,16 +37,32 @@ impl Harness {
     }
 
     pub fn with(config: AuthServerConfig, store: Arc<dyn Store>) -> Self {
+        let policy = dochiya_outbound::Policy::new(config.deployment.outbound_allowance());
+        Self::with_policy(config, store, policy)
+    }
+
+    /// With an outbound address policy of the test's (an injected resolver).
+    pub fn with_policy(
+        config: AuthServerConfig,
+        store: Arc<dyn Store>,
+        policy: dochiya_outbound::Policy,
+    ) -> Self {
         // Real time to start with: the verifier checks `exp`/`nbf` against the system clock.
         let clock = Arc::new(ManualClock::at(SystemClock.now()));
         let (key, der) = SigningKey::generate().expect("key");
-        let server = AuthServer::new(config, Arc::clone(&store), key, clock.clone()).expect("server");
+        let server =
+            AuthServer::with_policy(config, Arc::clone(&store), key, clock.clone(), policy).expect("server");
         Harness {
             server: Arc::new(server),
             clock,
             store,
             key: SigningKey::from_pkcs8(&der).expect("twin key"),
         }
+    }
+
+    /// The local sign-in code of this server (what the terminal shows at start).
+    pub fn code(&self) -> String {
+        self.server.sign_in_code().expect("local sign-in has a code")
     }
 
     pub async fn sign_access_token(&self, claims: &serde_json::Value) -> String {
@@ -220,7 +236,12 @@ pub async fn sign_in_and_allow(h: &Harness, browser: &mut Browser, ask: &Ask<'_>
         .post(
             h,
             "/oauth/signin",
-            &[("request", &request), ("csrf", &csrf), ("name", name)],
+            &[
+                ("request", &request),
+                ("csrf", &csrf),
+                ("name", name),
+                ("code", &h.code()),
+            ],
         )
         .await;
     let next = location(&r);

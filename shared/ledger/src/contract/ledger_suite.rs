@@ -2864,6 +2864,8 @@ pub use writes::*;
 
 mod balances;
 pub use balances::*;
+mod members;
+pub use members::*;
 // ---------------------------------------------------------------- sharing
 
 /// A fresh person whose token carries a display name.
@@ -3695,6 +3697,8 @@ macro_rules! ledger_contract_tests {
             removal_takes_effect_on_every_instance,
             last_owner_hands_over_before_leaving,
             race_fifty_joins_one_code,
+            member_names_are_unique_and_each_removable,
+            concurrent_joins_hold_the_member_cap,
             idempotency_keys_are_per_person,
             // names: archived handles, id-shaped names
             archived_accounts_have_handles,

@@ -151,11 +151,14 @@ impl PersonId {
 
     /// The same person with the display name from their token (`name`,
     /// `preferred_username` or `email`); a blank one is dropped, a long one
-    /// cut to [`MAX_DISPLAY_NAME_CHARS`], control characters removed.
+    /// cut to [`MAX_DISPLAY_NAME_CHARS`], control and invisible characters removed.
     pub fn with_name(self, name: Option<String>) -> PersonId {
         let name = name
             .map(|n| {
-                let clean: String = n.chars().filter(|c| !c.is_control()).collect();
+                let clean: String = super::without_invisible(&n)
+                    .chars()
+                    .filter(|c| !c.is_control())
+                    .collect();
                 clean
                     .trim()
                     .chars()

@@ -19,7 +19,10 @@ pub use ids::{
 pub use invite::{InviteCode, handle_for};
 pub use limits::MAX_NAME_CHARS;
 pub use money::{Currency, Decimal, MAX_AMOUNT_MINOR, Money};
-pub use name::{Name, NameKey, archived_handle, closest_names, id_shape, is_archived_handle};
+pub use name::{
+    Name, NameKey, archived_handle, closest_names, id_shape, invisible_in, is_archived_handle,
+    without_invisible,
+};
 pub use time::{Clock, LocalDate, ManualClock, SystemClock, VaultZone, YearMonth};
 
 use std::fmt;

@@ -1,9 +1,14 @@
 //! Vault and account names: the display form keeps the person's spelling, the
 //! key form decides equality (docs/design.md §4).
 //!
-//! Key form: Unicode NFC (macOS sends Hangul decomposed), trimmed, inner
-//! whitespace collapsed to one space, case-folded. Two names are the same name
-//! exactly when their keys are equal.
+//! Key form: Unicode NFKC (macOS sends Hangul decomposed; full-width `ＫＡＫＡＯ` is
+//! `KAKAO`), trimmed, inner whitespace collapsed to one space, case-folded. Two names
+//! are the same name exactly when their keys are equal. A key stored before NFKC (an
+//! NFC key) keeps its stored form for the items it names, and compares by its NFKC
+//! refold (docs/decisions/016-invisible-characters-in-names.md).
+//!
+//! A new name may not mix Latin, Greek, Cyrillic, Armenian or Cherokee letters within
+//! one word (`Kаkao` with a Cyrillic `а`): those scripts share look-alike letters.
 //!
 //! Invisible characters (format and bidi controls, Hangul fillers) are refused in a
 //! new name, never stripped, so a name that renders like another cannot be created
@@ -30,9 +35,39 @@ pub struct Name {
     key: NameKey,
 }
 
-/// The normalized comparison form of a name.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct NameKey(String);
+/// The normalized comparison form of a name; equality, order and hash are the key's.
+#[derive(Debug, Clone)]
+pub struct NameKey {
+    key: String,
+    /// The form stored before NFKC folding, when it differs (items keep their keys).
+    stored: Option<String>,
+}
+
+impl PartialEq for NameKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+
+impl Eq for NameKey {}
+
+impl PartialOrd for NameKey {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for NameKey {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key.cmp(&other.key)
+    }
+}
+
+impl std::hash::Hash for NameKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key.hash(state);
+    }
+}
 
 impl Name {
     /// Validate and normalize a name.
@@ -61,7 +96,12 @@ impl Name {
         if chars > MAX_NAME_CHARS {
             return Err(too_long(chars));
         }
-        let key = NameKey(fold(&display));
+        if let Some((word, a, b)) = mixed_scripts(&display) {
+            return Err(ParseError::new(format!(
+                "a name may not mix {a} and {b} letters in one word (\"{word}\"): they look alike, so the name would look like another one; write the word in one script"
+            )));
+        }
+        let key = NameKey::folded(fold(&display));
         Ok(Name { display, key })
     }
 
@@ -86,17 +126,37 @@ impl NameKey {
     /// The key of any text, valid name or not (for lookups: an invalid name simply matches nothing).
     pub fn of(text: &str) -> NameKey {
         let nfc: String = text.nfc().collect();
-        NameKey(fold(&collapse_whitespace(&nfc)))
+        NameKey::folded(fold(&collapse_whitespace(&nfc)))
     }
 
-    /// Wrap a key read back from storage (already normalized when written).
-    pub fn from_stored(key: String) -> NameKey {
-        NameKey(key)
+    fn folded(key: String) -> NameKey {
+        NameKey { key, stored: None }
     }
 
-    /// The key text.
+    /// Wrap a key read back from storage. One written before NFKC folding compares by
+    /// its refold and keeps its stored form for the items it names.
+    pub fn from_stored(stored: String) -> NameKey {
+        let key = fold(&stored);
+        if key == stored {
+            NameKey { key, stored: None }
+        } else {
+            NameKey {
+                key,
+                stored: Some(stored),
+            }
+        }
+    }
+
+    /// The key text as stored (item keys and attributes): the comparison form, except
+    /// for a key stored before NFKC folding.
     pub fn as_str(&self) -> &str {
-        &self.0
+        self.stored.as_deref().unwrap_or(&self.key)
+    }
+
+    /// Whether both are stored under the same text (a rename from a pre-NFKC key to its
+    /// refold is equal by comparison but must still move the name's item).
+    pub fn same_stored(&self, other: &NameKey) -> bool {
+        self.as_str() == other.as_str()
     }
 }
 
@@ -104,6 +164,23 @@ fn too_long(chars: usize) -> ParseError {
     ParseError::new(format!(
         "a name may have at most {MAX_NAME_CHARS} characters; this one has {chars}"
     ))
+}
+
+/// The first invisible or text-direction character of `s`, described as
+/// `U+XXXX (what it is)`: the one rule for every name a person sees (vaults, accounts,
+/// member display names, OAuth client names on the consent page).
+pub fn invisible_in(s: &str) -> Option<String> {
+    find_invisible(s)
+}
+
+/// `s` without the invisible characters [`invisible_in`] finds (unchanged when it has
+/// none, so an emoji sequence keeps its joiners): how a stored name from before the
+/// rule, or a name from a token, is shown.
+pub fn without_invisible(s: &str) -> std::borrow::Cow<'_, str> {
+    if find_invisible(s).is_none() {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(s.chars().filter(|c| invisible_kind(*c).is_none()).collect())
 }
 
 /// The first invisible character of `s` that would make a look-alike name, described
@@ -154,9 +231,48 @@ fn collapse_whitespace(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Case folding by full lowercase mapping, re-normalized (lowercasing can denormalize).
+/// Compatibility folding (NFKC: full-width, ligatures, circled digits), then case folding
+/// by full lowercase mapping, re-normalized (lowercasing can denormalize).
 fn fold(s: &str) -> String {
-    s.to_lowercase().nfc().collect()
+    let compatible: String = s.nfkc().collect();
+    collapse_whitespace(&compatible).to_lowercase().nfkc().collect()
+}
+
+/// The scripts whose letters are confused with each other's (Latin `a`, Cyrillic `а`,
+/// Greek `ο`, Armenian `օ`, Cherokee `Ꭺ`); other scripts (Hangul, Han, Kana) mix freely
+/// with Latin, as in `KB국민카드`.
+fn confusable_script(c: char) -> Option<&'static str> {
+    Some(match c {
+        'A'..='Z' | 'a'..='z' | '\u{00C0}'..='\u{024F}' | '\u{1E00}'..='\u{1EFF}' => "Latin",
+        '\u{0370}'..='\u{03FF}' | '\u{1F00}'..='\u{1FFF}' => "Greek",
+        '\u{0400}'..='\u{052F}'
+        | '\u{1C80}'..='\u{1C8F}'
+        | '\u{2DE0}'..='\u{2DFF}'
+        | '\u{A640}'..='\u{A69F}' => "Cyrillic",
+        '\u{0530}'..='\u{058F}' => "Armenian",
+        '\u{13A0}'..='\u{13FF}' | '\u{AB70}'..='\u{ABBF}' => "Cherokee",
+        _ => return None,
+    })
+}
+
+/// The first word (run of letters and digits, after NFKC) that mixes two confusable
+/// scripts, with the two.
+fn mixed_scripts(display: &str) -> Option<(String, &'static str, &'static str)> {
+    let compatible: String = display.nfkc().collect();
+    compatible
+        .split(|c: char| !c.is_alphanumeric() && !is_combining(c))
+        .find_map(|word| {
+            let mut scripts = word.chars().filter_map(confusable_script);
+            let first = scripts.next()?;
+            scripts
+                .find(|s| *s != first)
+                .map(|other| (word.to_owned(), first, other))
+        })
+}
+
+/// Combining marks stay inside their word (`é` decomposed).
+fn is_combining(c: char) -> bool {
+    matches!(c, '\u{0300}'..='\u{036F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{20D0}'..='\u{20FF}')
 }
 
 /// The closest existing names to `wanted`, best first, at most `limit`.
@@ -554,13 +670,55 @@ mod tests {
     }
 
     #[test]
+    fn confusable_spellings_are_one_name_or_refused() {
+        // Full-width and case fold into the same key (NFKC).
+        let kakao = Name::parse("Kakao").unwrap();
+        assert_eq!(Name::parse("ＫＡＫＡＯ").unwrap().key(), kakao.key());
+        assert_eq!(Name::parse("ＫＡＫＡＯ").unwrap().display(), "ＫＡＫＡＯ");
+        assert_eq!(NameKey::of("ｋａｋａｏ"), *kakao.key());
+        // A Cyrillic а inside a Latin word is refused, naming the word and the scripts.
+        assert_eq!(
+            Name::parse("K\u{0430}kao").unwrap_err().to_string(),
+            "a name may not mix Latin and Cyrillic letters in one word (\"K\u{0430}kao\"): they look alike, so the name would look like another one; write the word in one script"
+        );
+        assert!(Name::parse("Pay\u{03C1}al").is_err(), "Greek rho");
+        assert!(Name::parse("카카오 K\u{0430}kao").is_err());
+        // Scripts that are not confused mix freely, and whole words in one script are fine.
+        for ok in [
+            "KB국민카드",
+            "LG유플러스",
+            "Сбербанк",
+            "Sber Сбербанк",
+            "Café",
+            "Cafe\u{0301}",
+            "ΑΒΓ fund",
+            "①번 통장",
+        ] {
+            assert!(Name::parse(ok).is_ok(), "{ok}");
+        }
+    }
+
+    #[test]
+    fn a_key_stored_before_nfkc_compares_refolded_and_keeps_its_stored_form() {
+        // What an NFC-only fold stored for "ＫＢ카드".
+        let legacy = NameKey::from_stored("ｋｂ카드".to_owned());
+        assert_eq!(legacy, NameKey::of("KB카드"));
+        assert_eq!(legacy, NameKey::of("ＫＢ카드"));
+        assert_eq!(legacy.as_str(), "ｋｂ카드", "its items keep their keys");
+        assert!(!legacy.same_stored(&NameKey::of("KB카드")));
+        let current = NameKey::from_stored("kb카드".to_owned());
+        assert_eq!(current.as_str(), "kb카드");
+        assert!(current.same_stored(&NameKey::of("ＫＢ카드")));
+    }
+
+    #[test]
     fn full_width_forms_are_compared_folded() {
         let names = ["KB카드", "신한카드", "카카오뱅크"];
         // The same name once folded comes first; another card shares the run "카드".
         assert_eq!(closest_names("ＫＢ카드", names, 5), vec!["KB카드", "신한카드"]);
         assert_eq!(closest_names("ｋｂ　카드", names, 5), vec!["KB카드", "신한카드"]);
         assert_eq!(closest_names("카카오뱅쿠", names, 5), vec!["카카오뱅크"]);
-        // The comparison form is only for suggesting: the key keeps full-width letters apart.
-        assert_ne!(NameKey::of("ＫＢ카드"), NameKey::of("KB카드"));
+        // Keys fold them too (NFKC): the full-width spelling is the same name.
+        assert_eq!(NameKey::of("ＫＢ카드"), NameKey::of("KB카드"));
     }
 }

@@ -456,7 +456,7 @@ pub(super) async fn rename_account(
                     guard: guard(ACCOUNT_LIVE, account_live()),
                 },
             ];
-            if new.key() != &a.name_key {
+            if !new.key().same_stored(&a.name_key) {
                 ops.push(WriteOp::Delete {
                     key: keys::account_name(m.vault_id, &a.name_key),
                     guard: guard(NAME_HELD, points_at_account(a.account_id)),

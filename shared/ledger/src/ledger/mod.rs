@@ -435,7 +435,19 @@ impl Ledger {
         code: &str,
         name: Option<&str>,
     ) -> Result<Joined, LedgerError> {
-        sharing::join_vault(self, who, code, name).await
+        sharing::join_vault(self, who, code, name, None).await
+    }
+
+    /// [`Ledger::join_vault`], also choosing the display name the others see
+    /// (`member_name`; else the token's name, numbered when another member has it).
+    pub async fn join_vault_as(
+        &self,
+        who: &PersonId,
+        code: &str,
+        name: Option<&str>,
+        member_name: Option<&str>,
+    ) -> Result<Joined, LedgerError> {
+        sharing::join_vault(self, who, code, name, member_name).await
     }
 
     /// The people keeping a vault, oldest first.

@@ -13,7 +13,7 @@
 //! reads and in every write (roster.rs), so the removed person's next call runs
 //! on a fresh roster, in which the vault no longer exists.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::accounts::vault_gone;
@@ -127,11 +127,65 @@ fn joined_on(m: &Membership, at: i64) -> crate::domain::LocalDate {
         .date_at(jiff::Timestamp::from_second(at).unwrap_or(jiff::Timestamp::UNIX_EPOCH))
 }
 
-/// Members as results show them: oldest first, the caller marked.
+/// The names members are shown and named by, in list order: each display name with
+/// invisible characters removed, and `name (2)`, `name (3)`… for a later member whose
+/// name folds like an earlier one's (joined before names were unique, or differing only
+/// by an invisible character). Their keys are unique, so `remove_member` can always
+/// name exactly one member.
+fn labels(list: &[MemberRec]) -> Vec<String> {
+    let visible: Vec<String> = list
+        .iter()
+        .map(|r| crate::domain::without_invisible(&r.name).into_owned())
+        .collect();
+    let names: HashSet<NameKey> = visible.iter().map(|v| NameKey::of(v)).collect();
+    let mut used: HashSet<NameKey> = HashSet::new();
+    visible
+        .into_iter()
+        .map(|v| {
+            if used.insert(NameKey::of(&v)) {
+                return v;
+            }
+            let label = numbered(&v, |k| !used.contains(k) && !names.contains(k));
+            used.insert(NameKey::of(&label));
+            label
+        })
+        .collect()
+}
+
+/// `base (2)`, `base (3)`…: the first whose key `free` accepts (there is one: the sets are finite).
+fn numbered(base: &str, free: impl Fn(&NameKey) -> bool) -> String {
+    (2u32..)
+        .map(|n| format!("{base} ({n})"))
+        .find(|label| free(&NameKey::of(label)))
+        .unwrap_or_else(|| base.to_owned())
+}
+
+/// The display name a joiner gets: the one they asked for (refused when another member
+/// already shows by it), else their token's name, numbered if it is taken.
+fn member_name(asked: Option<&Name>, who: &PersonId, list: &[MemberRec]) -> Result<String, LedgerError> {
+    let taken: HashSet<NameKey> = labels(list).iter().map(|l| NameKey::of(l)).collect();
+    match asked {
+        Some(name) if taken.contains(name.key()) => Err(LedgerError::MemberNameTaken {
+            name: name.display().to_owned(),
+        }),
+        Some(name) => Ok(name.display().to_owned()),
+        None => {
+            let base = who.display_name();
+            if taken.contains(&NameKey::of(&base)) {
+                Ok(numbered(&base, |k| !taken.contains(k)))
+            } else {
+                Ok(base)
+            }
+        }
+    }
+}
+
+/// Members as results show them: oldest first, by unique label, the caller marked.
 fn infos(list: &[MemberRec], m: &Membership, who: &PersonId) -> Vec<MemberInfo> {
     list.iter()
-        .map(|r| MemberInfo {
-            name: r.name.clone(),
+        .zip(labels(list))
+        .map(|(r, label)| MemberInfo {
+            name: label,
             role: r.role,
             joined_on: joined_on(m, r.joined_at),
             you: r.person == who.as_str(),
@@ -229,15 +283,28 @@ pub(super) async fn join_vault(
     who: &PersonId,
     code: &str,
     name: Option<&str>,
+    member_name: Option<&str>,
 ) -> Result<Joined, LedgerError> {
     let code = InviteCode::parse(code).ok_or(LedgerError::InviteUnknown)?;
-    let name = match name {
-        Some(n) => Some(Name::parse(n).map_err(|e| LedgerError::from_parse(Field::Name, e))?),
-        None => None,
+    let names = JoinNames {
+        vault: match name {
+            Some(n) => Some(Name::parse(n).map_err(|e| LedgerError::from_parse(Field::VaultName, e))?),
+            None => None,
+        },
+        member: match member_name {
+            Some(n) => Some(Name::parse(n).map_err(|e| LedgerError::from_parse(Field::MemberName, e))?),
+            None => None,
+        },
     };
     // Set when the members the invite carries turned out stale: read them then.
     let read_members_again = AtomicBool::new(false);
-    retrying(|| attempt_join(ledger, who, &code, name.as_ref(), &read_members_again)).await
+    retrying(|| attempt_join(ledger, who, &code, &names, &read_members_again)).await
+}
+
+/// The names a joiner asked for: theirs for the vault, and theirs as a member.
+struct JoinNames {
+    vault: Option<Name>,
+    member: Option<Name>,
 }
 
 /// What a join decided on: the invite, the joiner's fresh roster and the vault's members.
@@ -300,11 +367,11 @@ async fn attempt_join(
     ledger: &Ledger,
     who: &PersonId,
     code: &InviteCode,
-    name: Option<&Name>,
+    names: &JoinNames,
     read_again: &AtomicBool,
 ) -> Result<Joined, LedgerError> {
     let r = join_reads(ledger, who, code, read_again.load(Ordering::Relaxed)).await?;
-    let outcome = join_as(ledger, who, name, &r).await;
+    let outcome = join_as(ledger, who, names, &r).await;
     if r.carried && matches!(outcome, Err(LedgerError::Conflict)) {
         // The members moved on since the share (or the roster did): read them this time.
         read_again.store(true, Ordering::Relaxed);
@@ -315,13 +382,13 @@ async fn attempt_join(
 async fn join_as(
     ledger: &Ledger,
     who: &PersonId,
-    name: Option<&Name>,
+    names: &JoinNames,
     r: &JoinReads,
 ) -> Result<Joined, LedgerError> {
     if let Some(mine) = r.roster.members.iter().find(|m| m.vault_id == r.invite.vault_id) {
         return promote(ledger, who, mine, r).await;
     }
-    let name = match name {
+    let name = match &names.vault {
         Some(n) => n.clone(),
         None => Name::parse(&r.invite.vault_name).map_err(|e| LedgerError::from_parse(Field::Name, e))?,
     };
@@ -356,7 +423,7 @@ async fn join_as(
     };
     let me = MemberRec {
         person: who.as_str().to_string(),
-        name: who.display_name(),
+        name: member_name(names.member.as_ref(), who, &r.members.list)?,
         role: r.invite.role,
         joined_at: r.now,
         name_key: m.name_key.clone(),
@@ -384,14 +451,12 @@ async fn join_as(
             },
             guard: guard(MEMBER_NEW, Condition::NotExists),
         },
+        // Guarded on the member list as read, carried or not: the cap and the unique
+        // names were decided on it, so two joins at once cannot both pass (one re-reads).
         members_update(
             keys::vault_meta(m.vault_id),
             1,
-            if r.carried {
-                guard(MEMBERS_UNCHANGED, members_unchanged(r.members.version))
-            } else {
-                guard(VAULT_EXISTS, Condition::Exists)
-            },
+            guard(MEMBERS_UNCHANGED, members_unchanged(r.members.version)),
         ),
         r.roster.bump(who),
     ];
@@ -568,32 +633,26 @@ fn removal(
     ])
 }
 
-/// The member a name means (display names compared like any name: normalized).
+/// The member a name means: labels (see [`labels`]) compared like any name, normalized;
+/// they are unique, so a name means one member or none.
 fn find_member<'a>(
     list: &'a [MemberRec],
     wanted: &str,
     m: &Membership,
-) -> Result<&'a MemberRec, LedgerError> {
+) -> Result<(&'a MemberRec, String), LedgerError> {
     let key = NameKey::of(wanted);
-    let matches: Vec<&MemberRec> = list.iter().filter(|r| NameKey::of(&r.name) == key).collect();
-    match matches.as_slice() {
-        [one] => Ok(one),
-        [] => Err(LedgerError::NotFound {
+    let shown = labels(list);
+    match list
+        .iter()
+        .zip(&shown)
+        .find(|(_, label)| NameKey::of(label) == key)
+    {
+        Some((one, label)) => Ok((one, label.clone())),
+        None => Err(LedgerError::NotFound {
             what: Entity::Member,
             name: wanted.to_string(),
             within: Some(m.described()),
-            candidates: list.iter().map(|r| r.name.clone()).collect(),
-        }),
-        several => Err(LedgerError::Ambiguous {
-            what: Entity::Member,
-            name: wanted.to_string(),
-            matches: several
-                .iter()
-                .map(|r| crate::error::Match {
-                    name: r.name.clone(),
-                    location: format!("{}, joined {}", r.role.as_str(), joined_on(m, r.joined_at)),
-                })
-                .collect(),
+            candidates: shown,
         }),
     }
 }
@@ -610,7 +669,7 @@ pub(super) async fn remove_member(
             let members = read_members(ledger, v.m.vault_id).await?;
             let version = members.version;
             let list = members.or_sole(who, &v.m);
-            let target = find_member(&list, member, &v.m)?;
+            let (target, label) = find_member(&list, member, &v.m)?;
             if target.person == who.as_str() {
                 return Err(LedgerError::invalid(
                     Field::Member,
@@ -627,7 +686,7 @@ pub(super) async fn remove_member(
             match v.commit(ledger, who, ops).await {
                 Ok(()) => Ok(RemovedMember {
                     vault: v.m.vault_ref(),
-                    member: target.name.clone(),
+                    member: label.clone(),
                     removed: true,
                 }),
                 Err(StoreError::ConditionFailed {
@@ -686,4 +745,44 @@ pub(super) async fn leave_vault(
         })
     })
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(person: &str, name: &str) -> MemberRec {
+        MemberRec {
+            person: person.to_owned(),
+            name: name.to_owned(),
+            role: Role::Member,
+            joined_at: 0,
+            name_key: NameKey::of("가계부"),
+        }
+    }
+
+    #[test]
+    fn labels_are_unique_even_for_members_stored_before_names_were() {
+        // Joined before display names were unique or checked for invisible characters.
+        let list = [
+            rec("a", "Alice"),
+            rec("b", "alice"),
+            rec("c", "Bob\u{200B}"),
+            rec("d", "Bob"),
+            rec("e", "alice (2)"),
+        ];
+        let shown = labels(&list);
+        assert_eq!(shown, vec!["Alice", "alice (3)", "Bob", "Bob (2)", "alice (2)"]);
+        let keys: HashSet<NameKey> = shown.iter().map(|l| NameKey::of(l)).collect();
+        assert_eq!(keys.len(), list.len());
+    }
+
+    #[test]
+    fn a_joiner_without_a_name_asked_is_numbered_past_every_label() {
+        let list = [rec("a", "Alice"), rec("b", "alice (2)")];
+        let who = PersonId::new("z").unwrap().with_name(Some("ALICE".into()));
+        assert_eq!(member_name(None, &who, &list).unwrap(), "ALICE (3)");
+        let asked = Name::parse("Alicia").unwrap();
+        assert_eq!(member_name(Some(&asked), &who, &list).unwrap(), "Alicia");
+    }
 }

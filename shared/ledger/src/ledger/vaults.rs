@@ -245,7 +245,7 @@ async fn attempt_rename(
             guard: guard(MEMBER_PRESENT, Condition::Exists),
         });
     }
-    if new.key() != &m.name_key {
+    if !new.key().same_stored(&m.name_key) {
         ops.push(WriteOp::Delete {
             key: keys::vault_name(who, &m.name_key),
             guard: guard(NAME_HELD, points_at_vault(m.vault_id)),

@@ -17,8 +17,10 @@ use crate::wire::{MemberOut, RoleWire, VaultOut};
 pub(crate) struct Args {
     /// The invite code exactly as the other person gave it (case, spaces and dashes do not matter).
     invite_code: InviteCodeArg,
-    /// Your own name for the vault; needed only when you already have a vault with its name.
+    /// The name the other members see you by (default: your sign-in name; numbered if taken).
     name: Option<NameArg>,
+    /// Your own name for the vault; needed only when you already have a vault with its name.
+    vault_name: Option<NameArg>,
 }
 
 /// Result of `join_vault`.
@@ -42,13 +44,18 @@ impl Operation for JoinVault {
     type Output = Output;
     const NAME: &'static str = "join_vault";
     const TITLE: &'static str = "Join a shared vault";
-    const DESCRIPTION: &'static str = "Joins a vault someone shared with you (share_vault gave them the code). From then on the vault appears in list_vaults and both of you record into the same book. If you already have a vault with that name, the error asks for `name`: your own name for the joined vault.";
+    const DESCRIPTION: &'static str = "Joins a vault someone shared with you (share_vault gave them the code). From then on the vault appears in list_vaults and both of you record into the same book. If you already have a vault with that name, the error asks for `vaultName`: your own name for the joined vault.";
     const SCOPE: &'static str = WRITE;
     const ANNOTATIONS: dochiya_protocol::ToolAnnotations = write(false);
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let j = ledger
-            .join_vault(who, &args.invite_code, args.name.as_deref())
+            .join_vault_as(
+                who,
+                &args.invite_code,
+                args.vault_name.as_deref(),
+                args.name.as_deref(),
+            )
             .await?;
         Ok(Output {
             vault: j.vault.into(),
