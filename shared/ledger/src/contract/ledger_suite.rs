@@ -3615,6 +3615,7 @@ pub async fn round_trips_of_sharing_and_batches<S: Store>(store: S) {
             date: None,
             memo: Some("카드".into()),
             external_ref: Some(format!("rt-ref-{n}")),
+            lines: None,
         })
     };
     let batch = NewBatch {

@@ -17,6 +17,7 @@ mod read;
 mod record;
 mod reports;
 mod resolve;
+mod restore;
 mod roster;
 mod sharing;
 mod snapshots;
@@ -210,6 +211,18 @@ impl Ledger {
         force: bool,
     ) -> Result<ArchivedAccount, LedgerError> {
         accounts::archive_account(self, who, vault, account, force).await
+    }
+
+    /// Bring an archived account back under its name or `new_name`; a live one is
+    /// returned with `restored: false`.
+    pub async fn restore_account(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        account: &str,
+        new_name: Option<&str>,
+    ) -> Result<RestoredAccount, LedgerError> {
+        restore::restore_account(self, who, vault, account, new_name).await
     }
 
     /// Record money moving `from` one account `to` another (see [`NewTransaction`]).

@@ -150,6 +150,7 @@ pub async fn write_results_show_balances_as_of_today<S: Store>(store: S) {
             date: Some(date(on)),
             memo: Some(format!("시장 {on}")),
             external_ref: None,
+            lines: None,
         })
     };
     let batch = call!(l.record_transactions(

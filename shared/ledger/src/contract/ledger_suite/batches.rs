@@ -16,6 +16,7 @@ fn entry(from: &str, to: &str, amount: &str, on: &str, memo: &str, external_ref:
         date: Some(date(on)),
         memo: Some(memo.into()),
         external_ref: external_ref.map(Into::into),
+        lines: None,
     })
 }
 
