@@ -7,6 +7,7 @@ mod args;
 mod errors;
 mod lines;
 mod operation;
+mod prompts;
 pub mod schema;
 mod text;
 mod tools;
@@ -16,6 +17,8 @@ use std::sync::Arc;
 
 use dochiya_ledger::Ledger;
 use dochiya_protocol::{Tool, ToolSpec};
+
+pub use prompts::prompts;
 
 /// Server instructions (sent in `initialize` and `server/discover`): how to use the tools well.
 pub const INSTRUCTIONS: &str = "dochiya is a household ledger (가계부). Start with list_vaults: each vault's name, currency, members and `today` in its time zone (you do not otherwise know the date). Name vaults and accounts by their NAMES (\"카카오뱅크\", \"식비\"), never ids; leave `vault` out when there is one. Amounts are decimal strings in the vault currency's major unit (\"12500\" won, \"12.50\" dollars), no separators. Money moves from `from` to `to`: lunch paid from the bank is from \"카카오뱅크\" to \"식비\"; a salary from \"월급\" to \"카카오뱅크\". A write with an idempotencyKey: make one up per new entry and reuse it unchanged when you retry that entry, so it is recorded once. A statement or many entries: record_transactions (dryRun first). A wrong entry: edit_transaction fixes it in place (do not void and re-record). Transaction ids are strings: pass them back exactly. Errors say what to send instead: read them.";
