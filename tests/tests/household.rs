@@ -1006,7 +1006,9 @@ async fn a_household_reaches_an_archived_card_by_its_handle() {
         r#"{"account": "국민카드", "date": "2026-03-10", "balance": "0"}"#,
     )
     .await;
-    let old = p.ok("update_account", r#"{"account": "국민카드", "archive": true}"#).await;
+    let old = p
+        .ok("update_account", r#"{"account": "국민카드", "archive": true}"#)
+        .await;
     assert_eq!(old["balance"], "0");
     let new = p
         .ok("create_account", r#"{"name": "국민카드", "kind": "liability"}"#)
@@ -1032,7 +1034,7 @@ async fn a_household_reaches_an_archived_card_by_its_handle() {
         cards,
         vec![
             json!([new["accountId"], "34500", null]),
-            json!([old["accountId"], "0", handle]),
+            json!([old["account"]["accountId"], "0", handle]),
         ]
     );
 
@@ -1074,7 +1076,7 @@ async fn a_household_reaches_an_archived_card_by_its_handle() {
         .ok("list_transactions", &json!({"account": handle}).to_string())
         .await;
     assert_eq!(
-        summary(&by_handle, &old["accountId"]),
+        summary(&by_handle, &old["account"]["accountId"]),
         (
             vec!["카드대금".to_owned(), "버스".to_owned(), "점심".to_owned()],
             0
@@ -1087,7 +1089,7 @@ async fn a_household_reaches_an_archived_card_by_its_handle() {
     assert_eq!(
         r["accounts"],
         json!([{
-            "accountId": old["accountId"], "name": handle, "snapshotDate": "2026-03-10",
+            "accountId": old["account"]["accountId"], "name": handle, "snapshotDate": "2026-03-10",
             "snapshotBalance": "0", "ledgerBalance": "0", "difference": "0", "status": "matched",
         }])
     );

@@ -93,7 +93,8 @@ async fn list_accounts_with_kinds_balances_and_archived() {
     let h = Harness::new().await;
     let p = h.person("list-accounts");
     household(&p).await;
-    p.ok("update_account", r#"{"account": "교통비", "archive": true}"#).await;
+    p.ok("update_account", r#"{"account": "교통비", "archive": true}"#)
+        .await;
     let rows = |r: &Value| -> Vec<Value> {
         r["accounts"]
             .as_array()
@@ -330,7 +331,7 @@ async fn record_transaction_refuses_bad_amounts_and_accounts() {
             r#"{"from": "카카오뱅크", "to": "식비", "amount": "5", "idempotency_key": "d"}"#
         )
         .await,
-        "Unknown argument `idempotency_key`. The accepted arguments are `vault`, `from`, `to`, `amount`, `date`, `memo`, `idempotencyKey`, `allowDuplicate`, `futureDate`, `dryRun`, `externalRef`; check the spelling against the input schema."
+        "Unknown argument `idempotency_key`. The accepted arguments are `vault`, `from`, `to`, `amount`, `lines`, `date`, `memo`, `idempotencyKey`, `allowDuplicate`, `futureDate`, `dryRun`, `externalRef`; check the spelling against the input schema."
     );
     // Nothing above was written.
     assert_eq!(
@@ -389,7 +390,8 @@ async fn record_transaction_refuses_an_archived_account() {
     let h = Harness::new().await;
     let p = h.person("archived");
     household(&p).await;
-    p.ok("update_account", r#"{"account": "교통비", "archive": true}"#).await;
+    p.ok("update_account", r#"{"account": "교통비", "archive": true}"#)
+        .await;
     // The archived name no longer resolves among live accounts.
     let message = p
         .err(
@@ -1143,7 +1145,11 @@ async fn rename_and_archive_accounts_keep_history() {
         .ok("update_account", r#"{"account": "교통비", "newName": "교통"}"#)
         .await;
     assert_eq!(
-        (s(&r["account"]["name"]), s(&r["account"]["kind"]), r["changed"].clone()),
+        (
+            s(&r["account"]["name"]),
+            s(&r["account"]["kind"]),
+            r["changed"].clone()
+        ),
         ("교통", "expense", json!(true))
     );
     // Past transactions show the new name.
@@ -1163,14 +1169,22 @@ async fn rename_and_archive_accounts_keep_history() {
     );
     // An account still holding money is refused unless the caller says so.
     assert_eq!(
-        p.err("update_account", r#"{"account": "교통", "archive": true}"#).await,
+        p.err("update_account", r#"{"account": "교통", "archive": true}"#)
+            .await,
         "Account \"교통\" still holds 1400 as of today, so it was not archived. Bring it to zero first with record_transaction (move the money to another account, or pay off what it owes), or call update_account again with archive: true and force: true to archive it anyway (its balance keeps counting in get_balances)."
     );
     let a = p
-        .ok("update_account", r#"{"account": "교통", "archive": true, "force": true}"#)
+        .ok(
+            "update_account",
+            r#"{"account": "교통", "archive": true, "force": true}"#,
+        )
         .await;
     assert_eq!(
-        (s(&a["account"]["name"]), a["account"]["archived"].clone(), s(&a["balance"])),
+        (
+            s(&a["account"]["name"]),
+            a["account"]["archived"].clone(),
+            s(&a["balance"])
+        ),
         ("교통", json!(true), "1400")
     );
     // History stays: the balance still counts, shown apart from the live accounts.
@@ -1188,7 +1202,8 @@ async fn rename_and_archive_accounts_keep_history() {
     assert_eq!(fresh["created"], true);
     assert_ne!(fresh["accountId"], a["account"]["accountId"]);
     assert_eq!(
-        p.err("update_account", r#"{"account": "없음", "archive": true}"#).await,
+        p.err("update_account", r#"{"account": "없음", "archive": true}"#)
+            .await,
         "No account named \"없음\" in vault \"우리집\". Call list_accounts to see what exists or create_account to add it."
     );
     // What to send instead, before any work.
@@ -1197,7 +1212,11 @@ async fn rename_and_archive_accounts_keep_history() {
         "Invalid arguments: nothing to change: send newName, or archive (true to archive, false to bring back)."
     );
     assert_eq!(
-        p.err("update_account", r#"{"account": "교통", "newName": "x", "archive": true}"#).await,
+        p.err(
+            "update_account",
+            r#"{"account": "교통", "newName": "x", "archive": true}"#
+        )
+        .await,
         "Invalid newName: an account cannot be renamed and archived in one call: rename it first, then archive it."
     );
 }
@@ -1207,9 +1226,13 @@ async fn an_archived_account_comes_back() {
     let h = Harness::new().await;
     let p = h.person("unarchive");
     household(&p).await;
-    p.record("카카오뱅크", "교통비", "1400", "2026-03-04", "버스", "bus").await;
-    p.ok("update_account", r#"{"account": "교통비", "archive": true, "force": true}"#)
+    p.record("카카오뱅크", "교통비", "1400", "2026-03-04", "버스", "bus")
         .await;
+    p.ok(
+        "update_account",
+        r#"{"account": "교통비", "archive": true, "force": true}"#,
+    )
+    .await;
     let listed = p.ok("list_accounts", r#"{"includeArchived": true}"#).await;
     let handle = listed["accounts"]
         .as_array()
@@ -1221,10 +1244,14 @@ async fn an_archived_account_comes_back() {
         .unwrap_or_default();
     assert_eq!(handle, "교통비 (archived 2026-03-31)");
     // A new account took the name meanwhile: bringing the old one back under it is refused.
-    p.ok("create_account", r#"{"name": "교통비", "kind": "expense"}"#).await;
+    p.ok("create_account", r#"{"name": "교통비", "kind": "expense"}"#)
+        .await;
     assert_eq!(
-        p.err("update_account", &json!({"account": handle, "archive": false}).to_string())
-            .await,
+        p.err(
+            "update_account",
+            &json!({"account": handle, "archive": false}).to_string()
+        )
+        .await,
         "An account named \"교통비\" already exists as a live account (expense) in vault \"우리집\"; bring this one back under another name with newName. Use that account as it is, or choose a different name (update_account with newName renames)."
     );
     let back = p
@@ -1234,11 +1261,16 @@ async fn an_archived_account_comes_back() {
         )
         .await;
     assert_eq!(
-        (s(&back["account"]["name"]), back["account"]["archived"].clone(), back["changed"].clone()),
+        (
+            s(&back["account"]["name"]),
+            back["account"]["archived"].clone(),
+            back["changed"].clone()
+        ),
         ("옛 교통비", json!(false), json!(true))
     );
     // Live again, with its history: new entries may use it, its balance is back in the list.
-    p.record("카카오뱅크", "옛 교통비", "600", "2026-03-05", "버스", "bus-2").await;
+    p.record("카카오뱅크", "옛 교통비", "600", "2026-03-05", "버스", "bus-2")
+        .await;
     let b = p.ok("get_balances", "{}").await;
     assert!(balances_by_name(&b).contains(&("옛 교통비".to_owned(), "2000".to_owned())));
     // The same call again has no further effect.
@@ -1525,7 +1557,10 @@ async fn sharing_answers_both_generations() {
     let modern = h.modern_call(&owner.token, "list_vaults", "{}").await;
     let legacy = owner.ok("list_vaults", "{}").await;
     assert_eq!(modern["structuredContent"], legacy);
-    let members = legacy["vaults"][0]["members"].as_array().cloned().unwrap_or_default();
+    let members = legacy["vaults"][0]["members"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     let seen: Vec<(&str, bool, &str)> = members
         .iter()
         .map(|m| (s(&m["role"]), m["you"] == true, s(&m["joinedAt"])))
@@ -1601,7 +1636,8 @@ async fn archived_accounts_are_named_by_their_handles_on_both_generations() {
         "old-bill",
     )
     .await;
-    p.ok("update_account", r#"{"account": "신한카드", "archive": true}"#).await;
+    p.ok("update_account", r#"{"account": "신한카드", "archive": true}"#)
+        .await;
     p.ok("create_account", r#"{"name": "신한카드", "kind": "liability"}"#)
         .await;
     p.record(
@@ -2044,13 +2080,19 @@ async fn write_balances_are_as_of_today_on_both_generations() {
         [bal("식비", "0", None), bal("카카오뱅크", "1000000", None)]
     );
 
-    let legacy = p.err("update_account", r#"{"account": "신한카드", "archive": true}"#).await;
+    let legacy = p
+        .err("update_account", r#"{"account": "신한카드", "archive": true}"#)
+        .await;
     assert_eq!(
         legacy,
         "Account \"신한카드\" still holds 1400 as of today, so it was not archived. Bring it to zero first with record_transaction (move the money to another account, or pay off what it owes), or call update_account again with archive: true and force: true to archive it anyway (its balance keeps counting in get_balances)."
     );
     let modern = h
-        .modern_call(&p.token, "update_account", r#"{"account": "신한카드", "archive": true}"#)
+        .modern_call(
+            &p.token,
+            "update_account",
+            r#"{"account": "신한카드", "archive": true}"#,
+        )
         .await;
     assert_eq!(modern["isError"], true);
     assert_eq!(modern.get("structuredContent"), None);

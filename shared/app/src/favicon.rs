@@ -21,9 +21,17 @@ pub fn svg_data_uri() -> String {
     let mut uri = String::from("data:image/svg+xml,");
     for b in SVG.bytes() {
         match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' | b':' | b'=' | b',' => {
-                uri.push(char::from(b))
-            }
+            b'A'..=b'Z'
+            | b'a'..=b'z'
+            | b'0'..=b'9'
+            | b'-'
+            | b'.'
+            | b'_'
+            | b'~'
+            | b'/'
+            | b':'
+            | b'='
+            | b',' => uri.push(char::from(b)),
             _ => uri.push_str(&format!("%{b:02X}")),
         }
     }
@@ -89,7 +97,10 @@ pub fn response() -> http::Response<Bytes> {
     let body = ICO.get_or_init(|| Bytes::from(ico())).clone();
     let mut response = http::Response::new(body);
     let headers = response.headers_mut();
-    headers.insert(http::header::CONTENT_TYPE, http::HeaderValue::from_static("image/x-icon"));
+    headers.insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static("image/x-icon"),
+    );
     headers.insert(
         http::header::CACHE_CONTROL,
         http::HeaderValue::from_static("public, max-age=86400"),

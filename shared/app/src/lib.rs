@@ -373,7 +373,11 @@ mod tests {
         assert_eq!(entry["version"], env!("CARGO_PKG_VERSION"));
         assert_eq!(entry["remotes"][0]["type"], "streamable-http");
         assert_eq!(entry["remotes"][0]["url"], "https://{host}/mcp");
-        assert!(entry["description"].as_str().is_some_and(|d| d.chars().count() <= 100));
+        assert!(
+            entry["description"]
+                .as_str()
+                .is_some_and(|d| d.chars().count() <= 100)
+        );
         assert_eq!(entry.get("packages"), None);
     }
 

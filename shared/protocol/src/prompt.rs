@@ -132,7 +132,10 @@ mod tests {
         let ok = SPEC.arguments_from(Some(r#"{"month": "2026-03"}"#));
         assert_eq!(
             ok,
-            Ok(PromptArguments::from([("month".to_owned(), "2026-03".to_owned())]))
+            Ok(PromptArguments::from([(
+                "month".to_owned(),
+                "2026-03".to_owned()
+            )]))
         );
         assert_eq!(
             SPEC.arguments_from(None),

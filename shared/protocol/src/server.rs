@@ -516,7 +516,11 @@ impl Server {
         };
         let Some(prompt) = self.config.prompts.iter().find(|p| p.name == name) else {
             let known: Vec<&str> = self.config.prompts.iter().map(|p| p.name).collect();
-            let shown = if name.chars().count() > 64 { "(too long)" } else { name.as_str() };
+            let shown = if name.chars().count() > 64 {
+                "(too long)"
+            } else {
+                name.as_str()
+            };
             return fail(id, format!("Unknown prompt: {shown}; the prompts are {known:?}"));
         };
         match prompt.arguments_from(head.arguments.as_deref().map(RawValue::get)) {

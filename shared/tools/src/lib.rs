@@ -237,7 +237,10 @@ mod tests {
             .filter(|s| s.input_schema["properties"].get("idempotencyKey").is_some())
             .collect();
         let names: Vec<&str> = keyed.iter().map(|s| s.name).collect();
-        assert_eq!(names, ["record_transaction", "record_transactions", "edit_transaction"]);
+        assert_eq!(
+            names,
+            ["record_transaction", "record_transactions", "edit_transaction"]
+        );
         for spec in &keyed {
             let d = spec.input_schema["properties"]["idempotencyKey"]["description"]
                 .as_str()

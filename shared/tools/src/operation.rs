@@ -132,12 +132,22 @@ pub(crate) fn check_examples<O: Operation>() {
     let validator =
         jsonschema::validator_for(&spec.input_schema).unwrap_or_else(|e| panic!("{}: {e}", O::NAME));
     let (good, bad) = O::EXAMPLES;
-    for (text, want) in good.iter().map(|t| (t, true)).chain(bad.iter().map(|t| (t, false))) {
+    for (text, want) in good
+        .iter()
+        .map(|t| (t, true))
+        .chain(bad.iter().map(|t| (t, false)))
+    {
         let value: Value = serde_json::from_str(text).unwrap_or_default();
         assert_eq!(validator.is_valid(&value), want, "{}: schema on {text}", O::NAME);
         let raw = RawValue::from_string((*text).to_owned()).ok();
         let parsed = args::parse::<O::Args>(raw.as_deref());
-        assert_eq!(parsed.is_ok(), want, "{}: parser on {text}: {:?}", O::NAME, parsed.err());
+        assert_eq!(
+            parsed.is_ok(),
+            want,
+            "{}: parser on {text}: {:?}",
+            O::NAME,
+            parsed.err()
+        );
     }
 }
 

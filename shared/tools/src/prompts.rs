@@ -61,10 +61,16 @@ fn korean(args: &PromptArguments) -> Result<bool, String> {
     for (name, value) in args {
         let chars = value.chars().count();
         if chars > MAX_ARGUMENT_CHARS {
-            return Err(format!("{name} is {chars} characters long; the limit is {MAX_ARGUMENT_CHARS}"));
+            return Err(format!(
+                "{name} is {chars} characters long; the limit is {MAX_ARGUMENT_CHARS}"
+            ));
         }
     }
-    match args.get("language").map(|l| l.trim().to_ascii_lowercase()).as_deref() {
+    match args
+        .get("language")
+        .map(|l| l.trim().to_ascii_lowercase())
+        .as_deref()
+    {
         None | Some("ko") | Some("") => Ok(true),
         Some("en") => Ok(false),
         Some(other) => Err(format!("language is {other:?}; send ko or en")),
@@ -75,13 +81,17 @@ fn monthly_review(args: &PromptArguments) -> Result<String, String> {
     let ko = korean(args)?;
     let month = match args.get("month").map(|m| m.trim()) {
         None | Some("") => None,
-        Some(m) if m.len() == 7 && m.as_bytes()[4] == b'-' && m.bytes().filter(u8::is_ascii_digit).count() == 6 => {
+        Some(m)
+            if m.len() == 7
+                && m.as_bytes()[4] == b'-'
+                && m.bytes().filter(u8::is_ascii_digit).count() == 6 =>
+        {
             Some(m.to_owned())
         }
         Some(m) => return Err(format!("month is {m:?}; send YYYY-MM, e.g. 2026-03")),
     };
     Ok(if ko {
-        let which = month.map_or("이번 달".to_owned(), |m| format!("{m}"));
+        let which = month.unwrap_or_else(|| "이번 달".to_owned());
         format!(
             "{which} 가계부를 점검해 주세요.\n\
              1. list_vaults: 금고와 오늘 날짜(today)를 확인하세요. 달을 정하지 않았으면 today의 달입니다.\n\
@@ -156,7 +166,10 @@ mod tests {
     use super::*;
 
     fn args(pairs: &[(&str, &str)]) -> PromptArguments {
-        pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
     }
 
     #[test]
@@ -197,6 +210,9 @@ mod tests {
             import_statement(&args(&[("account", &long)])),
             Err("account is 65 characters long; the limit is 64".to_owned())
         );
-        assert!(import_statement(&args(&[("account", "신한카드")])).is_ok_and(|t| t.contains("명세서 (신한카드)")));
+        assert!(
+            import_statement(&args(&[("account", "신한카드")]))
+                .is_ok_and(|t| t.contains("명세서 (신한카드)"))
+        );
     }
 }

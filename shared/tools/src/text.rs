@@ -4,8 +4,7 @@
 //! date format and zone, what `from`/`to` mean, and how to retry safely.
 
 /// The optional `vault` argument.
-pub(crate) const VAULT: &str =
-    "Vault name; omit if you have one.";
+pub(crate) const VAULT: &str = "Vault name; omit if you have one.";
 
 /// A required `vault` argument naming an existing vault.
 pub(crate) const VAULT_REQUIRED: &str = "Current vault name.";
@@ -32,7 +31,8 @@ pub(crate) const FUTURE_DATE: &str = "true if a date over a year ahead is meant.
 pub(crate) const DRY_RUN: &str = "true: check and preview, write nothing.";
 
 /// The `from` account of a simple transaction.
-pub(crate) const FROM_ACCOUNT: &str = "Account the money leaves: the bank \"카카오뱅크\" or card \"신한카드\" that paid, the income \"월급\".";
+pub(crate) const FROM_ACCOUNT: &str =
+    "Account the money leaves: the bank \"카카오뱅크\" or card \"신한카드\" that paid, the income \"월급\".";
 
 /// The `to` account of a simple transaction.
 pub(crate) const TO_ACCOUNT: &str = "Account the money arrives at: the expense \"식비\", the bank receiving a salary, the card being paid off.";
@@ -69,9 +69,11 @@ pub(crate) const TRANSACTION: &str = "The transaction.";
 pub(crate) const TRANSACTION_ID: &str = "The id string exactly as returned; never a number.";
 
 /// The optional `externalRef` of an entry.
-pub(crate) const EXTERNAL_REF: &str = "The statement line's own id (approval number); a ref already in the vault is not recorded again.";
+pub(crate) const EXTERNAL_REF: &str =
+    "The statement line's own id (approval number); a ref already in the vault is not recorded again.";
 /// The members of a vault in a result.
-pub(crate) const MEMBERS: &str = "Everyone keeping this vault, oldest first; a name here is what remove_member takes.";
+pub(crate) const MEMBERS: &str =
+    "Everyone keeping this vault, oldest first; a name here is what remove_member takes.";
 
 /// The note of a read filter naming an account that archived accounts also had.
 pub(crate) const ACCOUNT_NOTE: &str = "Present when `account` named an active account that archived accounts also had: says which was used and the archived ones' handles.";

@@ -223,7 +223,11 @@ fn tools_md_matches_the_code() {
                 spec.name
             );
             if *required {
-                assert!(always.contains(field.as_str()), "{}: {field} is not required", spec.name);
+                assert!(
+                    always.contains(field.as_str()),
+                    "{}: {field} is not required",
+                    spec.name
+                );
             }
         }
     }

@@ -2078,7 +2078,7 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
     assert_eq!(
         shape(measure(&counting, l.rename_account(&me, v, "적금", "청약")).await),
         (1, 1, 0, 1, 1),
-        "rename_account"
+        "update_account"
     );
     assert_eq!(
         shape(measure(&counting, l.archive_account(&me, v, "청약", true)).await),
