@@ -2853,6 +2853,8 @@ pub use writes::*;
 
 mod balances;
 pub use balances::*;
+mod surface;
+pub use surface::*;
 // ---------------------------------------------------------------- sharing
 
 /// A fresh person whose token carries a display name.
@@ -3725,6 +3727,9 @@ macro_rules! ledger_contract_tests {
             archive_refuses_money_left_unless_forced,
             create_account_repeat_must_match,
             system_names_follow_the_vault,
+            // the third round's surface (ledger_suite/surface.rs)
+            archived_accounts_come_back,
+            list_vaults_shows_members,
         );
     };
 }
