@@ -80,7 +80,7 @@ async def main() -> list[str]:
         expect_equal(report_["total"], "42000", "spending_report adds both people's entries")
         step("both recorded; the report adds both entries up (42,000)")
 
-        members = (await ok(owner, "list_members", {}))["members"]
+        members = (await ok(owner, "list_vaults", {}))["vaults"][0]["members"]
         partner_name = next(m["name"] for m in members if not m["you"])
         removed = await ok(owner, "remove_member", {"member": partner_name})
         expect_equal(removed["removed"], True, "remove_member")

@@ -16,7 +16,7 @@ export const CONTRACT_TOOLS = JSON.parse(readFileSync(process.env.DOCHIYA_TOOLS_
 
 /** Tools the story calls: each must declare an outputSchema, or the SDK validates nothing. */
 export const STORY_TOOLS = ['create_vault', 'create_account', 'record_transaction', 'get_balances',
-  'record_transactions', 'spending_report'];
+  'record_transactions', 'spending_report', 'update_account', 'list_vaults'];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DECIMAL_ID = /^[0-9]+$/;
@@ -293,5 +293,25 @@ async function statementStory(label, api, step) {
   expectEqual((report.rows ?? []).map((r) => [r.account, r.amount]), [['쇼핑', '60000'], ['식비', '40300']],
     'spending_report rows');
   step('balances and spending_report exact after two imports: 신한카드 100300, 쇼핑 60000, 식비 40300');
+
+  // One receipt over two categories: record_transaction with `lines`.
+  const split = structured(await api.callTool('record_transaction', {
+    vault: '우리집', date: '2026-11-21', memo: '이마트', idempotencyKey: `${label}-emart`,
+    lines: { from: [{ account: '신한카드', amount: '45000' }],
+      to: [{ account: '식비', amount: '30000' }, { account: '쇼핑', amount: '15000' }] },
+  }), 'record_transaction (lines)');
+  const after = byKey(split.balances, 'account', 'split balances');
+  expectEqual(['신한카드', '식비', '쇼핑'].map((k) => [k, after[k]?.balance]),
+    [['신한카드', '145300'], ['식비', '70300'], ['쇼핑', '75000']], 'balances after the split');
+  step('record_transaction with lines: 신한카드 45000 → 식비 30000 + 쇼핑 15000');
+
+  const renamed = structured(await api.callTool('update_account',
+    { vault: '우리집', account: '쇼핑', newName: '온라인쇼핑' }), 'update_account');
+  expectEqual([renamed.account?.name, renamed.account?.kind, renamed.account?.archived, renamed.changed],
+    ['온라인쇼핑', 'expense', false, true], 'update_account rename');
+  const vaults = structured(await api.callTool('list_vaults', {}), 'list_vaults');
+  expectEqual((vaults.vaults ?? []).map((v) => [v.name, (v.members ?? []).map((m) => [m.role, m.you])]),
+    [['우리집', [['owner', true]]]], 'list_vaults members');
+  step('update_account renames 쇼핑 → 온라인쇼핑; list_vaults shows the one member');
 }
 

@@ -23,7 +23,7 @@ with open(os.environ["DOCHIYA_TOOLS_SNAPSHOT"], encoding="utf-8") as _snapshot:
 tests/tests/tools.rs keeps equal to the code (DOCHIYA_TOOLS_SNAPSHOT names it)."""
 
 STORY_TOOLS = ["create_vault", "create_account", "record_transaction", "get_balances", "record_transactions",
-               "spending_report"]
+               "spending_report", "update_account", "list_vaults"]
 """Tools the story calls: each must declare an outputSchema, or the SDK validates nothing."""
 
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
@@ -301,4 +301,26 @@ async def statement_story(label: str,
     expect_equal([(r.get("account"), r.get("amount")) for r in report_.get("rows") or []],
                  [("쇼핑", "60000"), ("식비", "40300")], "spending_report rows")
     step("balances and spending_report exact after two imports: 신한카드 100300, 쇼핑 60000, 식비 40300")
+
+    # One receipt over two categories: record_transaction with `lines`.
+    split = structured(await call_tool("record_transaction", {
+        "vault": "우리집", "date": "2026-11-21", "memo": "이마트", "idempotencyKey": f"{label}-emart",
+        "lines": {"from": [{"account": "신한카드", "amount": "45000"}],
+                  "to": [{"account": "식비", "amount": "30000"}, {"account": "쇼핑", "amount": "15000"}]}}),
+        "record_transaction (lines)")
+    after = by_key(split.get("balances"), "account", ["account", "balance"], "split balances")
+    expect_equal([(k, (after.get(k) or {}).get("balance")) for k in ["신한카드", "식비", "쇼핑"]],
+                 [("신한카드", "145300"), ("식비", "70300"), ("쇼핑", "75000")], "balances after the split")
+    step("record_transaction with lines: 신한카드 45000 → 식비 30000 + 쇼핑 15000")
+
+    renamed = structured(await call_tool("update_account", {"vault": "우리집", "account": "쇼핑",
+                                                            "newName": "온라인쇼핑"}), "update_account")
+    account = renamed.get("account") or {}
+    expect_equal([account.get("name"), account.get("kind"), account.get("archived"), renamed.get("changed")],
+                 ["온라인쇼핑", "expense", False, True], "update_account rename")
+    vaults = structured(await call_tool("list_vaults", {}), "list_vaults")
+    expect_equal([[v.get("name"), [[m.get("role"), m.get("you")] for m in v.get("members") or []]]
+                  for v in vaults.get("vaults") or []],
+                 [["우리집", [["owner", True]]]], "list_vaults members")
+    step("update_account renames 쇼핑 → 온라인쇼핑; list_vaults shows the one member")
 

@@ -25,6 +25,8 @@ EXPECTED_ROUTES = {
     "GET /mcp",
     "GET /.well-known/oauth-protected-resource",
     "GET /.well-known/oauth-protected-resource/mcp",
+    # The origin's icon, which clients show beside the connector.
+    "GET /favicon.ico",
     # The builtin authorization server (dochiya-authserver): RFC 8414 metadata at the
     # origin, and every endpoint and page under /oauth/.
     "GET /.well-known/oauth-authorization-server",
@@ -565,7 +567,7 @@ def check_outputs(sam, cfn, root):
 
 
 CHECKS = [
-    ("routes: all seven, one integration, no gateway authorizer, invoke permission", check_routes),
+    ("routes: all eight, one integration, no gateway authorizer, invoke permission", check_routes),
     ("stage: $default, throttling, access log, no base path", check_stage),
     ("function: arm64, provided.al2023, rust-cargolambda binary, release profile", check_function),
     ("table: PITR, deletion protection, TTL expiresAt, Retain, SSE", check_table),

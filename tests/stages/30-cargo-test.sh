@@ -4,3 +4,6 @@
 # beside its own deps/ dir and nothing is compiled twice).
 build_workspace
 cargo test --workspace --all-features --locked
+# The model-facing budget (decision 034) once more, with its figures shown in the log:
+# every tool's bytes and the total against 32 KB and 30 tools.
+cargo test -p dochiya-tools --all-features --locked --lib model_facing_text_fits_the_budget -- --nocapture

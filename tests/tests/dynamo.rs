@@ -489,8 +489,8 @@ fn a_removed_member_is_refused_at_once_on_two_instances() {
             json!({"from": "카카오뱅크", "to": "식비", "amount": format!("{}", 1000 + i), "memo": format!("warm {i}"), "idempotencyKey": format!("warm-{i}")}),
         );
     }
-    let members = owner.ok("list_members", json!({}));
-    let partner_name = members["members"][1]["name"].clone();
+    let vaults = owner.ok("list_vaults", json!({}));
+    let partner_name = vaults["vaults"][0]["members"][1]["name"].clone();
     owner.ok("remove_member", json!({"member": partner_name}));
 
     for p in [&partner_two, &partner_one] {

@@ -20,10 +20,10 @@ async fn move_big(p: &Client<'_>, from: &str, to: &str, date: &str, key: &str) -
     };
     // Repeats of the same accounts and amounts within minutes are meant here.
     let args = json!({
-        "from": lines(from), "to": lines(to), "date": date, "memo": key, "idempotencyKey": key,
+        "lines": {"from": lines(from), "to": lines(to)}, "date": date, "memo": key, "idempotencyKey": key,
         "allowDuplicate": true,
     });
-    p.call("record_split_transaction", &args.to_string()).await
+    p.call("record_transaction", &args.to_string()).await
 }
 
 #[tokio::test]

@@ -116,8 +116,8 @@ async fn a_household_month() {
     .await;
     let split = p
         .ok(
-            "record_split_transaction",
-            r#"{"from": [{"account": "신한카드", "amount": "38000"}], "to": [{"account": "식비", "amount": "30000"}, {"account": "교통비", "amount": "8000"}], "date": "2026-03-10", "memo": "마트 + 교통카드 충전", "idempotencyKey": "mar-split"}"#,
+            "record_transaction",
+            r#"{"lines": {"from": [{"account": "신한카드", "amount": "38000"}], "to": [{"account": "식비", "amount": "30000"}, {"account": "교통비", "amount": "8000"}]}, "date": "2026-03-10", "memo": "마트 + 교통카드 충전", "idempotencyKey": "mar-split"}"#,
         )
         .await;
     assert_eq!(split["transaction"]["postings"].as_array().map(Vec::len), Some(3));
@@ -445,8 +445,8 @@ async fn a_budget_month_on(h: Harness) {
     p.record("카카오뱅크", "교통비", "1500", "2026-03-07", "지하철", "b-subway")
         .await;
     p.ok(
-        "record_split_transaction",
-        r#"{"from": [{"account": "신한카드", "amount": "38000"}], "to": [{"account": "식비", "amount": "30000"}, {"account": "교통비", "amount": "8000"}], "date": "2026-03-10", "memo": "마트 + 교통카드", "idempotencyKey": "b-split"}"#,
+        "record_transaction",
+        r#"{"lines": {"from": [{"account": "신한카드", "amount": "38000"}], "to": [{"account": "식비", "amount": "30000"}, {"account": "교통비", "amount": "8000"}]}, "date": "2026-03-10", "memo": "마트 + 교통카드", "idempotencyKey": "b-split"}"#,
     )
     .await;
     p.record("식비", "신한카드", "4000", "2026-03-12", "환불", "b-refund")
@@ -871,7 +871,7 @@ async fn two_people_keep_one_book() {
     // Members may not do what owners do; the refusal names the role.
     let refused = junho
         .err(
-            "rename_account",
+            "update_account",
             r#"{"vault": "같이", "account": "식비", "newName": "외식"}"#,
         )
         .await;
@@ -1009,7 +1009,9 @@ async fn a_household_reaches_an_archived_card_by_its_handle() {
         r#"{"account": "국민카드", "date": "2026-03-10", "balance": "0"}"#,
     )
     .await;
-    let old = p.ok("archive_account", r#"{"account": "국민카드"}"#).await;
+    let old = p
+        .ok("update_account", r#"{"account": "국민카드", "archive": true}"#)
+        .await;
     assert_eq!(old["balance"], "0");
     let new = p
         .ok("create_account", r#"{"name": "국민카드", "kind": "liability"}"#)
@@ -1035,7 +1037,7 @@ async fn a_household_reaches_an_archived_card_by_its_handle() {
         cards,
         vec![
             json!([new["accountId"], "34500", null]),
-            json!([old["accountId"], "0", handle]),
+            json!([old["account"]["accountId"], "0", handle]),
         ]
     );
 
@@ -1077,7 +1079,7 @@ async fn a_household_reaches_an_archived_card_by_its_handle() {
         .ok("list_transactions", &json!({"account": handle}).to_string())
         .await;
     assert_eq!(
-        summary(&by_handle, &old["accountId"]),
+        summary(&by_handle, &old["account"]["accountId"]),
         (
             vec!["카드대금".to_owned(), "버스".to_owned(), "점심".to_owned()],
             0
@@ -1090,7 +1092,7 @@ async fn a_household_reaches_an_archived_card_by_its_handle() {
     assert_eq!(
         r["accounts"],
         json!([{
-            "accountId": old["accountId"], "name": handle, "snapshotDate": "2026-03-10",
+            "accountId": old["account"]["accountId"], "name": handle, "snapshotDate": "2026-03-10",
             "snapshotBalance": "0", "ledgerBalance": "0", "difference": "0", "status": "matched",
         }])
     );

@@ -39,7 +39,7 @@ fn discover_is_complete_and_cacheable() {
     let result = &r.json()["result"];
     assert_eq!(result["resultType"], "complete");
     assert_eq!(result["supportedVersions"], json!(["2026-07-28"]));
-    assert_eq!(result["capabilities"], json!({"tools": {}}));
+    assert_eq!(result["capabilities"], json!({"tools": {}, "prompts": {}}));
     assert!(
         result["instructions"]
             .as_str()
@@ -347,7 +347,7 @@ fn removed_and_unknown_methods_are_32601() {
         "ping",
         "logging/setLevel",
         "resources/subscribe",
-        "prompts/list",
+        "resources/list",
     ] {
         let r = s.post_json(
             &[("mcp-protocol-version", "2026-07-28"), ("mcp-method", method)],
@@ -480,4 +480,134 @@ fn legacy_logging_set_level_is_an_empty_result() {
         r#"{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"info"}}"#,
     );
     assert_eq!(r.json(), json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
+}
+
+/// Prompts on both generations: listed without a token (cacheable, like tools/list),
+/// fetched with one; an unknown prompt or a bad argument is -32602 before any token.
+#[test]
+fn prompts_on_both_generations() {
+    let s = Server::start();
+    let names = |v: &Value| -> Vec<String> {
+        v["result"]["prompts"]
+            .as_array()
+            .map(|p| {
+                p.iter()
+                    .filter_map(|p| p["name"].as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let want = ["monthly_review", "import_statement", "start_household"];
+    let modern_list = s.post_json(
+        &[
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "prompts/list"),
+        ],
+        &modern(1, "prompts/list", ""),
+    );
+    assert_eq!(modern_list.status, 200);
+    let body = modern_list.json();
+    assert_eq!(names(&body), want);
+    assert_eq!(body["result"]["cacheScope"], "public");
+    assert_eq!(
+        body["result"]["prompts"][0]["title"],
+        "Monthly review (월간 가계부 점검)"
+    );
+    let legacy_list = s.post_json(
+        &[("mcp-protocol-version", "2025-03-26")],
+        r#"{"jsonrpc":"2.0","id":2,"method":"prompts/list"}"#,
+    );
+    assert_eq!(names(&legacy_list.json()), want);
+    assert_eq!(legacy_list.json()["result"]["prompts"][0].get("title"), None);
+
+    let get = r#"{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"monthly_review","arguments":{"language":"en","month":"2026-03"}}}"#;
+    let refused = s.post_json(&[("mcp-protocol-version", "2025-06-18")], get);
+    assert_error(&refused, 401, -32600, Some(json!(3)));
+    let bearer = s.bearer();
+    let got = s.post_json(
+        &[("mcp-protocol-version", "2025-06-18"), ("authorization", &bearer)],
+        get,
+    );
+    assert_eq!(got.status, 200);
+    let message = &got.json()["result"]["messages"][0];
+    assert_eq!(message["role"], "user");
+    assert!(
+        message["content"]["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("Review the household book for month 2026-03.")),
+        "{message}"
+    );
+    let modern_get = s.post_json(
+        &[
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "prompts/get"),
+            ("mcp-name", "start_household"),
+            ("authorization", &bearer),
+        ],
+        &modern(4, "prompts/get", r#""name":"start_household","#),
+    );
+    assert_eq!(modern_get.status, 200);
+    let body = modern_get.json();
+    assert_eq!(body["result"]["resultType"], "complete");
+    assert!(
+        body["result"]["messages"][0]["content"]["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("새 가계부를 시작해요.")),
+        "{body}"
+    );
+    let unknown = s.post_json(
+        &[("mcp-protocol-version", "2025-06-18")],
+        r#"{"jsonrpc":"2.0","id":5,"method":"prompts/get","params":{"name":"budget"}}"#,
+    );
+    let e = assert_error(&unknown, 200, -32602, Some(json!(5)));
+    assert_eq!(
+        e["error"]["message"],
+        "Unknown prompt: budget; the prompts are [\"monthly_review\", \"import_statement\", \"start_household\"]"
+    );
+    let bad = s.post_json(
+        &[("mcp-protocol-version", "2025-06-18"), ("authorization", &bearer)],
+        r#"{"jsonrpc":"2.0","id":6,"method":"prompts/get","params":{"name":"monthly_review","arguments":{"month":"March"}}}"#,
+    );
+    let e = assert_error(&bad, 200, -32602, Some(json!(6)));
+    assert_eq!(
+        e["error"]["message"],
+        "Invalid params: month is \"March\"; send YYYY-MM, e.g. 2026-03"
+    );
+}
+
+/// The icon: in serverInfo (initialize, and discover's _meta) and at the origin.
+#[test]
+fn icons_and_the_favicon() {
+    let s = Server::start();
+    let init = s.post_json(
+        &[],
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}"#,
+    );
+    let icons = &init.json()["result"]["serverInfo"]["icons"];
+    assert_eq!(icons[0]["mimeType"], "image/svg+xml");
+    assert!(
+        icons[0]["src"]
+            .as_str()
+            .is_some_and(|src| src.starts_with("data:image/svg+xml,"))
+    );
+    assert_eq!(
+        init.json()["result"]["capabilities"],
+        json!({"tools": {}, "prompts": {}})
+    );
+    let discover = s.post_json(
+        &[
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "server/discover"),
+        ],
+        &modern(2, "server/discover", ""),
+    );
+    assert_eq!(
+        &discover.json()["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["icons"],
+        icons
+    );
+    let favicon = s.send("GET", "/favicon.ico", &[], b"");
+    assert_eq!(favicon.status, 200);
+    assert_eq!(favicon.header("content-type"), Some("image/x-icon"));
+    assert_eq!(&favicon.body[..6], &[0, 0, 1, 0, 1, 0]);
+    assert_eq!(favicon.body.len(), 4286);
 }

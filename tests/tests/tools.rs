@@ -93,7 +93,8 @@ async fn list_accounts_with_kinds_balances_and_archived() {
     let h = Harness::new().await;
     let p = h.person("list-accounts");
     household(&p).await;
-    p.ok("archive_account", r#"{"account": "교통비"}"#).await;
+    p.ok("update_account", r#"{"account": "교통비", "archive": true}"#)
+        .await;
     let rows = |r: &Value| -> Vec<Value> {
         r["accounts"]
             .as_array()
@@ -330,7 +331,7 @@ async fn record_transaction_refuses_bad_amounts_and_accounts() {
             r#"{"from": "카카오뱅크", "to": "식비", "amount": "5", "idempotency_key": "d"}"#
         )
         .await,
-        "Unknown argument `idempotency_key`. The accepted arguments are `vault`, `from`, `to`, `amount`, `date`, `memo`, `idempotencyKey`, `allowDuplicate`, `futureDate`, `dryRun`, `externalRef`; check the spelling against the input schema."
+        "Unknown argument `idempotency_key`. The accepted arguments are `vault`, `from`, `to`, `amount`, `lines`, `date`, `memo`, `idempotencyKey`, `allowDuplicate`, `futureDate`, `dryRun`, `externalRef`; check the spelling against the input schema."
     );
     // Nothing above was written.
     assert_eq!(
@@ -424,7 +425,8 @@ async fn record_transaction_refuses_an_archived_account() {
     let h = Harness::new().await;
     let p = h.person("archived");
     household(&p).await;
-    p.ok("archive_account", r#"{"account": "교통비"}"#).await;
+    p.ok("update_account", r#"{"account": "교통비", "archive": true}"#)
+        .await;
     // The archived name no longer resolves among live accounts.
     let message = p
         .err(
@@ -437,17 +439,17 @@ async fn record_transaction_refuses_an_archived_account() {
 
 const ARCHIVED_MESSAGE: &str = "Account \"교통비\" is archived, so new transactions cannot use it. Use another account (list_accounts shows the live ones), or create a new account.";
 
-// ---- record_split_transaction ----
+// ---- record_transaction with lines (a split) ----
 
 #[tokio::test]
-async fn record_split_transaction_balances_both_sides() {
+async fn record_transaction_with_lines_balances_both_sides() {
     let h = Harness::new().await;
     let p = h.person("split");
     household(&p).await;
     let r = p
         .ok(
-            "record_split_transaction",
-            r#"{"from": [{"account": "신한카드", "amount": "45000"}], "to": [{"account": "식비", "amount": "30000"}, {"account": "교통비", "amount": 15000}], "date": "2026-03-10", "memo": "마트", "idempotencyKey": "split-1"}"#,
+            "record_transaction",
+            r#"{"lines": {"from": [{"account": "신한카드", "amount": "45000"}], "to": [{"account": "식비", "amount": "30000"}, {"account": "교통비", "amount": 15000}]}, "date": "2026-03-10", "memo": "마트", "idempotencyKey": "split-1"}"#,
         )
         .await;
     let postings: Vec<Value> = r["transaction"]["postings"]
@@ -467,35 +469,35 @@ async fn record_split_transaction_balances_both_sides() {
     );
     assert_eq!(
         p.err(
-            "record_split_transaction",
-            r#"{"from": [{"account": "신한카드", "amount": "45000"}], "to": [{"account": "식비", "amount": "30000"}, {"account": "교통비", "amount": "10000"}], "idempotencyKey": "split-2"}"#
+            "record_transaction",
+            r#"{"lines": {"from": [{"account": "신한카드", "amount": "45000"}], "to": [{"account": "식비", "amount": "30000"}, {"account": "교통비", "amount": "10000"}]}, "idempotencyKey": "split-2"}"#
         )
         .await,
         "The split does not balance: the `from` lines sum to 45000 and the `to` lines sum to 40000, so the `from` side is 5000 more. Make both sides add up to the same total."
     );
     assert_eq!(
         p.err(
-            "record_split_transaction",
-            r#"{"from": [], "to": [{"account": "식비", "amount": "1"}], "idempotencyKey": "split-3"}"#
+            "record_transaction",
+            r#"{"lines": {"from": [], "to": [{"account": "식비", "amount": "1"}]}, "idempotencyKey": "split-3"}"#
         )
         .await,
-        "Invalid from: a transaction needs at least one `from` line and one `to` line."
+        "Invalid lines.from: a transaction needs at least one `from` line and one `to` line."
     );
     assert_eq!(
         p.err(
-            "record_split_transaction",
-            r#"{"from": [{"account": "신한카드"}], "to": [{"account": "식비", "amount": "1"}], "idempotencyKey": "split-4"}"#
+            "record_transaction",
+            r#"{"lines": {"from": [{"account": "신한카드"}], "to": [{"account": "식비", "amount": "1"}]}, "idempotencyKey": "split-4"}"#
         )
         .await,
-        "Missing `amount` in `from[0]`."
+        "Missing `amount` in `lines.from[0]`."
     );
     assert_eq!(
         p.err(
-            "record_split_transaction",
-            r#"{"from": [{"account": "신한카드", "amount": "1"}], "to": [{"account": "식비", "amount": "1", "memo": "x"}], "idempotencyKey": "split-5"}"#
+            "record_transaction",
+            r#"{"lines": {"from": [{"account": "신한카드", "amount": "1"}], "to": [{"account": "식비", "amount": "1", "memo": "x"}]}, "idempotencyKey": "split-5"}"#
         )
         .await,
-        "Unknown argument `memo` in `to[0]`. The accepted arguments are `account` or `amount`; check the spelling against the input schema."
+        "Unknown argument `memo` in `lines.to[0]`. The accepted arguments are `account` or `amount`; check the spelling against the input schema."
     );
 }
 
@@ -1100,7 +1102,7 @@ async fn rename_vault_by_name() {
 
 const RENAME_VAULT_TAKEN: &str = "A vault named \"여행\" already exists as another of your vaults (KRW). Use that vault as it is, or choose a different name (rename_vault renames).";
 
-// ---- create_account, rename_account, archive_account ----
+// ---- create_account, update_account ----
 
 #[tokio::test]
 async fn create_account_with_opening_balance_and_idempotent_repeat() {
@@ -1175,28 +1177,41 @@ async fn rename_and_archive_accounts_keep_history() {
         .record("카카오뱅크", "교통비", "1400", "2026-03-04", "버스", "bus")
         .await;
     let r = p
-        .ok("rename_account", r#"{"account": "교통비", "newName": "교통"}"#)
+        .ok("update_account", r#"{"account": "교통비", "newName": "교통"}"#)
         .await;
-    assert_eq!(r["name"], "교통");
+    assert_eq!(
+        (
+            s(&r["account"]["name"]),
+            s(&r["account"]["kind"]),
+            r["changed"].clone()
+        ),
+        ("교통", "expense", json!(true))
+    );
     // Past transactions show the new name.
     let t = p
         .ok("get_transaction", &json!({"transactionId": id}).to_string())
         .await;
     assert_eq!(t["transaction"]["postings"][0]["account"], "교통");
     assert_eq!(
-        p.err("rename_account", r#"{"account": "교통", "newName": "식비"}"#)
+        p.err("update_account", r#"{"account": "교통", "newName": "식비"}"#)
             .await,
-        "An account named \"식비\" already exists as another account (expense) in vault \"우리집\". Use that account as it is, or choose a different name (rename_account renames)."
+        "An account named \"식비\" already exists as another account (expense) in vault \"우리집\". Use that account as it is, or choose a different name (update_account with newName renames)."
     );
     assert_eq!(
-        p.err("rename_account", r#"{"account": "교통비", "newName": "x"}"#)
+        p.err("update_account", r#"{"account": "교통비", "newName": "x"}"#)
             .await,
         "No account named \"교통비\" in vault \"우리집\". Closest names: \"교통\". Use one of them exactly, call list_accounts to see every name or create_account to add it."
     );
     // A spending category with history archives without force: its balance is what was spent.
-    let a = p.ok("archive_account", r#"{"account": "교통"}"#).await;
+    let a = p
+        .ok("update_account", r#"{"account": "교통", "archive": true}"#)
+        .await;
     assert_eq!(
-        (s(&a["name"]), a["archived"].clone(), s(&a["balance"])),
+        (
+            s(&a["account"]["name"]),
+            a["account"]["archived"].clone(),
+            s(&a["balance"])
+        ),
         ("교통", json!(true), "1400")
     );
     // History stays: the balance still counts, shown apart from the live accounts.
@@ -1212,11 +1227,84 @@ async fn rename_and_archive_accounts_keep_history() {
         .ok("create_account", r#"{"name": "교통", "kind": "expense"}"#)
         .await;
     assert_eq!(fresh["created"], true);
-    assert_ne!(fresh["accountId"], a["accountId"]);
+    assert_ne!(fresh["accountId"], a["account"]["accountId"]);
     assert_eq!(
-        p.err("archive_account", r#"{"account": "없음"}"#).await,
+        p.err("update_account", r#"{"account": "없음", "archive": true}"#)
+            .await,
         "No account named \"없음\" in vault \"우리집\". Call list_accounts to see what exists or create_account to add it."
     );
+    // What to send instead, before any work.
+    assert_eq!(
+        p.err("update_account", r#"{"account": "교통"}"#).await,
+        "Invalid arguments: nothing to change: send newName, or archive (true to archive, false to bring back)."
+    );
+    assert_eq!(
+        p.err(
+            "update_account",
+            r#"{"account": "교통", "newName": "x", "archive": true}"#
+        )
+        .await,
+        "Invalid newName: an account cannot be renamed and archived in one call: rename it first, then archive it."
+    );
+}
+
+#[tokio::test]
+async fn an_archived_account_comes_back() {
+    let h = Harness::new().await;
+    let p = h.person("unarchive");
+    household(&p).await;
+    p.record("카카오뱅크", "교통비", "1400", "2026-03-04", "버스", "bus")
+        .await;
+    p.ok(
+        "update_account",
+        r#"{"account": "교통비", "archive": true, "force": true}"#,
+    )
+    .await;
+    let listed = p.ok("list_accounts", r#"{"includeArchived": true}"#).await;
+    let handle = listed["accounts"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .find(|a| a["name"] == "교통비")
+        .map(|a| s(&a["handle"]).to_owned())
+        .unwrap_or_default();
+    assert_eq!(handle, "교통비 (archived 2026-03-31)");
+    // A new account took the name meanwhile: bringing the old one back under it is refused.
+    p.ok("create_account", r#"{"name": "교통비", "kind": "expense"}"#)
+        .await;
+    assert_eq!(
+        p.err(
+            "update_account",
+            &json!({"account": handle, "archive": false}).to_string()
+        )
+        .await,
+        "An account named \"교통비\" already exists as a live account (expense) in vault \"우리집\"; bring this one back under another name with newName. Use that account as it is, or choose a different name (update_account with newName renames)."
+    );
+    let back = p
+        .ok(
+            "update_account",
+            &json!({"account": handle, "archive": false, "newName": "옛 교통비"}).to_string(),
+        )
+        .await;
+    assert_eq!(
+        (
+            s(&back["account"]["name"]),
+            back["account"]["archived"].clone(),
+            back["changed"].clone()
+        ),
+        ("옛 교통비", json!(false), json!(true))
+    );
+    // Live again, with its history: new entries may use it, its balance is back in the list.
+    p.record("카카오뱅크", "옛 교통비", "600", "2026-03-05", "버스", "bus-2")
+        .await;
+    let b = p.ok("get_balances", "{}").await;
+    assert!(balances_by_name(&b).contains(&("옛 교통비".to_owned(), "2000".to_owned())));
+    // The same call again has no further effect.
+    let again = p
+        .ok("update_account", r#"{"account": "옛 교통비", "archive": false}"#)
+        .await;
+    assert_eq!(again["changed"], false);
 }
 
 // ---- retry safety ----
@@ -1241,9 +1329,9 @@ async fn the_same_key_twice_records_once_and_replays() {
     let b = p.ok("get_balances", "{}").await;
     assert!(balances_by_name(&b).contains(&("카카오뱅크".to_owned(), "988000".to_owned())));
     // Same for a split.
-    let split = r#"{"from": [{"account": "신한카드", "amount": "45000"}], "to": [{"account": "식비", "amount": "30000"}, {"account": "교통비", "amount": "15000"}], "date": "2026-03-10", "idempotencyKey": "split-retry"}"#;
-    let s1 = p.ok("record_split_transaction", split).await;
-    let s2 = p.ok("record_split_transaction", split).await;
+    let split = r#"{"lines": {"from": [{"account": "신한카드", "amount": "45000"}], "to": [{"account": "식비", "amount": "30000"}, {"account": "교통비", "amount": "15000"}]}, "date": "2026-03-10", "idempotencyKey": "split-retry"}"#;
+    let s1 = p.ok("record_transaction", split).await;
+    let s2 = p.ok("record_transaction", split).await;
     assert_eq!(
         (s1["replayed"].clone(), s2["replayed"].clone()),
         (json!(false), json!(true))
@@ -1493,10 +1581,13 @@ async fn sharing_answers_both_generations() {
         ("우리집", "member")
     );
     // The same members on both generations.
-    let modern = h.modern_call(&owner.token, "list_members", "{}").await;
-    let legacy = owner.ok("list_members", "{}").await;
+    let modern = h.modern_call(&owner.token, "list_vaults", "{}").await;
+    let legacy = owner.ok("list_vaults", "{}").await;
     assert_eq!(modern["structuredContent"], legacy);
-    let members = legacy["members"].as_array().cloned().unwrap_or_default();
+    let members = legacy["vaults"][0]["members"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     let seen: Vec<(&str, bool, &str)> = members
         .iter()
         .map(|m| (s(&m["role"]), m["you"] == true, s(&m["joinedAt"])))
@@ -1632,7 +1723,8 @@ async fn archived_accounts_are_named_by_their_handles_on_both_generations() {
         "old-bill",
     )
     .await;
-    p.ok("archive_account", r#"{"account": "신한카드"}"#).await;
+    p.ok("update_account", r#"{"account": "신한카드", "archive": true}"#)
+        .await;
     p.ok("create_account", r#"{"name": "신한카드", "kind": "liability"}"#)
         .await;
     p.record(
@@ -1755,13 +1847,13 @@ async fn amounts_as_people_write_them_get_one_message_on_both_generations() {
     let split = h
         .modern_call(
             &p.token,
-            "record_split_transaction",
-            r#"{"from": [{"account": "카카오뱅크", "amount": "10000"}], "to": [{"account": "식비", "amount": "12,5"}], "idempotencyKey": "split-text"}"#,
+            "record_transaction",
+            r#"{"lines": {"from": [{"account": "카카오뱅크", "amount": "10000"}], "to": [{"account": "식비", "amount": "12,5"}]}, "idempotencyKey": "split-text"}"#,
         )
         .await;
     assert_eq!(
         split["content"][0]["text"],
-        "Argument `to[0].amount`: \"12,5\" has a comma that may be a decimal comma or a thousands separator (write \"12.5\" if it is a decimal point); an amount is plain digits in the vault's currency, with \".\" for decimals, like \"12500\" or \"12.50\"."
+        "Argument `lines.to[0].amount`: \"12,5\" has a comma that may be a decimal comma or a thousands separator (write \"12.5\" if it is a decimal point); an amount is plain digits in the vault's currency, with \".\" for decimals, like \"12500\" or \"12.50\"."
     );
     // Nothing was written.
     assert_eq!(
@@ -2075,13 +2167,19 @@ async fn write_balances_are_as_of_today_on_both_generations() {
         [bal("식비", "0", None), bal("카카오뱅크", "1000000", None)]
     );
 
-    let legacy = p.err("archive_account", r#"{"account": "신한카드"}"#).await;
+    let legacy = p
+        .err("update_account", r#"{"account": "신한카드", "archive": true}"#)
+        .await;
     assert_eq!(
         legacy,
-        "Account \"신한카드\" still holds 1400 as of today, so it was not archived. Bring it to zero first with record_transaction (move the money to another account, or pay off what it owes), or call archive_account again with force: true to archive it anyway (its balance keeps counting in get_balances)."
+        "Account \"신한카드\" still holds 1400 as of today, so it was not archived. Bring it to zero first with record_transaction (move the money to another account, or pay off what it owes), or call update_account again with archive: true and force: true to archive it anyway (its balance keeps counting in get_balances)."
     );
     let modern = h
-        .modern_call(&p.token, "archive_account", r#"{"account": "신한카드"}"#)
+        .modern_call(
+            &p.token,
+            "update_account",
+            r#"{"account": "신한카드", "archive": true}"#,
+        )
         .await;
     assert_eq!(modern["isError"], true);
     assert_eq!(modern.get("structuredContent"), None);
@@ -2089,13 +2187,13 @@ async fn write_balances_are_as_of_today_on_both_generations() {
     let forced = h
         .modern_call(
             &p.token,
-            "archive_account",
-            r#"{"account": "신한카드", "force": true}"#,
+            "update_account",
+            r#"{"account": "신한카드", "archive": true, "force": true}"#,
         )
         .await;
     assert_eq!(
         (
-            forced["structuredContent"]["archived"].clone(),
+            forced["structuredContent"]["account"]["archived"].clone(),
             s(&forced["structuredContent"]["balance"])
         ),
         (json!(true), "1400")

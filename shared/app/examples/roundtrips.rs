@@ -271,10 +271,10 @@ async fn main() -> Result<(), Failure> {
         .ok_or("no date")?
         .to_owned();
     run(
-        "record_split_transaction",
+        "record_transaction (lines)",
         Write,
-        json!({"from": [{"account": "카카오뱅크", "amount": "30000"}],
-               "to": [{"account": "식비", "amount": "20000"}, {"account": "교통비", "amount": "10000"}],
+        json!({"lines": {"from": [{"account": "카카오뱅크", "amount": "30000"}],
+               "to": [{"account": "식비", "amount": "20000"}, {"account": "교통비", "amount": "10000"}]},
                "memo": "장보기", "idempotencyKey": "rt-2"}),
     )
     .await?;
@@ -317,12 +317,17 @@ async fn main() -> Result<(), Failure> {
     run("budget_report", Read, json!({})).await?;
     run("export_transactions", Read, json!({"format": "csv"})).await?;
     run(
-        "rename_account",
+        "update_account",
         Write,
         json!({"account": "임시", "newName": "임시2"}),
     )
     .await?;
-    run("archive_account", Write, json!({"account": "임시2"})).await?;
+    run(
+        "update_account (archive)",
+        Write,
+        json!({"account": "임시2", "archive": true}),
+    )
+    .await?;
     run(
         "edit_transaction",
         Write,
@@ -370,7 +375,7 @@ async fn main() -> Result<(), Failure> {
         json!({"inviteCode": invite["inviteCode"]}),
     )
     .await?;
-    on(&me, "list_members", Read, json!({})).await?;
+    on(&me, "list_vaults (shared)", Read, json!({})).await?;
     on(
         &partner,
         "record_transaction (member)",
@@ -387,8 +392,8 @@ async fn main() -> Result<(), Failure> {
     .await?;
     rig.call(&third, "list_accounts", &json!({})).await?;
     on(&third, "leave_vault", Write, json!({})).await?;
-    let members = rig.call(&me, "list_members", &json!({})).await?.0;
-    let name = members["members"][1]["name"].clone();
+    let vaults = rig.call(&me, "list_vaults", &json!({})).await?.0;
+    let name = vaults["vaults"][0]["members"][1]["name"].clone();
     on(&me, "remove_member", Write, json!({"member": name})).await?;
 
     rows.sort_by_key(|r| (r.class == Class::Write, r.tool));
@@ -444,17 +449,16 @@ async fn main() -> Result<(), Failure> {
         ("list_snapshots", Class::Read, json!({})),
         ("budget_report", Class::Read, json!({})),
         ("export_transactions", Class::Read, json!({"format": "hledger"})),
-        ("list_members", Class::Read, json!({})),
         (
             "record_transaction",
             Class::Write,
             json!({"from": "카카오뱅크", "to": "식비", "amount": "8000", "memo": "커피", "idempotencyKey": "rt-cold"}),
         ),
         (
-            "record_split_transaction",
+            "record_transaction (lines)",
             Class::Write,
-            json!({"from": [{"account": "카카오뱅크", "amount": "3000"}],
-                   "to": [{"account": "식비", "amount": "2000"}, {"account": "교통비", "amount": "1000"}],
+            json!({"lines": {"from": [{"account": "카카오뱅크", "amount": "3000"}],
+                   "to": [{"account": "식비", "amount": "2000"}, {"account": "교통비", "amount": "1000"}]},
                    "memo": "편의점", "idempotencyKey": "rt-cold-split"}),
         ),
         (
@@ -494,11 +498,15 @@ async fn main() -> Result<(), Failure> {
             json!({"name": "적금", "kind": "asset"}),
         ),
         (
-            "rename_account",
+            "update_account",
             Class::Write,
             json!({"account": "적금", "newName": "청약"}),
         ),
-        ("archive_account", Class::Write, json!({"account": "청약"})),
+        (
+            "update_account (archive)",
+            Class::Write,
+            json!({"account": "청약", "archive": true}),
+        ),
         ("share_vault", Class::Write, json!({})),
         ("create_vault", Class::Write, json!({"name": "여행"})),
         (
@@ -508,7 +516,8 @@ async fn main() -> Result<(), Failure> {
         ),
     ] {
         let server = rig.cold_server()?;
-        let (_, cost) = rig.call_on(&server, &me, tool, &args).await?;
+        let name = tool.split(' ').next().unwrap_or(tool);
+        let (_, cost) = rig.call_on(&server, &me, name, &args).await?;
         cold.push(Row { tool, class, cost });
     }
     let cold_over: Vec<&str> = cold.iter().filter(|r| !r.verdict().0).map(|r| r.tool).collect();

@@ -8,6 +8,7 @@ pub mod assemble;
 pub mod backup;
 pub mod cli;
 pub mod config;
+pub mod favicon;
 pub mod lambda;
 pub mod local;
 pub mod logging;
@@ -95,8 +96,29 @@ pub fn server_config(config: &Config, instructions: &str) -> ServerConfig {
             HostPolicy::Loopback
         },
         strict_version_header: app.strict_version_header,
+        icons: icons(&config.auth.resource_url),
+        prompts: dochiya_tools::prompts(),
         ..ServerConfig::default()
     }
+}
+
+/// `serverInfo.icons`: the SVG inline, and the ICO at the origin when it is served over
+/// HTTPS (clients fetch icons only from `https:` or `data:`).
+fn icons(resource_url: &str) -> Vec<dochiya_protocol::Icon> {
+    let mut icons = vec![dochiya_protocol::Icon {
+        src: favicon::svg_data_uri(),
+        mime_type: "image/svg+xml".into(),
+        sizes: vec!["any".into()],
+    }];
+    if let Some(rest) = resource_url.strip_prefix("https://") {
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+        icons.push(dochiya_protocol::Icon {
+            src: format!("https://{authority}/favicon.ico"),
+            mime_type: "image/x-icon".into(),
+            sizes: vec!["32x32".into()],
+        });
+    }
+    icons
 }
 
 /// `scheme://host[:port]` of the resource URL, plus, for a local server, the same
@@ -156,6 +178,10 @@ pub struct Router {
 
 impl Handle for Router {
     async fn handle(&self, req: http::Request<Bytes>) -> http::Response<Bytes> {
+        // The origin's icon (clients show it beside the connector): public, the same for all.
+        if req.uri().path() == "/favicon.ico" && req.method() == http::Method::GET {
+            return favicon::response();
+        }
         if let Some(authserver) = &self.authserver
             && AuthServer::owns(req.uri().path())
         {
@@ -338,6 +364,33 @@ pub use dochiya_protocol::cause_chain as error_chain;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The registry entry (server.json at the repository's root) is a remote over
+    /// streamable HTTP at `/mcp`, with this crate's version.
+    #[test]
+    fn server_json_describes_this_server() {
+        let text = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../server.json"));
+        let entry: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+        assert_eq!(entry["version"], env!("CARGO_PKG_VERSION"));
+        assert_eq!(entry["remotes"][0]["type"], "streamable-http");
+        assert_eq!(entry["remotes"][0]["url"], "https://{host}/mcp");
+        assert!(
+            entry["description"]
+                .as_str()
+                .is_some_and(|d| d.chars().count() <= 100)
+        );
+        assert_eq!(entry.get("packages"), None);
+    }
+
+    #[test]
+    fn icons_inline_and_at_an_https_origin() {
+        let local = icons("http://127.0.0.1:8080/mcp");
+        assert_eq!(local.len(), 1);
+        assert_eq!(local[0].mime_type, "image/svg+xml");
+        let deployed = icons("https://ledger.example.com/mcp");
+        assert_eq!(deployed[1].src, "https://ledger.example.com/favicon.ico");
+        assert_eq!(deployed[1].sizes, ["32x32"]);
+    }
 
     /// The configuration of `env` with the clients' port 8123 (dev auth: no issuer needed).
     fn config(env: &[(&str, &str)]) -> Config {

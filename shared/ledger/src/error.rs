@@ -44,7 +44,7 @@ impl Entity {
             Entity::Vault => "list_vaults",
             Entity::Account => "list_accounts",
             Entity::Transaction | Entity::Snapshot => "list_transactions",
-            Entity::Member => "list_members",
+            Entity::Member => "list_vaults",
         }
     }
 }
@@ -705,7 +705,7 @@ fn archive_with_balance_message(name: &str, balance: &Money, scheduled: Option<&
     format!(
         "Account \"{name}\" still holds {balance} as of today{later}, so it was not archived. \
          Bring it to zero first with record_transaction (move the money to another account, or pay off what it owes), \
-         or call archive_account again with force: true to archive it anyway (its balance keeps counting in get_balances)."
+         or call update_account again with archive: true and force: true to archive it anyway (its balance keeps counting in get_balances)."
     )
 }
 
@@ -802,9 +802,12 @@ fn ambiguous_message(what: Entity, name: &str, matches: &[Match]) -> String {
 }
 
 fn name_taken_message(what: Entity, name: &str, existing: &str) -> String {
-    let article = if what == Entity::Account { "An" } else { "A" };
+    let (article, renamer) = match what {
+        Entity::Account => ("An", "update_account with newName"),
+        _ => ("A", "rename_vault"),
+    };
     format!(
-        "{article} {what} named \"{name}\" already exists as {existing}. Use that {what} as it is, or choose a different name (rename_{what} renames)."
+        "{article} {what} named \"{name}\" already exists as {existing}. Use that {what} as it is, or choose a different name ({renamer} renames)."
     )
 }
 

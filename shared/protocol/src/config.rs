@@ -1,5 +1,7 @@
 //! What the protocol layer is told at start-up; built once by the app from its own config.
 
+use crate::prompt::PromptSpec;
+
 /// Which `Host` headers the gate accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HostPolicy {
@@ -29,6 +31,22 @@ pub struct ServerConfig {
     pub strict_version_header: bool,
     /// `ttlMs` on `server/discover` and `tools/list`: how long a client may reuse them.
     pub cache_ttl_ms: u64,
+    /// `serverInfo.icons`: how clients show the server.
+    pub icons: Vec<Icon>,
+    /// The prompts of `prompts/list` and `prompts/get`; none means no `prompts` capability.
+    pub prompts: Vec<PromptSpec>,
+}
+
+/// One of `serverInfo.icons` (MCP `Icon`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Icon {
+    /// An `https:` URL or a `data:` URI.
+    pub src: String,
+    /// Its media type, e.g. `image/svg+xml`.
+    pub mime_type: String,
+    /// Sizes it fits, e.g. `["any"]` for a vector image or `["32x32"]`.
+    pub sizes: Vec<String>,
 }
 
 /// What a model should know before its first call; the tools engineer may replace it.
@@ -56,6 +74,8 @@ impl Default for ServerConfig {
             host_policy: HostPolicy::Any,
             strict_version_header: false,
             cache_ttl_ms: 600_000,
+            icons: Vec::new(),
+            prompts: Vec::new(),
         }
     }
 }

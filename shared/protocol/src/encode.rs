@@ -124,16 +124,43 @@ pub(crate) enum ResultKind {
 #[derive(Debug)]
 pub(crate) struct Shaper {
     server_meta: Box<RawValue>,
+    /// The full `Implementation` (with icons), sent once per discovery, not on every result.
+    discover_meta: Box<RawValue>,
     ttl_ms: u64,
 }
 
 impl Shaper {
+    #[cfg(test)]
     pub fn new(server_name: &str, server_version: &str, ttl_ms: u64) -> Self {
-        let meta =
-            json!({ crate::version::META_SERVER_INFO: { "name": server_name, "version": server_version } });
-        let server_meta = serde_json::value::to_raw_value(&meta)
-            .unwrap_or_else(|_| RawValue::from_string("{}".to_owned()).unwrap_or_default());
-        Shaper { server_meta, ttl_ms }
+        Self::with_info(server_name, server_version, ttl_ms, &Value::Null)
+    }
+
+    /// With `icons` (a JSON array, or null for none) in the discovery's serverInfo.
+    pub fn with_info(server_name: &str, server_version: &str, ttl_ms: u64, icons: &Value) -> Self {
+        let raw = |meta: Value| {
+            serde_json::value::to_raw_value(&meta)
+                .unwrap_or_else(|_| RawValue::from_string("{}".to_owned()).unwrap_or_default())
+        };
+        let mut info = json!({ "name": server_name, "version": server_version });
+        let server_meta = raw(json!({ crate::version::META_SERVER_INFO: info.clone() }));
+        if icons.as_array().is_some_and(|a| !a.is_empty()) {
+            info["icons"] = icons.clone();
+        }
+        let discover_meta = raw(json!({ crate::version::META_SERVER_INFO: info }));
+        Shaper {
+            server_meta,
+            discover_meta,
+            ttl_ms,
+        }
+    }
+
+    /// `server/discover`'s result: cacheable, with the full serverInfo.
+    pub fn shape_discover<'a>(&'a self, result: ResultObject<'a>) -> ResultObject<'a> {
+        let result = result
+            .field("resultType", Field::Str("complete"))
+            .value("ttlMs", json!(self.ttl_ms))
+            .field("cacheScope", Field::Str("public"));
+        result.raw("_meta", &self.discover_meta)
     }
 
     /// Add the era's required members to a result.

@@ -13,6 +13,7 @@ pub mod gate;
 mod jsonrpc;
 pub mod negotiation;
 pub mod principal;
+pub mod prompt;
 mod registry;
 pub mod server;
 pub mod tool;
@@ -24,12 +25,13 @@ mod server_tests;
 mod testing;
 
 pub use auth::{AuthFailure, Authenticator, Challenge, Credentials};
-pub use config::{DEFAULT_INSTRUCTIONS, HostPolicy, ServerConfig};
+pub use config::{DEFAULT_INSTRUCTIONS, HostPolicy, Icon, ServerConfig};
 pub use error::{
     HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
     UNSUPPORTED_VERSION, cause_chain,
 };
 pub use principal::Principal;
+pub use prompt::{PromptArgument, PromptArguments, PromptSpec};
 pub use registry::RegistryError;
 pub use server::{Server, ServerError, TOKENLESS_METHODS};
 pub use tool::{Tool, ToolAnnotations, ToolError, ToolSpec};

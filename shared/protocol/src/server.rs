@@ -24,18 +24,22 @@ use crate::gate::{self, Admitted};
 use crate::jsonrpc::{self, Body, Message};
 use crate::negotiation::{self, ParamsHead, Policy};
 use crate::principal::Principal;
+use crate::prompt::{PromptArguments, PromptSpec};
 use crate::registry::{Registry, RegistryError};
 use crate::tool::{Tool, ToolError};
 use crate::version::Version;
 
 /// Methods answered without a token (docs/design.md §2), and only these. `logging/setLevel`
 /// (legacy leg only) changes nothing here, and the conformance suite sends it without one.
-pub const TOKENLESS_METHODS: [&str; 6] = [
+/// `prompts/list` says what the server offers, the same for everyone, like `tools/list`
+/// (`prompts/get` needs a token: decision 034).
+pub const TOKENLESS_METHODS: [&str; 7] = [
     "server/discover",
     "initialize",
     "notifications/initialized",
     "ping",
     "tools/list",
+    "prompts/list",
     "logging/setLevel",
 ];
 
@@ -65,6 +69,8 @@ pub struct Server {
     server_info: Box<RawValue>,
     supported_versions: Box<RawValue>,
     resource_metadata: Bytes,
+    /// The `prompts` array of `prompts/list`: 2025-03-26 (no titles), then later revisions.
+    prompt_lists: [Box<RawValue>; 2],
 }
 
 impl std::fmt::Debug for Server {
@@ -92,6 +98,13 @@ enum Step<'s> {
     Done(Reply<'s>),
     /// A notification; 202 once authenticated when it is off the allowlist.
     Notify { needs_token: bool },
+    /// A `prompts/get` waiting for authentication and scope.
+    Prompt {
+        id: Box<RawValue>,
+        version: Version,
+        prompt: &'s PromptSpec,
+        arguments: PromptArguments,
+    },
     /// A tool call waiting for authentication and scope.
     Call {
         id: Box<RawValue>,
@@ -103,12 +116,26 @@ enum Step<'s> {
 
 impl Step<'_> {
     fn needs_token(&self) -> bool {
-        matches!(self, Step::Call { .. } | Step::Notify { needs_token: true })
+        matches!(
+            self,
+            Step::Call { .. } | Step::Prompt { .. } | Step::Notify { needs_token: true }
+        )
+    }
+
+    /// The scope the step needs beyond a valid token.
+    fn scope(&self) -> Option<&'static str> {
+        match self {
+            Step::Call { tool, .. } => Some(tool.spec().scope),
+            Step::Prompt { prompt, .. } => Some(prompt.scope),
+            _ => None,
+        }
     }
 
     fn id(&self) -> Option<&RawValue> {
         match self {
-            Step::Done(Reply::Result { id, .. }) | Step::Call { id, .. } => Some(id),
+            Step::Done(Reply::Result { id, .. }) | Step::Call { id, .. } | Step::Prompt { id, .. } => {
+                Some(id)
+            }
             Step::Done(Reply::Error { id, .. }) => id.as_deref(),
             Step::Done(Reply::Accepted) | Step::Notify { .. } => None,
         }
@@ -136,15 +163,32 @@ impl Server {
         let registry = Registry::new(tools)?;
         let resource_metadata = serde_json::to_vec(auth.resource_metadata())
             .map_err(|e| ServerError::Render("resource metadata", e))?;
+        let icons = serde_json::to_value(&config.icons).map_err(|e| ServerError::Render("icons", e))?;
+        let mut server_info = json!({ "name": config.server_name, "version": config.server_version });
+        if !config.icons.is_empty() {
+            server_info["icons"] = icons.clone();
+        }
+        // No push on Lambda: no listChanged, no subscriptions, no logging.
+        let capabilities = if config.prompts.is_empty() {
+            json!({ "tools": {} })
+        } else {
+            json!({ "tools": {}, "prompts": {} })
+        };
+        let prompt_list = |with_title: bool| {
+            let list: Vec<Value> = config.prompts.iter().map(|p| p.describe(with_title)).collect();
+            render("prompts", &list)
+        };
         Ok(Server {
-            shaper: Shaper::new(&config.server_name, &config.server_version, config.cache_ttl_ms),
-            // No push on Lambda: no listChanged, no subscriptions, no logging.
-            capabilities: render("capabilities", &json!({ "tools": {} }))?,
+            shaper: Shaper::with_info(
+                &config.server_name,
+                &config.server_version,
+                config.cache_ttl_ms,
+                &icons,
+            ),
+            capabilities: render("capabilities", &capabilities)?,
             instructions: render("instructions", &config.instructions)?,
-            server_info: render(
-                "serverInfo",
-                &json!({ "name": config.server_name, "version": config.server_version }),
-            )?,
+            server_info: render("serverInfo", &server_info)?,
+            prompt_lists: [prompt_list(false)?, prompt_list(true)?],
             supported_versions: render("supportedVersions", &Version::MODERN)?,
             resource_metadata: Bytes::from(resource_metadata),
             registry,
@@ -255,10 +299,7 @@ impl Server {
         if !step.needs_token() {
             return self.finish(step, None).await.into_response();
         }
-        let scope = match &step {
-            Step::Call { tool, .. } => Some(tool.spec().scope),
-            _ => None,
-        };
+        let scope = step.scope();
         match self.authorize(credentials, scope.as_slice()).await {
             Ok(principal) => self.finish(step, Some(&principal)).await.into_response(),
             Err(denied) => denied_response(&denied, step.id().map(|id| vec![id]), false),
@@ -294,11 +335,9 @@ impl Server {
         let mut principal = None;
         if steps.iter().any(Step::needs_token) {
             let mut scopes: Vec<&str> = Vec::new();
-            for step in &steps {
-                if let Step::Call { tool, .. } = step
-                    && !scopes.contains(&tool.spec().scope)
-                {
-                    scopes.push(tool.spec().scope);
+            for scope in steps.iter().filter_map(Step::scope) {
+                if !scopes.contains(&scope) {
+                    scopes.push(scope);
                 }
             }
             match self.authorize(credentials, &scopes).await {
@@ -415,6 +454,18 @@ impl Server {
                     done(id, self.shaper.shape(version, ResultKind::Cacheable, result))
                 }
             },
+            ("prompts/list", _) if !self.config.prompts.is_empty() => match head.cursor {
+                Some(cursor) if !cursor.is_null() => fail(
+                    id,
+                    RpcError::invalid_params("Invalid params: unknown cursor (prompts/list has one page)"),
+                ),
+                _ => {
+                    let list = &self.prompt_lists[usize::from(version.has_structured_content())];
+                    let result = ResultObject::new().raw("prompts", list);
+                    done(id, self.shaper.shape(version, ResultKind::Cacheable, result))
+                }
+            },
+            ("prompts/get", _) if !self.config.prompts.is_empty() => self.prompt_step(id, version, head),
             ("tools/call", _) => {
                 let Some(Value::String(name)) = head.name else {
                     return fail(
@@ -452,13 +503,43 @@ impl Server {
         }
     }
 
+    /// A `prompts/get`: the prompt exists and its arguments are readable, before any token.
+    fn prompt_step(&self, id: Box<RawValue>, version: Version, head: ParamsHead) -> Step<'_> {
+        let fail = |id, message: String| {
+            Step::Done(Reply::Error {
+                id: Some(id),
+                error: RpcError::invalid_params(message),
+            })
+        };
+        let Some(Value::String(name)) = head.name else {
+            return fail(id, "Invalid params: name must be a string".to_owned());
+        };
+        let Some(prompt) = self.config.prompts.iter().find(|p| p.name == name) else {
+            let known: Vec<&str> = self.config.prompts.iter().map(|p| p.name).collect();
+            let shown = if name.chars().count() > 64 {
+                "(too long)"
+            } else {
+                name.as_str()
+            };
+            return fail(id, format!("Unknown prompt: {shown}; the prompts are {known:?}"));
+        };
+        match prompt.arguments_from(head.arguments.as_deref().map(RawValue::get)) {
+            Ok(arguments) => Step::Prompt {
+                id,
+                version,
+                prompt,
+                arguments,
+            },
+            Err(message) => fail(id, format!("Invalid params: {message}")),
+        }
+    }
+
     fn discover(&self) -> ResultObject<'_> {
         let result = ResultObject::new()
             .raw("supportedVersions", &self.supported_versions)
             .raw("capabilities", &self.capabilities)
             .raw("instructions", &self.instructions);
-        self.shaper
-            .shape(Version::V2026_07_28, ResultKind::Cacheable, result)
+        self.shaper.shape_discover(result)
     }
 
     fn initialize(&self, offered: Version) -> ResultObject<'_> {
@@ -550,7 +631,33 @@ impl Server {
                     }
                 }
             }
-            (Step::Call { id, .. }, None) => {
+            (
+                Step::Prompt {
+                    id,
+                    version,
+                    prompt,
+                    arguments,
+                },
+                Some(_),
+            ) => match (prompt.render)(&arguments) {
+                Ok(text) => {
+                    let result = ResultObject::new()
+                        .value("description", json!(prompt.description))
+                        .value(
+                            "messages",
+                            json!([{ "role": "user", "content": { "type": "text", "text": text } }]),
+                        );
+                    Reply::Result {
+                        id,
+                        result: self.shaper.shape(version, ResultKind::Plain, result),
+                    }
+                }
+                Err(message) => Reply::Error {
+                    id: Some(id),
+                    error: RpcError::invalid_params(format!("Invalid params: {message}")),
+                },
+            },
+            (Step::Call { id, .. } | Step::Prompt { id, .. }, None) => {
                 // `single`/`batch` authorize every call first; reaching here is a bug, not a client error.
                 let error = RpcError::unexpected("dispatch", &MissingPrincipal);
                 Reply::Error { id: Some(id), error }

@@ -18,36 +18,68 @@ use serde_json::value::RawValue;
 
 use crate::{args, errors, schema};
 
-/// Scope of the read tools (the scope names are defined once, by the auth crate).
-pub(crate) const READ: &str = dochiya_auth::SCOPE_READ;
-/// Scope of the write tools.
-pub(crate) const WRITE: &str = dochiya_auth::SCOPE_WRITE;
+/// What a tool does to the ledger; its scope and its annotations both follow from it
+/// (docs/tools.md, "Annotations", justifies each tool's hints).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Reads only: `ledger:read`, `readOnlyHint`.
+    Read,
+    /// Changes the ledger: `ledger:write`.
+    Write {
+        /// Takes something away from what reads show (void, archive, delete, remove).
+        destructive: bool,
+        /// The same arguments (idempotencyKey included) a second time have no further effect.
+        idempotent: bool,
+    },
+}
 
-/// Annotations of a read tool.
-pub(crate) const READ_ONLY: ToolAnnotations = ToolAnnotations {
-    read_only: true,
-    destructive: false,
-    idempotent: true,
-    open_world: false,
-};
+/// A read tool.
+pub(crate) const READ: Kind = Kind::Read;
 
-/// Annotations of a write tool that only adds or updates (never destroys).
-pub(crate) const fn write(idempotent: bool) -> ToolAnnotations {
-    ToolAnnotations {
-        read_only: false,
+/// A write tool that only adds or updates (never destroys).
+pub(crate) const fn write(idempotent: bool) -> Kind {
+    Kind::Write {
         destructive: false,
         idempotent,
-        open_world: false,
     }
 }
 
-/// Annotations of a write tool that takes something away (void, archive).
-pub(crate) const fn destructive(idempotent: bool) -> ToolAnnotations {
-    ToolAnnotations {
-        read_only: false,
+/// A write tool that takes something away (void, archive, delete, remove).
+pub(crate) const fn destructive(idempotent: bool) -> Kind {
+    Kind::Write {
         destructive: true,
         idempotent,
-        open_world: false,
+    }
+}
+
+impl Kind {
+    /// The OAuth scope a caller needs (the scope names are defined once, by the auth crate).
+    pub(crate) const fn scope(self) -> &'static str {
+        match self {
+            Kind::Read => dochiya_auth::SCOPE_READ,
+            Kind::Write { .. } => dochiya_auth::SCOPE_WRITE,
+        }
+    }
+
+    /// The MCP annotations: never open-world; a read is idempotent and not destructive.
+    pub(crate) const fn annotations(self) -> ToolAnnotations {
+        match self {
+            Kind::Read => ToolAnnotations {
+                read_only: true,
+                destructive: false,
+                idempotent: true,
+                open_world: false,
+            },
+            Kind::Write {
+                destructive,
+                idempotent,
+            } => ToolAnnotations {
+                read_only: false,
+                destructive,
+                idempotent,
+                open_world: false,
+            },
+        }
     }
 }
 
@@ -65,10 +97,13 @@ pub(crate) trait Operation: Send + Sync + 'static {
     const TITLE: &'static str;
     /// Written for a model: what it does, units, what to call next.
     const DESCRIPTION: &'static str;
-    /// `ledger:read` or `ledger:write`.
-    const SCOPE: &'static str;
-    /// Behaviour hints (docs/design.md §6b).
-    const ANNOTATIONS: ToolAnnotations;
+    /// Read or write, and the write's hints: gives the scope and the annotations.
+    const KIND: Kind;
+
+    /// Arguments the published schema and the parser both accept, then ones both refuse
+    /// (checked for every tool by `check_examples`).
+    #[cfg(test)]
+    const EXAMPLES: Examples = (&[], &[]);
 
     /// Runs the operation for `who`.
     async fn run(ledger: &Ledger, who: &PersonId, args: Self::Args) -> Result<Self::Output, LedgerError>;
@@ -76,6 +111,43 @@ pub(crate) trait Operation: Send + Sync + 'static {
     /// How this tool spells the ledger's input fields as its arguments (in its error messages).
     fn argument(field: Field) -> Cow<'static, str> {
         errors::argument(field)
+    }
+
+    /// The spelling for one call: a tool that takes two forms picks by the form sent.
+    fn spelling(_args: &Self::Args) -> errors::Spelling {
+        Self::argument
+    }
+}
+
+/// Good argument texts, then bad ones.
+#[cfg(test)]
+pub(crate) type Examples = (&'static [&'static str], &'static [&'static str]);
+
+/// The published input schema and the deserializer agree on `O::EXAMPLES`: each good
+/// text is accepted by both, each bad one refused by both.
+#[cfg(test)]
+pub(crate) fn check_examples<O: Operation>() {
+    use serde_json::Value;
+    let spec = spec::<O>();
+    let validator =
+        jsonschema::validator_for(&spec.input_schema).unwrap_or_else(|e| panic!("{}: {e}", O::NAME));
+    let (good, bad) = O::EXAMPLES;
+    for (text, want) in good
+        .iter()
+        .map(|t| (t, true))
+        .chain(bad.iter().map(|t| (t, false)))
+    {
+        let value: Value = serde_json::from_str(text).unwrap_or_default();
+        assert_eq!(validator.is_valid(&value), want, "{}: schema on {text}", O::NAME);
+        let raw = RawValue::from_string((*text).to_owned()).ok();
+        let parsed = args::parse::<O::Args>(raw.as_deref());
+        assert_eq!(
+            parsed.is_ok(),
+            want,
+            "{}: parser on {text}: {:?}",
+            O::NAME,
+            parsed.err()
+        );
     }
 }
 
@@ -105,8 +177,8 @@ pub(crate) fn spec<O: Operation>() -> ToolSpec {
         description: O::DESCRIPTION,
         input_schema: schema::input_schema::<O::Args>(),
         output_schema: schema::output_schema::<O::Output>(),
-        annotations: O::ANNOTATIONS,
-        scope: O::SCOPE,
+        annotations: O::KIND.annotations(),
+        scope: O::KIND.scope(),
     }
 }
 
@@ -128,9 +200,10 @@ impl<O: Operation> Tool for LedgerTool<O> {
             Ok(args) => args,
             Err(e) => return Err(against_vault_currency(&self.ledger, &who, arguments, e).await),
         };
+        let spell = O::spelling(&args);
         let output = O::run(&self.ledger, &who, args)
             .await
-            .map_err(|e| errors::tool_error(e, O::argument))?;
+            .map_err(|e| errors::tool_error(e, spell))?;
         // Straight from the response type to text: no `Value` tree in between.
         serde_json::value::to_raw_value(&output).map_err(|e| ToolError::Internal(Box::new(e)))
     }

@@ -1,10 +1,19 @@
 //! `docs/tools.md` stays in step with the code: one `### name` section per tool, in the
-//! order of `specs()`, each with the tool's kind and exactly its argument names.
+//! order of `specs()`, each with the tool's kind, exactly its argument names and the
+//! top-level fields of its result; the README's tool table and the `tools/list`
+//! snapshot name the same tools.
 
 use std::collections::BTreeSet;
 
 /// The tool contract page, read at compile time so an edit to it rebuilds this test.
 const TOOLS_MD: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/tools.md"));
+/// The README, for its tool table.
+const README: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"));
+/// The `tools/list` snapshot the end-to-end tests keep equal to what the server sends.
+const SNAPSHOT: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/tests/tools_list.snapshot.json"
+));
 
 /// One tool's section as the page writes it.
 #[derive(Debug, PartialEq, Eq)]
@@ -15,29 +24,38 @@ struct Section {
     arguments: BTreeSet<String>,
     /// The arguments written without a trailing `?`.
     required: BTreeSet<String>,
+    /// The result's top-level fields, each with whether it is always there (no `?`).
+    result: Vec<(String, bool)>,
 }
 
 /// Reads every `### ` section; each must have exactly one `Kind:` and one `Arguments:` line.
 fn sections(markdown: &str) -> Result<Vec<Section>, String> {
-    let mut found: Vec<(String, Vec<String>, Vec<String>)> = Vec::new();
+    type Found = (String, Vec<String>, Vec<String>, Vec<String>);
+    let mut found: Vec<Found> = Vec::new();
     for line in markdown.lines() {
         if let Some(name) = line.strip_prefix("### ") {
-            found.push((name.trim().to_owned(), Vec::new(), Vec::new()));
+            found.push((name.trim().to_owned(), Vec::new(), Vec::new(), Vec::new()));
         } else if line.starts_with("## ") {
             // A new top-level section ends the tool section before it.
-            found.push((String::new(), Vec::new(), Vec::new()));
-        } else if let Some((_, kinds, args)) = found.last_mut() {
+            found.push((String::new(), Vec::new(), Vec::new(), Vec::new()));
+        } else if let Some((_, kinds, args, results)) = found.last_mut() {
             if let Some(kind) = line.strip_prefix("Kind:") {
                 kinds.push(kind.trim().to_owned());
             } else if let Some(list) = line.strip_prefix("Arguments:") {
                 args.push(list.trim().to_owned());
+            } else if let Some(result) = line.strip_prefix("Result:") {
+                results.push(result.trim().to_owned());
             }
         }
     }
     found
         .into_iter()
-        .filter(|(name, _, _)| !name.is_empty())
-        .map(|(name, kinds, args)| {
+        .filter(|(name, ..)| !name.is_empty())
+        .map(|(name, kinds, args, results)| {
+            let [result] = results.as_slice() else {
+                return Err(format!("{name}: {} `Result:` lines, want 1", results.len()));
+            };
+            let result = top_level_fields(result).ok_or(format!("{name}: Result has no `{{ … }}`"))?;
             let [kind] = kinds.as_slice() else {
                 return Err(format!("{name}: {} `Kind:` lines, want 1", kinds.len()));
             };
@@ -65,9 +83,48 @@ fn sections(markdown: &str) -> Result<Vec<Section>, String> {
                 kind: kind.clone(),
                 arguments,
                 required,
+                result,
             })
         })
         .collect()
+}
+
+/// The top-level field names of the first `` `{ … }` `` on a Result line, each with
+/// whether it is always present (no trailing `?`).
+fn top_level_fields(line: &str) -> Option<Vec<(String, bool)>> {
+    let start = line.find("`{")? + 2;
+    let mut depth = 0usize;
+    let mut fields = Vec::new();
+    let mut current = String::new();
+    let mut in_value = false;
+    for c in line[start..].chars() {
+        match c {
+            '{' | '[' | '(' => depth += 1,
+            ']' | ')' => depth = depth.saturating_sub(1),
+            '}' if depth == 0 => break,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                fields.push(std::mem::take(&mut current));
+                in_value = false;
+                continue;
+            }
+            ':' if depth == 0 => in_value = true,
+            _ if depth == 0 && !in_value => current.push(c),
+            _ => {}
+        }
+    }
+    fields.push(current);
+    Some(
+        fields
+            .iter()
+            .map(|f| f.trim())
+            .filter(|f| !f.is_empty())
+            .map(|f| match f.strip_suffix('?') {
+                Some(name) => (name.to_owned(), false),
+                None => (f.to_owned(), true),
+            })
+            .collect(),
+    )
 }
 
 fn set(names: &[&str]) -> BTreeSet<String> {
@@ -77,8 +134,8 @@ fn set(names: &[&str]) -> BTreeSet<String> {
 /// The checker itself reads the format as meant, and refuses a section it cannot read.
 #[test]
 fn the_format_is_read_exactly() {
-    let page = "# T\n\n### a\n\nKind: read\n\nArguments: none\n\n## Writes\n\n\
-                ### b\n\nKind: write (idempotent)\n\nArguments: vault?, name, kind\n\n\
+    let page = "# T\n\n### a\n\nKind: read\n\nArguments: none\n\nResult: `{ x, y: [{ z }], w? }`\n\n## Writes\n\n\
+                ### b\n\nKind: write (idempotent)\n\nArguments: vault?, name, kind\n\nResult: `{ id }`\n\n\
                 ## Planned\n\nKind: not a tool\n";
     assert_eq!(
         sections(page),
@@ -88,22 +145,28 @@ fn the_format_is_read_exactly() {
                 kind: "read".into(),
                 arguments: set(&[]),
                 required: set(&[]),
+                result: vec![("x".into(), true), ("y".into(), true), ("w".into(), false)],
             },
             Section {
                 name: "b".into(),
                 kind: "write (idempotent)".into(),
                 arguments: set(&["vault", "name", "kind"]),
                 required: set(&["name", "kind"]),
+                result: vec![("id".into(), true)],
             },
         ])
     );
     assert_eq!(
-        sections("### a\nKind: read\n"),
+        sections("### a\nKind: read\nResult: `{ x }`\n"),
         Err("a: 0 `Arguments:` lines, want 1".to_owned())
     );
     assert_eq!(
-        sections("### a\nKind: read\nArguments: x, x?\n"),
+        sections("### a\nKind: read\nArguments: x, x?\nResult: `{ x }`\n"),
         Err("a: argument \"x?\" empty or repeated".to_owned())
+    );
+    assert_eq!(
+        sections("### a\nKind: read\nArguments: none\n"),
+        Err("a: 0 `Result:` lines, want 1".to_owned())
     );
 }
 
@@ -146,5 +209,50 @@ fn tools_md_matches_the_code() {
             .unwrap_or_default();
         assert_eq!(doc.arguments, arguments, "{}: argument names", spec.name);
         assert_eq!(doc.required, required, "{}: required arguments", spec.name);
+
+        // Every field the page names is published, and one it shows without `?` is always there.
+        let always: BTreeSet<&str> = spec.output_schema["required"]
+            .as_array()
+            .map(|r| r.iter().filter_map(|v| v.as_str()).collect())
+            .unwrap_or_default();
+        let properties = spec.output_schema["properties"].as_object();
+        for (field, required) in &doc.result {
+            assert!(
+                properties.is_some_and(|p| p.contains_key(field)),
+                "{}: result field {field} is not published",
+                spec.name
+            );
+            if *required {
+                assert!(
+                    always.contains(field.as_str()),
+                    "{}: {field} is not required",
+                    spec.name
+                );
+            }
+        }
     }
+}
+
+/// The README's tool table and the `tools/list` snapshot name exactly the tools of the
+/// code, in its order.
+#[test]
+fn readme_and_snapshot_name_the_same_tools() {
+    let code: Vec<&str> = dochiya_tools::specs().iter().map(|s| s.name).collect();
+    let table = README
+        .split("| tool | what it does |")
+        .nth(1)
+        .expect("the README's tool table");
+    let readme: Vec<&str> = table
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with("| `"))
+        .filter_map(|l| l.split('`').nth(1))
+        .collect();
+    assert_eq!(readme, code, "README tool table");
+    let snapshot: serde_json::Value = serde_json::from_str(SNAPSHOT).expect("snapshot JSON");
+    let listed: Vec<&str> = snapshot["tools"]
+        .as_array()
+        .map(|t| t.iter().filter_map(|t| t["name"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(listed, code, "tools/list snapshot");
 }

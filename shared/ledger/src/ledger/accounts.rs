@@ -474,6 +474,7 @@ pub(super) async fn rename_account(
                     vault: m.vault_ref(),
                     account_id: a.account_id,
                     name: new.display().to_string(),
+                    kind: a.kind,
                 }),
                 Err(StoreError::ConditionFailed {
                     guard: MEMBERSHIP, ..
@@ -535,6 +536,7 @@ pub(super) async fn archive_account(
                     vault: m.vault_ref(),
                     account_id: a.account_id,
                     name: a.name.clone(),
+                    kind: a.kind,
                     balance: money(b.balance),
                     scheduled: (b.scheduled != 0).then(|| money(b.scheduled)),
                 }),

@@ -66,15 +66,25 @@ fn batch_print(input: &NewBatch) -> String {
     let mut parts: Vec<String> = vec!["batch-v1".into(), input.allow_duplicate.to_string()];
     for e in &input.entries {
         parts.push(match e {
-            Ok(e) => [
-                e.from.trim(),
-                e.to.trim(),
-                &e.amount.to_string(),
-                &e.date.map(|d| d.to_string()).unwrap_or_default(),
-                e.memo.as_deref().unwrap_or("").trim(),
-                e.external_ref.as_deref().unwrap_or("").trim(),
-            ]
-            .join("\u{1f}"),
+            Ok(e) => {
+                let mut fields = vec![
+                    e.from.trim().to_string(),
+                    e.to.trim().to_string(),
+                    e.amount.to_string(),
+                    e.date.map(|d| d.to_string()).unwrap_or_default(),
+                    e.memo.as_deref().unwrap_or("").trim().to_string(),
+                    e.external_ref.as_deref().unwrap_or("").trim().to_string(),
+                ];
+                // A split entry's lines, after the simple fields (an entry without lines prints as before).
+                if let Some(lines) = &e.lines {
+                    for (side, ls) in [("from", &lines.from), ("to", &lines.to)] {
+                        for l in ls {
+                            fields.push(format!("{side}:{}:{}", l.account.trim(), l.amount));
+                        }
+                    }
+                }
+                fields.join("\u{1f}")
+            }
             // An entry that could not be read writes nothing; its place still counts.
             Err(u) => format!("unreadable\u{1f}{}\u{1f}{}", u.field, u.message),
         });
@@ -113,10 +123,14 @@ fn prepare(
         account: account.to_string(),
         amount: e.amount,
     };
+    let (from, to) = match &e.lines {
+        Some(lines) => (lines.from.clone(), lines.to.clone()),
+        None => (vec![line(&e.from)], vec![line(&e.to)]),
+    };
     let split = NewSplit {
         vault: None,
-        from: vec![line(&e.from)],
-        to: vec![line(&e.to)],
+        from,
+        to,
         date: e.date,
         memo: e.memo.clone(),
         idempotency_key: String::new(),
@@ -764,6 +778,7 @@ mod tests {
             date: Some(LocalDate::parse("2026-03-02").unwrap()),
             memo: Some("점심".into()),
             external_ref: external_ref.map(Into::into),
+            lines: None,
         })
     }
 

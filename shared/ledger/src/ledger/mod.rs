@@ -19,6 +19,7 @@ mod read;
 mod record;
 mod reports;
 mod resolve;
+mod restore;
 mod roster;
 mod sharing;
 mod snapshots;
@@ -214,6 +215,18 @@ impl Ledger {
         force: bool,
     ) -> Result<ArchivedAccount, LedgerError> {
         accounts::archive_account(self, who, vault, account, force).await
+    }
+
+    /// Bring an archived account back under its name or `new_name`; a live one is
+    /// returned with `restored: false`.
+    pub async fn restore_account(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        account: &str,
+        new_name: Option<&str>,
+    ) -> Result<RestoredAccount, LedgerError> {
+        restore::restore_account(self, who, vault, account, new_name).await
     }
 
     /// Record money moving `from` one account `to` another (see [`NewTransaction`]).

@@ -588,6 +588,38 @@ pub(super) async fn list_members(
     .await
 }
 
+/// What `list_vaults` needs from a vault's settings item to show its members: when it
+/// was made and whether its member list was ever written (`None` when the item is absent).
+pub(super) fn meta_founding(meta: Option<&Item>) -> Result<Option<(i64, bool)>, LedgerError> {
+    meta.map(|item| {
+        Ok((
+            n_or_zero(&item.attrs, "createdAt")?,
+            members_version(&item.attrs)? > 0,
+        ))
+    })
+    .transpose()
+}
+
+/// Each vault's members for `list_vaults`: a vault never shared is its founder, the
+/// caller, with no read; a shared one costs one query of its member items.
+pub(super) async fn fill_members(
+    ledger: &Ledger,
+    who: &PersonId,
+    memberships: &[Membership],
+    founded: &[Option<(i64, bool)>],
+    vaults: &mut [VaultInfo],
+) -> Result<(), LedgerError> {
+    for ((m, founding), v) in memberships.iter().zip(founded).zip(vaults.iter_mut()) {
+        let list = match founding {
+            Some((_, true)) => read_members(ledger, m.vault_id).await?.or_sole(who, m),
+            Some((created_at, false)) => vec![founder(who, m, *created_at)],
+            None => vec![founder(who, m, 0)],
+        };
+        v.members = infos(&list, m, who);
+    }
+    Ok(())
+}
+
 /// The ops that take `member` out of `vault`: their member item, their
 /// membership and vault-name items, and a move of THEIR roster version, so a
 /// roster any instance cached for them is stale from this write on.

@@ -36,6 +36,8 @@ pub struct VaultInfo {
     pub role: Role,
     /// How many people keep it (1 until it is shared).
     pub member_count: u32,
+    /// Who keeps it, oldest first, the caller marked.
+    pub members: Vec<MemberInfo>,
 }
 
 /// Result of `list_vaults`.
@@ -150,7 +152,7 @@ pub struct CreatedAccount {
     pub opening_transaction_id: Option<TransactionId>,
 }
 
-/// Result of `rename_account`.
+/// Result of renaming an account (`update_account` with `newName`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RenamedAccount {
     /// The vault.
@@ -159,9 +161,26 @@ pub struct RenamedAccount {
     pub account_id: AccountId,
     /// The new display name.
     pub name: String,
+    /// Its kind.
+    pub kind: AccountKind,
 }
 
-/// Result of `archive_account`.
+/// Result of bringing an archived account back (`update_account` with `archive: false`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RestoredAccount {
+    /// The vault.
+    pub vault: VaultRef,
+    /// Its id.
+    pub account_id: AccountId,
+    /// Its display name now.
+    pub name: String,
+    /// Its kind.
+    pub kind: AccountKind,
+    /// False when it was live already: nothing was written.
+    pub restored: bool,
+}
+
+/// Result of archiving an account (`update_account` with `archive: true`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArchivedAccount {
     /// The vault.
@@ -170,6 +189,8 @@ pub struct ArchivedAccount {
     pub account_id: AccountId,
     /// Its display name.
     pub name: String,
+    /// Its kind.
+    pub kind: AccountKind,
     /// Its balance at the end of today when archived (natural sign); history stays.
     pub balance: Money,
     /// Net of its entries dated after today, natural sign; `None` when there are none.
@@ -323,6 +344,8 @@ pub struct BatchEntry {
     pub memo: Option<String>,
     /// The statement line's own id; see [`NewTransaction::external_ref`].
     pub external_ref: Option<String>,
+    /// A split entry's lines; when set, `from`, `to` and `amount` are not used.
+    pub lines: Option<EditLines>,
 }
 
 /// A batch entry the caller's layer could not read (e.g. an amount that is no

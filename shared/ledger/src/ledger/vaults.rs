@@ -12,7 +12,7 @@ use super::guards::{
 };
 use super::resolve::{pick_vault, retrying};
 use super::roster;
-use super::sharing::require_owner;
+use super::sharing::{self, meta_founding, require_owner};
 use super::*;
 use crate::domain::{Currency, Name, VaultId, VaultZone, random_uuid};
 use crate::error::{Entity, Field, OwnerAction};
@@ -39,7 +39,9 @@ pub(super) async fn list_vaults(ledger: &Ledger, who: &PersonId) -> Result<Vault
         .await?;
     let now = ledger.clock.now();
     let mut vaults = Vec::with_capacity(all.len());
+    let mut founded = Vec::with_capacity(all.len());
     for (m, meta) in all.iter().zip(metas) {
+        founded.push(meta_founding(meta.as_ref())?);
         let (count, members) = match meta {
             Some(item) => (account_count(&item.attrs)?, member_count(&item.attrs)?),
             None => (0, 1),
@@ -53,8 +55,10 @@ pub(super) async fn list_vaults(ledger: &Ledger, who: &PersonId) -> Result<Vault
             account_count: u32::try_from(count.max(0)).unwrap_or(u32::MAX),
             role: m.role,
             member_count: u32::try_from(members.max(1)).unwrap_or(u32::MAX),
+            members: Vec::new(),
         });
     }
+    sharing::fill_members(ledger, who, all, &founded, &mut vaults).await?;
     Ok(VaultList { vaults })
 }
 

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::{NameArg, OnlyMonthArg};
-use crate::operation::{Operation, READ, READ_ONLY};
+use crate::operation::{Kind, Operation, READ};
 use crate::text;
 use crate::wire::{AmountOut, MonthOut, ScheduledOut, UuidOut, VaultOut};
 
@@ -17,7 +17,7 @@ use crate::wire::{AmountOut, MonthOut, ScheduledOut, UuidOut, VaultOut};
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    /// The month, YYYY-MM; leave it out for this month in the vault's time zone. Past and future months work.
+    /// YYYY-MM; default this month.
     month: Option<OnlyMonthArg>,
 }
 
@@ -94,9 +94,13 @@ impl Operation for BudgetReport {
     type Output = Output;
     const NAME: &'static str = "budget_report";
     const TITLE: &'static str = "Budget report";
-    const DESCRIPTION: &'static str = "How a month is going against the budgets set with set_budget: for each budgeted expense account the budget, spent (refunds subtracted, voided entries excluded), remaining, percentUsed and over; totals; and spending in accounts without a budget. For this month also daysLeft and a dailyAllowance. Use it for \"how much is left for X this month\" (\"이번 달 식비 얼마 남았어?\"). Amounts are decimal strings in the vault currency.";
-    const SCOPE: &'static str = READ;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
+    const DESCRIPTION: &'static str = "Budget vs spending (예산, 남은 돈) for a month: each budgeted account's budget, spent, remaining, percent used, over; this month also days left and a daily allowance. Budgets are set with set_budget.";
+    const KIND: Kind = READ;
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &["{}", r#"{"vault": "우리집", "month": "2026-03"}"#],
+            &[r#"{"month": "March"}"#, r#"{"account": "식비"}"#],
+    );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let r = ledger

@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::{AmountArg, DateArg, NameArg};
-use crate::operation::{Operation, WRITE, write};
+use crate::operation::{Kind, write, Operation};
 use crate::text;
 use crate::wire::{AmountOut, KindWire, TransactionIdOut, UuidOut, VaultOut};
 
@@ -18,13 +18,13 @@ use crate::wire::{AmountOut, KindWire, TransactionIdOut, UuidOut, VaultOut};
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    /// Name of the new account, e.g. "카카오뱅크", "신한카드", "월급", "식비" (at most 64 characters, unique among the vault's live accounts).
+    /// Name, e.g. "카카오뱅크", "신한카드", "월급", "식비".
     name: NameArg,
-    /// What the account is: "asset" (bank account, cash), "liability" (credit card, loan), "income" (salary), "expense" (food, transport) or "equity" (rarely needed).
+    /// asset (bank, cash), liability (card, loan), income, expense (a spending category) or equity (rare).
     kind: KindWire,
-    /// Balance the account already has, as a decimal string in the vault currency, in the kind's natural sign: money in a bank account, or what a card owes (a card owing 300,000 won is "300000"). Posted against an opening-balance equity account. Only for asset, liability and equity accounts; leave it out for zero.
+    /// What it holds now (a card: what it owes, "300000"); asset, liability or equity only.
     opening_balance: Option<AmountArg>,
-    /// Date of the opening balance, YYYY-MM-DD in the vault's time zone. Leave it out for today.
+    /// YYYY-MM-DD; default today.
     opening_date: Option<DateArg>,
 }
 
@@ -61,9 +61,18 @@ impl Operation for CreateAccount {
     type Output = Output;
     const NAME: &'static str = "create_account";
     const TITLE: &'static str = "Create an account";
-    const DESCRIPTION: &'static str = "Creates an account in a vault: \"asset\" for bank accounts and cash (카카오뱅크), \"liability\" for credit cards and loans (신한카드), \"income\" for salary (월급), \"expense\" for spending categories (식비, 교통비). An asset, liability or equity account may start with an opening balance (decimal string in the vault currency), recorded against an opening-balance equity account; income and expense accounts start at zero. Calling it again with the same name and kind returns the existing account with created false. Next: record_transaction.";
-    const SCOPE: &'static str = WRITE;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = write(true);
+    const DESCRIPTION: &'static str = "Adds an account: asset (통장, 현금), liability (신용카드, 대출), income (월급) or expense category (식비, 교통비). An asset or liability may start with openingBalance, posted against equity. The same name and kind again returns it. Next: record_transaction.";
+    const KIND: Kind = write(true);
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &[
+                r#"{"name": "신한카드", "kind": "liability", "openingBalance": "300000", "openingDate": "2026-03-01"}"#,
+            ],
+            &[
+                r#"{"name": "x", "kind": "salary"}"#,
+                r#"{"name": "x", "kind": "asset", "openingBalance": "1,000"}"#,
+            ],
+    );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let a = ledger

@@ -8,18 +8,18 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::{CodeArg, NameArg};
-use crate::operation::{Operation, WRITE, write};
+use crate::operation::{Kind, write, Operation};
 use crate::wire::{DateOut, UuidOut};
 
 /// Arguments of `create_vault`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Args {
-    /// Name of the new vault, e.g. "우리집" (at most 64 characters, unique among your vaults).
+    /// Name, e.g. "우리집".
     name: NameArg,
-    /// ISO 4217 currency code all amounts in this vault are written in, e.g. "KRW" (default), "USD", "EUR". It cannot be changed later.
+    /// ISO 4217 code: KRW (default), USD, JPY, EUR; fixed once made.
     currency: Option<CodeArg>,
-    /// IANA time zone whose calendar dates the vault uses, e.g. "Asia/Seoul" (default) or "America/New_York".
+    /// IANA zone of its dates; default Asia/Seoul.
     time_zone: Option<CodeArg>,
 }
 
@@ -50,9 +50,13 @@ impl Operation for CreateVault {
     type Output = Output;
     const NAME: &'static str = "create_vault";
     const TITLE: &'static str = "Create a vault";
-    const DESCRIPTION: &'static str = "Creates a vault (a household book) with a name, a currency (default KRW) and a time zone (default Asia/Seoul). Calling it again with the same name and settings returns the existing vault with created false, so a retry is safe. Next: create its accounts with create_account (e.g. \"카카오뱅크\" asset, \"신한카드\" liability, \"월급\" income, \"식비\" expense).";
-    const SCOPE: &'static str = WRITE;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = write(true);
+    const DESCRIPTION: &'static str = "Starts a household book (가계부 만들기) with a currency and time zone. The same name and settings again returns it. Next: create_account for bank accounts, cards, income and spending categories.";
+    const KIND: Kind = write(true);
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &[r#"{"name": "우리집", "currency": "KRW", "timeZone": "Asia/Seoul"}"#],
+            &["{}", r#"{"name": 1}"#],
+    );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let currency = args

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::{AccountArg, DateArg, NameArg};
-use crate::operation::{Operation, WRITE, destructive};
+use crate::operation::{Kind, destructive, Operation};
 use crate::text;
 use crate::wire::{DateOut, UuidOut, VaultOut};
 
@@ -17,9 +17,9 @@ use crate::wire::{DateOut, UuidOut, VaultOut};
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    /// The account whose snapshot to remove (a name).
+    /// Bank account or card, e.g. "카카오뱅크".
     account: AccountArg,
-    /// The snapshot's date, YYYY-MM-DD (list_snapshots shows them).
+    /// Its date, YYYY-MM-DD.
     date: DateArg,
 }
 
@@ -48,10 +48,17 @@ impl Operation for DeleteSnapshot {
     type Output = Output;
     const NAME: &'static str = "delete_snapshot";
     const TITLE: &'static str = "Delete a balance snapshot";
-    const DESCRIPTION: &'static str = "Deletes an account's balance snapshot on a date (e.g. one saved with a mistyped date), so reconcile no longer uses it. Transactions are not touched. Deleting one that does not exist changes nothing and says deleted: false. Confirm with the user first.";
-    const SCOPE: &'static str = WRITE;
+    const DESCRIPTION: &'static str = "Deletes an account's balance snapshot on a date (e.g. a mistyped one); transactions are untouched. Confirm with the user first.";
     // Deleting what is already gone changes nothing and says so.
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = destructive(true);
+    const KIND: Kind = destructive(true);
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &[r#"{"account": "카카오뱅크", "date": "2027-11-30"}"#],
+            &[
+                r#"{"account": "카카오뱅크"}"#,
+                r#"{"account": "카카오뱅크", "date": "2027/11/30"}"#,
+            ],
+    );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let account: String = args.account.into();

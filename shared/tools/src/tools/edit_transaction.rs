@@ -4,39 +4,17 @@ use std::borrow::Cow;
 
 use async_trait::async_trait;
 use dochiya_ledger::domain::PersonId;
-use dochiya_ledger::ledger::{EditLines, Edited, SplitLine, TransactionEdit};
+use dochiya_ledger::ledger::{EditLines, Edited, TransactionEdit};
 use dochiya_ledger::{Field, Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::{AccountArg, DateArg, KeyArg, MemoArg, NameArg, PositiveAmountArg, TransactionIdArg};
-use crate::errors;
-use crate::operation::{Operation, WRITE, write};
+use crate::lines::{Lines, split_argument};
+use crate::operation::{Kind, write, Operation};
 use crate::text;
 use crate::tools::recorded::BalanceOut;
 use crate::wire::{TransactionOut, VaultOut};
-
-/// One line.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct Line {
-    /// Account name.
-    account: AccountArg,
-    /// Positive amount, e.g. "9000".
-    amount: PositiveAmountArg,
-}
-
-/// Every line of the corrected entry, as record_split_transaction takes them.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct Lines {
-    /// Lines money leaves; same sum as `to`.
-    #[schemars(length(min = 1))]
-    from: Vec<Line>,
-    /// Lines money arrives at.
-    #[schemars(length(min = 1))]
-    to: Vec<Line>,
-}
 
 /// Arguments of `edit_transaction`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -46,7 +24,7 @@ pub(crate) struct Args {
     vault: Option<NameArg>,
     /// The id string, exactly as returned (never a number).
     transaction_id: TransactionIdArg,
-    /// Made up once for this correction; on a retry, reuse the same idempotencyKey unchanged.
+    /// Made up once for this correction; on a retry reuse it unchanged.
     idempotency_key: KeyArg,
     /// Refuse unless the entry is still at this version.
     expected_version: Option<std::num::NonZeroU32>,
@@ -115,21 +93,24 @@ impl Operation for EditTransaction {
     type Output = Output;
     const NAME: &'static str = "edit_transaction";
     const TITLE: &'static str = "Edit a transaction";
-    const DESCRIPTION: &'static str = "Corrects an entry in place instead of void + record: send its transactionId and only what changes. The id stays, balances move exactly, the old version is kept (get_transaction shows history). Not for voided entries. Result balances are as of today; later entries show as `scheduled`.";
-    const SCOPE: &'static str = WRITE;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = write(false);
+    const DESCRIPTION: &'static str = "Fixes a wrong entry in place (수정: amount, date, memo, accounts): send its transactionId and only what changes; the id stays and the old version is kept in its history. Prefer this to void + record again.";
+    const KIND: Kind = write(true);
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &[
+                r#"{"transactionId": "4818349038087529260", "idempotencyKey": "k", "amount": "9000", "date": "2026-03-02"}"#,
+                r#"{"transactionId": "4818349038087529260", "idempotencyKey": "k", "expectedVersion": 2, "lines": {"from": [{"account": "신한카드", "amount": "45000"}], "to": [{"account": "식비", "amount": "45000"}]}, "dryRun": true}"#,
+            ],
+            &[
+                r#"{"transactionId": 4818349038087529260, "idempotencyKey": "k", "memo": "x"}"#,
+                r#"{"transactionId": "4818349038087529260", "memo": "x"}"#,
+                r#"{"transactionId": "4818349038087529260", "idempotencyKey": "k", "expectedVersion": 0}"#,
+                r#"{"transactionId": "4818349038087529260", "idempotencyKey": "k", "lines": [{"account": "식비", "amount": "1"}]}"#,
+            ],
+    );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
-        let lines = |lines: Vec<Line>| {
-            lines
-                .into_iter()
-                .map(|l| SplitLine {
-                    account: l.account.into(),
-                    amount: l.amount.0,
-                })
-                .collect::<Vec<_>>()
-        };
-        let edited = ledger
+            let edited = ledger
             .edit_transaction(
                 who,
                 TransactionEdit {
@@ -142,10 +123,7 @@ impl Operation for EditTransaction {
                     memo: args.memo.map(String::from),
                     from: args.from.map(String::from),
                     to: args.to.map(String::from),
-                    lines: args.lines.map(|l| EditLines {
-                        from: lines(l.from),
-                        to: lines(l.to),
-                    }),
+                    lines: args.lines.map(EditLines::from),
                     future_date: args.future_date.unwrap_or(false),
                     dry_run: args.dry_run.unwrap_or(false),
                 },
@@ -155,15 +133,6 @@ impl Operation for EditTransaction {
     }
 
     fn argument(field: Field) -> Cow<'static, str> {
-        match field {
-            Field::LineAmount { side, index } => {
-                Cow::Owned(format!("lines.{}[{index}].amount", side.as_str()))
-            }
-            Field::LineAccount { side, index } => {
-                Cow::Owned(format!("lines.{}[{index}].account", side.as_str()))
-            }
-            Field::Lines(side) => Cow::Owned(format!("lines.{}", side.as_str())),
-            other => errors::argument(other),
-        }
+        split_argument(field)
     }
 }

@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::{CursorArg, DayOrMonthArg, NameArg};
-use crate::operation::{Operation, READ, READ_ONLY};
+use crate::operation::{Kind, Operation, READ};
 use crate::text;
 use crate::wire::{DateOut, VaultOut};
 
@@ -88,8 +88,20 @@ impl Operation for ExportTransactions {
     const NAME: &'static str = "export_transactions";
     const TITLE: &'static str = "Export transactions";
     const DESCRIPTION: &'static str = "Exports entries as file text, oldest first: csv (a row per posting), hledger or beancount; voided ones marked or commented out. Up to 500 per page: while nextCursor is present, call again with it and join the texts.";
-    const SCOPE: &'static str = READ;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
+    const KIND: Kind = READ;
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &[
+            r#"{"format": "csv"}"#,
+            r#"{"vault": "우리집", "from": "2026-01", "to": "2026-02-28", "format": "beancount", "cursor": "c"}"#,
+        ],
+        &[
+            "{}",
+            r#"{"format": "xlsx"}"#,
+            r#"{"format": "hledger", "from": "2026/01/01"}"#,
+            r#"{"format": "csv", "limit": 10}"#,
+        ],
+    );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let from = args.from.map(DayOrMonthArg::first);

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::{DayOrMonthArg, NameArg};
-use crate::operation::{Operation, READ, READ_ONLY};
+use crate::operation::{Kind, Operation, READ};
 use crate::text;
 use crate::wire::{AmountOut, DateOut, KindWire, UuidOut, VaultOut};
 
@@ -17,7 +17,7 @@ use crate::wire::{AmountOut, DateOut, KindWire, UuidOut, VaultOut};
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    /// Balances at the end of this day, YYYY-MM-DD in the vault's time zone (a month YYYY-MM means its last day). Leave it out for today.
+    /// At the end of this day, YYYY-MM-DD (YYYY-MM: its last day); default today.
     as_of: Option<DayOrMonthArg>,
 }
 
@@ -90,9 +90,12 @@ impl Operation for GetBalances {
     type Output = Output;
     const NAME: &'static str = "get_balances";
     const TITLE: &'static str = "Get balances";
-    const DESCRIPTION: &'static str = "Shows every account's balance at the end of a day (default today in the vault's time zone), each in its kind's natural sign (a card owing 300,000 won shows \"300000\"), plus total assets, total liabilities and net worth (assets minus liabilities), as decimal strings in the vault currency. On today or a later day, entries dated after it are shown apart as `scheduled`. For how balances moved over months use net_worth_history; to compare with the bank's numbers use upsert_snapshot and reconcile.";
-    const SCOPE: &'static str = READ;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
+    const DESCRIPTION: &'static str = "Balances (잔액) of every account at the end of a day (default today) with total assets, liabilities (카드값, 대출) and net worth (순자산). Over months: net_worth_history; against the bank's figures: upsert_snapshot then reconcile.";
+    const KIND: Kind = READ;
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &["{}", r#"{"asOf": "2026-03-10"}"#], &[r#"{"asOf": "today"}"#],
+    );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let b = ledger

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::{NameArg, TransactionIdArg};
-use crate::operation::{Operation, READ, READ_ONLY};
+use crate::operation::{Kind, Operation, READ};
 use crate::text;
 use crate::wire::{TransactionOut, VaultOut};
 
@@ -41,9 +41,17 @@ impl Operation for GetTransaction {
     type Output = Output;
     const NAME: &'static str = "get_transaction";
     const TITLE: &'static str = "Get a transaction";
-    const DESCRIPTION: &'static str = "Shows one transaction by its transactionId: date, memo, whether it was voided, and its signed postings (positive = money arriving at that account, negative = leaving) in the vault currency. Pass transactionId as the decimal string exactly as a tool returned it, never as a number. To undo it, call void_transaction.";
-    const SCOPE: &'static str = READ;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
+    const DESCRIPTION: &'static str = "One entry by transactionId: date, memo, signed postings, version and edit history. To correct it: edit_transaction; to cancel it: void_transaction.";
+    const KIND: Kind = READ;
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &[r#"{"transactionId": "4818349038087529260"}"#],
+            &[
+                "{}",
+                r#"{"transactionId": 4818349038087529260}"#,
+                r#"{"transactionId": "0123"}"#,
+            ],
+    );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let view = ledger

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::{InviteCodeArg, NameArg};
-use crate::operation::{Operation, WRITE, write};
+use crate::operation::{Kind, write, Operation};
 use crate::text;
 use crate::wire::{MemberOut, RoleWire, VaultOut};
 
@@ -15,7 +15,7 @@ use crate::wire::{MemberOut, RoleWire, VaultOut};
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Args {
-    /// The invite code exactly as the other person gave it (case, spaces and dashes do not matter).
+    /// The code as given (case, spaces, dashes ignored).
     invite_code: InviteCodeArg,
     /// The name the other members see you by (default: your sign-in name; numbered if taken).
     name: Option<NameArg>,
@@ -44,9 +44,16 @@ impl Operation for JoinVault {
     type Output = Output;
     const NAME: &'static str = "join_vault";
     const TITLE: &'static str = "Join a shared vault";
-    const DESCRIPTION: &'static str = "Joins a vault someone shared with you (share_vault gave them the code). From then on the vault appears in list_vaults and both of you record into the same book. If you already have a vault with that name, the error asks for `vaultName`: your own name for the joined vault.";
-    const SCOPE: &'static str = WRITE;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = write(false);
+    const DESCRIPTION: &'static str = "Joins a vault someone shared with you, with their invite code; it then appears in list_vaults. `name`: how the other members see you; `vaultName` only when you already have a vault of that name.";
+    const KIND: Kind = write(true);
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &[
+            r#"{"inviteCode": "7K2M-QX4P-9RTW-HB3N-5CZA-8VDE-1FGJ", "name": "준호"}"#,
+            r#"{"inviteCode": "7K2M-QX4P-9RTW-HB3N-5CZA-8VDE-1FGJ", "name": "준호", "vaultName": "우리집"}"#,
+        ],
+        &[r#"{}"#, r#"{"inviteCode": 12345}"#],
+    );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let j = ledger

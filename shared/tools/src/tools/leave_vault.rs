@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::NameArg;
-use crate::operation::{Operation, WRITE, destructive};
+use crate::operation::{Kind, destructive, Operation};
 use crate::text;
 use crate::wire::VaultOut;
 
@@ -38,9 +38,8 @@ impl Operation for LeaveVault {
     type Output = Output;
     const NAME: &'static str = "leave_vault";
     const TITLE: &'static str = "Leave a shared vault";
-    const DESCRIPTION: &'static str = "Leaves a vault shared with others; it stays with them, with every entry. The last owner cannot leave while others remain (the error says how to hand over), and the only member cannot leave.";
-    const SCOPE: &'static str = WRITE;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = destructive(false);
+    const DESCRIPTION: &'static str = "Leaves a shared vault; it stays with the others, with every entry. The last owner hands over first; the only member cannot leave.";
+    const KIND: Kind = destructive(true);
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let l = ledger.leave_vault(who, args.vault.as_deref()).await?;

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::NameArg;
-use crate::operation::{Operation, READ, READ_ONLY};
+use crate::operation::{Kind, Operation, READ};
 use crate::text;
 use crate::wire::{AmountOut, KindWire, UuidOut, VaultOut};
 
@@ -17,7 +17,7 @@ use crate::wire::{AmountOut, KindWire, UuidOut, VaultOut};
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    /// Set true to also list archived accounts (their history stays), each with the `handle` that names it in other tools. Default false.
+    /// true: also archived accounts, each with its `handle`.
     include_archived: Option<bool>,
 }
 
@@ -66,9 +66,13 @@ impl Operation for ListAccounts {
     type Output = Output;
     const NAME: &'static str = "list_accounts";
     const TITLE: &'static str = "List accounts";
-    const DESCRIPTION: &'static str = "Lists the accounts of a vault with their kind (asset, liability, income, expense, equity) and balance, a decimal string in the vault currency. Balances are as of today in the vault's time zone; entries dated after today are shown apart as `scheduled`. Use the exact names shown here as `from`, `to` and `account` in other tools. If an account the user mentions is missing, create it with create_account.";
-    const SCOPE: &'static str = READ;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
+    const DESCRIPTION: &'static str = "Accounts (계좌, 카드, categories) with kind and today's balance (잔액): assets, cards and loans (liabilities), income, expense categories. Later-dated entries are apart as `scheduled`. Use the names shown as from/to/account. Missing one: create_account; rename or archive: update_account.";
+    const KIND: Kind = READ;
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &["{}", r#"{"vault": "우리집", "includeArchived": true}"#],
+            &[r#"{"includeArchived": "yes"}"#],
+    );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let list = ledger

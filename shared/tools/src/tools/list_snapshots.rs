@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::{AccountArg, DayOrMonthArg, NameArg};
-use crate::operation::{Operation, READ, READ_ONLY};
+use crate::operation::{Kind, Operation, READ};
 use crate::text;
 use crate::wire::{AmountOut, DateOut, UuidOut, VaultOut, account_note};
 
@@ -18,11 +18,11 @@ use crate::wire::{AmountOut, DateOut, UuidOut, VaultOut, account_note};
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    /// Only this account's snapshots (a name, as list_accounts shows it).
+    /// Only this account.
     account: Option<AccountArg>,
-    /// Only snapshots on or after this date, YYYY-MM-DD (or YYYY-MM: its first day).
+    /// From this day, YYYY-MM-DD (or YYYY-MM).
     from: Option<DayOrMonthArg>,
-    /// Only snapshots on or before this date, YYYY-MM-DD (or YYYY-MM: its last day).
+    /// To this day, YYYY-MM-DD (or YYYY-MM).
     to: Option<DayOrMonthArg>,
 }
 
@@ -63,9 +63,16 @@ impl Operation for ListSnapshots {
     type Output = Output;
     const NAME: &'static str = "list_snapshots";
     const TITLE: &'static str = "List balance snapshots";
-    const DESCRIPTION: &'static str = "Lists the stored balance snapshots (balances the user saw, recorded with upsert_snapshot), by account and date, optionally for one account and a date range. Use it to check what reconcile compares against, or to find a mistyped one to remove with delete_snapshot.";
-    const SCOPE: &'static str = READ;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
+    const DESCRIPTION: &'static str = "Balances the user saw and recorded with upsert_snapshot, by account and date; a mistyped one is removed with delete_snapshot.";
+    const KIND: Kind = READ;
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &[
+                "{}",
+                r#"{"account": "카카오뱅크", "from": "2026-03-01", "to": "2026-03-31"}"#,
+            ],
+            &[r#"{"date": "2026-03-01"}"#],
+    );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let list = ledger

@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::{AccountArg, CursorArg, DayOrMonthArg, NameArg, SearchArg};
-use crate::operation::{Operation, READ, READ_ONLY};
+use crate::operation::{Kind, Operation, READ};
 use crate::text;
 use crate::wire::{TransactionOut, VaultOut, account_note};
 
@@ -18,20 +18,20 @@ use crate::wire::{TransactionOut, VaultOut, account_note};
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    /// Only transactions that touch this account (its name, e.g. "식비").
+    /// Only entries touching this account.
     account: Option<AccountArg>,
-    /// First day to include, YYYY-MM-DD in the vault's time zone (inclusive); a month YYYY-MM means its first day.
+    /// First day, YYYY-MM-DD (or YYYY-MM), inclusive.
     from: Option<DayOrMonthArg>,
-    /// Last day to include, YYYY-MM-DD in the vault's time zone (inclusive); a month YYYY-MM means its last day; not before `from`.
+    /// Last day, YYYY-MM-DD (or YYYY-MM), inclusive.
     to: Option<DayOrMonthArg>,
-    /// Only transactions whose memo contains this text (case-insensitive).
+    /// Memo contains this text.
     text: Option<SearchArg>,
-    /// Most transactions per page, 1–200. Default 50.
+    /// Page size, 1–200; default 50.
     #[schemars(range(min = 1, max = 200))]
     limit: Option<u32>,
-    /// To get the next page, pass `nextCursor` from the previous result here, with the same filters.
+    /// nextCursor of the previous page, same filters.
     cursor: Option<CursorArg>,
-    /// Set true to also list voided entries (marked `voided`, with voidReason, voidedAt, voidedBy). Default false: left out.
+    /// true: include voided entries.
     include_voided: Option<bool>,
 }
 
@@ -62,9 +62,15 @@ impl Operation for ListTransactions {
     type Output = Output;
     const NAME: &'static str = "list_transactions";
     const TITLE: &'static str = "List transactions";
-    const DESCRIPTION: &'static str = "Lists transactions newest first, optionally only those touching one account, within a date range (YYYY-MM-DD, inclusive, in the vault's time zone) or whose memo contains some text. Each has a transactionId (a decimal string), date, memo and signed postings (positive = money arriving at that account, negative = leaving). Results come in pages: when `nextCursor` is present, call again with it as `cursor`. Use a transactionId from here with get_transaction or void_transaction.";
-    const SCOPE: &'static str = READ;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
+    const DESCRIPTION: &'static str = "Finds entries (거래 내역, 지출 내역) newest first: by account, dates, memo text; pages with nextCursor. Postings are signed (+ arriving, − leaving). A wrong entry: edit_transaction with its transactionId (fix in place, not void and re-record).";
+    const KIND: Kind = READ;
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &[
+                r#"{"account": "식비", "from": "2026-03-01", "to": "2026-03-31", "text": "점심", "limit": 200, "cursor": "c"}"#,
+            ],
+            &[r#"{"from": "2026/03/01"}"#, r#"{"limit": "5"}"#, r#"{"page": 2}"#],
+    );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         if let (Some(from), Some(to)) = (&args.from, &args.to) {

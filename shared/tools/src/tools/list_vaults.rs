@@ -6,8 +6,9 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::operation::{Operation, READ, READ_ONLY};
-use crate::wire::{DateOut, RoleWire, UuidOut};
+use crate::operation::{Kind, Operation, READ};
+use crate::text;
+use crate::wire::{DateOut, MemberOut, RoleWire, UuidOut};
 
 /// Takes no arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -37,10 +38,12 @@ struct VaultRow {
     today: DateOut,
     /// Number of live (not archived) accounts.
     account_count: u32,
-    /// Your role: owner or member (list_members shows everyone's).
+    /// Your role: owner or member.
     role: RoleWire,
     /// How many people keep this vault (1 until it is shared with share_vault).
     member_count: u32,
+    #[schemars(description = text::MEMBERS)]
+    members: Vec<MemberOut>,
 }
 
 /// The `list_vaults` tool.
@@ -52,9 +55,12 @@ impl Operation for ListVaults {
     type Output = Output;
     const NAME: &'static str = "list_vaults";
     const TITLE: &'static str = "List vaults";
-    const DESCRIPTION: &'static str = "Lists your vaults (household books) with their currency, time zone, today's date in that zone and how many accounts each has, your role and how many people keep it. Call this first: it tells you the vault names to pass as `vault`, the currency amounts are written in, and `today` (you do not know the date otherwise). Next: list_accounts to see a vault's accounts and balances.";
-    const SCOPE: &'static str = READ;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
+    const DESCRIPTION: &'static str = "Start here. Your household books (가계부, vaults): each one's name, currency, time zone and `today` there (you do not know the date otherwise), account count, your role and its members (who shares it). Next: list_accounts.";
+    const KIND: Kind = READ;
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &["{}"], &[r#"{"vault": "x"}"#],
+    );
 
     async fn run(ledger: &Ledger, who: &PersonId, _args: Args) -> Result<Output, LedgerError> {
         let list = ledger.list_vaults(who).await?;
@@ -71,6 +77,7 @@ impl Operation for ListVaults {
                     account_count: v.account_count,
                     role: v.role.into(),
                     member_count: v.member_count,
+                    members: v.members.into_iter().map(Into::into).collect(),
                 })
                 .collect(),
         })

@@ -1,32 +1,69 @@
-//! The tools of docs/tools.md, one module each, in the order `tools/list` shows them.
+//! The tools of docs/tools.md: the one list of them, in the order `tools/list` shows them.
+//!
+//! Each line names a tool's module and its [`Operation`] type; the macro declares the
+//! modules and derives from the same list the registry ([`all`]), the declarations
+//! ([`specs`]) and the tests that run over every tool. A tool's scope and annotations
+//! come from its own `KIND`, its contract from docs/tools.md (checked by tests/docs.rs).
 
-pub(crate) mod archive_account;
-pub(crate) mod budget_report;
-pub(crate) mod create_account;
-pub(crate) mod create_vault;
-pub(crate) mod delete_snapshot;
-pub(crate) mod edit_transaction;
-pub(crate) mod export_transactions;
-pub(crate) mod get_balances;
-pub(crate) mod get_transaction;
-pub(crate) mod join_vault;
-pub(crate) mod leave_vault;
-pub(crate) mod list_accounts;
-pub(crate) mod list_members;
-pub(crate) mod list_snapshots;
-pub(crate) mod list_transactions;
-pub(crate) mod list_vaults;
-pub(crate) mod net_worth_history;
-pub(crate) mod reconcile;
-pub(crate) mod record_split_transaction;
-pub(crate) mod record_transaction;
-pub(crate) mod record_transactions;
+use std::sync::Arc;
+
+use dochiya_ledger::Ledger;
+use dochiya_protocol::{Tool, ToolSpec};
+
+use crate::operation::{LedgerTool, Operation, spec};
+
 mod recorded;
-pub(crate) mod remove_member;
-pub(crate) mod rename_account;
-pub(crate) mod rename_vault;
-pub(crate) mod set_budget;
-pub(crate) mod share_vault;
-pub(crate) mod spending_report;
-pub(crate) mod upsert_snapshot;
-pub(crate) mod void_transaction;
+
+macro_rules! tool_table {
+    ($($module:ident :: $operation:ident),* $(,)?) => {
+        $(pub(crate) mod $module;)*
+
+        /// Every tool over `ledger`, in the table's order.
+        pub(crate) fn all(ledger: &Arc<Ledger>) -> Vec<Arc<dyn Tool>> {
+            fn tool<O: Operation>(ledger: &Arc<Ledger>) -> Arc<dyn Tool> {
+                Arc::new(LedgerTool::<O>::new(Arc::clone(ledger)))
+            }
+            vec![$(tool::<$module::$operation>(ledger)),*]
+        }
+
+        /// The declarations of every tool, in the table's order, without a ledger.
+        pub(crate) fn specs() -> Vec<ToolSpec> {
+            vec![$(spec::<$module::$operation>()),*]
+        }
+
+        /// Each tool's schema/parser agreement on its own examples (see `Operation::EXAMPLES`).
+        #[cfg(test)]
+        pub(crate) fn check_every_example() {
+            $(crate::operation::check_examples::<$module::$operation>();)*
+        }
+    };
+}
+
+tool_table! {
+    list_vaults::ListVaults,
+    list_accounts::ListAccounts,
+    list_transactions::ListTransactions,
+    get_transaction::GetTransaction,
+    get_balances::GetBalances,
+    spending_report::SpendingReport,
+    net_worth_history::NetWorthHistory,
+    reconcile::Reconcile,
+    budget_report::BudgetReport,
+    list_snapshots::ListSnapshots,
+    export_transactions::ExportTransactions,
+    create_vault::CreateVault,
+    rename_vault::RenameVault,
+    create_account::CreateAccount,
+    update_account::UpdateAccount,
+    record_transaction::RecordTransaction,
+    record_transactions::RecordTransactions,
+    edit_transaction::EditTransaction,
+    void_transaction::VoidTransaction,
+    upsert_snapshot::UpsertSnapshot,
+    delete_snapshot::DeleteSnapshot,
+    set_budget::SetBudget,
+    share_vault::ShareVault,
+    join_vault::JoinVault,
+    remove_member::RemoveMember,
+    leave_vault::LeaveVault,
+}

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::{MonthArg, NameArg};
-use crate::operation::{Operation, READ, READ_ONLY};
+use crate::operation::{Kind, Operation, READ};
 use crate::text;
 use crate::wire::{AmountOut, MonthOut, VaultOut};
 
@@ -17,9 +17,9 @@ use crate::wire::{AmountOut, MonthOut, VaultOut};
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    /// First month, YYYY-MM (e.g. "2026-01"); a full date YYYY-MM-DD also works and names its month.
+    /// First month, YYYY-MM.
     from: MonthArg,
-    /// Last month, YYYY-MM (e.g. "2026-03"), not before `from`; a full date also works.
+    /// Last month, YYYY-MM.
     to: MonthArg,
 }
 
@@ -57,9 +57,16 @@ impl Operation for NetWorthHistory {
     type Output = Output;
     const NAME: &'static str = "net_worth_history";
     const TITLE: &'static str = "Net worth history";
-    const DESCRIPTION: &'static str = "Shows, for each month from `from` to `to` (YYYY-MM), total assets, total liabilities and net worth (assets minus liabilities) at the end of that month, as decimal strings in the vault currency. For the balances of individual accounts on one day use get_balances.";
-    const SCOPE: &'static str = READ;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
+    const DESCRIPTION: &'static str = "Month-end total assets, liabilities and net worth (자산 추이) for each month of a range.";
+    const KIND: Kind = READ;
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &[
+                r#"{"from": "2026-01", "to": "2026-03"}"#,
+                r#"{"from": "2026-01-01", "to": "2026-03-31"}"#,
+            ],
+            &[r#"{"from": "2026"}"#],
+    );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         LedgerError::check_range(&args.from.0, &args.to.0)?;

@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::{AccountArg, NameArg};
-use crate::operation::{Operation, READ, READ_ONLY};
+use crate::operation::{Kind, Operation, READ};
 use crate::text;
 use crate::wire::{AmountOut, DateOut, UuidOut, VaultOut, account_note};
 
@@ -18,7 +18,7 @@ use crate::wire::{AmountOut, DateOut, UuidOut, VaultOut, account_note};
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    /// Only this account (its name). Leave it out for every account that has a snapshot.
+    /// Only this account; default every account with a snapshot.
     account: Option<AccountArg>,
 }
 
@@ -73,9 +73,12 @@ impl Operation for Reconcile {
     type Output = Output;
     const NAME: &'static str = "reconcile";
     const TITLE: &'static str = "Reconcile with snapshots";
-    const DESCRIPTION: &'static str = "Compares, for each account with a snapshot (a balance the user saw, recorded with upsert_snapshot), the latest snapshot with the ledger's own balance at the end of that date, and shows the difference (snapshot minus ledger) and status \"matched\" or \"mismatch\", as decimal strings in the vault currency. For a mismatch, look for missing or wrong entries with list_transactions around that date, then record or void them.";
-    const SCOPE: &'static str = READ;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
+    const DESCRIPTION: &'static str = "Checks the book against the bank (잔액 대조): each account's latest snapshot (upsert_snapshot) against the ledger's balance that day, with the difference. On a mismatch look around the date with list_transactions, then fix with edit_transaction or record_transaction.";
+    const KIND: Kind = READ;
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &["{}", r#"{"account": "카카오뱅크"}"#], &[r#"{"accounts": "x"}"#],
+    );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let r = ledger

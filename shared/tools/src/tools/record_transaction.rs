@@ -1,14 +1,19 @@
-//! `record_transaction`: money moves `from` one account `to` another, exactly once.
+//! `record_transaction`: one entry, exactly once: money moves `from` one account `to`
+//! another, or, with `lines`, leaves several accounts and arrives at several.
+
+use std::borrow::Cow;
 
 use async_trait::async_trait;
 use dochiya_ledger::domain::PersonId;
-use dochiya_ledger::ledger::NewTransaction;
-use dochiya_ledger::{Ledger, LedgerError};
+use dochiya_ledger::ledger::{EditLines, NewSplit, NewTransaction};
+use dochiya_ledger::{Field, Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::args::{AccountArg, DateArg, KeyArg, MemoArg, NameArg, PositiveAmountArg, RefArg};
-use crate::operation::{Operation, WRITE, write};
+use crate::errors::{self, Spelling};
+use crate::lines::{Lines, split_argument};
+use crate::operation::{Kind, Operation, write};
 use crate::text;
 use crate::tools::recorded::Output;
 
@@ -19,11 +24,13 @@ pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
     #[schemars(description = text::FROM_ACCOUNT)]
-    from: AccountArg,
+    from: Option<AccountArg>,
     #[schemars(description = text::TO_ACCOUNT)]
-    to: AccountArg,
+    to: Option<AccountArg>,
     #[schemars(description = text::AMOUNT)]
-    amount: PositiveAmountArg,
+    amount: Option<PositiveAmountArg>,
+    /// A split instead of from/to/amount: one receipt over several accounts.
+    lines: Option<Lines>,
     #[schemars(description = text::DATE_DEFAULT_TODAY)]
     date: Option<DateArg>,
     #[schemars(description = text::MEMO)]
@@ -40,6 +47,56 @@ pub(crate) struct Args {
     external_ref: Option<RefArg>,
 }
 
+/// The two forms an entry comes in.
+enum Form {
+    Simple(String, String, dochiya_ledger::domain::Decimal),
+    Split(EditLines),
+}
+
+/// The form sent, or what to send instead (the schema cannot say "one of", see decision 034).
+fn form(
+    from: Option<AccountArg>,
+    to: Option<AccountArg>,
+    amount: Option<PositiveAmountArg>,
+    lines: Option<Lines>,
+) -> Result<Form, LedgerError> {
+    match (from, to, amount, lines) {
+        (Some(from), Some(to), Some(amount), None) => Ok(Form::Simple(from.into(), to.into(), amount.0)),
+        (None, None, None, Some(lines)) => Ok(Form::Split(lines.into())),
+        (_, _, _, Some(_)) => Err(LedgerError::invalid(
+            Field::Entries,
+            "send either `lines` (a split) or `from`, `to` and `amount`, not both",
+        )),
+        (from, to, _, None) => {
+            let missing = match (from.is_some(), to.is_some()) {
+                (false, _) => "from",
+                (true, false) => "to",
+                (true, true) => "amount",
+            };
+            Err(LedgerError::invalid(
+                Field::Entries,
+                format!("`{missing}` is missing: send `from`, `to` and `amount`, or `lines` for a split"),
+            ))
+        }
+    }
+}
+
+/// The simple form's spelling; the form itself is "the arguments".
+fn simple(field: Field) -> Cow<'static, str> {
+    match field {
+        Field::Entries => Cow::Borrowed("arguments"),
+        other => errors::simple_argument(other),
+    }
+}
+
+/// The split form's spelling.
+fn split(field: Field) -> Cow<'static, str> {
+    match field {
+        Field::Entries => Cow::Borrowed("arguments"),
+        other => split_argument(other),
+    }
+}
+
 /// The `record_transaction` tool.
 pub(crate) struct RecordTransaction;
 
@@ -49,33 +106,77 @@ impl Operation for RecordTransaction {
     type Output = Output;
     const NAME: &'static str = "record_transaction";
     const TITLE: &'static str = "Record a transaction";
-    const DESCRIPTION: &'static str = "Records money moving from one account to another: it leaves `from` and arrives at `to`. Lunch for 12,000 won paid from the bank: from \"카카오뱅크\", to \"식비\", amount \"12000\". Salary: from \"월급\", to \"카카오뱅크\". Card purchase: from \"신한카드\", to \"식비\"; paying the card bill: from \"카카오뱅크\", to \"신한카드\". The amount is a positive decimal string in the vault currency; the date defaults to today in the vault. Make up an idempotencyKey once for each new entry and reuse it unchanged if you retry that same entry: it is then recorded only once. Set dryRun true to preview. For one payment split over several accounts use record_split_transaction; to undo an entry use void_transaction. Result balances are as of today; entries dated later show as `scheduled`.";
-    const SCOPE: &'static str = WRITE;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = write(false);
+    const DESCRIPTION: &'static str = "Records one entry (지출, 수입, 이체, 카드값): money leaves `from` and arrives at `to`. Lunch 12,000 from the bank: from \"카카오뱅크\", to \"식비\", amount \"12000\". Salary: from \"월급\" to \"카카오뱅크\". Card purchase: from \"신한카드\" to \"식비\"; paying the card bill: from \"카카오뱅크\" to \"신한카드\". One receipt over several accounts: `lines` instead. Many entries or a statement: record_transactions. To fix one later: edit_transaction.";
+    const KIND: Kind = write(true);
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &[
+            r#"{"from": "카카오뱅크", "to": "식비", "amount": "12000", "idempotencyKey": "k"}"#,
+            r#"{"vault": "우리집", "from": "카카오뱅크", "to": "식비", "amount": "12.50", "date": "2026-03-02", "memo": "점심", "idempotencyKey": "k", "allowDuplicate": true, "dryRun": false}"#,
+            r#"{"lines": {"from": [{"account": "신한카드", "amount": "45000"}], "to": [{"account": "식비", "amount": "30000"}, {"account": "생활용품", "amount": "15000"}]}, "idempotencyKey": "k"}"#,
+        ],
+        &[
+            r#"{"from": "카카오뱅크", "to": "식비", "amount": "12000"}"#,
+            r#"{"from": "카카오뱅크", "to": "식비", "amount": "12,000", "idempotencyKey": "k"}"#,
+            r#"{"from": "카카오뱅크", "to": "식비", "amount": "12000", "idempotencyKey": "k", "currency": "KRW"}"#,
+            r#"{"lines": {"from": [{"account": "신한카드"}], "to": [{"account": "식비", "amount": "1"}]}, "idempotencyKey": "k"}"#,
+        ],
+    );
 
-    fn argument(field: dochiya_ledger::Field) -> std::borrow::Cow<'static, str> {
-        crate::errors::simple_argument(field)
+    fn spelling(args: &Args) -> Spelling {
+        if args.lines.is_some() { split } else { simple }
     }
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
-        let recorded = ledger
-            .record_transaction(
-                who,
-                NewTransaction {
-                    vault: args.vault.map(String::from),
-                    from: args.from.into(),
-                    to: args.to.into(),
-                    amount: args.amount.0,
-                    date: args.date.map(|d| d.0),
-                    memo: args.memo.map(String::from),
-                    idempotency_key: args.idempotency_key.into(),
-                    allow_duplicate: args.allow_duplicate.unwrap_or(false),
-                    future_date: args.future_date.unwrap_or(false),
-                    dry_run: args.dry_run.unwrap_or(false),
-                    external_ref: args.external_ref.map(String::from),
-                },
-            )
-            .await?;
+        let vault = args.vault.map(String::from);
+        let date = args.date.map(|d| d.0);
+        let memo = args.memo.map(String::from);
+        let idempotency_key: String = args.idempotency_key.into();
+        let allow_duplicate = args.allow_duplicate.unwrap_or(false);
+        let future_date = args.future_date.unwrap_or(false);
+        let dry_run = args.dry_run.unwrap_or(false);
+        let external_ref = args.external_ref.map(String::from);
+        let recorded = match form(args.from, args.to, args.amount, args.lines)? {
+            Form::Simple(from, to, amount) => {
+                ledger
+                    .record_transaction(
+                        who,
+                        NewTransaction {
+                            vault,
+                            from,
+                            to,
+                            amount,
+                            date,
+                            memo,
+                            idempotency_key,
+                            allow_duplicate,
+                            future_date,
+                            dry_run,
+                            external_ref,
+                        },
+                    )
+                    .await?
+            }
+            Form::Split(lines) => {
+                ledger
+                    .record_split(
+                        who,
+                        NewSplit {
+                            vault,
+                            from: lines.from,
+                            to: lines.to,
+                            date,
+                            memo,
+                            idempotency_key,
+                            allow_duplicate,
+                            future_date,
+                            dry_run,
+                            external_ref,
+                        },
+                    )
+                    .await?
+            }
+        };
         Ok(recorded.into())
     }
 }

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use async_trait::async_trait;
 use dochiya_ledger::domain::{Decimal, LocalDate, PersonId};
-use dochiya_ledger::ledger::{BatchEntry, BatchRecorded, EntryResult, MatchedBy, NewBatch, Unreadable};
+use dochiya_ledger::ledger::{BatchEntry, EditLines, BatchRecorded, EntryResult, MatchedBy, NewBatch, Unreadable};
 use dochiya_ledger::{Field, Ledger, LedgerError, Side};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::de::Deserializer;
@@ -13,7 +13,8 @@ use serde_json::value::RawValue;
 
 use crate::args::{AccountArg, DATE_PATTERN, KeyArg, MemoArg, NameArg, POSITIVE_AMOUNT_PATTERN, RefArg};
 use crate::errors::{entry_message, simple_argument};
-use crate::operation::{Operation, WRITE, write};
+use crate::lines::{Lines, split_argument};
+use crate::operation::{Kind, write, Operation};
 use crate::text;
 use crate::tools::recorded::BalanceOut;
 use crate::wire::{TransactionIdOut, TransactionOut, VaultOut};
@@ -79,16 +80,18 @@ impl JsonSchema for EntryDate {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct Entry {
     /// Account the money leaves: the card "신한카드"; for a refund, the expense.
-    from: AccountArg,
+    from: Option<AccountArg>,
     /// Account the money arrives at: "식비"; for a refund, the card.
-    to: AccountArg,
-    /// Positive decimal string in the vault currency: "12500".
-    amount: EntryAmount,
-    /// YYYY-MM-DD; default today in the vault.
+    to: Option<AccountArg>,
+    /// Positive decimal string, e.g. "12500".
+    amount: Option<EntryAmount>,
+    /// A split instead of from/to/amount.
+    lines: Option<Lines>,
+    /// YYYY-MM-DD; default today.
     date: Option<EntryDate>,
     /// Short memo, e.g. the merchant.
     memo: Option<MemoArg>,
-    /// The line's own id (approval number, bank transaction id); unique per vault.
+    #[schemars(description = text::EXTERNAL_REF)]
     external_ref: Option<RefArg>,
 }
 
@@ -98,14 +101,14 @@ struct Entry {
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    /// The entries, 1–100, in statement order.
+    /// 1–100 entries, in statement order.
     #[schemars(length(min = 1, max = 100))]
     entries: Vec<Entry>,
-    /// A key you make up for this batch. To retry it after a failure or timeout, reuse the same idempotencyKey unchanged, with the same entries.
+    /// Make one up for this batch; on a retry reuse it unchanged with the same entries.
     idempotency_key: KeyArg,
-    /// Check every entry and write nothing. Default false.
+    #[schemars(description = text::DRY_RUN)]
     dry_run: Option<bool>,
-    /// Record entries even when a live entry with the same accounts and amount is dated within a day of them. Default false.
+    /// true: record entries even when one with the same accounts and amount is in the book within a day.
     allow_duplicate: Option<bool>,
 }
 
@@ -198,15 +201,30 @@ impl Operation for RecordTransactions {
     type Output = Output;
     const NAME: &'static str = "record_transactions";
     const TITLE: &'static str = "Record many transactions";
-    const DESCRIPTION: &'static str = "Records up to 100 simple entries at once, e.g. a pasted card statement, each exactly once. First call with dryRun true: every entry is checked and all problems listed; then call again without it. Set each entry's externalRef to its statement line's own id (approval number): a line already recorded is reported as duplicate, not recorded twice. Keep the idempotencyKey: a retry with it records only what is missing. One result per entry: recorded, duplicate or error. Result balances are as of today; entries dated later show as `scheduled`.";
-    const SCOPE: &'static str = WRITE;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = write(false);
+    const DESCRIPTION: &'static str = "Imports many entries at once (카드 명세서, 통장 내역, a pasted statement; up to 100), each exactly once. Call with dryRun true first: every problem is listed; then again without it. Give each line its approval number as externalRef: a line already in the book comes back duplicate, not recorded twice. One result per entry: recorded, duplicate or error.";
+    const KIND: Kind = write(true);
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &[
+                r#"{"entries": [{"from": "신한카드", "to": "식비", "amount": "8000"}], "idempotencyKey": "k"}"#,
+                // A bad amount or date is that entry's error, not the call's.
+                r#"{"vault": "우리집", "entries": [{"from": "신한카드", "to": "식비", "amount": "12.5", "date": "2026-02-30", "memo": "점심", "externalRef": "30012345"}], "idempotencyKey": "k", "dryRun": true, "allowDuplicate": false}"#,
+                // An entry missing a field is that entry's error too.
+                r#"{"entries": [{"from": "신한카드", "amount": "8000"}], "idempotencyKey": "k"}"#,
+                r#"{"entries": [{"lines": {"from": [{"account": "신한카드", "amount": "45000"}], "to": [{"account": "식비", "amount": "30000"}, {"account": "생활용품", "amount": "15000"}]}}], "idempotencyKey": "k"}"#,
+            ],
+            &[
+                r#"{"entries": [{"from": "신한카드", "to": "식비", "amount": "8000"}]}"#,
+                r#"{"entries": [{"from": "신한카드", "to": "식비", "amount": "8000", "account": "x"}], "idempotencyKey": "k"}"#,
+            ],
+    );
 
     fn argument(field: Field) -> Cow<'static, str> {
         simple_argument(field)
     }
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
+        let splits: Vec<bool> = args.entries.iter().map(|e| e.lines.is_some()).collect();
         let entries = args.entries.into_iter().map(read_entry).collect();
         let batch = ledger
             .record_transactions(
@@ -220,38 +238,88 @@ impl Operation for RecordTransactions {
                 },
             )
             .await?;
-        output(batch)
+        output(batch, &splits)
     }
 }
 
 /// An entry for the ledger, or why it could not be read.
 fn read_entry(e: Entry) -> Result<BatchEntry, Unreadable> {
     let unreadable = |field: Field, message: String| Unreadable { field, message };
-    let amount = e.amount.0.map_err(|m| {
-        unreadable(
-            Field::LineAmount {
-                side: Side::To,
-                index: 0,
-            },
-            m,
-        )
-    })?;
     let date = e
         .date
         .map(|d| d.0)
         .transpose()
         .map_err(|m| unreadable(Field::Date, m))?;
+    let (from, to, amount, lines) = match (e.from, e.to, e.amount, e.lines) {
+        (Some(from), Some(to), Some(amount), None) => {
+            let amount = amount.0.map_err(|m| {
+                unreadable(
+                    Field::LineAmount {
+                        side: Side::To,
+                        index: 0,
+                    },
+                    m,
+                )
+            })?;
+            (from.into(), to.into(), amount, None)
+        }
+        (None, None, None, Some(lines)) => {
+            let lines: EditLines = lines.into();
+            // Unused for a split (the lines are the entry); kept so the simple fields stay filled.
+            let Some(first) = lines.from.first().or(lines.to.first()).map(|l| l.amount) else {
+                return Err(unreadable(
+                    Field::Lines(Side::From),
+                    "a split needs at least one line on each side".into(),
+                ));
+            };
+            (String::new(), String::new(), first, Some(lines))
+        }
+        (_, _, _, Some(_)) => {
+            return Err(unreadable(
+                Field::Entries,
+                "send either `lines` (a split) or `from`, `to` and `amount`, not both".into(),
+            ));
+        }
+        (from, to, _, None) => {
+            let missing = match (from.is_some(), to.is_some()) {
+                (false, _) => "from",
+                (true, false) => "to",
+                (true, true) => "amount",
+            };
+            return Err(unreadable(
+                Field::Entries,
+                format!("`{missing}` is missing: send `from`, `to` and `amount`, or `lines` for a split"),
+            ));
+        }
+    };
     Ok(BatchEntry {
-        from: e.from.into(),
-        to: e.to.into(),
+        from,
+        to,
         amount,
         date,
         memo: e.memo.map(String::from),
         external_ref: e.external_ref.map(String::from),
+        lines,
     })
 }
 
-fn output(b: BatchRecorded) -> Result<Output, LedgerError> {
+/// An entry's own spelling of a ledger field: the form itself is "the entry".
+fn simple_entry(field: Field) -> Cow<'static, str> {
+    match field {
+        Field::Entries => Cow::Borrowed("entry"),
+        other => simple_argument(other),
+    }
+}
+
+/// A split entry's spelling.
+fn split_entry(field: Field) -> Cow<'static, str> {
+    match field {
+        Field::Entries => Cow::Borrowed("entry"),
+        other => split_argument(other),
+    }
+}
+
+fn output(b: BatchRecorded, splits: &[bool]) -> Result<Output, LedgerError> {
     let mut counts = Counts {
         // Present (even at 0) exactly on a dry run.
         would_record: b.dry_run.then_some(0),
@@ -311,7 +379,13 @@ fn output(b: BatchRecorded) -> Result<Output, LedgerError> {
                     transaction_id: None,
                     matched_by: None,
                     // An internal failure of one entry fails the call, as it would for one record.
-                    message: Some(entry_message(e, simple_argument)?),
+                    message: Some(entry_message(
+                        e,
+                        match splits.get(i) {
+                            Some(true) => split_entry,
+                            _ => simple_entry,
+                        },
+                    )?),
                     current: None,
                     note: None,
                 }

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::NameArg;
-use crate::operation::{Operation, WRITE, destructive};
+use crate::operation::{Kind, destructive, Operation};
 use crate::text;
 use crate::wire::VaultOut;
 
@@ -17,7 +17,7 @@ use crate::wire::VaultOut;
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    /// The member's name as list_members shows it.
+    /// Their name among list_vaults' members.
     member: NameArg,
 }
 
@@ -42,9 +42,12 @@ impl Operation for RemoveMember {
     type Output = Output;
     const NAME: &'static str = "remove_member";
     const TITLE: &'static str = "Remove a member";
-    const DESCRIPTION: &'static str = "Takes a person out of a vault at once: from their next call they can no longer read or write it. Their past entries stay. Only owners can remove; to leave a vault yourself use leave_vault.";
-    const SCOPE: &'static str = WRITE;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = destructive(false);
+    const DESCRIPTION: &'static str = "Takes a person out of a vault at once (owner only); their entries stay. Members are listed by list_vaults. To leave yourself: leave_vault.";
+    const KIND: Kind = destructive(true);
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &[r#"{"member": "민지"}"#], &[r#"{}"#],
+    );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let r = ledger

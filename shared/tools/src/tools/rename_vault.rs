@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::NameArg;
-use crate::operation::{Operation, WRITE, write};
+use crate::operation::{Kind, write, Operation};
 use crate::text;
 use crate::wire::UuidOut;
 
@@ -17,7 +17,7 @@ use crate::wire::UuidOut;
 pub(crate) struct Args {
     #[schemars(description = text::VAULT_REQUIRED)]
     vault: NameArg,
-    /// The new name (at most 64 characters, unique among your vaults).
+    /// New name, unique among your vaults.
     new_name: NameArg,
 }
 
@@ -40,9 +40,12 @@ impl Operation for RenameVault {
     type Output = Output;
     const NAME: &'static str = "rename_vault";
     const TITLE: &'static str = "Rename a vault";
-    const DESCRIPTION: &'static str = "Renames one of your vaults, found by its current name. Its accounts and history are unchanged; use the new name as `vault` from then on. Useful when two vaults have confusingly similar names.";
-    const SCOPE: &'static str = WRITE;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = write(true);
+    const DESCRIPTION: &'static str = "Renames a vault (owner only); use the new name from then on.";
+    const KIND: Kind = write(true);
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &[r#"{"vault": "a", "newName": "b"}"#], &[r#"{"newName": "b"}"#],
+    );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let v = ledger.rename_vault(who, &args.vault, &args.new_name).await?;

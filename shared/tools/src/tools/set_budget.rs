@@ -7,8 +7,8 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{AccountArg, AmountArg, MonthArg, NameArg};
-use crate::operation::{Operation, WRITE, write};
+use crate::args::{AccountArg, MonthArg, NameArg, PositiveAmountArg};
+use crate::operation::{Kind, write, Operation};
 use crate::text;
 use crate::wire::{AmountOut, MonthOut, UuidOut, VaultOut};
 
@@ -18,13 +18,13 @@ use crate::wire::{AmountOut, MonthOut, UuidOut, VaultOut};
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    /// Name of the expense account, e.g. "식비" (as list_accounts shows it).
+    /// Expense account, e.g. "식비".
     account: AccountArg,
-    /// The month's budget as a decimal string in the vault currency, e.g. "600000"; "0" clears it.
-    amount: AmountArg,
-    /// First month it applies to, YYYY-MM; leave it out for this month in the vault's time zone.
+    /// The month's budget, 0 or more, e.g. "600000"; "0" clears it.
+    amount: PositiveAmountArg,
+    /// First month, YYYY-MM; default this month.
     month: Option<MonthArg>,
-    /// Default true: later months keep this amount until a later set_budget changes it. false: this month only.
+    /// false: this month only (default: later months too).
     repeat: Option<bool>,
 }
 
@@ -57,9 +57,20 @@ impl Operation for SetBudget {
     type Output = Output;
     const NAME: &'static str = "set_budget";
     const TITLE: &'static str = "Set a monthly budget";
-    const DESCRIPTION: &'static str = "Sets how much may be spent in a month from an expense account (\"식비 한 달 60만 원\" is account \"식비\", amount \"600000\"). It applies from `month` (default this month) on, until a later set_budget changes it; repeat: false sets that month only. \"0\" clears the budget. Setting again replaces the amount, so a retry is harmless. Then budget_report shows what is spent and left.";
-    const SCOPE: &'static str = WRITE;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = write(true);
+    const DESCRIPTION: &'static str = "Sets a monthly budget (예산) for an expense account, e.g. 식비 600000: from `month` on (repeat, default) or that month only. \"0\" clears it. Then budget_report.";
+    const KIND: Kind = write(true);
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &[
+                r#"{"account": "식비", "amount": "600000"}"#,
+                r#"{"vault": "우리집", "account": "식비", "amount": "0", "month": "2026-04", "repeat": false}"#,
+            ],
+            &[
+                r#"{"account": "식비"}"#,
+                r#"{"account": "식비", "amount": "1", "month": "2026/04"}"#,
+                r#"{"account": "식비", "amount": "1", "repeat": "yes"}"#,
+            ],
+    );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let set = ledger

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::NameArg;
-use crate::operation::{Operation, WRITE, write};
+use crate::operation::{Kind, write, Operation};
 use crate::text;
 use crate::wire::{RoleWire, VaultOut};
 
@@ -17,7 +17,7 @@ use crate::wire::{RoleWire, VaultOut};
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    /// "member" (default: records, edits, voids, snapshots, reads) or "owner" (also renames and archives accounts, renames the vault, invites and removes people).
+    /// member (default: records and reads) or owner (also manages accounts and people).
     role: Option<RoleWire>,
 }
 
@@ -44,9 +44,12 @@ impl Operation for ShareVault {
     type Output = Output;
     const NAME: &'static str = "share_vault";
     const TITLE: &'static str = "Invite someone to a vault";
-    const DESCRIPTION: &'static str = "Makes an invite code so another person (e.g. a partner keeping the household book together) can join this vault from their own client with join_vault. Show the code to the user to pass on; it works once and expires after 7 days. Only owners can invite. Each call makes a new code.";
-    const SCOPE: &'static str = WRITE;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = write(false);
+    const DESCRIPTION: &'static str = "Shares the book with a partner or family (가계부 공유): returns an invite code (one use, 7 days) to give them for join_vault. Owner only; each call makes a new code.";
+    const KIND: Kind = write(false);
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &[r#"{}"#, r#"{"role": "owner"}"#], &[r#"{"role": "admin"}"#],
+    );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let role = args

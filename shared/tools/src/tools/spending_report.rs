@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::{DayOrMonthArg, NameArg};
-use crate::operation::{Operation, READ, READ_ONLY};
+use crate::operation::{Kind, Operation, READ};
 use crate::text;
 use crate::wire::{AmountOut, DateOut, MonthOut, ScheduledOut, UuidOut, VaultOut};
 
@@ -34,13 +34,13 @@ pub(crate) enum Flow {
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    /// First day of the period, YYYY-MM-DD in the vault's time zone (inclusive), e.g. "2026-03-01"; a month YYYY-MM means its first day.
+    /// First day, YYYY-MM-DD (YYYY-MM: its first day).
     from: DayOrMonthArg,
-    /// Last day of the period, YYYY-MM-DD in the vault's time zone (inclusive), e.g. "2026-03-31"; a month YYYY-MM means its last day; not before `from`.
+    /// Last day, YYYY-MM-DD (YYYY-MM: its last day).
     to: DayOrMonthArg,
-    /// "account" (default): one row per expense (or income) account, largest first. "month": one row per calendar month of the period.
+    /// account (default, largest first) or month.
     by: Option<By>,
-    /// "expense" (default): money spent, summed over expense accounts. "income": money earned, over income accounts.
+    /// expense (default) or income.
     kind: Option<Flow>,
 }
 
@@ -95,9 +95,16 @@ impl Operation for SpendingReport {
     type Output = Output;
     const NAME: &'static str = "spending_report";
     const TITLE: &'static str = "Spending report";
-    const DESCRIPTION: &'static str = "Totals what was spent (kind \"expense\", default) or earned (kind \"income\") between two dates (YYYY-MM-DD, inclusive, in the vault's time zone), grouped by account (default) or by month, as decimal strings in the vault currency. Voided transactions do not count; refunds reduce the total. For \"this month\", take the month from list_vaults' `today`. To see the entries behind a row, call list_transactions with that account and the same dates.";
-    const SCOPE: &'static str = READ;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = READ_ONLY;
+    const DESCRIPTION: &'static str = "Spending (지출, 소비) or income (수입) between two dates, by account (category) or by month: \"how much on 식비 this month\". Refunds reduce it; voided entries do not count. Entries behind a row: list_transactions with that account and dates. Against a budget: budget_report.";
+    const KIND: Kind = READ;
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &[r#"{"from": "2026-03-01", "to": "2026-03-31", "by": "month", "kind": "income"}"#],
+            &[
+                r#"{"from": "2026-03-01"}"#,
+                r#"{"from": "2026-03-01", "to": "2026-03-31", "by": "week"}"#,
+            ],
+    );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         LedgerError::check_range(&args.from.first(), &args.to.last())?;

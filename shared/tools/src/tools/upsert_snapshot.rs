@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::{AccountArg, AmountArg, DateArg, NameArg};
-use crate::operation::{Operation, WRITE, write};
+use crate::operation::{Kind, write, Operation};
 use crate::text;
 use crate::wire::{AmountOut, DateOut, UuidOut, VaultOut};
 
@@ -18,11 +18,11 @@ use crate::wire::{AmountOut, DateOut, UuidOut, VaultOut};
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    #[schemars(description = text::ACCOUNT)]
+    /// Bank account or card, e.g. "카카오뱅크", "신한카드".
     account: AccountArg,
-    /// The date the balance was seen, YYYY-MM-DD in the vault's time zone (the balance at the end of that day).
+    /// YYYY-MM-DD it was seen (end of that day).
     date: DateArg,
-    /// The balance the user saw (e.g. in the bank or card app), as a decimal string in the vault currency, in the kind's natural sign: money in a bank account, what a card owes ("300000" for 300,000 won owed). May be negative (an overdraft).
+    /// The balance seen; a card: what it owes ("300000"); negative for an overdraft.
     balance: AmountArg,
 }
 
@@ -57,9 +57,16 @@ impl Operation for UpsertSnapshot {
     type Output = Output;
     const NAME: &'static str = "upsert_snapshot";
     const TITLE: &'static str = "Record a balance snapshot";
-    const DESCRIPTION: &'static str = "Records the balance the user actually saw for an asset or liability account (a bank account, a card) on a date up to today (e.g. in the bank app), as a decimal string in the vault currency. One snapshot per account and date: calling again for the same date replaces it. The result compares it with the ledger's own balance that day and shows the difference (snapshot minus ledger). Call reconcile to compare every account's latest snapshot; list_snapshots and delete_snapshot show and remove them.";
-    const SCOPE: &'static str = WRITE;
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = write(true);
+    const DESCRIPTION: &'static str = "Records the balance the user saw for a bank account or card (잔액 확인, e.g. in the bank app) on a date; one per account and date, a second replaces it. The result shows the ledger's balance and the difference. Then reconcile.";
+    const KIND: Kind = write(true);
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &[r#"{"account": "카카오뱅크", "date": "2026-03-15", "balance": "-5000"}"#],
+            &[
+                r#"{"account": "카카오뱅크", "date": "2026-03-15"}"#,
+                r#"{"account": "카카오뱅크", "date": "15/03", "balance": "1"}"#,
+            ],
+    );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let s = ledger

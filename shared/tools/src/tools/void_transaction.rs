@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::{MemoArg, NameArg, TransactionIdArg};
-use crate::operation::{Operation, WRITE, destructive};
+use crate::operation::{Kind, destructive, Operation};
 use crate::text;
 use crate::tools::recorded::BalanceOut;
 use crate::wire::{TransactionOut, VaultOut};
@@ -20,7 +20,7 @@ pub(crate) struct Args {
     vault: Option<NameArg>,
     #[schemars(description = text::TRANSACTION_ID)]
     transaction_id: TransactionIdArg,
-    /// Why it is voided, e.g. "entered twice". Optional.
+    /// Why, e.g. "entered twice".
     reason: Option<MemoArg>,
 }
 
@@ -49,10 +49,14 @@ impl Operation for VoidTransaction {
     type Output = Output;
     const NAME: &'static str = "void_transaction";
     const TITLE: &'static str = "Void a transaction";
-    const DESCRIPTION: &'static str = "Voids a transaction by its transactionId (the decimal string exactly as returned, never a number): the record stays, marked voided, but its effect on every balance and report is reversed. Use it to undo a wrong or duplicate entry, then record the correct one with record_transaction. Voiding an already voided transaction changes nothing and says alreadyVoided. Confirm with the user first. Result balances are as of today; entries dated later show as `scheduled`.";
-    const SCOPE: &'static str = WRITE;
+    const DESCRIPTION: &'static str = "Cancels an entry (취소): it stays, marked voided, and stops counting in balances and reports. A wrong amount, date or account: edit_transaction instead. Confirm with the user first.";
     // Voiding a voided transaction changes nothing and says so (docs/design.md §6).
-    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = destructive(true);
+    const KIND: Kind = destructive(true);
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &[r#"{"transactionId": "4818349038087529260", "reason": "중복"}"#],
+            &[r#"{"transactionId": 4818349038087529260}"#],
+    );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let v = ledger

@@ -150,6 +150,7 @@ pub async fn write_results_show_balances_as_of_today<S: Store>(store: S) {
             date: Some(date(on)),
             memo: Some(format!("시장 {on}")),
             external_ref: None,
+            lines: None,
         })
     };
     let batch = call!(l.record_transactions(
@@ -233,7 +234,7 @@ pub async fn archive_refuses_money_left_unless_forced<S: Store>(store: S) {
     let e = call!(l.archive_account(&me, None, "신한카드", false)).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "Account \"신한카드\" still holds 50000 as of today, so it was not archived. Bring it to zero first with record_transaction (move the money to another account, or pay off what it owes), or call archive_account again with force: true to archive it anyway (its balance keeps counting in get_balances)."
+        "Account \"신한카드\" still holds 50000 as of today, so it was not archived. Bring it to zero first with record_transaction (move the money to another account, or pay off what it owes), or call update_account again with archive: true and force: true to archive it anyway (its balance keeps counting in get_balances)."
     );
     assert_eq!(e.kind(), ErrorKind::Conflict);
     // A payment dated later is shown apart in the refusal.

@@ -23,6 +23,7 @@ pub(super) fn entry(
         date: Some(date(on)),
         memo: Some(memo.into()),
         external_ref: external_ref.map(Into::into),
+        lines: None,
     })
 }
 

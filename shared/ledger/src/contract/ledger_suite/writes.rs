@@ -186,6 +186,7 @@ pub async fn replays_show_the_entry_as_it_is_now<S: Store>(store: S) {
             date: Some(date("2026-03-14")),
             memo: Some(memo.into()),
             external_ref: None,
+            lines: None,
         })
     };
     let b = NewBatch {
@@ -308,6 +309,7 @@ pub async fn unusual_directions_are_recorded_with_a_note<S: Store>(store: S) {
                 date: Some(date("2026-03-14")),
                 memo: Some("가맹점".into()),
                 external_ref: None,
+                lines: None,
             }),
             Ok(BatchEntry {
                 from: "쇼핑".into(),
@@ -316,6 +318,7 @@ pub async fn unusual_directions_are_recorded_with_a_note<S: Store>(store: S) {
                 date: Some(date("2026-03-14")),
                 memo: Some("취소".into()),
                 external_ref: None,
+                lines: None,
             }),
         ],
         idempotency_key: key(),

@@ -1,0 +1,121 @@
+//! Bringing an archived account back (`update_account` with `archive: false`).
+//!
+//! The reverse of archiving, in one atomic write: the account is live again, it
+//! claims its name (or a new one) among the live accounts, and the vault's live
+//! account count moves back up. Its history never left, so nothing else changes.
+
+use std::collections::BTreeMap;
+
+use super::accounts::{membership_check, vault_gone};
+use super::codec::{ARCHIVED, account_count_update, account_pointer, name_attrs};
+use super::guards::{ACCOUNT_EXISTS, MEMBERSHIP, NAME_FREE, VAULT_EXISTS, guard};
+use super::resolve::{catalogue, retrying};
+use super::roster::in_vault;
+use super::sharing::require_owner;
+use super::*;
+use crate::domain::Name;
+use crate::error::{Entity, Field, OwnerAction};
+use crate::keys;
+use crate::store::{Condition, Item, StoreError, Value, WriteOp};
+
+/// The attributes an archive mark adds, removed when the account comes back.
+const ARCHIVE_MARK: [&str; 2] = ["archivedOn", "archivedAt"];
+
+pub(super) async fn restore_account(
+    ledger: &Ledger,
+    who: &PersonId,
+    vault: Option<&str>,
+    account: &str,
+    new_name: Option<&str>,
+) -> Result<RestoredAccount, LedgerError> {
+    let new = new_name
+        .map(|n| Name::parse(n).map_err(|e| LedgerError::from_parse(Field::NewName, e)))
+        .transpose()?;
+    if let Some(n) = &new
+        && crate::domain::is_archived_handle(n.display())
+    {
+        return Err(LedgerError::invalid(
+            Field::NewName,
+            format!(
+                "\"{}\" has the form of an archived account's handle; choose a name without the \"(archived …)\" part",
+                n.display()
+            ),
+        ));
+    }
+    let new = &new;
+    retrying(|| {
+        in_vault(ledger, who, vault, |v| async move {
+            let m = v.m.clone();
+            require_owner(&m, OwnerAction::ArchiveAccounts)?;
+            let cat = catalogue(ledger, &m).await?;
+            let a = cat.resolve(account, true, &m)?.clone();
+            if !a.archived {
+                // Already live: nothing to bring back (a repeat of this call lands here).
+                return Ok(RestoredAccount {
+                    vault: m.vault_ref(),
+                    account_id: a.account_id,
+                    name: a.name.clone(),
+                    kind: a.kind,
+                    restored: false,
+                });
+            }
+            let (display, key) = match new {
+                Some(n) => (n.display().to_string(), n.key().clone()),
+                None => (a.name.clone(), a.name_key.clone()),
+            };
+            if let Some(other) = cat.live(&key) {
+                return Err(LedgerError::NameTaken {
+                    what: Entity::Account,
+                    name: other.name.clone(),
+                    existing: format!(
+                        "a live account ({}) in {}; bring this one back under another name with newName",
+                        other.kind,
+                        m.described()
+                    ),
+                });
+            }
+            let mut set = name_attrs(&display, &key);
+            set.insert(ARCHIVED.into(), Value::Bool(false));
+            let ops = vec![
+                membership_check(who, &m),
+                WriteOp::Update {
+                    key: keys::account(m.vault_id, a.account_id),
+                    set,
+                    add: BTreeMap::new(),
+                    remove: ARCHIVE_MARK.iter().map(|s| (*s).to_string()).collect(),
+                    guard: guard(
+                        ACCOUNT_EXISTS,
+                        Condition::AttrEquals(ARCHIVED.into(), Value::Bool(true)),
+                    ),
+                },
+                WriteOp::Put {
+                    item: Item {
+                        key: keys::account_name(m.vault_id, &key),
+                        attrs: account_pointer(a.account_id),
+                    },
+                    guard: guard(NAME_FREE, Condition::NotExists),
+                },
+                account_count_update(
+                    keys::vault_meta(m.vault_id),
+                    1,
+                    guard(VAULT_EXISTS, Condition::Exists),
+                ),
+            ];
+            match v.commit(ledger, who, ops).await {
+                Ok(()) => Ok(RestoredAccount {
+                    vault: m.vault_ref(),
+                    account_id: a.account_id,
+                    name: display,
+                    kind: a.kind,
+                    restored: true,
+                }),
+                Err(StoreError::ConditionFailed {
+                    guard: MEMBERSHIP, ..
+                }) => Err(vault_gone(&m)),
+                Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
+                Err(e) => Err(e.into()),
+            }
+        })
+    })
+    .await
+}

@@ -1,0 +1,218 @@
+//! The prompts a person can pick in their client: short scripts of which tools to call,
+//! in Korean (default) or English (`language`).
+
+use dochiya_protocol::{PromptArgument, PromptArguments, PromptSpec};
+
+/// Longest value any prompt argument takes (a month, a language, an account name).
+const MAX_ARGUMENT_CHARS: usize = 64;
+
+const LANGUAGE: PromptArgument = PromptArgument {
+    name: "language",
+    description: "ko (한국어, default) or en",
+    required: false,
+};
+
+/// Every prompt, in the order `prompts/list` shows them.
+pub fn prompts() -> Vec<PromptSpec> {
+    vec![
+        PromptSpec {
+            name: "monthly_review",
+            title: "Monthly review (월간 가계부 점검)",
+            description: "A month's spending, budgets, balances and net worth, and what stands out.",
+            arguments: &[
+                LANGUAGE,
+                PromptArgument {
+                    name: "month",
+                    description: "YYYY-MM; default this month",
+                    required: false,
+                },
+            ],
+            scope: dochiya_auth::SCOPE_READ,
+            render: monthly_review,
+        },
+        PromptSpec {
+            name: "import_statement",
+            title: "Import a statement (명세서 입력)",
+            description: "A pasted card or bank statement into the book, each line once, checked first.",
+            arguments: &[
+                LANGUAGE,
+                PromptArgument {
+                    name: "account",
+                    description: "The card or bank account the statement is from, e.g. 신한카드",
+                    required: false,
+                },
+            ],
+            scope: dochiya_auth::SCOPE_READ,
+            render: import_statement,
+        },
+        PromptSpec {
+            name: "start_household",
+            title: "Start a household book (가계부 시작)",
+            description: "A new vault with its accounts, budgets and, if wanted, a partner invited.",
+            arguments: &[LANGUAGE],
+            scope: dochiya_auth::SCOPE_READ,
+            render: start_household,
+        },
+    ]
+}
+
+/// Korean or English, from `language`.
+fn korean(args: &PromptArguments) -> Result<bool, String> {
+    for (name, value) in args {
+        let chars = value.chars().count();
+        if chars > MAX_ARGUMENT_CHARS {
+            return Err(format!(
+                "{name} is {chars} characters long; the limit is {MAX_ARGUMENT_CHARS}"
+            ));
+        }
+    }
+    match args
+        .get("language")
+        .map(|l| l.trim().to_ascii_lowercase())
+        .as_deref()
+    {
+        None | Some("ko") | Some("") => Ok(true),
+        Some("en") => Ok(false),
+        Some(other) => Err(format!("language is {other:?}; send ko or en")),
+    }
+}
+
+fn monthly_review(args: &PromptArguments) -> Result<String, String> {
+    let ko = korean(args)?;
+    let month = match args.get("month").map(|m| m.trim()) {
+        None | Some("") => None,
+        Some(m)
+            if m.len() == 7
+                && m.as_bytes()[4] == b'-'
+                && m.bytes().filter(u8::is_ascii_digit).count() == 6 =>
+        {
+            Some(m.to_owned())
+        }
+        Some(m) => return Err(format!("month is {m:?}; send YYYY-MM, e.g. 2026-03")),
+    };
+    Ok(if ko {
+        let which = month.unwrap_or_else(|| "이번 달".to_owned());
+        format!(
+            "{which} 가계부를 점검해 주세요.\n\
+             1. list_vaults: 금고와 오늘 날짜(today)를 확인하세요. 달을 정하지 않았으면 today의 달입니다.\n\
+             2. spending_report: 그 달 1일부터 말일까지 항목별 지출과 합계 (kind income으로 수입도).\n\
+             3. budget_report: 예산 대비 지출, 초과한 항목, 남은 하루 예산.\n\
+             4. get_balances: 월말 잔액과 순자산; net_worth_history로 최근 몇 달의 추이.\n\
+             5. reconcile: 은행·카드 잔액과 맞지 않는 계정이 있는지.\n\
+             짧게 요약하고 눈에 띄는 지출과 다음 달 제안을 말해 주세요. 기록을 고치기 전에는 먼저 물어보세요 (고칠 때는 edit_transaction)."
+        )
+    } else {
+        let which = month.map_or("this month".to_owned(), |m| format!("month {m}"));
+        format!(
+            "Review the household book for {which}.\n\
+             1. list_vaults: the vault and its `today` (no month given means today's month).\n\
+             2. spending_report: spending per account and the total from the month's first to last day (kind income for income).\n\
+             3. budget_report: budgets against spending, what is over, the daily allowance left.\n\
+             4. get_balances: month-end balances and net worth; net_worth_history for the last few months.\n\
+             5. reconcile: any account whose bank or card balance disagrees.\n\
+             Summarize briefly, point out what stands out and suggest one thing for next month. Ask before changing any entry (edit_transaction fixes one)."
+        )
+    })
+}
+
+fn import_statement(args: &PromptArguments) -> Result<String, String> {
+    let ko = korean(args)?;
+    let account = args.get("account").map(|a| a.trim()).filter(|a| !a.is_empty());
+    Ok(if ko {
+        let of = account.map_or(String::new(), |a| format!(" ({a})"));
+        format!(
+            "카드·통장 명세서{of}를 가계부에 옮겨 주세요.\n\
+             1. list_vaults, list_accounts: 금고와 계정 이름을 확인하세요. 명세서의 카드나 통장 계정이 없으면 create_account를 제안하세요.\n\
+             2. 명세서를 붙여 달라고 하세요. 한 줄마다 from은 결제한 카드·통장, to는 지출 항목(예: 식비), amount는 원 단위 숫자 문자열, date는 YYYY-MM-DD, 승인번호는 externalRef.\n\
+             3. record_transactions를 dryRun: true로 불러 문제와 중복(duplicate)을 보여 주세요.\n\
+             4. 확인을 받은 뒤 같은 idempotencyKey로 dryRun 없이 다시 부르세요.\n\
+             5. duplicate와 error 줄을 설명하고, 명세서의 잔액을 upsert_snapshot으로 기록한 뒤 reconcile로 맞는지 보여 주세요."
+        )
+    } else {
+        let of = account.map_or(String::new(), |a| format!(" ({a})"));
+        format!(
+            "Enter a card or bank statement{of} into the household book.\n\
+             1. list_vaults, list_accounts: the vault and the account names. If the statement's card or bank account is missing, offer create_account.\n\
+             2. Ask for the statement to be pasted. For each line: from is the card or bank account that paid, to the spending account (e.g. 식비), amount a decimal string in the vault currency, date YYYY-MM-DD, the approval number as externalRef.\n\
+             3. Call record_transactions with dryRun: true and show the problems and duplicates.\n\
+             4. Once confirmed, call it again with the same idempotencyKey and without dryRun.\n\
+             5. Explain any duplicate or error lines, record the statement's closing balance with upsert_snapshot, then show reconcile."
+        )
+    })
+}
+
+fn start_household(args: &PromptArguments) -> Result<String, String> {
+    Ok(if korean(args)? {
+        "새 가계부를 시작해요.\n\
+         1. list_vaults: 이미 있는 금고가 있는지 보세요. 없으면 create_vault (예: 이름 \"우리집\", 통화 KRW).\n\
+         2. 쓰는 통장과 현금(asset), 카드(liability, 지금 갚을 금액을 openingBalance로), 수입(income, 예: 월급), 지출 항목(expense, 예: 식비, 교통비, 주거비, 통신비)을 물어보고 create_account로 만드세요.\n\
+         3. 원하면 set_budget으로 항목별 한 달 예산을 정하세요.\n\
+         4. 함께 쓸 가족이 있으면 share_vault로 초대 코드를 만들어 전해 주세요 (상대는 join_vault).\n\
+         5. 첫 지출 하나를 record_transaction으로 기록하고 list_accounts로 잔액을 보여 주세요."
+            .to_owned()
+    } else {
+        "Start a new household book.\n\
+         1. list_vaults: is there a vault already? If not, create_vault (e.g. name \"우리집\", currency KRW).\n\
+         2. Ask which bank accounts and cash (asset), cards (liability, with what is owed now as openingBalance), income (e.g. salary) and spending categories (expense, e.g. food, transport, housing, phone) they use, and create each with create_account.\n\
+         3. If they want, set a monthly budget per category with set_budget.\n\
+         4. If someone keeps the book with them, make an invite code with share_vault for them to use in join_vault.\n\
+         5. Record one first expense with record_transaction and show the balances with list_accounts."
+            .to_owned()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(pairs: &[(&str, &str)]) -> PromptArguments {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn names_are_fixed_and_every_tool_named_exists() {
+        let names: Vec<&str> = prompts().iter().map(|p| p.name).collect();
+        assert_eq!(names, ["monthly_review", "import_statement", "start_household"]);
+        let tools: Vec<&str> = crate::specs().iter().map(|s| s.name).collect();
+        for p in prompts() {
+            for language in ["ko", "en"] {
+                let text = (p.render)(&args(&[("language", language)])).unwrap_or_default();
+                assert!(text.len() > 100, "{} {language}", p.name);
+                for word in text.split(|c: char| !(c.is_ascii_lowercase() || c == '_')) {
+                    if word.contains('_') {
+                        assert!(tools.contains(&word), "{} {language}: {word}", p.name);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn language_and_month_are_checked() {
+        assert!(monthly_review(&args(&[])).is_ok_and(|t| t.starts_with("이번 달 가계부를")));
+        assert!(
+            monthly_review(&args(&[("language", "EN"), ("month", "2026-03")]))
+                .is_ok_and(|t| t.starts_with("Review the household book for month 2026-03."))
+        );
+        assert_eq!(
+            monthly_review(&args(&[("month", "March")])),
+            Err("month is \"March\"; send YYYY-MM, e.g. 2026-03".to_owned())
+        );
+        assert_eq!(
+            start_household(&args(&[("language", "fr")])),
+            Err("language is \"fr\"; send ko or en".to_owned())
+        );
+        let long = "가".repeat(65);
+        assert_eq!(
+            import_statement(&args(&[("account", &long)])),
+            Err("account is 65 characters long; the limit is 64".to_owned())
+        );
+        assert!(
+            import_statement(&args(&[("account", "신한카드")]))
+                .is_ok_and(|t| t.contains("명세서 (신한카드)"))
+        );
+    }
+}

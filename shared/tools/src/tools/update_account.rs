@@ -1,0 +1,177 @@
+//! `update_account`: change an account's settings by name: rename it, archive it, or
+//! bring an archived one back. Settings added later (parent, billing) are more optional
+//! fields of the same call, each applied only when sent.
+
+use async_trait::async_trait;
+use dochiya_ledger::domain::PersonId;
+use dochiya_ledger::{Field, Ledger, LedgerError};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::args::{AccountArg, NameArg};
+use crate::operation::{Kind, Operation, destructive};
+use crate::text;
+use crate::wire::{AmountOut, KindWire, UuidOut, VaultOut};
+
+/// Arguments of `update_account`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct Args {
+    #[schemars(description = text::VAULT)]
+    vault: Option<NameArg>,
+    /// Account name; an archived one by its handle (list_accounts includeArchived).
+    account: AccountArg,
+    /// New name, unique among live accounts.
+    new_name: Option<NameArg>,
+    /// true archives (history stays, name freed); false brings an archived account back.
+    archive: Option<bool>,
+    /// true: archive even with money left.
+    force: Option<bool>,
+}
+
+/// The account after the update.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct AccountOut {
+    #[schemars(description = text::ACCOUNT_ID)]
+    account_id: UuidOut,
+    /// Its name now; once archived, tools name it by its handle (list_accounts with includeArchived shows it).
+    name: String,
+    #[schemars(description = text::KIND)]
+    kind: KindWire,
+    /// True when it is archived: new transactions cannot use it.
+    archived: bool,
+}
+
+/// Result of `update_account`.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Output {
+    #[schemars(description = text::VAULT_OUT)]
+    vault: VaultOut,
+    /// The account as it is now.
+    account: AccountOut,
+    /// False when nothing was written (bringing back an account that is live).
+    changed: bool,
+    /// When archived by this call: its balance as of today (natural sign); it still counts in balances.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    balance: Option<AmountOut>,
+    #[schemars(description = text::SCHEDULED)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scheduled: Option<AmountOut>,
+}
+
+/// What one call asks for, checked before any work.
+enum Change<'a> {
+    Rename(&'a str),
+    Archive { force: bool },
+    Restore(Option<&'a str>),
+}
+
+fn change(args: &Args) -> Result<Change<'_>, LedgerError> {
+    let new_name = args.new_name.as_deref();
+    match (args.archive, new_name, args.force) {
+        (Some(true), None, force) => Ok(Change::Archive {
+            force: force.unwrap_or(false),
+        }),
+        (Some(true), Some(_), _) => Err(LedgerError::invalid(
+            Field::NewName,
+            "an account cannot be renamed and archived in one call: rename it first, then archive it",
+        )),
+        (_, _, Some(true)) => Err(LedgerError::invalid(
+            Field::Entries,
+            "`force` goes only with archive: true",
+        )),
+        (Some(false), name, _) => Ok(Change::Restore(name)),
+        (None, Some(name), _) => Ok(Change::Rename(name)),
+        (None, None, _) => Err(LedgerError::invalid(
+            Field::Entries,
+            "nothing to change: send newName, or archive (true to archive, false to bring back)",
+        )),
+    }
+}
+
+/// The `update_account` tool.
+pub(crate) struct UpdateAccount;
+
+#[async_trait]
+impl Operation for UpdateAccount {
+    type Args = Args;
+    type Output = Output;
+    const NAME: &'static str = "update_account";
+    const TITLE: &'static str = "Update an account";
+    const DESCRIPTION: &'static str = "Changes an account (계정 수정): rename it (newName), archive it when it is no longer used (archive true, e.g. a closed card: history stays in reports, the name is freed; money left needs force), or bring an archived one back (archive false, named by its handle). Owner only; ask the user before archiving.";
+    const KIND: Kind = destructive(true);
+    #[cfg(test)]
+    const EXAMPLES: crate::operation::Examples = (
+        &[
+            r#"{"account": "교통비", "newName": "교통"}"#,
+            r#"{"account": "신한카드", "archive": true, "force": true}"#,
+            r#"{"vault": "우리집", "account": "국민카드 (archived 2026-05-31)", "archive": false, "newName": "국민카드2"}"#,
+            // Refused by the tool with what to send instead, not by the schema.
+            r#"{"account": "a"}"#,
+        ],
+        &["{}", r#"{"account": "a", "archive": "yes"}"#, r#"{"account": "a", "name": "b"}"#],
+    );
+
+    fn argument(field: Field) -> std::borrow::Cow<'static, str> {
+        match field {
+            Field::Entries => "arguments".into(),
+            other => crate::errors::argument(other),
+        }
+    }
+
+    async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
+        let vault = args.vault.as_deref();
+        let out = match change(&args)? {
+            Change::Rename(new_name) => {
+                let a = ledger.rename_account(who, vault, &args.account, new_name).await?;
+                Output {
+                    vault: a.vault.into(),
+                    changed: true,
+                    account: AccountOut {
+                        account_id: a.account_id.into(),
+                        name: a.name,
+                        kind: a.kind.into(),
+                        archived: false,
+                    },
+                    balance: None,
+                    scheduled: None,
+                }
+            }
+            Change::Archive { force } => {
+                let a = ledger.archive_account(who, vault, &args.account, force).await?;
+                Output {
+                    vault: a.vault.into(),
+                    changed: true,
+                    account: AccountOut {
+                        account_id: a.account_id.into(),
+                        name: a.name,
+                        kind: a.kind.into(),
+                        archived: true,
+                    },
+                    balance: Some(a.balance.into()),
+                    scheduled: a.scheduled.map(Into::into),
+                }
+            }
+            Change::Restore(new_name) => {
+                let a = ledger
+                    .restore_account(who, vault, &args.account, new_name)
+                    .await?;
+                Output {
+                    vault: a.vault.into(),
+                    changed: a.restored,
+                    account: AccountOut {
+                        account_id: a.account_id.into(),
+                        name: a.name,
+                        kind: a.kind.into(),
+                        archived: false,
+                    },
+                    balance: None,
+                    scheduled: None,
+                }
+            }
+        };
+        Ok(out)
+    }
+}
