@@ -77,6 +77,7 @@ async fn run() {
                     date: day,
                     memo: Some(format!("{memo} #{n}")),
                     external_ref: None,
+                    lines: None,
                 })
             })
             .collect();

@@ -112,12 +112,12 @@ pub(crate) struct Args {
     allow_duplicate: Option<bool>,
 }
 
-/// What happened to one entry.
+/// What happened to one entry (`wouldRecord`: on a dry run, would be recorded). No
+/// doc comment on a variant: schemars would turn the enum into a `oneOf`.
 #[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 enum Status {
     Recorded,
-    /// On a dry run: would be recorded.
     WouldRecord,
     Duplicate,
     Error,
