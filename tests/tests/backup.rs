@@ -108,7 +108,6 @@ async fn answers(p: &Client<'_>, ids: &[String]) -> Vec<(String, Value)> {
         ("reconcile", json!({})),
         ("list_snapshots", json!({})),
         ("budget_report", json!({"month": "2026-02"})),
-        ("list_members", json!({})),
         ("export_transactions", json!({"format": "beancount"})),
     ];
     for id in ids {

@@ -77,11 +77,13 @@ pub async fn record(p: &Client<'_>) -> Vec<String> {
         .await,
     );
     let split = json!({
-        "from": [{"account": "신한카드", "amount": "45000"}],
-        "to": [{"account": "식비", "amount": "30000"}, {"account": "생활용품", "amount": "15000"}],
+        "lines": {
+            "from": [{"account": "신한카드", "amount": "45000"}],
+            "to": [{"account": "식비", "amount": "30000"}, {"account": "생활용품", "amount": "15000"}],
+        },
         "date": "2026-01-10", "memo": "마트; 장보기", "idempotencyKey": "b-2",
     });
-    let r = p.ok("record_split_transaction", &split.to_string()).await;
+    let r = p.ok("record_transaction", &split.to_string()).await;
     ids.push(r["transaction"]["transactionId"].as_str().expect("id").to_owned());
     let bus = tx(
         p,
@@ -102,7 +104,8 @@ pub async fn record(p: &Client<'_>) -> Vec<String> {
     .await;
     ids.push(bus);
     ids.push(tx(p, simple("현금", "식비", "50000", "2026-01-20", "시장", "b-4")).await);
-    p.ok("archive_account", r#"{"account": "현금"}"#).await;
+    p.ok("update_account", r#"{"account": "현금", "archive": true}"#)
+        .await;
     ids.push(
         tx(
             p,

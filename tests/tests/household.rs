@@ -803,11 +803,11 @@ async fn two_people_keep_one_book() {
     let clash = junho
         .err("join_vault", &json!({"inviteCode": code}).to_string())
         .await;
-    assert!(clash.contains("`vaultName`"), "{clash}");
+    assert!(clash.contains("`name`"), "{clash}");
     let joined = junho
         .ok(
             "join_vault",
-            &json!({"inviteCode": code, "vaultName": "같이"}).to_string(),
+            &json!({"inviteCode": code, "name": "같이"}).to_string(),
         )
         .await;
     assert_eq!(

@@ -1671,17 +1671,17 @@ async fn every_member_can_be_named_and_removed() {
     let refused = bob
         .err(
             "join_vault",
-            &json!({"inviteCode": code, "name": "Bob\u{200B}"}).to_string(),
+            &json!({"inviteCode": code, "displayName": "Bob\u{200B}"}).to_string(),
         )
         .await;
     assert_eq!(
         refused,
-        "Invalid name: a name may not contain U+200B (zero width space): it is invisible, so the name would look like another one; remove it."
+        "Invalid displayName: a name may not contain U+200B (zero width space): it is invisible, so the name would look like another one; remove it."
     );
     bob.ok("join_vault", &json!({"inviteCode": code}).to_string())
         .await;
     assert_eq!(
-        names(&owner.ok("list_members", "{}").await),
+        names(&owner.ok("list_vaults", "{}").await["vaults"][0]),
         ["Alice", "alice (2)", "Bob"]
     );
     let removed = owner
@@ -1695,7 +1695,10 @@ async fn every_member_can_be_named_and_removed() {
         .ok("remove_member", &json!({"member": "bob"}).to_string())
         .await;
     assert_eq!(s(&removed["member"]), "Bob");
-    assert_eq!(names(&owner.ok("list_members", "{}").await), ["Alice"]);
+    assert_eq!(
+        names(&owner.ok("list_vaults", "{}").await["vaults"][0]),
+        ["Alice"]
+    );
 }
 
 // ---- names: archived handles, amounts, ids where names belong, suggestions ----

@@ -450,7 +450,7 @@ pub enum LedgerError {
     InviteExpired,
     /// The joined vault's name is already one of the joiner's vault names.
     #[error(
-        "You already have a vault named \"{name}\". Call join_vault again with the same inviteCode and `vaultName`: your own name for the vault you are joining (e.g. \"{name} (shared)\")."
+        "You already have a vault named \"{name}\". Call join_vault again with the same inviteCode and `name`: your own name for the vault you are joining (e.g. \"{name} (shared)\")."
     )]
     JoinNameTaken {
         /// The colliding name.
@@ -458,7 +458,7 @@ pub enum LedgerError {
     },
     /// The display name a joiner asked for is another member's.
     #[error(
-        "Another member of this vault is already called \"{name}\". Call join_vault again with the same inviteCode and another `name` (the name the others see you by), or without `name` to be numbered."
+        "Another member of this vault is already called \"{name}\". Call join_vault again with the same inviteCode and another `displayName` (the name the others see you by), or without `displayName` to be numbered."
     )]
     MemberNameTaken {
         /// The name asked for.

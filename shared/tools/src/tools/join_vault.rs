@@ -17,10 +17,10 @@ use crate::wire::{MemberOut, RoleWire, VaultOut};
 pub(crate) struct Args {
     /// The code as given (case, spaces, dashes ignored).
     invite_code: InviteCodeArg,
-    /// The name the other members see you by (default: your sign-in name; numbered if taken).
-    name: Option<NameArg>,
     /// Your own name for the vault; needed only when you already have a vault with its name.
-    vault_name: Option<NameArg>,
+    name: Option<NameArg>,
+    /// The name the other members see you by (default: your sign-in name; numbered if taken).
+    display_name: Option<NameArg>,
 }
 
 /// Result of `join_vault`.
@@ -44,13 +44,13 @@ impl Operation for JoinVault {
     type Output = Output;
     const NAME: &'static str = "join_vault";
     const TITLE: &'static str = "Join a shared vault";
-    const DESCRIPTION: &'static str = "Joins a vault someone shared with you, with their invite code; it then appears in list_vaults. `name`: how the other members see you; `vaultName` only when you already have a vault of that name.";
+    const DESCRIPTION: &'static str = "Joins a vault someone shared with you, with their invite code; it then appears in list_vaults. `displayName`: how the other members see you; `name` only when you already have a vault of that name.";
     const KIND: Kind = write(true);
     #[cfg(test)]
     const EXAMPLES: crate::operation::Examples = (
         &[
-            r#"{"inviteCode": "7K2M-QX4P-9RTW-HB3N-5CZA-8VDE-1FGJ", "name": "준호"}"#,
-            r#"{"inviteCode": "7K2M-QX4P-9RTW-HB3N-5CZA-8VDE-1FGJ", "name": "준호", "vaultName": "우리집"}"#,
+            r#"{"inviteCode": "7K2M-QX4P-9RTW-HB3N-5CZA-8VDE-1FGJ", "displayName": "준호"}"#,
+            r#"{"inviteCode": "7K2M-QX4P-9RTW-HB3N-5CZA-8VDE-1FGJ", "displayName": "준호", "name": "우리집"}"#,
         ],
         &[r#"{}"#, r#"{"inviteCode": 12345}"#],
     );
@@ -60,8 +60,8 @@ impl Operation for JoinVault {
             .join_vault_as(
                 who,
                 &args.invite_code,
-                args.vault_name.as_deref(),
                 args.name.as_deref(),
+                args.display_name.as_deref(),
             )
             .await?;
         Ok(Output {

@@ -36,7 +36,7 @@ pub async fn member_names_are_unique_and_each_removable<S: Store>(store: S) {
         assert_eq!(
             e.to_string(),
             format!(
-                "Another member of this vault is already called \"{}\". Call join_vault again with the same inviteCode and another `name` (the name the others see you by), or without `name` to be numbered.",
+                "Another member of this vault is already called \"{}\". Call join_vault again with the same inviteCode and another `displayName` (the name the others see you by), or without `displayName` to be numbered.",
                 asked.trim()
             )
         );
