@@ -179,7 +179,7 @@ async fn a_book_moves_from_the_embedded_store_to_dynamodb_with_every_answer_the_
     {
         assert_eq!(before, after);
     }
-    assert_eq!(owner_after.len(), 14 + ids.len());
+    assert_eq!(owner_after.len(), 13 + ids.len());
 
     // The moved book keeps working: a replayed idempotency key is still a replay.
     let replay = h
