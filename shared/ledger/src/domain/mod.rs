@@ -8,6 +8,7 @@ mod invite;
 pub mod limits;
 mod money;
 mod name;
+mod schedule;
 mod time;
 
 pub use direction::{Reading, reading};
@@ -19,6 +20,7 @@ pub use invite::{InviteCode, handle_for};
 pub use limits::MAX_NAME_CHARS;
 pub use money::{Currency, Decimal, MAX_AMOUNT_MINOR, Money};
 pub use name::{Name, NameKey, archived_handle, closest_names, id_shape, is_archived_handle};
+pub use schedule::{Every, MAX_DAY, Schedule, ScheduleError};
 pub use time::{Clock, LocalDate, ManualClock, SystemClock, VaultZone, YearMonth};
 
 use std::fmt;
