@@ -56,6 +56,8 @@ pub fn all(ledger: Arc<Ledger>) -> Vec<Arc<dyn Tool>> {
         tool::<set_budget::SetBudget>(&ledger),
         tool::<budget_report::BudgetReport>(&ledger),
         tool::<record_transactions::RecordTransactions>(&ledger),
+        tool::<set_recurring::SetRecurring>(&ledger),
+        tool::<list_recurring::ListRecurring>(&ledger),
     ]
 }
 
@@ -90,6 +92,8 @@ pub fn specs() -> Vec<ToolSpec> {
         spec::<set_budget::SetBudget>(),
         spec::<budget_report::BudgetReport>(),
         spec::<record_transactions::RecordTransactions>(),
+        spec::<set_recurring::SetRecurring>(),
+        spec::<list_recurring::ListRecurring>(),
     ]
 }
 
@@ -221,6 +225,15 @@ mod tests {
             &["vault", "entries", "idempotencyKey", "dryRun", "allowDuplicate"],
             &["entries", "idempotencyKey"],
         ),
+        (
+            "set_recurring",
+            &[
+                "vault", "name", "from", "to", "amount", "day", "every", "start", "end", "memo", "change",
+                "remove",
+            ],
+            &["name"],
+        ),
+        ("list_recurring", &["vault", "month"], &[]),
     ];
 
     #[test]
@@ -286,6 +299,7 @@ mod tests {
             "budget_report",
             "list_members",
             "list_snapshots",
+            "list_recurring",
         ];
         let destructive = [
             "void_transaction",
@@ -293,6 +307,7 @@ mod tests {
             "remove_member",
             "leave_vault",
             "delete_snapshot",
+            "set_recurring",
         ];
         let idempotent_writes = [
             "create_vault",
@@ -303,6 +318,7 @@ mod tests {
             "void_transaction",
             "set_budget",
             "delete_snapshot",
+            "set_recurring",
         ];
         for spec in specs() {
             let a = spec.annotations;
@@ -528,6 +544,24 @@ mod tests {
                 r#"{"entries": [{"from": "신한카드", "amount": "8000"}], "idempotencyKey": "k"}"#,
                 r#"{"entries": [{"from": "신한카드", "to": "식비", "amount": "8000", "account": "x"}], "idempotencyKey": "k"}"#,
             ],
+        );
+        check::<set_recurring::SetRecurring>(
+            &[
+                r#"{"name": "월세", "from": "카카오뱅크", "to": "주거비", "amount": "500000", "day": 25}"#,
+                r#"{"name": "보험", "from": "카카오뱅크", "to": "보험료", "amount": "120000", "every": "year", "start": "2026-03-10", "end": "2030-03-10", "memo": "자동차보험"}"#,
+                r#"{"name": "월세", "amount": "550000", "change": true}"#,
+                r#"{"name": "월세", "remove": true}"#,
+            ],
+            &[
+                r#"{"from": "카카오뱅크"}"#,
+                r#"{"name": "월세", "every": "week"}"#,
+                r#"{"name": "월세", "day": "25일"}"#,
+                r#"{"name": "월세", "start": "3월 1일"}"#,
+            ],
+        );
+        check::<list_recurring::ListRecurring>(
+            &["{}", r#"{"vault": "우리집", "month": "2026-03"}"#],
+            &[r#"{"month": "2026-03-01"}"#, r#"{"name": "월세"}"#],
         );
     }
 

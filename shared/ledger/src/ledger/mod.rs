@@ -15,6 +15,7 @@ mod guards;
 mod idempotency;
 mod read;
 mod record;
+mod recurring;
 mod reports;
 mod resolve;
 mod roster;
@@ -36,6 +37,8 @@ use crate::store::Store;
 
 #[cfg(feature = "contract")]
 pub(crate) use codec::without_heads;
+pub use recurring::MAX_SCHEDULES;
+pub use recurring::posting::PostingRun;
 pub use sharing::{INVITE_LIFETIME_SECS, MAX_MEMBERS};
 pub use system_names::KOREAN_OPENING_EQUITY;
 pub use types::*;
@@ -423,5 +426,25 @@ impl Ledger {
     /// Leave a shared vault (not as its last owner while others remain, nor as its only member).
     pub async fn leave_vault(&self, who: &PersonId, vault: Option<&str>) -> Result<LeftVault, LedgerError> {
         sharing::leave_vault(self, who, vault).await
+    }
+
+    /// Create, change (`change: true`) or remove a recurring entry by name. What is
+    /// due already (a start in the past) is posted before the answer.
+    pub async fn set_recurring(
+        &self,
+        who: &PersonId,
+        input: RecurringInput,
+    ) -> Result<RecurringSet, LedgerError> {
+        recurring::set_recurring(self, who, input).await
+    }
+
+    /// The vault's recurring entries and what is still to come in a month (default this month).
+    pub async fn list_recurring(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        month: Option<YearMonth>,
+    ) -> Result<RecurringList, LedgerError> {
+        recurring::list_recurring(self, who, vault, month).await
     }
 }

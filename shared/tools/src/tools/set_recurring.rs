@@ -1,0 +1,133 @@
+//! `set_recurring`: a fixed cost (월세, 관리비) that posts itself on its day, by name.
+
+use async_trait::async_trait;
+use dochiya_ledger::domain::{Every, PersonId};
+use dochiya_ledger::ledger::RecurringInput;
+use dochiya_ledger::{Ledger, LedgerError};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::args::{AccountArg, DateArg, MemoArg, NameArg, PositiveAmountArg};
+use crate::operation::{Operation, WRITE, destructive};
+use crate::text;
+use crate::wire::{RecurringOut, VaultOut};
+
+/// How often, as arguments and results spell it.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum EveryWire {
+    /// Each month.
+    Month,
+    /// Each year, in the start's month.
+    Year,
+}
+
+impl From<EveryWire> for Every {
+    fn from(e: EveryWire) -> Self {
+        match e {
+            EveryWire::Month => Every::Month,
+            EveryWire::Year => Every::Year,
+        }
+    }
+}
+
+impl From<Every> for EveryWire {
+    fn from(e: Every) -> Self {
+        match e {
+            Every::Month => EveryWire::Month,
+            Every::Year => EveryWire::Year,
+        }
+    }
+}
+
+/// Arguments of `set_recurring`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct Args {
+    #[schemars(description = text::VAULT)]
+    vault: Option<NameArg>,
+    /// Its name, unique in the vault, e.g. "월세".
+    name: NameArg,
+    /// Account the money leaves.
+    from: Option<AccountArg>,
+    /// Account it arrives at.
+    to: Option<AccountArg>,
+    /// Each time, decimal string.
+    amount: Option<PositiveAmountArg>,
+    /// 1–31; a shorter month uses its last day. Default: last day.
+    day: Option<i64>,
+    /// Default month.
+    every: Option<EveryWire>,
+    /// YYYY-MM-DD, default today; past dates post now.
+    start: Option<DateArg>,
+    /// Last date, YYYY-MM-DD.
+    end: Option<DateArg>,
+    /// Default: the name.
+    memo: Option<MemoArg>,
+    /// true: change the existing one from its next date.
+    change: Option<bool>,
+    /// true: stop it; posted entries stay.
+    remove: Option<bool>,
+}
+
+/// Result of `set_recurring`.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Output {
+    #[schemars(description = text::VAULT_OUT)]
+    vault: VaultOut,
+    #[schemars(description = text::CURRENCY)]
+    currency: String,
+    /// The schedule as it now is (as it was, when removed).
+    recurring: RecurringOut,
+    /// Whether this call created it.
+    created: bool,
+    /// Whether this call changed it.
+    changed: bool,
+    /// Whether this call removed it.
+    removed: bool,
+}
+
+/// The `set_recurring` tool.
+pub(crate) struct SetRecurring;
+
+#[async_trait]
+impl Operation for SetRecurring {
+    type Args = Args;
+    type Output = Output;
+    const NAME: &'static str = "set_recurring";
+    const TITLE: &'static str = "Set a recurring entry";
+    const DESCRIPTION: &'static str = "Creates, changes or removes a fixed cost that posts itself on its day (\"월세 매달 25일 50만 원\": name \"월세\", from \"카카오뱅크\", to \"주거비\", amount \"500000\", day 25). Each date posts once, marked `recurring`; a repeat with the same settings is harmless.";
+    const SCOPE: &'static str = WRITE;
+    const ANNOTATIONS: dochiya_protocol::ToolAnnotations = destructive(true);
+
+    async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
+        let set = ledger
+            .set_recurring(
+                who,
+                RecurringInput {
+                    vault: args.vault.map(String::from),
+                    name: args.name.into(),
+                    from: args.from.map(String::from),
+                    to: args.to.map(String::from),
+                    amount: args.amount.map(|a| a.0),
+                    day: args.day,
+                    every: args.every.map(Every::from),
+                    start: args.start.map(|d| d.0),
+                    end: args.end.map(|d| d.0),
+                    memo: args.memo.map(String::from),
+                    change: args.change.unwrap_or(false),
+                    remove: args.remove.unwrap_or(false),
+                },
+            )
+            .await?;
+        Ok(Output {
+            vault: set.vault.into(),
+            currency: set.currency.code().to_owned(),
+            recurring: set.recurring.into(),
+            created: set.created,
+            changed: set.changed,
+            removed: set.removed,
+        })
+    }
+}
