@@ -447,4 +447,10 @@ impl Ledger {
     ) -> Result<RecurringList, LedgerError> {
         recurring::list_recurring(self, who, vault, month).await
     }
+
+    /// Post what is due in a vault, by id: the scheduled run's entry point (the vault id
+    /// comes from the due index, never from a client). Nothing due writes nothing.
+    pub async fn post_due_vault(&self, vault: crate::domain::VaultId) -> Result<PostingRun, LedgerError> {
+        recurring::posting::post_due_vault(self, vault).await
+    }
 }

@@ -80,7 +80,7 @@ pub(super) async fn set_recurring(
 }
 
 /// The differences between a schedule and what a call sent, as `"day 25 (sent 10)"`.
-fn differences(s: &ScheduleRec, input: &RecurringInput, wanted: &Wanted<'_>) -> Vec<String> {
+fn differences(s: &ScheduleRec, input: &RecurringInput, wanted: &Wanted<'_>, m: &Membership) -> Vec<String> {
     let mut out = Vec::new();
     let mut differ = |what: &str, was: String, sent: String| {
         if was != sent {
@@ -88,13 +88,30 @@ fn differences(s: &ScheduleRec, input: &RecurringInput, wanted: &Wanted<'_>) -> 
         }
     };
     if let Some((id, name)) = &wanted.from {
-        differ("from", s.from_name.clone(), if *id == s.from_id { s.from_name.clone() } else { name.clone() });
+        differ(
+            "from",
+            s.from_name.clone(),
+            if *id == s.from_id {
+                s.from_name.clone()
+            } else {
+                name.clone()
+            },
+        );
     }
     if let Some((id, name)) = &wanted.to {
-        differ("to", s.to_name.clone(), if *id == s.to_id { s.to_name.clone() } else { name.clone() });
+        differ(
+            "to",
+            s.to_name.clone(),
+            if *id == s.to_id {
+                s.to_name.clone()
+            } else {
+                name.clone()
+            },
+        );
     }
     if let Some(a) = wanted.amount {
-        differ("amount", s.amount.to_string(), a.to_string());
+        let money = |v| Money::from_minor(v, m.currency).to_string();
+        differ("amount", money(s.amount), money(a));
     }
     if let Some(d) = input.day {
         differ("day", s.dates.day().to_string(), d.to_string());
@@ -106,7 +123,11 @@ fn differences(s: &ScheduleRec, input: &RecurringInput, wanted: &Wanted<'_>) -> 
         differ("start", s.dates.start().to_string(), d.to_string());
     }
     if let Some(d) = input.end {
-        differ("end", s.dates.end().map_or("none".into(), |e| e.to_string()), d.to_string());
+        differ(
+            "end",
+            s.dates.end().map_or("none".into(), |e| e.to_string()),
+            d.to_string(),
+        );
     }
     if let Some(memo) = wanted.memo {
         differ("memo", format!("\"{}\"", s.memo), format!("\"{memo}\""));
@@ -163,6 +184,11 @@ async fn set_in(
     )
     .await;
     let (cat, all, head) = (cat?, all?, head_next(head?.as_ref())?);
+    // Post what is due first (`in_vault` does, then runs this again): a change or a
+    // removal applies from the next date on, never to an occurrence already due.
+    if due(ledger, &m, head) {
+        return Err(LedgerError::Conflict);
+    }
     let existing = all.iter().find(|s| &s.name_key == name.key()).cloned();
     if input.remove {
         return remove(ledger, who, &v, &cat, &all, existing, name, head).await;
@@ -178,7 +204,7 @@ async fn set_in(
     };
     let rec = match &existing {
         Some(s) if !input.change => {
-            let diff = differences(s, input, &w);
+            let diff = differences(s, input, &w, &m);
             if diff.is_empty() {
                 return Ok(result(s, false, false));
             }
@@ -213,13 +239,18 @@ async fn set_in(
     }
     match v.commit(ledger, who, ops).await {
         Ok(()) => {}
-        Err(StoreError::ConditionFailed { guard: MEMBERSHIP, .. }) => return Err(vault_gone(&m)),
+        Err(StoreError::ConditionFailed {
+            guard: MEMBERSHIP, ..
+        }) => return Err(vault_gone(&m)),
         Err(StoreError::ConditionFailed { .. }) => return Err(LedgerError::Conflict),
         Err(e) => return Err(e.into()),
     }
     // Due already (a start in the past, or today's day): posted now, before the answer.
     let (now, _) = posting::post_due(ledger, &m, next).await?;
-    let shown = now.iter().find(|s| s.schedule_id == rec.schedule_id).unwrap_or(&rec);
+    let shown = now
+        .iter()
+        .find(|s| s.schedule_id == rec.schedule_id)
+        .unwrap_or(&rec);
     Ok(result(shown, existing.is_none(), existing.is_some()))
 }
 
@@ -232,11 +263,16 @@ fn created(
     name: &Name,
     w: &Wanted<'_>,
 ) -> Result<ScheduleRec, LedgerError> {
-    let (Some((from_id, from_name)), Some((to_id, to_name)), Some(amount)) = (&w.from, &w.to, w.amount) else {
-        let missing: Vec<&str> = [("from", w.from.is_none()), ("to", w.to.is_none()), ("amount", w.amount.is_none())]
-            .into_iter()
-            .filter_map(|(n, gone)| gone.then_some(n))
-            .collect();
+    let (Some((from_id, from_name)), Some((to_id, to_name)), Some(amount)) = (&w.from, &w.to, w.amount)
+    else {
+        let missing: Vec<&str> = [
+            ("from", w.from.is_none()),
+            ("to", w.to.is_none()),
+            ("amount", w.amount.is_none()),
+        ]
+        .into_iter()
+        .filter_map(|(n, gone)| gone.then_some(n))
+        .collect();
         return Err(LedgerError::invalid(
             field(missing[0]),
             format!(
@@ -249,22 +285,31 @@ fn created(
     if all.len() >= MAX_SCHEDULES {
         return Err(LedgerError::invalid(
             field("name"),
-            format!("a vault keeps at most {MAX_SCHEDULES} recurring entries; remove one first (remove: true)"),
+            format!(
+                "a vault keeps at most {MAX_SCHEDULES} recurring entries; remove one first (remove: true)"
+            ),
         ));
     }
     if from_id == to_id {
         return Err(LedgerError::invalid(
             field("to"),
-            format!("\"{to_name}\" is on both sides; a recurring entry moves money between different accounts"),
+            format!(
+                "\"{to_name}\" is on both sides; a recurring entry moves money between different accounts"
+            ),
         ));
     }
     let today = m.today(ledger);
     let start = input.start.unwrap_or(today);
-    let year_back = today.as_jiff().checked_sub(jiff::Span::new().years(1)).unwrap_or(today.as_jiff());
+    let year_back = today
+        .as_jiff()
+        .checked_sub(jiff::Span::new().years(1))
+        .unwrap_or(today.as_jiff());
     if start.as_jiff() < year_back {
         return Err(LedgerError::invalid(
             field("start"),
-            format!("start {start} is more than a year before today ({today}); send a start within the last year"),
+            format!(
+                "start {start} is more than a year before today ({today}); send a start within the last year"
+            ),
         ));
     }
     let dates = Schedule::new(input.day, input.every.unwrap_or(Every::Month), start, input.end)
@@ -300,7 +345,9 @@ fn changed(
     if from_id == to_id {
         return Err(LedgerError::invalid(
             field("to"),
-            format!("\"{to_name}\" is on both sides; a recurring entry moves money between different accounts"),
+            format!(
+                "\"{to_name}\" is on both sides; a recurring entry moves money between different accounts"
+            ),
         ));
     }
     let dates = Schedule::new(
@@ -370,7 +417,9 @@ async fn remove(
             changed: false,
             removed: true,
         }),
-        Err(StoreError::ConditionFailed { guard: MEMBERSHIP, .. }) => Err(vault_gone(m)),
+        Err(StoreError::ConditionFailed {
+            guard: MEMBERSHIP, ..
+        }) => Err(vault_gone(m)),
         Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
         Err(e) => Err(e.into()),
     }

@@ -10,15 +10,17 @@
 //! not posted again. Then the vault's head (`RN`: the earliest next due date) moves
 //! on, only if it is still what was read, so a schedule made meanwhile is not missed.
 
+use super::super::Ledger;
 use super::super::codec::{
     GuardRec, HEAD_NEXT, Membership, PostingRec, ScheduleRec, TxRec, posted_attrs, sv,
 };
-use super::super::guards::{ACCOUNT_EXISTS, ACCOUNT_LIVE, RECURRING_CLAIM, RECURRING_HEAD, SCHEDULE_UNCHANGED};
+use super::super::guards::{
+    ACCOUNT_EXISTS, ACCOUNT_LIVE, RECURRING_CLAIM, RECURRING_HEAD, SCHEDULE_UNCHANGED,
+};
 use super::super::record::{line_text, posted_guard_key};
 use super::super::resolve::query_all;
-use super::super::writer::transaction_ops;
 use super::super::writer::TxChange;
-use super::super::Ledger;
+use super::super::writer::transaction_ops;
 use crate::domain::{LocalDate, NameKey, TransactionId};
 use crate::error::LedgerError;
 use crate::keys;
@@ -159,7 +161,11 @@ async fn post_schedule(
             version: s.version.saturating_add(1),
             ..s.clone()
         };
-        match ledger.store.write(occurrence_ops(m, s, &moved, &tx, now.as_second())?).await {
+        match ledger
+            .store
+            .write(occurrence_ops(m, s, &moved, &tx, now.as_second())?)
+            .await
+        {
             Ok(()) => {
                 *s = moved;
                 run.posted += 1;
@@ -169,7 +175,11 @@ async fn post_schedule(
                 ..
             }) => {
                 run.replayed += 1;
-                match ledger.store.get(&keys::recurring(m.vault_id, &s.name_key)).await? {
+                match ledger
+                    .store
+                    .get(&keys::recurring(m.vault_id, &s.name_key))
+                    .await?
+                {
                     Some(item) => *s = ScheduleRec::from_attrs(&item.attrs)?,
                     None => {
                         s.schedule_id.clear();
@@ -232,4 +242,25 @@ fn occurrence_ops(
     ];
     ops.extend(transaction_ops(m.vault_id, TxChange::Create(tx), &[])?);
     Ok(ops)
+}
+
+/// The scheduler's way in: post what is due in one vault, found by id (from the due
+/// index, never from a client), with its settings from the vault's own item.
+pub(crate) async fn post_due_vault(
+    ledger: &Ledger,
+    vault: crate::domain::VaultId,
+) -> Result<PostingRun, LedgerError> {
+    let store = ledger.store.as_ref();
+    let got = store
+        .get_many(&[keys::vault_meta(vault), keys::recurring_head(vault)])
+        .await?;
+    let Some(Some(meta)) = got.first() else {
+        return Ok(PostingRun::default());
+    };
+    let m = Membership::from_attrs(&meta.attrs)?;
+    let head = super::super::codec::head_next(got.get(1).and_then(Option::as_ref))?;
+    if !super::due(ledger, &m, head) {
+        return Ok(PostingRun::default());
+    }
+    post_due(ledger, &m, head).await.map(|(_, run)| run)
 }
