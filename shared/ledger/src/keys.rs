@@ -359,6 +359,31 @@ pub fn recurring_guard(vault: VaultId, content_hash: &str) -> Key {
     Key::new(vault_pk(vault), format!("DR#{content_hash}"))
 }
 
+/// How many partitions the due index is spread over: a million vaults put about
+/// 16,000 items in each, and the scheduled run reads each shard with one query.
+pub const DUE_SHARDS: u32 = 64;
+
+/// The due-index shard of a vault (from its random id, so vaults spread evenly).
+pub fn due_shard(vault: VaultId) -> u32 {
+    u32::try_from(vault.as_uuid().as_u128() % u128::from(DUE_SHARDS)).unwrap_or(0)
+}
+
+/// A due-index shard's partition (`DUE#<nn>`): no person's or vault's data.
+pub fn due_pk(shard: u32) -> String {
+    format!("DUE#{shard:02}")
+}
+
+/// A vault's entry in the due index (`DUE#<nn>` / `<YYYY-MM-DD>#<vaultId>`): its
+/// recurring head's date, so the scheduled run reads only what is due.
+pub fn due(vault: VaultId, date: LocalDate) -> Key {
+    Key::new(due_pk(due_shard(vault)), format!("{date}#{vault}"))
+}
+
+/// A shard's entries due on or before `through`.
+pub fn due_through(through: LocalDate) -> SkRange {
+    SkRange::Between("1900".into(), upper(&format!("{through}#")))
+}
+
 /// Whether a sort key (from a range above) is an account's.
 pub fn is_account(sk: &str) -> bool {
     sk.starts_with(ACCOUNT_PREFIX)

@@ -3732,6 +3732,7 @@ macro_rules! ledger_contract_tests {
             recurring_voids_and_duplicates,
             recurring_turns_at_los_angeles_midnight,
             recurring_refuses_bad_input,
+            recurring_scheduled_run_posts_only_what_is_due,
         );
     };
 }

@@ -453,4 +453,20 @@ impl Ledger {
     pub async fn post_due_vault(&self, vault: crate::domain::VaultId) -> Result<PostingRun, LedgerError> {
         recurring::posting::post_due_vault(self, vault).await
     }
+
+    /// The scheduled run: every shard of the due index, posting what is due in each
+    /// vault whose head falls on or before tomorrow in UTC (a vault's own zone may be
+    /// ahead; each vault is then checked against its own today).
+    pub async fn post_due_everywhere(&self) -> Result<PostingRun, LedgerError> {
+        let through = crate::domain::VaultZone::utc()
+            .date_at(self.clock.now())
+            .next_day();
+        let mut run = PostingRun::default();
+        for shard in 0..crate::keys::DUE_SHARDS {
+            let one = recurring::posting::post_due_shard(self, shard, through).await?;
+            run.posted += one.posted;
+            run.replayed += one.replayed;
+        }
+        Ok(run)
+    }
 }

@@ -328,7 +328,8 @@ where
         return out;
     }
     Box::pin(super::recurring::posting::post_due(ledger, m, head)).await?;
-    if committed { out } else { again().await }
+    // Boxed: inline, a second body would double every vault call's future (and its stack, unoptimized).
+    if committed { out } else { Box::pin(again()).await }
 }
 
 /// "Your access ended" instead of "no such vault" (or "you have no vault yet") when

@@ -12,13 +12,13 @@ use crate::operation::{Operation, WRITE, destructive};
 use crate::text;
 use crate::wire::{RecurringOut, VaultOut};
 
-/// How often, as arguments and results spell it.
+/// How often, as arguments and results spell it (`year`: in the start's month).
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum EveryWire {
-    /// Each month.
+    #[allow(missing_docs)]
     Month,
-    /// Each year, in the start's month.
+    #[allow(missing_docs)]
     Year,
 }
 
@@ -46,27 +46,27 @@ impl From<Every> for EveryWire {
 pub(crate) struct Args {
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    /// Its name, unique in the vault, e.g. "월세".
+    /// Unique in the vault, e.g. "월세".
     name: NameArg,
-    /// Account the money leaves.
+    /// Account money leaves.
     from: Option<AccountArg>,
-    /// Account it arrives at.
+    /// Account it goes to.
     to: Option<AccountArg>,
-    /// Each time, decimal string.
+    /// Each time.
     amount: Option<PositiveAmountArg>,
-    /// 1–31; a shorter month uses its last day. Default: last day.
+    /// 1–31 (a shorter month: its last day); default last day.
     day: Option<i64>,
     /// Default month.
     every: Option<EveryWire>,
-    /// YYYY-MM-DD, default today; past dates post now.
+    /// Default today; past dates post now.
     start: Option<DateArg>,
-    /// Last date, YYYY-MM-DD.
+    /// Last date.
     end: Option<DateArg>,
-    /// Default: the name.
+    /// Default: name.
     memo: Option<MemoArg>,
-    /// true: change the existing one from its next date.
+    /// true: change it from its next date.
     change: Option<bool>,
-    /// true: stop it; posted entries stay.
+    /// true: stop it (posted stays).
     remove: Option<bool>,
 }
 
@@ -97,7 +97,7 @@ impl Operation for SetRecurring {
     type Output = Output;
     const NAME: &'static str = "set_recurring";
     const TITLE: &'static str = "Set a recurring entry";
-    const DESCRIPTION: &'static str = "Creates, changes or removes a fixed cost that posts itself on its day (\"월세 매달 25일 50만 원\": name \"월세\", from \"카카오뱅크\", to \"주거비\", amount \"500000\", day 25). Each date posts once, marked `recurring`; a repeat with the same settings is harmless.";
+    const DESCRIPTION: &'static str = "A fixed cost that posts itself on its day, once per date, marked `recurring` (월세 25일 50만: name \"월세\", from \"카카오뱅크\", to \"주거비\", amount \"500000\", day 25). Same settings again is harmless.";
     const SCOPE: &'static str = WRITE;
     const ANNOTATIONS: dochiya_protocol::ToolAnnotations = destructive(true);
 

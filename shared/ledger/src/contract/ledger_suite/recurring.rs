@@ -371,3 +371,32 @@ pub async fn recurring_refuses_bad_input<S: Store>(store: S) {
     assert_eq!((list.recurring.len(), list.upcoming.len()), (0, 0));
     assert_eq!(posted(&l, &me, "월세").await, vec![]);
 }
+
+/// The scheduled run (a scheduler-shaped invocation: no caller, every shard of the
+/// due index) posts what is due in vaults nobody opened, and only that.
+pub async fn recurring_scheduled_run_posts_only_what_is_due<S: Store>(store: S) {
+    let (l, clock) = ledger_over(Arc::new(store));
+    // A day before the suite's clock (the other tests' schedules all fall due later).
+    clock.advance_seconds(-DAY);
+    let (due, later) = (fresh_person("recurring-run-a"), fresh_person("recurring-run-b"));
+    rent_household(&l, &due).await;
+    rent_household(&l, &later).await;
+    set(&l, &due, rent(Some(15), None)).await;
+    set(&l, &later, rent(Some(20), None)).await;
+    clock.advance_seconds(DAY); // 2026-03-15, noon in Seoul; nobody reads
+    let run = call!(l.post_due_everywhere()).expect("scheduled run");
+    assert!(run.posted >= 1, "{run:?}");
+    // Before any read of the vault: the run left nothing due there.
+    let vault_id = call!(l.list_vaults(&due)).expect("list_vaults").vaults[0].vault_id;
+    assert_eq!(
+        call!(l.post_due_vault(vault_id)).expect("run"),
+        PostingRun::default()
+    );
+    assert_eq!(posted(&l, &due, "월세").await, vec![row("2026-03-15", "500000")]);
+    assert_eq!(posted(&l, &later, "월세").await, vec![]);
+    let list = call!(l.list_recurring(&later, None, None)).expect("list");
+    assert_eq!(
+        list.recurring[0].next.map(|d| d.to_string()),
+        Some("2026-03-20".into())
+    );
+}

@@ -20,7 +20,7 @@ use crate::domain::{Every, Money, Name, Schedule, ScheduleError, closest_names, 
 use crate::error::{Entity, Field};
 use crate::keys;
 use crate::store::{Condition, Guard, Item, StoreError, WriteOp};
-use posting::{earliest, head_op, next_of, schedules};
+use posting::{earliest, head_ops, next_of, schedules};
 
 /// Most schedules one vault keeps: bounds every posting run and listing.
 pub const MAX_SCHEDULES: usize = 50;
@@ -235,7 +235,7 @@ async fn set_in(
     ];
     let next = [head, next_of(&rec)].into_iter().flatten().min();
     if next != head {
-        ops.push(head_op(&m, head, next));
+        ops.extend(head_ops(&m, head, next));
     }
     match v.commit(ledger, who, ops).await {
         Ok(()) => {}
@@ -403,7 +403,7 @@ async fn remove(
     ];
     let next = earliest(&rest);
     if next != head {
-        ops.push(head_op(m, head, next));
+        ops.extend(head_ops(m, head, next));
     }
     match v.commit(ledger, who, ops).await {
         Ok(()) => Ok(RecurringSet {

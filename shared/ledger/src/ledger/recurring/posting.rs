@@ -50,12 +50,12 @@ fn head_unchanged(read: Option<LocalDate>) -> Condition {
     }
 }
 
-/// The op that sets the vault's head to `next` (removes it when nothing is ever due),
-/// only if it is still `read`.
-pub(super) fn head_op(m: &Membership, read: Option<LocalDate>, next: Option<LocalDate>) -> WriteOp {
+/// The ops that set the vault's head to `next` (remove it when nothing is ever due),
+/// only if it is still `read`, and move the vault's entry in the due index with it.
+pub(super) fn head_ops(m: &Membership, read: Option<LocalDate>, next: Option<LocalDate>) -> Vec<WriteOp> {
     let key = keys::recurring_head(m.vault_id);
     let guard = Some(Guard::new(RECURRING_HEAD, head_unchanged(read)));
-    match next {
+    let mut ops = vec![match next {
         Some(d) => WriteOp::Put {
             item: Item {
                 key,
@@ -64,7 +64,23 @@ pub(super) fn head_op(m: &Membership, read: Option<LocalDate>, next: Option<Loca
             guard,
         },
         None => WriteOp::Delete { key, guard },
+    }];
+    if let Some(old) = read.filter(|old| Some(*old) != next) {
+        ops.push(WriteOp::Delete {
+            key: keys::due(m.vault_id, old),
+            guard: None,
+        });
     }
+    if let Some(new) = next.filter(|new| Some(*new) != read) {
+        ops.push(WriteOp::Put {
+            item: Item {
+                key: keys::due(m.vault_id, new),
+                attrs: [("vaultId".to_string(), sv(m.vault_id.to_string()))].into(),
+            },
+            guard: None,
+        });
+    }
+    ops
 }
 
 /// Every schedule of the vault (one query), by name key.
@@ -110,7 +126,7 @@ pub(crate) async fn post_due(
     let next = earliest(&all);
     if next != head {
         // Lost to a concurrent change of the head: whoever moved it read newer schedules.
-        match ledger.store.write(vec![head_op(m, head, next)]).await {
+        match ledger.store.write(head_ops(m, head, next)).await {
             Ok(()) | Err(StoreError::ConditionFailed { .. }) => {}
             Err(e) => return Err(e.into()),
         }
@@ -263,4 +279,32 @@ pub(crate) async fn post_due_vault(
         return Ok(PostingRun::default());
     }
     post_due(ledger, &m, head).await.map(|(_, run)| run)
+}
+
+/// The scheduled run over one shard of the due index: every vault whose head is due
+/// on or before `through` (one query), each posted as [`post_due_vault`] does.
+pub(crate) async fn post_due_shard(
+    ledger: &Ledger,
+    shard: u32,
+    through: LocalDate,
+) -> Result<PostingRun, LedgerError> {
+    let items = query_all(
+        ledger.store.as_ref(),
+        keys::due_pk(shard),
+        keys::due_through(through),
+        true,
+    )
+    .await?;
+    let mut run = PostingRun::default();
+    for item in &items {
+        let vault = match item.attrs.get("vaultId") {
+            Some(Value::S(v)) => crate::domain::VaultId::parse(v)
+                .map_err(|_| LedgerError::internal("a due-index entry has an unreadable vault id"))?,
+            _ => return Err(LedgerError::internal("a due-index entry has no vault id")),
+        };
+        let one = post_due_vault(ledger, vault).await?;
+        run.posted += one.posted;
+        run.replayed += one.replayed;
+    }
+    Ok(run)
 }
