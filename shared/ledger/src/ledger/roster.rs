@@ -277,9 +277,14 @@ where
         if committed.load(Ordering::Acquire) || version == roster.version {
             // Boxed, like the second body inside: it keeps this future (and its stack use,
             // unoptimized) the size it was before recurring heads.
-            return Box::pin(after_head(ledger, &m, head, committed.load(Ordering::Acquire), out, || {
-                body(InVault::new(m.clone(), roster.clone()))
-            }))
+            return Box::pin(after_head(
+                ledger,
+                &m,
+                head,
+                committed.load(Ordering::Acquire),
+                out,
+                || body(InVault::new(m.clone(), roster.clone())),
+            ))
             .await;
         }
         ledger.rosters.forget(who);
@@ -288,11 +293,20 @@ where
     let m = pick_vault(&roster.members, wanted).map_err(|e| ended_instead(&roster, wanted, e))?;
     let v = InVault::new(m.clone(), roster.clone());
     let committed = v.committed.clone();
-    let (head, out) = join2(ledger.store.get(&keys::recurring_head(m.vault_id)), Box::pin(body(v))).await;
+    let (head, out) = join2(
+        ledger.store.get(&keys::recurring_head(m.vault_id)),
+        Box::pin(body(v)),
+    )
+    .await;
     let head = head_next(head?.as_ref())?;
-    Box::pin(after_head(ledger, &m, head, committed.load(Ordering::Acquire), out, || {
-        body(InVault::new(m.clone(), roster.clone()))
-    }))
+    Box::pin(after_head(
+        ledger,
+        &m,
+        head,
+        committed.load(Ordering::Acquire),
+        out,
+        || body(InVault::new(m.clone(), roster.clone())),
+    ))
     .await
 }
 
