@@ -155,7 +155,7 @@ pub(super) async fn fetch(ledger: &Ledger, who: &PersonId) -> Result<Arc<Roster>
     members.sort_by(|a, b| a.name_key.cmp(&b.name_key));
     // A vault rejoined since is live again: its ended record says nothing.
     ended.retain(|e| !members.iter().any(|m| m.vault_id == e.vault_id));
-    ended.sort_by(|a, b| b.on.cmp(&a.on));
+    ended.sort_by_key(|e| std::cmp::Reverse(e.on));
     let roster = Arc::new(Roster {
         members,
         ended,
