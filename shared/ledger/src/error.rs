@@ -24,6 +24,8 @@ pub enum Entity {
     Snapshot,
     /// A person keeping a shared vault.
     Member,
+    /// A recurring schedule (set_recurring).
+    Recurring,
 }
 
 impl Entity {
@@ -35,6 +37,7 @@ impl Entity {
             Entity::Transaction => "transaction",
             Entity::Snapshot => "snapshot",
             Entity::Member => "member",
+            Entity::Recurring => "recurring entry",
         }
     }
 
@@ -45,6 +48,7 @@ impl Entity {
             Entity::Account => "list_accounts",
             Entity::Transaction | Entity::Snapshot => "list_transactions",
             Entity::Member => "list_vaults",
+            Entity::Recurring => "list_recurring",
         }
     }
 }
@@ -141,6 +145,8 @@ pub enum Field {
     InviteCode,
     /// A member of a shared vault, by name.
     Member,
+    /// An argument of a recurring schedule, by its argument name (`day`, `end`, `start`…).
+    Recurring(&'static str),
 }
 
 impl fmt::Display for Field {
@@ -175,6 +181,7 @@ impl fmt::Display for Field {
             Field::Entries => f.write_str("entries"),
             Field::InviteCode => f.write_str("invite code"),
             Field::Member => f.write_str("member"),
+            Field::Recurring(arg) => f.write_str(arg),
         }
     }
 }
@@ -748,6 +755,7 @@ fn not_found_message(what: Entity, name: &str, within: Option<&str>, candidates:
         Entity::Transaction => (format!("No transaction with id \"{name}\"{place}."), ""),
         Entity::Snapshot => (format!("No snapshot for \"{name}\"{place}."), ""),
         Entity::Member => (format!("No member named \"{name}\"{place}."), ""),
+        Entity::Recurring => (format!("No recurring entry named \"{name}\"{place}."), ""),
         Entity::Vault => (
             format!("No vault named \"{name}\"."),
             " or create_vault to make it",

@@ -45,6 +45,13 @@ pub const BUDGET_PREFIX: &str = "BG#";
 pub const MEMBER_PREFIX: &str = "MB#";
 /// Prefix of invite items; an invite is its own partition and its sort key repeats it.
 pub const INVITE_PREFIX: &str = "INV#";
+/// Prefix of recurring schedules in a vault (`RC#<name key>`). `R` sorts after every
+/// `M…` and before `S#`, inside no other range.
+pub const RECURRING_PREFIX: &str = "RC#";
+/// Prefix of recurring postings' claims (`RP#<scheduleId>#<date>`): one per schedule and date, ever.
+pub const RECURRING_POSTED_PREFIX: &str = "RP#";
+/// Sort key of a vault's recurring head: the earliest date any schedule may next fall due.
+pub const RECURRING_HEAD: &str = "RN";
 /// A character above every character used after a prefix: closes inclusive ranges.
 pub const HIGH: char = '\u{10FFFF}';
 
@@ -319,6 +326,62 @@ pub fn members_and_meta() -> SkRange {
 /// Whether a sort key (from [`members_and_meta`]) is a member item's.
 pub fn is_member(sk: &str) -> bool {
     sk.starts_with(MEMBER_PREFIX)
+}
+
+/// A recurring schedule (`V#<id>` / `RC#<name key>`): one per name in a vault.
+pub fn recurring(vault: VaultId, name: &NameKey) -> Key {
+    Key::new(vault_pk(vault), format!("{RECURRING_PREFIX}{}", name.as_str()))
+}
+
+/// Every recurring schedule of a vault.
+pub fn recurrings() -> SkRange {
+    SkRange::Prefix(RECURRING_PREFIX.into())
+}
+
+/// The claim of one schedule's posting on one date (`V#<id>` / `RP#<scheduleId>#<date>`):
+/// whoever writes it first posts that occurrence; it is never deleted, so a voided
+/// occurrence is not posted again.
+pub fn recurring_posted(vault: VaultId, schedule_id: &str, date: LocalDate) -> Key {
+    Key::new(
+        vault_pk(vault),
+        format!("{RECURRING_POSTED_PREFIX}{schedule_id}#{date}"),
+    )
+}
+
+/// The vault's recurring head (`V#<id>` / `RN`), read beside every call into the vault.
+pub fn recurring_head(vault: VaultId) -> Key {
+    Key::new(vault_pk(vault), RECURRING_HEAD)
+}
+
+/// The guard that makes a hand entry of a posted occurrence a probable duplicate
+/// (`V#<id>` / `DR#<hash of date and lines>`), whenever it was posted.
+pub fn recurring_guard(vault: VaultId, content_hash: &str) -> Key {
+    Key::new(vault_pk(vault), format!("DR#{content_hash}"))
+}
+
+/// How many partitions the due index is spread over: a million vaults put about
+/// 16,000 items in each, and the scheduled run reads each shard with one query.
+pub const DUE_SHARDS: u32 = 64;
+
+/// The due-index shard of a vault (from its random id, so vaults spread evenly).
+pub fn due_shard(vault: VaultId) -> u32 {
+    u32::try_from(vault.as_uuid().as_u128() % u128::from(DUE_SHARDS)).unwrap_or(0)
+}
+
+/// A due-index shard's partition (`DUE#<nn>`): no person's or vault's data.
+pub fn due_pk(shard: u32) -> String {
+    format!("DUE#{shard:02}")
+}
+
+/// A vault's entry in the due index (`DUE#<nn>` / `<YYYY-MM-DD>#<vaultId>`): its
+/// recurring head's date, so the scheduled run reads only what is due.
+pub fn due(vault: VaultId, date: LocalDate) -> Key {
+    Key::new(due_pk(due_shard(vault)), format!("{date}#{vault}"))
+}
+
+/// A shard's entries due on or before `through`.
+pub fn due_through(through: LocalDate) -> SkRange {
+    SkRange::Between("1900".into(), upper(&format!("{through}#")))
 }
 
 /// Whether a sort key (from a range above) is an account's.

@@ -43,6 +43,7 @@ pub(crate) fn argument(field: Field) -> Cow<'static, str> {
         Field::Entries => "entries",
         Field::InviteCode => "inviteCode",
         Field::Member => "member",
+        Field::Recurring(arg) => arg,
     })
 }
 

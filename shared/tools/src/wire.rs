@@ -246,6 +246,9 @@ pub(crate) struct TransactionOut<Id = StoredId> {
     /// Who voided it (voided entries only; absent on older voids).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) voided_by: Option<String>,
+    /// The recurring schedule (set_recurring) that posted it, by name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) recurring: Option<String>,
 }
 
 /// An earlier version of an edited transaction.
@@ -300,6 +303,7 @@ impl<Id: IdOut> From<lt::Transaction> for TransactionOut<Id> {
             void_reason: t.void_reason,
             voided_at: t.voided_at.map(|at| at.to_string()),
             voided_by: t.voided_by,
+            recurring: t.recurring,
         }
     }
 }
@@ -386,6 +390,55 @@ impl From<lt::Scheduled> for ScheduledOut {
         ScheduledOut {
             amount: s.amount.into(),
             count: s.count,
+        }
+    }
+}
+
+/// A recurring schedule as `set_recurring` and `list_recurring` show it.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct RecurringOut {
+    /// Its name.
+    pub(crate) name: String,
+    /// Account the money leaves.
+    pub(crate) from: String,
+    /// Account it arrives at.
+    pub(crate) to: String,
+    /// Each time, in the vault currency.
+    pub(crate) amount: AmountOut,
+    /// Day of the month (31: the last day).
+    pub(crate) day: i8,
+    /// month or year.
+    pub(crate) every: crate::tools::set_recurring::EveryWire,
+    /// First possible date.
+    pub(crate) start: DateOut,
+    /// Last possible date.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) end: Option<DateOut>,
+    /// Memo of its postings.
+    pub(crate) memo: String,
+    /// Next date it posts; absent once it has ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) next: Option<DateOut>,
+    /// Latest date it posted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) last_posted: Option<DateOut>,
+}
+
+impl From<lt::RecurringView> for RecurringOut {
+    fn from(r: lt::RecurringView) -> Self {
+        Self {
+            name: r.name,
+            from: r.from,
+            to: r.to,
+            amount: r.amount.into(),
+            day: r.day,
+            every: r.every.into(),
+            start: r.start.into(),
+            end: r.end.map(DateOut::from),
+            memo: r.memo,
+            next: r.next.map(DateOut::from),
+            last_posted: r.last_posted.map(DateOut::from),
         }
     }
 }

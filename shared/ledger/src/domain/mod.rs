@@ -8,6 +8,7 @@ mod invite;
 pub mod limits;
 mod money;
 mod name;
+mod schedule;
 mod time;
 
 pub use amount_text::other_currency;
@@ -23,6 +24,7 @@ pub use name::{
     Name, NameKey, archived_handle, closest_names, id_shape, invisible_in, is_archived_handle,
     without_invisible,
 };
+pub use schedule::{Every, MAX_DAY, Schedule, ScheduleError};
 pub use time::{Clock, LocalDate, ManualClock, SystemClock, VaultZone, YearMonth};
 
 use std::fmt;

@@ -226,6 +226,14 @@ impl VaultZone {
         })
     }
 
+    /// UTC (the scheduled run's calendar).
+    pub fn utc() -> VaultZone {
+        VaultZone {
+            name: "UTC".into(),
+            tz: TimeZone::UTC,
+        }
+    }
+
     /// The IANA name.
     pub fn name(&self) -> &str {
         &self.name

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 
 use super::types::Role;
 use crate::domain::{
-    AccountId, AccountKind, Currency, LocalDate, NameKey, TransactionId, VaultId, VaultZone, YearMonth,
+    AccountId, AccountKind, Currency, Every, LocalDate, NameKey, Schedule, TransactionId, VaultId, VaultZone,
+    YearMonth,
 };
 use crate::error::LedgerError;
 use crate::store::{Attrs, Condition, Guard, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
@@ -634,6 +635,8 @@ pub(super) struct TxRec {
     /// entries from before it was kept): a line with another reference is another
     /// purchase, never its duplicate.
     pub external_ref: Option<String>,
+    /// The name of the recurring schedule that posted it (absent on every other entry).
+    pub recurring: Option<String>,
 }
 
 impl TxRec {
@@ -661,6 +664,7 @@ impl TxRec {
             voided_by: None,
             origin: None,
             external_ref: None,
+            recurring: None,
         }
     }
 
@@ -702,6 +706,9 @@ impl TxRec {
         }
         if let Some(r) = &self.external_ref {
             attrs.insert(EXTERNAL_REF.into(), sv(r));
+        }
+        if let Some(r) = &self.recurring {
+            attrs.insert(RECURRING.into(), sv(r));
         }
         if let Some(by) = &self.recorded_by {
             attrs.insert(RECORDED_BY.into(), sv(by));
@@ -764,6 +771,11 @@ impl TxRec {
                 Some(Value::S(r)) => Some(r.clone()),
                 Some(_) => return Err(corrupt(EXTERNAL_REF)),
             },
+            recurring: match a.get(RECURRING) {
+                None => None,
+                Some(Value::S(r)) => Some(r.clone()),
+                Some(_) => return Err(corrupt(RECURRING)),
+            },
         })
     }
 
@@ -777,6 +789,9 @@ const VERSION: &str = "version";
 
 /// Attribute of a transaction holding the externalRef it was recorded with.
 const EXTERNAL_REF: &str = "externalRef";
+
+/// Attribute of a transaction naming the recurring schedule that posted it.
+const RECURRING: &str = "recurring";
 
 /// Read an integer attribute that may be absent.
 fn optional_n(attrs: &Attrs, name: &str) -> Result<Option<i64>, LedgerError> {
@@ -895,16 +910,23 @@ pub(super) struct GuardRec {
     pub transaction_id: TransactionId,
     pub date: LocalDate,
     pub recorded_at_ms: i64,
+    /// Left by a recurring posting: a hand entry of the same date and lines repeats it
+    /// however long ago it was posted (not only within the window).
+    pub posted: bool,
 }
 
 impl GuardRec {
     pub fn to_attrs(&self, expires_at: i64) -> Attrs {
-        BTreeMap::from([
+        let mut a = BTreeMap::from([
             ("transactionId".into(), sv(self.transaction_id.to_string())),
             ("date".into(), sv(self.date.to_string())),
             ("recordedAt".into(), Value::N(self.recorded_at_ms)),
             (TTL_ATTRIBUTE.into(), Value::N(expires_at)),
-        ])
+        ]);
+        if self.posted {
+            a.insert(RECURRING.into(), Value::Bool(true));
+        }
+        a
     }
 
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
@@ -913,7 +935,112 @@ impl GuardRec {
                 .map_err(|_| corrupt("transactionId"))?,
             date: parse_or_corrupt(LocalDate::parse(s(a, "date")?), "date")?,
             recorded_at_ms: n(a, "recordedAt")?,
+            posted: flag(a, RECURRING)?,
         })
+    }
+}
+
+/// A recurring schedule (`RC#<name key>`): what it posts and when, and how far it got.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct ScheduleRec {
+    /// Its own id: claims are keyed by it, so a schedule made again under a removed
+    /// one's name starts afresh.
+    pub schedule_id: String,
+    pub name: String,
+    pub name_key: NameKey,
+    pub from_id: AccountId,
+    pub from_name: String,
+    pub to_id: AccountId,
+    pub to_name: String,
+    /// Minor units, positive.
+    pub amount: i64,
+    pub memo: String,
+    pub dates: Schedule,
+    /// Every occurrence through this date is decided (posted, or passed by a change).
+    pub posted_through: Option<LocalDate>,
+    /// The latest occurrence it posted.
+    pub last_posted: Option<LocalDate>,
+    /// One more with each write of the schedule (posting or change): the guard of both.
+    pub version: i64,
+}
+
+/// Attribute of a schedule holding its version.
+pub(super) const SCHEDULE_VERSION: &str = "version";
+/// Attribute of the recurring head holding the earliest next due date.
+pub(super) const HEAD_NEXT: &str = "next";
+
+impl ScheduleRec {
+    pub fn to_attrs(&self) -> Attrs {
+        let mut a = BTreeMap::from([
+            ("scheduleId".into(), sv(&self.schedule_id)),
+            ("name".into(), sv(&self.name)),
+            ("nameKey".into(), sv(self.name_key.as_str())),
+            ("fromId".into(), sv(self.from_id.to_string())),
+            ("fromName".into(), sv(&self.from_name)),
+            ("toId".into(), sv(self.to_id.to_string())),
+            ("toName".into(), sv(&self.to_name)),
+            ("amount".into(), Value::N(self.amount)),
+            ("memo".into(), sv(&self.memo)),
+            ("day".into(), Value::N(i64::from(self.dates.day()))),
+            ("every".into(), sv(self.dates.every().as_str())),
+            ("start".into(), sv(self.dates.start().to_string())),
+            (SCHEDULE_VERSION.into(), Value::N(self.version)),
+        ]);
+        let mut date = |name: &str, d: Option<LocalDate>| {
+            if let Some(d) = d {
+                a.insert(name.into(), sv(d.to_string()));
+            }
+        };
+        date("end", self.dates.end());
+        date("postedThrough", self.posted_through);
+        date("lastPosted", self.last_posted);
+        a
+    }
+
+    pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
+        let date = |name: &str| parse_or_corrupt(LocalDate::parse(s(a, name)?), name);
+        let opt_date = |name: &str| match a.get(name) {
+            None => Ok(None),
+            Some(_) => date(name).map(Some),
+        };
+        let every = parse_or_corrupt(Every::parse(s(a, "every")?), "period")?;
+        let dates = Schedule::new(Some(n(a, "day")?), every, date("start")?, opt_date("end")?)
+            .map_err(|_| corrupt("day"))?;
+        Ok(ScheduleRec {
+            schedule_id: s(a, "scheduleId")?.to_string(),
+            name: s(a, "name")?.to_string(),
+            name_key: NameKey::from_stored(s(a, "nameKey")?.to_string()),
+            from_id: parse_or_corrupt(AccountId::parse(s(a, "fromId")?), "account id")?,
+            from_name: s(a, "fromName")?.to_string(),
+            to_id: parse_or_corrupt(AccountId::parse(s(a, "toId")?), "account id")?,
+            to_name: s(a, "toName")?.to_string(),
+            amount: n(a, "amount")?,
+            memo: s(a, "memo")?.to_string(),
+            dates,
+            posted_through: opt_date("postedThrough")?,
+            last_posted: opt_date("lastPosted")?,
+            version: n(a, SCHEDULE_VERSION)?,
+        })
+    }
+
+    /// The condition "this schedule is still the version read".
+    pub fn unchanged(&self) -> Condition {
+        Condition::AttrEquals(SCHEDULE_VERSION.into(), Value::N(self.version))
+    }
+}
+
+/// A posting claim (`RP#…`): the transaction that posted the occurrence.
+pub(super) fn posted_attrs(tx: TransactionId) -> Attrs {
+    // Issue 33 (undo) adds the posting's operation id here.
+    BTreeMap::from([("transactionId".into(), sv(tx.to_string()))])
+}
+
+/// The recurring head's earliest next due date (`None`: no item, or nothing due ever).
+pub(super) fn head_next(item: Option<&Item>) -> Result<Option<LocalDate>, LedgerError> {
+    match item.and_then(|i| i.attrs.get(HEAD_NEXT)) {
+        None => Ok(None),
+        Some(Value::S(d)) => Ok(Some(parse_or_corrupt(LocalDate::parse(d), "date")?)),
+        Some(_) => Err(corrupt(HEAD_NEXT)),
     }
 }
 

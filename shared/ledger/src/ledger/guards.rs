@@ -52,6 +52,14 @@ pub(super) const MEMBER_NEW: &str = "member-new";
 pub(super) const MEMBER_PRESENT: &str = "member-present";
 /// The vault's member list is still the version read.
 pub(super) const MEMBERS_UNCHANGED: &str = "members-unchanged";
+/// No one has posted this schedule's occurrence on this date yet.
+pub(super) const RECURRING_CLAIM: &str = "recurring-claim";
+/// The recurring schedule is still the version read.
+pub(super) const SCHEDULE_UNCHANGED: &str = "schedule-unchanged";
+/// No schedule has this name yet.
+pub(super) const SCHEDULE_NEW: &str = "schedule-new";
+/// The vault's recurring head is still the date read (or still absent).
+pub(super) const RECURRING_HEAD: &str = "recurring-head";
 
 /// `Some` guard named `name` requiring `condition`.
 pub(super) fn guard(name: &'static str, condition: Condition) -> Option<Guard> {

@@ -17,6 +17,7 @@ mod guards;
 mod idempotency;
 mod read;
 mod record;
+mod recurring;
 mod reports;
 mod resolve;
 mod restore;
@@ -41,6 +42,8 @@ pub use backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError, Restored};
 #[cfg(feature = "contract")]
 pub(crate) use codec::without_heads;
 pub use export::{ExportFormat, ExportPage, ExportRequest, MAX_PAGE_BYTES, MAX_PAGE_ENTRIES};
+pub use recurring::MAX_SCHEDULES;
+pub use recurring::posting::PostingRun;
 pub use sharing::{INVITE_LIFETIME_SECS, MAX_MEMBERS};
 pub use system_names::KOREAN_OPENING_EQUITY;
 pub use types::*;
@@ -481,5 +484,47 @@ impl Ledger {
     /// Leave a shared vault (not as its last owner while others remain, nor as its only member).
     pub async fn leave_vault(&self, who: &PersonId, vault: Option<&str>) -> Result<LeftVault, LedgerError> {
         sharing::leave_vault(self, who, vault).await
+    }
+
+    /// Create, change (`change: true`) or remove a recurring entry by name. What is
+    /// due already (a start in the past) is posted before the answer.
+    pub async fn set_recurring(
+        &self,
+        who: &PersonId,
+        input: RecurringInput,
+    ) -> Result<RecurringSet, LedgerError> {
+        recurring::set_recurring(self, who, input).await
+    }
+
+    /// The vault's recurring entries and what is still to come in a month (default this month).
+    pub async fn list_recurring(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        month: Option<YearMonth>,
+    ) -> Result<RecurringList, LedgerError> {
+        recurring::list_recurring(self, who, vault, month).await
+    }
+
+    /// Post what is due in a vault, by id: the scheduled run's entry point (the vault id
+    /// comes from the due index, never from a client). Nothing due writes nothing.
+    pub async fn post_due_vault(&self, vault: crate::domain::VaultId) -> Result<PostingRun, LedgerError> {
+        recurring::posting::post_due_vault(self, vault).await
+    }
+
+    /// The scheduled run: every shard of the due index, posting what is due in each
+    /// vault whose head falls on or before tomorrow in UTC (a vault's own zone may be
+    /// ahead; each vault is then checked against its own today).
+    pub async fn post_due_everywhere(&self) -> Result<PostingRun, LedgerError> {
+        let through = crate::domain::VaultZone::utc()
+            .date_at(self.clock.now())
+            .next_day();
+        let mut run = PostingRun::default();
+        for shard in 0..crate::keys::DUE_SHARDS {
+            let one = recurring::posting::post_due_shard(self, shard, through).await?;
+            run.posted += one.posted;
+            run.replayed += one.replayed;
+        }
+        Ok(run)
     }
 }

@@ -249,6 +249,8 @@ impl<'a> Entry<'a> {
                 window,
             ));
         }
+        // Last: a recurring posting of this very entry, whenever it was posted.
+        guards.push(posted_guard_key(m.vault_id, date, &to_text, &from_text));
         let origin = key.origin(who);
         Ok(Entry {
             changed_key: keys::transaction_changed(m.vault_id, &origin),
@@ -354,6 +356,21 @@ fn guard_keys(
         )
     };
     [key(bucket), key(bucket.saturating_sub(1))]
+}
+
+/// The guard a recurring posting leaves for its date and lines (`to`, `from` as
+/// [`describe`] writes them; one line each: `"<name key>=<minor units>"`), so the
+/// household's own entry of the same rent on the same day is its probable duplicate.
+pub(super) fn posted_guard_key(vault: VaultId, date: LocalDate, to: &str, from: &str) -> Key {
+    keys::recurring_guard(
+        vault,
+        &content_hash(&["dr-v1", &vault.to_string(), &date.to_string(), to, from]),
+    )
+}
+
+/// The line text [`describe`] gives one simple line.
+pub(super) fn line_text(account: &NameKey, minor: i64) -> String {
+    format!("{}={minor}", account.as_str())
 }
 
 /// The duplicate guards read for an entry, in the order of its `guard_keys`.
@@ -498,7 +515,7 @@ fn within_window<'g>(e: &Entry<'_>, guards: &'g Guards, window_ms: i64, now_ms: 
     let mut live: Vec<&GuardRec> = guards
         .iter()
         .flatten()
-        .filter(|g| now_ms.saturating_sub(g.recorded_at_ms) < window_ms && e.repeats(g))
+        .filter(|g| (g.posted || now_ms.saturating_sub(g.recorded_at_ms) < window_ms) && e.repeats(g))
         .collect();
     live.sort_by_key(|g| std::cmp::Reverse(g.recorded_at_ms));
     live.dedup_by_key(|g| g.transaction_id);
@@ -602,6 +619,7 @@ fn bucket_guard_ops(
                 transaction_id: tx.id,
                 date: tx.date,
                 recorded_at_ms: tx.recorded_at_ms,
+                posted: false,
             }
             // Read until the end of the next bucket: two windows, and a minute's slack.
             .to_attrs(now_s.saturating_add(2 * (window_ms / 1000) + 60)),
@@ -792,6 +810,7 @@ pub(super) fn view(tx: &TxRec, cat: Option<&Catalogue>, currency: Currency) -> T
             .filter(|_| tx.voided)
             .and_then(|s| jiff::Timestamp::from_second(s).ok()),
         voided_by: tx.voided_by.clone().filter(|_| tx.voided),
+        recurring: tx.recurring.clone(),
         preview: false,
     }
 }

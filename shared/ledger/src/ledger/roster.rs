@@ -20,10 +20,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::Ledger;
-use super::codec::{EndedRec, Membership, ROSTER_VERSION as VERSION};
+use super::codec::{EndedRec, Membership, ROSTER_VERSION as VERSION, head_next};
 use super::guards::ROSTER_VERSION;
 use super::resolve::{join2, pick_vault, query_all};
-use crate::domain::PersonId;
+use crate::domain::{LocalDate, PersonId};
 use crate::error::LedgerError;
 use crate::keys;
 use crate::store::{Condition, Guard, StoreError, Value, WriteOp};
@@ -172,14 +172,6 @@ fn version_of(attrs: &crate::store::Attrs) -> Result<i64, LedgerError> {
     }
 }
 
-/// The current version (one get), to validate a cached roster.
-async fn current_version(ledger: &Ledger, who: &PersonId) -> Result<Option<i64>, LedgerError> {
-    match ledger.store.get(&keys::roster_version(who)).await? {
-        Some(item) => Ok(Some(version_of(&item.attrs)?)),
-        None => Ok(None),
-    }
-}
-
 /// The vault a call works in, and what it was resolved from.
 #[derive(Debug, Clone)]
 pub(super) struct InVault {
@@ -259,6 +251,11 @@ impl InVault {
 /// outcome is discarded and `body` runs again on a fresh roster, unless `body`
 /// already committed a write (whose own roster check then proved it current).
 /// Without one, the roster is read first (one query).
+///
+/// The vault's recurring head is read in that same round (with the version, one
+/// `get_many`): when an occurrence is due, it is posted and `body` runs again on
+/// data that shows it (a write that already committed is not re-run; the posting
+/// follows it).
 pub(super) async fn in_vault<T, F, Fut>(
     ledger: &Ledger,
     who: &PersonId,
@@ -273,20 +270,82 @@ where
         // A name the cached roster does not know may be a vault made elsewhere: read afresh.
         && let Ok(m) = pick_vault(&roster.members, wanted)
     {
-        let v = InVault::new(m, roster.clone());
+        let v = InVault::new(m.clone(), roster.clone());
         let committed = v.committed.clone();
-        let (current, out) = join2(current_version(ledger, who), body(v)).await;
-        if committed.load(Ordering::Acquire) {
-            return out;
-        }
-        if current? == roster.version {
-            return out;
+        let (current, out) = join2(version_and_head(ledger, who, &m), Box::pin(body(v))).await;
+        let (version, head) = current?;
+        if committed.load(Ordering::Acquire) || version == roster.version {
+            // Boxed, like the second body inside: it keeps this future (and its stack use,
+            // unoptimized) the size it was before recurring heads.
+            return Box::pin(after_head(
+                ledger,
+                &m,
+                head,
+                committed.load(Ordering::Acquire),
+                out,
+                || body(InVault::new(m.clone(), roster.clone())),
+            ))
+            .await;
         }
         ledger.rosters.forget(who);
     }
     let roster = fetch(ledger, who).await?;
     let m = pick_vault(&roster.members, wanted).map_err(|e| ended_instead(&roster, wanted, e))?;
-    body(InVault::new(m, roster)).await
+    let v = InVault::new(m.clone(), roster.clone());
+    let committed = v.committed.clone();
+    let (head, out) = join2(
+        ledger.store.get(&keys::recurring_head(m.vault_id)),
+        Box::pin(body(v)),
+    )
+    .await;
+    let head = head_next(head?.as_ref())?;
+    Box::pin(after_head(
+        ledger,
+        &m,
+        head,
+        committed.load(Ordering::Acquire),
+        out,
+        || body(InVault::new(m.clone(), roster.clone())),
+    ))
+    .await
+}
+
+/// The roster version and the vault's recurring head, in one `get_many`.
+async fn version_and_head(
+    ledger: &Ledger,
+    who: &PersonId,
+    m: &Membership,
+) -> Result<(Option<i64>, Option<LocalDate>), LedgerError> {
+    let got = ledger
+        .store
+        .get_many(&[keys::roster_version(who), keys::recurring_head(m.vault_id)])
+        .await?;
+    let version = match got.first() {
+        Some(Some(item)) => Some(version_of(&item.attrs)?),
+        _ => None,
+    };
+    Ok((version, head_next(got.get(1).and_then(Option::as_ref))?))
+}
+
+/// `out` as it is when nothing is due; otherwise post what is due, then run `again`
+/// (unless `body` committed a write: its answer stands, the posting follows it).
+async fn after_head<T, Fut>(
+    ledger: &Ledger,
+    m: &Membership,
+    head: Option<LocalDate>,
+    committed: bool,
+    out: Result<T, LedgerError>,
+    again: impl FnOnce() -> Fut,
+) -> Result<T, LedgerError>
+where
+    Fut: Future<Output = Result<T, LedgerError>>,
+{
+    if !super::recurring::due(ledger, m, head) {
+        return out;
+    }
+    Box::pin(super::recurring::posting::post_due(ledger, m, head)).await?;
+    // Boxed: inline, a second body would double every vault call's future (and its stack, unoptimized).
+    if committed { out } else { Box::pin(again()).await }
 }
 
 /// "Your access ended" instead of "no such vault" (or "you have no vault yet") when

@@ -5,7 +5,8 @@
 //! (money with `to_string()`, ids with `to_string()`, dates with `to_string()`).
 
 use crate::domain::{
-    AccountId, AccountKind, Currency, Decimal, LocalDate, Money, TransactionId, VaultId, VaultZone, YearMonth,
+    AccountId, AccountKind, Currency, Decimal, Every, LocalDate, Money, TransactionId, VaultId, VaultZone,
+    YearMonth,
 };
 
 /// A vault as results name it: `{ vaultId, name }`.
@@ -234,6 +235,8 @@ pub struct Transaction {
     pub voided_at: Option<jiff::Timestamp>,
     /// Who voided it (their display name then); `None` for entries voided before this was kept.
     pub voided_by: Option<String>,
+    /// The recurring schedule that posted it, by name (`None`: entered by hand).
+    pub recurring: Option<String>,
     /// Not stored: a dry run's preview. A preview of a new entry has a placeholder
     /// id that was never stored (results must not show it); an edit's keeps its real id.
     pub preview: bool,
@@ -1082,4 +1085,105 @@ pub struct AccountChoice {
     pub name: String,
     /// The handles of the archived accounts with that name (pass one to mean it).
     pub archived: Vec<String>,
+}
+
+/// Arguments of `set_recurring`: create, change or remove a schedule by name.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RecurringInput {
+    /// Vault name (optional when the caller has exactly one).
+    pub vault: Option<String>,
+    /// The schedule's name, unique in the vault (e.g. 월세).
+    pub name: String,
+    /// Account the money leaves (required to create).
+    pub from: Option<String>,
+    /// Account the money arrives at (required to create).
+    pub to: Option<String>,
+    /// Amount each time (required to create).
+    pub amount: Option<Decimal>,
+    /// Day of the month, 1–31 (`None`: the month's last day).
+    pub day: Option<i64>,
+    /// How often (default every month).
+    pub every: Option<Every>,
+    /// First date it may fall on (default today in the vault's zone).
+    pub start: Option<LocalDate>,
+    /// Last date it may fall on.
+    pub end: Option<LocalDate>,
+    /// Memo of every posting (default the schedule's name).
+    pub memo: Option<String>,
+    /// Change the schedule of this name from its next date on (otherwise other settings are refused).
+    pub change: bool,
+    /// Stop it; what it posted stays.
+    pub remove: bool,
+}
+
+/// A recurring schedule as results show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecurringView {
+    /// Its name.
+    pub name: String,
+    /// Account the money leaves.
+    pub from: String,
+    /// Account the money arrives at.
+    pub to: String,
+    /// Amount each time.
+    pub amount: Money,
+    /// Day of the month (31: the last day).
+    pub day: i8,
+    /// How often.
+    pub every: Every,
+    /// First possible date.
+    pub start: LocalDate,
+    /// Last possible date.
+    pub end: Option<LocalDate>,
+    /// Its memo.
+    pub memo: String,
+    /// The next date it will post (`None`: it has ended).
+    pub next: Option<LocalDate>,
+    /// The latest date it posted.
+    pub last_posted: Option<LocalDate>,
+}
+
+/// Result of `set_recurring`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecurringSet {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The vault's currency.
+    pub currency: Currency,
+    /// The schedule as it now is (as it was, when removed).
+    pub recurring: RecurringView,
+    /// Whether this call created it.
+    pub created: bool,
+    /// Whether this call changed it.
+    pub changed: bool,
+    /// Whether this call removed it.
+    pub removed: bool,
+}
+
+/// One occurrence still to come in `list_recurring`'s month.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Upcoming {
+    /// The schedule's name.
+    pub name: String,
+    /// The date it falls due.
+    pub date: LocalDate,
+    /// Its amount.
+    pub amount: Money,
+}
+
+/// Result of `list_recurring`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecurringList {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The vault's currency.
+    pub currency: Currency,
+    /// The month shown.
+    pub month: YearMonth,
+    /// Every schedule, by name.
+    pub recurring: Vec<RecurringView>,
+    /// What is still to come in the month (after today), by date.
+    pub upcoming: Vec<Upcoming>,
+    /// Their total.
+    pub upcoming_total: Money,
 }

@@ -1,0 +1,474 @@
+//! Recurring entries (월세, 관리비, 통신비): schedules by name (`set_recurring`), what
+//! they will post (`list_recurring`), and their posting (`posting.rs`).
+//!
+//! A schedule is one item (`RC#<name key>`) with its accounts by id, its amount and
+//! dates (`domain::Schedule`) and how far it got (`postedThrough`). The vault's head
+//! (`RN`) holds the earliest date any schedule may next fall due; every call into the
+//! vault reads it beside its roster check (`roster.rs`), and posts first when it is
+//! due, so an occurrence is visible no later than the first call on or after its date.
+
+pub mod posting;
+
+use super::accounts::{membership_check, vault_gone};
+use super::codec::{Membership, ScheduleRec, head_next};
+use super::guards::{MEMBERSHIP, SCHEDULE_NEW, SCHEDULE_UNCHANGED};
+use super::record::{clean_memo, positive};
+use super::resolve::{Catalogue, catalogue, join2, retrying};
+use super::roster::{InVault, in_vault};
+use super::*;
+use crate::domain::{Every, Money, Name, Schedule, ScheduleError, closest_names, random_uuid};
+use crate::error::{Entity, Field};
+use crate::keys;
+use crate::store::{Condition, Guard, Item, StoreError, WriteOp};
+use posting::{earliest, head_ops, next_of, schedules};
+
+/// Most schedules one vault keeps: bounds every posting run and listing.
+pub const MAX_SCHEDULES: usize = 50;
+
+fn field(arg: &'static str) -> Field {
+    Field::Recurring(arg)
+}
+
+fn dates_error(e: ScheduleError) -> LedgerError {
+    match e {
+        ScheduleError::Day(m) => LedgerError::invalid(field("day"), m),
+        ScheduleError::End(m) => LedgerError::invalid(field("end"), m),
+    }
+}
+
+/// A schedule as results show it (account names as the catalogue has them now).
+fn view(s: &ScheduleRec, cat: Option<&Catalogue>, m: &Membership) -> RecurringView {
+    let name = |id, stored: &str| {
+        cat.and_then(|c| c.by_id(id))
+            .map_or_else(|| stored.to_string(), |a| a.name.clone())
+    };
+    RecurringView {
+        name: s.name.clone(),
+        from: name(s.from_id, &s.from_name),
+        to: name(s.to_id, &s.to_name),
+        amount: Money::from_minor(s.amount, m.currency),
+        day: s.dates.day(),
+        every: s.dates.every(),
+        start: s.dates.start(),
+        end: s.dates.end(),
+        memo: s.memo.clone(),
+        next: next_of(s),
+        last_posted: s.last_posted,
+    }
+}
+
+pub(super) async fn set_recurring(
+    ledger: &Ledger,
+    who: &PersonId,
+    input: RecurringInput,
+) -> Result<RecurringSet, LedgerError> {
+    let name = Name::parse(&input.name).map_err(|e| LedgerError::from_parse(field("name"), e))?;
+    if let Some(amount) = input.amount {
+        positive(amount, Field::Amount)?;
+    }
+    let memo = match &input.memo {
+        Some(memo) => Some(clean_memo(Some(memo), Field::Memo)?),
+        None => None,
+    };
+    let (input, name, memo) = (&input, &name, memo.as_deref());
+    retrying(|| {
+        in_vault(ledger, who, input.vault.as_deref(), |v| {
+            set_in(ledger, who, input, name, memo, v)
+        })
+    })
+    .await
+}
+
+/// The differences between a schedule and what a call sent, as `"day 25 (sent 10)"`.
+fn differences(s: &ScheduleRec, input: &RecurringInput, wanted: &Wanted<'_>, m: &Membership) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut differ = |what: &str, was: String, sent: String| {
+        if was != sent {
+            out.push(format!("{what} {was} (sent {sent})"));
+        }
+    };
+    if let Some((id, name)) = &wanted.from {
+        differ(
+            "from",
+            s.from_name.clone(),
+            if *id == s.from_id {
+                s.from_name.clone()
+            } else {
+                name.clone()
+            },
+        );
+    }
+    if let Some((id, name)) = &wanted.to {
+        differ(
+            "to",
+            s.to_name.clone(),
+            if *id == s.to_id {
+                s.to_name.clone()
+            } else {
+                name.clone()
+            },
+        );
+    }
+    if let Some(a) = wanted.amount {
+        let money = |v| Money::from_minor(v, m.currency).to_string();
+        differ("amount", money(s.amount), money(a));
+    }
+    if let Some(d) = input.day {
+        differ("day", s.dates.day().to_string(), d.to_string());
+    }
+    if let Some(e) = input.every {
+        differ("every", s.dates.every().to_string(), e.to_string());
+    }
+    if let Some(d) = input.start {
+        differ("start", s.dates.start().to_string(), d.to_string());
+    }
+    if let Some(d) = input.end {
+        differ(
+            "end",
+            s.dates.end().map_or("none".into(), |e| e.to_string()),
+            d.to_string(),
+        );
+    }
+    if let Some(memo) = wanted.memo {
+        differ("memo", format!("\"{}\"", s.memo), format!("\"{memo}\""));
+    }
+    out
+}
+
+/// What a call sent, resolved in the vault: accounts by id, the amount in minor units.
+struct Wanted<'a> {
+    from: Option<(crate::domain::AccountId, String)>,
+    to: Option<(crate::domain::AccountId, String)>,
+    amount: Option<i64>,
+    memo: Option<&'a str>,
+}
+
+fn wanted<'a>(
+    input: &RecurringInput,
+    memo: Option<&'a str>,
+    cat: &Catalogue,
+    m: &Membership,
+) -> Result<Wanted<'a>, LedgerError> {
+    let account = |name: &Option<String>| -> Result<_, LedgerError> {
+        name.as_deref()
+            .map(|n| cat.resolve(n, false, m).map(|a| (a.account_id, a.name.clone())))
+            .transpose()
+    };
+    let amount = input
+        .amount
+        .map(|a| Money::from_decimal(a, m.currency).map(|m| m.minor()))
+        .transpose()
+        .map_err(|e| LedgerError::from_parse(Field::Amount, e))?;
+    Ok(Wanted {
+        from: account(&input.from)?,
+        to: account(&input.to)?,
+        amount,
+        memo,
+    })
+}
+
+async fn set_in(
+    ledger: &Ledger,
+    who: &PersonId,
+    input: &RecurringInput,
+    name: &Name,
+    memo: Option<&str>,
+    v: InVault,
+) -> Result<RecurringSet, LedgerError> {
+    let m = v.m.clone();
+    let store = ledger.store.as_ref();
+    let head_key = keys::recurring_head(m.vault_id);
+    let ((cat, all), head) = join2(
+        join2(catalogue(ledger, &m), schedules(ledger, &m)),
+        store.get(&head_key),
+    )
+    .await;
+    let (cat, all, head) = (cat?, all?, head_next(head?.as_ref())?);
+    // Post what is due first (`in_vault` does, then runs this again): a change or a
+    // removal applies from the next date on, never to an occurrence already due.
+    if due(ledger, &m, head) {
+        return Err(LedgerError::Conflict);
+    }
+    let existing = all.iter().find(|s| &s.name_key == name.key()).cloned();
+    if input.remove {
+        return remove(ledger, who, &v, &cat, &all, existing, name, head).await;
+    }
+    let w = wanted(input, memo, &cat, &m)?;
+    let result = |s: &ScheduleRec, created, changed| RecurringSet {
+        vault: m.vault_ref(),
+        currency: m.currency,
+        recurring: view(s, Some(&cat), &m),
+        created,
+        changed,
+        removed: false,
+    };
+    let rec = match &existing {
+        Some(s) if !input.change => {
+            let diff = differences(s, input, &w, &m);
+            if diff.is_empty() {
+                return Ok(result(s, false, false));
+            }
+            return Err(LedgerError::invalid(
+                field("name"),
+                format!(
+                    "a recurring entry named \"{}\" already exists with other settings: {}. Send change: true to change it from its next date on, or use another name",
+                    s.name,
+                    diff.join(", ")
+                ),
+            ));
+        }
+        Some(s) => changed(ledger, &m, s, input, &w)?,
+        None => created(ledger, &m, &all, input, name, &w)?,
+    };
+    let mut ops = vec![
+        membership_check(who, &m),
+        WriteOp::Put {
+            item: Item {
+                key: keys::recurring(m.vault_id, &rec.name_key),
+                attrs: rec.to_attrs(),
+            },
+            guard: Some(match &existing {
+                Some(s) => Guard::new(SCHEDULE_UNCHANGED, s.unchanged()),
+                None => Guard::new(SCHEDULE_NEW, Condition::NotExists),
+            }),
+        },
+    ];
+    let next = [head, next_of(&rec)].into_iter().flatten().min();
+    if next != head {
+        ops.extend(head_ops(&m, head, next));
+    }
+    match v.commit(ledger, who, ops).await {
+        Ok(()) => {}
+        Err(StoreError::ConditionFailed {
+            guard: MEMBERSHIP, ..
+        }) => return Err(vault_gone(&m)),
+        Err(StoreError::ConditionFailed { .. }) => return Err(LedgerError::Conflict),
+        Err(e) => return Err(e.into()),
+    }
+    // Due already (a start in the past, or today's day): posted now, before the answer.
+    let (now, _) = posting::post_due(ledger, &m, next).await?;
+    let shown = now
+        .iter()
+        .find(|s| s.schedule_id == rec.schedule_id)
+        .unwrap_or(&rec);
+    Ok(result(shown, existing.is_none(), existing.is_some()))
+}
+
+/// A new schedule from a call: from, to and amount required; start at most a year back.
+fn created(
+    ledger: &Ledger,
+    m: &Membership,
+    all: &[ScheduleRec],
+    input: &RecurringInput,
+    name: &Name,
+    w: &Wanted<'_>,
+) -> Result<ScheduleRec, LedgerError> {
+    let (Some((from_id, from_name)), Some((to_id, to_name)), Some(amount)) = (&w.from, &w.to, w.amount)
+    else {
+        let missing: Vec<&str> = [
+            ("from", w.from.is_none()),
+            ("to", w.to.is_none()),
+            ("amount", w.amount.is_none()),
+        ]
+        .into_iter()
+        .filter_map(|(n, gone)| gone.then_some(n))
+        .collect();
+        return Err(LedgerError::invalid(
+            field(missing[0]),
+            format!(
+                "there is no recurring entry named \"{}\" yet; to create it send {} as well",
+                name.display(),
+                missing.join(", ")
+            ),
+        ));
+    };
+    if all.len() >= MAX_SCHEDULES {
+        return Err(LedgerError::invalid(
+            field("name"),
+            format!(
+                "a vault keeps at most {MAX_SCHEDULES} recurring entries; remove one first (remove: true)"
+            ),
+        ));
+    }
+    if from_id == to_id {
+        return Err(LedgerError::invalid(
+            field("to"),
+            format!(
+                "\"{to_name}\" is on both sides; a recurring entry moves money between different accounts"
+            ),
+        ));
+    }
+    let today = m.today(ledger);
+    let start = input.start.unwrap_or(today);
+    let year_back = today
+        .as_jiff()
+        .checked_sub(jiff::Span::new().years(1))
+        .unwrap_or(today.as_jiff());
+    if start.as_jiff() < year_back {
+        return Err(LedgerError::invalid(
+            field("start"),
+            format!(
+                "start {start} is more than a year before today ({today}); send a start within the last year"
+            ),
+        ));
+    }
+    let dates = Schedule::new(input.day, input.every.unwrap_or(Every::Month), start, input.end)
+        .map_err(dates_error)?;
+    Ok(ScheduleRec {
+        schedule_id: random_uuid(ledger.entropy.as_ref()).to_string(),
+        name: name.display().to_string(),
+        name_key: name.key().clone(),
+        from_id: *from_id,
+        from_name: from_name.clone(),
+        to_id: *to_id,
+        to_name: to_name.clone(),
+        amount,
+        memo: w.memo.map_or_else(|| name.display().to_string(), str::to_string),
+        dates,
+        posted_through: None,
+        last_posted: None,
+        version: 1,
+    })
+}
+
+/// A schedule changed by a call: what it sent replaces, the rest stays; everything
+/// through today stays decided as it was (a change applies from the next date on).
+fn changed(
+    ledger: &Ledger,
+    m: &Membership,
+    s: &ScheduleRec,
+    input: &RecurringInput,
+    w: &Wanted<'_>,
+) -> Result<ScheduleRec, LedgerError> {
+    let (from_id, from_name) = w.from.clone().unwrap_or((s.from_id, s.from_name.clone()));
+    let (to_id, to_name) = w.to.clone().unwrap_or((s.to_id, s.to_name.clone()));
+    if from_id == to_id {
+        return Err(LedgerError::invalid(
+            field("to"),
+            format!(
+                "\"{to_name}\" is on both sides; a recurring entry moves money between different accounts"
+            ),
+        ));
+    }
+    let dates = Schedule::new(
+        Some(input.day.unwrap_or(i64::from(s.dates.day()))),
+        input.every.unwrap_or(s.dates.every()),
+        input.start.unwrap_or(s.dates.start()),
+        input.end.or(s.dates.end()),
+    )
+    .map_err(dates_error)?;
+    let today = m.today(ledger);
+    Ok(ScheduleRec {
+        from_id,
+        from_name,
+        to_id,
+        to_name,
+        amount: w.amount.unwrap_or(s.amount),
+        memo: w.memo.map_or_else(|| s.memo.clone(), str::to_string),
+        dates,
+        posted_through: Some(s.posted_through.map_or(today, |p| p.max(today))),
+        version: s.version.saturating_add(1),
+        ..s.clone()
+    })
+}
+
+/// Remove a schedule by name: what it posted stays (and its claims, so nothing reposts).
+#[allow(clippy::too_many_arguments)]
+async fn remove(
+    ledger: &Ledger,
+    who: &PersonId,
+    v: &InVault,
+    cat: &Catalogue,
+    all: &[ScheduleRec],
+    existing: Option<ScheduleRec>,
+    name: &Name,
+    head: Option<LocalDate>,
+) -> Result<RecurringSet, LedgerError> {
+    let m = &v.m;
+    let Some(s) = existing else {
+        return Err(LedgerError::NotFound {
+            what: Entity::Recurring,
+            name: name.display().to_string(),
+            within: Some(m.described()),
+            candidates: closest_names(name.display(), all.iter().map(|s| s.name.as_str()), 5),
+        });
+    };
+    let rest: Vec<ScheduleRec> = all.iter().filter(|x| x.name_key != s.name_key).cloned().collect();
+    let mut ops = vec![
+        membership_check(who, m),
+        WriteOp::Delete {
+            key: keys::recurring(m.vault_id, &s.name_key),
+            guard: Some(Guard::new(SCHEDULE_UNCHANGED, s.unchanged())),
+        },
+    ];
+    let next = earliest(&rest);
+    if next != head {
+        ops.extend(head_ops(m, head, next));
+    }
+    match v.commit(ledger, who, ops).await {
+        Ok(()) => Ok(RecurringSet {
+            vault: m.vault_ref(),
+            currency: m.currency,
+            recurring: RecurringView {
+                next: None,
+                ..view(&s, Some(cat), m)
+            },
+            created: false,
+            changed: false,
+            removed: true,
+        }),
+        Err(StoreError::ConditionFailed {
+            guard: MEMBERSHIP, ..
+        }) => Err(vault_gone(m)),
+        Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
+        Err(e) => Err(e.into()),
+    }
+}
+
+pub(super) async fn list_recurring(
+    ledger: &Ledger,
+    who: &PersonId,
+    vault: Option<&str>,
+    month: Option<YearMonth>,
+) -> Result<RecurringList, LedgerError> {
+    in_vault(ledger, who, vault, |v| async move {
+        let m = v.m;
+        let (cat, all) = join2(catalogue(ledger, &m), schedules(ledger, &m)).await;
+        let (cat, all) = (cat?, all?);
+        let today = m.today(ledger);
+        let month = month.unwrap_or_else(|| today.month());
+        let mut upcoming = Vec::new();
+        let mut total: i64 = 0;
+        for s in &all {
+            let after = [s.posted_through, Some(today), Some(month.first_day().prev_day())]
+                .into_iter()
+                .flatten()
+                .max();
+            for date in s.dates.between(after, month.last_day(), 31) {
+                total = total
+                    .checked_add(s.amount)
+                    .ok_or_else(|| LedgerError::invalid(Field::Total, "the amounts are out of range"))?;
+                upcoming.push(Upcoming {
+                    name: s.name.clone(),
+                    date,
+                    amount: Money::from_minor(s.amount, m.currency),
+                });
+            }
+        }
+        upcoming.sort_by(|a, b| (a.date, &a.name).cmp(&(b.date, &b.name)));
+        Ok(RecurringList {
+            vault: m.vault_ref(),
+            currency: m.currency,
+            month,
+            recurring: all.iter().map(|s| view(s, Some(&cat), &m)).collect(),
+            upcoming,
+            upcoming_total: Money::from_minor(total, m.currency),
+        })
+    })
+    .await
+}
+
+/// Whether a head read says something may be due today in the vault of `m`.
+pub(super) fn due(ledger: &Ledger, m: &Membership, head: Option<LocalDate>) -> bool {
+    head.is_some_and(|d| d <= m.today(ledger))
+}
