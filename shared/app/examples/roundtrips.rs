@@ -29,10 +29,10 @@ use bytes::Bytes;
 use dochiya_auth::{BearerAuthenticator, DevSecret, DevTokenIssuer};
 use dochiya_ledger::domain::SystemClock;
 use dochiya_ledger::store::Store;
-use dochiya_ledger::store::testing::{CountingStore, StoreCounts};
 use dochiya_ledger::{Ledger, LedgerConfig};
 use dochiya_protocol::{Server, ServerConfig};
 use dochiya_store_dynamodb::{CallCounter, DynamoStore};
+use dochiya_testkit::store::testing::{CountingStore, StoreCounts};
 use http::Request;
 use serde_json::{Value, json};
 

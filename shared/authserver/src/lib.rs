@@ -9,7 +9,7 @@
 //! The request path: [`web`] parses and bounds the HTTP request, [`authorize`] runs the
 //! browser steps (sign-in, consent, code), [`token`] the back-channel grants and
 //! revocation, [`clients`] decides who a `client_id` is, [`state`] keeps every record in
-//! the ledger's [`Store`](dochiya_ledger::store::Store) (`AS#` partitions, docs/keys.md),
+//! the ledger's [`Store`](dochiya_store::Store) (`AS#` partitions, docs/keys.md),
 //! and [`keys`] signs access tokens.
 
 pub mod authorize;
@@ -28,7 +28,7 @@ pub mod web;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use dochiya_ledger::store::Store;
+use dochiya_store::Store;
 use http::{Method, Request, Response, StatusCode};
 
 pub use clock::{Clock, ManualClock, SystemClock};
