@@ -1,7 +1,7 @@
 //! The DynamoDB-specific behaviour of the store against a real DynamoDB API
 //! (moto): what is stored on the wire, condition failures with their items,
 //! update guards, paging, batching, call counts and table set-up. The shared
-//! contract suites (tests/contract.rs) cover the store rules themselves.
+//! contract suites (tests/store_contract.rs, tests/ledger_contract.rs) cover the store rules themselves.
 
 mod common;
 
