@@ -20,8 +20,8 @@ trap run_cleanup EXIT
 
 # Every build of the workspace goes through here, with one set of packages and
 # features: `cargo build -p dochiya-mcp` alone would resolve other features
-# (serde_json without float_roundtrip, ledger without its contract suite) and
-# compile a second copy of much of the dependency graph.
+# (serde_json without float_roundtrip) and compile a second copy of much of the
+# dependency graph.
 build_workspace() { cargo build --workspace --all-features --locked --bins --tests --examples; }
 
 # A port nobody listens on, for a service we start.

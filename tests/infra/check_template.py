@@ -372,10 +372,10 @@ def check_table(sam, cfn, root):
     if ttl.get("AttributeName") != "expiresAt" or ttl.get("Enabled") is not True:
         problems.append(f"TTL {ttl} is not enabled on expiresAt")
     # The attribute the code writes must be the one the table expires on.
-    store_mod = root / "shared/ledger/src/store/mod.rs"
+    store_mod = root / "shared/store/src/lib.rs"
     m = re.search(r'TTL_ATTRIBUTE:\s*&str\s*=\s*"([^"]+)"', store_mod.read_text(encoding="utf-8"))
     if not m:
-        problems.append("TTL_ATTRIBUTE not found in dochiya-ledger's store module")
+        problems.append("TTL_ATTRIBUTE not found in dochiya-store")
     elif m.group(1) != ttl.get("AttributeName"):
         problems.append(f"code's TTL_ATTRIBUTE {m.group(1)!r} != table TTL attribute {ttl.get('AttributeName')!r}")
     return problems

@@ -43,7 +43,7 @@ fi
 echo "moto $MOTO_VERSION listening on 127.0.0.1:$MOTO_PORT (pid $MOTO_PID)"
 
 export AWS_ENDPOINT_URL_DYNAMODB="http://127.0.0.1:$MOTO_PORT"
-# The same moto emulates KMS: the authorization server's signing key (stage 70, tests/authserver).
+# The same moto emulates KMS: the authorization server's signing key (stage 70, tests/tests/authserver.rs).
 export AWS_ENDPOINT_URL_KMS="http://127.0.0.1:$MOTO_PORT"
 export AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test AWS_REGION=us-east-1
 export AWS_EC2_METADATA_DISABLED=true

@@ -1430,7 +1430,7 @@ async fn tools_list_is_stable() {
         std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
     assert!(
         committed == rendered,
-        "tools/list changed; if intended, regenerate with DOCHIYA_UPDATE_SNAPSHOTS=1 (see the top of tests/tools.rs) and review the diff"
+        "tools/list changed; if intended, regenerate with DOCHIYA_UPDATE_SNAPSHOTS=1 (see the top of tests/tests/tools.rs) and review the diff"
     );
 }
 

@@ -29,10 +29,10 @@ use bytes::Bytes;
 use dochiya_auth::{BearerAuthenticator, DevSecret, DevTokenIssuer};
 use dochiya_ledger::domain::SystemClock;
 use dochiya_ledger::store::Store;
-use dochiya_ledger::store::testing::{CountingStore, StoreCounts};
 use dochiya_ledger::{Ledger, LedgerConfig};
 use dochiya_protocol::{Server, ServerConfig};
 use dochiya_store_dynamodb::{CallCounter, DynamoStore};
+use dochiya_testkit::store::testing::{CountingStore, StoreCounts};
 use http::Request;
 use serde_json::{Value, json};
 
@@ -413,6 +413,14 @@ async fn main() -> Result<(), Failure> {
         over.len(),
         over
     );
+    // The tool list is the tools crate's table: a tool this run does not drive is named,
+    // so a new tool shows up here instead of silently missing from the table.
+    let missing: Vec<&str> = dochiya_tools::specs()
+        .iter()
+        .map(|spec| spec.name)
+        .filter(|name| !tools.contains(name))
+        .collect();
+    println!("tools not driven by this run: {} {:?}", missing.len(), missing);
 
     // The first call a new instance serves for a person reads their roster first:
     // every read tool, and the writes that can be repeated, each on a new server.

@@ -208,7 +208,7 @@ impl DevTokenIssuer {
         scopes: &[&str],
         lifetime: Duration,
     ) -> Result<String, DevTokenError> {
-        if !dochiya_ledger::domain::is_usable_subject(subject) {
+        if !dochiya_domain::is_usable_subject(subject) {
             return Err(DevTokenError::InvalidSubject {
                 max: crate::verify::MAX_SUBJECT_LEN,
             });

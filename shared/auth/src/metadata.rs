@@ -4,13 +4,7 @@
 use dochiya_protocol::Challenge;
 use serde_json::{Value, json};
 
-/// Read access to a person's ledgers.
-pub const SCOPE_READ: &str = "ledger:read";
-/// Write access to a person's ledgers.
-pub const SCOPE_WRITE: &str = "ledger:write";
-/// Every scope this resource knows, in the order they are advertised. Never `offline_access`
-/// (MCP 2026-07-28: refresh tokens are the client's and the AS's business).
-pub const SCOPES_SUPPORTED: [&str; 2] = [SCOPE_READ, SCOPE_WRITE];
+pub use dochiya_domain::scopes::{SCOPE_READ, SCOPE_WRITE, SCOPES_SUPPORTED};
 /// The PRM `resource_name`.
 pub const RESOURCE_NAME: &str = "dochiya";
 /// The RFC 9728 well-known path prefix.

@@ -20,7 +20,7 @@ use crate::verified::{Expect, MAX_VERIFIED_TOKENS, TokenHash, VerifiedCache, Ver
 /// The `iss` of dev-mode tokens.
 pub const DEV_ISSUER: &str = "dochiya-dev";
 /// The longest `sub` accepted, in bytes: it becomes part of storage keys (the ledger's bound).
-pub const MAX_SUBJECT_LEN: usize = dochiya_ledger::domain::limits::MAX_SUBJECT_BYTES;
+pub const MAX_SUBJECT_LEN: usize = dochiya_domain::limits::MAX_SUBJECT_BYTES;
 
 /// The built-in authorization server's public key, handed over in process.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -425,7 +425,7 @@ fn principal_from(claims: AccessClaims) -> Result<Principal, AuthFailure> {
         Some(_) => return Err(invalid("claim `sub` is not a string")),
         None => return Err(invalid("missing claim `sub`")),
     };
-    if !dochiya_ledger::domain::is_usable_subject(&person) {
+    if !dochiya_domain::is_usable_subject(&person) {
         return Err(invalid("claim `sub` is not a usable identifier"));
     }
     let mut scopes: Vec<String> = Vec::new();

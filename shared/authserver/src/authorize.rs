@@ -9,7 +9,7 @@
 //! the request on by one stage with a conditional write, so nothing can be replayed.
 
 use bytes::Bytes;
-use dochiya_ledger::store::{Condition, Guard, Item, TTL_ATTRIBUTE, Value, WriteOp};
+use dochiya_store::{Condition, Guard, Item, TTL_ATTRIBUTE, Value, WriteOp};
 use http::header::{self, HeaderValue};
 use http::{Request, Response, StatusCode};
 use reqwest::Url;
@@ -525,7 +525,7 @@ async fn remembered(
     sub: &str,
     client_id: &str,
     scope: &str,
-) -> Result<bool, dochiya_ledger::store::StoreError> {
+) -> Result<bool, dochiya_store::StoreError> {
     let Some(item) = server.store.get(&state::consent_key(sub, client_id)).await? else {
         return Ok(false);
     };
@@ -670,7 +670,7 @@ async fn issue_code(
     }
     match server.store.write(ops).await {
         Ok(()) => {}
-        Err(dochiya_ledger::store::StoreError::ConditionFailed { .. }) => {
+        Err(dochiya_store::StoreError::ConditionFailed { .. }) => {
             return pages::error(
                 Lang::En,
                 StatusCode::BAD_REQUEST,

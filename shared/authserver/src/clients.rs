@@ -3,7 +3,7 @@
 //! one rule for matching a redirect URI (exact, except a loopback port, RFC 8252 §7.3).
 
 use bytes::Bytes;
-use dochiya_ledger::store::{Condition, Guard, Item, StoreError, TTL_ATTRIBUTE, Value, WriteOp};
+use dochiya_store::{Condition, Guard, Item, StoreError, TTL_ATTRIBUTE, Value, WriteOp};
 use http::{Request, Response, StatusCode};
 use reqwest::Url;
 use serde::Deserialize;
@@ -92,7 +92,7 @@ pub fn check_redirect_uri(uri: &str) -> Result<(), &'static str> {
 pub fn display_name(name: Option<&str>, fallback: &str) -> Result<String, &'static str> {
     // The consent page shows this name: an invisible or bidi character could make it
     // read as another client's (the same rule as names in the ledger, decision 016).
-    if name.is_some_and(|n| dochiya_ledger::domain::invisible_in(n).is_some()) {
+    if name.is_some_and(|n| dochiya_domain::invisible_in(n).is_some()) {
         return Err("client_name may not contain invisible or text-direction characters");
     }
     let cleaned: String = name

@@ -9,7 +9,7 @@
 //! The request path: [`web`] parses and bounds the HTTP request, [`authorize`] runs the
 //! browser steps (sign-in, consent, code), [`token`] the back-channel grants and
 //! revocation, [`clients`] decides who a `client_id` is, [`state`] keeps every record in
-//! the ledger's [`Store`](dochiya_ledger::store::Store) (`AS#` partitions, docs/keys.md),
+//! the ledger's [`Store`](dochiya_store::Store) (`AS#` partitions, docs/keys.md),
 //! and [`keys`] signs access tokens.
 
 pub mod authorize;
@@ -28,20 +28,16 @@ pub mod web;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use dochiya_ledger::store::Store;
+use dochiya_store::Store;
 use http::{Method, Request, Response, StatusCode};
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::{AuthServerConfig, ConfigError, Deployment, Lifetimes, SignIn, UpstreamConfig};
 pub use keys::{KeyError, PublicKey, SigningKey};
 
-/// Scope for reading ledgers (the resource's own constant, repeated here so this crate
-/// does not depend on the verifier; a test in the app asserts they agree).
-pub const SCOPE_READ: &str = "ledger:read";
-/// Scope for changing ledgers.
-pub const SCOPE_WRITE: &str = "ledger:write";
+pub use dochiya_domain::scopes::{SCOPE_READ, SCOPE_WRITE};
 /// Every scope this server grants, in the order they are advertised.
-pub const SCOPES: [&str; 2] = [SCOPE_READ, SCOPE_WRITE];
+pub const SCOPES: [&str; 2] = dochiya_domain::scopes::SCOPES_SUPPORTED;
 
 /// RFC 8414 metadata path (the issuer has no path, so no suffix).
 pub const METADATA_PATH: &str = "/.well-known/oauth-authorization-server";

@@ -7,9 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use dochiya_ledger::store::{
-    Attrs, Condition, Guard, Item, Key, Store, StoreError, TTL_ATTRIBUTE, Value, WriteOp,
-};
+use dochiya_store::{Attrs, Condition, Guard, Item, Key, Store, StoreError, TTL_ATTRIBUTE, Value, WriteOp};
 
 /// `AS#REQ#<id>` / `R`: an authorization request between `/authorize` and the code.
 pub fn request_key(id: &str) -> Key {

@@ -8,7 +8,7 @@
 //! so the whole family is revoked (OAuth 2.1 §4.3.1).
 
 use bytes::Bytes;
-use dochiya_ledger::store::{Condition, Guard, Item, StoreError, Value, WriteOp};
+use dochiya_store::{Condition, Guard, Item, StoreError, Value, WriteOp};
 use http::{Request, Response, StatusCode};
 use serde_json::json;
 
@@ -130,7 +130,7 @@ async fn code_grant(server: &AuthServer, params: &web::Params, client_id: &str) 
                     ("sid", text(&sid)),
                     // Kept past the code's life so a late replay still revokes.
                     (
-                        dochiya_ledger::store::TTL_ATTRIBUTE,
+                        dochiya_store::TTL_ATTRIBUTE,
                         Some(Value::N(now + server.config.lifetimes.refresh)),
                     ),
                 ]),

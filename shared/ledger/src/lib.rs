@@ -4,14 +4,15 @@
 //! Entry point: [`Ledger`] (one method per tool of docs/tools.md), its inputs and
 //! results in [`ledger::types`], failures in [`LedgerError`], values in [`domain`].
 
-pub mod domain;
+// The values and the storage contract are crates of their own (dochiya-domain,
+// dochiya-store); re-exported under their old names so `crate::domain::…` and
+// `dochiya_ledger::store::…` paths read as before.
+pub use dochiya_domain as domain;
+pub use dochiya_store as store;
+
 pub mod error;
 pub mod keys;
 pub mod ledger;
-pub mod store;
-
-#[cfg(feature = "contract")]
-pub mod contract;
 
 pub use error::{AccountShape, EditShape, Entity, ErrorKind, Field, LedgerError, Match, OwnerAction, Side};
 pub use ledger::{ConfigError, Ledger, LedgerConfig};

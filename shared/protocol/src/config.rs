@@ -49,17 +49,6 @@ pub struct Icon {
     pub sizes: Vec<String>,
 }
 
-/// What a model should know before its first call; the tools engineer may replace it.
-pub const DEFAULT_INSTRUCTIONS: &str = "dochiya keeps a household ledger (가계부). \
-Refer to vaults and accounts by their names, never by ids; names are matched forgivingly \
-(case, width and spacing), and an ambiguous or unknown name comes back with the closest \
-matches. Amounts are decimal strings in the vault currency's major unit (\"12000\", \
-\"12.50\"); never do arithmetic on them in floating point. Call list_vaults first: it \
-gives each vault's currency, time zone and `today`, which is the default date for new \
-transactions. Every write takes an idempotencyKey: make one per intended write and reuse \
-the same key when retrying, so a retry never records twice. Use dryRun to preview a \
-transaction and its resulting balances before recording it.";
-
 /// Default request body cap: MCP requests are small; this leaves room for large splits.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 1024 * 1024;
 
@@ -68,7 +57,8 @@ impl Default for ServerConfig {
         ServerConfig {
             server_name: "dochiya".to_owned(),
             server_version: env!("CARGO_PKG_VERSION").to_owned(),
-            instructions: DEFAULT_INSTRUCTIONS.to_owned(),
+            // The words a model reads belong to the tools crate (its INSTRUCTIONS), not here.
+            instructions: String::new(),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             allowed_origins: Vec::new(),
             host_policy: HostPolicy::Any,

@@ -25,7 +25,7 @@ mod server_tests;
 mod testing;
 
 pub use auth::{AuthFailure, Authenticator, Challenge, Credentials};
-pub use config::{DEFAULT_INSTRUCTIONS, HostPolicy, Icon, ServerConfig};
+pub use config::{HostPolicy, Icon, ServerConfig};
 pub use error::{
     HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
     UNSUPPORTED_VERSION, cause_chain,

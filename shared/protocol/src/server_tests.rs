@@ -34,9 +34,13 @@ fn server_with(config: ServerConfig) -> Server {
     }
 }
 
+/// The instructions the test server carries (the real ones are the tools crate's).
+const INSTRUCTIONS: &str = "Call list_vaults first.";
+
 fn server() -> Server {
     server_with(ServerConfig {
         cache_ttl_ms: 5000,
+        instructions: INSTRUCTIONS.to_owned(),
         ..ServerConfig::default()
     })
 }
@@ -120,7 +124,7 @@ async fn server_discover_has_every_required_field() {
     assert_eq!(r["resultType"], "complete");
     assert_eq!(r["supportedVersions"], json!(["2026-07-28"]));
     assert_eq!(r["capabilities"], json!({"tools": {}}));
-    assert_eq!(r["instructions"], crate::DEFAULT_INSTRUCTIONS);
+    assert_eq!(r["instructions"], INSTRUCTIONS);
     assert_eq!(r["ttlMs"], 5000);
     assert_eq!(r["cacheScope"], "public");
     assert_eq!(r["_meta"], server_info());
@@ -147,7 +151,7 @@ async fn legacy_initialize_counter_offers_and_never_errors() {
             r["serverInfo"],
             json!({"name": "dochiya", "version": env!("CARGO_PKG_VERSION")})
         );
-        assert_eq!(r["instructions"], crate::DEFAULT_INSTRUCTIONS);
+        assert_eq!(r["instructions"], INSTRUCTIONS);
         assert_eq!(r.get("resultType"), None);
         assert_eq!(r.get("_meta"), None);
         assert_eq!(a.header("mcp-session-id"), None);

@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use dochiya_ledger::store::{Attrs, Item, Key, Value};
+use dochiya_store::{Attrs, Item, Key, Value};
 
 /// Name of the partition-key attribute.
 pub const PK: &str = "PK";

@@ -4,7 +4,7 @@
 use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::CancellationReason;
-use dochiya_ledger::store::{Item, StoreError, WriteOp, eval};
+use dochiya_store::{Item, StoreError, WriteOp, eval};
 
 use crate::convert::{DecodeError, item_from_map};
 use crate::retry::{ErrorClass, Failure, classify};
@@ -242,7 +242,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     use aws_sdk_dynamodb::types::AttributeValue;
-    use dochiya_ledger::store::{Attrs, Condition, Guard, Key, Value};
+    use dochiya_store::{Attrs, Condition, Guard, Key, Value};
 
     use super::*;
     use crate::convert::item_map;

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use dochiya_ledger::store::{Attrs, Condition, Key, Query, SkRange, StoreError, Value, WriteOp, eval};
+use dochiya_store::{Attrs, Condition, Key, Query, SkRange, StoreError, Value, WriteOp, eval};
 
 use crate::convert::{PK, SK, item_map, key_map, to_attr};
 
@@ -428,7 +428,7 @@ enum CursorPosition {
 
 #[cfg(test)]
 mod tests {
-    use dochiya_ledger::store::{Guard, Item, MAX_ITEM_BYTES};
+    use dochiya_store::{Guard, Item, MAX_ITEM_BYTES};
 
     use super::*;
 

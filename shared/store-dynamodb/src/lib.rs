@@ -1,11 +1,11 @@
-//! The DynamoDB [`dochiya_ledger::store::Store`] (docs/design.md §7).
+//! The DynamoDB [`dochiya_store::Store`] (docs/design.md §7).
 //!
 //! One table, `PK`/`SK` strings, items exactly as the ledger's key code makes
 //! them. Reads are strongly consistent; a write of several operations is one
 //! `TransactWriteItems`, a write of one is the plain conditional call (half the
 //! write units) with the same error semantics. Conditions that fail are
 //! explained with the item DynamoDB returns (`ReturnValuesOnConditionCheckFailure`),
-//! evaluated with the shared [`dochiya_ledger::store::eval`] rules.
+//! evaluated with the shared [`dochiya_store::eval`] rules.
 //! `docs/decisions/` records why (table design, transactions, retries, consistency).
 
 mod convert;
@@ -31,7 +31,7 @@ use aws_sdk_dynamodb::types::{
     AttributeValue, ConditionCheck, Delete, KeysAndAttributes, Put, ReturnValuesOnConditionCheckFailure,
     TransactWriteItem, Update,
 };
-use dochiya_ledger::store::{Item, Key, Page, Query, Store, StoreError, WriteOp, eval};
+use dochiya_store::{Item, Key, Page, Query, Store, StoreError, WriteOp, eval};
 use futures::future::try_join_all;
 
 pub use crate::counter::CallCounter;

@@ -12,7 +12,7 @@ use std::future::Future;
 use std::hash::BuildHasher;
 use std::time::Duration;
 
-use dochiya_ledger::store::StoreError;
+use dochiya_store::StoreError;
 
 /// How often and how long the store retries a call.
 #[derive(Debug, Clone, PartialEq, Eq)]

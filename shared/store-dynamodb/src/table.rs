@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, KeySchemaElement, KeyType, ScalarAttributeType, TableDescription,
     TableStatus, TimeToLiveSpecification,
 };
-use dochiya_ledger::store::TTL_ATTRIBUTE;
+use dochiya_store::TTL_ATTRIBUTE;
 
 use crate::convert::{PK, SK};
 use crate::error::{DynamoError, fatal};

@@ -1,7 +1,7 @@
 //! The DynamoDB-specific behaviour of the store against a real DynamoDB API
 //! (moto): what is stored on the wire, condition failures with their items,
 //! update guards, paging, batching, call counts and table set-up. The shared
-//! contract suites (tests/contract.rs) cover the store rules themselves.
+//! contract suites (tests/store_contract.rs, tests/ledger_contract.rs) cover the store rules themselves.
 
 mod common;
 
@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::types::{AttributeValue, TimeToLiveStatus};
-use dochiya_ledger::store::{
+use dochiya_store::{
     Attrs, Condition, Guard, Item, Key, MAX_WRITE_OPS, Query, SkRange, Store, StoreError, Value, WriteOp,
 };
 use dochiya_store_dynamodb::{DynamoError, DynamoStore, TableCreation, check_table, create_table};
@@ -388,7 +388,7 @@ async fn queries_page_exactly_like_the_other_stores() {
         .unwrap();
     assert_eq!(
         page,
-        dochiya_ledger::store::Page {
+        dochiya_store::Page {
             items: vec![],
             last_sk: None
         }

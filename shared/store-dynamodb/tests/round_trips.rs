@@ -8,13 +8,13 @@ mod common;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use dochiya_ledger::contract::ledger_suite::{fresh_person, ledger_over};
-use dochiya_ledger::contract::store_suite::block_on;
-use dochiya_ledger::domain::{AccountKind, Decimal, LocalDate, YearMonth};
+use dochiya_domain::{AccountKind, Decimal, LocalDate, YearMonth};
 use dochiya_ledger::ledger::{
     FlowKind, NewAccount, NewTransaction, NewVault, ReportBy, ReportRequest, SnapshotInput, TransactionQuery,
 };
-use dochiya_ledger::store::testing::CountingStore;
+use dochiya_testkit::contract::ledger_suite::{fresh_person, ledger_over};
+use dochiya_testkit::contract::store_suite::block_on;
+use dochiya_testkit::store::testing::CountingStore;
 
 fn d(text: &str) -> Decimal {
     Decimal::parse(text).expect("a test amount")

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-use dochiya_ledger::store::{Condition, Guard, Item, Key, Store, Value, WriteOp};
+use dochiya_store::{Condition, Guard, Item, Key, Store, Value, WriteOp};
 use dochiya_store_embedded::EmbeddedStore;
 
 #[tokio::main]
@@ -45,7 +45,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 ];
                 store.write(ops).await?;
             }
-            Ok::<(), dochiya_ledger::store::StoreError>(())
+            Ok::<(), dochiya_store::StoreError>(())
         }));
     }
     for h in handles {

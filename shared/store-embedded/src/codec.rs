@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use dochiya_ledger::store::{Attrs, Value};
+use dochiya_store::{Attrs, Value};
 
 /// Format byte of the current encoding; bump it when the layout changes.
 pub const FORMAT: u8 = 1;

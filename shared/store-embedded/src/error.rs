@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use dochiya_ledger::store::StoreError;
+use dochiya_store::StoreError;
 
 use crate::codec::DecodeError;
 

@@ -16,7 +16,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
-use dochiya_ledger::store::{StoreError, WriteOp};
+use dochiya_store::{StoreError, WriteOp};
 use redb::Database;
 use tokio::sync::oneshot;
 

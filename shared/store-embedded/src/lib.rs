@@ -1,11 +1,11 @@
-//! The embedded [`dochiya_ledger::store::Store`]: a redb file on local disk, or in memory for tests.
+//! The embedded [`dochiya_store::Store`]: a redb file on local disk, or in memory for tests.
 //!
 //! One redb table maps the key `(PK, SK bytes)` to the encoded attributes
 //! ([`codec`]). redb compares tuple keys element by element and both elements
 //! by bytes, so a partition's items lie together in the byte order of their
 //! sort keys — DynamoDB's order. A write runs all its operations in one redb
 //! write transaction (redb admits one writer at a time), evaluating conditions
-//! and updates with the shared [`dochiya_ledger::store::eval`] rules, and
+//! and updates with the shared [`dochiya_store::eval`] rules, and
 //! commits all or nothing. Reads use a read transaction: a snapshot of the last
 //! commit, so they are strongly consistent, and run on the caller's thread. Writes to
 //! a file share durable commits (the `group` module) on tokio's blocking pool; writes to the
@@ -21,7 +21,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use async_trait::async_trait;
-use dochiya_ledger::store::{
+use dochiya_store::{
     Attrs, Item, Key, Page, Query, SkRange, Store, StoreError, TTL_ATTRIBUTE, Value, WriteOp, eval,
 };
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};

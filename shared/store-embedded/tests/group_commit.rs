@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use common::ScratchDir;
-use dochiya_ledger::store::{Condition, Guard, Item, Key, Store, StoreError, Value, WriteOp};
+use dochiya_store::{Condition, Guard, Item, Key, Store, StoreError, Value, WriteOp};
 use dochiya_store_embedded::EmbeddedStore;
 
 fn put_new(pk: &str, sk: &str, n: i64) -> WriteOp {

@@ -6,11 +6,11 @@ mod common;
 mod memory {
     use dochiya_store_embedded::EmbeddedStore;
 
-    dochiya_ledger::ledger_contract_tests!(async { EmbeddedStore::in_memory().expect("in-memory store") });
+    dochiya_testkit::ledger_contract_tests!(async { EmbeddedStore::in_memory().expect("in-memory store") });
 }
 
 mod file {
     use super::common::FileStore;
 
-    dochiya_ledger::ledger_contract_tests!(async { FileStore::new() });
+    dochiya_testkit::ledger_contract_tests!(async { FileStore::new() });
 }

@@ -7,7 +7,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::ScratchDir;
-use dochiya_ledger::store::{Item, Key, Query, SkRange, Store, Value, WriteOp};
+use dochiya_store::{Item, Key, Query, SkRange, Store, Value, WriteOp};
 use dochiya_store_embedded::{DEFAULT_FILE_NAME, EmbeddedStore};
 
 fn item(sk: &str, n: i64) -> Item {

@@ -5,11 +5,11 @@ mod common;
 mod memory {
     use dochiya_store_embedded::EmbeddedStore;
 
-    dochiya_ledger::store_contract_tests!(async { EmbeddedStore::in_memory().expect("in-memory store") });
+    dochiya_testkit::store_contract_tests!(async { EmbeddedStore::in_memory().expect("in-memory store") });
 }
 
 mod file {
     use super::common::FileStore;
 
-    dochiya_ledger::store_contract_tests!(async { FileStore::new() });
+    dochiya_testkit::store_contract_tests!(async { FileStore::new() });
 }

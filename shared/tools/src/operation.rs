@@ -56,8 +56,8 @@ impl Kind {
     /// The OAuth scope a caller needs (the scope names are defined once, by the auth crate).
     pub(crate) const fn scope(self) -> &'static str {
         match self {
-            Kind::Read => dochiya_auth::SCOPE_READ,
-            Kind::Write { .. } => dochiya_auth::SCOPE_WRITE,
+            Kind::Read => dochiya_ledger::domain::scopes::SCOPE_READ,
+            Kind::Write { .. } => dochiya_ledger::domain::scopes::SCOPE_WRITE,
         }
     }
 

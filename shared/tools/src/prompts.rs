@@ -27,7 +27,7 @@ pub fn prompts() -> Vec<PromptSpec> {
                     required: false,
                 },
             ],
-            scope: dochiya_auth::SCOPE_READ,
+            scope: dochiya_ledger::domain::scopes::SCOPE_READ,
             render: monthly_review,
         },
         PromptSpec {
@@ -42,7 +42,7 @@ pub fn prompts() -> Vec<PromptSpec> {
                     required: false,
                 },
             ],
-            scope: dochiya_auth::SCOPE_READ,
+            scope: dochiya_ledger::domain::scopes::SCOPE_READ,
             render: import_statement,
         },
         PromptSpec {
@@ -50,7 +50,7 @@ pub fn prompts() -> Vec<PromptSpec> {
             title: "Start a household book (가계부 시작)",
             description: "A new vault with its accounts, budgets and, if wanted, a partner invited.",
             arguments: &[LANGUAGE],
-            scope: dochiya_auth::SCOPE_READ,
+            scope: dochiya_ledger::domain::scopes::SCOPE_READ,
             render: start_household,
         },
     ]

@@ -11,7 +11,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use bytes::Bytes;
 use dochiya_authserver::{AuthServer, AuthServerConfig, Clock as _, ManualClock, SigningKey, SystemClock};
-use dochiya_ledger::store::Store;
+use dochiya_store::Store;
 use http::{Request, Response, StatusCode};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 

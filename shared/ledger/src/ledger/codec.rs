@@ -1097,8 +1097,7 @@ const HEAD_BALANCE: &str = "snapBalance";
 
 /// Makes an account or snapshot item's attributes as they were before decision 030
 /// (no heads, no write count): the contract suite's stand-in for older data.
-#[cfg(feature = "contract")]
-pub(crate) fn without_heads(attrs: &mut Attrs) {
+pub fn without_heads(attrs: &mut Attrs) {
     for name in [
         HEAD_SEQ,
         HEAD_DATE,

@@ -39,8 +39,8 @@ use crate::error::LedgerError;
 use crate::store::Store;
 
 pub use backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError, Restored};
-#[cfg(feature = "contract")]
-pub(crate) use codec::without_heads;
+#[doc(hidden)]
+pub use codec::without_heads;
 pub use export::{ExportFormat, ExportPage, ExportRequest, MAX_PAGE_BYTES, MAX_PAGE_ENTRIES};
 pub use recurring::MAX_SCHEDULES;
 pub use recurring::posting::PostingRun;

@@ -2,8 +2,6 @@
 //! a vault's account catalogue. Every path into a vault starts here.
 
 use std::future::Future;
-use std::pin::pin;
-use std::task::Poll;
 
 use super::Ledger;
 use std::collections::BTreeMap;
@@ -24,54 +22,12 @@ const CANDIDATES: usize = 5;
 
 /// Run both futures concurrently (one read round) and return both outputs.
 pub(super) async fn join2<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Output) {
-    let mut a = pin!(a);
-    let mut b = pin!(b);
-    let mut ra = None;
-    let mut rb = None;
-    std::future::poll_fn(move |cx| {
-        if ra.is_none()
-            && let Poll::Ready(v) = a.as_mut().poll(cx)
-        {
-            ra = Some(v);
-        }
-        if rb.is_none()
-            && let Poll::Ready(v) = b.as_mut().poll(cx)
-        {
-            rb = Some(v);
-        }
-        match (ra.take(), rb.take()) {
-            (Some(x), Some(y)) => Poll::Ready((x, y)),
-            (x, y) => {
-                ra = x;
-                rb = y;
-                Poll::Pending
-            }
-        }
-    })
-    .await
+    futures::future::join(a, b).await
 }
 
 /// Run every future concurrently (one read round) and return their outputs in order.
 pub(super) async fn join_all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
-    let mut futures: Vec<std::pin::Pin<Box<F>>> = futures.into_iter().map(Box::pin).collect();
-    let mut done: Vec<Option<F::Output>> = futures.iter().map(|_| None).collect();
-    std::future::poll_fn(move |cx| {
-        let mut pending = false;
-        for (f, slot) in futures.iter_mut().zip(done.iter_mut()) {
-            if slot.is_none() {
-                match f.as_mut().poll(cx) {
-                    Poll::Ready(v) => *slot = Some(v),
-                    Poll::Pending => pending = true,
-                }
-            }
-        }
-        if pending {
-            Poll::Pending
-        } else {
-            Poll::Ready(done.iter_mut().filter_map(Option::take).collect())
-        }
-    })
-    .await
+    futures::future::join_all(futures).await
 }
 
 /// Re-run `attempt` while it reports [`LedgerError::Conflict`] (it lost a race and

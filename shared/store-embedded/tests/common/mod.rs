@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
-use dochiya_ledger::store::{Item, Key, Page, Query, Store, StoreError, WriteOp};
+use dochiya_store::{Item, Key, Page, Query, Store, StoreError, WriteOp};
 use dochiya_store_embedded::EmbeddedStore;
 
 /// A fresh directory under cargo's per-target scratch space, removed on drop.

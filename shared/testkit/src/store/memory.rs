@@ -1,7 +1,7 @@
 //! A store in process memory: a sorted map under a lock.
 //!
-//! Stand-in used by ledger unit tests until the embedded store's in-memory mode
-//! replaces it; it follows the same [`super::eval`] rules as the embedded store.
+//! The stand-in the ledger's contract tests run on; it follows the same
+//! [`super::eval`] rules as the embedded store.
 
 use std::collections::BTreeMap;
 use std::ops::Bound;

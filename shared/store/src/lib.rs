@@ -19,8 +19,6 @@
 //!   returned, so the ledger checks expiry itself (DynamoDB deletes lazily).
 
 pub mod eval;
-pub mod memory;
-pub mod testing;
 
 use std::collections::BTreeMap;
 

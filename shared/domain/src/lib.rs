@@ -9,6 +9,7 @@ pub mod limits;
 mod money;
 mod name;
 mod schedule;
+pub mod scopes;
 mod time;
 
 pub use amount_text::other_currency;

@@ -102,8 +102,8 @@ pub fn handle_for(sub: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::SeededEntropy;
-    use crate::domain::limits::MAX_INVITE_CODE_CHARS;
+    use crate::SeededEntropy;
+    use crate::limits::MAX_INVITE_CODE_CHARS;
 
     #[test]
     fn a_code_is_seven_groups_of_four_and_reads_back() {

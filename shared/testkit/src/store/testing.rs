@@ -1,9 +1,6 @@
 //! Test wrappers over any [`Store`]: one that counts calls and items read (to
 //! assert read budgets per operation), and one that fails a chosen write (to
 //! prove nothing partial is left behind).
-//!
-//! Always compiled (they are small and dependency-free) so every crate's tests
-//! can use them without enabling a feature.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
