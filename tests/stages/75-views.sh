@@ -18,10 +18,11 @@ build_workspace
 
 views_node_bin=$(interop_node_bin)
 views_node_dir=$(interop_node_modules views tests/views)
-cp tests/views/host.mjs tests/views/card_bill.fixture.json "$views_node_dir/"
+cp tests/views/host.mjs tests/views/*.fixture.json "$views_node_dir/"
 echo 'export { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";' \
   >"$views_node_dir/bridge-entry.mjs"
-(cd "$views_node_dir" && "$views_node_bin/node" node_modules/esbuild/bin/esbuild bridge-entry.mjs \
+# Run as a program: its install step may have put the native binary in place of the JS shim.
+(cd "$views_node_dir" && PATH="$views_node_bin:$PATH" node_modules/.bin/esbuild bridge-entry.mjs \
   --bundle --format=esm --platform=browser --log-level=warning --outfile=bridge.js)
 views_shots="$DOCHIYA_BUILD_DIR/views"
 rm -rf "$views_shots"

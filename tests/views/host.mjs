@@ -154,7 +154,7 @@ const server = http.createServer((req, res) => {
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
-const page = await browser.newPage({ viewport: { width: 640, height: 400 }, deviceScaleFactor: 1 });
+const page = await browser.newPage({ viewport: { width: 640, height: 1000 }, deviceScaleFactor: 1 });
 page.on('pageerror', (e) => failures.push(`page error: ${e.message}`));
 page.on('console', (m) => { if (m.type() === 'error') failures.push(`console: ${m.text()}`); });
 await page.goto(`http://127.0.0.1:${server.address().port}/`);
@@ -206,7 +206,7 @@ async function checkBudget(theme, locale) {
   check(`budget ${lang} days left`, (await texts(frame, '[data-test="days-left-label"]'))[0],
     lang === 'ko' ? `${days}일 남음` : `${days} ${days === 1 ? 'day' : 'days'} left`);
   check(`budget ${lang} daily allowance`, (await texts(frame, '[data-test="days-left"]'))[0],
-    `${m(data.dailyAllowance)} / ${lang === 'ko' ? '하루' : 'a day'}`);
+    `${m(data.dailyAllowance)} / ${lang === 'ko' ? '하루' : 'day'}`);
   check(`budget ${lang} unbudgeted`, (await texts(frame, '[data-test="unbudgeted"]'))[0],
     `${lang === 'ko' ? '예산 밖 지출' : 'Unbudgeted spending'}: ${m(data.unbudgetedSpent)}`);
 }
@@ -223,6 +223,27 @@ async function checkCard(theme, locale) {
   check(`card ${lang} due`, (await texts(frame, '[data-test="due"]'))[0], cardBill.dueDate);
 }
 
+// Rows that carry `parent` (the categories issue's shape) fold under it with the group's total.
+const groupsResult = JSON.parse(fs.readFileSync(path.join(here, 'spending_groups.fixture.json'), 'utf8'));
+async function checkGroups(theme, locale) {
+  const lang = locale.slice(0, 2);
+  const m = (v) => money(v, groupsResult.currency, lang);
+  const result = { content: [{ type: 'text', text: JSON.stringify(groupsResult) }], structuredContent: groupsResult };
+  const frame = await show('spending-groups', html.spending, result, {}, theme, locale);
+  const sums = new Map();
+  for (const row of groupsResult.rows) {
+    const key = row.parent ?? row.account;
+    sums.set(key, (sums.get(key) ?? 0n) + BigInt(row.amount));
+  }
+  const order = [...sums].sort((a, b) => (b[1] > a[1] ? 1 : b[1] < a[1] ? -1 : 0));
+  const heads = await frame.locator('[data-test="group"], .group > [data-test="row"]:first-child').evaluateAll((rows) => rows.map((r) => r.dataset.name));
+  check(`groups ${lang} order`, heads.join('|'), order.map(([name]) => name).join('|'));
+  const groupAmounts = await texts(frame, '[data-test="group"] [data-test="amount"]');
+  const grouped = order.filter(([name]) => groupsResult.rows.some((r) => r.parent === name));
+  check(`groups ${lang} totals`, groupAmounts.join('|'), grouped.map(([, sum]) => m(sum.toString())).join('|'));
+  check(`groups ${lang} total`, (await texts(frame, '[data-test="total"]'))[0], m(groupsResult.total));
+}
+
 for (const theme of ['light', 'dark']) {
   for (const locale of ['ko-KR', 'en-US']) {
     await checkSpending('spending', spending, theme, locale);
@@ -231,6 +252,8 @@ for (const theme of ['light', 'dark']) {
   }
 }
 await checkSpending('spending-usd', dollars, 'light', 'en-US');
+await checkGroups('light', 'ko-KR');
+await checkGroups('dark', 'en-US');
 
 await browser.close();
 server.close();
