@@ -196,6 +196,27 @@ impl Harness {
         (status, json)
     }
 
+    /// POST `body` with exactly `headers` (plus host and content type) and an optional
+    /// token; the status and the body's bytes as sent.
+    pub async fn post_raw(&self, token: Option<&str>, headers: &[(&str, &str)], body: &str) -> (u16, Bytes) {
+        let mut request = Request::builder()
+            .method("POST")
+            .uri("/mcp")
+            .header("host", "127.0.0.1:8080")
+            .header("content-type", "application/json");
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        if let Some(token) = token {
+            request = request.header("authorization", format!("Bearer {token}"));
+        }
+        let request = request
+            .body(Bytes::copy_from_slice(body.as_bytes()))
+            .expect("request");
+        let response = self.server.handle(request).await;
+        (response.status().as_u16(), response.body().clone())
+    }
+
     /// `tools/call` as a stateless 2026-07-28 client sends it (headers and `_meta`);
     /// returns the result after validating its `structuredContent`.
     pub async fn modern_call(&self, token: &str, tool: &str, arguments: &str) -> Value {

@@ -98,6 +98,7 @@ pub fn server_config(config: &Config, instructions: &str) -> ServerConfig {
         strict_version_header: app.strict_version_header,
         icons: icons(&config.auth.resource_url),
         prompts: dochiya_tools::prompts(),
+        views: dochiya_tools::views::all(),
         ..ServerConfig::default()
     }
 }

@@ -67,6 +67,7 @@ fn app() -> App {
             open_world: false,
         },
         scope: "ledger:read",
+        view: None,
     });
     let auth = TestAuth(
         json!({"resource": "https://mcp.example.test/mcp", "authorization_servers": ["https://issuer.test"]}),

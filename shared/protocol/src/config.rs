@@ -1,6 +1,7 @@
 //! What the protocol layer is told at start-up; built once by the app from its own config.
 
 use crate::prompt::PromptSpec;
+use crate::view::ViewSpec;
 
 /// Which `Host` headers the gate accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +36,9 @@ pub struct ServerConfig {
     pub icons: Vec<Icon>,
     /// The prompts of `prompts/list` and `prompts/get`; none means no `prompts` capability.
     pub prompts: Vec<PromptSpec>,
+    /// The MCP Apps views `resources/read` serves; none means no `resources/read` and no
+    /// tool's view linked.
+    pub views: Vec<ViewSpec>,
 }
 
 /// One of `serverInfo.icons` (MCP `Icon`).
@@ -66,6 +70,7 @@ impl Default for ServerConfig {
             cache_ttl_ms: 600_000,
             icons: Vec::new(),
             prompts: Vec::new(),
+            views: Vec::new(),
         }
     }
 }

@@ -184,12 +184,14 @@ impl Shaper {
     }
 
     /// A successful tool call: the JSON as text, plus `structuredContent` where the era allows.
-    /// `output` is the tool's result already serialized (compact JSON).
+    /// `output` is the tool's result already serialized (compact JSON); `view`, the tool's
+    /// MCP Apps view for a client that declared the extension, goes in `_meta.ui`.
     pub fn tool_success<'a>(
         &'a self,
         version: Version,
         tool: &str,
         output: Box<RawValue>,
+        view: Option<&str>,
     ) -> ResultObject<'a> {
         let mut result = ResultObject::new().field("content", Field::Text(output.get().to_owned()));
         if version.has_structured_content() {
@@ -203,7 +205,22 @@ impl Shaper {
             }
         }
         result = result.value("isError", json!(false));
-        self.shape(version, ResultKind::Plain, result)
+        match view {
+            None => self.shape(version, ResultKind::Plain, result),
+            Some(uri) => self.with_link(version, result, uri),
+        }
+    }
+
+    /// The era's members, with `_meta.ui.resourceUri` beside the modern serverInfo.
+    fn with_link<'a>(&'a self, version: Version, result: ResultObject<'a>, uri: &str) -> ResultObject<'a> {
+        if !version.is_modern() {
+            return result.value("_meta", json!({ "ui": crate::view::link(uri) }));
+        }
+        let mut meta = serde_json::from_str::<Value>(self.server_meta.get()).unwrap_or_else(|_| json!({}));
+        meta["ui"] = crate::view::link(uri);
+        result
+            .field("resultType", Field::Str("complete"))
+            .value("_meta", meta)
     }
 
     /// A tool error the model can act on: text only, `isError: true`, never `structuredContent`.
@@ -312,7 +329,7 @@ mod tests {
         let out = RawValue::from_string(r#"{"b":"점심","a":[1,"x\"y"]}"#.to_owned()).unwrap_or_default();
         let reply = Reply::Result {
             id: RawValue::from_string("7".to_owned()).unwrap_or_default(),
-            result: s.tool_success(Version::V2026_07_28, "t", out),
+            result: s.tool_success(Version::V2026_07_28, "t", out, None),
         };
         let body = String::from_utf8(reply.to_json().unwrap_or_default()).unwrap_or_default();
         assert_eq!(
@@ -356,15 +373,15 @@ mod tests {
     fn tool_success_per_era() {
         let s = shaper();
         let out = json!({"total": "12000"});
-        let old = render(&s.tool_success(Version::V2025_03_26, "t", raw(&out)));
+        let old = render(&s.tool_success(Version::V2025_03_26, "t", raw(&out), None));
         assert_eq!(
             old,
             json!({"content": [{"type": "text", "text": "{\"total\":\"12000\"}"}], "isError": false})
         );
-        let mid = render(&s.tool_success(Version::V2025_11_25, "t", raw(&out)));
+        let mid = render(&s.tool_success(Version::V2025_11_25, "t", raw(&out), None));
         assert_eq!(mid["structuredContent"], out);
         assert_eq!(mid.get("resultType"), None);
-        let new = render(&s.tool_success(Version::V2026_07_28, "t", raw(&out)));
+        let new = render(&s.tool_success(Version::V2026_07_28, "t", raw(&out), None));
         assert_eq!(new["structuredContent"], out);
         assert_eq!(new["resultType"], "complete");
     }
@@ -372,9 +389,9 @@ mod tests {
     #[test]
     fn non_object_output_is_text_only_on_legacy_structured_revisions() {
         let s = shaper();
-        let mid = render(&s.tool_success(Version::V2025_06_18, "t", raw(&json!("12000"))));
+        let mid = render(&s.tool_success(Version::V2025_06_18, "t", raw(&json!("12000")), None));
         assert_eq!(mid.get("structuredContent"), None);
-        let new = render(&s.tool_success(Version::V2026_07_28, "t", raw(&json!("12000"))));
+        let new = render(&s.tool_success(Version::V2026_07_28, "t", raw(&json!("12000")), None));
         assert_eq!(new["structuredContent"], "12000");
     }
 

@@ -89,6 +89,24 @@ impl RpcError {
         Self::new(StatusCode::OK, INVALID_PARAMS, detail)
     }
 
+    /// In-band 200: `resources/read` of a URI the server does not serve, `data.uri` naming
+    /// it; -32602 on the modern leg (SEP-2164), -32002 on the legacy one.
+    pub fn resource_not_found(version: Version, uri: &str) -> Self {
+        let code = if version.is_modern() {
+            INVALID_PARAMS
+        } else {
+            -32002
+        };
+        // URIs are short; a long one is described, not echoed back.
+        let shown = if uri.len() > 256 {
+            "(a URI over 256 bytes)"
+        } else {
+            uri
+        };
+        Self::new(StatusCode::OK, code, format!("Resource not found: {shown}"))
+            .with_data(json!({ "uri": shown }))
+    }
+
     /// 400/-32602: a modern request without a required `_meta` key (or with a malformed one).
     pub fn invalid_meta(detail: impl std::fmt::Display) -> Self {
         Self::new(

@@ -18,11 +18,14 @@ mod registry;
 pub mod server;
 pub mod tool;
 pub mod version;
+pub mod view;
 
 #[cfg(test)]
 mod server_tests;
 #[cfg(test)]
 mod testing;
+#[cfg(test)]
+mod view_tests;
 
 pub use auth::{AuthFailure, Authenticator, Challenge, Credentials};
 pub use config::{HostPolicy, Icon, ServerConfig};
@@ -36,3 +39,4 @@ pub use registry::RegistryError;
 pub use server::{Server, ServerError, TOKENLESS_METHODS};
 pub use tool::{Tool, ToolAnnotations, ToolError, ToolSpec};
 pub use version::Version;
+pub use view::{UI_EXTENSION, VIEW_MIME_TYPE, ViewSpec};

@@ -33,6 +33,8 @@ pub(crate) struct ParamsHead {
     pub protocol_version: Option<Value>,
     pub cursor: Option<Value>,
     pub level: Option<Value>,
+    /// A legacy `initialize`'s `ClientCapabilities`.
+    pub capabilities: Option<Value>,
     #[serde(default, deserialize_with = "present")]
     pub arguments: Option<Box<RawValue>>,
 }
@@ -53,6 +55,18 @@ impl ParamsHead {
 
     fn meta_object(&self) -> Option<&Map<String, Value>> {
         self.meta.as_ref().and_then(Value::as_object)
+    }
+
+    /// The client's capabilities as this request carries them: `_meta` on the modern leg,
+    /// `params.capabilities` of a legacy `initialize`; no other legacy request has them.
+    pub fn client_capabilities(&self, version: Version, method: &str) -> Option<&Value> {
+        if version.is_modern() {
+            self.meta_object().and_then(|m| m.get(META_CLIENT_CAPABILITIES))
+        } else if method == "initialize" {
+            self.capabilities.as_ref()
+        } else {
+            None
+        }
     }
 
     /// The modern claim, if the body makes one.

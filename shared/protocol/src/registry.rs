@@ -48,6 +48,8 @@ pub(crate) struct Registry {
     by_name: HashMap<&'static str, usize>,
     list_2025_03_26: Box<RawValue>,
     list_structured: Box<RawValue>,
+    /// The structured list with each linked tool's `_meta.ui`, for clients with the MCP Apps extension.
+    list_linked: Box<RawValue>,
 }
 
 impl Registry {
@@ -60,16 +62,25 @@ impl Registry {
                 return Err(RegistryError::Duplicate(spec.name.to_owned()));
             }
         }
-        let render = |structured: bool| -> Result<Box<RawValue>, RegistryError> {
-            let list: Vec<Value> = tools.iter().map(|t| describe(t.spec(), structured)).collect();
+        let render = |structured: bool, linked: bool| -> Result<Box<RawValue>, RegistryError> {
+            let list: Vec<Value> = tools
+                .iter()
+                .map(|t| describe(t.spec(), structured, linked))
+                .collect();
             serde_json::value::to_raw_value(&list).map_err(RegistryError::Render)
         };
         Ok(Registry {
-            list_2025_03_26: render(false)?,
-            list_structured: render(true)?,
+            list_2025_03_26: render(false, false)?,
+            list_structured: render(true, false)?,
+            list_linked: render(true, true)?,
             tools,
             by_name,
         })
+    }
+
+    /// Every tool's declaration, in registration order.
+    pub fn specs(&self) -> impl Iterator<Item = &ToolSpec> {
+        self.tools.iter().map(|t| t.spec())
     }
 
     /// The tool called `name`.
@@ -77,9 +88,12 @@ impl Registry {
         self.by_name.get(name).map(|&i| &self.tools[i])
     }
 
-    /// The pre-rendered `tools` array for `version`.
-    pub fn list(&self, version: Version) -> &RawValue {
-        if version.has_structured_content() {
+    /// The pre-rendered `tools` array for `version`; `linked` when the client declared
+    /// the MCP Apps extension.
+    pub fn list(&self, version: Version, linked: bool) -> &RawValue {
+        if linked && version.has_structured_content() {
+            &self.list_linked
+        } else if version.has_structured_content() {
             &self.list_structured
         } else {
             &self.list_2025_03_26
@@ -132,8 +146,9 @@ fn has_reference(schema: &Value) -> bool {
     }
 }
 
-/// One `Tool` object as published; 2025-03-26 has no `title` and no `outputSchema`.
-fn describe(spec: &ToolSpec, structured: bool) -> Value {
+/// One `Tool` object as published; 2025-03-26 has no `title` and no `outputSchema`;
+/// `linked` adds the tool's view as `_meta.ui` (only for clients with the extension).
+fn describe(spec: &ToolSpec, structured: bool, linked: bool) -> Value {
     let a = spec.annotations;
     let mut tool = Map::new();
     tool.insert("name".into(), json!(spec.name));
@@ -155,6 +170,9 @@ fn describe(spec: &ToolSpec, structured: bool) -> Value {
             "openWorldHint": a.open_world,
         }),
     );
+    if let Some(uri) = spec.view.filter(|_| linked) {
+        tool.insert("_meta".into(), json!({ "ui": crate::view::link(uri) }));
+    }
     Value::Object(tool)
 }
 
@@ -219,8 +237,8 @@ mod tests {
     #[test]
     fn lists_in_registration_order_with_era_specific_fields() {
         let reg = Registry::new(vec![tool(spec("b_tool")), tool(spec("a_tool"))]).unwrap();
-        let old: Value = serde_json::from_str(reg.list(Version::V2025_03_26).get()).unwrap();
-        let new: Value = serde_json::from_str(reg.list(Version::V2025_06_18).get()).unwrap();
+        let old: Value = serde_json::from_str(reg.list(Version::V2025_03_26, false).get()).unwrap();
+        let new: Value = serde_json::from_str(reg.list(Version::V2025_06_18, false).get()).unwrap();
         assert_eq!(old[0]["name"], "b_tool");
         assert_eq!(old[1]["name"], "a_tool");
         assert_eq!(old[0].get("title"), None);

@@ -28,6 +28,7 @@ use crate::prompt::{PromptArguments, PromptSpec};
 use crate::registry::{Registry, RegistryError};
 use crate::tool::{Tool, ToolError};
 use crate::version::Version;
+use crate::view::{self, ViewSpec};
 
 /// Methods answered without a token (docs/design.md §2), and only these. `logging/setLevel`
 /// (legacy leg only) changes nothing here, and the conformance suite sends it without one.
@@ -65,6 +66,8 @@ pub struct Server {
     auth: Arc<dyn Authenticator>,
     shaper: Shaper,
     capabilities: Box<RawValue>,
+    /// `capabilities` with the MCP Apps extension, for a client that declares it.
+    capabilities_ui: Box<RawValue>,
     instructions: Box<RawValue>,
     server_info: Box<RawValue>,
     supported_versions: Box<RawValue>,
@@ -90,6 +93,14 @@ pub enum ServerError {
     /// Pre-rendering a start-up document failed.
     #[error("rendering {0} failed")]
     Render(&'static str, #[source] serde_json::Error),
+    /// A tool links a view the configuration does not serve (it serves others).
+    #[error("tool {tool:?} links view {uri:?}, which is not among the served views")]
+    UnknownView {
+        /// The tool.
+        tool: &'static str,
+        /// The view it names.
+        uri: &'static str,
+    },
 }
 
 /// What one message turned into before authentication.
@@ -111,6 +122,14 @@ enum Step<'s> {
         version: Version,
         tool: &'s Arc<dyn Tool>,
         arguments: Option<Box<RawValue>>,
+        /// The tool's view, when the client declared the MCP Apps extension.
+        view: Option<&'static str>,
+    },
+    /// A `resources/read` of a view waiting for authentication (any valid token).
+    Read {
+        id: Box<RawValue>,
+        version: Version,
+        view: &'s ViewSpec,
     },
 }
 
@@ -118,7 +137,7 @@ impl Step<'_> {
     fn needs_token(&self) -> bool {
         matches!(
             self,
-            Step::Call { .. } | Step::Prompt { .. } | Step::Notify { needs_token: true }
+            Step::Call { .. } | Step::Prompt { .. } | Step::Read { .. } | Step::Notify { needs_token: true }
         )
     }
 
@@ -133,9 +152,10 @@ impl Step<'_> {
 
     fn id(&self) -> Option<&RawValue> {
         match self {
-            Step::Done(Reply::Result { id, .. }) | Step::Call { id, .. } | Step::Prompt { id, .. } => {
-                Some(id)
-            }
+            Step::Done(Reply::Result { id, .. })
+            | Step::Call { id, .. }
+            | Step::Prompt { id, .. }
+            | Step::Read { id, .. } => Some(id),
             Step::Done(Reply::Error { id, .. }) => id.as_deref(),
             Step::Done(Reply::Accepted) | Step::Notify { .. } => None,
         }
@@ -161,6 +181,15 @@ impl Server {
         auth: Arc<dyn Authenticator>,
     ) -> Result<Self, ServerError> {
         let registry = Registry::new(tools)?;
+        // A server given no views links none (decision 042); one given views serves every link.
+        for spec in registry.specs().filter(|_| !config.views.is_empty()) {
+            if let Some(uri) = spec
+                .view
+                .filter(|uri| !config.views.iter().any(|v| v.uri == *uri))
+            {
+                return Err(ServerError::UnknownView { tool: spec.name, uri });
+            }
+        }
         let resource_metadata = serde_json::to_vec(auth.resource_metadata())
             .map_err(|e| ServerError::Render("resource metadata", e))?;
         let icons = serde_json::to_value(&config.icons).map_err(|e| ServerError::Render("icons", e))?;
@@ -174,6 +203,8 @@ impl Server {
         } else {
             json!({ "tools": {}, "prompts": {} })
         };
+        let mut capabilities_ui = capabilities.clone();
+        capabilities_ui["extensions"] = view::server_extension();
         let prompt_list = |with_title: bool| {
             let list: Vec<Value> = config.prompts.iter().map(|p| p.describe(with_title)).collect();
             render("prompts", &list)
@@ -186,6 +217,7 @@ impl Server {
                 &icons,
             ),
             capabilities: render("capabilities", &capabilities)?,
+            capabilities_ui: render("capabilities", &capabilities_ui)?,
             instructions: render("instructions", &config.instructions)?,
             server_info: render("serverInfo", &server_info)?,
             prompt_lists: [prompt_list(false)?, prompt_list(true)?],
@@ -431,9 +463,12 @@ impl Server {
     fn dispatch(&self, id: Box<RawValue>, method: &str, version: Version, head: ParamsHead) -> Step<'_> {
         let fail = |id, error| Step::Done(Reply::Error { id: Some(id), error });
         let done = |id, result| Step::Done(Reply::Result { id, result });
+        // Only a client that declares MCP Apps sees anything of it (decision 042).
+        let ui =
+            !self.config.views.is_empty() && view::declares_ui(head.client_capabilities(version, method));
         match (method, version.is_modern()) {
-            ("server/discover", true) => done(id, self.discover()),
-            ("initialize", false) => done(id, self.initialize(version)),
+            ("server/discover", true) => done(id, self.discover(ui)),
+            ("initialize", false) => done(id, self.initialize(version, ui)),
             ("ping", false) => done(id, ResultObject::new()),
             // Accepted and answered `{}` on the legacy leg: we never send log notifications,
             // so there is nothing to filter (removed in 2026-07-28, where it is -32601).
@@ -450,7 +485,7 @@ impl Server {
                     RpcError::invalid_params("Invalid params: unknown cursor (tools/list has one page)"),
                 ),
                 _ => {
-                    let result = ResultObject::new().raw("tools", self.registry.list(version));
+                    let result = ResultObject::new().raw("tools", self.registry.list(version, ui));
                     done(id, self.shaper.shape(version, ResultKind::Cacheable, result))
                 }
             },
@@ -497,8 +532,20 @@ impl Server {
                     version,
                     tool,
                     arguments,
+                    view: tool.spec().view.filter(|_| ui),
                 }
             }
+            ("resources/read", _) if !self.config.views.is_empty() => match head.uri {
+                Some(Value::String(uri)) => match self.config.views.iter().find(|v| v.uri == uri) {
+                    // Which views exist is public (tools/list names them): decided before any token.
+                    Some(view) => Step::Read { id, version, view },
+                    None => fail(id, RpcError::resource_not_found(version, &uri)),
+                },
+                _ => fail(
+                    id,
+                    RpcError::invalid_params("Invalid params: uri must be a string"),
+                ),
+            },
             _ => fail(id, RpcError::method_not_found(version, method)),
         }
     }
@@ -534,18 +581,27 @@ impl Server {
         }
     }
 
-    fn discover(&self) -> ResultObject<'_> {
+    /// The capabilities a client is told: with the MCP Apps extension only if it declared it.
+    fn capabilities(&self, ui: bool) -> &RawValue {
+        if ui {
+            &self.capabilities_ui
+        } else {
+            &self.capabilities
+        }
+    }
+
+    fn discover(&self, ui: bool) -> ResultObject<'_> {
         let result = ResultObject::new()
             .raw("supportedVersions", &self.supported_versions)
-            .raw("capabilities", &self.capabilities)
+            .raw("capabilities", self.capabilities(ui))
             .raw("instructions", &self.instructions);
         self.shaper.shape_discover(result)
     }
 
-    fn initialize(&self, offered: Version) -> ResultObject<'_> {
+    fn initialize(&self, offered: Version, ui: bool) -> ResultObject<'_> {
         ResultObject::new()
             .value("protocolVersion", json!(offered.as_str()))
-            .raw("capabilities", &self.capabilities)
+            .raw("capabilities", self.capabilities(ui))
             .raw("serverInfo", &self.server_info)
             .raw("instructions", &self.instructions)
     }
@@ -607,6 +663,7 @@ impl Server {
                     version,
                     tool,
                     arguments,
+                    view,
                 },
                 Some(principal),
             ) => {
@@ -614,7 +671,7 @@ impl Server {
                 match tool.call(principal, arguments.as_deref()).await {
                     Ok(output) => Reply::Result {
                         id,
-                        result: self.shaper.tool_success(version, name, output),
+                        result: self.shaper.tool_success(version, name, output, view),
                     },
                     Err(ToolError::Internal(cause)) => {
                         let error = RpcError::unexpected(&format!("tool {name}"), cause.as_ref());
@@ -657,7 +714,14 @@ impl Server {
                     error: RpcError::invalid_params(format!("Invalid params: {message}")),
                 },
             },
-            (Step::Call { id, .. } | Step::Prompt { id, .. }, None) => {
+            (Step::Read { id, version, view }, Some(_)) => {
+                let result = ResultObject::new().value("contents", view::contents(view));
+                Reply::Result {
+                    id,
+                    result: self.shaper.shape(version, ResultKind::Cacheable, result),
+                }
+            }
+            (Step::Call { id, .. } | Step::Prompt { id, .. } | Step::Read { id, .. }, None) => {
                 // `single`/`batch` authorize every call first; reaching here is a bug, not a client error.
                 let error = RpcError::unexpected("dispatch", &MissingPrincipal);
                 Reply::Error { id: Some(id), error }

@@ -23,6 +23,7 @@ pub(crate) fn spec(name: &'static str) -> ToolSpec {
             open_world: false,
         },
         scope: "ledger:read",
+        view: None,
     }
 }
 

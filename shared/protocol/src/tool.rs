@@ -38,6 +38,9 @@ pub struct ToolSpec {
     pub annotations: ToolAnnotations,
     /// The OAuth scope a caller needs (`ledger:read` or `ledger:write`).
     pub scope: &'static str,
+    /// The `ui://` view that shows this tool's result, linked only for a client that
+    /// declares the MCP Apps extension ([`crate::view`]).
+    pub view: Option<&'static str>,
 }
 
 /// A failed tool call, by kind. Every kind but [`ToolError::Internal`] is sent

@@ -11,6 +11,7 @@ mod prompts;
 pub mod schema;
 mod text;
 mod tools;
+pub mod views;
 mod wire;
 
 use std::sync::Arc;

@@ -159,11 +159,11 @@ pub(crate) struct LedgerTool<O: Operation> {
 }
 
 impl<O: Operation> LedgerTool<O> {
-    /// The tool, with its schemas generated once.
-    pub(crate) fn new(ledger: Arc<Ledger>) -> Self {
+    /// The tool, with its schemas generated once and its MCP Apps view, if it has one.
+    pub(crate) fn new(ledger: Arc<Ledger>, view: Option<&'static str>) -> Self {
         Self {
             ledger,
-            spec: spec::<O>(),
+            spec: ToolSpec { view, ..spec::<O>() },
             _operation: std::marker::PhantomData,
         }
     }
@@ -179,6 +179,7 @@ pub(crate) fn spec<O: Operation>() -> ToolSpec {
         output_schema: schema::output_schema::<O::Output>(),
         annotations: O::KIND.annotations(),
         scope: O::KIND.scope(),
+        view: None,
     }
 }
 

@@ -4,6 +4,7 @@
 //! modules and derives from the same list the registry ([`all`]), the declarations
 //! ([`specs`]) and the tests that run over every tool. A tool's scope and annotations
 //! come from its own `KIND`, its contract from docs/tools.md (checked by tests/docs.rs).
+//! `=> views::X` after a line links the tool's MCP Apps view ([`crate::views`]).
 
 use std::sync::Arc;
 
@@ -11,24 +12,25 @@ use dochiya_ledger::Ledger;
 use dochiya_protocol::{Tool, ToolSpec};
 
 use crate::operation::{LedgerTool, Operation, spec};
+use crate::views;
 
 mod recorded;
 
 macro_rules! tool_table {
-    ($($module:ident :: $operation:ident),* $(,)?) => {
+    ($($module:ident :: $operation:ident $(=> $view:expr)?),* $(,)?) => {
         $(pub(crate) mod $module;)*
 
         /// Every tool over `ledger`, in the table's order.
         pub(crate) fn all(ledger: &Arc<Ledger>) -> Vec<Arc<dyn Tool>> {
-            fn tool<O: Operation>(ledger: &Arc<Ledger>) -> Arc<dyn Tool> {
-                Arc::new(LedgerTool::<O>::new(Arc::clone(ledger)))
+            fn tool<O: Operation>(ledger: &Arc<Ledger>, view: Option<&'static str>) -> Arc<dyn Tool> {
+                Arc::new(LedgerTool::<O>::new(Arc::clone(ledger), view))
             }
-            vec![$(tool::<$module::$operation>(ledger)),*]
+            vec![$(tool::<$module::$operation>(ledger, None $(.or(Some($view)))?)),*]
         }
 
         /// The declarations of every tool, in the table's order, without a ledger.
         pub(crate) fn specs() -> Vec<ToolSpec> {
-            vec![$(spec::<$module::$operation>()),*]
+            vec![$(ToolSpec { view: None $(.or(Some($view)))?, ..spec::<$module::$operation>() }),*]
         }
 
         /// Each tool's schema/parser agreement on its own examples (see `Operation::EXAMPLES`).
@@ -45,10 +47,10 @@ tool_table! {
     list_transactions::ListTransactions,
     get_transaction::GetTransaction,
     get_balances::GetBalances,
-    spending_report::SpendingReport,
+    spending_report::SpendingReport => views::SPENDING,
     net_worth_history::NetWorthHistory,
     reconcile::Reconcile,
-    budget_report::BudgetReport,
+    budget_report::BudgetReport => views::BUDGET,
     list_snapshots::ListSnapshots,
     export_transactions::ExportTransactions,
     list_recurring::ListRecurring,

@@ -1,0 +1,88 @@
+//! The MCP Apps views (docs/views.md): one static HTML file each under `shared/tools/views/`,
+//! embedded in the binary, no build step and no outside origin. A tool links its view in
+//! the one tool table (`tools/mod.rs`, `=> views::X`); the protocol layer serves them by
+//! `resources/read` and links them only for clients that declare the extension.
+
+use dochiya_protocol::ViewSpec;
+
+/// Spending by category (`spending_report`).
+pub const SPENDING: &str = "ui://dochiya/spending.html";
+/// Budget against spending (`budget_report`).
+pub const BUDGET: &str = "ui://dochiya/budget.html";
+/// The card bill (`card_bill`).
+pub const CARD_BILL: &str = "ui://dochiya/card-bill.html";
+
+/// Largest a view may be: a host loads it into every conversation that shows it.
+pub const MAX_VIEW_BYTES: usize = 200 * 1024;
+
+/// Every view the server serves.
+pub fn all() -> Vec<ViewSpec> {
+    vec![
+        ViewSpec {
+            uri: SPENDING,
+            name: "spending",
+            html: include_str!("../views/spending.html"),
+        },
+        ViewSpec {
+            uri: BUDGET,
+            name: "budget",
+            html: include_str!("../views/budget.html"),
+        },
+        ViewSpec {
+            uri: CARD_BILL,
+            name: "card_bill",
+            html: include_str!("../views/card-bill.html"),
+        },
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn views_are_small_self_contained_html_documents() {
+        for view in all() {
+            assert!(
+                view.html.len() < MAX_VIEW_BYTES,
+                "{}: {} bytes",
+                view.uri,
+                view.html.len()
+            );
+            assert!(view.html.starts_with("<!doctype html>"), "{}", view.uri);
+            assert!(view.html.contains("<meta charset=\"utf-8\">"), "{}", view.uri);
+            // No outside origin: the only URLs are this scheme's own and the SVG namespace.
+            let outside: Vec<&str> = view
+                .html
+                .match_indices("://")
+                .map(|(i, _)| &view.html[i.saturating_sub(12)..(i + 24).min(view.html.len())])
+                .filter(|s| !s.contains("ui://") && !s.contains("http://www.w3.org/2000/svg"))
+                .collect();
+            assert_eq!(outside, Vec::<&str>::new(), "{}", view.uri);
+            for banned in [
+                "<link",
+                "@import",
+                "src=\"",
+                "fetch(",
+                "XMLHttpRequest",
+                "WebSocket",
+            ] {
+                assert!(!view.html.contains(banned), "{} contains {banned}", view.uri);
+            }
+        }
+    }
+
+    #[test]
+    fn every_linked_view_is_served_and_only_report_tools_link_one() {
+        let uris: Vec<&str> = all().iter().map(|v| v.uri).collect();
+        let linked: Vec<(&str, &str)> = crate::specs()
+            .iter()
+            .filter_map(|s| s.view.map(|v| (s.name, v)))
+            .collect();
+        assert_eq!(
+            linked,
+            vec![("spending_report", SPENDING), ("budget_report", BUDGET)]
+        );
+        assert!(linked.iter().all(|(_, v)| uris.contains(v)));
+    }
+}
