@@ -52,6 +52,10 @@ pub const RECURRING_PREFIX: &str = "RC#";
 pub const RECURRING_POSTED_PREFIX: &str = "RP#";
 /// Sort key of a vault's recurring head: the earliest date any schedule may next fall due.
 pub const RECURRING_HEAD: &str = "RN";
+/// Prefix of monthly tag rollups (`GM#<YYYY-MM>#<tagKey>`, decision 038).
+pub const TAG_MONTH_PREFIX: &str = "GM#";
+/// Prefix of daily tag rollups (`GD#<YYYY-MM-DD>#<tagKey>`).
+pub const TAG_DAY_PREFIX: &str = "GD#";
 /// A character above every character used after a prefix: closes inclusive ranges.
 pub const HIGH: char = '\u{10FFFF}';
 
@@ -312,6 +316,13 @@ pub fn month_and_budgets_through(month: YearMonth) -> SkRange {
     SkRange::Between(month_from(month), upper(&format!("{BUDGET_PREFIX}{month}#")))
 }
 
+/// In one query, the monthly rollups of `from..=month` and every budget setting
+/// through `month`: a budget report with its rollover look-back (decision 038).
+/// The later months' rollups in between are skipped by readers, as above.
+pub fn months_and_budgets_through(from: YearMonth, month: YearMonth) -> SkRange {
+    SkRange::Between(month_from(from), upper(&format!("{BUDGET_PREFIX}{month}#")))
+}
+
 /// Whether a sort key (from a range above) is a budget setting's.
 pub fn is_budget(sk: &str) -> bool {
     sk.starts_with(BUDGET_PREFIX)
@@ -382,6 +393,39 @@ pub fn due(vault: VaultId, date: LocalDate) -> Key {
 /// A shard's entries due on or before `through`.
 pub fn due_through(through: LocalDate) -> SkRange {
     SkRange::Between("1900".into(), upper(&format!("{through}#")))
+}
+
+/// A tag's monthly rollup (`V#<id>` / `GM#<YYYY-MM>#<tagKey>`): month first, so one
+/// range reads every tag of a span of months. `GD#` < `GM#`, both after `DR#` and
+/// before `INV#`/`MB#`, inside no other range.
+pub fn tag_month_rollup(vault: VaultId, month: YearMonth, tag: &NameKey) -> Key {
+    Key::new(vault_pk(vault), format!("{TAG_MONTH_PREFIX}{month}#{}", tag.as_str()))
+}
+
+/// A tag's daily rollup (`V#<id>` / `GD#<YYYY-MM-DD>#<tagKey>`).
+pub fn tag_day_rollup(vault: VaultId, date: LocalDate, tag: &NameKey) -> Key {
+    Key::new(vault_pk(vault), format!("{TAG_DAY_PREFIX}{date}#{}", tag.as_str()))
+}
+
+/// Every tag's monthly rollups of the months `from..=to`.
+pub fn tag_months_between(from: YearMonth, to: YearMonth) -> SkRange {
+    SkRange::Between(
+        format!("{TAG_MONTH_PREFIX}{from}"),
+        upper(&format!("{TAG_MONTH_PREFIX}{to}#")),
+    )
+}
+
+/// Every tag's daily rollups of the dates `from..=to`.
+pub fn tag_days_between(from: LocalDate, to: LocalDate) -> SkRange {
+    SkRange::Between(
+        format!("{TAG_DAY_PREFIX}{from}"),
+        upper(&format!("{TAG_DAY_PREFIX}{to}#")),
+    )
+}
+
+/// Whether a sort key (from a range above) is a tag rollup's (monthly or daily).
+pub fn is_tag_rollup(sk: &str) -> bool {
+    sk.starts_with(TAG_MONTH_PREFIX) || sk.starts_with(TAG_DAY_PREFIX)
 }
 
 /// Whether a sort key (from a range above) is an account's.

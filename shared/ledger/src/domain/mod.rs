@@ -9,6 +9,7 @@ pub mod limits;
 mod money;
 mod name;
 mod schedule;
+mod tag;
 mod time;
 
 pub use amount_text::other_currency;
@@ -25,6 +26,7 @@ pub use name::{
     without_invisible,
 };
 pub use schedule::{Every, MAX_DAY, Schedule, ScheduleError};
+pub use tag::{Tag, parse_tags};
 pub use time::{Clock, LocalDate, ManualClock, SystemClock, VaultZone, YearMonth};
 
 use std::fmt;

@@ -52,8 +52,11 @@ fn check_shape(ledger: &Ledger, input: &TransactionEdit) -> Result<(), LedgerErr
     if input.lines.is_some() && simple {
         return Err(LedgerError::EditShape(EditShape::LinesAndSimple));
     }
-    if !simple && input.lines.is_none() && input.date.is_none() && input.memo.is_none() {
+    if !simple && input.lines.is_none() && input.date.is_none() && input.memo.is_none() && input.tags.is_none() {
         return Err(LedgerError::EditShape(EditShape::NothingToChange));
+    }
+    if let Some(tags) = &input.tags {
+        super::record::entry_tags(tags)?;
     }
     if let Some(a) = input.amount {
         super::record::positive(a, Field::Amount)?;
@@ -128,7 +131,15 @@ fn fingerprint(input: &TransactionEdit, memo: Option<&str>, m: &Membership) -> R
         opt(input.to.as_deref().map(|n| NameKey::of(n).as_str().to_string())),
         lines,
     ]
-    .join("\u{1e}"))
+    .join("\u{1e}")
+        // Only with tags, so records of edits without them keep their fingerprint.
+        + &match &input.tags {
+            None => String::new(),
+            Some(tags) => {
+                let keys: Vec<String> = tags.iter().map(|t| NameKey::of(t).as_str().to_string()).collect();
+                format!("\u{1e}tg:{}", keys.join("\u{1f}"))
+            }
+        })
 }
 
 /// What the read round found.
@@ -378,9 +389,17 @@ async fn attempt(
         postings: new_postings(&cat, &current, input, &m)?,
         version: current.version + 1,
         edited_at_ms: Some(now_ms),
+        tags: match &input.tags {
+            Some(tags) => super::record::entry_tags(tags)?,
+            None => current.tags.clone(),
+        },
         ..current.clone()
     };
-    if new.date == current.date && new.memo == current.memo && new.postings == current.postings {
+    if new.date == current.date
+        && new.memo == current.memo
+        && new.postings == current.postings
+        && new.tags == current.tags
+    {
         // Nothing differs: nothing is written, and a retry would answer the same.
         return unchanged(&current, &history, &cat, &later, &m, input.dry_run);
     }
