@@ -2892,6 +2892,11 @@ pub use surface::*;
 
 mod recurring;
 pub use recurring::*;
+
+// ---------------------------------------------------------------- categories, tags, rollover
+
+mod categories;
+pub use categories::*;
 // ---------------------------------------------------------------- sharing
 
 /// A fresh person whose token carries a display name.
@@ -3765,6 +3770,11 @@ macro_rules! ledger_contract_tests {
             recurring_turns_at_los_angeles_midnight,
             recurring_refuses_bad_input,
             recurring_scheduled_run_posts_only_what_is_due,
+            // categories, tags and rollover (ledger_suite/categories.rs)
+            categories_roll_up_by_group_account_and_tag,
+            tag_reports_read_rollups_not_entries,
+            categories_refuse_bad_input,
+            budgets_cover_children_and_roll_over,
         );
     };
 }
