@@ -399,12 +399,18 @@ pub fn due_through(through: LocalDate) -> SkRange {
 /// range reads every tag of a span of months. `GD#` < `GM#`, both after `DR#` and
 /// before `INV#`/`MB#`, inside no other range.
 pub fn tag_month_rollup(vault: VaultId, month: YearMonth, tag: &NameKey) -> Key {
-    Key::new(vault_pk(vault), format!("{TAG_MONTH_PREFIX}{month}#{}", tag.as_str()))
+    Key::new(
+        vault_pk(vault),
+        format!("{TAG_MONTH_PREFIX}{month}#{}", tag.as_str()),
+    )
 }
 
 /// A tag's daily rollup (`V#<id>` / `GD#<YYYY-MM-DD>#<tagKey>`).
 pub fn tag_day_rollup(vault: VaultId, date: LocalDate, tag: &NameKey) -> Key {
-    Key::new(vault_pk(vault), format!("{TAG_DAY_PREFIX}{date}#{}", tag.as_str()))
+    Key::new(
+        vault_pk(vault),
+        format!("{TAG_DAY_PREFIX}{date}#{}", tag.as_str()),
+    )
 }
 
 /// Every tag's monthly rollups of the months `from..=to`.
@@ -527,6 +533,41 @@ mod tests {
         assert!(within(&roster, &roster_version(&who).sk));
         assert!(within(&roster, &membership(&who, v).sk));
         assert!(!within(&roster, &vault_name(&who, &NameKey::of("x")).sk));
+    }
+
+    #[test]
+    fn tag_rollups_sit_outside_every_other_range_and_inside_their_own() {
+        let v = VaultId::from_uuid(uuid::Uuid::nil());
+        let tag = NameKey::of("여행");
+        let m = YearMonth::parse("2026-03").unwrap();
+        let d = LocalDate::parse("2026-03-05").unwrap();
+        let within = |r: &SkRange, sk: &str| match r {
+            SkRange::Between(lo, hi) => lo.as_str() <= sk && sk <= hi.as_str(),
+            SkRange::Prefix(p) => sk.starts_with(p.as_str()),
+            SkRange::All => true,
+        };
+        let (month, day) = (tag_month_rollup(v, m, &tag).sk, tag_day_rollup(v, d, &tag).sk);
+        let (first, last) = (
+            LocalDate::parse("1900-01-01").unwrap(),
+            LocalDate::parse("2999-12-31").unwrap(),
+        );
+        for other in [
+            accounts_and_months_through(None),
+            days_between(first, last),
+            transactions_between(None, None),
+            budgets(),
+            snapshots(),
+            members_and_meta(),
+            recurrings(),
+        ] {
+            assert!(!within(&other, &month) && !within(&other, &day), "{other:?}");
+        }
+        assert!(within(&tag_months_between(m, m), &month));
+        assert!(!within(&tag_months_between(m.next(), m.next()), &month));
+        assert!(!within(&tag_months_between(m, m), &day));
+        assert!(within(&tag_days_between(d, d), &day));
+        assert!(!within(&tag_days_between(d.next_day(), last), &day));
+        assert!(is_tag_rollup(&month) && is_tag_rollup(&day) && !is_month_rollup(&month));
     }
 
     #[test]

@@ -25,7 +25,9 @@ impl Tag {
             ParseError::new(format!(
                 "tag \"{}\": {}",
                 bare.chars().take(MAX_TAG_CHARS).collect::<String>(),
-                e.message().replace("a name", "a tag").replace("the name", "the tag")
+                e.message()
+                    .replace("a name", "a tag")
+                    .replace("the name", "the tag")
             ))
         })?;
         if name.display().chars().count() > MAX_TAG_CHARS {

@@ -51,7 +51,10 @@ pub(super) fn in_force(settings: &[BudgetRec], month: YearMonth) -> BTreeMap<Acc
 }
 
 /// As [`in_force`], with whether the setting in force rolls over.
-pub(super) fn in_force_with_rollover(settings: &[BudgetRec], month: YearMonth) -> BTreeMap<AccountId, (i64, bool)> {
+pub(super) fn in_force_with_rollover(
+    settings: &[BudgetRec],
+    month: YearMonth,
+) -> BTreeMap<AccountId, (i64, bool)> {
     let mut carried: BTreeMap<AccountId, (i64, bool)> = BTreeMap::new();
     let mut exact: BTreeMap<AccountId, (i64, bool)> = BTreeMap::new();
     for s in settings {
@@ -320,7 +323,11 @@ async fn report_in(
     let (rows, unbudgeted) = book.rows(month)?;
     let counted: Vec<&BudgetRow> = rows
         .iter()
-        .filter(|r| !cat.by_id(r.account_id).and_then(|a| a.parent).is_some_and(|p| rows.iter().any(|x| x.account_id == p)))
+        .filter(|r| {
+            !cat.by_id(r.account_id)
+                .and_then(|a| a.parent)
+                .is_some_and(|p| rows.iter().any(|x| x.account_id == p))
+        })
         .collect();
     let (mut total_budget, mut total_spent, mut total_remaining) = (0i64, 0i64, 0i64);
     for r in &counted {
@@ -412,13 +419,15 @@ impl Book<'_> {
             .filter(|a| a.kind == AccountKind::Expense)
             .collect();
         expense.sort_by(|a, b| a.name_key.cmp(&b.name_key));
-        let has_row = |id: AccountId| {
-            self.cat.by_id(id).is_some_and(|a| !a.archived) && budgets.contains_key(&id)
-        };
+        let has_row =
+            |id: AccountId| self.cat.by_id(id).is_some_and(|a| !a.archived) && budgets.contains_key(&id);
         let (mut rows, mut unbudgeted) = (Vec::new(), 0i64);
         for a in expense {
             if !(has_row(a.account_id) || a.parent.is_some_and(has_row)) {
-                unbudgeted = add(unbudgeted, self.own.get(&(a.account_id, month)).copied().unwrap_or(0))?;
+                unbudgeted = add(
+                    unbudgeted,
+                    self.own.get(&(a.account_id, month)).copied().unwrap_or(0),
+                )?;
             }
             let Some(&budget) = budgets.get(&a.account_id).filter(|_| !a.archived) else {
                 continue;

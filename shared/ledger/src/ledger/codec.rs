@@ -818,6 +818,12 @@ impl TxRec {
     pub fn from_item(item: &Item) -> Result<Self, LedgerError> {
         Self::from_attrs(&item.attrs)
     }
+
+    /// Whether `other` says the same: date, memo, postings and tags (what an edit changes).
+    pub fn same_content(&self, other: &TxRec) -> bool {
+        (&self.date, &self.memo, &self.postings, &self.tags)
+            == (&other.date, &other.memo, &other.postings, &other.tags)
+    }
 }
 
 /// Attribute of a transaction holding its version.
@@ -842,10 +848,7 @@ pub(super) fn tag_net_attr(account: AccountId) -> String {
 
 /// The labels of a tag rollup (monthly or daily): the tag as last written, its key, the period.
 pub(super) fn tag_rollup_labels(tag: &str, key: &NameKey, period: Period) -> Attrs {
-    let mut attrs = BTreeMap::from([
-        ("tag".into(), sv(tag)),
-        ("tagKey".into(), sv(key.as_str())),
-    ]);
+    let mut attrs = BTreeMap::from([("tag".into(), sv(tag)), ("tagKey".into(), sv(key.as_str()))]);
     match period {
         Period::Month(m) => attrs.insert("month".into(), sv(m.to_string())),
         Period::Day(d) => attrs.insert("date".into(), sv(d.to_string())),

@@ -52,7 +52,12 @@ fn check_shape(ledger: &Ledger, input: &TransactionEdit) -> Result<(), LedgerErr
     if input.lines.is_some() && simple {
         return Err(LedgerError::EditShape(EditShape::LinesAndSimple));
     }
-    if !simple && input.lines.is_none() && input.date.is_none() && input.memo.is_none() && input.tags.is_none() {
+    if !simple
+        && input.lines.is_none()
+        && input.date.is_none()
+        && input.memo.is_none()
+        && input.tags.is_none()
+    {
         return Err(LedgerError::EditShape(EditShape::NothingToChange));
     }
     if let Some(tags) = &input.tags {
@@ -389,17 +394,13 @@ async fn attempt(
         postings: new_postings(&cat, &current, input, &m)?,
         version: current.version + 1,
         edited_at_ms: Some(now_ms),
-        tags: match &input.tags {
-            Some(tags) => super::record::entry_tags(tags)?,
-            None => current.tags.clone(),
-        },
+        tags: input
+            .tags
+            .as_deref()
+            .map_or_else(|| Ok(current.tags.clone()), super::record::entry_tags)?,
         ..current.clone()
     };
-    if new.date == current.date
-        && new.memo == current.memo
-        && new.postings == current.postings
-        && new.tags == current.tags
-    {
+    if new.same_content(&current) {
         // Nothing differs: nothing is written, and a retry would answer the same.
         return unchanged(&current, &history, &cat, &later, &m, input.dry_run);
     }

@@ -43,7 +43,9 @@ pub(super) fn check_parent<'c>(
     if child.is_some_and(|c| c.account_id == parent.account_id) {
         return Err(LedgerError::invalid(
             PARENT_ARG,
-            format!("\"{child_name}\" cannot be its own parent: send another {kind} account, or \"\" for none"),
+            format!(
+                "\"{child_name}\" cannot be its own parent: send another {kind} account, or \"\" for none"
+            ),
         ));
     }
     if parent.kind != kind {
@@ -80,7 +82,11 @@ pub(super) fn check_parent<'c>(
                 format!(
                     "\"{child_name}\" is the parent of \"{}\"{}, and categories have two levels; move its children first (update_account with parent), or make \"{}\" their parent instead",
                     first.name,
-                    if children.len() > 1 { format!(" and {} more", children.len() - 1) } else { String::new() },
+                    if children.len() > 1 {
+                        format!(" and {} more", children.len() - 1)
+                    } else {
+                        String::new()
+                    },
                     parent.name
                 ),
             ));
@@ -178,7 +184,10 @@ pub(super) async fn set_parent(
                 return Ok(done(false));
             }
             let (set, remove) = match new_parent {
-                Some(p) => (BTreeMap::from([(PARENT.into(), sv(p.account_id.to_string()))]), vec![]),
+                Some(p) => (
+                    BTreeMap::from([(PARENT.into(), sv(p.account_id.to_string()))]),
+                    vec![],
+                ),
                 None => (BTreeMap::new(), vec![PARENT.to_string()]),
             };
             let mut ops = vec![

@@ -182,7 +182,8 @@ fn describe(lines: &[Line]) -> String {
 
 /// An entry's tags, validated (display forms, repeats dropped; decision 038).
 pub(super) fn entry_tags(raw: &[String]) -> Result<Vec<String>, LedgerError> {
-    let tags = crate::domain::parse_tags(raw).map_err(|e| LedgerError::from_parse(Field::Category("tags"), e))?;
+    let tags =
+        crate::domain::parse_tags(raw).map_err(|e| LedgerError::from_parse(Field::Category("tags"), e))?;
     Ok(tags.iter().map(|t| t.display().to_string()).collect())
 }
 
@@ -300,7 +301,11 @@ impl<'a> Entry<'a> {
         }
         // Likewise only with tags: a retry with other tags is another request.
         if !self.tags.is_empty() {
-            let keys: Vec<String> = self.tags.iter().map(|t| NameKey::of(t).as_str().to_string()).collect();
+            let keys: Vec<String> = self
+                .tags
+                .iter()
+                .map(|t| NameKey::of(t).as_str().to_string())
+                .collect();
             parts.push(format!("tg:{}", keys.join("\u{1f}")));
         }
         let own = parts.join("\u{1e}");

@@ -298,7 +298,11 @@ async fn report_in(
     };
     // Entries dated after today are not spent yet: out of the cells, shown apart.
     let later = later?;
-    let later = if tagged { later.tagged(tag_key.as_ref()) } else { later };
+    let later = if tagged {
+        later.tagged(tag_key.as_ref())
+    } else {
+        later
+    };
     let scheduled = later.take_from(&mut cells, &kinds, kind, &m)?;
     let rows = match r.by {
         ReportBy::Account => rows_by_account(&cells, kind, &cat, &m)?,

@@ -48,7 +48,8 @@ pub(super) async fn read(
         }
         query_all(store, pk.clone(), keys::tag_months_between(first, last), true).await
     };
-    let day = |(a, b): (LocalDate, LocalDate)| query_all(store, pk.clone(), keys::tag_days_between(a, b), true);
+    let day =
+        |(a, b): (LocalDate, LocalDate)| query_all(store, pk.clone(), keys::tag_days_between(a, b), true);
     let days = async {
         match day_ranges {
             [] => Ok(vec![]),
@@ -141,7 +142,12 @@ pub(super) fn rows_by_tag(
             tag: Some(t.tag.clone()),
         });
     }
-    rows.sort_by(|x, y| y.amount.minor().cmp(&x.amount.minor()).then_with(|| x.tag.cmp(&y.tag)));
+    rows.sort_by(|x, y| {
+        y.amount
+            .minor()
+            .cmp(&x.amount.minor())
+            .then_with(|| x.tag.cmp(&y.tag))
+    });
     Ok(rows)
 }
 

@@ -10,8 +10,8 @@
 use std::collections::BTreeMap;
 
 use super::codec::{
-    Period, PostingRec, TxRec, VersionRec, account_live, balance_update, rollup_day_attrs, rollup_month_attrs,
-    rollup_update, still_live, tag_net_attr, tag_rollup_labels, void_mark,
+    Period, PostingRec, TxRec, VersionRec, account_live, balance_update, rollup_day_attrs,
+    rollup_month_attrs, rollup_update, still_live, tag_net_attr, tag_rollup_labels, void_mark,
 };
 use super::guards::{
     ACCOUNT_EXISTS, ACCOUNT_LIVE, TRANSACTION_LIVE, TRANSACTION_NEW, TRANSACTION_UNCHANGED, guard,

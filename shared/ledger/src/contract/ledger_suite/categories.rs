@@ -99,7 +99,11 @@ pub async fn categories_roll_up_by_group_account_and_tag<S: Store>(store: S) {
     // 식비 = 10,000 of its own + 외식 30,000 + 배달 20,000.
     assert_eq!(
         rows(&l, &me, march(ReportBy::Group, None)).await,
-        [row("식비", None, "60000"), row("장보기", None, "40000"), row("교통비", None, "5000")]
+        [
+            row("식비", None, "60000"),
+            row("장보기", None, "40000"),
+            row("교통비", None, "5000")
+        ]
     );
     assert_eq!(
         rows(&l, &me, march(ReportBy::Account, None)).await,
@@ -121,7 +125,12 @@ pub async fn categories_roll_up_by_group_account_and_tag<S: Store>(store: S) {
         [row("여행", None, "62000"), row("야식", None, "20000")]
     );
     assert_eq!(
-        rows(&l, &me, request("2026-02-01", "2026-03-31", ReportBy::Month, Some("#여행"))).await,
+        rows(
+            &l,
+            &me,
+            request("2026-02-01", "2026-03-31", ReportBy::Month, Some("#여행"))
+        )
+        .await,
         [row("2026-02", None, "7000"), row("2026-03", None, "55000")]
     );
     assert_eq!(
@@ -165,7 +174,11 @@ pub async fn categories_roll_up_by_group_account_and_tag<S: Store>(store: S) {
     call!(l.set_account_parent(&me, None, "배달", "")).expect("배달 to the top");
     assert_eq!(
         rows(&l, &me, march(ReportBy::Group, None)).await,
-        [row("식비", None, "80000"), row("배달", None, "20000"), row("교통비", None, "5000")]
+        [
+            row("식비", None, "80000"),
+            row("배달", None, "20000"),
+            row("교통비", None, "5000")
+        ]
     );
 
     // A void takes 교통비's 5,000 out of 여행; an edit moves 외식's entry from 여행
@@ -204,13 +217,21 @@ pub async fn tag_reports_read_rollups_not_entries<S: Store>(store: S) {
         spend(&l, &me, "외식", &format!("{}", 1000 + i), &on, &["여행"]).await;
     }
     counting.reset();
-    let report = call!(l.spending_report(&me, request("2026-01-01", "2026-02-28", ReportBy::Tag, None))).expect("report");
+    let report = call!(l.spending_report(&me, request("2026-01-01", "2026-02-28", ReportBy::Tag, None)))
+        .expect("report");
     let c = counting.take();
     let expected: u32 = (0..24).map(|i| 1000 + i).sum();
     assert_eq!(report.total.to_string(), expected.to_string());
-    assert_eq!((c.queries, c.gets, c.get_manys, c.writes, c.read_rounds), (2, 0, 1, 0, 1));
+    assert_eq!(
+        (c.queries, c.gets, c.get_manys, c.writes, c.read_rounds),
+        (2, 0, 1, 0, 1)
+    );
     // The roster version and head, 7 accounts with their 7 name items, one tag item per month.
-    assert!(c.items_read <= 2 + 14 + 2, "read {} items, not 24 entries", c.items_read);
+    assert!(
+        c.items_read <= 2 + 14 + 2,
+        "read {} items, not 24 entries",
+        c.items_read
+    );
 }
 
 /// Each bad input is refused with what to send instead, and nothing is stored.
@@ -250,7 +271,10 @@ pub async fn categories_refuse_bad_input<S: Store>(store: S) {
         "only income and expense accounts (categories) have a parent; \"적금\" is an asset: send no parent"
     );
     let e = call!(l.create_account(&me, create("간식", AccountKind::Expense, "없는계정"))).unwrap_err();
-    assert!(matches!(e, LedgerError::NotFound { what: Entity::Account, ref name, .. } if name == "없는계정"), "{e:?}");
+    assert!(
+        matches!(e, LedgerError::NotFound { what: Entity::Account, ref name, .. } if name == "없는계정"),
+        "{e:?}"
+    );
     let e = call!(l.set_account_parent(&me, None, "식비", "외식")).unwrap_err();
     assert_eq!(
         invalid(e).1,
@@ -267,20 +291,34 @@ pub async fn categories_refuse_bad_input<S: Store>(store: S) {
         "\"식비\" is the parent of \"배달\" and 1 more, and categories have two levels; move its children first (update_account with parent), or make \"교통비\" their parent instead"
     );
     let before = call!(l.list_accounts(&me, None, true)).expect("list").accounts;
-    assert!(!before.iter().any(|a| ["상여", "점심", "적금", "간식"].contains(&a.name.as_str())));
-    assert_eq!(before.iter().find(|a| a.name == "식비").and_then(|a| a.parent.clone()), None);
+    assert!(
+        !before
+            .iter()
+            .any(|a| ["상여", "점심", "적금", "간식"].contains(&a.name.as_str()))
+    );
+    assert_eq!(
+        before
+            .iter()
+            .find(|a| a.name == "식비")
+            .and_then(|a| a.parent.clone()),
+        None
+    );
 
     let tagged = |tags: Vec<String>| NewTransaction {
         tags,
         ..tx("카카오뱅크", "외식", "1000", Some("2026-03-02"), "점심")
     };
-    let six: Vec<String> = ["a", "b", "c", "d", "e", "f"].iter().map(|s| s.to_string()).collect();
+    let six: Vec<String> = ["a", "b", "c", "d", "e", "f"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     let e = call!(l.record_transaction(&me, tagged(six.clone()))).unwrap_err();
     assert_eq!(
         invalid(e),
         (
             "tags".into(),
-            "an entry may have at most 5 tags; it has 6: keep the 5 that matter, e.g. [\"여행\", \"제주\"]".into()
+            "an entry may have at most 5 tags; it has 6: keep the 5 that matter, e.g. [\"여행\", \"제주\"]"
+                .into()
         )
     );
     let e = call!(l.record_transaction(&me, tagged(vec!["가".repeat(33)]))).unwrap_err();
@@ -296,7 +334,11 @@ pub async fn categories_refuse_bad_input<S: Store>(store: S) {
         invalid(e).1,
         "tag \"여\u{200b}행\": a tag may not contain U+200B (zero width space): it is invisible, so the tag would look like another one; remove it"
     );
-    let e = call!(l.spending_report(&me, request("2026-03-01", "2026-03-31", ReportBy::Tag, Some("여\u{200b}행")))).unwrap_err();
+    let e = call!(l.spending_report(
+        &me,
+        request("2026-03-01", "2026-03-31", ReportBy::Tag, Some("여\u{200b}행"))
+    ))
+    .unwrap_err();
     assert_eq!(invalid(e).0, "tag");
     assert!(all_transactions(&l, &me).await.iter().all(|t| t.memo != "점심"));
 }
@@ -327,10 +369,21 @@ async fn budget_rows(l: &Ledger, who: &PersonId, on: &str) -> (Vec<BudgetLine>, 
             )
         })
         .collect();
-    (rows, r.totals.remaining.to_string(), r.unbudgeted_spent.to_string())
+    (
+        rows,
+        r.totals.remaining.to_string(),
+        r.unbudgeted_spent.to_string(),
+    )
 }
 
-fn line(a: &str, budget: &str, carried: Option<&str>, spent: &str, remaining: &str, over: bool) -> BudgetLine {
+fn line(
+    a: &str,
+    budget: &str,
+    carried: Option<&str>,
+    spent: &str,
+    remaining: &str,
+    over: bool,
+) -> BudgetLine {
     (
         a.into(),
         budget.into(),
@@ -362,7 +415,11 @@ pub async fn budgets_cover_children_and_roll_over<S: Store>(store: S) {
 
     assert_eq!(
         budget_rows(&l, &me, "2026-01").await,
-        (vec![line("식비", "100000", None, "50000", "50000", false)], "50000".into(), "0".into())
+        (
+            vec![line("식비", "100000", None, "50000", "50000", false)],
+            "50000".into(),
+            "0".into()
+        )
     );
     assert_eq!(
         budget_rows(&l, &me, "2026-02").await,
