@@ -166,6 +166,45 @@ pub async fn categories_roll_up_by_group_account_and_tag<S: Store>(store: S) {
         ]
     );
 
+    // A statement line with tags counts like a hand entry; one with too many is that
+    // entry's own error and nothing of it is stored.
+    let line = |to: &str, tags: Vec<String>| {
+        Ok(BatchEntry {
+            from: "카카오뱅크".into(),
+            to: to.into(),
+            amount: d("2000"),
+            date: Some(date("2026-03-07")),
+            memo: Some("간식".into()),
+            external_ref: None,
+            lines: None,
+            tags,
+        })
+    };
+    let many: Vec<String> = (0..6).map(|i| format!("t{i}")).collect();
+    let batch = call!(l.record_transactions(
+        &me,
+        NewBatch {
+            vault: None,
+            entries: vec![line("배달", vec!["야식".into()]), line("외식", many.clone())],
+            idempotency_key: key(),
+            allow_duplicate: true,
+            dry_run: false,
+        }
+    ))
+    .expect("record_transactions");
+    assert!(matches!(
+        batch.results[0],
+        EntryResult::Recorded { replayed: false, .. }
+    ));
+    match &batch.results[1] {
+        EntryResult::Failed(LedgerError::InvalidInput { field, .. }) => assert_eq!(field.to_string(), "tags"),
+        other => panic!("expected the tags refusal, got {other:?}"),
+    }
+    assert_eq!(
+        rows(&l, &me, march(ReportBy::Tag, None)).await,
+        [row("여행", None, "55000"), row("야식", None, "22000")]
+    );
+
     // 장보기 moves under 식비, 배달 to the top: the whole history moves with them.
     let moved = call!(l.set_account_parent(&me, None, "장보기", "식비")).expect("move 장보기");
     assert_eq!((moved.parent.as_deref(), moved.changed), (Some("식비"), true));
@@ -176,7 +215,7 @@ pub async fn categories_roll_up_by_group_account_and_tag<S: Store>(store: S) {
         rows(&l, &me, march(ReportBy::Group, None)).await,
         [
             row("식비", None, "80000"),
-            row("배달", None, "20000"),
+            row("배달", None, "22000"),
             row("교통비", None, "5000")
         ]
     );
@@ -193,15 +232,15 @@ pub async fn categories_roll_up_by_group_account_and_tag<S: Store>(store: S) {
     assert_eq!(edited.transaction.tags, ["야식"]);
     assert_eq!(
         rows(&l, &me, march(ReportBy::Tag, None)).await,
-        [row("야식", None, "55000"), row("여행", None, "20000")]
+        [row("야식", None, "57000"), row("여행", None, "20000")]
     );
     assert_eq!(
         rows(&l, &me, march(ReportBy::Group, None)).await,
-        [row("식비", None, "85000"), row("배달", None, "20000")]
+        [row("식비", None, "85000"), row("배달", None, "22000")]
     );
     assert_eq!(
         rows(&l, &me, march(ReportBy::Group, Some("야식"))).await,
-        [row("식비", None, "35000"), row("배달", None, "20000")]
+        [row("식비", None, "35000"), row("배달", None, "22000")]
     );
 }
 
