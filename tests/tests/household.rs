@@ -411,7 +411,7 @@ async fn a_budget_month_on(h: Harness) {
     let food_id = food["accountId"].clone();
     assert_eq!(
         food,
-        json!({"vault": food["vault"], "currency": "KRW", "accountId": food_id, "account": "식비", "month": "2026-03", "amount": "600000", "repeat": true})
+        json!({"vault": food["vault"], "currency": "KRW", "accountId": food_id, "account": "식비", "month": "2026-03", "amount": "600000", "repeat": true, "rollover": false})
     );
     let transport = p
         .ok("set_budget", r#"{"account": "교통비", "amount": 100000}"#)

@@ -331,7 +331,7 @@ async fn record_transaction_refuses_bad_amounts_and_accounts() {
             r#"{"from": "카카오뱅크", "to": "식비", "amount": "5", "idempotency_key": "d"}"#
         )
         .await,
-        "Unknown argument `idempotency_key`. The accepted arguments are `vault`, `from`, `to`, `amount`, `lines`, `date`, `memo`, `idempotencyKey`, `allowDuplicate`, `futureDate`, `dryRun`, `externalRef`; check the spelling against the input schema."
+        "Unknown argument `idempotency_key`. The accepted arguments are `vault`, `from`, `to`, `amount`, `lines`, `date`, `memo`, `idempotencyKey`, `allowDuplicate`, `futureDate`, `dryRun`, `externalRef`, `tags`; check the spelling against the input schema."
     );
     // Nothing above was written.
     assert_eq!(
@@ -847,7 +847,7 @@ async fn spending_report_by_account_and_month() {
             r#"{"from": "2026-03-01", "to": "2026-03-31", "by": "week"}"#
         )
         .await,
-        "Argument `by` is `week`, which is not allowed; use one of `account` or `month`."
+        "Argument `by` is `week`, which is not allowed; use one of `account`, `month`, `group`, `tag`."
     );
     assert_eq!(
         p.err("spending_report", r#"{"from": "2026-03-01"}"#).await,

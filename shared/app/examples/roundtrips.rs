@@ -349,6 +349,62 @@ async fn main() -> Result<(), Failure> {
         json!({"account": "카카오뱅크", "date": today}),
     )
     .await?;
+    // Categories, tags and rollover (decision 038).
+    run(
+        "create_account (parent)",
+        Write,
+        json!({"name": "외식", "kind": "expense", "parent": "식비"}),
+    )
+    .await?;
+    run(
+        "update_account (parent)",
+        Write,
+        json!({"account": "교통비", "parent": "식비"}),
+    )
+    .await?;
+    let tagged = run(
+        "record_transaction (tags)",
+        Write,
+        json!({"from": "카카오뱅크", "to": "외식", "amount": "30000", "memo": "제주 저녁",
+               "tags": ["여행", "가족"], "idempotencyKey": "rt-t1"}),
+    )
+    .await?;
+    let tagged_id = tagged["transaction"]["transactionId"]
+        .as_str()
+        .ok_or("no transactionId")?
+        .to_owned();
+    run(
+        "edit_transaction (tags)",
+        Write,
+        json!({"transactionId": tagged_id, "tags": ["여행"], "idempotencyKey": "rt-t2"}),
+    )
+    .await?;
+    run("list_transactions (tag)", Read, json!({"tag": "여행"})).await?;
+    run(
+        "spending_report (by group)",
+        Read,
+        json!({"from": year_start, "to": today, "by": "group"}),
+    )
+    .await?;
+    run(
+        "spending_report (by tag)",
+        Read,
+        json!({"from": year_start, "to": today, "by": "tag"}),
+    )
+    .await?;
+    run(
+        "spending_report (tag, by account)",
+        Read,
+        json!({"from": year_start, "to": today, "tag": "여행"}),
+    )
+    .await?;
+    run(
+        "set_budget (rollover)",
+        Write,
+        json!({"account": "식비", "amount": "600000", "rollover": true}),
+    )
+    .await?;
+    run("budget_report (rollover)", Read, json!({})).await?;
     run(
         "rename_vault",
         Write,

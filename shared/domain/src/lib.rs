@@ -10,6 +10,7 @@ mod money;
 mod name;
 mod schedule;
 pub mod scopes;
+mod tag;
 mod time;
 
 pub use amount_text::other_currency;
@@ -26,6 +27,7 @@ pub use name::{
     without_invisible,
 };
 pub use schedule::{Every, MAX_DAY, Schedule, ScheduleError};
+pub use tag::{Tag, parse_tags};
 pub use time::{Clock, LocalDate, ManualClock, SystemClock, VaultZone, YearMonth};
 
 use std::fmt;

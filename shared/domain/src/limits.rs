@@ -32,3 +32,7 @@ pub const MAX_INVITE_CODE_CHARS: usize = 64;
 /// Longest account argument: a name, or an archived account's handle (the name,
 /// `" (archived YYYY-MM-DD #n)"` and some slack).
 pub const MAX_ACCOUNT_REF_CHARS: usize = MAX_NAME_CHARS + 40;
+/// Most tags on one entry (decision 038).
+pub const MAX_TAGS: usize = 5;
+/// Longest tag, in characters (after a leading `#` is dropped).
+pub const MAX_TAG_CHARS: usize = 32;

@@ -147,6 +147,9 @@ pub enum Field {
     Member,
     /// An argument of a recurring schedule, by its argument name (`day`, `end`, `start`…).
     Recurring(&'static str),
+    /// An argument of the category tree, tags or rollover, by its argument name
+    /// (`parent`, `tags`, `tag`, `rollover`).
+    Category(&'static str),
 }
 
 impl fmt::Display for Field {
@@ -182,6 +185,7 @@ impl fmt::Display for Field {
             Field::InviteCode => f.write_str("invite code"),
             Field::Member => f.write_str("member"),
             Field::Recurring(arg) => f.write_str(arg),
+            Field::Category(arg) => f.write_str(arg),
         }
     }
 }
@@ -199,6 +203,8 @@ pub enum OwnerAction {
     Invite,
     /// remove_member.
     RemoveMembers,
+    /// update_account with parent.
+    ArrangeCategories,
 }
 
 impl fmt::Display for OwnerAction {
@@ -209,6 +215,7 @@ impl fmt::Display for OwnerAction {
             OwnerAction::RenameVault => "rename the vault",
             OwnerAction::Invite => "invite people",
             OwnerAction::RemoveMembers => "remove members",
+            OwnerAction::ArrangeCategories => "change an account's parent",
         })
     }
 }

@@ -52,6 +52,10 @@ pub const RECURRING_PREFIX: &str = "RC#";
 pub const RECURRING_POSTED_PREFIX: &str = "RP#";
 /// Sort key of a vault's recurring head: the earliest date any schedule may next fall due.
 pub const RECURRING_HEAD: &str = "RN";
+/// Prefix of monthly tag rollups (`GM#<YYYY-MM>#<tagKey>`, decision 038).
+pub const TAG_MONTH_PREFIX: &str = "GM#";
+/// Prefix of daily tag rollups (`GD#<YYYY-MM-DD>#<tagKey>`).
+pub const TAG_DAY_PREFIX: &str = "GD#";
 /// A character above every character used after a prefix: closes inclusive ranges.
 pub const HIGH: char = '\u{10FFFF}';
 
@@ -312,6 +316,13 @@ pub fn month_and_budgets_through(month: YearMonth) -> SkRange {
     SkRange::Between(month_from(month), upper(&format!("{BUDGET_PREFIX}{month}#")))
 }
 
+/// In one query, the monthly rollups of `from..=month` and every budget setting
+/// through `month`: a budget report with its rollover look-back (decision 038).
+/// The later months' rollups in between are skipped by readers, as above.
+pub fn months_and_budgets_through(from: YearMonth, month: YearMonth) -> SkRange {
+    SkRange::Between(month_from(from), upper(&format!("{BUDGET_PREFIX}{month}#")))
+}
+
 /// Whether a sort key (from a range above) is a budget setting's.
 pub fn is_budget(sk: &str) -> bool {
     sk.starts_with(BUDGET_PREFIX)
@@ -382,6 +393,45 @@ pub fn due(vault: VaultId, date: LocalDate) -> Key {
 /// A shard's entries due on or before `through`.
 pub fn due_through(through: LocalDate) -> SkRange {
     SkRange::Between("1900".into(), upper(&format!("{through}#")))
+}
+
+/// A tag's monthly rollup (`V#<id>` / `GM#<YYYY-MM>#<tagKey>`): month first, so one
+/// range reads every tag of a span of months. `GD#` < `GM#`, both after `DR#` and
+/// before `INV#`/`MB#`, inside no other range.
+pub fn tag_month_rollup(vault: VaultId, month: YearMonth, tag: &NameKey) -> Key {
+    Key::new(
+        vault_pk(vault),
+        format!("{TAG_MONTH_PREFIX}{month}#{}", tag.as_str()),
+    )
+}
+
+/// A tag's daily rollup (`V#<id>` / `GD#<YYYY-MM-DD>#<tagKey>`).
+pub fn tag_day_rollup(vault: VaultId, date: LocalDate, tag: &NameKey) -> Key {
+    Key::new(
+        vault_pk(vault),
+        format!("{TAG_DAY_PREFIX}{date}#{}", tag.as_str()),
+    )
+}
+
+/// Every tag's monthly rollups of the months `from..=to`.
+pub fn tag_months_between(from: YearMonth, to: YearMonth) -> SkRange {
+    SkRange::Between(
+        format!("{TAG_MONTH_PREFIX}{from}"),
+        upper(&format!("{TAG_MONTH_PREFIX}{to}#")),
+    )
+}
+
+/// Every tag's daily rollups of the dates `from..=to`.
+pub fn tag_days_between(from: LocalDate, to: LocalDate) -> SkRange {
+    SkRange::Between(
+        format!("{TAG_DAY_PREFIX}{from}"),
+        upper(&format!("{TAG_DAY_PREFIX}{to}#")),
+    )
+}
+
+/// Whether a sort key (from a range above) is a tag rollup's (monthly or daily).
+pub fn is_tag_rollup(sk: &str) -> bool {
+    sk.starts_with(TAG_MONTH_PREFIX) || sk.starts_with(TAG_DAY_PREFIX)
 }
 
 /// Whether a sort key (from a range above) is an account's.
@@ -483,6 +533,41 @@ mod tests {
         assert!(within(&roster, &roster_version(&who).sk));
         assert!(within(&roster, &membership(&who, v).sk));
         assert!(!within(&roster, &vault_name(&who, &NameKey::of("x")).sk));
+    }
+
+    #[test]
+    fn tag_rollups_sit_outside_every_other_range_and_inside_their_own() {
+        let v = VaultId::from_uuid(uuid::Uuid::nil());
+        let tag = NameKey::of("여행");
+        let m = YearMonth::parse("2026-03").unwrap();
+        let d = LocalDate::parse("2026-03-05").unwrap();
+        let within = |r: &SkRange, sk: &str| match r {
+            SkRange::Between(lo, hi) => lo.as_str() <= sk && sk <= hi.as_str(),
+            SkRange::Prefix(p) => sk.starts_with(p.as_str()),
+            SkRange::All => true,
+        };
+        let (month, day) = (tag_month_rollup(v, m, &tag).sk, tag_day_rollup(v, d, &tag).sk);
+        let (first, last) = (
+            LocalDate::parse("1900-01-01").unwrap(),
+            LocalDate::parse("2999-12-31").unwrap(),
+        );
+        for other in [
+            accounts_and_months_through(None),
+            days_between(first, last),
+            transactions_between(None, None),
+            budgets(),
+            snapshots(),
+            members_and_meta(),
+            recurrings(),
+        ] {
+            assert!(!within(&other, &month) && !within(&other, &day), "{other:?}");
+        }
+        assert!(within(&tag_months_between(m, m), &month));
+        assert!(!within(&tag_months_between(m.next(), m.next()), &month));
+        assert!(!within(&tag_months_between(m, m), &day));
+        assert!(within(&tag_days_between(d, d), &day));
+        assert!(!within(&tag_days_between(d.next_day(), last), &day));
+        assert!(is_tag_rollup(&month) && is_tag_rollup(&day) && !is_month_rollup(&month));
     }
 
     #[test]

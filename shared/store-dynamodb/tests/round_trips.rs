@@ -35,6 +35,7 @@ fn account(name: &str, kind: AccountKind, opening: Option<&str>) -> NewAccount {
         kind,
         opening_balance: opening.map(d),
         opening_date: None,
+        parent: None,
     }
 }
 
@@ -51,6 +52,7 @@ fn lunch(key: &str) -> NewTransaction {
         future_date: false,
         dry_run: false,
         external_ref: None,
+        tags: vec![],
     }
 }
 
@@ -130,7 +132,8 @@ fn dynamodb_calls_per_ledger_operation() {
                     from: date("2026-03-01"),
                     to: date("2026-03-31"),
                     by: ReportBy::Account,
-                    kind: FlowKind::Expense
+                    kind: FlowKind::Expense,
+                    tag: None
                 }
             )
         );

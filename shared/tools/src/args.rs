@@ -148,6 +148,9 @@ pub(crate) struct Bounded<const MAX: usize>(String);
 pub(crate) type NameArg = Bounded<MAX_NAME_CHARS>;
 /// An account named in a call: a name, or an archived account's handle.
 pub(crate) type AccountArg = Bounded<MAX_ACCOUNT_REF_CHARS>;
+/// A tag argument (room for a leading `#` and spaces; the ledger's rules decide).
+pub(crate) type TagArg = Bounded<MAX_TAG_ARG_CHARS>;
+const MAX_TAG_ARG_CHARS: usize = dochiya_ledger::domain::limits::MAX_TAG_CHARS + 2;
 /// A memo or void reason.
 pub(crate) type MemoArg = Bounded<MAX_MEMO_CHARS>;
 /// An idempotency key.

@@ -77,3 +77,10 @@ pub(crate) const MEMBERS: &str =
 
 /// The note of a read filter naming an account that archived accounts also had.
 pub(crate) const ACCOUNT_NOTE: &str = "Present when `account` named an active account that archived accounts also had: says which was used and the archived ones' handles.";
+
+/// An account's parent (대분류), as an argument.
+pub(crate) const PARENT: &str =
+    "Parent category of the same kind (income/expense), e.g. \"식비\" for \"외식\"; two levels.";
+
+/// An entry's tags, as an argument.
+pub(crate) const TAGS: &str = "Up to 5 tags across categories, e.g. [\"여행\"].";

@@ -249,6 +249,9 @@ pub(crate) struct TransactionOut<Id = StoredId> {
     /// The recurring schedule (set_recurring) that posted it, by name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) recurring: Option<String>,
+    /// Its tags (absent: none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) tags: Vec<String>,
 }
 
 /// An earlier version of an edited transaction.
@@ -304,6 +307,7 @@ impl<Id: IdOut> From<lt::Transaction> for TransactionOut<Id> {
             voided_at: t.voided_at.map(|at| at.to_string()),
             voided_by: t.voided_by,
             recurring: t.recurring,
+            tags: t.tags,
         }
     }
 }

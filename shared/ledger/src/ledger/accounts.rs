@@ -98,6 +98,7 @@ fn list_of(
                     .get(&a.account_id)
                     .filter(|_| !a.archived)
                     .map(|b| Money::from_minor(*b, m.currency)),
+                parent: super::groups::parent_name(cat, a),
             })
         })
         .collect::<Result<Vec<_>, LedgerError>>()?;
@@ -187,6 +188,16 @@ async fn attempt_create(
             .map_err(|e| LedgerError::from_parse(Field::OpeningBalance, e))?,
         None => Money::zero(m.currency),
     };
+    let parent = match input.parent.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(p) => Some(super::groups::check_parent(
+            &cat,
+            None,
+            (name.display(), input.kind),
+            p,
+            &m,
+        )?),
+    };
     let now = ledger.clock.now();
     let account = AccountRec {
         account_id: AccountId::from_uuid(random_uuid(ledger.entropy.as_ref())),
@@ -198,8 +209,11 @@ async fn attempt_create(
         snapshots: SnapshotHead::NEW,
         budgets: BudgetHead::new(),
         opening: Some(opening.minor()),
+        parent: parent.map(|p| p.account_id),
+        child_seq: 0,
     };
     let mut ops = vec![membership_check(who, &m)];
+    ops.extend(parent.map(|p| super::groups::attach_op(&m, p)));
     let mut new_accounts = 1;
     let mut opening_id = None;
     let mut account_net = 0;
@@ -321,6 +335,8 @@ fn opening_entry(
                 snapshots: SnapshotHead::NEW,
                 budgets: BudgetHead::new(),
                 opening: Some(0),
+                parent: None,
+                child_seq: 0,
             },
             true,
         ),

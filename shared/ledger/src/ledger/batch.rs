@@ -139,6 +139,7 @@ fn prepare(
         external_ref: e.external_ref.clone(),
         // Statement lines are past entries; the far-future check is record_transaction's.
         future_date: true,
+        tags: e.tags.clone(),
     };
     let memo = clean_memo(e.memo.as_deref(), Field::Memo)?;
     let external_ref = clean_external_ref(e.external_ref.as_deref())?;
@@ -618,6 +619,7 @@ impl Run<'_> {
         let tx = TxRec {
             origin: Some(e.origin.clone()),
             external_ref: e.external_ref.map(str::to_string),
+            tags: e.tags.clone(),
             ..TxRec::new(
                 id,
                 e.date,
@@ -779,6 +781,7 @@ mod tests {
             memo: Some("점심".into()),
             external_ref: external_ref.map(Into::into),
             lines: None,
+            tags: vec![],
         })
     }
 

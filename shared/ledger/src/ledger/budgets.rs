@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::accounts::{membership_check, vault_gone, with_article};
-use super::codec::{BudgetHead, BudgetRec, Membership, Period, Rollup, account_item_live, account_live};
+use super::codec::{BudgetHead, BudgetRec, Membership, Rollup, account_item_live, account_live};
 use super::guards::{BUDGET_HEAD, MEMBERSHIP};
 use super::resolve::{Catalogue, catalogue, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
@@ -44,18 +44,29 @@ fn room_for(settings: &[Item], key: &crate::store::Key) -> Result<(), LedgerErro
 /// A setting made for exactly that month wins; otherwise the latest earlier
 /// setting made with `repeat`. An amount of 0 is a cleared budget.
 pub(super) fn in_force(settings: &[BudgetRec], month: YearMonth) -> BTreeMap<AccountId, i64> {
-    let mut carried: BTreeMap<AccountId, i64> = BTreeMap::new();
-    let mut exact: BTreeMap<AccountId, i64> = BTreeMap::new();
+    in_force_with_rollover(settings, month)
+        .into_iter()
+        .map(|(a, (amount, _))| (a, amount))
+        .collect()
+}
+
+/// As [`in_force`], with whether the setting in force rolls over.
+pub(super) fn in_force_with_rollover(
+    settings: &[BudgetRec],
+    month: YearMonth,
+) -> BTreeMap<AccountId, (i64, bool)> {
+    let mut carried: BTreeMap<AccountId, (i64, bool)> = BTreeMap::new();
+    let mut exact: BTreeMap<AccountId, (i64, bool)> = BTreeMap::new();
     for s in settings {
         if s.month == month {
-            exact.insert(s.account_id, s.amount);
+            exact.insert(s.account_id, (s.amount, s.rollover));
         } else if s.month < month && s.repeat {
             // Ascending months: a later repeating setting replaces an earlier one.
-            carried.insert(s.account_id, s.amount);
+            carried.insert(s.account_id, (s.amount, s.rollover));
         }
     }
     carried.extend(exact);
-    carried.retain(|_, amount| *amount > 0);
+    carried.retain(|_, (amount, _)| *amount > 0);
     carried
 }
 
@@ -178,6 +189,7 @@ async fn set_in(
         month,
         amount: amount.minor(),
         repeat: input.repeat,
+        rollover: input.rollover,
     };
     // The account item's own copy of the settings that still matter (decision 030);
     // an item from before it is rebuilt from every setting read above.
@@ -220,6 +232,7 @@ async fn set_in(
             month,
             amount,
             repeat: input.repeat,
+            rollover: input.rollover,
         }),
         Err(StoreError::ConditionFailed {
             guard: MEMBERSHIP, ..
@@ -268,69 +281,60 @@ async fn report_in(
     let month = month.unwrap_or_else(|| today.month());
     let store = ledger.store.as_ref();
     let pk = keys::vault_pk(m.vault_id);
-    // Two queries in one round: the accounts, and one span holding the month's
-    // rollups and every budget setting through the month.
+    let start = (0..ROLLOVER_MONTHS).fold(month, |mo, _| mo.prev());
+    // Two queries in one round: the accounts, and one span holding the rollups of
+    // the month and the look-back before it, and every budget setting through the month.
     let ((accounts, span), later) = join2(
         join2(
             query_all(store, pk.clone(), keys::accounts(), true),
-            query_all(store, pk, keys::month_and_budgets_through(month), true),
+            query_all(store, pk, keys::months_and_budgets_through(start, month), true),
         ),
         super::reports::dated_later(ledger, &m, today, (month.first_day(), month.last_day())),
     )
     .await;
     let cat = Catalogue::from_items(&accounts?)?;
     let span = span?;
-    let budgets = in_force(&settings_of(&span)?, month);
-    let mut spent: BTreeMap<AccountId, i64> = BTreeMap::new();
+    let settings = settings_of(&span)?;
+    let mut own: BTreeMap<(AccountId, YearMonth), i64> = BTreeMap::new();
     for item in span.iter().filter(|i| keys::is_month_rollup(&i.key.sk)) {
         let r = Rollup::from_attrs(&item.attrs)?;
         // The span also holds later months' rollups.
-        if r.period != Period::Month(month) {
+        if r.period.month() > month || r.period.month() < start {
             continue;
         }
-        let slot = spent.entry(r.account_id).or_insert(0);
+        let slot = own.entry((r.account_id, r.period.month())).or_insert(0);
         *slot = add(*slot, r.net)?;
     }
-    // Entries dated after today are not spent yet: out of `spent`, shown apart.
-    let mut cells: BTreeMap<(AccountId, YearMonth), i64> =
-        spent.iter().map(|(a, v)| ((*a, month), *v)).collect();
+    // Entries dated after today are not spent yet: out of `own`, shown apart.
     let kinds = cat.accounts.iter().map(|a| (a.account_id, a.kind)).collect();
-    let scheduled = later?.take_from(&mut cells, &kinds, AccountKind::Expense, &m)?;
-    let spent: BTreeMap<AccountId, i64> = cells.into_iter().map(|((a, _), v)| (a, v)).collect();
-    let mut rows = Vec::new();
-    let (mut total_budget, mut total_spent, mut unbudgeted) = (0i64, 0i64, 0i64);
-    let mut expense: Vec<_> = cat
-        .accounts
+    let scheduled = later?.take_from(&mut own, &kinds, AccountKind::Expense, &m)?;
+    let book = Book {
+        cat: &cat,
+        own: &own,
+        settings: &settings,
+        before: (1..=ROLLOVER_MONTHS)
+            .scan(month, |mo, _| {
+                *mo = mo.prev();
+                Some((*mo, in_force_with_rollover(&settings, *mo)))
+            })
+            .collect(),
+        m: &m,
+    };
+    let (rows, unbudgeted) = book.rows(month)?;
+    let counted: Vec<&BudgetRow> = rows
         .iter()
-        .filter(|a| a.kind == AccountKind::Expense)
+        .filter(|r| {
+            !cat.by_id(r.account_id)
+                .and_then(|a| a.parent)
+                .is_some_and(|p| rows.iter().any(|x| x.account_id == p))
+        })
         .collect();
-    expense.sort_by(|a, b| a.name_key.cmp(&b.name_key));
-    for a in expense {
-        // Expenses are debit-positive: the rollup's net is what was spent, refunds subtracted.
-        let s = spent.get(&a.account_id).copied().unwrap_or(0);
-        match budgets.get(&a.account_id) {
-            Some(&budget) if !a.archived => {
-                total_budget = add(total_budget, budget)?;
-                total_spent = add(total_spent, s)?;
-                let remaining = budget
-                    .checked_sub(s)
-                    .ok_or_else(|| LedgerError::internal("budget remaining out of range"))?;
-                rows.push(BudgetRow {
-                    account_id: a.account_id,
-                    account: a.name.clone(),
-                    budget: money(budget, &m),
-                    spent: money(s, &m),
-                    remaining: money(remaining, &m),
-                    percent_used: percent_used(s, budget),
-                    over: s > budget,
-                });
-            }
-            _ => unbudgeted = add(unbudgeted, s)?,
-        }
+    let (mut total_budget, mut total_spent, mut total_remaining) = (0i64, 0i64, 0i64);
+    for r in &counted {
+        total_budget = add(total_budget, r.budget.minor())?;
+        total_spent = add(total_spent, r.spent.minor())?;
+        total_remaining = add(total_remaining, r.remaining.minor())?;
     }
-    let total_remaining = total_budget
-        .checked_sub(total_spent)
-        .ok_or_else(|| LedgerError::internal("budget remaining out of range"))?;
     let (days_left, daily_allowance) = if month == today.month() {
         let days = i64::from(month.last_day().day()) - i64::from(today.day()) + 1;
         // Rounded down to the currency's minor unit; nothing to spend once over budget.
@@ -349,13 +353,103 @@ async fn report_in(
             spent: money(total_spent, &m),
             remaining: money(total_remaining, &m),
             percent_used: (total_budget > 0).then(|| percent_used(total_spent, total_budget)),
-            over: total_spent > total_budget,
+            over: total_remaining < 0,
         },
         unbudgeted_spent: money(unbudgeted, &m),
         days_left,
         daily_allowance,
         scheduled,
     })
+}
+
+/// How many months before a report's month a rollover chain reaches back at most
+/// (decision 038): carried = what was left over those months, read in the same span.
+pub(super) const ROLLOVER_MONTHS: usize = 12;
+
+/// What a budget report computes its rows from.
+struct Book<'a> {
+    cat: &'a Catalogue,
+    /// Each account's own net per month (debit-positive: spent, refunds subtracted).
+    own: &'a BTreeMap<(AccountId, YearMonth), i64>,
+    settings: &'a [BudgetRec],
+    /// The budgets in force in each month of the look-back, with their rollover.
+    before: BTreeMap<YearMonth, BTreeMap<AccountId, (i64, bool)>>,
+    m: &'a Membership,
+}
+
+impl Book<'_> {
+    /// What a budget on `a` covers in `month`: its own spending and its children's.
+    fn spent(&self, a: AccountId, month: YearMonth) -> Result<i64, LedgerError> {
+        let mut total = self.own.get(&(a, month)).copied().unwrap_or(0);
+        for c in super::groups::children_of(self.cat, a) {
+            total = add(total, self.own.get(&(c.account_id, month)).copied().unwrap_or(0))?;
+        }
+        Ok(total)
+    }
+
+    /// What carries into `month` for `a`: the leftover of each month before it, back
+    /// through the run of months whose budget in force rolls over (at most
+    /// [`ROLLOVER_MONTHS`]); `None` when the month before does not roll over.
+    fn carried(&self, a: AccountId, month: YearMonth) -> Result<Option<i64>, LedgerError> {
+        let mut total: Option<i64> = None;
+        let mut k = month;
+        for _ in 0..ROLLOVER_MONTHS {
+            k = k.prev();
+            match self.before.get(&k).and_then(|f| f.get(&a)) {
+                Some(&(budget, true)) => {
+                    let left = budget
+                        .checked_sub(self.spent(a, k)?)
+                        .ok_or_else(|| LedgerError::internal("budget carried out of range"))?;
+                    total = Some(add(total.unwrap_or(0), left)?);
+                }
+                _ => break,
+            }
+        }
+        Ok(total)
+    }
+
+    /// The rows of `month` (live expense accounts with a budget, by name) and the
+    /// spending no budget covers (an account covered by its own or its parent's).
+    fn rows(&self, month: YearMonth) -> Result<(Vec<BudgetRow>, i64), LedgerError> {
+        let budgets = in_force(self.settings, month);
+        let mut expense: Vec<_> = self
+            .cat
+            .accounts
+            .iter()
+            .filter(|a| a.kind == AccountKind::Expense)
+            .collect();
+        expense.sort_by(|a, b| a.name_key.cmp(&b.name_key));
+        let has_row =
+            |id: AccountId| self.cat.by_id(id).is_some_and(|a| !a.archived) && budgets.contains_key(&id);
+        let (mut rows, mut unbudgeted) = (Vec::new(), 0i64);
+        for a in expense {
+            if !(has_row(a.account_id) || a.parent.is_some_and(has_row)) {
+                unbudgeted = add(
+                    unbudgeted,
+                    self.own.get(&(a.account_id, month)).copied().unwrap_or(0),
+                )?;
+            }
+            let Some(&budget) = budgets.get(&a.account_id).filter(|_| !a.archived) else {
+                continue;
+            };
+            let s = self.spent(a.account_id, month)?;
+            let carried = self.carried(a.account_id, month)?;
+            let remaining = add(budget, carried.unwrap_or(0))?
+                .checked_sub(s)
+                .ok_or_else(|| LedgerError::internal("budget remaining out of range"))?;
+            rows.push(BudgetRow {
+                account_id: a.account_id,
+                account: a.name.clone(),
+                budget: money(budget, self.m),
+                spent: money(s, self.m),
+                remaining: money(remaining, self.m),
+                percent_used: percent_used(s, budget),
+                over: remaining < 0,
+                carried: carried.map(|c| money(c, self.m)),
+            });
+        }
+        Ok((rows, unbudgeted))
+    }
 }
 
 #[cfg(test)]
@@ -373,6 +467,7 @@ mod tests {
             month: month(on),
             amount,
             repeat,
+            rollover: false,
         }
     }
 

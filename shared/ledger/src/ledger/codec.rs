@@ -508,6 +508,11 @@ pub(super) struct AccountRec {
     /// The opening balance it was created with (natural sign, 0 for none); `None`
     /// for accounts created before it was kept.
     pub opening: Option<i64>,
+    /// Its parent (대분류) when it is a child category (decision 038).
+    pub parent: Option<AccountId>,
+    /// How many times a child was attached to it: a write that makes it a child
+    /// checks this is unchanged, so no grandchild appears concurrently.
+    pub child_seq: i64,
 }
 
 impl AccountRec {
@@ -531,6 +536,9 @@ impl AccountRec {
         if let BudgetHead::Known { seq, tail } = &self.budgets {
             attrs.extend(BudgetHead::attrs(*seq, tail));
         }
+        if let Some(p) = self.parent {
+            attrs.insert(PARENT.into(), sv(p.to_string()));
+        }
         attrs
     }
 
@@ -549,9 +557,20 @@ impl AccountRec {
                 Some(Value::N(o)) => Some(*o),
                 Some(_) => return Err(corrupt("opening")),
             },
+            parent: match a.get(PARENT) {
+                None => None,
+                Some(Value::S(p)) => Some(parse_or_corrupt(AccountId::parse(p), "parent")?),
+                Some(_) => return Err(corrupt(PARENT)),
+            },
+            child_seq: n_or_zero(a, CHILD_SEQ)?,
         })
     }
 }
+
+/// Attribute of a child account naming its parent's id.
+pub(super) const PARENT: &str = "parent";
+/// Attribute of an account counting the children ever attached to it.
+pub(super) const CHILD_SEQ: &str = "childSeq";
 
 /// A rollup item: an account's net change over a month or a day.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -562,7 +581,7 @@ pub(super) struct Rollup {
 }
 
 /// The period a rollup covers, from its own attributes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Period {
     /// A monthly rollup.
     Month(YearMonth),
@@ -637,6 +656,8 @@ pub(super) struct TxRec {
     pub external_ref: Option<String>,
     /// The name of the recurring schedule that posted it (absent on every other entry).
     pub recurring: Option<String>,
+    /// Its tags as written, validated by `domain::parse_tags` (absent: none; decision 038).
+    pub tags: Vec<String>,
 }
 
 impl TxRec {
@@ -665,6 +686,7 @@ impl TxRec {
             origin: None,
             external_ref: None,
             recurring: None,
+            tags: Vec::new(),
         }
     }
 
@@ -712,6 +734,9 @@ impl TxRec {
         }
         if let Some(by) = &self.recorded_by {
             attrs.insert(RECORDED_BY.into(), sv(by));
+        }
+        if !self.tags.is_empty() {
+            attrs.insert(TAGS.into(), Value::L(self.tags.iter().map(sv).collect()));
         }
         attrs
     }
@@ -776,11 +801,28 @@ impl TxRec {
                 Some(Value::S(r)) => Some(r.clone()),
                 Some(_) => return Err(corrupt(RECURRING)),
             },
+            tags: match a.get(TAGS) {
+                None => Vec::new(),
+                Some(Value::L(list)) => list
+                    .iter()
+                    .map(|v| match v {
+                        Value::S(t) => Ok(t.clone()),
+                        _ => Err(corrupt(TAGS)),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+                Some(_) => return Err(corrupt(TAGS)),
+            },
         })
     }
 
     pub fn from_item(item: &Item) -> Result<Self, LedgerError> {
         Self::from_attrs(&item.attrs)
+    }
+
+    /// Whether `other` says the same: date, memo, postings and tags (what an edit changes).
+    pub fn same_content(&self, other: &TxRec) -> bool {
+        (&self.date, &self.memo, &self.postings, &self.tags)
+            == (&other.date, &other.memo, &other.postings, &other.tags)
     }
 }
 
@@ -792,6 +834,64 @@ const EXTERNAL_REF: &str = "externalRef";
 
 /// Attribute of a transaction naming the recurring schedule that posted it.
 const RECURRING: &str = "recurring";
+
+/// Attribute of a transaction listing its tags.
+const TAGS: &str = "tags";
+
+/// Prefix of a tag rollup's per-account attributes (`n#<accountId>`).
+const TAG_NET_PREFIX: &str = "n#";
+
+/// The attribute of a tag rollup holding one account's net.
+pub(super) fn tag_net_attr(account: AccountId) -> String {
+    format!("{TAG_NET_PREFIX}{account}")
+}
+
+/// The labels of a tag rollup (monthly or daily): the tag as last written, its key, the period.
+pub(super) fn tag_rollup_labels(tag: &str, key: &NameKey, period: Period) -> Attrs {
+    let mut attrs = BTreeMap::from([("tag".into(), sv(tag)), ("tagKey".into(), sv(key.as_str()))]);
+    match period {
+        Period::Month(m) => attrs.insert("month".into(), sv(m.to_string())),
+        Period::Day(d) => attrs.insert("date".into(), sv(d.to_string())),
+    };
+    attrs
+}
+
+/// A tag rollup: what entries carrying one tag moved on each account over a month
+/// or a day, one item per tag and period (decision 038).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct TagRollup {
+    /// The tag as last written.
+    pub tag: String,
+    /// Its key.
+    pub key: NameKey,
+    pub period: Period,
+    /// Debit-positive net per account.
+    pub nets: BTreeMap<AccountId, i64>,
+}
+
+impl TagRollup {
+    pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
+        let period = match (a.get("month"), a.get("date")) {
+            (Some(_), _) => Period::Month(parse_or_corrupt(YearMonth::parse(s(a, "month")?), "month")?),
+            (None, Some(_)) => Period::Day(parse_or_corrupt(LocalDate::parse(s(a, "date")?), "date")?),
+            (None, None) => return Err(corrupt("month")),
+        };
+        let mut nets = BTreeMap::new();
+        for (name, value) in a.iter().filter(|(n, _)| n.starts_with(TAG_NET_PREFIX)) {
+            let id = parse_or_corrupt(AccountId::parse(&name[TAG_NET_PREFIX.len()..]), "account id")?;
+            match value {
+                Value::N(v) => nets.insert(id, *v),
+                _ => return Err(corrupt(name)),
+            };
+        }
+        Ok(TagRollup {
+            tag: s(a, "tag")?.to_string(),
+            key: NameKey::from_stored(s(a, "tagKey")?.to_string()),
+            period,
+            nets,
+        })
+    }
+}
 
 /// Read an integer attribute that may be absent.
 fn optional_n(attrs: &Attrs, name: &str) -> Result<Option<i64>, LedgerError> {
@@ -1197,17 +1297,24 @@ pub(super) struct BudgetRec {
     pub month: YearMonth,
     pub amount: i64,
     pub repeat: bool,
+    /// What is left of the month (or overspent) carries into the next (decision 038).
+    pub rollover: bool,
 }
 
 impl BudgetRec {
     pub fn to_attrs(&self, updated_at: i64) -> Attrs {
-        BTreeMap::from([
+        let mut attrs = BTreeMap::from([
             ("accountId".into(), sv(self.account_id.to_string())),
             ("month".into(), sv(self.month.to_string())),
             ("amount".into(), Value::N(self.amount)),
             ("repeat".into(), Value::Bool(self.repeat)),
             ("updatedAt".into(), Value::N(updated_at)),
-        ])
+        ]);
+        // Only when on, so settings without it stay as they were stored.
+        if self.rollover {
+            attrs.insert(ROLLOVER.into(), Value::Bool(true));
+        }
+        attrs
     }
 
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
@@ -1216,9 +1323,13 @@ impl BudgetRec {
             month: parse_or_corrupt(YearMonth::parse(s(a, "month")?), "month")?,
             amount: n(a, "amount")?,
             repeat: flag(a, "repeat")?,
+            rollover: flag(a, ROLLOVER)?,
         })
     }
 }
+
+/// Attribute of a budget setting (and its copy on the account item) turning rollover on.
+const ROLLOVER: &str = "rollover";
 
 /// An account item's count of budget-setting writes; its presence makes the tail exact.
 const BUDGET_SEQ: &str = "budgetSeq";
@@ -1247,12 +1358,16 @@ impl BudgetHead {
         let list = tail
             .iter()
             .map(|b| {
-                Value::M(BTreeMap::from([
+                let mut m = BTreeMap::from([
                     ("accountId".into(), sv(b.account_id.to_string())),
                     ("month".into(), sv(b.month.to_string())),
                     ("amount".into(), Value::N(b.amount)),
                     ("repeat".into(), Value::Bool(b.repeat)),
-                ]))
+                ]);
+                if b.rollover {
+                    m.insert(ROLLOVER.into(), Value::Bool(true));
+                }
+                Value::M(m)
             })
             .collect();
         BTreeMap::from([

@@ -52,8 +52,16 @@ fn check_shape(ledger: &Ledger, input: &TransactionEdit) -> Result<(), LedgerErr
     if input.lines.is_some() && simple {
         return Err(LedgerError::EditShape(EditShape::LinesAndSimple));
     }
-    if !simple && input.lines.is_none() && input.date.is_none() && input.memo.is_none() {
+    if !simple
+        && input.lines.is_none()
+        && input.date.is_none()
+        && input.memo.is_none()
+        && input.tags.is_none()
+    {
         return Err(LedgerError::EditShape(EditShape::NothingToChange));
+    }
+    if let Some(tags) = &input.tags {
+        super::record::entry_tags(tags)?;
     }
     if let Some(a) = input.amount {
         super::record::positive(a, Field::Amount)?;
@@ -128,7 +136,15 @@ fn fingerprint(input: &TransactionEdit, memo: Option<&str>, m: &Membership) -> R
         opt(input.to.as_deref().map(|n| NameKey::of(n).as_str().to_string())),
         lines,
     ]
-    .join("\u{1e}"))
+    .join("\u{1e}")
+        // Only with tags, so records of edits without them keep their fingerprint.
+        + &match &input.tags {
+            None => String::new(),
+            Some(tags) => {
+                let keys: Vec<String> = tags.iter().map(|t| NameKey::of(t).as_str().to_string()).collect();
+                format!("\u{1e}tg:{}", keys.join("\u{1f}"))
+            }
+        })
 }
 
 /// What the read round found.
@@ -378,9 +394,13 @@ async fn attempt(
         postings: new_postings(&cat, &current, input, &m)?,
         version: current.version + 1,
         edited_at_ms: Some(now_ms),
+        tags: input
+            .tags
+            .as_deref()
+            .map_or_else(|| Ok(current.tags.clone()), super::record::entry_tags)?,
         ..current.clone()
     };
-    if new.date == current.date && new.memo == current.memo && new.postings == current.postings {
+    if new.same_content(&current) {
         // Nothing differs: nothing is written, and a retry would answer the same.
         return unchanged(&current, &history, &cat, &later, &m, input.dry_run);
     }

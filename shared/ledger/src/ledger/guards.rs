@@ -61,6 +61,11 @@ pub(super) const SCHEDULE_NEW: &str = "schedule-new";
 /// The vault's recurring head is still the date read (or still absent).
 pub(super) const RECURRING_HEAD: &str = "recurring-head";
 
+/// The account becoming a parent is live and has no parent itself (decision 038).
+pub(super) const PARENT_TOP: &str = "parent-top";
+/// The account getting a parent is live, with the parent and children as read.
+pub(super) const CHILD_UNCHANGED: &str = "child-unchanged";
+
 /// `Some` guard named `name` requiring `condition`.
 pub(super) fn guard(name: &'static str, condition: Condition) -> Option<Guard> {
     Some(Guard::new(name, condition))

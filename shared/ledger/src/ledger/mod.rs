@@ -13,6 +13,7 @@ mod codec;
 mod cursor;
 mod edit;
 mod export;
+mod groups;
 mod guards;
 mod idempotency;
 mod read;
@@ -25,6 +26,7 @@ mod roster;
 mod sharing;
 mod snapshots;
 mod system_names;
+mod tagged;
 mod today;
 mod vaults;
 mod writer;
@@ -220,6 +222,18 @@ impl Ledger {
         accounts::archive_account(self, who, vault, account, force).await
     }
 
+    /// Put a live income or expense account under `parent` (same kind, two levels),
+    /// move it to another, or (`""`) make it top-level (decision 038).
+    pub async fn set_account_parent(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        account: &str,
+        parent: &str,
+    ) -> Result<ParentSet, LedgerError> {
+        groups::set_parent(self, who, vault, account, parent).await
+    }
+
     /// Bring an archived account back under its name or `new_name`; a live one is
     /// returned with `restored: false`.
     pub async fn restore_account(
@@ -255,6 +269,7 @@ impl Ledger {
             future_date: input.future_date,
             dry_run: input.dry_run,
             external_ref: input.external_ref,
+            tags: input.tags,
         };
         record::record(self, who, split).await
     }

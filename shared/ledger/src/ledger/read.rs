@@ -92,9 +92,15 @@ pub(super) async fn list_transactions(
         .as_deref()
         .map(NameKey::of)
         .filter(|k| !k.as_str().is_empty());
-    let (q, text) = (&q, &text);
+    let tag = q
+        .tag
+        .as_deref()
+        .map(|t| crate::domain::Tag::parse(t).map_err(|e| LedgerError::from_parse(Field::Category("tag"), e)))
+        .transpose()?
+        .map(|t| t.key().clone());
+    let (q, text, tag) = (&q, &text, &tag);
     in_vault(ledger, who, q.vault.as_deref(), |v| async move {
-        page_of(ledger, q, text.as_ref(), limit, v.m).await
+        page_of(ledger, q, (text.as_ref(), tag.as_ref()), limit, v.m).await
     })
     .await
 }
@@ -102,10 +108,11 @@ pub(super) async fn list_transactions(
 async fn page_of(
     ledger: &Ledger,
     q: &TransactionQuery,
-    text: Option<&NameKey>,
+    (text, tag): (Option<&NameKey>, Option<&NameKey>),
     limit: u32,
     m: super::codec::Membership,
 ) -> Result<TransactionPage, LedgerError> {
+    let tag_part = tag.map(|t| format!("tag:{}", t.as_str()));
     let filter_hash = content_hash(&[
         q.account
             .as_deref()
@@ -116,14 +123,14 @@ async fn page_of(
         &q.to.map(|d| d.to_string()).unwrap_or_default(),
         text.map(|k| k.as_str()).unwrap_or(""),
         if q.include_voided { "with-voided" } else { "" },
-    ]);
+    ]) + tag_part.as_deref().unwrap_or("");
     let after = q
         .cursor
         .as_deref()
         .filter(|c| !c.trim().is_empty())
         .map(|c| cursor::decode(c, m.vault_id, &filter_hash))
         .transpose()?;
-    let filtered = q.account.is_some() || text.is_some();
+    let filtered = q.account.is_some() || text.is_some() || tag.is_some();
     let range = keys::transactions_between(q.from, q.to);
     let query = Query {
         pk: keys::vault_pk(m.vault_id),
@@ -154,7 +161,8 @@ async fn page_of(
         let tx = TxRec::from_item(item)?;
         let keep = (q.include_voided || !tx.voided)
             && account.is_none_or(|a| tx.postings.iter().any(|p| p.account_id == a))
-            && text.is_none_or(|t| NameKey::of(&tx.memo).as_str().contains(t.as_str()));
+            && text.is_none_or(|t| NameKey::of(&tx.memo).as_str().contains(t.as_str()))
+            && tag.is_none_or(|k| tx.tags.iter().any(|t| NameKey::of(t) == *k));
         if !keep {
             continue;
         }

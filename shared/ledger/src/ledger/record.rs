@@ -57,6 +57,7 @@ pub(super) async fn record(
 
 /// The shape rules that need no vault: both sides present, not too many lines, amounts positive.
 pub(super) fn check_lines(ledger: &Ledger, input: &NewSplit) -> Result<(), LedgerError> {
+    entry_tags(&input.tags)?;
     if input.from.is_empty() || input.to.is_empty() {
         return Err(LedgerError::invalid(
             Field::Lines(if input.from.is_empty() {
@@ -179,6 +180,13 @@ fn describe(lines: &[Line]) -> String {
     parts.join("\u{1f}")
 }
 
+/// An entry's tags, validated (display forms, repeats dropped; decision 038).
+pub(super) fn entry_tags(raw: &[String]) -> Result<Vec<String>, LedgerError> {
+    let tags =
+        crate::domain::parse_tags(raw).map_err(|e| LedgerError::from_parse(Field::Category("tags"), e))?;
+    Ok(tags.iter().map(|t| t.display().to_string()).collect())
+}
+
 /// One entry as it will be written in one vault, before any read.
 pub(super) struct Entry<'a> {
     input: &'a NewSplit,
@@ -211,6 +219,8 @@ pub(super) struct Entry<'a> {
     pub origin: String,
     /// Where a void or an edit of its transaction leaves what it is now.
     pub changed_key: Key,
+    /// Its validated tags.
+    pub tags: Vec<String>,
 }
 
 impl<'a> Entry<'a> {
@@ -252,7 +262,9 @@ impl<'a> Entry<'a> {
         // Last: a recurring posting of this very entry, whenever it was posted.
         guards.push(posted_guard_key(m.vault_id, date, &to_text, &from_text));
         let origin = key.origin(who);
+        let tags = entry_tags(&input.tags)?;
         Ok(Entry {
+            tags,
             changed_key: keys::transaction_changed(m.vault_id, &origin),
             origin,
             input,
@@ -286,6 +298,15 @@ impl<'a> Entry<'a> {
         // Only when given, so records of entries without one keep their fingerprint.
         if let Some(r) = self.external_ref {
             parts.push(format!("xr:{r}"));
+        }
+        // Likewise only with tags: a retry with other tags is another request.
+        if !self.tags.is_empty() {
+            let keys: Vec<String> = self
+                .tags
+                .iter()
+                .map(|t| NameKey::of(t).as_str().to_string())
+                .collect();
+            parts.push(format!("tg:{}", keys.join("\u{1f}")));
         }
         let own = parts.join("\u{1e}");
         if self.print_prefix.is_empty() {
@@ -702,6 +723,7 @@ async fn attempt(
     let tx = TxRec {
         origin: Some(e.origin.clone()),
         external_ref: e.external_ref.map(str::to_string),
+        tags: e.tags.clone(),
         ..TxRec::new(
             TransactionId::generate(now_ms, ledger.entropy.next_u64()),
             e.date,
@@ -812,6 +834,7 @@ pub(super) fn view(tx: &TxRec, cat: Option<&Catalogue>, currency: Currency) -> T
         voided_by: tx.voided_by.clone().filter(|_| tx.voided),
         recurring: tx.recurring.clone(),
         preview: false,
+        tags: tx.tags.clone(),
     }
 }
 

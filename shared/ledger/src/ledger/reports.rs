@@ -135,7 +135,7 @@ pub(super) fn scheduled(
     }
 }
 
-fn natural(kind: AccountKind, net: i64) -> Result<i64, LedgerError> {
+pub(super) fn natural(kind: AccountKind, net: i64) -> Result<i64, LedgerError> {
     kind.natural(net)
         .ok_or_else(|| LedgerError::out_of_range(format!("balance of one {kind} account")))
 }
@@ -235,9 +235,12 @@ async fn report_in(
     let store = ledger.store.as_ref();
     let pk = keys::vault_pk(m.vault_id);
     let (first_full, last_full, day_ranges) = report_months(r);
+    // A tag's report reads its tag rollups instead of the accounts' (decision 038).
+    let tag_key = super::tagged::filter_key(r.tag.as_deref())?;
+    let tagged = tag_key.is_some() || r.by == ReportBy::Tag;
     // The accounts and the whole months' rollups in one query (the range also holds
     // earlier months' rollups, skipped below, as a balance's head query does).
-    let head_range = if first_full <= last_full {
+    let head_range = if first_full <= last_full && !tagged {
         keys::accounts_and_months_through(Some(last_full))
     } else {
         keys::accounts()
@@ -249,6 +252,7 @@ async fn report_in(
     // their ranges are known up front, so every query goes out in the one round.
     let days_query = async {
         match day_ranges.as_slice() {
+            _ if tagged => Ok(vec![]),
             [] => Ok(vec![]),
             [one] => day_query(*one).await,
             [first, last, ..] => {
@@ -259,10 +263,19 @@ async fn report_in(
             }
         }
     };
+    let tag_query = async {
+        if !tagged {
+            return Ok(vec![]);
+        }
+        super::tagged::read(ledger, &m, (first_full, last_full), &day_ranges).await
+    };
     let today = m.today(ledger);
-    let ((head, days), later) = join2(
-        join2(head_query, days_query),
-        dated_later(ledger, &m, today, (r.from, r.to)),
+    let (((head, days), later), tag_items) = join2(
+        join2(
+            join2(head_query, days_query),
+            dated_later(ledger, &m, today, (r.from, r.to)),
+        ),
+        tag_query,
     )
     .await;
     let head = head?;
@@ -276,45 +289,26 @@ async fn report_in(
     }
     items.extend(days?);
     let kind = r.kind.account_kind();
-    let kinds: BTreeMap<AccountId, AccountKind> =
-        cat.accounts.iter().map(|a| (a.account_id, a.kind)).collect();
-    // (account, month) -> debit-positive net.
-    let mut cells: BTreeMap<(AccountId, YearMonth), i64> = BTreeMap::new();
-    for item in &items {
-        let r = Rollup::from_attrs(&item.attrs)?;
-        if kinds.get(&r.account_id) != Some(&kind) {
-            continue;
-        }
-        let month = r.period.month();
-        let slot = cells.entry((r.account_id, month)).or_insert(0);
-        *slot = slot.checked_add(r.net).ok_or_else(|| {
-            LedgerError::out_of_range(format!("total of account {} in {month}", r.account_id))
-        })?;
-    }
+    let kinds = super::tagged::kinds_of(&cat);
+    let mut per_tag = super::tagged::cells(&tag_items?, &kinds, kind, tag_key.as_ref())?;
+    // (account, month) -> debit-positive net: the accounts' rollups, or one tag's.
+    let mut cells: BTreeMap<(AccountId, YearMonth), i64> = match &tag_key {
+        Some(k) => per_tag.remove(k).map(|t| t.cells).unwrap_or_default(),
+        None => month_cells(&items, &kinds, kind)?,
+    };
     // Entries dated after today are not spent yet: out of the cells, shown apart.
     let later = later?;
+    let later = if tagged {
+        later.tagged(tag_key.as_ref())
+    } else {
+        later
+    };
     let scheduled = later.take_from(&mut cells, &kinds, kind, &m)?;
     let rows = match r.by {
         ReportBy::Account => rows_by_account(&cells, kind, &cat, &m)?,
-        ReportBy::Month => r
-            .from
-            .month()
-            .through(r.to.month())
-            .into_iter()
-            .map(|month| {
-                let net = money_sum(
-                    cells.iter().filter(|((_, mo), _)| *mo == month).map(|(_, v)| *v),
-                    &m,
-                    &format!("report total for {month}"),
-                )?;
-                Ok(ReportRow {
-                    account_id: None,
-                    account: None,
-                    month: Some(month),
-                    amount: Money::from_minor(natural(kind, net.minor())?, m.currency),
-                })
-            })
-            .collect::<Result<Vec<_>, LedgerError>>()?,
+        ReportBy::Group => super::groups::rows_by_group(&cells, kind, &cat, &m)?,
+        ReportBy::Tag => super::tagged::rows_by_tag(&mut per_tag, &later, &kinds, kind, &m)?,
+        ReportBy::Month => rows_by_month(r, &cells, kind, &m)?,
     };
     let total = money_sum(rows.iter().map(|x| x.amount.minor()), &m, "report total")?;
     Ok(SpendingReport {
@@ -328,6 +322,56 @@ async fn report_in(
         rows,
         scheduled,
     })
+}
+
+/// (account, month) -> debit-positive net of the accounts of `kind`, from rollup items.
+fn month_cells(
+    items: &[Item],
+    kinds: &BTreeMap<AccountId, AccountKind>,
+    kind: AccountKind,
+) -> Result<BTreeMap<(AccountId, YearMonth), i64>, LedgerError> {
+    let mut cells: BTreeMap<(AccountId, YearMonth), i64> = BTreeMap::new();
+    for item in items {
+        let r = Rollup::from_attrs(&item.attrs)?;
+        if kinds.get(&r.account_id) != Some(&kind) {
+            continue;
+        }
+        let month = r.period.month();
+        let slot = cells.entry((r.account_id, month)).or_insert(0);
+        *slot = slot.checked_add(r.net).ok_or_else(|| {
+            LedgerError::out_of_range(format!("total of account {} in {month}", r.account_id))
+        })?;
+    }
+    Ok(cells)
+}
+
+/// One row per month of the period, in order.
+fn rows_by_month(
+    r: &ReportRequest,
+    cells: &BTreeMap<(AccountId, YearMonth), i64>,
+    kind: AccountKind,
+    m: &Membership,
+) -> Result<Vec<ReportRow>, LedgerError> {
+    r.from
+        .month()
+        .through(r.to.month())
+        .into_iter()
+        .map(|month| {
+            let net = money_sum(
+                cells.iter().filter(|((_, mo), _)| *mo == month).map(|(_, v)| *v),
+                m,
+                &format!("report total for {month}"),
+            )?;
+            Ok(ReportRow {
+                account_id: None,
+                account: None,
+                month: Some(month),
+                amount: Money::from_minor(natural(kind, net.minor())?, m.currency),
+                parent: None,
+                tag: None,
+            })
+        })
+        .collect()
 }
 
 /// The first and last whole months of a report's period (read from monthly rollups),
@@ -361,7 +405,7 @@ fn report_months(r: &ReportRequest) -> (YearMonth, YearMonth, Vec<(LocalDate, Lo
 /// Live entries dated after today through the end of a period (none when the period
 /// ends by today): what a report keeps apart as scheduled. One query of transactions,
 /// in the report's round; entries ahead of today are few (a month's auto-transfers).
-pub(super) struct DatedLater(Vec<super::codec::TxRec>);
+pub(super) struct DatedLater(pub(super) Vec<super::codec::TxRec>);
 
 /// Read [`DatedLater`] for the period `from..=to`.
 pub(super) async fn dated_later(
@@ -454,6 +498,8 @@ fn rows_by_account(
             account: Some(name),
             month: None,
             amount: Money::from_minor(amount, m.currency),
+            parent: cat.by_id(a).and_then(|x| super::groups::parent_name(cat, x)),
+            tag: None,
         });
     }
     rows.sort_by(|x, y| {

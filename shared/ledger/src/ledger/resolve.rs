@@ -352,6 +352,8 @@ mod tests {
             opening: None,
             snapshots: SnapshotHead::NEW,
             budgets: BudgetHead::new(),
+            parent: None,
+            child_seq: 0,
         }
         .to_attrs(0);
         match archived {

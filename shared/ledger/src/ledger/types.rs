@@ -104,6 +104,8 @@ pub struct AccountInfo {
     pub handle: Option<String>,
     /// This month's budget (live expense accounts with one set).
     pub budget: Option<Money>,
+    /// Its parent's name (a child category; an archived parent by its handle).
+    pub parent: Option<String>,
 }
 
 /// Result of `list_accounts`.
@@ -130,6 +132,8 @@ pub struct NewAccount {
     pub opening_balance: Option<Decimal>,
     /// Date of the opening balance (default today in the vault's zone).
     pub opening_date: Option<LocalDate>,
+    /// The parent (대분류) of a new income or expense account, by name.
+    pub parent: Option<String>,
 }
 
 /// Result of `create_account`.
@@ -164,6 +168,23 @@ pub struct RenamedAccount {
     pub name: String,
     /// Its kind.
     pub kind: AccountKind,
+}
+
+/// Result of changing an account's parent (`update_account` with `parent`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParentSet {
+    /// The vault.
+    pub vault: VaultRef,
+    /// Its id.
+    pub account_id: AccountId,
+    /// Its display name.
+    pub name: String,
+    /// Its kind.
+    pub kind: AccountKind,
+    /// Its parent's name now (`None`: a top-level account).
+    pub parent: Option<String>,
+    /// False when it already had that parent (nothing written).
+    pub changed: bool,
 }
 
 /// Result of bringing an archived account back (`update_account` with `archive: false`).
@@ -240,6 +261,8 @@ pub struct Transaction {
     /// Not stored: a dry run's preview. A preview of a new entry has a placeholder
     /// id that was never stored (results must not show it); an edit's keeps its real id.
     pub preview: bool,
+    /// Its tags as written (empty: none).
+    pub tags: Vec<String>,
 }
 
 /// An earlier version of an edited transaction: its content until an edit replaced it.
@@ -296,6 +319,8 @@ pub struct NewTransaction {
     /// The statement line's own id (card approval number, bank transaction id):
     /// unique per vault, so a line already recorded is refused.
     pub external_ref: Option<String>,
+    /// Its tags (at most 5; see `domain::parse_tags`).
+    pub tags: Vec<String>,
 }
 
 /// One line of a split.
@@ -330,6 +355,8 @@ pub struct NewSplit {
     pub dry_run: bool,
     /// See [`NewTransaction::external_ref`].
     pub external_ref: Option<String>,
+    /// Its tags (at most 5; see `domain::parse_tags`).
+    pub tags: Vec<String>,
 }
 
 /// One simple entry of a batch (`record_transactions`).
@@ -349,6 +376,8 @@ pub struct BatchEntry {
     pub external_ref: Option<String>,
     /// A split entry's lines; when set, `from`, `to` and `amount` are not used.
     pub lines: Option<EditLines>,
+    /// Its tags (at most 5; see `domain::parse_tags`).
+    pub tags: Vec<String>,
 }
 
 /// A batch entry the caller's layer could not read (e.g. an amount that is no
@@ -491,6 +520,8 @@ pub struct TransactionEdit {
     pub future_date: bool,
     /// Check and show the result, write nothing.
     pub dry_run: bool,
+    /// Its tags anew (`Some(vec![])` removes every tag; `None` keeps them).
+    pub tags: Option<Vec<String>>,
 }
 
 /// The lines of a corrected transaction.
@@ -568,6 +599,8 @@ pub struct TransactionQuery {
     pub cursor: Option<String>,
     /// Also list voided entries (default: left out).
     pub include_voided: bool,
+    /// Only transactions carrying this tag.
+    pub tag: Option<String>,
 }
 
 /// Result of `list_transactions`.
@@ -661,6 +694,10 @@ pub enum ReportBy {
     Account,
     /// One row per month.
     Month,
+    /// One row per top-level account, a child's amount counted in its parent.
+    Group,
+    /// One row per tag.
+    Tag,
 }
 
 /// Arguments of `spending_report`.
@@ -676,6 +713,8 @@ pub struct ReportRequest {
     pub by: ReportBy,
     /// Expense or income.
     pub kind: FlowKind,
+    /// Only entries carrying this tag.
+    pub tag: Option<String>,
 }
 
 /// One row of a report: an account (by account) or a month (by month).
@@ -689,6 +728,10 @@ pub struct ReportRow {
     pub month: Option<YearMonth>,
     /// Total in the kind's natural sign (spent, or earned).
     pub amount: Money,
+    /// The account's parent (by account, for a child category).
+    pub parent: Option<String>,
+    /// The tag (by tag).
+    pub tag: Option<String>,
 }
 
 /// Result of `spending_report`.
@@ -900,6 +943,8 @@ pub struct BudgetInput {
     pub month: Option<YearMonth>,
     /// Whether later months keep it until a later setting.
     pub repeat: bool,
+    /// What is left of the month, or overspent, carries into the next (default false).
+    pub rollover: bool,
 }
 
 /// Result of `set_budget`.
@@ -919,6 +964,8 @@ pub struct BudgetSet {
     pub amount: Money,
     /// Whether later months keep it.
     pub repeat: bool,
+    /// Whether what is left carries into the next month.
+    pub rollover: bool,
 }
 
 /// One budgeted account in `budget_report`.
@@ -938,6 +985,8 @@ pub struct BudgetRow {
     pub percent_used: i64,
     /// `spent > budget`.
     pub over: bool,
+    /// Carried from the months before (rollover on in the month before; `None` when off).
+    pub carried: Option<Money>,
 }
 
 /// Sums over the budgeted accounts of a `budget_report`.

@@ -10,13 +10,13 @@
 use std::collections::BTreeMap;
 
 use super::codec::{
-    PostingRec, TxRec, VersionRec, account_live, balance_update, rollup_day_attrs, rollup_month_attrs,
-    rollup_update, still_live, void_mark,
+    Period, PostingRec, TxRec, VersionRec, account_live, balance_update, rollup_day_attrs,
+    rollup_month_attrs, rollup_update, still_live, tag_net_attr, tag_rollup_labels, void_mark,
 };
 use super::guards::{
     ACCOUNT_EXISTS, ACCOUNT_LIVE, TRANSACTION_LIVE, TRANSACTION_NEW, TRANSACTION_UNCHANGED, guard,
 };
-use crate::domain::{AccountId, LocalDate, VaultId, YearMonth};
+use crate::domain::{AccountId, LocalDate, NameKey, VaultId, YearMonth};
 use crate::error::{Field, LedgerError};
 use crate::keys;
 use crate::store::{Condition, Guard, Item, StoreError, WriteOp};
@@ -139,6 +139,54 @@ pub(super) fn transaction_ops(
             rollup_day_attrs(account, date),
             net,
         ));
+    }
+    ops.extend(tag_ops(vault, change)?);
+    Ok(ops)
+}
+
+/// The tag rollups a change moves (decision 038): per tag, one monthly and one
+/// daily item, each holding a net per account. An edit writes only the items
+/// whose nets it changes (a tag kept on an entry whose amounts stayed is left alone).
+fn tag_ops(vault: VaultId, change: TxChange<'_>) -> Result<Vec<WriteOp>, LedgerError> {
+    let sides: Vec<(&TxRec, i64)> = match change {
+        TxChange::Create(tx) => vec![(tx, 1)],
+        TxChange::Reverse { tx, .. } => vec![(tx, -1)],
+        TxChange::Edit { old, new, .. } => vec![(old, -1), (new, 1)],
+    };
+    type Nets = (String, NameKey, BTreeMap<AccountId, i64>);
+    let mut items: BTreeMap<(Period, String), Nets> = BTreeMap::new();
+    for (tx, sign) in sides {
+        for tag in &tx.tags {
+            let key = NameKey::of(tag);
+            for period in [Period::Month(tx.date.month()), Period::Day(tx.date)] {
+                let slot = items
+                    .entry((period, key.as_str().to_string()))
+                    .or_insert_with(|| (tag.clone(), key.clone(), BTreeMap::new()));
+                // The latest display wins (the new version's, for an edit).
+                slot.0.clone_from(tag);
+                for p in &tx.postings {
+                    add(&mut slot.2, p.account_id, p.amount, sign)?;
+                }
+            }
+        }
+    }
+    let mut ops = Vec::new();
+    for ((period, _), (tag, key, mut nets)) in items {
+        nets.retain(|_, net| *net != 0);
+        if nets.is_empty() {
+            continue;
+        }
+        let item_key = match period {
+            Period::Month(m) => keys::tag_month_rollup(vault, m, &key),
+            Period::Day(d) => keys::tag_day_rollup(vault, d, &key),
+        };
+        ops.push(WriteOp::Update {
+            key: item_key,
+            set: tag_rollup_labels(&tag, &key, period),
+            add: nets.into_iter().map(|(a, n)| (tag_net_attr(a), n)).collect(),
+            remove: vec![],
+            guard: None,
+        });
     }
     Ok(ops)
 }

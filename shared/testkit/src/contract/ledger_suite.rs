@@ -98,7 +98,8 @@ async fn account(
             name: name.into(),
             kind,
             opening_balance: opening.map(d),
-            opening_date: None
+            opening_date: None,
+            parent: None
         }
     ))
     .expect("create_account")
@@ -117,6 +118,7 @@ fn tx(from: &str, to: &str, amount: &str, on: Option<&str>, memo: &str) -> NewTr
         future_date: false,
         dry_run: false,
         external_ref: None,
+        tags: vec![],
     }
 }
 
@@ -346,7 +348,8 @@ pub async fn account_names_resolve_normalized<S: Store>(store: S) {
             name: "식비".into(),
             kind: AccountKind::Asset,
             opening_balance: None,
-            opening_date: None
+            opening_date: None,
+            parent: None
         }
     ))
     .unwrap_err();
@@ -444,7 +447,8 @@ pub async fn opening_balances_post_against_equity<S: Store>(store: S) {
             name: "월급".into(),
             kind: AccountKind::Income,
             opening_balance: Some(d("5")),
-            opening_date: None
+            opening_date: None,
+            parent: None
         }
     ))
     .unwrap_err();
@@ -566,6 +570,7 @@ pub async fn record_refuses_bad_input<S: Store>(store: S) {
         future_date: false,
         dry_run: false,
         external_ref: None,
+        tags: vec![],
     };
     let e = call!(l.record_split(&me, split.clone())).unwrap_err();
     assert_eq!(
@@ -758,7 +763,8 @@ pub async fn void_once<S: Store>(store: S) {
             from: date("2026-03-01"),
             to: date("2026-03-31"),
             by: ReportBy::Account,
-            kind: FlowKind::Expense
+            kind: FlowKind::Expense,
+            tag: None
         }
     ))
     .expect("report");
@@ -875,6 +881,7 @@ fn edit_of(id: TransactionId) -> TransactionEdit {
         lines: None,
         future_date: false,
         dry_run: false,
+        tags: None,
     }
 }
 
@@ -939,6 +946,7 @@ pub async fn edit_in_place<S: Store>(store: S) {
         to: date(to),
         by: ReportBy::Account,
         kind: FlowKind::Expense,
+        tag: None,
     };
     let march = call!(l.spending_report(&me, report("2026-03-01", "2026-03-31"))).expect("march");
     assert_eq!(march.total.to_string(), "262000");
@@ -1080,6 +1088,7 @@ pub async fn edit_in_place<S: Store>(store: S) {
             future_date: false,
             dry_run: false,
             external_ref: None,
+            tags: vec![],
         }
     ))
     .expect("split");
@@ -1349,6 +1358,7 @@ pub async fn reports_by_account_month_and_net_worth<S: Store>(store: S) {
         to: date(to),
         by,
         kind,
+        tag: None,
     };
 
     let by_account = call!(l.spending_report(
@@ -1808,7 +1818,8 @@ pub async fn injected_write_failure_leaves_nothing_partial<S: Store>(store: S) {
                 name: "우리은행".into(),
                 kind: AccountKind::Asset,
                 opening_balance: Some(d("5000")),
-                opening_date: None
+                opening_date: None,
+                parent: None
             }
         )
         .await
@@ -1879,7 +1890,8 @@ pub async fn report_reads_accounts_times_months_with<S: Store>(store: S, transac
             from: date("2025-01-01"),
             to: date("2025-12-31"),
             by: ReportBy::Month,
-            kind: FlowKind::Expense
+            kind: FlowKind::Expense,
+            tag: None
         }
     ))
     .expect("report");
@@ -1980,6 +1992,7 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
         to: date("2026-03-31"),
         by: ReportBy::Account,
         kind: FlowKind::Expense,
+        tag: None,
     };
     // The accounts and the whole months' rollups in one query; the month runs past
     // today, so the entries dated later (kept apart as scheduled) in one more.
@@ -2037,6 +2050,7 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
         amount: d("600000"),
         month: None,
         repeat: true,
+        rollover: false,
     };
     assert_eq!(
         shape(measure(&counting, l.set_budget(&me, b.clone())).await),
@@ -2072,6 +2086,7 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
         kind: AccountKind::Asset,
         opening_balance: Some(d("10")),
         opening_date: None,
+        parent: None,
     };
     assert_eq!(
         shape(measure(&counting, l.create_account(&me, na)).await),
@@ -2380,7 +2395,8 @@ pub async fn isolation_between_people<S: Store>(store: S) {
             name: "비상금".into(),
             kind: AccountKind::Asset,
             opening_balance: Some(d("7")),
-            opening_date: None
+            opening_date: None,
+            parent: None
         }
     ))
     .expect("create");
@@ -2404,6 +2420,7 @@ pub async fn isolation_between_people<S: Store>(store: S) {
         to: date("2026-03-31"),
         by: ReportBy::Account,
         kind: FlowKind::Expense,
+        tag: None,
     };
     let bob_report = call!(l.spending_report(&bob, rr.clone())).expect("bob report");
     let alice_ids: Vec<_> = call!(l.list_accounts(&alice, None, true))
@@ -2468,6 +2485,7 @@ fn budget(account: &str, amount: &str, on: Option<&str>, repeat: bool) -> Budget
         amount: d(amount),
         month: on.map(month),
         repeat,
+        rollover: false,
     }
 }
 
@@ -2874,6 +2892,11 @@ pub use surface::*;
 
 mod recurring;
 pub use recurring::*;
+
+// ---------------------------------------------------------------- categories, tags, rollover
+
+mod categories;
+pub use categories::*;
 // ---------------------------------------------------------------- sharing
 
 /// A fresh person whose token carries a display name.
@@ -3013,7 +3036,8 @@ pub async fn roles_limit_what_members_do<S: Store>(store: S) {
             name: "교통비".into(),
             kind: AccountKind::Expense,
             opening_balance: None,
-            opening_date: None
+            opening_date: None,
+            parent: None
         }
     ))
     .expect("member creates an account");
@@ -3487,6 +3511,7 @@ pub async fn budget_heads_keep_list_accounts_at_two_queries<S: Store>(store: S) 
         amount: d(amount),
         month: Some(month(on)),
         repeat,
+        rollover: false,
     };
     for b in [
         set("식비", "2026-02", "600000", true),
@@ -3600,6 +3625,7 @@ pub async fn round_trips_of_sharing_and_batches<S: Store>(store: S) {
         future_date: false,
         dry_run: false,
         external_ref: None,
+        tags: vec![],
     };
     let (shape, _) = shape_of(&counting, l.record_split(&b, split)).await;
     assert_eq!(shape, (2, 2, 2, 1, 1), "record_split_transaction (a member)");
@@ -3613,6 +3639,7 @@ pub async fn round_trips_of_sharing_and_batches<S: Store>(store: S) {
             memo: Some("카드".into()),
             external_ref: Some(format!("rt-ref-{n}")),
             lines: None,
+            tags: vec![],
         })
     };
     let batch = NewBatch {
@@ -3743,6 +3770,11 @@ macro_rules! ledger_contract_tests {
             recurring_turns_at_los_angeles_midnight,
             recurring_refuses_bad_input,
             recurring_scheduled_run_posts_only_what_is_due,
+            // categories, tags and rollover (ledger_suite/categories.rs)
+            categories_roll_up_by_group_account_and_tag,
+            tag_reports_read_rollups_not_entries,
+            categories_refuse_bad_input,
+            budgets_cover_children_and_roll_over,
         );
     };
 }

@@ -60,12 +60,15 @@ struct Row {
     budget: AmountOut,
     /// Spent this month, refunds subtracted.
     spent: AmountOut,
-    /// budget − spent; negative when over.
+    /// budget + carried − spent; negative when over.
     remaining: AmountOut,
     /// spent × 100 ÷ budget, a whole number rounded down.
     percent_used: i64,
-    /// True when spent exceeds budget.
+    /// True when spent exceeds budget + carried.
     over: bool,
+    /// Left over (negative: overspent) from earlier months, with rollover on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    carried: Option<AmountOut>,
 }
 
 /// Sums over the budgeted accounts.
@@ -121,6 +124,7 @@ impl Operation for BudgetReport {
                     remaining: x.remaining.into(),
                     percent_used: x.percent_used,
                     over: x.over,
+                    carried: x.carried.map(Into::into),
                 })
                 .collect(),
             totals: Totals {

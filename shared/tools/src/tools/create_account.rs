@@ -26,6 +26,8 @@ pub(crate) struct Args {
     opening_balance: Option<AmountArg>,
     /// YYYY-MM-DD; default today.
     opening_date: Option<DateArg>,
+    #[schemars(description = text::PARENT)]
+    parent: Option<NameArg>,
 }
 
 /// Result of `create_account`.
@@ -67,6 +69,7 @@ impl Operation for CreateAccount {
     const EXAMPLES: crate::operation::Examples = (
         &[
                 r#"{"name": "신한카드", "kind": "liability", "openingBalance": "300000", "openingDate": "2026-03-01"}"#,
+                r#"{"name": "외식", "kind": "expense", "parent": "식비"}"#,
             ],
             &[
                 r#"{"name": "x", "kind": "salary"}"#,
@@ -84,6 +87,7 @@ impl Operation for CreateAccount {
                     kind: args.kind.into(),
                     opening_balance: args.opening_balance.map(|a| a.0),
                     opening_date: args.opening_date.map(|d| d.0),
+                    parent: args.parent.map(String::from),
                 },
             )
             .await?;

@@ -9,7 +9,7 @@ use dochiya_ledger::{Field, Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{AccountArg, DateArg, KeyArg, MemoArg, NameArg, PositiveAmountArg, TransactionIdArg};
+use crate::args::{AccountArg, DateArg, KeyArg, MemoArg, NameArg, PositiveAmountArg, TagArg, TransactionIdArg};
 use crate::lines::{Lines, split_argument};
 use crate::operation::{Kind, write, Operation};
 use crate::text;
@@ -44,6 +44,8 @@ pub(crate) struct Args {
     future_date: Option<bool>,
     /// True to preview; nothing written.
     dry_run: Option<bool>,
+    /// Tags anew ([] removes them).
+    tags: Option<Vec<TagArg>>,
 }
 
 /// Result of `edit_transaction`.
@@ -126,6 +128,7 @@ impl Operation for EditTransaction {
                     lines: args.lines.map(EditLines::from),
                     future_date: args.future_date.unwrap_or(false),
                     dry_run: args.dry_run.unwrap_or(false),
+                    tags: args.tags.map(|t| t.into_iter().map(String::from).collect()),
                 },
             )
             .await?;

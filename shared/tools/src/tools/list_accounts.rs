@@ -55,6 +55,9 @@ struct AccountRow {
     /// Expense accounts with a budget: this month's (set_budget); budget_report shows what is left.
     #[serde(skip_serializing_if = "Option::is_none")]
     budget: Option<AmountOut>,
+    /// Its parent category (reports by group count it there).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parent: Option<String>,
 }
 
 /// The `list_accounts` tool.
@@ -93,6 +96,7 @@ impl Operation for ListAccounts {
                     archived: a.archived,
                     handle: a.handle,
                     budget: a.budget.map(Into::into),
+                    parent: a.parent,
                 })
                 .collect(),
         })

@@ -7,7 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{AccountArg, CursorArg, DayOrMonthArg, NameArg, SearchArg};
+use crate::args::{AccountArg, CursorArg, DayOrMonthArg, NameArg, SearchArg, TagArg};
 use crate::operation::{Kind, Operation, READ};
 use crate::text;
 use crate::wire::{TransactionOut, VaultOut, account_note};
@@ -26,6 +26,8 @@ pub(crate) struct Args {
     to: Option<DayOrMonthArg>,
     /// Memo contains this text.
     text: Option<SearchArg>,
+    /// Only entries with this tag.
+    tag: Option<TagArg>,
     /// Page size, 1–200; default 50.
     #[schemars(range(min = 1, max = 200))]
     limit: Option<u32>,
@@ -96,6 +98,7 @@ impl Operation for ListTransactions {
                     limit: args.limit,
                     cursor: args.cursor.map(String::from),
                     include_voided: args.include_voided.unwrap_or(false),
+                    tag: args.tag.map(String::from),
                 },
             )
             .await?;

@@ -10,7 +10,7 @@ use dochiya_ledger::{Field, Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::args::{AccountArg, DateArg, KeyArg, MemoArg, NameArg, PositiveAmountArg, RefArg};
+use crate::args::{AccountArg, DateArg, KeyArg, MemoArg, NameArg, PositiveAmountArg, RefArg, TagArg};
 use crate::errors::{self, Spelling};
 use crate::lines::{Lines, split_argument};
 use crate::operation::{Kind, Operation, write};
@@ -45,6 +45,8 @@ pub(crate) struct Args {
     dry_run: Option<bool>,
     #[schemars(description = text::EXTERNAL_REF)]
     external_ref: Option<RefArg>,
+    #[schemars(description = text::TAGS)]
+    tags: Option<Vec<TagArg>>,
 }
 
 /// The two forms an entry comes in.
@@ -136,6 +138,7 @@ impl Operation for RecordTransaction {
         let future_date = args.future_date.unwrap_or(false);
         let dry_run = args.dry_run.unwrap_or(false);
         let external_ref = args.external_ref.map(String::from);
+        let tags: Vec<String> = args.tags.unwrap_or_default().into_iter().map(String::from).collect();
         let recorded = match form(args.from, args.to, args.amount, args.lines)? {
             Form::Simple(from, to, amount) => {
                 ledger
@@ -153,6 +156,7 @@ impl Operation for RecordTransaction {
                             future_date,
                             dry_run,
                             external_ref,
+                            tags,
                         },
                     )
                     .await?
@@ -172,6 +176,7 @@ impl Operation for RecordTransaction {
                             future_date,
                             dry_run,
                             external_ref,
+                            tags,
                         },
                     )
                     .await?

@@ -11,7 +11,7 @@ use serde::de::Deserializer;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use crate::args::{AccountArg, DATE_PATTERN, KeyArg, MemoArg, NameArg, POSITIVE_AMOUNT_PATTERN, RefArg};
+use crate::args::{AccountArg, DATE_PATTERN, KeyArg, MemoArg, NameArg, POSITIVE_AMOUNT_PATTERN, RefArg, TagArg};
 use crate::errors::{entry_message, simple_argument};
 use crate::lines::{Lines, split_argument};
 use crate::operation::{Kind, write, Operation};
@@ -93,6 +93,8 @@ struct Entry {
     memo: Option<MemoArg>,
     #[schemars(description = text::EXTERNAL_REF)]
     external_ref: Option<RefArg>,
+    #[schemars(description = text::TAGS)]
+    tags: Option<Vec<TagArg>>,
 }
 
 /// Arguments of `record_transactions`.
@@ -300,6 +302,7 @@ fn read_entry(e: Entry) -> Result<BatchEntry, Unreadable> {
         memo: e.memo.map(String::from),
         external_ref: e.external_ref.map(String::from),
         lines,
+        tags: e.tags.unwrap_or_default().into_iter().map(String::from).collect(),
     })
 }
 

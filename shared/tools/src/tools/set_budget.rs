@@ -26,6 +26,8 @@ pub(crate) struct Args {
     month: Option<MonthArg>,
     /// false: this month only (default: later months too).
     repeat: Option<bool>,
+    /// true: what is left, or overspent, carries into the next month.
+    rollover: Option<bool>,
 }
 
 /// Result of `set_budget`.
@@ -46,6 +48,8 @@ pub(crate) struct Output {
     amount: AmountOut,
     /// Whether later months keep this amount.
     repeat: bool,
+    /// Whether what is left carries into the next month.
+    rollover: bool,
 }
 
 /// The `set_budget` tool.
@@ -64,6 +68,7 @@ impl Operation for SetBudget {
         &[
                 r#"{"account": "식비", "amount": "600000"}"#,
                 r#"{"vault": "우리집", "account": "식비", "amount": "0", "month": "2026-04", "repeat": false}"#,
+                r#"{"account": "식비", "amount": "600000", "rollover": true}"#,
             ],
             &[
                 r#"{"account": "식비"}"#,
@@ -82,6 +87,7 @@ impl Operation for SetBudget {
                     amount: args.amount.0,
                     month: args.month.map(|m| m.0),
                     repeat: args.repeat.unwrap_or(true),
+                    rollover: args.rollover.unwrap_or(false),
                 },
             )
             .await?;
@@ -93,6 +99,7 @@ impl Operation for SetBudget {
             month: set.month.into(),
             amount: set.amount.into(),
             repeat: set.repeat,
+            rollover: set.rollover,
         })
     }
 }

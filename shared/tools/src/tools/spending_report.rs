@@ -7,7 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{DayOrMonthArg, NameArg};
+use crate::args::{DayOrMonthArg, NameArg, TagArg};
 use crate::operation::{Kind, Operation, READ};
 use crate::text;
 use crate::wire::{AmountOut, DateOut, MonthOut, ScheduledOut, UuidOut, VaultOut};
@@ -18,6 +18,8 @@ use crate::wire::{AmountOut, DateOut, MonthOut, ScheduledOut, UuidOut, VaultOut}
 pub(crate) enum By {
     Account,
     Month,
+    Group,
+    Tag,
 }
 
 /// Which flow to sum.
@@ -38,10 +40,12 @@ pub(crate) struct Args {
     from: DayOrMonthArg,
     /// Last day, YYYY-MM-DD (YYYY-MM: its last day).
     to: DayOrMonthArg,
-    /// account (default, largest first) or month.
+    /// account (default, largest first), month, group (children in their parent) or tag.
     by: Option<By>,
     /// expense (default) or income.
     kind: Option<Flow>,
+    /// Only entries with this tag.
+    tag: Option<TagArg>,
 }
 
 /// Result of `spending_report`.
@@ -58,7 +62,7 @@ pub(crate) struct Output {
     to: DateOut,
     /// "expense" or "income": what was summed.
     kind: Flow,
-    /// "account" or "month": how the rows are grouped.
+    /// How the rows are grouped.
     by: By,
     /// Sum of all rows, decimal string in the vault currency.
     total: AmountOut,
@@ -84,6 +88,12 @@ struct Row {
     month: Option<MonthOut>,
     /// Total spent (or earned) in this row, decimal string in the vault currency; refunds reduce it.
     amount: AmountOut,
+    /// The account's parent category (by account).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parent: Option<String>,
+    /// The tag (by tag).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tag: Option<String>,
 }
 
 /// The `spending_report` tool.
@@ -99,7 +109,10 @@ impl Operation for SpendingReport {
     const KIND: Kind = READ;
     #[cfg(test)]
     const EXAMPLES: crate::operation::Examples = (
-        &[r#"{"from": "2026-03-01", "to": "2026-03-31", "by": "month", "kind": "income"}"#],
+        &[
+            r#"{"from": "2026-03-01", "to": "2026-03-31", "by": "month", "kind": "income"}"#,
+            r#"{"from": "2026-03", "to": "2026-03", "by": "group", "tag": "여행"}"#,
+        ],
             &[
                 r#"{"from": "2026-03-01"}"#,
                 r#"{"from": "2026-03-01", "to": "2026-03-31", "by": "week"}"#,
@@ -111,6 +124,8 @@ impl Operation for SpendingReport {
         let by = match args.by.unwrap_or(By::Account) {
             By::Account => ReportBy::Account,
             By::Month => ReportBy::Month,
+            By::Group => ReportBy::Group,
+            By::Tag => ReportBy::Tag,
         };
         let kind = match args.kind.unwrap_or(Flow::Expense) {
             Flow::Expense => FlowKind::Expense,
@@ -125,6 +140,7 @@ impl Operation for SpendingReport {
                     to: args.to.last(),
                     by,
                     kind,
+                    tag: args.tag.map(String::from),
                 },
             )
             .await?;
@@ -140,6 +156,8 @@ impl Operation for SpendingReport {
             by: match report.by {
                 ReportBy::Account => By::Account,
                 ReportBy::Month => By::Month,
+                ReportBy::Group => By::Group,
+                ReportBy::Tag => By::Tag,
             },
             total: report.total.into(),
             rows: report
@@ -150,6 +168,8 @@ impl Operation for SpendingReport {
                     account: r.account,
                     month: r.month.map(Into::into),
                     amount: r.amount.into(),
+                    parent: r.parent,
+                    tag: r.tag,
                 })
                 .collect(),
             scheduled: report.scheduled.map(Into::into),

@@ -27,6 +27,8 @@ pub(crate) struct Args {
     archive: Option<bool>,
     /// true: archive even with money left.
     force: Option<bool>,
+    /// Parent category of the same kind (income/expense); "" clears it.
+    parent: Option<NameArg>,
 }
 
 /// The account after the update.
@@ -41,6 +43,9 @@ struct AccountOut {
     kind: KindWire,
     /// True when it is archived: new transactions cannot use it.
     archived: bool,
+    /// Its parent category.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parent: Option<String>,
 }
 
 /// Result of `update_account`.
@@ -66,10 +71,20 @@ enum Change<'a> {
     Rename(&'a str),
     Archive { force: bool },
     Restore(Option<&'a str>),
+    Parent(&'a str),
 }
 
 fn change(args: &Args) -> Result<Change<'_>, LedgerError> {
     let new_name = args.new_name.as_deref();
+    if let Some(parent) = args.parent.as_deref() {
+        if args.archive.is_some() || new_name.is_some() || args.force.is_some() {
+            return Err(LedgerError::invalid(
+                Field::Entries,
+                "change `parent` in a call of its own: send account and parent only, then rename or archive in another call",
+            ));
+        }
+        return Ok(Change::Parent(parent));
+    }
     match (args.archive, new_name, args.force) {
         (Some(true), None, force) => Ok(Change::Archive {
             force: force.unwrap_or(false),
@@ -106,6 +121,7 @@ impl Operation for UpdateAccount {
     const EXAMPLES: crate::operation::Examples = (
         &[
             r#"{"account": "교통비", "newName": "교통"}"#,
+            r#"{"account": "배달", "parent": "식비"}"#,
             r#"{"account": "신한카드", "archive": true, "force": true}"#,
             r#"{"vault": "우리집", "account": "국민카드 (archived 2026-05-31)", "archive": false, "newName": "국민카드2"}"#,
             // Refused by the tool with what to send instead, not by the schema.
@@ -134,6 +150,7 @@ impl Operation for UpdateAccount {
                         name: a.name,
                         kind: a.kind.into(),
                         archived: false,
+                        parent: None,
                     },
                     balance: None,
                     scheduled: None,
@@ -149,6 +166,7 @@ impl Operation for UpdateAccount {
                         name: a.name,
                         kind: a.kind.into(),
                         archived: true,
+                        parent: None,
                     },
                     balance: Some(a.balance.into()),
                     scheduled: a.scheduled.map(Into::into),
@@ -166,6 +184,23 @@ impl Operation for UpdateAccount {
                         name: a.name,
                         kind: a.kind.into(),
                         archived: false,
+                        parent: None,
+                    },
+                    balance: None,
+                    scheduled: None,
+                }
+            }
+            Change::Parent(parent) => {
+                let a = ledger.set_account_parent(who, vault, &args.account, parent).await?;
+                Output {
+                    vault: a.vault.into(),
+                    changed: a.changed,
+                    account: AccountOut {
+                        account_id: a.account_id.into(),
+                        name: a.name,
+                        kind: a.kind.into(),
+                        archived: false,
+                        parent: a.parent,
                     },
                     balance: None,
                     scheduled: None,

@@ -298,6 +298,7 @@ pub async fn overflow_in_the_middle_of_a_batch<S: Store>(store: S) {
                 future_date: false,
                 dry_run: false,
                 external_ref: None,
+                tags: vec![],
             }
         ))
         .expect("fill");
@@ -350,6 +351,7 @@ pub async fn ended_access_is_named_not_hidden<S: Store>(store: S) {
         limit: None,
         cursor: None,
         include_voided: false,
+        tag: None,
     };
     let e = call!(l.list_transactions(&b, listing(None))).unwrap_err();
     assert_eq!(

@@ -1,0 +1,257 @@
+//! The category tree (대분류 › 소분류, decision 038): an income or expense account
+//! may have a parent of the same kind; two levels, so a parent has no parent and a
+//! child has no children. The tree lives on the account items (`parent`), so every
+//! report reads the current tree with the accounts it reads anyway.
+
+use std::collections::BTreeMap;
+
+use super::accounts::{membership_check, vault_gone, with_article};
+use super::codec::{AccountRec, CHILD_SEQ, Membership, PARENT, account_live, sv};
+use super::guards::{CHILD_UNCHANGED, MEMBERSHIP, PARENT_TOP};
+use super::resolve::{Catalogue, catalogue, retrying};
+use super::roster::in_vault;
+use super::sharing::require_owner;
+use super::*;
+use crate::domain::{AccountId, AccountKind};
+use crate::error::{Entity, Field, OwnerAction};
+use crate::keys;
+use crate::store::{Condition, Guard, StoreError, Value, WriteOp};
+
+/// The argument every tree rule is reported on.
+pub(super) const PARENT_ARG: Field = Field::Category("parent");
+
+/// The parent `parent_name` names for an account of `kind` named `child_name`
+/// (`child`: the account when it exists already), refused with what to send
+/// instead when the tree would break: another kind, a third level, a cycle.
+pub(super) fn check_parent<'c>(
+    cat: &'c Catalogue,
+    child: Option<&AccountRec>,
+    (child_name, kind): (&str, AccountKind),
+    parent_name: &str,
+    m: &Membership,
+) -> Result<&'c AccountRec, LedgerError> {
+    if !matches!(kind, AccountKind::Income | AccountKind::Expense) {
+        return Err(LedgerError::invalid(
+            PARENT_ARG,
+            format!(
+                "only income and expense accounts (categories) have a parent; \"{child_name}\" is {}: send no parent",
+                with_article(kind)
+            ),
+        ));
+    }
+    let parent = cat.resolve(parent_name, false, m)?;
+    if child.is_some_and(|c| c.account_id == parent.account_id) {
+        return Err(LedgerError::invalid(
+            PARENT_ARG,
+            format!(
+                "\"{child_name}\" cannot be its own parent: send another {kind} account, or \"\" for none"
+            ),
+        ));
+    }
+    if parent.kind != kind {
+        return Err(LedgerError::invalid(
+            PARENT_ARG,
+            format!(
+                "a parent has the kind of its children: \"{child_name}\" is {} and \"{}\" is {}; send {} account as the parent",
+                with_article(kind),
+                parent.name,
+                with_article(parent.kind),
+                with_article(kind)
+            ),
+        ));
+    }
+    if let Some(grand) = parent.parent.and_then(|g| cat.by_id(g)) {
+        let message = if child.is_some_and(|c| c.account_id == grand.account_id) {
+            format!(
+                "\"{}\" is under \"{child_name}\", so this would make a cycle; clear its parent first (update_account with parent \"\")",
+                parent.name
+            )
+        } else {
+            format!(
+                "\"{}\" is itself under \"{}\", and categories have two levels; send \"{}\" as the parent",
+                parent.name, grand.name, grand.name
+            )
+        };
+        return Err(LedgerError::invalid(PARENT_ARG, message));
+    }
+    if let Some(c) = child {
+        let children = children_of(cat, c.account_id);
+        if let Some(first) = children.first() {
+            return Err(LedgerError::invalid(
+                PARENT_ARG,
+                format!(
+                    "\"{child_name}\" is the parent of \"{}\"{}, and categories have two levels; move its children first (update_account with parent), or make \"{}\" their parent instead",
+                    first.name,
+                    if children.len() > 1 {
+                        format!(" and {} more", children.len() - 1)
+                    } else {
+                        String::new()
+                    },
+                    parent.name
+                ),
+            ));
+        }
+    }
+    Ok(parent)
+}
+
+/// The accounts (live or archived) whose parent is `id`, by name.
+pub(super) fn children_of(cat: &Catalogue, id: AccountId) -> Vec<&AccountRec> {
+    let mut out: Vec<&AccountRec> = cat.accounts.iter().filter(|a| a.parent == Some(id)).collect();
+    out.sort_by(|a, b| a.name_key.cmp(&b.name_key));
+    out
+}
+
+/// The group an account counts in: its parent, or itself at the top.
+pub(super) fn group_of(cat: &Catalogue, id: AccountId) -> AccountId {
+    cat.by_id(id).and_then(|a| a.parent).unwrap_or(id)
+}
+
+/// The name a report or list shows for an account's parent (an archived parent by its handle).
+pub(super) fn parent_name(cat: &Catalogue, a: &AccountRec) -> Option<String> {
+    let p = cat.by_id(a.parent?)?;
+    Some(cat.handle(p).unwrap_or(&p.name).to_string())
+}
+
+/// The op that makes `parent` a parent (once more): it must still be live and at
+/// the top, and its child count moves on, so a concurrent write that would put
+/// it under another account fails its own check.
+pub(super) fn attach_op(m: &Membership, parent: &AccountRec) -> WriteOp {
+    WriteOp::Update {
+        key: keys::account(m.vault_id, parent.account_id),
+        set: BTreeMap::new(),
+        add: BTreeMap::from([(CHILD_SEQ.into(), 1)]),
+        remove: vec![],
+        guard: Some(Guard::new(
+            PARENT_TOP,
+            Condition::All(vec![account_live(), Condition::AttrAbsent(PARENT.into())]),
+        )),
+    }
+}
+
+/// The condition that an account is live with the parent and child count read.
+fn unchanged(a: &AccountRec) -> Condition {
+    let parent = match a.parent {
+        Some(p) => Condition::AttrEquals(PARENT.into(), sv(p.to_string())),
+        None => Condition::AttrAbsent(PARENT.into()),
+    };
+    let seq = match a.child_seq {
+        0 => Condition::AttrAbsent(CHILD_SEQ.into()),
+        n => Condition::AttrEquals(CHILD_SEQ.into(), Value::N(n)),
+    };
+    Condition::All(vec![account_live(), parent, seq])
+}
+
+/// `update_account` with `parent`: attach the account to a parent, move it to
+/// another, or (`""`) make it top-level. Reports follow at once: they read the tree.
+pub(super) async fn set_parent(
+    ledger: &Ledger,
+    who: &PersonId,
+    vault: Option<&str>,
+    account: &str,
+    parent: &str,
+) -> Result<ParentSet, LedgerError> {
+    retrying(|| {
+        in_vault(ledger, who, vault, |v| async move {
+            let m = v.m.clone();
+            require_owner(&m, OwnerAction::ArrangeCategories)?;
+            let cat = catalogue(ledger, &m).await?;
+            let a = cat.resolve(account, false, &m).map_err(|e| match e {
+                LedgerError::ArchivedAccount { name } => LedgerError::NotFound {
+                    what: Entity::Account,
+                    name,
+                    within: Some(format!(
+                        "{} (an archived account has that name; bring it back first with archive: false)",
+                        m.described()
+                    )),
+                    candidates: vec![],
+                },
+                other => other,
+            })?;
+            let new_parent = match parent.trim() {
+                "" => None,
+                name => Some(check_parent(&cat, Some(a), (&a.name, a.kind), name, &m)?),
+            };
+            let done = |changed| ParentSet {
+                vault: m.vault_ref(),
+                account_id: a.account_id,
+                name: a.name.clone(),
+                kind: a.kind,
+                parent: new_parent.map(|p| p.name.clone()),
+                changed,
+            };
+            if a.parent == new_parent.map(|p| p.account_id) {
+                return Ok(done(false));
+            }
+            let (set, remove) = match new_parent {
+                Some(p) => (
+                    BTreeMap::from([(PARENT.into(), sv(p.account_id.to_string()))]),
+                    vec![],
+                ),
+                None => (BTreeMap::new(), vec![PARENT.to_string()]),
+            };
+            let mut ops = vec![
+                membership_check(who, &m),
+                WriteOp::Update {
+                    key: keys::account(m.vault_id, a.account_id),
+                    set,
+                    add: BTreeMap::new(),
+                    remove,
+                    guard: Some(Guard::new(CHILD_UNCHANGED, unchanged(a))),
+                },
+            ];
+            ops.extend(new_parent.map(|p| attach_op(&m, p)));
+            match v.commit(ledger, who, ops).await {
+                Ok(()) => Ok(done(true)),
+                Err(StoreError::ConditionFailed {
+                    guard: MEMBERSHIP, ..
+                }) => Err(vault_gone(&m)),
+                // The tree moved meanwhile: read it again and decide again.
+                Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
+                Err(e) => Err(e.into()),
+            }
+        })
+    })
+    .await
+}
+
+/// One row per group with a non-zero total (a child's amount in its parent's row),
+/// largest first, then by name. The tree is today's: a child moved to another
+/// parent takes its whole history with it.
+pub(super) fn rows_by_group(
+    cells: &BTreeMap<(AccountId, YearMonth), i64>,
+    kind: AccountKind,
+    cat: &Catalogue,
+    m: &Membership,
+) -> Result<Vec<ReportRow>, LedgerError> {
+    let mut per: BTreeMap<AccountId, i64> = BTreeMap::new();
+    for ((a, _), v) in cells {
+        let slot = per.entry(group_of(cat, *a)).or_insert(0);
+        *slot = slot
+            .checked_add(*v)
+            .ok_or_else(|| LedgerError::out_of_range(format!("report total of group {a}")))?;
+    }
+    let mut rows = Vec::new();
+    for (g, net) in per {
+        let amount = super::reports::natural(kind, net)?;
+        if amount == 0 {
+            continue;
+        }
+        let name = cat.by_id(g).map(|x| cat.handle(x).unwrap_or(&x.name).to_string());
+        rows.push(ReportRow {
+            account_id: Some(g),
+            account: name,
+            month: None,
+            amount: crate::domain::Money::from_minor(amount, m.currency),
+            parent: None,
+            tag: None,
+        });
+    }
+    rows.sort_by(|x, y| {
+        y.amount
+            .minor()
+            .cmp(&x.amount.minor())
+            .then_with(|| x.account.cmp(&y.account))
+    });
+    Ok(rows)
+}
