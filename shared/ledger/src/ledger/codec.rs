@@ -637,6 +637,8 @@ pub(super) struct TxRec {
     pub external_ref: Option<String>,
     /// The name of the recurring schedule that posted it (absent on every other entry).
     pub recurring: Option<String>,
+    /// The operation whose change it shows now (absent on entries from before operations).
+    pub operation_id: Option<super::operations::OperationId>,
 }
 
 impl TxRec {
@@ -665,6 +667,7 @@ impl TxRec {
             origin: None,
             external_ref: None,
             recurring: None,
+            operation_id: None,
         }
     }
 
@@ -712,6 +715,9 @@ impl TxRec {
         }
         if let Some(by) = &self.recorded_by {
             attrs.insert(RECORDED_BY.into(), sv(by));
+        }
+        if let Some(op) = self.operation_id {
+            attrs.insert(super::operations::OPERATION_ID.into(), sv(op.to_string()));
         }
         attrs
     }
@@ -776,6 +782,7 @@ impl TxRec {
                 Some(Value::S(r)) => Some(r.clone()),
                 Some(_) => return Err(corrupt(RECURRING)),
             },
+            operation_id: super::operations::operation_of(a)?,
         })
     }
 
@@ -1030,9 +1037,11 @@ impl ScheduleRec {
 }
 
 /// A posting claim (`RP#…`): the transaction that posted the occurrence.
-pub(super) fn posted_attrs(tx: TransactionId) -> Attrs {
-    // Issue 33 (undo) adds the posting's operation id here.
-    BTreeMap::from([("transactionId".into(), sv(tx.to_string()))])
+pub(super) fn posted_attrs(tx: TransactionId, op: super::operations::OperationId) -> Attrs {
+    BTreeMap::from([
+        ("transactionId".into(), sv(tx.to_string())),
+        (super::operations::OPERATION_ID.into(), sv(op.to_string())),
+    ])
 }
 
 /// The recurring head's earliest next due date (`None`: no item, or nothing due ever).

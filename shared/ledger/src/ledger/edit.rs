@@ -372,7 +372,9 @@ async fn attempt(
     if let Some(d) = input.date.filter(|_| !input.future_date) {
         super::record::check_not_far_future(d, m.today(ledger))?;
     }
+    let op = super::operations::OpStamp::new(ledger, super::operations::OpKind::Edit, Some(who), now_ms);
     let new = TxRec {
+        operation_id: Some(op.id),
         date: input.date.unwrap_or(current.date),
         memo: memo.map_or_else(|| current.memo.clone(), str::to_string),
         postings: new_postings(&cat, &current, input, &m)?,
@@ -414,9 +416,17 @@ async fn attempt(
     let mut result = edited(&rec, &history, Some(&cat), &m, false, input.dry_run, None);
     if input.dry_run {
         result.transaction.preview = true;
+        result.transaction.operation_id = current.operation_id;
+        result.operation_id = None;
         return Ok(result);
     }
     let mut ops = vec![claim.op(&rec), membership_check(who, &m)];
+    ops.extend(op.ops(
+        m.vault_id,
+        &new,
+        super::operations::EntryAction::Edited,
+        current.operation_id,
+    ));
     ops.extend(transaction_ops(m.vault_id, change, &[])?);
     // Replays of the key that recorded the entry then say what it is now.
     ops.extend(changed_op(m.vault_id, &new, now_s, super::record::ttl_s(ledger)));
@@ -492,6 +502,7 @@ fn unchanged(
         replayed: false,
         dry_run,
         current: None,
+        operation_id: None,
     })
 }
 
@@ -547,6 +558,7 @@ fn edited(
         replayed,
         dry_run,
         current,
+        operation_id: rec.tx.operation_id,
     }
 }
 

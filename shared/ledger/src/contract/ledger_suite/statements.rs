@@ -350,6 +350,7 @@ pub async fn ended_access_is_named_not_hidden<S: Store>(store: S) {
         limit: None,
         cursor: None,
         include_voided: false,
+        order_recorded: false,
     };
     let e = call!(l.list_transactions(&b, listing(None))).unwrap_err();
     assert_eq!(
