@@ -423,6 +423,11 @@ pub fn transactions_by_id() -> SkRange {
     SkRange::Prefix("TI#".into())
 }
 
+/// Whether a sort key (from [`transactions_by_id`]) is a transaction's by-id item.
+pub fn is_transaction_by_id(sk: &str) -> bool {
+    sk.starts_with("TI#")
+}
+
 /// Whether a sort key (from a range above) is an account's.
 pub fn is_account(sk: &str) -> bool {
     sk.starts_with(ACCOUNT_PREFIX)

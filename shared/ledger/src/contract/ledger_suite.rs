@@ -2874,6 +2874,8 @@ pub use surface::*;
 
 mod recurring;
 pub use recurring::*;
+mod undo;
+pub use undo::*;
 // ---------------------------------------------------------------- sharing
 
 /// A fresh person whose token carries a display name.
@@ -3743,6 +3745,12 @@ macro_rules! ledger_contract_tests {
             recurring_turns_at_los_angeles_midnight,
             recurring_refuses_bad_input,
             recurring_scheduled_run_posts_only_what_is_due,
+            // operations and undo (ledger_suite/undo.rs)
+            undo_of_a_batch_brings_every_total_back,
+            undo_of_an_edit_and_of_a_void,
+            undo_refused_after_a_later_change,
+            undo_retry_after_failure_in_the_middle,
+            undo_without_an_id_and_who_may,
         );
     };
 }
