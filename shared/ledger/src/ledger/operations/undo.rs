@@ -23,7 +23,7 @@ use super::super::today::{Later, accounts_of, catalogue_today, shown};
 use super::super::writer::{TxChange, refusing_overflow, transaction_ops};
 use super::super::{Ledger, Role, UndoAction, UndoRequest, Undone, UndoneEntry};
 use super::{
-    EntryAction, OPERATION_CURRENT, OPERATION_ID, OpEntryRec, OpRec, OperationId, tx_item_keys, undone_op,
+    ENTRY_NOT_UNDONE, EntryAction, OPERATION_CURRENT, OPERATION_ID, OpEntryRec, OpRec, OperationId, tx_item_keys, undone_op,
 };
 use crate::domain::{AccountId, PersonId, TransactionId};
 use crate::error::{LedgerError, UndoBlock};
@@ -177,12 +177,17 @@ async fn attempt(
             Err(StoreError::ConditionFailed {
                 guard: MEMBERSHIP, ..
             }) => return Err(vault_gone(&m)),
-            // Changed or undone meanwhile: decide again on fresh reads (what is done stays marked).
+            // A racing undo took this entry back first: it is done; go on with the next.
+            Err(StoreError::ConditionFailed {
+                guard: ENTRY_NOT_UNDONE,
+                ..
+            }) => {}
+            // Changed meanwhile: decide again on fresh reads (what is done stays marked).
             Err(StoreError::ConditionFailed { .. }) => return Err(LedgerError::Conflict),
             Err(e) => return Err(refusing_overflow(e)),
         }
     }
-    result.already_undone = false;
+    result.already_undone = lock(written).is_empty();
     Ok(result)
 }
 
@@ -385,7 +390,9 @@ fn entry_ops(
     c: &ChangeOwned,
 ) -> Result<Vec<WriteOp>, LedgerError> {
     let vault = m.vault_id;
-    let mut ops = transaction_ops(vault, c.tx_change(&p.now, &p.after), &[])?;
+    // First, so a racing undo that took the entry back is what a failure reports.
+    let mut ops = vec![undone_op(vault, op, p.entry.transaction_id, c.at_ms)];
+    ops.extend(transaction_ops(vault, c.tx_change(&p.now, &p.after), &[])?);
     let items = tx_item_keys(vault, &p.now);
     let shows_op = Condition::AttrEquals(OPERATION_ID.into(), sv(op.to_string()));
     if p.entry.action == EntryAction::Voided {
@@ -448,7 +455,6 @@ fn entry_ops(
         _ => p.after.clone(),
     };
     ops.extend(changed_op(vault, &after, c.at_s, ttl_s(ledger)));
-    ops.push(undone_op(vault, op, p.entry.transaction_id, c.at_ms));
     ops.push(membership_check(who, m));
     Ok(ops)
 }
