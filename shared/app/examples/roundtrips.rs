@@ -714,7 +714,11 @@ async fn undo_rows(rig: &Rig, token: &str, today: &str, batch: Value) -> Result<
             wall,
             sdk_text(&cost.sdk),
             out["undone"].as_array().map_or(0, Vec::len),
-            if out["alreadyUndone"] == Value::Bool(true) { " (already)" } else { "" }
+            if out["alreadyUndone"] == Value::Bool(true) {
+                " (already)"
+            } else {
+                ""
+            }
         );
     }
     println!("budget per entry: one atomic write; reads: two or three rounds (decision 041)");

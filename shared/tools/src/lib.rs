@@ -165,7 +165,8 @@ mod tests {
             if let Value::Object(map) = v {
                 if let Some(Value::Object(props)) = map.get("properties") {
                     for (name, prop) in props {
-                        if name == "transactionId" || name == "openingTransactionId" || name == "operationId" {
+                        if name == "transactionId" || name == "openingTransactionId" || name == "operationId"
+                        {
                             assert_eq!(prop["type"], "string");
                             assert_eq!(prop["pattern"], "^(0|[1-9][0-9]*)$");
                             *found += 1;

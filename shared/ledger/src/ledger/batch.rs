@@ -701,11 +701,7 @@ impl Run<'_> {
         };
         let guarded = !self.input.allow_duplicate;
         let read = if guarded { self.guards_now(e)? } else { vec![] };
-        let mut ops = vec![
-            claim.op(&rec),
-            membership_check(self.who, m),
-            self.op.claim_op(),
-        ];
+        let mut ops = vec![claim.op(&rec), membership_check(self.who, m), self.op.claim_op()];
         ops.extend(
             self.op
                 .stamp

@@ -126,7 +126,8 @@ async fn page_of(
         .transpose()?;
     // Newest recorded first reads the by-id items backwards: ids are time-ordered at
     // recording, so no index beyond them is needed; dates are then a filter.
-    let filtered = q.account.is_some() || text.is_some() || (q.order_recorded && (q.from.is_some() || q.to.is_some()));
+    let filtered =
+        q.account.is_some() || text.is_some() || (q.order_recorded && (q.from.is_some() || q.to.is_some()));
     let range = if q.order_recorded {
         keys::transactions_by_id()
     } else {

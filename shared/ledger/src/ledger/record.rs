@@ -856,7 +856,8 @@ pub(super) async fn void(
             }
             let now_ms = ledger.clock.now().as_millisecond();
             let at = now_ms.div_euclid(1000);
-            let op = super::operations::OpStamp::new(ledger, super::operations::OpKind::Void, Some(who), now_ms);
+            let op =
+                super::operations::OpStamp::new(ledger, super::operations::OpKind::Void, Some(who), now_ms);
             let by = who.display_name();
             let change = TxChange::Reverse {
                 tx: &tx,
@@ -878,7 +879,12 @@ pub(super) async fn void(
                 operation_id: Some(op.id),
                 ..tx
             };
-            ops.extend(op.ops(m.vault_id, &voided, super::operations::EntryAction::Voided, before));
+            ops.extend(op.ops(
+                m.vault_id,
+                &voided,
+                super::operations::EntryAction::Voided,
+                before,
+            ));
             ops.extend(changed_op(m.vault_id, &voided, at, ttl_s(ledger)));
             match v.commit(ledger, who, ops).await {
                 Ok(()) => Ok(Voided {

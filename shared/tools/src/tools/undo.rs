@@ -11,7 +11,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize};
 
-use crate::args::{NameArg, TRANSACTION_ID_PATTERN};
+use crate::args::{NameArg, TRANSACTION_ID_PATTERN, sentence};
 use crate::operation::{Kind, Operation, destructive};
 use crate::text;
 use crate::tools::recorded::BalanceOut;
@@ -37,7 +37,7 @@ impl<'de> Deserialize<'de> for OperationIdArg {
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
                 OperationId::parse(v)
                     .map(OperationIdArg)
-                    .map_err(|e| E::custom(e.message()))
+                    .map_err(|e| E::custom(sentence(e.message())))
             }
 
             fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {

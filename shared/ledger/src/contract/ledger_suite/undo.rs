@@ -74,7 +74,9 @@ fn actions(u: &Undone) -> Vec<(TransactionId, UndoAction)> {
 }
 
 async fn get(l: &Ledger, who: &PersonId, id: TransactionId) -> Transaction {
-    call!(l.get_transaction(who, None, id)).expect("get_transaction").transaction
+    call!(l.get_transaction(who, None, id))
+        .expect("get_transaction")
+        .transaction
 }
 
 /// A 100-entry statement taken back: each entry voided once, every balance and report
@@ -123,7 +125,10 @@ pub async fn undo_of_a_batch_brings_every_total_back<S: Store>(store: S) {
     sorted.sort();
     assert_eq!(
         actions(&u),
-        sorted.iter().map(|id| (*id, UndoAction::Voided)).collect::<Vec<_>>()
+        sorted
+            .iter()
+            .map(|id| (*id, UndoAction::Voided))
+            .collect::<Vec<_>>()
     );
     // The pointer, the operation with its entries, the entries now; then one write per entry.
     assert_eq!((c.writes, c.read_rounds), (100, 3));
@@ -204,7 +209,12 @@ pub async fn undo_of_an_edit_and_of_a_void<S: Store>(store: S) {
     let me = fresh_person("undo-edit");
     household(&l, &me).await;
     let before = book(&l, &me).await;
-    let t = record(&l, &me, tx("카카오뱅크", "식비", "15000", Some("2026-03-15"), "회식")).await;
+    let t = record(
+        &l,
+        &me,
+        tx("카카오뱅크", "식비", "15000", Some("2026-03-15"), "회식"),
+    )
+    .await;
     let (id, rec_op) = (t.transaction.transaction_id, t.operation_id.expect("op"));
     assert_eq!(t.transaction.operation_id, Some(rec_op));
     let recorded = book(&l, &me).await;
@@ -224,10 +234,20 @@ pub async fn undo_of_an_edit_and_of_a_void<S: Store>(store: S) {
     let edit_op = e.operation_id.expect("edit op");
     assert_eq!(e.transaction.operation_id, Some(edit_op));
     let u = undo(&l, &me, None).await.expect("undo the edit");
-    assert_eq!((u.operation_id, actions(&u)), (edit_op, vec![(id, UndoAction::Restored)]));
+    assert_eq!(
+        (u.operation_id, actions(&u)),
+        (edit_op, vec![(id, UndoAction::Restored)])
+    );
     let now = call!(l.get_transaction(&me, None, id)).expect("get").transaction;
-    assert_eq!((now.version, now.history.len()), (3, 2), "a new version; history kept");
-    assert_eq!((now.date.to_string(), now.postings[0].amount.to_string()), ("2026-03-15".into(), "15000".into()));
+    assert_eq!(
+        (now.version, now.history.len()),
+        (3, 2),
+        "a new version; history kept"
+    );
+    assert_eq!(
+        (now.date.to_string(), now.postings[0].amount.to_string()),
+        ("2026-03-15".into(), "15000".into())
+    );
     assert_eq!(now.operation_id, Some(rec_op));
     assert_eq!(book(&l, &me).await, recorded);
 
@@ -236,12 +256,22 @@ pub async fn undo_of_an_edit_and_of_a_void<S: Store>(store: S) {
     let void_op = v.operation_id.expect("void op");
     assert_eq!(book(&l, &me).await, before);
     let u = undo(&l, &me, None).await.expect("undo the void");
-    assert_eq!((u.operation_id, actions(&u)), (void_op, vec![(id, UndoAction::Unvoided)]));
+    assert_eq!(
+        (u.operation_id, actions(&u)),
+        (void_op, vec![(id, UndoAction::Unvoided)])
+    );
     let now = get(&l, &me, id).await;
-    assert_eq!((now.voided, now.void_reason.clone(), now.operation_id), (false, None, Some(rec_op)));
+    assert_eq!(
+        (now.voided, now.void_reason.clone(), now.operation_id),
+        (false, None, Some(rec_op))
+    );
     assert_eq!(book(&l, &me).await, recorded);
     // Voiding the entry brought back works as on any live entry.
-    assert!(!call!(l.void_transaction(&me, None, id, None)).expect("void").already_voided);
+    assert!(
+        !call!(l.void_transaction(&me, None, id, None))
+            .expect("void")
+            .already_voided
+    );
     let u = undo(&l, &me, None).await.expect("undo the second void");
     assert_eq!(actions(&u), vec![(id, UndoAction::Unvoided)]);
 
@@ -281,7 +311,10 @@ pub async fn undo_refused_after_a_later_change<S: Store>(store: S) {
     assert_eq!(err.kind(), crate::error::ErrorKind::Conflict);
     // Each entry in the way, in recording order (by id).
     let mut blocks = vec![
-        (ids[1], format!("it was edited since by operation {later} (now version 2)")),
+        (
+            ids[1],
+            format!("it was edited since by operation {later} (now version 2)"),
+        ),
         (ids[2], format!("it was voided since by operation {void_op}")),
     ];
     blocks.sort();
@@ -319,8 +352,9 @@ pub async fn undo_retry_after_failure_in_the_middle<S: Store>(store: S) {
         .enumerate()
     {
         clock.advance_seconds(1);
-        let b = call!(l.record_transactions(&me, batch(lines(&format!("r{round}"), 100), &format!("f{round}"))))
-            .expect("batch");
+        let b =
+            call!(l.record_transactions(&me, batch(lines(&format!("r{round}"), 100), &format!("f{round}"))))
+                .expect("batch");
         let (op, ids) = (b.operation_id.expect("op"), ids_of(&b));
         clock.advance_seconds(1);
         failing.fail_nth_write(50, how);
@@ -337,7 +371,10 @@ pub async fn undo_retry_after_failure_in_the_middle<S: Store>(store: S) {
         assert!(matches!(e, LedgerError::Transient(_)), "{e:?}");
         let landed = if how == InjectedFailure::Transient { 49 } else { 50 };
         let all = all_transactions(&l, &me).await;
-        let voided = all.iter().filter(|t| ids.contains(&t.transaction_id) && t.voided).count();
+        let voided = all
+            .iter()
+            .filter(|t| ids.contains(&t.transaction_id) && t.voided)
+            .count();
         assert_eq!(voided, landed, "{how:?}");
         let u = undo(&l, &me, Some(op)).await.expect("retry");
         assert_eq!((u.already_undone, u.undone.len()), (false, 100), "{how:?}");
@@ -353,7 +390,11 @@ pub async fn undo_retry_after_failure_in_the_middle<S: Store>(store: S) {
     clock.advance_seconds(1);
     let b = call!(l.record_transactions(&me, batch(lines("race", 20), "race"))).expect("batch");
     let op = b.operation_id.expect("op");
-    let (a, b2, c) = tokio::join!(undo(&l, &me, Some(op)), undo(&l, &me, Some(op)), undo(&l, &me, Some(op)));
+    let (a, b2, c) = tokio::join!(
+        undo(&l, &me, Some(op)),
+        undo(&l, &me, Some(op)),
+        undo(&l, &me, Some(op))
+    );
     for r in [a, b2, c] {
         assert_eq!(r.expect("undo").undone.len(), 20);
     }
@@ -377,7 +418,12 @@ pub async fn undo_without_an_id_and_who_may<S: Store>(store: S) {
     assert_eq!(none.kind(), crate::error::ErrorKind::NotFound);
 
     clock.advance_seconds(60);
-    let mine = record(&l, &member, tx("현금", "식비", "4500", Some("2026-03-15"), "커피")).await;
+    let mine = record(
+        &l,
+        &member,
+        tx("현금", "식비", "4500", Some("2026-03-15"), "커피"),
+    )
+    .await;
     clock.advance_seconds(60);
     let theirs = record(&l, &owner, tx("현금", "쇼핑", "9000", Some("2026-03-15"), "양말")).await;
     let (mine_op, theirs_op) = (mine.operation_id.expect("op"), theirs.operation_id.expect("op"));
@@ -397,9 +443,16 @@ pub async fn undo_without_an_id_and_who_may<S: Store>(store: S) {
     // The owner may undo the member's (already undone: it says so) and a new one.
     clock.advance_seconds(60);
     let again = record(&l, &member, tx("현금", "식비", "5500", Some("2026-03-15"), "빵")).await;
-    let u = undo(&l, &owner, again.operation_id).await.expect("owner undoes the member's");
+    let u = undo(&l, &owner, again.operation_id)
+        .await
+        .expect("owner undoes the member's");
     assert!(!u.already_undone);
-    assert!(undo(&l, &owner, Some(mine_op)).await.expect("twice").already_undone);
+    assert!(
+        undo(&l, &owner, Some(mine_op))
+            .await
+            .expect("twice")
+            .already_undone
+    );
 
     // An id no operation has; a transaction id in its place; another person's vault's.
     let unknown = OperationId::parse("4818349038087529260").expect("id");

@@ -291,7 +291,8 @@ impl OpRec {
 
 impl OpEntryRec {
     pub fn from_attrs(a: &Attrs) -> Result<OpEntryRec, LedgerError> {
-        let bad = |what: &str| LedgerError::internal(format!("stored operation entry has an unreadable {what}"));
+        let bad =
+            |what: &str| LedgerError::internal(format!("stored operation entry has an unreadable {what}"));
         Ok(OpEntryRec {
             transaction_id: TransactionId::parse(text(a, "transactionId")?).map_err(|_| bad("id"))?,
             action: EntryAction::parse(text(a, "action")?).ok_or_else(|| bad("action"))?,
@@ -368,9 +369,13 @@ impl BatchOp {
             _ => 0,
         };
         if until <= now_s {
-            return Ok(fresh(Condition::AttrEquals(TTL_ATTRIBUTE.into(), Value::N(until))));
+            return Ok(fresh(Condition::AttrEquals(
+                TTL_ATTRIBUTE.into(),
+                Value::N(until),
+            )));
         }
-        let id = operation_of(&item.attrs)?.ok_or_else(|| LedgerError::internal("a batch's operation claim has no id"))?;
+        let id = operation_of(&item.attrs)?
+            .ok_or_else(|| LedgerError::internal("a batch's operation claim has no id"))?;
         Ok(BatchOp {
             stamp: OpStamp {
                 id,
@@ -421,7 +426,13 @@ mod tests {
 
     #[test]
     fn kinds_and_actions_read_back() {
-        for k in [OpKind::Record, OpKind::Batch, OpKind::Edit, OpKind::Void, OpKind::Posting] {
+        for k in [
+            OpKind::Record,
+            OpKind::Batch,
+            OpKind::Edit,
+            OpKind::Void,
+            OpKind::Posting,
+        ] {
             assert_eq!(OpKind::parse(k.as_str()), Some(k));
         }
         for a in [EntryAction::Recorded, EntryAction::Edited, EntryAction::Voided] {

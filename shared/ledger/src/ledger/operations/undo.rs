@@ -23,7 +23,8 @@ use super::super::today::{Later, accounts_of, catalogue_today, shown};
 use super::super::writer::{TxChange, refusing_overflow, transaction_ops};
 use super::super::{Ledger, Role, UndoAction, UndoRequest, Undone, UndoneEntry};
 use super::{
-    ENTRY_NOT_UNDONE, EntryAction, OPERATION_CURRENT, OPERATION_ID, OpEntryRec, OpRec, OperationId, tx_item_keys, undone_op,
+    ENTRY_NOT_UNDONE, EntryAction, OPERATION_CURRENT, OPERATION_ID, OpEntryRec, OpRec, OperationId,
+    tx_item_keys, undone_op,
 };
 use crate::domain::{AccountId, PersonId, TransactionId};
 use crate::error::{LedgerError, UndoBlock};
@@ -131,7 +132,11 @@ async fn attempt(
     {
         return Err(LedgerError::UndoNotYours {
             id: op.to_string(),
-            by: read.head.by_name.clone().unwrap_or_else(|| "another member".into()),
+            by: read
+                .head
+                .by_name
+                .clone()
+                .unwrap_or_else(|| "another member".into()),
             vault: m.name.clone(),
         });
     }
@@ -212,7 +217,9 @@ async fn read_operation(
                 Some(item) => super::operation_of(&item.attrs)?,
                 None => None,
             };
-            let op = op.ok_or_else(|| LedgerError::NoOperation { vault: m.name.clone() })?;
+            let op = op.ok_or_else(|| LedgerError::NoOperation {
+                vault: m.name.clone(),
+            })?;
             (op, Some(cat?))
         }
     };
@@ -271,7 +278,12 @@ async fn unknown(ledger: &Ledger, m: &Membership, op: OperationId) -> LedgerErro
 
 /// Each entry not yet undone, as it is now and as the undo leaves it; refused whole
 /// when any changed since (another operation's change shows) or needs an archived account.
-async fn plan(ledger: &Ledger, m: &Membership, read: &Read, cat: &Catalogue) -> Result<Vec<Plan>, LedgerError> {
+async fn plan(
+    ledger: &Ledger,
+    m: &Membership,
+    read: &Read,
+    cat: &Catalogue,
+) -> Result<Vec<Plan>, LedgerError> {
     let pending: Vec<&OpEntryRec> = read.entries.iter().filter(|e| !e.undone).collect();
     if pending.is_empty() {
         return Ok(vec![]);
@@ -316,9 +328,12 @@ async fn plan(ledger: &Ledger, m: &Membership, read: &Read, cat: &Catalogue) -> 
                 ..now.clone()
             },
             EntryAction::Edited => {
-                let key = keys::transaction_version(m.vault_id, e.transaction_id, e.version.saturating_sub(1));
+                let key =
+                    keys::transaction_version(m.vault_id, e.transaction_id, e.version.saturating_sub(1));
                 let Some(v) = item(key) else {
-                    return Err(LedgerError::internal("an edited entry's earlier version is missing"));
+                    return Err(LedgerError::internal(
+                        "an edited entry's earlier version is missing",
+                    ));
                 };
                 let before = VersionRec::from_attrs(&v.attrs)?.tx;
                 TxRec {
@@ -425,7 +440,9 @@ fn entry_ops(
         // Only if still live and still showing this operation's change.
         for o in ops.iter_mut().filter(|o| items.contains(o.key())) {
             let g = match o {
-                WriteOp::Put { guard, .. } | WriteOp::Update { guard, .. } | WriteOp::Delete { guard, .. } => guard,
+                WriteOp::Put { guard, .. }
+                | WriteOp::Update { guard, .. }
+                | WriteOp::Delete { guard, .. } => guard,
                 WriteOp::Check { .. } => continue,
             };
             if let Some(old) = g.as_ref().filter(|g| g.name == TRANSACTION_LIVE) {
@@ -481,7 +498,10 @@ struct Moved {
 
 impl Moved {
     fn apply(&mut self, change: &TxChange<'_>, today: crate::domain::LocalDate) -> Result<(), LedgerError> {
-        for (into, from) in [(&mut self.nets, change.nets()?), (&mut self.later, change.nets_after(today)?)] {
+        for (into, from) in [
+            (&mut self.nets, change.nets()?),
+            (&mut self.later, change.nets_after(today)?),
+        ] {
             for (id, net) in from {
                 let slot = into.entry(id).or_insert(0);
                 *slot = slot

@@ -17,10 +17,10 @@ use super::super::codec::{
 use super::super::guards::{
     ACCOUNT_EXISTS, ACCOUNT_LIVE, RECURRING_CLAIM, RECURRING_HEAD, SCHEDULE_UNCHANGED,
 };
+use super::super::operations::{EntryAction, OpKind, OpStamp};
 use super::super::record::{line_text, posted_guard_key};
 use super::super::resolve::query_all;
 use super::super::writer::TxChange;
-use super::super::operations::{EntryAction, OpKind, OpStamp};
 use super::super::writer::transaction_ops;
 use crate::domain::{LocalDate, NameKey, TransactionId};
 use crate::error::LedgerError;
