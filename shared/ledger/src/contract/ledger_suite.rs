@@ -3751,6 +3751,7 @@ macro_rules! ledger_contract_tests {
             undo_refused_after_a_later_change,
             undo_retry_after_failure_in_the_middle,
             undo_without_an_id_and_who_may,
+            undo_of_a_recurring_posting,
         );
     };
 }

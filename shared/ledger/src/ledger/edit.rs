@@ -13,6 +13,7 @@ use super::accounts::{membership_check, vault_gone};
 use super::codec::{AccountRec, IdemRec, Membership, PostingRec, TxRec, VersionRec};
 use super::guards::{IDEMPOTENCY_CLAIM, MEMBERSHIP};
 use super::idempotency::{IdempotencyKey, NextAction, changed_op, next_action};
+use super::operations::{EntryAction, OpKind, OpStamp};
 use super::record::{clean_memo, not_found, view};
 use super::resolve::{Catalogue, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
@@ -372,7 +373,7 @@ async fn attempt(
     if let Some(d) = input.date.filter(|_| !input.future_date) {
         super::record::check_not_far_future(d, m.today(ledger))?;
     }
-    let op = super::operations::OpStamp::new(ledger, super::operations::OpKind::Edit, Some(who), now_ms);
+    let op = OpStamp::new(ledger, OpKind::Edit, Some(who), now_ms);
     let new = TxRec {
         operation_id: Some(op.id),
         date: input.date.unwrap_or(current.date),
@@ -416,17 +417,10 @@ async fn attempt(
     let mut result = edited(&rec, &history, Some(&cat), &m, false, input.dry_run, None);
     if input.dry_run {
         result.transaction.preview = true;
-        result.transaction.operation_id = current.operation_id;
-        result.operation_id = None;
         return Ok(result);
     }
     let mut ops = vec![claim.op(&rec), membership_check(who, &m)];
-    ops.extend(op.ops(
-        m.vault_id,
-        &new,
-        super::operations::EntryAction::Edited,
-        current.operation_id,
-    ));
+    ops.extend(op.ops(m.vault_id, &new, EntryAction::Edited, current.operation_id));
     ops.extend(transaction_ops(m.vault_id, change, &[])?);
     // Replays of the key that recorded the entry then say what it is now.
     ops.extend(changed_op(m.vault_id, &new, now_s, super::record::ttl_s(ledger)));
@@ -549,6 +543,9 @@ fn edited(
 ) -> Edited {
     let mut transaction = view(&rec.tx, cat, m.currency);
     transaction.history = versions(history, cat, m.currency);
+    // A preview is no operation (nothing is stored); a replay is the stored edit's.
+    let operation_id = rec.tx.operation_id.filter(|_| replayed || !dry_run);
+    transaction.operation_id = operation_id;
     Edited {
         vault: m.vault_ref(),
         currency: m.currency,
@@ -558,7 +555,7 @@ fn edited(
         replayed,
         dry_run,
         current,
-        operation_id: rec.tx.operation_id,
+        operation_id,
     }
 }
 

@@ -310,7 +310,7 @@ pub async fn undo_refused_after_a_later_change<S: Store>(store: S) {
     let err = undo(&l, &me, Some(op)).await.unwrap_err();
     assert_eq!(err.kind(), crate::error::ErrorKind::Conflict);
     // Each entry in the way, in recording order (by id).
-    let mut blocks = vec![
+    let mut blocks = [
         (
             ids[1],
             format!("it was edited since by operation {later} (now version 2)"),
@@ -475,4 +475,58 @@ pub async fn undo_without_an_id_and_who_may<S: Store>(store: S) {
     let e = undo(&l, &stranger, Some(theirs_op)).await.unwrap_err();
     assert_eq!(e.kind(), crate::error::ErrorKind::NotFound);
     assert_eq!(book(&l, &owner).await, shown, "nothing changed by any refusal");
+}
+
+/// A recurring posting is an operation of its own, nobody's: any member may undo it,
+/// no one's default takes it, and the occurrence is not posted again.
+pub async fn undo_of_a_recurring_posting<S: Store>(store: S) {
+    let (l, clock) = ledger_over(Arc::new(store));
+    let owner = named_person("undo-rc-owner", "지은");
+    let member = named_person("undo-rc-member", "준호");
+    shared_household(&l, &owner, &member, Role::Member).await;
+    let before = book(&l, &owner).await;
+    call!(l.set_recurring(
+        &owner,
+        RecurringInput {
+            name: "구독".into(),
+            from: Some("카카오뱅크".into()),
+            to: Some("쇼핑".into()),
+            amount: Some(d("9900")),
+            day: Some(5),
+            start: Some(date("2026-03-01")),
+            ..Default::default()
+        }
+    ))
+    .expect("set_recurring");
+    let posted = |all: Vec<Transaction>| {
+        all.into_iter()
+            .filter(|t| t.recurring.as_deref() == Some("구독"))
+            .collect::<Vec<_>>()
+    };
+    let first = posted(all_transactions(&l, &member).await);
+    assert_eq!(first.len(), 1);
+    let (id, op) = (
+        first[0].transaction_id,
+        first[0].operation_id.expect("a posting's operation"),
+    );
+    // Nobody's own latest.
+    assert!(matches!(
+        undo(&l, &member, None).await,
+        Err(LedgerError::NoOperation { .. })
+    ));
+    let u = undo(&l, &member, Some(op))
+        .await
+        .expect("any member may undo a posting");
+    assert_eq!(actions(&u), vec![(id, UndoAction::Voided)]);
+    assert_eq!(book(&l, &owner).await, before);
+    clock.advance_seconds(3600);
+    let again = posted(all_transactions(&l, &owner).await);
+    assert_eq!(
+        again
+            .iter()
+            .map(|t| (t.transaction_id, t.voided))
+            .collect::<Vec<_>>(),
+        vec![(id, true)],
+        "not posted again"
+    );
 }
