@@ -583,6 +583,59 @@ async fn void_transaction_reverses_once() {
 }
 
 #[tokio::test]
+async fn undo_takes_back_the_latest_write_and_refuses_bad_ids() {
+    let h = Harness::new().await;
+    let p = h.person("undo");
+    household(&p).await;
+    let before = p.ok("get_balances", "{}").await;
+    let args = json!({"from": "카카오뱅크", "to": "교통비", "amount": "1400", "date": "2026-03-01",
+                      "memo": "버스", "idempotencyKey": "bus-undo"});
+    let r = p.ok("record_transaction", &args.to_string()).await;
+    let (id, op) = (
+        s(&r["transaction"]["transactionId"]).to_owned(),
+        s(&r["operationId"]).to_owned(),
+    );
+    assert_eq!(r["transaction"]["operationId"], op.as_str());
+    assert!(
+        r["transaction"]["recordedAt"]
+            .as_str()
+            .is_some_and(|t| t.ends_with('Z')),
+        "{r}"
+    );
+    // The one just entered comes first by recording, though dated before the others.
+    let latest = p
+        .ok("list_transactions", r#"{"order": "recorded", "limit": 1}"#)
+        .await;
+    assert_eq!(latest["transactions"][0]["transactionId"], id.as_str());
+    let u = p.ok("undo", "{}").await;
+    assert_eq!(u["operationId"], op.as_str());
+    assert_eq!(u["undone"], json!([{"transactionId": id, "action": "voided"}]));
+    assert_eq!(
+        (u["alreadyUndone"].clone(), u["dryRun"].clone()),
+        (json!(false), json!(false))
+    );
+    assert_eq!(p.ok("get_balances", "{}").await["accounts"], before["accounts"]);
+    let again = p.ok("undo", &json!({"operationId": op}).to_string()).await;
+    assert_eq!(again["alreadyUndone"], true);
+    assert_eq!(
+        p.err("undo", &format!(r#"{{"operationId": {op}}}"#)).await,
+        "Argument `operationId`: it was sent as a JSON number. Send operationId as a string, with the digits exactly as a tool returned them; ids are larger than 2^53, and a JSON number that large may already have been rounded."
+    );
+    assert_eq!(
+        p.err("undo", r#"{"operationId": "12"}"#).await,
+        "Argument `operationId`: \"12\" is not an operation id; ids are decimal strings of digits as a write returned them (operationId), e.g. \"4818349038087529260\"."
+    );
+    assert_eq!(
+        p.err("undo", r#"{"operationId": "4611686018427387905"}"#).await,
+        "There is no operation 4611686018427387905 in vault \"우리집\"; nothing was changed. Pass operationId exactly as a write returned it or list_transactions shows it, or leave it out to undo your own latest change."
+    );
+    assert_eq!(
+        p.err("list_transactions", r#"{"order": "newest"}"#).await,
+        "Argument `order` is `newest`, which is not allowed; use one of `date` or `recorded`."
+    );
+}
+
+#[tokio::test]
 async fn edit_transaction_corrects_in_place_and_keeps_history() {
     let h = Harness::new().await;
     let p = h.person("edit");

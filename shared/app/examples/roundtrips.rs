@@ -335,6 +335,8 @@ async fn main() -> Result<(), Failure> {
     )
     .await?;
     run("void_transaction", Write, json!({"transactionId": id})).await?;
+    // Without an id: the caller's latest operation (the void), its pointer read first.
+    run("undo", Write, json!({})).await?;
     // A batch of one entry: one read round, one atomic write (a batch of n writes n, decision 025).
     run(
         "record_transactions (1 entry)",
@@ -713,9 +715,11 @@ async fn batch_of_a_hundred(rig: &Rig, today: &str) -> Result<(), Failure> {
         "{:<22} {:>5} {:>3} {:>8} {:>5} {:>6} {:>5} {:>4} {:>9}  {:<44} counts",
         "call", "query", "get", "get_many", "write", "rounds", "items", "sdk", "wall ms", "sdk calls"
     );
+    let mut operation = Value::Null;
     for label in ["first call", "same call again"] {
         let started = std::time::Instant::now();
         let (out, cost) = rig.call(&token, "record_transactions", &args).await?;
+        operation = out["operationId"].clone();
         let wall = started.elapsed().as_millis();
         let c = &cost.store;
         println!(
@@ -734,6 +738,54 @@ async fn batch_of_a_hundred(rig: &Rig, today: &str) -> Result<(), Failure> {
         );
     }
     println!("budget per entry: one atomic write; the batch: one read round (decision 025)");
+    undo_rows(rig, &token, today, operation).await
+}
+
+/// `undo` of one recorded entry (no id: the caller's latest), of the 100-entry batch,
+/// and of the batch again (a no-op): calls and wall time (decision 041).
+async fn undo_rows(rig: &Rig, token: &str, today: &str, batch: Value) -> Result<(), Failure> {
+    rig.call(
+        token,
+        "record_transaction",
+        &json!({"from": "신한카드", "to": "식비", "amount": "4500", "date": today,
+                "memo": "커피", "idempotencyKey": "rt-undo-1"}),
+    )
+    .await?;
+    println!("\nundo, warm instance");
+    println!(
+        "{:<22} {:>5} {:>3} {:>8} {:>5} {:>6} {:>5} {:>4} {:>9}  {:<44} undone",
+        "call", "query", "get", "get_many", "write", "rounds", "items", "sdk", "wall ms", "sdk calls"
+    );
+    for (label, args) in [
+        ("undo (1 entry, latest)", json!({})),
+        ("undo (100 entries)", json!({"operationId": batch})),
+        ("undo again (no-op)", json!({"operationId": batch})),
+    ] {
+        let started = std::time::Instant::now();
+        let (out, cost) = rig.call(token, "undo", &args).await?;
+        let wall = started.elapsed().as_millis();
+        let c = &cost.store;
+        println!(
+            "{:<22} {:>5} {:>3} {:>8} {:>5} {:>6} {:>5} {:>4} {:>9}  {:<44} {}{}",
+            label,
+            c.queries,
+            c.gets,
+            c.get_manys,
+            c.writes,
+            c.read_rounds,
+            c.items_read,
+            cost.sdk.values().sum::<u64>(),
+            wall,
+            sdk_text(&cost.sdk),
+            out["undone"].as_array().map_or(0, Vec::len),
+            if out["alreadyUndone"] == Value::Bool(true) {
+                " (already)"
+            } else {
+                ""
+            }
+        );
+    }
+    println!("budget per entry: one atomic write; reads: two or three rounds (decision 041)");
     Ok(())
 }
 

@@ -559,6 +559,45 @@ pub enum LedgerError {
     /// An edit whose request does not fit the transaction or itself.
     #[error("{}", .0.message())]
     EditShape(EditShape),
+    /// No operation with this id in the vault (`entry_operation`: the id is a
+    /// transaction's, whose entry shows that operation; empty when it shows none).
+    #[error("{}", unknown_operation_message(id, vault, entry_operation.as_deref()))]
+    UnknownOperation {
+        /// The id as given.
+        id: String,
+        /// The vault, by the caller's name for it.
+        vault: String,
+        /// When the id is a transaction's in this vault: the operation its entry shows.
+        entry_operation: Option<String>,
+    },
+    /// `undo` without an id, by someone who made no operation in the vault.
+    #[error(
+        "You have made no change in vault \"{vault}\" that undo can take back, so nothing was changed. To take back another change (an owner may undo anyone's, and anyone a recurring posting), pass its operationId: list_transactions with order \"recorded\" shows each entry's."
+    )]
+    NoOperation {
+        /// The vault.
+        vault: String,
+    },
+    /// A member undoing another person's operation.
+    #[error(
+        "Operation {id} was made by {by}, and only an owner of vault \"{vault}\" may undo another member's changes; nothing was changed. Ask {by} or an owner to undo it, or leave operationId out to undo your own latest change."
+    )]
+    UndoNotYours {
+        /// The operation.
+        id: String,
+        /// Its maker's display name.
+        by: String,
+        /// The vault.
+        vault: String,
+    },
+    /// An undo refused whole: entries of the operation changed since.
+    #[error("{}", undo_blocked_message(id, changes))]
+    UndoBlocked {
+        /// The operation.
+        id: String,
+        /// Each entry in the way and what changed.
+        changes: Vec<UndoBlock>,
+    },
     /// A concurrent change won; nothing was written. Safe to retry.
     #[error(
         "Another change to the same data happened at the same moment and nothing was written; call again."
@@ -628,7 +667,10 @@ impl LedgerError {
             | LedgerError::ExternalRefTaken { .. }
             | LedgerError::VersionMismatch { .. }
             | LedgerError::ArchiveWithBalance { .. }
+            | LedgerError::UndoBlocked { .. }
             | LedgerError::AccountMismatch { .. } => ErrorKind::Conflict,
+            LedgerError::UnknownOperation { .. } | LedgerError::NoOperation { .. } => ErrorKind::NotFound,
+            LedgerError::UndoNotYours { .. } => ErrorKind::InvalidInput,
             LedgerError::Conflict | LedgerError::Transient(_) => ErrorKind::TemporarilyUnavailable,
             LedgerError::Internal { .. } => ErrorKind::Internal,
             LedgerError::Ambiguous { .. }
@@ -686,6 +728,35 @@ impl From<StoreError> for LedgerError {
             other => LedgerError::internal_from("store request failed", other),
         }
     }
+}
+
+/// An entry that keeps an operation from being undone, and what changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UndoBlock {
+    /// The entry.
+    pub transaction_id: TransactionId,
+    /// What changed since (e.g. `it was edited since by operation 4818…`).
+    pub what: String,
+}
+
+fn unknown_operation_message(id: &str, vault: &str, entry_operation: Option<&str>) -> String {
+    let hint = match entry_operation {
+        Some("") => format!(" {id} is a transaction id, and that entry was recorded before operations were kept, so undo cannot take it back; use void_transaction or edit_transaction."),
+        Some(op) => format!(" {id} is a transaction id; that entry's latest change is operation {op}: pass operationId \"{op}\" to take it back."),
+        None => " Pass operationId exactly as a write returned it or list_transactions shows it, or leave it out to undo your own latest change.".into(),
+    };
+    format!("There is no operation {id} in vault \"{vault}\"; nothing was changed.{hint}")
+}
+
+fn undo_blocked_message(id: &str, changes: &[UndoBlock]) -> String {
+    let list: Vec<String> = changes
+        .iter()
+        .map(|c| format!("transaction {}: {}", c.transaction_id, c.what))
+        .collect();
+    format!(
+        "Operation {id} cannot be undone because its entries changed since ({}); nothing was changed. Undo those later changes first (undo with their operationId), or correct the entries with edit_transaction or void_transaction.",
+        list.join("; ")
+    )
 }
 
 /// An account's kind and opening balance, as a create_account mismatch shows them.

@@ -434,6 +434,50 @@ pub fn is_tag_rollup(sk: &str) -> bool {
     sk.starts_with(TAG_MONTH_PREFIX) || sk.starts_with(TAG_DAY_PREFIX)
 }
 
+/// Prefix of operation items in a vault (`OP#<op20>`: the operation; `OP#<op20>#<id20>`:
+/// one entry it changed). `O` sorts after `MB#`/`META` and before `RC#`, inside no other range.
+pub const OPERATION_PREFIX: &str = "OP#";
+/// Prefix of each member's latest-operation pointer in a vault (`OL#<sub>`).
+pub const LATEST_OPERATION_PREFIX: &str = "OL#";
+
+/// An operation (`V#<id>` / `OP#<op20>`): who made it, what kind, when; `op20` is the
+/// operation id zero-padded to 20 digits.
+pub fn operation(vault: VaultId, op20: &str) -> Key {
+    Key::new(vault_pk(vault), format!("{OPERATION_PREFIX}{op20}"))
+}
+
+/// One entry an operation changed (`V#<id>` / `OP#<op20>#<id20>`): what it did to it.
+pub fn operation_entry(vault: VaultId, op20: &str, id: TransactionId) -> Key {
+    Key::new(
+        vault_pk(vault),
+        format!("{OPERATION_PREFIX}{op20}#{}", id.to_key_string()),
+    )
+}
+
+/// An operation and every entry it changed, in one query (the entries sort after it).
+pub fn operation_and_entries(op20: &str) -> SkRange {
+    SkRange::Prefix(format!("{OPERATION_PREFIX}{op20}"))
+}
+
+/// A person's latest operation in a vault (`V#<id>` / `OL#<sub>`): what `undo` takes by default.
+pub fn latest_operation(vault: VaultId, who: &PersonId) -> Key {
+    Key::new(
+        vault_pk(vault),
+        format!("{LATEST_OPERATION_PREFIX}{}", who.as_str()),
+    )
+}
+
+/// Transactions by id (`TI#…`), which is the order they were recorded in: ids are
+/// time-ordered at recording (`list_transactions` with `order: "recorded"`).
+pub fn transactions_by_id() -> SkRange {
+    SkRange::Prefix("TI#".into())
+}
+
+/// Whether a sort key (from [`transactions_by_id`]) is a transaction's by-id item.
+pub fn is_transaction_by_id(sk: &str) -> bool {
+    sk.starts_with("TI#")
+}
+
 /// Whether a sort key (from a range above) is an account's.
 pub fn is_account(sk: &str) -> bool {
     sk.starts_with(ACCOUNT_PREFIX)

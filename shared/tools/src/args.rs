@@ -131,7 +131,7 @@ fn plain_type(expected: &str) -> Cow<'static, str> {
 }
 
 /// Finishes a message from a domain parser as a sentence.
-fn sentence(message: &str) -> String {
+pub(crate) fn sentence(message: &str) -> String {
     if message.ends_with('.') {
         message.to_owned()
     } else {

@@ -166,7 +166,8 @@ mod tests {
             if let Value::Object(map) = v {
                 if let Some(Value::Object(props)) = map.get("properties") {
                     for (name, prop) in props {
-                        if name == "transactionId" || name == "openingTransactionId" {
+                        if name == "transactionId" || name == "openingTransactionId" || name == "operationId"
+                        {
                             assert_eq!(prop["type"], "string");
                             assert_eq!(prop["pattern"], "^(0|[1-9][0-9]*)$");
                             *found += 1;
@@ -185,8 +186,9 @@ mod tests {
         }
         // Outputs: list/get/record/void transactions + create_account's opening id
         // + record_transactions' results and their current + edit's and record's
-        // current; inputs: get + void + edit.
-        assert_eq!(found, 13);
+        // current; inputs: get + void + edit; undo's entries (14). And every
+        // operationId: the transactions', four write results', undo's input and output (14).
+        assert_eq!(found, 28);
     }
 
     /// The published input schema and the deserializer agree on every tool's examples.

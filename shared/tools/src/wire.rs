@@ -50,6 +50,12 @@ wire_string!(
     { "type": "string", "pattern": TRANSACTION_ID_PATTERN }
 );
 wire_string!(
+    /// An operation id: decimal string, always above 2^53.
+    OperationIdOut,
+    "OperationId",
+    { "type": "string", "pattern": TRANSACTION_ID_PATTERN }
+);
+wire_string!(
     /// A `YYYY-MM-DD` date.
     DateOut,
     "Date",
@@ -76,6 +82,12 @@ impl From<Money> for AmountOut {
 
 impl From<TransactionId> for TransactionIdOut {
     fn from(id: TransactionId) -> Self {
+        Self(id.to_string())
+    }
+}
+
+impl From<lt::OperationId> for OperationIdOut {
+    fn from(id: lt::OperationId) -> Self {
         Self(id.to_string())
     }
 }
@@ -252,6 +264,12 @@ pub(crate) struct TransactionOut<Id = StoredId> {
     /// Its tags (absent: none).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(crate) tags: Vec<String>,
+    /// When it was recorded, RFC 3339 UTC (absent on old entries).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) recorded_at: Option<String>,
+    /// The operation whose change it shows now (its recording, latest edit or void); pass it to undo to take that change back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) operation_id: Option<OperationIdOut>,
 }
 
 /// An earlier version of an edited transaction.
@@ -308,6 +326,8 @@ impl<Id: IdOut> From<lt::Transaction> for TransactionOut<Id> {
             voided_by: t.voided_by,
             recurring: t.recurring,
             tags: t.tags,
+            recorded_at: t.recorded_at.map(|at| at.to_string()),
+            operation_id: t.operation_id.map(Into::into),
         }
     }
 }

@@ -357,6 +357,10 @@ struct Run<'a> {
     ids: BTreeSet<TransactionId>,
     now_s: i64,
     now_ms: i64,
+    /// The batch's one operation (every entry it records is filed under it).
+    op: super::operations::BatchOp,
+    /// Whether any entry is recorded under the operation (by this call or an earlier one).
+    any_recorded: bool,
 }
 
 async fn attempt(
@@ -401,8 +405,17 @@ async fn attempt(
             )),
         })
         .collect();
-    let (cat, later, found, book) = read_round(ledger, who, &m, input, &entries).await?;
+    let op_key = super::operations::BatchOp::key(key, who);
+    let (cat, later, found, book) = read_round(ledger, who, &m, input, &entries, &op_key).await?;
     let now_s = now.as_second();
+    let op = super::operations::BatchOp::from_read(
+        ledger,
+        who,
+        op_key.clone(),
+        found.get(&op_key),
+        now.as_millisecond(),
+        now_s.saturating_add(super::record::ttl_s(ledger)),
+    )?;
     let nexts = decide_keys(key, &entries, &found, who, now_s)?;
     let mut own: BTreeSet<TransactionId> = lock(written).clone();
     own.extend(nexts.iter().filter_map(|n| match n {
@@ -425,6 +438,8 @@ async fn attempt(
         ids: BTreeSet::new(),
         now_s,
         now_ms: now.as_millisecond(),
+        op,
+        any_recorded: false,
     };
     let mut results = Vec::with_capacity(entries.len());
     for (i, (e, next)) in entries.into_iter().zip(nexts).enumerate() {
@@ -445,8 +460,9 @@ async fn read_round(
     m: &Membership,
     input: &NewBatch,
     entries: &[Result<Entry<'_>, LedgerError>],
+    op_key: &Key,
 ) -> Result<(Catalogue, Later, Found, Vec<BookEntry>), LedgerError> {
-    let mut wanted: Vec<Key> = Vec::new();
+    let mut wanted: Vec<Key> = vec![op_key.clone()];
     let ok = || entries.iter().filter_map(|e| e.as_ref().ok());
     for e in ok() {
         wanted.push(e.key.item_key(who));
@@ -585,6 +601,7 @@ impl Run<'_> {
     async fn entry(&mut self, i: usize, e: &Entry<'_>, next: NextAction) -> Result<EntryResult, LedgerError> {
         let claim = match next {
             NextAction::Replay(rec) => {
+                self.any_recorded = true;
                 self.taken.note(e, rec.tx.id);
                 self.moved.touch(&rec.tx);
                 let mine = lock(self.written).contains(&rec.tx.id);
@@ -620,6 +637,7 @@ impl Run<'_> {
             origin: Some(e.origin.clone()),
             external_ref: e.external_ref.map(str::to_string),
             tags: e.tags.clone(),
+            operation_id: Some(self.op.stamp.id),
             ..TxRec::new(
                 id,
                 e.date,
@@ -643,6 +661,7 @@ impl Run<'_> {
         }
         self.taken.note(e, tx.id);
         self.moved = moved;
+        self.any_recorded = true;
         Ok(EntryResult::Recorded {
             transaction_id: (!self.input.dry_run).then_some(tx.id),
             replayed: false,
@@ -684,7 +703,12 @@ impl Run<'_> {
         };
         let guarded = !self.input.allow_duplicate;
         let read = if guarded { self.guards_now(e)? } else { vec![] };
-        let mut ops = vec![claim.op(&rec), membership_check(self.who, m)];
+        let mut ops = vec![claim.op(&rec), membership_check(self.who, m), self.op.claim_op()];
+        ops.extend(
+            self.op
+                .stamp
+                .ops(m.vault_id, tx, super::operations::EntryAction::Recorded, None),
+        );
         ops.extend(guard_ops(
             e,
             guarded,
@@ -700,6 +724,7 @@ impl Run<'_> {
                 if let Some(k) = e.guard_keys.first() {
                     self.taken.guards.insert(k.clone(), tx.id);
                 }
+                self.op.claimed();
                 Ok(None)
             }
             Err(StoreError::ConditionFailed {
@@ -763,6 +788,7 @@ impl Run<'_> {
             results,
             balances,
             dry_run: self.input.dry_run,
+            operation_id: (self.any_recorded && !self.input.dry_run).then_some(self.op.stamp.id),
         })
     }
 }

@@ -658,6 +658,8 @@ pub(super) struct TxRec {
     pub recurring: Option<String>,
     /// Its tags as written, validated by `domain::parse_tags` (absent: none; decision 038).
     pub tags: Vec<String>,
+    /// The operation whose change it shows now (absent on entries from before operations).
+    pub operation_id: Option<super::operations::OperationId>,
 }
 
 impl TxRec {
@@ -687,6 +689,7 @@ impl TxRec {
             external_ref: None,
             recurring: None,
             tags: Vec::new(),
+            operation_id: None,
         }
     }
 
@@ -737,6 +740,9 @@ impl TxRec {
         }
         if !self.tags.is_empty() {
             attrs.insert(TAGS.into(), Value::L(self.tags.iter().map(sv).collect()));
+        }
+        if let Some(op) = self.operation_id {
+            attrs.insert(super::operations::OPERATION_ID.into(), sv(op.to_string()));
         }
         attrs
     }
@@ -812,6 +818,7 @@ impl TxRec {
                     .collect::<Result<Vec<_>, _>>()?,
                 Some(_) => return Err(corrupt(TAGS)),
             },
+            operation_id: super::operations::operation_of(a)?,
         })
     }
 
@@ -1130,9 +1137,11 @@ impl ScheduleRec {
 }
 
 /// A posting claim (`RP#…`): the transaction that posted the occurrence.
-pub(super) fn posted_attrs(tx: TransactionId) -> Attrs {
-    // Issue 33 (undo) adds the posting's operation id here.
-    BTreeMap::from([("transactionId".into(), sv(tx.to_string()))])
+pub(super) fn posted_attrs(tx: TransactionId, op: super::operations::OperationId) -> Attrs {
+    BTreeMap::from([
+        ("transactionId".into(), sv(tx.to_string())),
+        (super::operations::OPERATION_ID.into(), sv(op.to_string())),
+    ])
 }
 
 /// The recurring head's earliest next due date (`None`: no item, or nothing due ever).

@@ -35,7 +35,11 @@ pub(super) fn decode(cursor: &str, vault: VaultId, filter_hash: &str) -> Result<
     else {
         return Err(bad());
     };
-    if v != VERSION || id != vault.to_string() || hash != filter_hash || !keys::is_transaction(sk) {
+    if v != VERSION
+        || id != vault.to_string()
+        || hash != filter_hash
+        || !(keys::is_transaction(sk) || keys::is_transaction_by_id(sk))
+    {
         return Err(bad());
     }
     Ok(sk.to_string())

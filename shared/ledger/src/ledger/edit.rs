@@ -13,6 +13,7 @@ use super::accounts::{membership_check, vault_gone};
 use super::codec::{AccountRec, IdemRec, Membership, PostingRec, TxRec, VersionRec};
 use super::guards::{IDEMPOTENCY_CLAIM, MEMBERSHIP};
 use super::idempotency::{IdempotencyKey, NextAction, changed_op, next_action};
+use super::operations::{EntryAction, OpKind, OpStamp};
 use super::record::{clean_memo, not_found, view};
 use super::resolve::{Catalogue, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
@@ -388,7 +389,9 @@ async fn attempt(
     if let Some(d) = input.date.filter(|_| !input.future_date) {
         super::record::check_not_far_future(d, m.today(ledger))?;
     }
+    let op = OpStamp::new(ledger, OpKind::Edit, Some(who), now_ms);
     let new = TxRec {
+        operation_id: Some(op.id),
         date: input.date.unwrap_or(current.date),
         memo: memo.map_or_else(|| current.memo.clone(), str::to_string),
         postings: new_postings(&cat, &current, input, &m)?,
@@ -437,6 +440,7 @@ async fn attempt(
         return Ok(result);
     }
     let mut ops = vec![claim.op(&rec), membership_check(who, &m)];
+    ops.extend(op.ops(m.vault_id, &new, EntryAction::Edited, current.operation_id));
     ops.extend(transaction_ops(m.vault_id, change, &[])?);
     // Replays of the key that recorded the entry then say what it is now.
     ops.extend(changed_op(m.vault_id, &new, now_s, super::record::ttl_s(ledger)));
@@ -512,6 +516,7 @@ fn unchanged(
         replayed: false,
         dry_run,
         current: None,
+        operation_id: None,
     })
 }
 
@@ -558,6 +563,9 @@ fn edited(
 ) -> Edited {
     let mut transaction = view(&rec.tx, cat, m.currency);
     transaction.history = versions(history, cat, m.currency);
+    // A preview is no operation (nothing is stored); a replay is the stored edit's.
+    let operation_id = rec.tx.operation_id.filter(|_| replayed || !dry_run);
+    transaction.operation_id = operation_id;
     Edited {
         vault: m.vault_ref(),
         currency: m.currency,
@@ -567,6 +575,7 @@ fn edited(
         replayed,
         dry_run,
         current,
+        operation_id,
     }
 }
 

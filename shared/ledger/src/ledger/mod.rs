@@ -16,6 +16,7 @@ mod export;
 mod groups;
 mod guards;
 mod idempotency;
+mod operations;
 mod read;
 mod record;
 mod recurring;
@@ -321,6 +322,12 @@ impl Ledger {
         input: TransactionEdit,
     ) -> Result<Edited, LedgerError> {
         edit::edit(self, who, input).await
+    }
+
+    /// Take back one operation (default: the caller's own latest in the vault): recorded
+    /// entries voided, an edit restored, a void brought back; once, all or nothing refused.
+    pub async fn undo(&self, who: &PersonId, input: UndoRequest) -> Result<Undone, LedgerError> {
+        operations::undo::undo(self, who, input).await
     }
 
     /// One transaction by id, in one of the caller's vaults.

@@ -123,6 +123,7 @@ async fn page_of(
         &q.to.map(|d| d.to_string()).unwrap_or_default(),
         text.map(|k| k.as_str()).unwrap_or(""),
         if q.include_voided { "with-voided" } else { "" },
+        if q.order_recorded { "recorded" } else { "" },
     ]) + tag_part.as_deref().unwrap_or("");
     let after = q
         .cursor
@@ -130,8 +131,17 @@ async fn page_of(
         .filter(|c| !c.trim().is_empty())
         .map(|c| cursor::decode(c, m.vault_id, &filter_hash))
         .transpose()?;
-    let filtered = q.account.is_some() || text.is_some() || tag.is_some();
-    let range = keys::transactions_between(q.from, q.to);
+    // Newest recorded first reads the by-id items backwards: ids are time-ordered at
+    // recording, so no index beyond them is needed; dates are then a filter.
+    let filtered = q.account.is_some()
+        || text.is_some()
+        || tag.is_some()
+        || (q.order_recorded && (q.from.is_some() || q.to.is_some()));
+    let range = if q.order_recorded {
+        keys::transactions_by_id()
+    } else {
+        keys::transactions_between(q.from, q.to)
+    };
     let query = Query {
         pk: keys::vault_pk(m.vault_id),
         range,
@@ -160,6 +170,8 @@ async fn page_of(
     for item in &page.items {
         let tx = TxRec::from_item(item)?;
         let keep = (q.include_voided || !tx.voided)
+            && q.from.is_none_or(|f| tx.date >= f)
+            && q.to.is_none_or(|t| tx.date <= t)
             && account.is_none_or(|a| tx.postings.iter().any(|p| p.account_id == a))
             && text.is_none_or(|t| NameKey::of(&tx.memo).as_str().contains(t.as_str()))
             && tag.is_none_or(|k| tx.tags.iter().any(|t| NameKey::of(t) == *k));

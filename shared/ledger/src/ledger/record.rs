@@ -720,10 +720,12 @@ async fn attempt(
         return Ok(replayed);
     }
 
+    let op = super::operations::OpStamp::new(ledger, super::operations::OpKind::Record, Some(who), now_ms);
     let tx = TxRec {
         origin: Some(e.origin.clone()),
         external_ref: e.external_ref.map(str::to_string),
         tags: e.tags.clone(),
+        operation_id: Some(op.id),
         ..TxRec::new(
             TransactionId::generate(now_ms, ledger.entropy.next_u64()),
             e.date,
@@ -749,9 +751,12 @@ async fn attempt(
     if input.dry_run {
         // Nothing is stored: the id is a placeholder no later write will use.
         result.transaction.preview = true;
+        result.transaction.operation_id = None;
+        result.operation_id = None;
         return Ok(result);
     }
     let mut ops = vec![claim.op(&rec), membership_check(who, &m)];
+    ops.extend(op.ops(m.vault_id, &tx, super::operations::EntryAction::Recorded, None));
     ops.extend(guard_ops(
         &e,
         e.guarded(),
@@ -835,6 +840,10 @@ pub(super) fn view(tx: &TxRec, cat: Option<&Catalogue>, currency: Currency) -> T
         recurring: tx.recurring.clone(),
         preview: false,
         tags: tx.tags.clone(),
+        operation_id: tx.operation_id,
+        recorded_at: (tx.recorded_at_ms != 0)
+            .then(|| jiff::Timestamp::from_millisecond(tx.recorded_at_ms).ok())
+            .flatten(),
     }
 }
 
@@ -865,9 +874,13 @@ pub(super) async fn void(
                     transaction: view(&tx, Some(&cat), m.currency),
                     already_voided: true,
                     balances: shown(&later.after(&cat, &touched, None)?, m.currency),
+                    operation_id: tx.operation_id,
                 });
             }
-            let at = ledger.clock.now().as_second();
+            let now_ms = ledger.clock.now().as_millisecond();
+            let at = now_ms.div_euclid(1000);
+            let op =
+                super::operations::OpStamp::new(ledger, super::operations::OpKind::Void, Some(who), now_ms);
             let by = who.display_name();
             let change = TxChange::Reverse {
                 tx: &tx,
@@ -877,14 +890,24 @@ pub(super) async fn void(
             };
             let balances = shown(&later.after(&cat, &touched, Some(&change))?, m.currency);
             let mut ops = vec![membership_check(who, &m)];
-            ops.extend(transaction_ops(m.vault_id, change, &[])?);
+            let mut items = transaction_ops(m.vault_id, change, &[])?;
+            super::operations::stamp_updates(&mut items, m.vault_id, &tx, op.id);
+            ops.extend(items);
+            let before = tx.operation_id;
             let voided = TxRec {
                 voided: true,
                 void_reason: Some(reason.to_string()),
                 voided_at: Some(at),
                 voided_by: Some(by.clone()),
+                operation_id: Some(op.id),
                 ..tx
             };
+            ops.extend(op.ops(
+                m.vault_id,
+                &voided,
+                super::operations::EntryAction::Voided,
+                before,
+            ));
             ops.extend(changed_op(m.vault_id, &voided, at, ttl_s(ledger)));
             match v.commit(ledger, who, ops).await {
                 Ok(()) => Ok(Voided {
@@ -893,6 +916,7 @@ pub(super) async fn void(
                     transaction: view(&voided, Some(&cat), m.currency),
                     already_voided: false,
                     balances,
+                    operation_id: Some(op.id),
                 }),
                 Err(StoreError::ConditionFailed {
                     guard: MEMBERSHIP, ..

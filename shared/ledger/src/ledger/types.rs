@@ -263,6 +263,10 @@ pub struct Transaction {
     pub preview: bool,
     /// Its tags as written (empty: none).
     pub tags: Vec<String>,
+    /// The operation whose change it shows now (`None`: entries from before operations).
+    pub operation_id: Option<OperationId>,
+    /// When it was recorded (`None`: entries from before this was kept).
+    pub recorded_at: Option<jiff::Timestamp>,
 }
 
 /// An earlier version of an edited transaction: its content until an edit replaced it.
@@ -459,6 +463,8 @@ pub struct BatchRecorded {
     pub balances: Vec<AccountBalance>,
     /// `true` when nothing was written because `dry_run` was asked.
     pub dry_run: bool,
+    /// The batch's operation (`undo` takes back every entry it recorded); `None` on a dry run.
+    pub operation_id: Option<OperationId>,
 }
 
 /// Result of `record_transaction` and `record_split_transaction`.
@@ -480,6 +486,8 @@ pub struct Recorded {
     pub current: Option<Transaction>,
     /// How the entry reads, when its direction is unusual (it is recorded all the same).
     pub note: Option<DirectionNote>,
+    /// The operation that recorded it; `None` on a dry run.
+    pub operation_id: Option<OperationId>,
 }
 
 /// An entry whose direction is unusual: how it reads, between which accounts.
@@ -552,6 +560,8 @@ pub struct Edited {
     pub dry_run: bool,
     /// On a replay: the transaction as it is now, when it changed since (edited again, voided).
     pub current: Option<Transaction>,
+    /// The edit's operation; `None` when nothing was written.
+    pub operation_id: Option<OperationId>,
 }
 
 /// Result of `void_transaction`.
@@ -567,6 +577,8 @@ pub struct Voided {
     pub already_voided: bool,
     /// Balances of the accounts it touched, after the void (as of today, later entries apart).
     pub balances: Vec<AccountBalance>,
+    /// The operation that voided it (`None`: voided before operations were kept).
+    pub operation_id: Option<OperationId>,
 }
 
 /// Result of `get_transaction`.
@@ -601,6 +613,8 @@ pub struct TransactionQuery {
     pub include_voided: bool,
     /// Only transactions carrying this tag.
     pub tag: Option<String>,
+    /// Newest recorded first (`order: "recorded"`) instead of newest date first.
+    pub order_recorded: bool,
 }
 
 /// Result of `list_transactions`.
@@ -1235,4 +1249,67 @@ pub struct RecurringList {
     pub upcoming: Vec<Upcoming>,
     /// Their total.
     pub upcoming_total: Money,
+}
+
+pub use super::operations::OperationId;
+
+/// Arguments of `undo`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct UndoRequest {
+    /// Vault name (optional when the caller has exactly one).
+    pub vault: Option<String>,
+    /// The operation to take back; `None`: the caller's own latest in the vault.
+    pub operation_id: Option<OperationId>,
+    /// Check and show what would be undone, write nothing.
+    pub dry_run: bool,
+}
+
+/// What an undo did (or would do) to one entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UndoAction {
+    /// A recorded entry, voided.
+    Voided,
+    /// An edited entry, back to the version before the edit (as a new version).
+    Restored,
+    /// A voided entry, counting again.
+    Unvoided,
+}
+
+impl UndoAction {
+    /// As results spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UndoAction::Voided => "voided",
+            UndoAction::Restored => "restored",
+            UndoAction::Unvoided => "unvoided",
+        }
+    }
+}
+
+/// One entry an undo took back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UndoneEntry {
+    /// The entry.
+    pub transaction_id: TransactionId,
+    /// What was done to it.
+    pub action: UndoAction,
+}
+
+/// Result of `undo`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Undone {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The vault's currency.
+    pub currency: Currency,
+    /// The operation taken back.
+    pub operation_id: OperationId,
+    /// Every entry of the operation and what the undo did to it.
+    pub undone: Vec<UndoneEntry>,
+    /// Balances of the accounts those entries touch, after the undo.
+    pub balances: Vec<AccountBalance>,
+    /// `true` when the operation had been undone already (nothing written now).
+    pub already_undone: bool,
+    /// `true` when nothing was written because `dry_run` was asked.
+    pub dry_run: bool,
 }

@@ -2897,6 +2897,8 @@ pub use recurring::*;
 
 mod categories;
 pub use categories::*;
+mod undo;
+pub use undo::*;
 // ---------------------------------------------------------------- sharing
 
 /// A fresh person whose token carries a display name.
@@ -3775,6 +3777,13 @@ macro_rules! ledger_contract_tests {
             tag_reports_read_rollups_not_entries,
             categories_refuse_bad_input,
             budgets_cover_children_and_roll_over,
+            // operations and undo (ledger_suite/undo.rs)
+            undo_of_a_batch_brings_every_total_back,
+            undo_of_an_edit_and_of_a_void,
+            undo_refused_after_a_later_change,
+            undo_retry_after_failure_in_the_middle,
+            undo_without_an_id_and_who_may,
+            undo_of_a_recurring_posting,
         );
     };
 }

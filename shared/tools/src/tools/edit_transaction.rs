@@ -14,7 +14,7 @@ use crate::lines::{Lines, split_argument};
 use crate::operation::{Kind, write, Operation};
 use crate::text;
 use crate::tools::recorded::BalanceOut;
-use crate::wire::{TransactionOut, VaultOut};
+use crate::wire::{OperationIdOut, TransactionOut, VaultOut};
 
 /// Arguments of `edit_transaction`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -69,6 +69,9 @@ pub(crate) struct Output {
     /// On a replay, the entry as it is now, when it changed since (edited again or voided).
     #[serde(skip_serializing_if = "Option::is_none")]
     current: Option<TransactionOut>,
+    /// The write's operation: pass it to undo to take the whole write back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    operation_id: Option<OperationIdOut>,
 }
 
 impl From<Edited> for Output {
@@ -82,6 +85,7 @@ impl From<Edited> for Output {
             replayed: e.replayed,
             dry_run: e.dry_run,
             current: e.current.map(Into::into),
+            operation_id: e.operation_id.map(Into::into),
         }
     }
 }

@@ -35,6 +35,16 @@ pub(crate) struct Args {
     cursor: Option<CursorArg>,
     /// true: include voided entries.
     include_voided: Option<bool>,
+    /// recorded: newest recorded first (방금 거).
+    order: Option<Order>,
+}
+
+/// How `list_transactions` sorts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Order {
+    Date,
+    Recorded,
 }
 
 /// Result of `list_transactions`.
@@ -70,8 +80,9 @@ impl Operation for ListTransactions {
     const EXAMPLES: crate::operation::Examples = (
         &[
                 r#"{"account": "식비", "from": "2026-03-01", "to": "2026-03-31", "text": "점심", "limit": 200, "cursor": "c"}"#,
+                r#"{"order": "recorded", "limit": 5}"#,
             ],
-            &[r#"{"from": "2026/03/01"}"#, r#"{"limit": "5"}"#, r#"{"page": 2}"#],
+            &[r#"{"from": "2026/03/01"}"#, r#"{"limit": "5"}"#, r#"{"page": 2}"#, r#"{"order": "newest"}"#],
     );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
@@ -99,6 +110,7 @@ impl Operation for ListTransactions {
                     cursor: args.cursor.map(String::from),
                     include_voided: args.include_voided.unwrap_or(false),
                     tag: args.tag.map(String::from),
+                    order_recorded: args.order == Some(Order::Recorded),
                 },
             )
             .await?;

@@ -62,6 +62,7 @@ tool_table! {
     record_transactions::RecordTransactions,
     edit_transaction::EditTransaction,
     void_transaction::VoidTransaction,
+    undo::Undo,
     upsert_snapshot::UpsertSnapshot,
     delete_snapshot::DeleteSnapshot,
     set_budget::SetBudget,

@@ -17,7 +17,7 @@ use crate::lines::{Lines, split_argument};
 use crate::operation::{Kind, write, Operation};
 use crate::text;
 use crate::tools::recorded::BalanceOut;
-use crate::wire::{TransactionIdOut, TransactionOut, VaultOut};
+use crate::wire::{OperationIdOut, TransactionIdOut, TransactionOut, VaultOut};
 
 /// An entry's amount as read: a bad one is that entry's error, not the whole call's.
 #[derive(Debug)]
@@ -192,6 +192,9 @@ pub(crate) struct Output {
     balances: Vec<BalanceOut>,
     /// True when dryRun was set: nothing was written.
     dry_run: bool,
+    /// The write's operation: pass it to undo to take the whole write back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    operation_id: Option<OperationIdOut>,
 }
 
 /// The `record_transactions` tool.
@@ -403,5 +406,6 @@ fn output(b: BatchRecorded, splits: &[bool]) -> Result<Output, LedgerError> {
         counts,
         balances: b.balances.into_iter().map(BalanceOut::from).collect(),
         dry_run: b.dry_run,
+        operation_id: b.operation_id.map(Into::into),
     })
 }

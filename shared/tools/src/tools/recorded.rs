@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::text;
-use crate::wire::{AmountOut, RecordedId, TransactionOut, UuidOut, VaultOut};
+use crate::wire::{AmountOut, OperationIdOut, RecordedId, TransactionOut, UuidOut, VaultOut};
 
 /// Result of recording a transaction.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -30,6 +30,9 @@ pub(crate) struct Output {
     /// Present when the direction is unusual: how the entry reads (it is recorded as sent). Check it against what the user meant.
     #[serde(skip_serializing_if = "Option::is_none")]
     note: Option<String>,
+    /// The write's operation: pass it to undo to take the whole write back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    operation_id: Option<OperationIdOut>,
 }
 
 /// An account's balance after the write: as of today, later-dated entries apart.
@@ -69,6 +72,7 @@ impl From<Recorded> for Output {
             dry_run: r.dry_run,
             current: r.current.map(Into::into),
             note: r.note.as_ref().map(note),
+            operation_id: r.operation_id.map(Into::into),
         }
     }
 }

@@ -10,7 +10,7 @@ use crate::args::{MemoArg, NameArg, TransactionIdArg};
 use crate::operation::{Kind, destructive, Operation};
 use crate::text;
 use crate::tools::recorded::BalanceOut;
-use crate::wire::{TransactionOut, VaultOut};
+use crate::wire::{OperationIdOut, TransactionOut, VaultOut};
 
 /// Arguments of `void_transaction`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -38,6 +38,9 @@ pub(crate) struct Output {
     already_voided: bool,
     /// Balances of the accounts it touched, after the void, as of today (entries dated later are apart, as scheduled).
     balances: Vec<BalanceOut>,
+    /// The write's operation: pass it to undo to take the whole write back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    operation_id: Option<OperationIdOut>,
 }
 
 /// The `void_transaction` tool.
@@ -73,6 +76,7 @@ impl Operation for VoidTransaction {
             transaction: v.transaction.into(),
             already_voided: v.already_voided,
             balances: v.balances.into_iter().map(BalanceOut::from).collect(),
+            operation_id: v.operation_id.map(Into::into),
         })
     }
 }

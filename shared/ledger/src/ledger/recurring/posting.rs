@@ -17,6 +17,7 @@ use super::super::codec::{
 use super::super::guards::{
     ACCOUNT_EXISTS, ACCOUNT_LIVE, RECURRING_CLAIM, RECURRING_HEAD, SCHEDULE_UNCHANGED,
 };
+use super::super::operations::{EntryAction, OpKind, OpStamp};
 use super::super::record::{line_text, posted_guard_key};
 use super::super::resolve::query_all;
 use super::super::writer::TxChange;
@@ -149,8 +150,11 @@ async fn post_schedule(
             return Ok(());
         };
         let now = ledger.clock.now();
+        // A posting is an operation of its own, nobody's (any member may undo it).
+        let op = OpStamp::new(ledger, OpKind::Posting, None, now.as_millisecond());
         let tx = TxRec {
             recurring: Some(s.name.clone()),
+            operation_id: Some(op.id),
             ..TxRec::new(
                 TransactionId::generate(now.as_millisecond(), ledger.entropy.next_u64()),
                 date,
@@ -179,7 +183,7 @@ async fn post_schedule(
         };
         match ledger
             .store
-            .write(occurrence_ops(m, s, &moved, &tx, now.as_second())?)
+            .write(occurrence_ops(m, s, &moved, &tx, &op, now.as_second())?)
             .await
         {
             Ok(()) => {
@@ -220,13 +224,14 @@ fn occurrence_ops(
     s: &ScheduleRec,
     moved: &ScheduleRec,
     tx: &TxRec,
+    op: &OpStamp,
     now_s: i64,
 ) -> Result<Vec<WriteOp>, LedgerError> {
     let mut ops = vec![
         WriteOp::Put {
             item: Item {
                 key: keys::recurring_posted(m.vault_id, &s.schedule_id, tx.date),
-                attrs: posted_attrs(tx.id),
+                attrs: posted_attrs(tx.id, op.id),
             },
             guard: Some(Guard::new(RECURRING_CLAIM, Condition::NotExists)),
         },
@@ -257,6 +262,7 @@ fn occurrence_ops(
         },
     ];
     ops.extend(transaction_ops(m.vault_id, TxChange::Create(tx), &[])?);
+    ops.extend(op.ops(m.vault_id, tx, EntryAction::Recorded, None));
     Ok(ops)
 }
 

@@ -352,6 +352,7 @@ pub async fn ended_access_is_named_not_hidden<S: Store>(store: S) {
         cursor: None,
         include_voided: false,
         tag: None,
+        order_recorded: false,
     };
     let e = call!(l.list_transactions(&b, listing(None))).unwrap_err();
     assert_eq!(
