@@ -2,6 +2,7 @@
 //! a vault's account catalogue. Every path into a vault starts here.
 
 use std::future::Future;
+use std::task::Poll;
 
 use super::Ledger;
 use std::collections::BTreeMap;
@@ -26,8 +27,28 @@ pub(super) async fn join2<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Ou
 }
 
 /// Run every future concurrently (one read round) and return their outputs in order.
+/// Hand-written, not `futures::future::join_all`: above 30 futures that one switches to
+/// `FuturesOrdered`, whose polling could start some reads after others have finished.
 pub(super) async fn join_all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
-    futures::future::join_all(futures).await
+    let mut futures: Vec<std::pin::Pin<Box<F>>> = futures.into_iter().map(Box::pin).collect();
+    let mut done: Vec<Option<F::Output>> = futures.iter().map(|_| None).collect();
+    std::future::poll_fn(move |cx| {
+        let mut pending = false;
+        for (f, slot) in futures.iter_mut().zip(done.iter_mut()) {
+            if slot.is_none() {
+                match f.as_mut().poll(cx) {
+                    Poll::Ready(v) => *slot = Some(v),
+                    Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending {
+            Poll::Pending
+        } else {
+            Poll::Ready(done.iter_mut().filter_map(Option::take).collect())
+        }
+    })
+    .await
 }
 
 /// Re-run `attempt` while it reports [`LedgerError::Conflict`] (it lost a race and
