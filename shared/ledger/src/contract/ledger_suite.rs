@@ -2874,6 +2874,8 @@ pub use surface::*;
 
 mod recurring;
 pub use recurring::*;
+mod scheduled;
+pub use scheduled::*;
 // ---------------------------------------------------------------- sharing
 
 /// A fresh person whose token carries a display name.
@@ -3743,6 +3745,7 @@ macro_rules! ledger_contract_tests {
             recurring_turns_at_los_angeles_midnight,
             recurring_refuses_bad_input,
             recurring_scheduled_run_posts_only_what_is_due,
+            scheduled_run_is_capped_and_as_of_its_time,
         );
     };
 }
