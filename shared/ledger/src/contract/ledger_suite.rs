@@ -3746,6 +3746,7 @@ macro_rules! ledger_contract_tests {
             recurring_refuses_bad_input,
             recurring_scheduled_run_posts_only_what_is_due,
             scheduled_run_is_capped_and_as_of_its_time,
+            scheduled_runs_overlap_with_reads_and_each_other,
         );
     };
 }

@@ -15,6 +15,7 @@ mod edit;
 mod export;
 mod guards;
 mod idempotency;
+mod minted;
 mod read;
 mod record;
 mod recurring;
@@ -117,6 +118,7 @@ pub struct Ledger {
     entropy: Arc<dyn Entropy>,
     config: LedgerConfig,
     rosters: Arc<roster::RosterCache>,
+    ids: Arc<minted::IdMinter>,
 }
 
 impl std::fmt::Debug for Ledger {
@@ -146,7 +148,13 @@ impl Ledger {
             entropy,
             rosters: Arc::new(roster::RosterCache::new(config.cache_rosters)),
             config,
+            ids: Arc::default(),
         }
+    }
+
+    /// A new transaction id at `unix_ms`: never one this instance minted before.
+    pub(crate) fn new_transaction_id(&self, unix_ms: i64) -> crate::domain::TransactionId {
+        self.ids.mint(unix_ms, self.entropy.next_u64())
     }
 
     /// The configuration in use.

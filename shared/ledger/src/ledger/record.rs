@@ -703,7 +703,7 @@ async fn attempt(
         origin: Some(e.origin.clone()),
         external_ref: e.external_ref.map(str::to_string),
         ..TxRec::new(
-            TransactionId::generate(now_ms, ledger.entropy.next_u64()),
+            ledger.new_transaction_id(now_ms),
             e.date,
             e.memo.to_string(),
             now_ms,

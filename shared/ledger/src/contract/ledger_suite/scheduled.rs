@@ -61,13 +61,59 @@ pub async fn scheduled_run_is_capped_and_as_of_its_time<S: Store>(store: S) {
     // Scheduled for 2026-03-14T12:00Z (21:00 in Seoul): the 15th is not due yet there.
     // Both entries of the 15th are looked at (UTC's tomorrow), nothing posts.
     let before = jiff::Timestamp::from_second(now.as_second() - 15 * 3600).expect("a time");
-    assert_eq!(call!(l.post_due_everywhere(before, 100)).expect("run"), run(0, 2, false));
+    assert_eq!(
+        call!(l.post_due_everywhere(before, 100)).expect("run"),
+        run(0, 2, false)
+    );
     // A time after the clock counts as the clock's: the 20th stays unposted.
     let later = jiff::Timestamp::from_second(now.as_second() + 10 * DAY).expect("a time");
-    assert_eq!(call!(l.post_due_everywhere(later, 1)).expect("run"), run(1, 1, true));
-    assert_eq!(call!(l.post_due_everywhere(later, 100)).expect("run"), run(1, 1, false));
-    assert_eq!(call!(l.post_due_everywhere(later, 100)).expect("run"), run(0, 0, false));
+    assert_eq!(
+        call!(l.post_due_everywhere(later, 1)).expect("run"),
+        run(1, 1, true)
+    );
+    assert_eq!(
+        call!(l.post_due_everywhere(later, 100)).expect("run"),
+        run(1, 1, false)
+    );
+    assert_eq!(
+        call!(l.post_due_everywhere(later, 100)).expect("run"),
+        run(0, 0, false)
+    );
     assert_eq!(rent_dates(&l, &a).await, ["2026-03-15"]);
     assert_eq!(rent_dates(&l, &b).await, ["2026-03-15"]);
     assert_eq!(rent_dates(&l, &c).await, Vec::<String>::new());
+}
+
+/// Two scheduled runs and ten reads at once on a vault three months behind: every
+/// date posted once, whoever got there first; a run after them posts nothing.
+pub async fn scheduled_runs_overlap_with_reads_and_each_other<S: Store>(store: S) {
+    let (l, clock) = ledger_over(Arc::new(store));
+    let who = household_with_rent(&l, "scheduled-overlap", 25).await;
+    clock.advance_seconds(92 * DAY); // 2026-06-15: 03-25, 04-25 and 05-25 are due
+    let now = clock.now();
+    let mut tasks = Vec::new();
+    for i in 0..12 {
+        let (l, who) = (l.clone(), who.clone());
+        tasks.push(tokio::spawn(async move {
+            if i < 2 {
+                call!(l.post_due_everywhere(now, 100)).expect("run").posted
+            } else {
+                call!(l.get_balances(&who, None, None)).expect("read");
+                0
+            }
+        }));
+    }
+    let mut by_runs = 0;
+    for t in tasks {
+        by_runs += t.await.expect("task");
+    }
+    assert!(by_runs <= 3, "{by_runs}");
+    assert_eq!(
+        rent_dates(&l, &who).await,
+        ["2026-03-25", "2026-04-25", "2026-05-25"]
+    );
+    assert_eq!(
+        call!(l.post_due_everywhere(now, 100)).expect("run"),
+        run(0, 0, false)
+    );
 }

@@ -21,7 +21,7 @@ use super::super::record::{line_text, posted_guard_key};
 use super::super::resolve::query_all;
 use super::super::writer::TxChange;
 use super::super::writer::transaction_ops;
-use crate::domain::{LocalDate, NameKey, TransactionId};
+use crate::domain::{LocalDate, NameKey};
 use crate::error::LedgerError;
 use crate::keys;
 use crate::store::{Condition, Guard, Item, StoreError, Value, WriteOp};
@@ -161,7 +161,7 @@ async fn post_schedule(
         let tx = TxRec {
             recurring: Some(s.name.clone()),
             ..TxRec::new(
-                TransactionId::generate(now.as_millisecond(), ledger.entropy.next_u64()),
+                ledger.new_transaction_id(now.as_millisecond()),
                 date,
                 s.memo.clone(),
                 now.as_millisecond(),
