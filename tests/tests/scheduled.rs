@@ -27,7 +27,8 @@ use serde_json::{Value, json};
 /// 2026-03-01T03:00:00Z: noon in Seoul, when the books are set up.
 const SETUP: i64 = 1_772_334_000;
 /// What the schedule sends for the run of 2026-05-16T00:00Z (09:00 in Seoul).
-const EVENT: &str = r#"{"scheduledTime":"2026-05-16T00:00:00Z","executionId":"d32c5kddcf5bb8c3","attempt":"1"}"#;
+const EVENT: &str =
+    r#"{"scheduledTime":"2026-05-16T00:00:00Z","executionId":"d32c5kddcf5bb8c3","attempt":"1"}"#;
 
 fn d(s: &str) -> Decimal {
     Decimal::parse(s).expect("an amount")
@@ -152,7 +153,11 @@ async fn post_due_subcommand_posts_what_was_due_at_the_given_time() {
     for expected in [summary(3, 1), summary(0, 0)] {
         let out = e2e::run(&at, &env);
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{stdout} {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{stdout} {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert_eq!(serde_json::from_str::<Value>(stdout.trim()).ok(), Some(expected));
     }
     let store: Arc<dyn Store> = Arc::new(open());
@@ -186,7 +191,11 @@ async fn the_timer_posts_in_a_vault_nobody_reads() {
     let store: Arc<dyn Store> = Arc::new(dochiya_store_embedded::EmbeddedStore::in_memory().expect("store"));
     // 2026-03-14, noon in Seoul: the rent of the 15th is set up, nothing is due.
     let clock = Arc::new(ManualClock::at_unix_seconds(1_773_457_200));
-    let l = Arc::new(Ledger::new(Arc::clone(&store), clock.clone(), LedgerConfig::default()));
+    let l = Arc::new(Ledger::new(
+        Arc::clone(&store),
+        clock.clone(),
+        LedgerConfig::default(),
+    ));
     let who = person("timer");
     let vault = book(&l, &who, "월세", 15, "2026-03-14").await;
     let timer = tokio::spawn(dochiya_app::scheduled::post_periodically(
@@ -270,7 +279,9 @@ async fn the_local_server_posts_on_its_timer() {
     let _ = child.wait();
     // The 15ths from 2026-03-15 through today in Seoul, at most 13 in one run.
     let today = dochiya_ledger::domain::VaultZone::seoul()
-        .date_at(dochiya_ledger::domain::Clock::now(&dochiya_ledger::domain::SystemClock))
+        .date_at(dochiya_ledger::domain::Clock::now(
+            &dochiya_ledger::domain::SystemClock,
+        ))
         .to_string();
     let (y, m, day): (i64, i64, i64) = (
         today[..4].parse().unwrap_or(0),
@@ -291,135 +302,144 @@ async fn the_local_server_posts_on_its_timer() {
 
 #[cfg(feature = "moto")]
 mod lambda {
-use super::*;
-use std::io::{Read, Write};
-use std::net::TcpListener;
+    use super::*;
+    use std::io::{Read, Write};
+    use std::net::TcpListener;
 
-/// A stand-in for the Lambda runtime API on 127.0.0.1: hands out `events` in turn
-/// (then holds the next poll), and sends back what the function answered for each:
-/// `Ok(body)` from `/response`, `Err(body)` from `/error`.
-fn runtime_api(events: Vec<String>) -> (u16, mpsc::Receiver<Result<Value, Value>>) {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let port = listener.local_addr().expect("addr").port();
-    let (answers, received) = mpsc::channel();
-    let events = Arc::new(std::sync::Mutex::new(events.into_iter().enumerate()));
-    std::thread::spawn(move || {
-        for stream in listener.incoming().map_while(Result::ok) {
-            let (events, answers) = (Arc::clone(&events), answers.clone());
-            std::thread::spawn(move || serve_runtime(stream, &events, &answers));
-        }
-    });
-    (port, received)
-}
+    /// A stand-in for the Lambda runtime API on 127.0.0.1: hands out `events` in turn
+    /// (then holds the next poll), and sends back what the function answered for each:
+    /// `Ok(body)` from `/response`, `Err(body)` from `/error`.
+    fn runtime_api(events: Vec<String>) -> (u16, mpsc::Receiver<Result<Value, Value>>) {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        let (answers, received) = mpsc::channel();
+        let events = Arc::new(std::sync::Mutex::new(events.into_iter().enumerate()));
+        std::thread::spawn(move || {
+            for stream in listener.incoming().map_while(Result::ok) {
+                let (events, answers) = (Arc::clone(&events), answers.clone());
+                std::thread::spawn(move || serve_runtime(stream, &events, &answers));
+            }
+        });
+        (port, received)
+    }
 
-type Events = std::sync::Mutex<std::iter::Enumerate<std::vec::IntoIter<String>>>;
+    type Events = std::sync::Mutex<std::iter::Enumerate<std::vec::IntoIter<String>>>;
 
-/// One keep-alive connection of the runtime client.
-fn serve_runtime(stream: std::net::TcpStream, events: &Events, answers: &mpsc::Sender<Result<Value, Value>>) {
-    let mut writer = stream.try_clone().expect("clone");
-    let mut reader = BufReader::new(stream);
-    loop {
-        let mut request = String::new();
-        if reader.read_line(&mut request).unwrap_or(0) == 0 {
-            return;
-        }
-        let mut length = 0;
+    /// One keep-alive connection of the runtime client.
+    fn serve_runtime(
+        stream: std::net::TcpStream,
+        events: &Events,
+        answers: &mpsc::Sender<Result<Value, Value>>,
+    ) {
+        let mut writer = stream.try_clone().expect("clone");
+        let mut reader = BufReader::new(stream);
         loop {
-            let mut header = String::new();
-            if reader.read_line(&mut header).unwrap_or(0) == 0 {
+            let mut request = String::new();
+            if reader.read_line(&mut request).unwrap_or(0) == 0 {
                 return;
             }
-            if header.trim().is_empty() {
-                break;
+            let mut length = 0;
+            loop {
+                let mut header = String::new();
+                if reader.read_line(&mut header).unwrap_or(0) == 0 {
+                    return;
+                }
+                if header.trim().is_empty() {
+                    break;
+                }
+                if let Some((name, value)) = header.split_once(':')
+                    && name.eq_ignore_ascii_case("content-length")
+                {
+                    length = value.trim().parse().unwrap_or(0);
+                }
             }
-            if let Some((name, value)) = header.split_once(':')
-                && name.eq_ignore_ascii_case("content-length")
-            {
-                length = value.trim().parse().unwrap_or(0);
-            }
-        }
-        let mut body = vec![0; length];
-        if reader.read_exact(&mut body).is_err() {
-            return;
-        }
-        let path = request.split_whitespace().nth(1).unwrap_or("").to_owned();
-        if path.ends_with("/invocation/next") {
-            let next = events.lock().map(|mut e| e.next()).unwrap_or(None);
-            let Some((i, event)) = next else {
-                std::thread::sleep(Duration::from_secs(600)); // no more: hold the poll
+            let mut body = vec![0; length];
+            if reader.read_exact(&mut body).is_err() {
                 return;
-            };
-            let deadline = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_millis() + 60_000)
-                .unwrap_or(0);
-            let head = format!(
-                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nlambda-runtime-aws-request-id: req-{i}\r\n\
+            }
+            let path = request.split_whitespace().nth(1).unwrap_or("").to_owned();
+            if path.ends_with("/invocation/next") {
+                let next = events.lock().map(|mut e| e.next()).unwrap_or(None);
+                let Some((i, event)) = next else {
+                    std::thread::sleep(Duration::from_secs(600)); // no more: hold the poll
+                    return;
+                };
+                let deadline = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_millis() + 60_000)
+                    .unwrap_or(0);
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nlambda-runtime-aws-request-id: req-{i}\r\n\
                  lambda-runtime-deadline-ms: {deadline}\r\n\
                  lambda-runtime-invoked-function-arn: arn:aws:lambda:us-east-1:123456789012:function:post-due\r\n\
                  lambda-runtime-trace-id: Root=1-00000000-000000000000000000000000\r\ncontent-length: {}\r\n\r\n",
-                event.len()
-            );
-            let _ = writer.write_all(head.as_bytes());
-            let _ = writer.write_all(event.as_bytes());
-        } else {
-            let value: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-            let _ = answers.send(if path.ends_with("/error") { Err(value) } else { Ok(value) });
-            let _ = writer.write_all(b"HTTP/1.1 202 Accepted\r\ncontent-length: 16\r\n\r\n{\"status\":\"OK\"}\n");
+                    event.len()
+                );
+                let _ = writer.write_all(head.as_bytes());
+                let _ = writer.write_all(event.as_bytes());
+            } else {
+                let value: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                let _ = answers.send(if path.ends_with("/error") {
+                    Err(value)
+                } else {
+                    Ok(value)
+                });
+                let _ = writer
+                    .write_all(b"HTTP/1.1 202 Accepted\r\ncontent-length: 16\r\n\r\n{\"status\":\"OK\"}\n");
+            }
+            let _ = writer.flush();
         }
-        let _ = writer.flush();
     }
-}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_scheduled_function_posts_only_what_is_due_on_dynamodb() {
-    let table = format!("e2e-scheduled-{}", std::process::id());
-    let env = e2e::dynamodb_env();
-    let client = dochiya_store_dynamodb::load_client().await;
-    dochiya_store_dynamodb::create_table(&client, &table)
-        .await
-        .expect("create the table");
-    let store: Arc<dyn Store> = Arc::new(dochiya_store_dynamodb::DynamoStore::new(client, table.clone()));
-    let (rent, fee) = set_up(Arc::clone(&store)).await;
-    // The schedule's event twice (the second an overlap or a retry), then one it never sends.
-    let (port, answers) = runtime_api(vec![EVENT.into(), EVENT.into(), "{}".into()]);
-    let mut child = Command::new(e2e::binary_path())
-        .env_clear()
-        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
-        .env("DOCHIYA_TABLE", &table)
-        .env("DOCHIYA_LOG", "warn")
-        .env("_HANDLER", "post-due")
-        .env("AWS_LAMBDA_RUNTIME_API", format!("127.0.0.1:{port}"))
-        .env("AWS_LAMBDA_FUNCTION_NAME", "post-due")
-        .env("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "256")
-        .env("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST")
-        .env("AWS_LAMBDA_LOG_STREAM_NAME", "test")
-        .env("AWS_LAMBDA_LOG_GROUP_NAME", "test")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("spawn dochiya-mcp");
-    let mut got = Vec::new();
-    for _ in 0..3 {
-        match answers.recv_timeout(Duration::from_secs(60)) {
-            Ok(answer) => got.push(answer),
-            Err(e) => {
-                let _ = child.kill();
-                panic!("no answer from the function: {e}; so far {got:?}");
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_scheduled_function_posts_only_what_is_due_on_dynamodb() {
+        let table = format!("e2e-scheduled-{}", std::process::id());
+        let env = e2e::dynamodb_env();
+        let client = dochiya_store_dynamodb::load_client().await;
+        dochiya_store_dynamodb::create_table(&client, &table)
+            .await
+            .expect("create the table");
+        let store: Arc<dyn Store> = Arc::new(dochiya_store_dynamodb::DynamoStore::new(client, table.clone()));
+        let (rent, fee) = set_up(Arc::clone(&store)).await;
+        // The schedule's event twice (the second an overlap or a retry), then one it never sends.
+        let (port, answers) = runtime_api(vec![EVENT.into(), EVENT.into(), "{}".into()]);
+        let mut child = Command::new(e2e::binary_path())
+            .env_clear()
+            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+            .env("DOCHIYA_TABLE", &table)
+            .env("DOCHIYA_LOG", "warn")
+            .env("_HANDLER", "post-due")
+            .env("AWS_LAMBDA_RUNTIME_API", format!("127.0.0.1:{port}"))
+            .env("AWS_LAMBDA_FUNCTION_NAME", "post-due")
+            .env("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "256")
+            .env("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST")
+            .env("AWS_LAMBDA_LOG_STREAM_NAME", "test")
+            .env("AWS_LAMBDA_LOG_GROUP_NAME", "test")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn dochiya-mcp");
+        let mut got = Vec::new();
+        for _ in 0..3 {
+            match answers.recv_timeout(Duration::from_secs(60)) {
+                Ok(answer) => got.push(answer),
+                Err(e) => {
+                    let _ = child.kill();
+                    panic!("no answer from the function: {e}; so far {got:?}");
+                }
             }
         }
+        let _ = child.kill();
+        let _ = child.wait();
+        assert_eq!(got[0], Ok(summary(3, 1)));
+        assert_eq!(got[1], Ok(summary(0, 0)));
+        let refused = got[2].clone().err().unwrap_or_default();
+        assert_eq!(
+            refused["errorMessage"],
+            "the event has no scheduledTime; send {\"scheduledTime\": \"<aws.scheduler.scheduled-time>\"} as the schedule's input"
+        );
+        assert_eq!(entries(Arc::clone(&store), &rent).await, rent_rows());
+        assert_eq!(entries(store, &fee).await, vec![]);
     }
-    let _ = child.kill();
-    let _ = child.wait();
-    assert_eq!(got[0], Ok(summary(3, 1)));
-    assert_eq!(got[1], Ok(summary(0, 0)));
-    let refused = got[2].clone().err().unwrap_or_default();
-    assert_eq!(
-        refused["errorMessage"],
-        "the event has no scheduledTime; send {\"scheduledTime\": \"<aws.scheduler.scheduled-time>\"} as the schedule's input"
-    );
-    assert_eq!(entries(Arc::clone(&store), &rent).await, rent_rows());
-    assert_eq!(entries(store, &fee).await, vec![]);
-}
 }

@@ -109,7 +109,9 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
                     v.parse::<usize>()
                         .ok()
                         .filter(|n| (1..=100_000).contains(n))
-                        .ok_or_else(|| format!("--max-vaults needs a whole number from 1 to 100000, not {v:?}"))?,
+                        .ok_or_else(|| {
+                            format!("--max-vaults needs a whole number from 1 to 100000, not {v:?}")
+                        })?,
                 );
             }
             "-h" | "--help" => return Ok(Command::Help),
