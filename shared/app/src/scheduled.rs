@@ -139,9 +139,9 @@ mod tests {
             )
         );
         let big = scheduled_time(&json!({"scheduledTime": "2026-03-15T00:00:00Z", "pad": "x".repeat(5_000)}));
-        assert!(
-            big.map_err(|e| e.to_string())
-                .is_err_and(|e| e.starts_with("the event is 5052 bytes; send at most 4096")),
+        assert_eq!(
+            big.map_err(|e| e.to_string()).err().as_deref(),
+            Some("the event is 5049 bytes; send at most 4096: {\"scheduledTime\": \"2026-03-15T00:00:00Z\"}")
         );
     }
 }

@@ -45,31 +45,29 @@ impl From<Every> for EveryWire {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Args {
-    // The fields carry no descriptions of their own: the tool's description says it
-    // all in fewer bytes (the model-facing budget).
     #[schemars(description = text::VAULT)]
     vault: Option<NameArg>,
-    // Unique in the vault, e.g. "월세".
+    /// Unique in the vault, e.g. "월세".
     name: NameArg,
-    // Account money leaves.
+    /// Paid from.
     from: Option<AccountArg>,
-    // Account it goes to.
+    /// Paid to.
     to: Option<AccountArg>,
-    // Each time.
+    /// Each time.
     amount: Option<PositiveAmountArg>,
-    // 1–31 (a shorter month: its last day); default last day.
+    /// 1-31; none or past month end: last day.
     day: Option<i64>,
-    // Default month.
+    /// Default month (year: the start's month).
     every: Option<EveryWire>,
-    // Default today; past dates post now.
+    /// Default today; past posts now.
     start: Option<DateArg>,
-    // Last date.
+    /// Last date.
     end: Option<DateArg>,
-    // Default: name.
+    /// Default: name.
     memo: Option<MemoArg>,
-    // true: change it from its next date.
+    /// true: edit from the next date.
     change: Option<bool>,
-    // true: stop it (posted stays).
+    /// true: stop (posted stays).
     remove: Option<bool>,
 }
 
@@ -100,7 +98,7 @@ impl Operation for SetRecurring {
     type Output = Output;
     const NAME: &'static str = "set_recurring";
     const TITLE: &'static str = "Set a recurring entry";
-    const DESCRIPTION: &'static str = "Posts a fixed cost on its day, once a date. 월세 25일 50만: name \"월세\", from \"카카오뱅크\", to \"주거비\", amount \"500000\", day 25 (1-31; none or past month end: last day). start: default today, past posts now. Same settings: harmless; change: true edits it from the next date; remove: true stops it (posted stays).";
+    const DESCRIPTION: &'static str = "A fixed cost (월세 25일) posting itself on its day, once a date. Same settings again: harmless.";
     const KIND: Kind = destructive(true);
     #[cfg(test)]
     const EXAMPLES: crate::operation::Examples = (
