@@ -286,7 +286,7 @@ pub(crate) async fn post_due_vault(
     let m = Membership::from_attrs(&meta.attrs)?;
     let head = super::super::codec::head_next(got.get(1).and_then(Option::as_ref))?;
     let today = m.zone.date_at(at);
-    if !head.is_some_and(|d| d <= today) {
+    if head.is_none_or(|d| d > today) {
         return Ok(PostingRun::default());
     }
     post_due_through(ledger, &m, head, today)
