@@ -55,6 +55,9 @@ CONTRACT_ENV = {
     "DOCHIYA_OIDC_CLIENT_SECRET",
     "DOCHIYA_OIDC_SCOPES",
     "DOCHIYA_DCR_PER_HOUR",
+    # the recurring entries' scheduled run (shared/app/src/config.rs)
+    "DOCHIYA_POST_DUE_EVERY_SECS",
+    "DOCHIYA_POST_DUE_MAX_VAULTS",
 }
 # What the Lambda must be given.
 REQUIRED_ENV = {
@@ -126,6 +129,25 @@ PLANNED_STORE_ACTIONS = {
     "dynamodb:DeleteItem",
     "dynamodb:ConditionCheckItem",
 }
+
+# What the scheduled run of recurring entries (PostDueFunction) does with the table,
+# and nothing more: the start-up table check; a due-index shard and a vault's schedules
+# (Query); a vault's settings and recurring head (BatchGetItem); a schedule re-read after
+# a lost race (GetItem); a posting's items and the head's move (Put/Update/Delete, inside
+# TransactWriteItems). No ConditionCheckItem: a posting creates, it never voids.
+POST_DUE_ACTIONS = {
+    "dynamodb:DescribeTable",
+    "dynamodb:GetItem",
+    "dynamodb:BatchGetItem",
+    "dynamodb:Query",
+    "dynamodb:PutItem",
+    "dynamodb:UpdateItem",
+    "dynamodb:DeleteItem",
+}
+# The partitions it may touch: vaults (V#<id>) and the due index (DUE#<nn>).
+POST_DUE_LEADING_KEYS = ["V#*", "DUE#*"]
+# The env of the scheduled function: the table and the log filter (and its cap).
+POST_DUE_ENV = {"DOCHIYA_TABLE", "DOCHIYA_LOG", "DOCHIYA_POST_DUE_MAX_VAULTS"}
 
 # Explanations printed once after the checks (a check may run many times).
 NOTES = set()
@@ -407,6 +429,9 @@ def check_iam_dynamodb_matches_store(sam, cfn, root):
     problems = []
     granted = set()
     for where, st in all_policy_statements(cfn):
+        # The scheduled run's role is checked on its own (check_post_due_iam).
+        if where.startswith("PostDueFunctionRole/"):
+            continue
         actions = {a for a in as_list(st.get("Action", [])) if isinstance(a, str)}
         ddb = {a for a in actions if a.startswith("dynamodb:")}
         if not ddb:
@@ -566,6 +591,131 @@ def check_outputs(sam, cfn, root):
     return problems
 
 
+def _is_table(res):
+    return res == {"Fn::GetAtt": ["LedgerTable", "Arn"]} or (
+        isinstance(res, dict)
+        and "Fn::If" in res
+        and res["Fn::If"][2] == {"Fn::GetAtt": ["LedgerTable", "Arn"]}
+        and "table/${ExistingTableName}" in json.dumps(res["Fn::If"][1])
+    )
+
+
+def _role_statements(cfn, role):
+    return [st for where, st in all_policy_statements(cfn) if where.startswith(f"{role}/")]
+
+
+def _handler_const(root):
+    m = re.search(r'pub const HANDLER: &str = "([^"]+)"', (root / "shared/app/src/scheduled.rs").read_text(encoding="utf-8"))
+    return m.group(1) if m else None
+
+
+def check_post_due_schedule(sam, cfn, root):
+    """An hourly EventBridge Scheduler schedule invokes the scheduled function with
+    its time, through a role that may invoke only that function."""
+    problems = []
+    schedules = resources_of(cfn, "AWS::Scheduler::Schedule")
+    if len(schedules) != 1:
+        return [f"expected one AWS::Scheduler::Schedule, found {len(schedules)}"]
+    (name, sched), = schedules.items()
+    p = sched["Properties"]
+    if p.get("ScheduleExpression") not in ("cron(0 * * * ? *)", "rate(1 hour)"):
+        problems.append(f"{name}: ScheduleExpression {p.get('ScheduleExpression')!r} is not hourly")
+    if p.get("State", "ENABLED") != "ENABLED":
+        problems.append(f"{name}: the schedule is not enabled")
+    target = p.get("Target", {})
+    if target.get("Arn") != {"Fn::GetAtt": ["PostDueFunction", "Arn"]}:
+        problems.append(f"{name}: target {target.get('Arn')!r} is not PostDueFunction")
+    try:
+        payload = json.loads(target.get("Input", ""))
+    except ValueError:
+        payload = None
+    if not isinstance(payload, dict) or payload.get("scheduledTime") != "<aws.scheduler.scheduled-time>":
+        problems.append(f"{name}: Input {target.get('Input')!r} does not carry scheduledTime from <aws.scheduler.scheduled-time>")
+    if "RetryPolicy" not in target:
+        problems.append(f"{name}: no RetryPolicy (a failed hour would wait for the next one silently)")
+    role_ref = target.get("RoleArn")
+    role = role_ref.get("Fn::GetAtt", [None])[0] if isinstance(role_ref, dict) else None
+    roles = resources_of(cfn, "AWS::IAM::Role")
+    if role not in roles:
+        return problems + [f"{name}: RoleArn {role_ref!r} is not a role of this stack"]
+    trust = statements(roles[role]["Properties"].get("AssumeRolePolicyDocument", {}))
+    principals = [st.get("Principal") for st in trust]
+    if principals != [{"Service": "scheduler.amazonaws.com"}]:
+        problems.append(f"{role}: trusted by {principals}, not only scheduler.amazonaws.com")
+    granted = _role_statements(cfn, role)
+    wanted = {"Effect": "Allow", "Action": "lambda:InvokeFunction", "Resource": {"Fn::GetAtt": ["PostDueFunction", "Arn"]}}
+    if granted != [wanted]:
+        problems.append(f"{role}: grants {granted}, not only lambda:InvokeFunction on PostDueFunction")
+    # Nobody else may invoke functions.
+    for where, st in all_policy_statements(cfn):
+        if not where.startswith(f"{role}/") and any(str(a).startswith("lambda:") for a in as_list(st.get("Action", []))):
+            problems.append(f"{where}: grants {st.get('Action')!r}")
+    return problems
+
+
+def check_post_due_function(sam, cfn, root):
+    """The scheduled run: the MCP function's own build, its handler, its own log
+    group, and only the table and log settings."""
+    problems = []
+    fn = resources_of(cfn, "AWS::Lambda::Function").get("PostDueFunction")
+    if fn is None:
+        return ["no AWS::Lambda::Function PostDueFunction"]
+    p = fn["Properties"]
+    handler = _handler_const(root)
+    if handler is None or p.get("Handler") != handler:
+        problems.append(f"Handler {p.get('Handler')!r} != the app's scheduled handler {handler!r}")
+    if p.get("Architectures") != ["arm64"] or p.get("Runtime") != "provided.al2023":
+        problems.append(f"{p.get('Architectures')!r} {p.get('Runtime')!r} != ['arm64'] provided.al2023")
+    if not 0 < p.get("Timeout", 3) <= 900:
+        problems.append(f"Timeout {p.get('Timeout')!r} is not within Lambda's 900 s")
+    src, mcp = sam["Resources"].get("PostDueFunction", {}), sam["Resources"].get("McpFunction", {})
+    if src.get("Metadata") != mcp.get("Metadata") or src.get("Properties", {}).get("CodeUri") != mcp.get("Properties", {}).get("CodeUri"):
+        problems.append("PostDueFunction is not built as McpFunction is (same CodeUri, BuildMethod, Binary)")
+    if p.get("Role") != {"Fn::GetAtt": ["PostDueFunctionRole", "Arn"]}:
+        problems.append(f"Role {p.get('Role')!r} is not PostDueFunctionRole")
+    env = p.get("Environment", {}).get("Variables", {})
+    if not set(env) <= POST_DUE_ENV or "DOCHIYA_TABLE" not in env:
+        problems.append(f"env {sorted(env)} is not within {sorted(POST_DUE_ENV)} with DOCHIYA_TABLE")
+    if env.get("DOCHIYA_TABLE") != env_of(cfn).get("DOCHIYA_TABLE"):
+        problems.append("DOCHIYA_TABLE differs from McpFunction's")
+    lg = p.get("LoggingConfig", {}).get("LogGroup")
+    if lg != {"Ref": "PostDueFunctionLogGroup"}:
+        problems.append(f"LoggingConfig.LogGroup {lg!r} is not PostDueFunctionLogGroup")
+    return problems
+
+
+def check_post_due_iam(sam, cfn, root):
+    """The scheduled run's role: exactly the DynamoDB actions posting needs, on the
+    table, item actions only on vault and due-index partitions; logs to its own group."""
+    problems = []
+    granted = set()
+    for st in _role_statements(cfn, "PostDueFunctionRole"):
+        actions = set(as_list(st.get("Action", [])))
+        ddb = {a for a in actions if str(a).startswith("dynamodb:")}
+        other = actions - ddb
+        if other and (other != {"logs:CreateLogStream", "logs:PutLogEvents"} or st.get("Resource") != {"Fn::GetAtt": ["PostDueFunctionLogGroup", "Arn"]}):
+            problems.append(f"grants {sorted(other)} on {st.get('Resource')!r}")
+        if not ddb:
+            continue
+        granted |= ddb
+        if not all(_is_table(r) for r in as_list(st.get("Resource"))):
+            problems.append(f"DynamoDB resource {st.get('Resource')!r} is not (only) the ledger table")
+        if ddb != {"dynamodb:DescribeTable"}:
+            keys = st.get("Condition", {}).get("ForAllValues:StringLike", {}).get("dynamodb:LeadingKeys")
+            if keys != POST_DUE_LEADING_KEYS or len(st.get("Condition", {})) != 1:
+                problems.append(f"item actions {sorted(ddb)} are not limited to the partitions {POST_DUE_LEADING_KEYS}: {st.get('Condition')!r}")
+    if granted != POST_DUE_ACTIONS:
+        problems.append(f"grants {sorted(granted)}, not exactly {sorted(POST_DUE_ACTIONS)}")
+    if not POST_DUE_ACTIONS <= (store_actions(root) or PLANNED_STORE_ACTIONS):
+        problems.append("the scheduled run's actions are not all calls the store makes")
+    # The partitions named are the ones the keys module builds.
+    keys_rs = (root / "shared/ledger/src/keys.rs").read_text(encoding="utf-8")
+    for prefix in ("V#", "DUE#"):
+        if f'format!("{prefix}{{' not in keys_rs:
+            problems.append(f"shared/ledger/src/keys.rs builds no {prefix} partition key")
+    return problems
+
+
 CHECKS = [
     ("routes: all eight, one integration, no gateway authorizer, invoke permission", check_routes),
     ("stage: $default, throttling, access log, no base path", check_stage),
@@ -578,6 +728,9 @@ CHECKS = [
     ("sign-in: Cognito pool, self-sign-up off by default, one code-flow client on our callback", check_sign_in),
     ("logs: retention, function log group", check_logs),
     ("outputs: MCP URL = audience, metadata URL", check_outputs),
+    ("schedule: hourly, scheduledTime in its input, a role that may invoke only PostDueFunction", check_post_due_schedule),
+    ("post-due function: the same build, handler post-due, own log group, table and log env only", check_post_due_function),
+    ("post-due iam: exactly the posting's DynamoDB actions, items only in V# and DUE# partitions", check_post_due_iam),
 ]
 
 
@@ -715,6 +868,57 @@ def mut_provisioning(cfn):
     _ddb_statement(cfn)["Action"] = list(_ddb_statement(cfn)["Action"]) + ["dynamodb:UpdateTimeToLive"]
 
 
+def _schedule_target(cfn):
+    return next(iter(resources_of(cfn, "AWS::Scheduler::Schedule").values()))["Properties"]["Target"]
+
+
+def _post_due_items(cfn):
+    return next(st for st in _role_statements(cfn, "PostDueFunctionRole") if "dynamodb:Query" in as_list(st.get("Action", [])))
+
+
+def mut_schedule_targets_mcp(cfn):
+    _schedule_target(cfn)["Arn"] = {"Fn::GetAtt": ["McpFunction", "Arn"]}
+
+
+def mut_schedule_without_time(cfn):
+    _schedule_target(cfn)["Input"] = "{}"
+
+
+def mut_daily_schedule(cfn):
+    next(iter(resources_of(cfn, "AWS::Scheduler::Schedule").values()))["Properties"]["ScheduleExpression"] = "rate(1 day)"
+
+
+def mut_scheduler_invokes_anything(cfn):
+    role = cfn["Resources"]["PostDueScheduleRole"]["Properties"]
+    role["Policies"][0]["PolicyDocument"]["Statement"][0]["Resource"] = "*"
+
+
+def mut_post_due_any_partition(cfn):
+    _post_due_items(cfn).pop("Condition")
+
+
+def mut_post_due_person_partitions(cfn):
+    _post_due_items(cfn)["Condition"]["ForAllValues:StringLike"]["dynamodb:LeadingKeys"] = ["V#*", "DUE#*", "P#*"]
+
+
+def mut_post_due_extra_action(cfn):
+    st = _post_due_items(cfn)
+    st["Action"] = list(st["Action"]) + ["dynamodb:ConditionCheckItem"]
+
+
+def mut_post_due_kms(cfn):
+    role = cfn["Resources"]["PostDueFunctionRole"]["Properties"]
+    role["Policies"].append({"PolicyName": "x", "PolicyDocument": {"Statement": [{"Effect": "Allow", "Action": "kms:Sign", "Resource": {"Fn::GetAtt": ["SigningKey", "Arn"]}}]}})
+
+
+def mut_post_due_handler(cfn):
+    cfn["Resources"]["PostDueFunction"]["Properties"]["Handler"] = "bootstrap"
+
+
+def mut_post_due_auth_env(cfn):
+    cfn["Resources"]["PostDueFunction"]["Properties"]["Environment"]["Variables"]["DOCHIYA_SIGNING_KEY_ID"] = "k"
+
+
 MUTATIONS = [
     ("x86_64 architecture", mut_x86, check_function),
     ("provided.al2 runtime", mut_runtime, check_function),
@@ -740,6 +944,16 @@ MUTATIONS = [
     ("authorization server route missing", mut_drop_as_route, check_routes),
     ("log group without retention", mut_no_retention, check_logs),
     ("MCP URL output with trailing slash", mut_output_url, check_outputs),
+    ("schedule invoking the MCP function", mut_schedule_targets_mcp, check_post_due_schedule),
+    ("schedule input without its time", mut_schedule_without_time, check_post_due_schedule),
+    ("daily schedule", mut_daily_schedule, check_post_due_schedule),
+    ("scheduler role may invoke any function", mut_scheduler_invokes_anything, check_post_due_schedule),
+    ("post-due items in every partition", mut_post_due_any_partition, check_post_due_iam),
+    ("post-due items in person partitions", mut_post_due_person_partitions, check_post_due_iam),
+    ("post-due action posting never needs", mut_post_due_extra_action, check_post_due_iam),
+    ("post-due role with a KMS grant", mut_post_due_kms, check_post_due_iam),
+    ("post-due function with the MCP handler", mut_post_due_handler, check_post_due_function),
+    ("post-due function with sign-in settings", mut_post_due_auth_env, check_post_due_function),
 ]
 
 

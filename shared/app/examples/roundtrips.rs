@@ -232,6 +232,10 @@ fn server_over(store: Arc<CountingStore<dyn Store>>, secret: &DevSecret) -> Resu
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Failure> {
+    // `roundtrips scheduled`: only the scheduled run's table (decision 036).
+    if std::env::args().nth(1).as_deref() == Some("scheduled") {
+        return scheduled_run(&rig().await?).await;
+    }
     let rig = rig().await?;
     let me = rig.token("roundtrips-a")?;
     let mut rows = Vec::new();
@@ -600,7 +604,106 @@ async fn main() -> Result<(), Failure> {
 
     batch_of_a_hundred(&rig, &today).await?;
     report_independence(&rig, y, m, &today, &year_start).await?;
-    budget_report_independence(&rig, &today).await
+    budget_report_independence(&rig, &today).await?;
+    // On a table of its own: only its vaults are in the due index.
+    scheduled_run(&self::rig().await?).await
+}
+
+/// Vaults due in the scheduled run's measurement (each its own person, one schedule).
+const DUE_VAULTS: usize = 20;
+
+/// The scheduled run of recurring entries over a table of its own: `DUE_VAULTS`
+/// vaults, each with one schedule due today, set up yesterday (by a ledger whose clock
+/// says so) and never opened since; then one run, counted, and the same per 1,000.
+async fn scheduled_run(rig: &Rig) -> Result<(), Failure> {
+    use dochiya_ledger::domain::{
+        AccountKind, Clock as _, Decimal, LocalDate, ManualClock, PersonId, VaultZone,
+    };
+    use dochiya_ledger::ledger::{NewAccount, NewVault, RecurringInput};
+    let now = SystemClock.now();
+    let today = VaultZone::seoul().date_at(now).to_string();
+    let (_, _, day) = ymd(&today)?;
+    let store: Arc<dyn Store> = rig.counting.clone();
+    let yesterday = Ledger::new(
+        store.clone(),
+        Arc::new(ManualClock::at_unix_seconds(now.as_second() - 24 * 3600)),
+        LedgerConfig::default(),
+    );
+    for i in 0..DUE_VAULTS {
+        let who = PersonId::new(format!("roundtrips-due-{i}"))?;
+        let vault = NewVault {
+            name: "가계부".into(),
+            currency: None,
+            time_zone: None,
+        };
+        Box::pin(yesterday.create_vault(&who, vault)).await?;
+        for (name, kind) in [
+            ("카카오뱅크", AccountKind::Asset),
+            ("주거비", AccountKind::Expense),
+        ] {
+            let account = NewAccount {
+                vault: None,
+                name: name.into(),
+                kind,
+                opening_balance: None,
+                opening_date: None,
+            };
+            Box::pin(yesterday.create_account(&who, account)).await?;
+        }
+        let rent = RecurringInput {
+            name: "월세".into(),
+            from: Some("카카오뱅크".into()),
+            to: Some("주거비".into()),
+            amount: Some(Decimal::parse("500000")?),
+            day: Some(i64::from(day)),
+            start: Some(LocalDate::parse(&today)?),
+            ..Default::default()
+        };
+        Box::pin(yesterday.set_recurring(&who, rent)).await?;
+    }
+    let ledger = Ledger::new(store, Arc::new(SystemClock), LedgerConfig::default());
+    rig.reset();
+    let run = ledger.post_due_everywhere(now, 1_000).await?;
+    let (c, sdk) = (rig.counting.take(), rig.sdk.take());
+    println!(
+        "\nThe scheduled run (post_due_everywhere): {DUE_VAULTS} vaults nobody opened, one schedule due each; run {run:?}"
+    );
+    println!(
+        "{:<22} {:>5} {:>3} {:>8} {:>5} {:>6} {:>5} {:>5}  sdk calls",
+        "", "query", "get", "get_many", "write", "rounds", "items", "sdk"
+    );
+    println!(
+        "{:<22} {:>5} {:>3} {:>8} {:>5} {:>6} {:>5} {:>5}  {}",
+        format!("measured ({DUE_VAULTS} due)"),
+        c.queries,
+        c.gets,
+        c.get_manys,
+        c.writes,
+        c.read_rounds,
+        c.items_read,
+        sdk.values().sum::<u64>(),
+        sdk_text(&sdk)
+    );
+    // Linear in the vaults due but for the 64 shard queries, which any run makes.
+    let shards = u64::from(dochiya_ledger::keys::DUE_SHARDS);
+    let per = |n: u64, fixed: u64| fixed + (n.saturating_sub(fixed)) * 1_000 / DUE_VAULTS as u64;
+    let scaled: BTreeMap<String, u64> = sdk
+        .iter()
+        .map(|(op, n)| (op.clone(), per(*n, if op == "Query" { shards } else { 0 })))
+        .collect();
+    println!(
+        "{:<22} {:>5} {:>3} {:>8} {:>5} {:>6} {:>5} {:>5}  {}",
+        "per 1,000 due",
+        per(c.queries, shards),
+        per(c.gets, 0),
+        per(c.get_manys, 0),
+        per(c.writes, 0),
+        "",
+        "",
+        scaled.values().sum::<u64>(),
+        sdk_text(&scaled)
+    );
+    Ok(())
 }
 
 /// budget_report for this month after 10 and after 200 entries in it: same calls, same items.

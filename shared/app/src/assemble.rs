@@ -29,6 +29,8 @@ pub struct Assembled {
     pub dev_token: Option<String>,
     /// The local sign-in code of this run and the file it is kept in (local sign-in only).
     pub sign_in_code: Option<(String, std::path::PathBuf)>,
+    /// The ledger the tools call (the local server's posting timer runs over it too).
+    pub ledger: Arc<Ledger>,
 }
 
 /// Assemble from the one configuration value.
@@ -63,7 +65,7 @@ pub async fn build(config: &Config) -> Result<Assembled, StartupError> {
         AuthMode::Jwt(_) | AuthMode::Builtin(_) => None,
     };
     let ledger = Arc::new(Ledger::new(store, Arc::new(SystemClock), config.ledger.clone()));
-    let tools = dochiya_tools::all(ledger);
+    let tools = dochiya_tools::all(Arc::clone(&ledger));
     let app = App::from_parts(
         server_config(config, dochiya_tools::INSTRUCTIONS),
         tools,
@@ -75,6 +77,7 @@ pub async fn build(config: &Config) -> Result<Assembled, StartupError> {
         auth: auth_config.clone(),
         dev_token,
         sign_in_code,
+        ledger,
     })
 }
 

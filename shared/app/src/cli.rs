@@ -33,6 +33,13 @@ pub enum Command {
         /// `--person OLD=NEW`: restore a person's items under another subject.
         persons: Vec<(String, String)>,
     },
+    /// Post the recurring entries due in every vault (the scheduled run), once.
+    PostDue {
+        /// `--at`: as of this time (RFC 3339; never later than now; default now).
+        at: Option<jiff::Timestamp>,
+        /// `--max-vaults`: most vaults this run visits (default `DOCHIYA_POST_DUE_MAX_VAULTS`).
+        max_vaults: Option<usize>,
+    },
     /// Print usage.
     Help,
 }
@@ -44,6 +51,7 @@ usage: dochiya-mcp [serve] [--port N]
        dochiya-mcp create-table
        dochiya-mcp export [--vault NAME] [--sub S] > book.jsonl
        dochiya-mcp import [--person OLD_SUB=NEW_SUB]... < book.jsonl
+       dochiya-mcp post-due [--at 2026-03-15T00:00:00Z] [--max-vaults N]
 Configuration is read from DOCHIYA_* environment variables (see README).";
 
 /// Parse the arguments after the program name.
@@ -51,7 +59,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
     let mut args = args.into_iter().peekable();
     let sub = match args.peek().map(String::as_str) {
         Some("serve") | Some("token") | Some("create-table") | Some("export") | Some("import")
-        | Some("help") => args.next(),
+        | Some("post-due") | Some("help") => args.next(),
         Some("-h") | Some("--help") => return Ok(Command::Help),
         _ => None,
     };
@@ -61,6 +69,8 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
     let mut scopes = None;
     let mut vault = None;
     let mut persons = Vec::new();
+    let mut at = None;
+    let mut max_vaults = None;
     while let Some(arg) = args.next() {
         let (flag, inline) = match arg.split_once('=') {
             Some((f, v)) if f.starts_with("--") => (f.to_owned(), Some(v.to_owned())),
@@ -87,6 +97,23 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
                     _ => return Err(format!("--person needs OLD_SUB=NEW_SUB, not {v:?}")),
                 }
             }
+            "--at" => {
+                let v = value()?;
+                at = Some(v.parse::<jiff::Timestamp>().map_err(|_| {
+                    format!("--at needs an RFC 3339 time such as 2026-03-15T00:00:00Z, not {v:?}")
+                })?);
+            }
+            "--max-vaults" => {
+                let v = value()?;
+                max_vaults = Some(
+                    v.parse::<usize>()
+                        .ok()
+                        .filter(|n| (1..=100_000).contains(n))
+                        .ok_or_else(|| {
+                            format!("--max-vaults needs a whole number from 1 to 100000, not {v:?}")
+                        })?,
+                );
+            }
             "-h" | "--help" => return Ok(Command::Help),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -96,6 +123,9 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
     }
     if !persons.is_empty() && sub.as_deref() != Some("import") {
         return Err("--person belongs to `import`".to_owned());
+    }
+    if (at.is_some() || max_vaults.is_some()) && sub.as_deref() != Some("post-due") {
+        return Err("--at and --max-vaults belong to `post-due`".to_owned());
     }
     let only_port = |cmd: &str| {
         if subject.is_some() || scopes.is_some() || name.is_some() {
@@ -128,6 +158,10 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
         Some("import") => match (port, only_port("import")) {
             (Some(_), _) => Err("--port does not apply to import".to_owned()),
             (None, r) => r.map(|()| Command::Import { persons }),
+        },
+        Some("post-due") => match (port, only_port("post-due")) {
+            (Some(_), _) => Err("--port does not apply to post-due".to_owned()),
+            (None, r) => r.map(|()| Command::PostDue { at, max_vaults }),
         },
         _ => Ok(Command::Help),
     }
@@ -196,6 +230,40 @@ mod tests {
         );
         assert_eq!(p(&["create-table"]), Ok(Command::CreateTable));
         assert_eq!(p(&["--help"]), Ok(Command::Help));
+    }
+
+    #[test]
+    fn post_due_takes_a_time_and_a_cap() {
+        assert_eq!(
+            p(&["post-due", "--at", "2026-03-15T00:00:00Z", "--max-vaults=50"]),
+            Ok(Command::PostDue {
+                at: "2026-03-15T00:00:00Z".parse().ok(),
+                max_vaults: Some(50)
+            })
+        );
+        assert_eq!(
+            p(&["post-due"]),
+            Ok(Command::PostDue {
+                at: None,
+                max_vaults: None
+            })
+        );
+        assert_eq!(
+            p(&["post-due", "--at", "yesterday"]),
+            Err("--at needs an RFC 3339 time such as 2026-03-15T00:00:00Z, not \"yesterday\"".into())
+        );
+        assert_eq!(
+            p(&["post-due", "--max-vaults", "0"]),
+            Err("--max-vaults needs a whole number from 1 to 100000, not \"0\"".into())
+        );
+        assert_eq!(
+            p(&["serve", "--at", "2026-03-15T00:00:00Z"]),
+            Err("--at and --max-vaults belong to `post-due`".into())
+        );
+        assert_eq!(
+            p(&["post-due", "--port", "1"]),
+            Err("--port does not apply to post-due".into())
+        );
     }
 
     #[test]

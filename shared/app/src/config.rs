@@ -48,6 +48,14 @@ pub struct AppConfig {
     /// Local server deadlines and connection cap (`DOCHIYA_HTTP_TIMEOUT_MS` sets the
     /// header, idle and body deadlines; `DOCHIYA_MAX_CONNECTIONS` the cap).
     pub connection_limits: ConnectionLimits,
+    /// How often the local server posts due recurring entries
+    /// (`DOCHIYA_POST_DUE_EVERY_SECS`, default 900; 0 turns the timer off).
+    pub post_due_every: Option<Duration>,
+    /// Most vaults one scheduled run visits (`DOCHIYA_POST_DUE_MAX_VAULTS`, default 1,000).
+    pub post_due_max_vaults: usize,
+    /// This Lambda function is the scheduled run (`_HANDLER` is `post-due`: the
+    /// function's configured handler), not the MCP endpoint.
+    pub post_due_handler: bool,
 }
 
 /// A configuration value that cannot be used.
@@ -108,6 +116,23 @@ impl AppConfig {
         if let Some(n) = number("DOCHIYA_MAX_CONNECTIONS", 65_536)? {
             connection_limits.max_connections = usize::try_from(n).unwrap_or(usize::MAX);
         }
+        let post_due_every = match set("DOCHIYA_POST_DUE_EVERY_SECS") {
+            None => Some(crate::scheduled::DEFAULT_EVERY),
+            Some(raw) => match raw.trim().parse::<u64>() {
+                Ok(0) => None,
+                Ok(n) if n <= 86_400 => Some(Duration::from_secs(n)),
+                _ => {
+                    return Err(ConfigError {
+                        var: "DOCHIYA_POST_DUE_EVERY_SECS",
+                        message: format!("{raw:?} is not a number of seconds from 1 to 86400, or 0 for off"),
+                    });
+                }
+            },
+        };
+        let post_due_max_vaults = number("DOCHIYA_POST_DUE_MAX_VAULTS", 100_000)?
+            .map_or(crate::scheduled::DEFAULT_MAX_VAULTS, |n| {
+                usize::try_from(n).unwrap_or(usize::MAX)
+            });
         Ok(AppConfig {
             runtime,
             port,
@@ -130,6 +155,9 @@ impl AppConfig {
             strict_version_header,
             log_filter: set("DOCHIYA_LOG").unwrap_or_else(|| "info".to_owned()),
             connection_limits,
+            post_due_every,
+            post_due_max_vaults,
+            post_due_handler: set("_HANDLER").is_some_and(|h| h.trim() == crate::scheduled::HANDLER),
         })
     }
 
@@ -258,6 +286,38 @@ mod tests {
                 .to_string(),
             "DOCHIYA_HTTP_TIMEOUT_MS: \"soon\" is not a whole number from 1 to 3600000"
         );
+    }
+
+    #[test]
+    fn the_posting_timer_and_cap_are_read_and_bounded() {
+        let c = parse(&[]).unwrap();
+        assert_eq!(
+            (c.post_due_every, c.post_due_max_vaults, c.post_due_handler),
+            (Some(Duration::from_secs(900)), 1_000, false)
+        );
+        let c = parse(&[
+            ("DOCHIYA_POST_DUE_EVERY_SECS", "0"),
+            ("DOCHIYA_POST_DUE_MAX_VAULTS", "25"),
+            ("_HANDLER", "post-due"),
+        ])
+        .unwrap();
+        assert_eq!(
+            (c.post_due_every, c.post_due_max_vaults, c.post_due_handler),
+            (None, 25, true)
+        );
+        assert_eq!(
+            parse(&[("DOCHIYA_POST_DUE_EVERY_SECS", "86401")])
+                .unwrap_err()
+                .to_string(),
+            "DOCHIYA_POST_DUE_EVERY_SECS: \"86401\" is not a number of seconds from 1 to 86400, or 0 for off"
+        );
+        assert_eq!(
+            parse(&[("DOCHIYA_POST_DUE_MAX_VAULTS", "0")])
+                .unwrap_err()
+                .to_string(),
+            "DOCHIYA_POST_DUE_MAX_VAULTS: \"0\" is not a whole number from 1 to 100000"
+        );
+        assert!(!parse(&[("_HANDLER", "bootstrap")]).unwrap().post_due_handler);
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod favicon;
 pub mod lambda;
 pub mod local;
 pub mod logging;
+pub mod scheduled;
 
 use std::sync::Arc;
 
@@ -73,6 +74,9 @@ pub enum StartupError {
     /// The Lambda runtime failed.
     #[error("lambda runtime: {0}")]
     Lambda(String),
+    /// The scheduled run of recurring entries failed (what it posted stays posted).
+    #[error("scheduled run")]
+    PostDue(#[source] scheduled::RunError),
 }
 
 /// The protocol layer's configuration for this deployment.
@@ -284,6 +288,14 @@ pub async fn run(command: Command, lookup: impl Fn(&str) -> Option<String>) -> R
             if port.is_some() {
                 app.port = port;
             }
+            if app.under_lambda() && app.post_due_handler {
+                // The scheduled function: the store and the ledger, no MCP server or auth.
+                logging::init(&app.log_filter, true);
+                let ledger = scheduled_ledger(&app).await?;
+                return scheduled::serve_lambda(ledger, app.post_due_max_vaults)
+                    .await
+                    .map_err(|e| StartupError::Lambda(e.to_string()));
+            }
             if app.under_lambda() {
                 logging::init(&app.log_filter, true);
                 // Under `cargo lambda watch` the public URL is the emulator's.
@@ -301,8 +313,14 @@ pub async fn run(command: Command, lookup: impl Fn(&str) -> Option<String>) -> R
                 })?
                 .port();
             let limits = app.connection_limits;
+            let (every, max_vaults) = (app.post_due_every, app.post_due_max_vaults);
             let assembled = build(&Config::complete(app, &lookup, port)?).await?;
             announce(&assembled, port);
+            // What falls due in vaults nobody opens gets posted anyway (decision 036).
+            if let Some(every) = every {
+                let ledger = Arc::clone(&assembled.ledger);
+                tokio::spawn(scheduled::post_periodically(ledger, every, max_vaults));
+            }
             assembled.app.serve_local(listener, limits).await
         }
         Command::Token {
@@ -335,7 +353,27 @@ pub async fn run(command: Command, lookup: impl Fn(&str) -> Option<String>) -> R
         }
         Command::Export { vault, sub } => backup::export(&app, vault.as_deref(), &sub).await,
         Command::Import { persons } => backup::import(&app, &persons).await,
+        Command::PostDue { at, max_vaults } => {
+            logging::init(&app.log_filter, false);
+            let ledger = scheduled_ledger(&app).await?;
+            let max = max_vaults.unwrap_or(app.post_due_max_vaults);
+            let summary = scheduled::run_once(&ledger, at, max)
+                .await
+                .map_err(StartupError::PostDue)?;
+            println!("{summary}");
+            Ok(())
+        }
     }
+}
+
+/// The ledger of a scheduled run: the configured store, the system clock.
+async fn scheduled_ledger(app: &AppConfig) -> Result<Arc<dochiya_ledger::Ledger>, StartupError> {
+    let store = assemble::open_store(app).await?;
+    Ok(Arc::new(dochiya_ledger::Ledger::new(
+        store,
+        Arc::new(dochiya_ledger::domain::SystemClock),
+        dochiya_ledger::LedgerConfig::default(),
+    )))
 }
 
 /// What a person starting the local server needs: where it listens, and a token.

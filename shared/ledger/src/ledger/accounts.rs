@@ -347,7 +347,7 @@ fn opening_entry(
     } else {
         opening.minor().checked_neg().ok_or_else(range)?
     };
-    let id = TransactionId::generate(now.as_millisecond(), ledger.entropy.next_u64());
+    let id = ledger.new_transaction_id(now.as_millisecond());
     let tx = TxRec::new(
         id,
         date,

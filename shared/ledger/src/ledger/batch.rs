@@ -745,13 +745,13 @@ impl Run<'_> {
     /// so 100 ids drawn from 20 random bits would collide about once in 200 batches
     /// (a failed write and a re-run, if left to the store's guard).
     fn new_id(&mut self) -> TransactionId {
-        let mut id = TransactionId::generate(self.now_ms, self.ledger.entropy.next_u64());
+        let mut id = self.ledger.new_transaction_id(self.now_ms);
         // Bounded: with broken randomness the store's guard still refuses a taken id.
         for _ in 0..64 {
             if self.ids.insert(id) {
                 break;
             }
-            id = TransactionId::generate(self.now_ms, self.ledger.entropy.next_u64());
+            id = self.ledger.new_transaction_id(self.now_ms);
         }
         id
     }

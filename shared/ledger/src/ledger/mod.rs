@@ -17,6 +17,7 @@ mod groups;
 mod guards;
 mod idempotency;
 mod operations;
+mod minted;
 mod read;
 mod record;
 mod recurring;
@@ -46,7 +47,7 @@ pub use backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError, Restored};
 pub use codec::without_heads;
 pub use export::{ExportFormat, ExportPage, ExportRequest, MAX_PAGE_BYTES, MAX_PAGE_ENTRIES};
 pub use recurring::MAX_SCHEDULES;
-pub use recurring::posting::PostingRun;
+pub use recurring::posting::{DueRun, PostingRun};
 pub use sharing::{INVITE_LIFETIME_SECS, MAX_MEMBERS};
 pub use system_names::KOREAN_OPENING_EQUITY;
 pub use types::*;
@@ -120,6 +121,7 @@ pub struct Ledger {
     entropy: Arc<dyn Entropy>,
     config: LedgerConfig,
     rosters: Arc<roster::RosterCache>,
+    ids: Arc<minted::IdMinter>,
 }
 
 impl std::fmt::Debug for Ledger {
@@ -149,7 +151,13 @@ impl Ledger {
             entropy,
             rosters: Arc::new(roster::RosterCache::new(config.cache_rosters)),
             config,
+            ids: Arc::default(),
         }
+    }
+
+    /// A new transaction id at `unix_ms`: never one this instance minted before.
+    pub(crate) fn new_transaction_id(&self, unix_ms: i64) -> crate::domain::TransactionId {
+        self.ids.mint(unix_ms, self.entropy.next_u64())
     }
 
     /// The configuration in use.
@@ -531,21 +539,33 @@ impl Ledger {
     /// Post what is due in a vault, by id: the scheduled run's entry point (the vault id
     /// comes from the due index, never from a client). Nothing due writes nothing.
     pub async fn post_due_vault(&self, vault: crate::domain::VaultId) -> Result<PostingRun, LedgerError> {
-        recurring::posting::post_due_vault(self, vault).await
+        recurring::posting::post_due_vault(self, vault, self.clock.now()).await
     }
 
-    /// The scheduled run: every shard of the due index, posting what is due in each
-    /// vault whose head falls on or before tomorrow in UTC (a vault's own zone may be
-    /// ahead; each vault is then checked against its own today).
-    pub async fn post_due_everywhere(&self) -> Result<PostingRun, LedgerError> {
-        let through = crate::domain::VaultZone::utc()
-            .date_at(self.clock.now())
-            .next_day();
-        let mut run = PostingRun::default();
+    /// The ledger clock's now (the scheduled run's default time).
+    pub fn now(&self) -> jiff::Timestamp {
+        self.clock.now()
+    }
+
+    /// The scheduled run as of `at` (the scheduler's time; never later than the clock,
+    /// so nothing posts early): the shards of the due index in order, posting what is
+    /// due in each vault whose head falls on or before the day after `at` in UTC (a
+    /// vault's own zone may be ahead; each vault is then checked against its own
+    /// today), at most `max_vaults` vaults; `more` says due entries were left.
+    pub async fn post_due_everywhere(
+        &self,
+        at: jiff::Timestamp,
+        max_vaults: usize,
+    ) -> Result<DueRun, LedgerError> {
+        let at = at.min(self.clock.now());
+        let through = crate::domain::VaultZone::utc().date_at(at).next_day();
+        let mut run = DueRun::default();
         for shard in 0..crate::keys::DUE_SHARDS {
-            let one = recurring::posting::post_due_shard(self, shard, through).await?;
-            run.posted += one.posted;
-            run.replayed += one.replayed;
+            let budget = max_vaults.saturating_sub(run.vaults);
+            recurring::posting::post_due_shard(self, shard, through, at, budget, &mut run).await?;
+            if run.more {
+                break;
+            }
         }
         Ok(run)
     }

@@ -727,7 +727,7 @@ async fn attempt(
         tags: e.tags.clone(),
         operation_id: Some(op.id),
         ..TxRec::new(
-            TransactionId::generate(now_ms, ledger.entropy.next_u64()),
+            ledger.new_transaction_id(now_ms),
             e.date,
             e.memo.to_string(),
             now_ms,

@@ -2899,6 +2899,8 @@ mod categories;
 pub use categories::*;
 mod undo;
 pub use undo::*;
+mod scheduled;
+pub use scheduled::*;
 // ---------------------------------------------------------------- sharing
 
 /// A fresh person whose token carries a display name.
@@ -3784,6 +3786,8 @@ macro_rules! ledger_contract_tests {
             undo_retry_after_failure_in_the_middle,
             undo_without_an_id_and_who_may,
             undo_of_a_recurring_posting,
+            scheduled_run_is_capped_and_as_of_its_time,
+            scheduled_runs_overlap_with_reads_and_each_other,
         );
     };
 }

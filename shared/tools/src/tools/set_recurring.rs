@@ -12,7 +12,8 @@ use crate::operation::{Kind, Operation, destructive};
 use crate::text;
 use crate::wire::{RecurringOut, VaultOut};
 
-/// How often, as arguments and results spell it (`year`: in the start's month).
+// How often, as arguments and results spell it (`year`: in the start's month). No doc
+// comment: it would become the argument's description (the tool's says enough).
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum EveryWire {
@@ -48,25 +49,25 @@ pub(crate) struct Args {
     vault: Option<NameArg>,
     /// Unique in the vault, e.g. "월세".
     name: NameArg,
-    /// Account money leaves.
+    /// Paid from.
     from: Option<AccountArg>,
-    /// Account it goes to.
+    /// Paid to.
     to: Option<AccountArg>,
     /// Each time.
     amount: Option<PositiveAmountArg>,
-    /// 1–31 (a shorter month: its last day); default last day.
+    /// 1-31; none or past month end: last day.
     day: Option<i64>,
-    /// Default month.
+    /// Default month (year: the start's month).
     every: Option<EveryWire>,
-    /// Default today; past dates post now.
+    /// Default today; past posts now.
     start: Option<DateArg>,
     /// Last date.
     end: Option<DateArg>,
     /// Default: name.
     memo: Option<MemoArg>,
-    /// true: change it from its next date.
+    /// true: edit from the next date.
     change: Option<bool>,
-    /// true: stop it (posted stays).
+    /// true: stop (posted stays).
     remove: Option<bool>,
 }
 
@@ -97,7 +98,7 @@ impl Operation for SetRecurring {
     type Output = Output;
     const NAME: &'static str = "set_recurring";
     const TITLE: &'static str = "Set a recurring entry";
-    const DESCRIPTION: &'static str = "A fixed cost that posts itself on its day, once per date, marked `recurring` (월세 25일 50만: name \"월세\", from \"카카오뱅크\", to \"주거비\", amount \"500000\", day 25). Same settings again is harmless.";
+    const DESCRIPTION: &'static str = "A fixed cost (월세 25일) posting itself on its day, once a date. Same settings again: harmless.";
     const KIND: Kind = destructive(true);
     #[cfg(test)]
     const EXAMPLES: crate::operation::Examples = (

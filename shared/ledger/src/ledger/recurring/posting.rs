@@ -22,7 +22,7 @@ use super::super::record::{line_text, posted_guard_key};
 use super::super::resolve::query_all;
 use super::super::writer::TxChange;
 use super::super::writer::transaction_ops;
-use crate::domain::{LocalDate, NameKey, TransactionId};
+use crate::domain::{LocalDate, NameKey};
 use crate::error::LedgerError;
 use crate::keys;
 use crate::store::{Condition, Guard, Item, StoreError, Value, WriteOp};
@@ -117,7 +117,16 @@ pub(crate) async fn post_due(
     m: &Membership,
     head: Option<LocalDate>,
 ) -> Result<(Vec<ScheduleRec>, PostingRun), LedgerError> {
-    let today = m.today(ledger);
+    post_due_through(ledger, m, head, m.today(ledger)).await
+}
+
+/// [`post_due`] through `today` (the scheduled run's own "today", never after the clock's).
+async fn post_due_through(
+    ledger: &Ledger,
+    m: &Membership,
+    head: Option<LocalDate>,
+    today: LocalDate,
+) -> Result<(Vec<ScheduleRec>, PostingRun), LedgerError> {
     let mut all = schedules(ledger, m).await?;
     let mut run = PostingRun::default();
     for s in &mut all {
@@ -156,7 +165,7 @@ async fn post_schedule(
             recurring: Some(s.name.clone()),
             operation_id: Some(op.id),
             ..TxRec::new(
-                TransactionId::generate(now.as_millisecond(), ledger.entropy.next_u64()),
+                ledger.new_transaction_id(now.as_millisecond()),
                 date,
                 s.memo.clone(),
                 now.as_millisecond(),
@@ -266,11 +275,12 @@ fn occurrence_ops(
     Ok(ops)
 }
 
-/// The scheduler's way in: post what is due in one vault, found by id (from the due
-/// index, never from a client), with its settings from the vault's own item.
+/// The scheduler's way in: post what is due in one vault as of `at`, found by id (from
+/// the due index, never from a client), with its settings from the vault's own item.
 pub(crate) async fn post_due_vault(
     ledger: &Ledger,
     vault: crate::domain::VaultId,
+    at: jiff::Timestamp,
 ) -> Result<PostingRun, LedgerError> {
     let store = ledger.store.as_ref();
     let got = store
@@ -281,36 +291,66 @@ pub(crate) async fn post_due_vault(
     };
     let m = Membership::from_attrs(&meta.attrs)?;
     let head = super::super::codec::head_next(got.get(1).and_then(Option::as_ref))?;
-    if !super::due(ledger, &m, head) {
+    let today = m.zone.date_at(at);
+    if head.is_none_or(|d| d > today) {
         return Ok(PostingRun::default());
     }
-    post_due(ledger, &m, head).await.map(|(_, run)| run)
+    post_due_through(ledger, &m, head, today)
+        .await
+        .map(|(_, run)| run)
 }
 
-/// The scheduled run over one shard of the due index: every vault whose head is due
-/// on or before `through` (one query), each posted as [`post_due_vault`] does.
+/// What one scheduled run over the due index did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct DueRun {
+    /// Occurrences it posted.
+    pub posted: usize,
+    /// Occurrences it found posted by another poster meanwhile.
+    pub replayed: usize,
+    /// Vaults it visited (due-index entries read).
+    pub vaults: usize,
+    /// It stopped at its cap with due entries left (the next run goes on from them).
+    pub more: bool,
+}
+
+/// The scheduled run over one shard of the due index: the vaults whose head is due on
+/// or before `through` (one query of at most `budget` entries), each posted as
+/// [`post_due_vault`] does as of `at`. With no budget left it only looks (one entry)
+/// whether the shard has any due, to say that more remain.
 pub(crate) async fn post_due_shard(
     ledger: &Ledger,
     shard: u32,
     through: LocalDate,
-) -> Result<PostingRun, LedgerError> {
-    let items = query_all(
-        ledger.store.as_ref(),
-        keys::due_pk(shard),
-        keys::due_through(through),
-        true,
-    )
-    .await?;
-    let mut run = PostingRun::default();
-    for item in &items {
+    at: jiff::Timestamp,
+    budget: usize,
+    run: &mut DueRun,
+) -> Result<(), LedgerError> {
+    let page = ledger
+        .store
+        .query(&crate::store::Query {
+            pk: keys::due_pk(shard),
+            range: keys::due_through(through),
+            forward: true,
+            limit: u32::try_from(budget.max(1)).unwrap_or(u32::MAX),
+            after: None,
+        })
+        .await?;
+    if budget == 0 {
+        run.more |= !page.items.is_empty();
+        return Ok(());
+    }
+    // The stores say exactly whether more follow the page.
+    run.more |= page.last_sk.is_some();
+    for item in &page.items {
         let vault = match item.attrs.get("vaultId") {
             Some(Value::S(v)) => crate::domain::VaultId::parse(v)
                 .map_err(|_| LedgerError::internal("a due-index entry has an unreadable vault id"))?,
             _ => return Err(LedgerError::internal("a due-index entry has no vault id")),
         };
-        let one = post_due_vault(ledger, vault).await?;
+        let one = post_due_vault(ledger, vault, at).await?;
         run.posted += one.posted;
         run.replayed += one.replayed;
+        run.vaults += 1;
     }
-    Ok(run)
+    Ok(())
 }
