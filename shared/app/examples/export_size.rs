@@ -50,6 +50,7 @@ async fn run() {
             kind: dochiya_ledger::domain::AccountKind::parse(kind).expect("kind"),
             opening_balance: None,
             opening_date: None,
+            billing: None,
         };
         ledger.create_account(&who, account).await.expect("account");
     }
@@ -78,6 +79,7 @@ async fn run() {
                     memo: Some(format!("{memo} #{n}")),
                     external_ref: None,
                     lines: None,
+                    installments: None,
                 })
             })
             .collect();

@@ -147,6 +147,9 @@ pub enum Field {
     Member,
     /// An argument of a recurring schedule, by its argument name (`day`, `end`, `start`…).
     Recurring(&'static str),
+    /// An argument of a card's billing, its installments or its bill, by its argument
+    /// name (`billing`, `installments`, `account`, `month`).
+    Card(&'static str),
 }
 
 impl fmt::Display for Field {
@@ -182,6 +185,7 @@ impl fmt::Display for Field {
             Field::InviteCode => f.write_str("invite code"),
             Field::Member => f.write_str("member"),
             Field::Recurring(arg) => f.write_str(arg),
+            Field::Card(arg) => f.write_str(arg),
         }
     }
 }

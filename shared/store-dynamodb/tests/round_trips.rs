@@ -35,6 +35,7 @@ fn account(name: &str, kind: AccountKind, opening: Option<&str>) -> NewAccount {
         kind,
         opening_balance: opening.map(d),
         opening_date: None,
+        billing: None,
     }
 }
 

@@ -44,6 +44,7 @@ pub(crate) fn argument(field: Field) -> Cow<'static, str> {
         Field::InviteCode => "inviteCode",
         Field::Member => "member",
         Field::Recurring(arg) => arg,
+        Field::Card(arg) => arg,
     })
 }
 

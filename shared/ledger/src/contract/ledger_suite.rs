@@ -98,7 +98,8 @@ async fn account(
             name: name.into(),
             kind,
             opening_balance: opening.map(d),
-            opening_date: None
+            opening_date: None,
+            billing: None,
         }
     ))
     .expect("create_account")
@@ -346,7 +347,8 @@ pub async fn account_names_resolve_normalized<S: Store>(store: S) {
             name: "식비".into(),
             kind: AccountKind::Asset,
             opening_balance: None,
-            opening_date: None
+            opening_date: None,
+            billing: None,
         }
     ))
     .unwrap_err();
@@ -444,7 +446,8 @@ pub async fn opening_balances_post_against_equity<S: Store>(store: S) {
             name: "월급".into(),
             kind: AccountKind::Income,
             opening_balance: Some(d("5")),
-            opening_date: None
+            opening_date: None,
+            billing: None,
         }
     ))
     .unwrap_err();
@@ -566,6 +569,7 @@ pub async fn record_refuses_bad_input<S: Store>(store: S) {
         future_date: false,
         dry_run: false,
         external_ref: None,
+        installments: None,
     };
     let e = call!(l.record_split(&me, split.clone())).unwrap_err();
     assert_eq!(
@@ -1080,6 +1084,7 @@ pub async fn edit_in_place<S: Store>(store: S) {
             future_date: false,
             dry_run: false,
             external_ref: None,
+            installments: None,
         }
     ))
     .expect("split");
@@ -1808,7 +1813,8 @@ pub async fn injected_write_failure_leaves_nothing_partial<S: Store>(store: S) {
                 name: "우리은행".into(),
                 kind: AccountKind::Asset,
                 opening_balance: Some(d("5000")),
-                opening_date: None
+                opening_date: None,
+                billing: None,
             }
         )
         .await
@@ -2072,6 +2078,7 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
         kind: AccountKind::Asset,
         opening_balance: Some(d("10")),
         opening_date: None,
+        billing: None,
     };
     assert_eq!(
         shape(measure(&counting, l.create_account(&me, na)).await),
@@ -2380,7 +2387,8 @@ pub async fn isolation_between_people<S: Store>(store: S) {
             name: "비상금".into(),
             kind: AccountKind::Asset,
             opening_balance: Some(d("7")),
-            opening_date: None
+            opening_date: None,
+            billing: None,
         }
     ))
     .expect("create");
@@ -3013,7 +3021,8 @@ pub async fn roles_limit_what_members_do<S: Store>(store: S) {
             name: "교통비".into(),
             kind: AccountKind::Expense,
             opening_balance: None,
-            opening_date: None
+            opening_date: None,
+            billing: None,
         }
     ))
     .expect("member creates an account");
@@ -3600,6 +3609,7 @@ pub async fn round_trips_of_sharing_and_batches<S: Store>(store: S) {
         future_date: false,
         dry_run: false,
         external_ref: None,
+        installments: None,
     };
     let (shape, _) = shape_of(&counting, l.record_split(&b, split)).await;
     assert_eq!(shape, (2, 2, 2, 1, 1), "record_split_transaction (a member)");
@@ -3613,6 +3623,7 @@ pub async fn round_trips_of_sharing_and_batches<S: Store>(store: S) {
             memo: Some("카드".into()),
             external_ref: Some(format!("rt-ref-{n}")),
             lines: None,
+            installments: None,
         })
     };
     let batch = NewBatch {

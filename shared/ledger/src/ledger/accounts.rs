@@ -49,7 +49,9 @@ pub(super) async fn list_accounts(
             None => budgets::settings_through(ledger, &m, month).await?,
         };
         let budgets = budgets::in_force(&settings, month);
-        list_of(&m, &cat, &later?, include_archived, &budgets)
+        // Cards with billing: their next bills (one more round, only when there are any).
+        let bills = super::cards::next_bills(ledger, &m, &cat, today).await?;
+        list_of(&m, &cat, &later?, include_archived, (&budgets, &bills))
     })
     .await
 }
@@ -59,7 +61,7 @@ fn list_of(
     cat: &Catalogue,
     later: &BTreeMap<AccountId, i64>,
     include_archived: bool,
-    budgets: &BTreeMap<AccountId, i64>,
+    (budgets, bills): (&BTreeMap<AccountId, i64>, &BTreeMap<AccountId, NextBill>),
 ) -> Result<AccountList, LedgerError> {
     let mut listed: Vec<&AccountRec> = cat
         .accounts
@@ -98,6 +100,8 @@ fn list_of(
                     .get(&a.account_id)
                     .filter(|_| !a.archived)
                     .map(|b| Money::from_minor(*b, m.currency)),
+                billing: a.billing,
+                next_bill: bills.get(&a.account_id).cloned(),
             })
         })
         .collect::<Result<Vec<_>, LedgerError>>()?;
@@ -122,6 +126,9 @@ pub(super) async fn create_account(
             Field::OpeningBalance,
             "an opening balance applies to asset, liability and equity accounts only; income and expense accounts start at zero",
         ));
+    }
+    if input.billing.is_some() {
+        super::cards::check_billable(name.display(), input.kind)?;
     }
     if input.opening_date.is_some() && input.opening_balance.is_none() {
         return Err(LedgerError::invalid(
@@ -198,6 +205,7 @@ async fn attempt_create(
         snapshots: SnapshotHead::NEW,
         budgets: BudgetHead::new(),
         opening: Some(opening.minor()),
+        billing: input.billing,
     };
     let mut ops = vec![membership_check(who, &m)];
     let mut new_accounts = 1;
@@ -251,6 +259,15 @@ async fn attempt_create(
 /// asks for the same account: same kind and, when given, the same opening balance
 /// (an account from before openings were kept is compared by kind alone).
 fn check_same_account(existing: &AccountRec, input: &NewAccount, m: &Membership) -> Result<(), LedgerError> {
+    if input.billing.is_some_and(|b| existing.billing != Some(b)) {
+        return Err(LedgerError::invalid(
+            Field::Card("billing"),
+            format!(
+                "\"{}\" already exists with another billing cycle; change it with update_account (billing)",
+                existing.name
+            ),
+        ));
+    }
     let requested = input
         .opening_balance
         .map(|d| {
@@ -321,6 +338,7 @@ fn opening_entry(
                 snapshots: SnapshotHead::NEW,
                 budgets: BudgetHead::new(),
                 opening: Some(0),
+                billing: None,
             },
             true,
         ),

@@ -139,6 +139,7 @@ fn prepare(
         external_ref: e.external_ref.clone(),
         // Statement lines are past entries; the far-future check is record_transaction's.
         future_date: true,
+        installments: e.installments,
     };
     let memo = clean_memo(e.memo.as_deref(), Field::Memo)?;
     let external_ref = clean_external_ref(e.external_ref.as_deref())?;
@@ -608,8 +609,9 @@ impl Run<'_> {
             return Ok(EntryResult::Duplicate(d));
         }
         let currency = self.v.m.currency;
-        let postings = match resolve_postings(&self.cat, e, &self.v.m)
+        let (postings, installments) = match resolve_postings(&self.cat, e, &self.v.m)
             .and_then(|p| check_balanced(e, currency).map(|()| p))
+            .and_then(|p| e.installments(&self.cat, &p, currency).map(|i| (p, i)))
         {
             Ok(p) => p,
             Err(err) => return Ok(EntryResult::Failed(err)),
@@ -618,6 +620,7 @@ impl Run<'_> {
         let tx = TxRec {
             origin: Some(e.origin.clone()),
             external_ref: e.external_ref.map(str::to_string),
+            installments,
             ..TxRec::new(
                 id,
                 e.date,
@@ -779,6 +782,7 @@ mod tests {
             memo: Some("점심".into()),
             external_ref: external_ref.map(Into::into),
             lines: None,
+            installments: None,
         })
     }
 

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use super::types::Role;
 use crate::domain::{
-    AccountId, AccountKind, Currency, Every, LocalDate, NameKey, Schedule, TransactionId, VaultId, VaultZone,
-    YearMonth,
+    AccountId, AccountKind, Billing, Currency, Every, Installments, LocalDate, NameKey, Schedule,
+    TransactionId, VaultId, VaultZone, YearMonth,
 };
 use crate::error::LedgerError;
 use crate::store::{Attrs, Condition, Guard, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
@@ -508,6 +508,8 @@ pub(super) struct AccountRec {
     /// The opening balance it was created with (natural sign, 0 for none); `None`
     /// for accounts created before it was kept.
     pub opening: Option<i64>,
+    /// A card's billing cycle (liabilities only; `None`: not set).
+    pub billing: Option<Billing>,
 }
 
 impl AccountRec {
@@ -531,6 +533,9 @@ impl AccountRec {
         if let BudgetHead::Known { seq, tail } = &self.budgets {
             attrs.extend(BudgetHead::attrs(*seq, tail));
         }
+        if let Some(b) = self.billing {
+            attrs.extend(billing_attrs(b));
+        }
         attrs
     }
 
@@ -549,7 +554,27 @@ impl AccountRec {
                 Some(Value::N(o)) => Some(*o),
                 Some(_) => return Err(corrupt("opening")),
             },
+            billing: billing_of(a)?,
         })
+    }
+}
+
+/// Attributes of an account item holding its card's billing cycle.
+pub(super) const BILLING_ATTRS: [&str; 2] = ["closingDay", "paymentDay"];
+
+/// The attributes that store a card's billing cycle on its account item.
+pub(super) fn billing_attrs(b: Billing) -> Attrs {
+    BTreeMap::from([
+        (BILLING_ATTRS[0].into(), Value::N(b.closing_day())),
+        (BILLING_ATTRS[1].into(), Value::N(b.payment_day())),
+    ])
+}
+
+fn billing_of(a: &Attrs) -> Result<Option<Billing>, LedgerError> {
+    match (optional_n(a, BILLING_ATTRS[0])?, optional_n(a, BILLING_ATTRS[1])?) {
+        (None, None) => Ok(None),
+        (Some(c), Some(p)) => Billing::new(c, p).map(Some).map_err(|_| corrupt("closingDay")),
+        _ => Err(corrupt("paymentDay")),
     }
 }
 
@@ -637,6 +662,15 @@ pub(super) struct TxRec {
     pub external_ref: Option<String>,
     /// The name of the recurring schedule that posted it (absent on every other entry).
     pub recurring: Option<String>,
+    /// An installment purchase: how many parts, on which card (absent: one-time).
+    pub installments: Option<InstallmentPlan>,
+}
+
+/// How a card purchase is paid: in `count` monthly parts on the bills of `card`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct InstallmentPlan {
+    pub count: Installments,
+    pub card: AccountId,
 }
 
 impl TxRec {
@@ -665,6 +699,7 @@ impl TxRec {
             origin: None,
             external_ref: None,
             recurring: None,
+            installments: None,
         }
     }
 
@@ -709,6 +744,10 @@ impl TxRec {
         }
         if let Some(r) = &self.recurring {
             attrs.insert(RECURRING.into(), sv(r));
+        }
+        if let Some(plan) = &self.installments {
+            attrs.insert(INSTALLMENTS.into(), Value::N(i64::from(plan.count.count())));
+            attrs.insert(INSTALLMENT_CARD.into(), sv(plan.card.to_string()));
         }
         if let Some(by) = &self.recorded_by {
             attrs.insert(RECORDED_BY.into(), sv(by));
@@ -776,6 +815,13 @@ impl TxRec {
                 Some(Value::S(r)) => Some(r.clone()),
                 Some(_) => return Err(corrupt(RECURRING)),
             },
+            installments: match optional_n(a, INSTALLMENTS)? {
+                None => None,
+                Some(count) => Some(InstallmentPlan {
+                    count: parse_or_corrupt(Installments::new(count), "installment count")?,
+                    card: parse_or_corrupt(AccountId::parse(s(a, INSTALLMENT_CARD)?), "installment card")?,
+                }),
+            },
         })
     }
 
@@ -792,6 +838,10 @@ const EXTERNAL_REF: &str = "externalRef";
 
 /// Attribute of a transaction naming the recurring schedule that posted it.
 const RECURRING: &str = "recurring";
+
+/// Attributes of an installment purchase: its count of parts and the card's account id.
+const INSTALLMENTS: &str = "installments";
+const INSTALLMENT_CARD: &str = "installmentCard";
 
 /// Read an integer attribute that may be absent.
 fn optional_n(attrs: &Attrs, name: &str) -> Result<Option<i64>, LedgerError> {

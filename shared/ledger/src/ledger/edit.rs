@@ -372,7 +372,7 @@ async fn attempt(
     if let Some(d) = input.date.filter(|_| !input.future_date) {
         super::record::check_not_far_future(d, m.today(ledger))?;
     }
-    let new = TxRec {
+    let mut new = TxRec {
         date: input.date.unwrap_or(current.date),
         memo: memo.map_or_else(|| current.memo.clone(), str::to_string),
         postings: new_postings(&cat, &current, input, &m)?,
@@ -380,6 +380,15 @@ async fn attempt(
         edited_at_ms: Some(now_ms),
         ..current.clone()
     };
+    // An installment purchase stays one: on a card with billing, its parts moved with it.
+    if let Some(plan) = current.installments {
+        new.installments = Some(super::cards::plan_for(
+            &cat,
+            &new.postings,
+            plan.count,
+            m.currency,
+        )?);
+    }
     if new.date == current.date && new.memo == current.memo && new.postings == current.postings {
         // Nothing differs: nothing is written, and a retry would answer the same.
         return unchanged(&current, &history, &cat, &later, &m, input.dry_run);

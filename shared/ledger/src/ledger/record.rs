@@ -287,6 +287,9 @@ impl<'a> Entry<'a> {
         if let Some(r) = self.external_ref {
             parts.push(format!("xr:{r}"));
         }
+        if let Some(n) = self.input.installments {
+            parts.push(format!("in:{}", n.count()));
+        }
         let own = parts.join("\u{1e}");
         if self.print_prefix.is_empty() {
             own
@@ -306,6 +309,19 @@ impl<'a> Entry<'a> {
         rec.vault_id == self.vault_id
             && (rec.fingerprint == self.fingerprint()
                 || (!self.date_given && rec.fingerprint == self.fingerprint_at(rec.tx.date)))
+    }
+
+    /// The installment plan of this entry's postings, when it asked for one (decision 040).
+    pub fn installments(
+        &self,
+        cat: &Catalogue,
+        postings: &[PostingRec],
+        currency: Currency,
+    ) -> Result<Option<super::codec::InstallmentPlan>, LedgerError> {
+        self.input
+            .installments
+            .map(|n| super::cards::plan_for(cat, postings, n, currency))
+            .transpose()
     }
 
     /// Whether the duplicate guard decides about this entry: not with allowDuplicate,
@@ -695,6 +711,7 @@ async fn attempt(
     let (cat, later) = reads.cat?;
     let postings = resolve_postings(&cat, &e, &m)?;
     check_balanced(&e, m.currency)?;
+    let installments = e.installments(&cat, &postings, m.currency)?;
     if let Some(replayed) = duplicate_check(ledger, &e, &claim, &reads.guards, &m, now_ms).await? {
         return Ok(replayed);
     }
@@ -702,6 +719,7 @@ async fn attempt(
     let tx = TxRec {
         origin: Some(e.origin.clone()),
         external_ref: e.external_ref.map(str::to_string),
+        installments,
         ..TxRec::new(
             TransactionId::generate(now_ms, ledger.entropy.next_u64()),
             e.date,
@@ -811,6 +829,7 @@ pub(super) fn view(tx: &TxRec, cat: Option<&Catalogue>, currency: Currency) -> T
             .and_then(|s| jiff::Timestamp::from_second(s).ok()),
         voided_by: tx.voided_by.clone().filter(|_| tx.voided),
         recurring: tx.recurring.clone(),
+        installments: tx.installments.map(|p| p.count.count()),
         preview: false,
     }
 }

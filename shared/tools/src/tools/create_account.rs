@@ -84,6 +84,7 @@ impl Operation for CreateAccount {
                     kind: args.kind.into(),
                     opening_balance: args.opening_balance.map(|a| a.0),
                     opening_date: args.opening_date.map(|d| d.0),
+                    billing: None,
                 },
             )
             .await?;

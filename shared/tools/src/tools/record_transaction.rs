@@ -172,6 +172,7 @@ impl Operation for RecordTransaction {
                             future_date,
                             dry_run,
                             external_ref,
+                            installments: None,
                         },
                     )
                     .await?

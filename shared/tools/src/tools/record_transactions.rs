@@ -300,6 +300,7 @@ fn read_entry(e: Entry) -> Result<BatchEntry, Unreadable> {
         memo: e.memo.map(String::from),
         external_ref: e.external_ref.map(String::from),
         lines,
+        installments: None,
     })
 }
 

@@ -81,6 +81,7 @@ pub async fn write_results_show_balances_as_of_today<S: Store>(store: S) {
             future_date: false,
             dry_run: false,
             external_ref: None,
+            installments: None,
         }
     ))
     .expect("split");
@@ -151,6 +152,7 @@ pub async fn write_results_show_balances_as_of_today<S: Store>(store: S) {
             memo: Some(format!("시장 {on}")),
             external_ref: None,
             lines: None,
+            installments: None,
         })
     };
     let batch = call!(l.record_transactions(
@@ -179,6 +181,7 @@ pub async fn write_results_show_balances_as_of_today<S: Store>(store: S) {
         kind: AccountKind::Asset,
         opening_balance: Some(d("500000")),
         opening_date: Some(date("2026-04-01")),
+        billing: None,
     };
     let created = call!(l.create_account(&me, savings.clone())).expect("create");
     assert_eq!(
@@ -339,6 +342,7 @@ pub async fn create_account_repeat_must_match<S: Store>(store: S) {
         kind,
         opening_balance: opening.map(d),
         opening_date: None,
+        billing: None,
     };
     for (kind, opening) in [(AccountKind::Asset, Some("1000000")), (AccountKind::Asset, None)] {
         let again = call!(l.create_account(&me, bank(kind, opening))).expect("repeat");
@@ -366,6 +370,7 @@ pub async fn create_account_repeat_must_match<S: Store>(store: S) {
         kind: AccountKind::Asset,
         opening_balance: Some(d(opening)),
         opening_date: None,
+        billing: None,
     };
     assert!(
         !call!(l.create_account(&me, cash("0")))
@@ -399,6 +404,7 @@ pub async fn system_names_follow_the_vault<S: Store>(store: S) {
         kind,
         opening_balance: opening.map(d),
         opening_date: None,
+        billing: None,
     };
     // The opening entry's memo and the names of its accounts.
     async fn opening_of(l: &Ledger, me: &PersonId, vault: &str, a: &CreatedAccount) -> (String, Vec<String>) {

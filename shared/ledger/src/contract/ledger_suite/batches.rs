@@ -24,6 +24,7 @@ pub(super) fn entry(
         memo: Some(memo.into()),
         external_ref: external_ref.map(Into::into),
         lines: None,
+        installments: None,
     })
 }
 
@@ -267,7 +268,8 @@ pub async fn batches_share_external_refs<S: Store>(store: S) {
             name: "현금".into(),
             kind: AccountKind::Asset,
             opening_balance: None,
-            opening_date: None
+            opening_date: None,
+            billing: None,
         }
     ))
     .expect("account");
@@ -278,7 +280,8 @@ pub async fn batches_share_external_refs<S: Store>(store: S) {
             name: "식비".into(),
             kind: AccountKind::Expense,
             opening_balance: None,
-            opening_date: None
+            opening_date: None,
+            billing: None,
         }
     ))
     .expect("account");

@@ -215,6 +215,7 @@ pub async fn handle_shaped_names_are_refused<S: Store>(store: S) {
             kind: AccountKind::Liability,
             opening_balance: None,
             opening_date: None,
+            billing: None,
         }
     ))
     .unwrap_err();

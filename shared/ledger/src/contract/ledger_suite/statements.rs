@@ -298,6 +298,7 @@ pub async fn overflow_in_the_middle_of_a_batch<S: Store>(store: S) {
                 future_date: false,
                 dry_run: false,
                 external_ref: None,
+                installments: None,
             }
         ))
         .expect("fill");

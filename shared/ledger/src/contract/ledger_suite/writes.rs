@@ -167,6 +167,7 @@ pub async fn replays_show_the_entry_as_it_is_now<S: Store>(store: S) {
         future_date: false,
         dry_run: false,
         external_ref: None,
+        installments: None,
     };
     let s = call!(l.record_split(&me, split.clone())).expect("split");
     call!(l.void_transaction(&me, None, s.transaction.transaction_id, None)).expect("void split");
@@ -187,6 +188,7 @@ pub async fn replays_show_the_entry_as_it_is_now<S: Store>(store: S) {
             memo: Some(memo.into()),
             external_ref: None,
             lines: None,
+            installments: None,
         })
     };
     let b = NewBatch {
@@ -295,6 +297,7 @@ pub async fn unusual_directions_are_recorded_with_a_note<S: Store>(store: S) {
         future_date: false,
         dry_run: true,
         external_ref: None,
+        installments: None,
     };
     let s = call!(l.record_split(&me, split.clone())).expect("split");
     assert_eq!(note(&s), reading(Reading::SpendingMoved, "쇼핑", "식비"));
@@ -310,6 +313,7 @@ pub async fn unusual_directions_are_recorded_with_a_note<S: Store>(store: S) {
                 memo: Some("가맹점".into()),
                 external_ref: None,
                 lines: None,
+                installments: None,
             }),
             Ok(BatchEntry {
                 from: "쇼핑".into(),
@@ -319,6 +323,7 @@ pub async fn unusual_directions_are_recorded_with_a_note<S: Store>(store: S) {
                 memo: Some("취소".into()),
                 external_ref: None,
                 lines: None,
+                installments: None,
             }),
         ],
         idempotency_key: key(),
