@@ -184,8 +184,8 @@ mod tests {
         }
         // Outputs: list/get/record/void transactions + create_account's opening id
         // + record_transactions' results and their current + edit's and record's
-        // current; inputs: get + void + edit.
-        assert_eq!(found, 13);
+        // current + card_bill's items; inputs: get + void + edit.
+        assert_eq!(found, 14);
     }
 
     /// The published input schema and the deserializer agree on every tool's examples.

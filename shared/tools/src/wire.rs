@@ -249,6 +249,16 @@ pub(crate) struct TransactionOut<Id = StoredId> {
     /// The recurring schedule (set_recurring) that posted it, by name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) recurring: Option<String>,
+    /// An installment purchase: its card bills carry it in `count` monthly parts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) installments: Option<InstallmentsOut>,
+}
+
+/// How many monthly parts an installment purchase is billed in.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub(crate) struct InstallmentsOut {
+    /// 2–36.
+    pub(crate) count: u8,
 }
 
 /// An earlier version of an edited transaction.
@@ -304,6 +314,7 @@ impl<Id: IdOut> From<lt::Transaction> for TransactionOut<Id> {
             voided_at: t.voided_at.map(|at| at.to_string()),
             voided_by: t.voided_by,
             recurring: t.recurring,
+            installments: t.installments.map(|count| InstallmentsOut { count }),
         }
     }
 }

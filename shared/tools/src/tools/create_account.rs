@@ -26,6 +26,8 @@ pub(crate) struct Args {
     opening_balance: Option<AmountArg>,
     /// YYYY-MM-DD; default today.
     opening_date: Option<DateArg>,
+    /// A card's (liability's) bill cycle.
+    billing: Option<super::card_bill::BillingArg>,
 }
 
 /// Result of `create_account`.
@@ -67,6 +69,7 @@ impl Operation for CreateAccount {
     const EXAMPLES: crate::operation::Examples = (
         &[
                 r#"{"name": "신한카드", "kind": "liability", "openingBalance": "300000", "openingDate": "2026-03-01"}"#,
+                r#"{"name": "삼성카드", "kind": "liability", "billing": {"closingDay": 18, "paymentDay": 1}}"#,
             ],
             &[
                 r#"{"name": "x", "kind": "salary"}"#,
@@ -84,7 +87,7 @@ impl Operation for CreateAccount {
                     kind: args.kind.into(),
                     opening_balance: args.opening_balance.map(|a| a.0),
                     opening_date: args.opening_date.map(|d| d.0),
-                    billing: None,
+                    billing: args.billing.as_ref().map(|b| b.parse()).transpose()?.flatten(),
                 },
             )
             .await?;

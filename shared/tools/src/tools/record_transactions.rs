@@ -93,6 +93,8 @@ struct Entry {
     memo: Option<MemoArg>,
     #[schemars(description = text::EXTERNAL_REF)]
     external_ref: Option<RefArg>,
+    #[schemars(description = text::INSTALLMENTS)]
+    installments: Option<i64>,
 }
 
 /// Arguments of `record_transactions`.
@@ -250,6 +252,11 @@ fn read_entry(e: Entry) -> Result<BatchEntry, Unreadable> {
         .map(|d| d.0)
         .transpose()
         .map_err(|m| unreadable(Field::Date, m))?;
+    let installments = e
+        .installments
+        .map(dochiya_ledger::domain::Installments::new)
+        .transpose()
+        .map_err(|p| unreadable(Field::Card("installments"), p.message().to_string()))?;
     let (from, to, amount, lines) = match (e.from, e.to, e.amount, e.lines) {
         (Some(from), Some(to), Some(amount), None) => {
             let amount = amount.0.map_err(|m| {
@@ -300,7 +307,7 @@ fn read_entry(e: Entry) -> Result<BatchEntry, Unreadable> {
         memo: e.memo.map(String::from),
         external_ref: e.external_ref.map(String::from),
         lines,
-        installments: None,
+        installments,
     })
 }
 

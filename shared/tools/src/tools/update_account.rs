@@ -27,6 +27,8 @@ pub(crate) struct Args {
     archive: Option<bool>,
     /// true: archive even with money left.
     force: Option<bool>,
+    /// A card's (liability's) bill cycle; {} clears it.
+    billing: Option<super::card_bill::BillingArg>,
 }
 
 /// The account after the update.
@@ -41,6 +43,9 @@ struct AccountOut {
     kind: KindWire,
     /// True when it is archived: new transactions cannot use it.
     archived: bool,
+    /// A card's billing cycle (after a billing change; absent when cleared).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    billing: Option<super::card_bill::BillingOut>,
 }
 
 /// Result of `update_account`.
@@ -66,10 +71,20 @@ enum Change<'a> {
     Rename(&'a str),
     Archive { force: bool },
     Restore(Option<&'a str>),
+    Billing(Option<dochiya_ledger::domain::Billing>),
 }
 
 fn change(args: &Args) -> Result<Change<'_>, LedgerError> {
     let new_name = args.new_name.as_deref();
+    if let Some(billing) = &args.billing {
+        if new_name.is_some() || args.archive.is_some() || args.force.is_some() {
+            return Err(LedgerError::invalid(
+                Field::Entries,
+                "send billing in its own call, without newName, archive or force",
+            ));
+        }
+        return Ok(Change::Billing(billing.parse()?));
+    }
     match (args.archive, new_name, args.force) {
         (Some(true), None, force) => Ok(Change::Archive {
             force: force.unwrap_or(false),
@@ -86,7 +101,7 @@ fn change(args: &Args) -> Result<Change<'_>, LedgerError> {
         (None, Some(name), _) => Ok(Change::Rename(name)),
         (None, None, _) => Err(LedgerError::invalid(
             Field::Entries,
-            "nothing to change: send newName, or archive (true to archive, false to bring back)",
+            "nothing to change: send newName, archive (true to archive, false to bring back) or billing",
         )),
     }
 }
@@ -107,11 +122,18 @@ impl Operation for UpdateAccount {
         &[
             r#"{"account": "교통비", "newName": "교통"}"#,
             r#"{"account": "신한카드", "archive": true, "force": true}"#,
+            r#"{"account": "신한카드", "billing": {"closingDay": 31, "paymentDay": 14}}"#,
+            r#"{"account": "신한카드", "billing": {}}"#,
             r#"{"vault": "우리집", "account": "국민카드 (archived 2026-05-31)", "archive": false, "newName": "국민카드2"}"#,
             // Refused by the tool with what to send instead, not by the schema.
             r#"{"account": "a"}"#,
         ],
-        &["{}", r#"{"account": "a", "archive": "yes"}"#, r#"{"account": "a", "name": "b"}"#],
+        &[
+            "{}",
+            r#"{"account": "a", "archive": "yes"}"#,
+            r#"{"account": "a", "name": "b"}"#,
+            r#"{"account": "a", "billing": {"closing": 31}}"#,
+        ],
     );
 
     fn argument(field: Field) -> std::borrow::Cow<'static, str> {
@@ -134,6 +156,7 @@ impl Operation for UpdateAccount {
                         name: a.name,
                         kind: a.kind.into(),
                         archived: false,
+                        billing: None,
                     },
                     balance: None,
                     scheduled: None,
@@ -149,6 +172,7 @@ impl Operation for UpdateAccount {
                         name: a.name,
                         kind: a.kind.into(),
                         archived: true,
+                        billing: None,
                     },
                     balance: Some(a.balance.into()),
                     scheduled: a.scheduled.map(Into::into),
@@ -166,6 +190,23 @@ impl Operation for UpdateAccount {
                         name: a.name,
                         kind: a.kind.into(),
                         archived: false,
+                        billing: None,
+                    },
+                    balance: None,
+                    scheduled: None,
+                }
+            }
+            Change::Billing(billing) => {
+                let a = ledger.set_billing(who, vault, &args.account, billing).await?;
+                Output {
+                    vault: a.vault.into(),
+                    changed: a.changed,
+                    account: AccountOut {
+                        account_id: a.account_id.into(),
+                        name: a.name,
+                        kind: a.kind.into(),
+                        archived: false,
+                        billing: a.billing.map(Into::into),
                     },
                     balance: None,
                     scheduled: None,
