@@ -2882,6 +2882,11 @@ pub use surface::*;
 
 mod recurring;
 pub use recurring::*;
+
+// ---------------------------------------------------------------- card bills (decision 040)
+
+mod cards;
+pub use cards::*;
 // ---------------------------------------------------------------- sharing
 
 /// A fresh person whose token carries a display name.
@@ -3754,6 +3759,13 @@ macro_rules! ledger_contract_tests {
             recurring_turns_at_los_angeles_midnight,
             recurring_refuses_bad_input,
             recurring_scheduled_run_posts_only_what_is_due,
+            // card bills (ledger_suite/cards.rs)
+            card_bills_follow_each_cycle,
+            installment_parts_land_on_consecutive_bills,
+            card_bill_refunds_and_payments,
+            installment_purchase_edited_and_voided,
+            card_billing_refuses_bad_input,
+            card_bill_reads_do_not_grow_with_history,
         );
     };
 }
