@@ -16,9 +16,9 @@ use crate::wire::{AmountOut, DateOut, TransactionIdOut, VaultOut};
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct BillingArg {
-    /// Last day of the usage period, 1–31 (31: month end).
+    /// Usage period's last day, 1–31 (31: month end).
     closing_day: Option<i64>,
-    /// Day the bill is paid, 1–31.
+    /// Day paid, 1–31.
     payment_day: Option<i64>,
 }
 

@@ -26,7 +26,7 @@ pub(crate) struct Args {
     opening_balance: Option<AmountArg>,
     /// YYYY-MM-DD; default today.
     opening_date: Option<DateArg>,
-    /// A card's (liability's) bill cycle.
+    /// A card's bill cycle.
     billing: Option<super::card_bill::BillingArg>,
 }
 

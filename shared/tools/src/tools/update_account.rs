@@ -27,7 +27,7 @@ pub(crate) struct Args {
     archive: Option<bool>,
     /// true: archive even with money left.
     force: Option<bool>,
-    /// A card's (liability's) bill cycle; {} clears it.
+    /// A card's bill cycle; {} clears it.
     billing: Option<super::card_bill::BillingArg>,
 }
 
