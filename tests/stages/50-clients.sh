@@ -43,6 +43,7 @@ clients_run py-mcp-2 "$clients_py2/bin/python" tests/clients/py_mcp2_story.py
 clients_run py-mcp-1 "$clients_py1/bin/python" tests/clients/py_mcp1_story.py
 clients_run py-mcp-2-together "$clients_py2/bin/python" tests/clients/py_mcp2_together.py
 clients_run py-mcp-2-household "$clients_py2/bin/python" tests/clients/py_mcp2_household.py
+clients_run py-mcp-2-card "$clients_py2/bin/python" tests/clients/py_mcp2_card.py
 echo "clients: $clients_passed passed, ${#clients_failed[@]} failed"
 if ((${#clients_failed[@]})); then
   echo "client stories failed: ${clients_failed[*]} (server log: $DOCHIYA_BUILD_DIR/clients-server.log)" >&2

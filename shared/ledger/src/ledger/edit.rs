@@ -313,6 +313,31 @@ fn out_of_range() -> LedgerError {
     LedgerError::invalid(Field::Total, "the amounts are out of range")
 }
 
+/// The edited transaction: the same id, one version higher. An installment purchase
+/// stays one, on a card with billing, and its parts move with it (decision 040).
+fn next_version(
+    cat: &Catalogue,
+    current: &TxRec,
+    (input, memo): (&TransactionEdit, Option<&str>),
+    m: &Membership,
+    now_ms: i64,
+) -> Result<TxRec, LedgerError> {
+    let postings = new_postings(cat, current, input, m)?;
+    let installments = match current.installments {
+        Some(plan) => Some(super::cards::plan_for(cat, &postings, plan.count, m.currency)?),
+        None => None,
+    };
+    Ok(TxRec {
+        date: input.date.unwrap_or(current.date),
+        memo: memo.map_or_else(|| current.memo.clone(), str::to_string),
+        postings,
+        version: current.version + 1,
+        edited_at_ms: Some(now_ms),
+        installments,
+        ..current.clone()
+    })
+}
+
 /// Most edits of one transaction: its history is returned whole, so it stays bounded.
 pub const MAX_EDITS: u32 = 100;
 
@@ -372,23 +397,7 @@ async fn attempt(
     if let Some(d) = input.date.filter(|_| !input.future_date) {
         super::record::check_not_far_future(d, m.today(ledger))?;
     }
-    let mut new = TxRec {
-        date: input.date.unwrap_or(current.date),
-        memo: memo.map_or_else(|| current.memo.clone(), str::to_string),
-        postings: new_postings(&cat, &current, input, &m)?,
-        version: current.version + 1,
-        edited_at_ms: Some(now_ms),
-        ..current.clone()
-    };
-    // An installment purchase stays one: on a card with billing, its parts moved with it.
-    if let Some(plan) = current.installments {
-        new.installments = Some(super::cards::plan_for(
-            &cat,
-            &new.postings,
-            plan.count,
-            m.currency,
-        )?);
-    }
+    let new = next_version(&cat, &current, (input, memo), &m, now_ms)?;
     if new.date == current.date && new.memo == current.memo && new.postings == current.postings {
         // Nothing differs: nothing is written, and a retry would answer the same.
         return unchanged(&current, &history, &cat, &later, &m, input.dry_run);

@@ -80,8 +80,11 @@ fn dates3(from: &str, to: &str, due: &str) -> (String, String, String) {
     (from.into(), to.into(), due.into())
 }
 
-/// (date, memo, amount, part) of each item.
-fn items_of(b: &CardBill) -> Vec<(String, String, String, Option<(u8, u8)>)> {
+/// (date, memo, amount, part) of one bill item.
+type ItemRow = (String, String, String, Option<(u8, u8)>);
+
+/// Each item of a bill as an [`ItemRow`].
+fn items_of(b: &CardBill) -> Vec<ItemRow> {
     b.items
         .iter()
         .map(|i| (i.date.to_string(), i.memo.clone(), i.amount.to_string(), i.part))
