@@ -45,6 +45,7 @@ clients_run py-mcp-2-together "$clients_py2/bin/python" tests/clients/py_mcp2_to
 clients_run py-mcp-2-household "$clients_py2/bin/python" tests/clients/py_mcp2_household.py
 clients_run py-mcp-2-categories "$clients_py2/bin/python" tests/clients/py_mcp2_categories.py
 clients_run py-mcp-2-undo "$clients_py2/bin/python" tests/clients/py_mcp2_undo.py
+clients_run py-mcp-2-card "$clients_py2/bin/python" tests/clients/py_mcp2_card.py
 echo "clients: $clients_passed passed, ${#clients_failed[@]} failed"
 if ((${#clients_failed[@]})); then
   echo "client stories failed: ${clients_failed[*]} (server log: $DOCHIYA_BUILD_DIR/clients-server.log)" >&2

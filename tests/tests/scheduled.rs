@@ -59,6 +59,8 @@ async fn book(l: &Ledger, who: &PersonId, name: &str, day: i64, start: &str) -> 
                 kind,
                 opening_balance: opening,
                 opening_date: None,
+                parent: None,
+                billing: None,
             },
         ))
         .await

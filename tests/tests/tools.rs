@@ -331,7 +331,7 @@ async fn record_transaction_refuses_bad_amounts_and_accounts() {
             r#"{"from": "카카오뱅크", "to": "식비", "amount": "5", "idempotency_key": "d"}"#
         )
         .await,
-        "Unknown argument `idempotency_key`. The accepted arguments are `vault`, `from`, `to`, `amount`, `lines`, `date`, `memo`, `idempotencyKey`, `allowDuplicate`, `futureDate`, `dryRun`, `externalRef`, `tags`; check the spelling against the input schema."
+        "Unknown argument `idempotency_key`. The accepted arguments are `vault`, `from`, `to`, `amount`, `lines`, `date`, `memo`, `idempotencyKey`, `allowDuplicate`, `futureDate`, `dryRun`, `externalRef`, `tags`, `installments`; check the spelling against the input schema."
     );
     // Nothing above was written.
     assert_eq!(
@@ -1289,7 +1289,7 @@ async fn rename_and_archive_accounts_keep_history() {
     // What to send instead, before any work.
     assert_eq!(
         p.err("update_account", r#"{"account": "교통"}"#).await,
-        "Invalid arguments: nothing to change: send newName, or archive (true to archive, false to bring back)."
+        "Invalid arguments: nothing to change: send newName, archive (true to archive, false to bring back), parent or billing."
     );
     assert_eq!(
         p.err(
@@ -2266,4 +2266,143 @@ async fn write_balances_are_as_of_today_on_both_generations() {
     );
     assert!(!balances_by_name(&legacy).iter().any(|(n, _)| n == "신한카드"));
     assert_eq!(s(&legacy["totals"]["liabilities"]), "1400");
+}
+
+// ---- card bills (decision 040) ----
+
+/// Billing on a card, a 3-part purchase beside a one-time charge, a payment after the
+/// close, the bill with its parts; each refusal says what to send, and nothing is stored.
+#[tokio::test]
+async fn card_bill_with_billing_installments_and_refusals() {
+    let h = Harness::new().await;
+    let p = h.person("card-bill");
+    household(&p).await;
+    let set = p
+        .ok(
+            "update_account",
+            r#"{"account": "신한카드", "billing": {"closingDay": 31, "paymentDay": 14}}"#,
+        )
+        .await;
+    assert_eq!(
+        (&set["account"]["billing"], &set["changed"]),
+        (&json!({"closingDay": 31, "paymentDay": 14}), &json!(true))
+    );
+    let tv = p
+        .ok(
+            "record_transaction",
+            r#"{"from": "신한카드", "to": "식비", "amount": "100000", "date": "2026-10-20", "memo": "TV", "installments": 3, "idempotencyKey": "tv"}"#,
+        )
+        .await;
+    assert_eq!(tv["transaction"]["installments"], json!({"count": 3}));
+    let tv_id = s(&tv["transaction"]["transactionId"]).to_owned();
+    let lunch = p
+        .ok(
+            "record_transaction",
+            r#"{"from": "신한카드", "to": "식비", "amount": "12000", "date": "2026-10-05", "memo": "점심", "idempotencyKey": "lunch"}"#,
+        )
+        .await;
+    let lunch_id = s(&lunch["transaction"]["transactionId"]).to_owned();
+    p.ok(
+        "record_transaction",
+        r#"{"from": "카카오뱅크", "to": "신한카드", "amount": "20000", "date": "2026-11-10", "memo": "카드값", "idempotencyKey": "pay"}"#,
+    )
+    .await;
+    let bill = p
+        .ok("card_bill", r#"{"account": "신한카드", "month": "2026-11"}"#)
+        .await;
+    assert_eq!(
+        bill,
+        json!({
+            "vault": bill["vault"],
+            "currency": "KRW",
+            "account": "신한카드",
+            "period": {"from": "2026-10-01", "to": "2026-10-31"},
+            "dueDate": "2026-11-14",
+            "items": [
+                {"transactionId": lunch_id, "date": "2026-10-05", "memo": "점심", "amount": "12000"},
+                {"transactionId": tv_id, "date": "2026-10-20", "memo": "TV", "amount": "33334", "part": 1, "of": 3},
+            ],
+            "total": "45334",
+            "paid": "20000",
+            "remaining": "25334",
+        })
+    );
+    let listed = p.ok("list_accounts", "{}").await;
+    let card = listed["accounts"]
+        .as_array()
+        .and_then(|a| a.iter().find(|a| a["name"] == "신한카드"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(card["billing"], json!({"closingDay": 31, "paymentDay": 14}));
+    assert!(
+        card["nextBill"]["dueDate"]
+            .as_str()
+            .is_some_and(|d| d.ends_with("-14")),
+        "{card}"
+    );
+    p.ok("create_account", r#"{"name": "국민카드", "kind": "liability"}"#)
+        .await;
+    let cases = [
+        (
+            "record_transaction",
+            r#"{"from": "신한카드", "to": "식비", "amount": "9000", "installments": 1, "idempotencyKey": "i1"}"#,
+            "Invalid installments: 1 is not a number of installments; send 2–36 (months), or leave it out for a one-time charge.",
+        ),
+        (
+            "record_transaction",
+            r#"{"from": "신한카드", "to": "식비", "amount": "9000", "installments": 37, "idempotencyKey": "i37"}"#,
+            "Invalid installments: 37 is not a number of installments; send 2–36 (months), or leave it out for a one-time charge.",
+        ),
+        (
+            "record_transaction",
+            r#"{"from": "식비", "to": "신한카드", "amount": "9000", "installments": 3, "idempotencyKey": "refund"}"#,
+            "Invalid installments: money back onto \"신한카드\" (a refund) is one-time: leave installments out; a refund of a whole installment purchase is voiding that purchase.",
+        ),
+        (
+            "record_transaction",
+            r#"{"from": "카카오뱅크", "to": "식비", "amount": "9000", "installments": 3, "idempotencyKey": "bank"}"#,
+            "Invalid installments: installments are for a purchase paid by card: `from` must be one liability account (the card) with billing set.",
+        ),
+        (
+            "record_transaction",
+            r#"{"from": "국민카드", "to": "식비", "amount": "9000", "installments": 3, "idempotencyKey": "nobilling"}"#,
+            "Invalid installments: \"국민카드\" has no billing cycle, so its parts would have no bills: set it first with update_account (billing: {closingDay, paymentDay}), then record the purchase.",
+        ),
+        (
+            "update_account",
+            r#"{"account": "신한카드", "billing": {"closingDay": 32, "paymentDay": 14}}"#,
+            "Invalid billing: closingDay 32 is not a day of the month; send 1–31 (31 means the month's last day, as in 전월 1일 ~ 전월 말일).",
+        ),
+        (
+            "update_account",
+            r#"{"account": "신한카드", "billing": {"closingDay": 31}}"#,
+            "Invalid billing: send both closingDay and paymentDay (e.g. {\"closingDay\": 31, \"paymentDay\": 14}), or {} to clear it.",
+        ),
+        (
+            "update_account",
+            r#"{"account": "식비", "billing": {"closingDay": 31, "paymentDay": 14}}"#,
+            "Invalid billing: \"식비\" is an expense account; billing is for a card, a liability account (create the card with kind liability).",
+        ),
+        (
+            "create_account",
+            r#"{"name": "적금", "kind": "asset", "billing": {"closingDay": 31, "paymentDay": 14}}"#,
+            "Invalid billing: \"적금\" is an asset account; billing is for a card, a liability account (create the card with kind liability).",
+        ),
+        (
+            "card_bill",
+            r#"{"account": "국민카드"}"#,
+            "Invalid account: \"국민카드\" has no billing cycle yet: set it with update_account (billing: {closingDay, paymentDay}, e.g. closingDay 31 and paymentDay 14 for 전월 1일 ~ 전월 말일 paid on the 14th), then ask again.",
+        ),
+    ];
+    for (tool, args, expected) in cases {
+        assert_eq!(p.err(tool, args).await, expected, "{tool} {args}");
+    }
+    // Nothing above was written: three entries and the opening balance, no 적금.
+    let all = p.ok("list_transactions", "{}").await;
+    assert_eq!(all["transactions"].as_array().map(Vec::len), Some(4));
+    let names: Vec<Value> = p.ok("list_accounts", "{}").await["accounts"]
+        .as_array()
+        .map(|a| a.iter().map(|a| a["name"].clone()).collect())
+        .unwrap_or_default();
+    assert!(!names.contains(&json!("적금")), "{names:?}");
 }

@@ -100,6 +100,10 @@ async fn tools_list_without_the_extension_is_byte_for_byte_the_list_without_view
                 json!("budget_report"),
                 json!({"ui": {"resourceUri": views::BUDGET}})
             ),
+            (
+                json!("card_bill"),
+                json!({"ui": {"resourceUri": views::CARD_BILL}})
+            ),
         ]
     );
     let (_, plain) = app.post_raw(None, &requests[0].0, &requests[0].1).await;

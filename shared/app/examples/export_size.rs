@@ -51,6 +51,7 @@ async fn run() {
             opening_balance: None,
             opening_date: None,
             parent: None,
+            billing: None,
         };
         ledger.create_account(&who, account).await.expect("account");
     }
@@ -80,6 +81,7 @@ async fn run() {
                     external_ref: None,
                     lines: None,
                     tags: vec![],
+                    installments: None,
                 })
             })
             .collect();

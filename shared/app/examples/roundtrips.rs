@@ -320,6 +320,29 @@ async fn main() -> Result<(), Failure> {
     run("list_snapshots", Read, json!({})).await?;
     run("budget_report", Read, json!({})).await?;
     run("export_transactions", Read, json!({"format": "csv"})).await?;
+    // A card with billing (decision 040): the cycle is one update; a bill is the
+    // accounts, then the period's entries and the open installments in one round.
+    rig.call(
+        &me,
+        "create_account",
+        &json!({"name": "신한카드", "kind": "liability"}),
+    )
+    .await?;
+    run(
+        "update_account (billing)",
+        Write,
+        json!({"account": "신한카드", "billing": {"closingDay": 31, "paymentDay": 14}}),
+    )
+    .await?;
+    run(
+        "record_transaction (installments)",
+        Write,
+        json!({"from": "신한카드", "to": "식비", "amount": "90000", "memo": "할부", "installments": 3,
+               "idempotencyKey": "rt-card"}),
+    )
+    .await?;
+    run("card_bill", Read, json!({"account": "신한카드"})).await?;
+    run("list_accounts (a card with billing)", Read, json!({})).await?;
     run(
         "update_account",
         Write,
@@ -647,6 +670,8 @@ async fn scheduled_run(rig: &Rig) -> Result<(), Failure> {
                 kind,
                 opening_balance: None,
                 opening_date: None,
+                parent: None,
+                billing: None,
             };
             Box::pin(yesterday.create_account(&who, account)).await?;
         }

@@ -2,6 +2,7 @@
 //! money, ids, names, dates and account kinds.
 
 mod amount_text;
+mod billing;
 mod direction;
 mod ids;
 mod invite;
@@ -14,6 +15,9 @@ mod tag;
 mod time;
 
 pub use amount_text::other_currency;
+pub use billing::{
+    BillDates, Billing, BillingError, Installments, MAX_INSTALLMENTS, MIN_INSTALLMENTS, months_between,
+};
 pub use direction::{Reading, reading};
 pub use ids::{
     AccountId, Entropy, OsEntropy, PersonId, SeededEntropy, TWO_POW_53, TransactionId, VaultId,

@@ -150,6 +150,9 @@ pub enum Field {
     /// An argument of the category tree, tags or rollover, by its argument name
     /// (`parent`, `tags`, `tag`, `rollover`).
     Category(&'static str),
+    /// An argument of a card's billing, its installments or its bill, by its argument
+    /// name (`billing`, `installments`, `account`, `month`).
+    Card(&'static str),
 }
 
 impl fmt::Display for Field {
@@ -186,6 +189,7 @@ impl fmt::Display for Field {
             Field::Member => f.write_str("member"),
             Field::Recurring(arg) => f.write_str(arg),
             Field::Category(arg) => f.write_str(arg),
+            Field::Card(arg) => f.write_str(arg),
         }
     }
 }

@@ -56,6 +56,9 @@ pub const RECURRING_HEAD: &str = "RN";
 pub const TAG_MONTH_PREFIX: &str = "GM#";
 /// Prefix of daily tag rollups (`GD#<YYYY-MM-DD>#<tagKey>`).
 pub const TAG_DAY_PREFIX: &str = "GD#";
+/// Prefix of installment purchases' items (`IP#<bound>#<accountId>#<id20>`, decision
+/// 040). `I` sorts after `DR#` and before `M`, inside no other range.
+pub const INSTALLMENT_PREFIX: &str = "IP#";
 /// A character above every character used after a prefix: closes inclusive ranges.
 pub const HIGH: char = '\u{10FFFF}';
 
@@ -332,6 +335,22 @@ pub fn is_budget(sk: &str) -> bool {
 /// `MB#` < `META` in byte order, and nothing else in a vault starts with `M`.
 pub fn members_and_meta() -> SkRange {
     SkRange::Between(MEMBER_PREFIX.into(), VAULT_META.into())
+}
+
+/// An installment purchase on a card (`V#<id>` / `IP#<bound>#<accountId>#<id20>`): `bound`
+/// is the latest month its last part can be billed in whatever the card's cycle, so
+/// the bills of a month read only the purchases still open then.
+pub fn installment(vault: VaultId, bound: YearMonth, card: AccountId, id: TransactionId) -> Key {
+    Key::new(
+        vault_pk(vault),
+        format!("{INSTALLMENT_PREFIX}{bound}#{card}#{}", id.to_key_string()),
+    )
+}
+
+/// The installment purchases of every card that may still have a part on a bill paid
+/// in `month` or later: bounds from `month` on.
+pub fn installments_open_in(month: YearMonth) -> SkRange {
+    SkRange::Between(format!("{INSTALLMENT_PREFIX}{month}"), upper(INSTALLMENT_PREFIX))
 }
 
 /// Whether a sort key (from [`members_and_meta`]) is a member item's.

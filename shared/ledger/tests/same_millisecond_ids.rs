@@ -10,8 +10,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use dochiya_ledger::domain::{AccountKind, Decimal, Entropy, ManualClock, PersonId};
 use dochiya_ledger::ledger::{NewAccount, NewTransaction, NewVault};
-use dochiya_ledger::store::memory::MemoryStore;
 use dochiya_ledger::{Ledger, LedgerConfig};
+use dochiya_testkit::store::memory::MemoryStore;
 
 /// Fresh bits every time but for the low 20, the ones a transaction id takes.
 #[derive(Default)]
@@ -50,6 +50,8 @@ async fn one_millisecond_and_the_same_random_bits_still_give_distinct_ids() {
             kind,
             opening_balance: opening.map(|o| Decimal::parse(o).expect("an amount")),
             opening_date: None,
+            parent: None,
+            billing: None,
         };
         Box::pin(l.create_account(&me, account))
             .await
@@ -69,6 +71,7 @@ async fn one_millisecond_and_the_same_random_bits_still_give_distinct_ids() {
             future_date: false,
             dry_run: false,
             external_ref: None,
+            tags: vec![],
         };
         let recorded = Box::pin(l.record_transaction(&me, entry))
             .await

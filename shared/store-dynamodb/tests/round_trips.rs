@@ -36,6 +36,7 @@ fn account(name: &str, kind: AccountKind, opening: Option<&str>) -> NewAccount {
         opening_balance: opening.map(d),
         opening_date: None,
         parent: None,
+        billing: None,
     }
 }
 

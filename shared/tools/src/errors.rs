@@ -45,6 +45,7 @@ pub(crate) fn argument(field: Field) -> Cow<'static, str> {
         Field::Member => "member",
         Field::Recurring(arg) => arg,
         Field::Category(arg) => arg,
+        Field::Card(arg) => arg,
     })
 }
 

@@ -186,9 +186,9 @@ mod tests {
         }
         // Outputs: list/get/record/void transactions + create_account's opening id
         // + record_transactions' results and their current + edit's and record's
-        // current; inputs: get + void + edit; undo's entries (14). And every
-        // operationId: the transactions', four write results', undo's input and output (14).
-        assert_eq!(found, 28);
+        // current + card_bill's items; inputs: get + void + edit; undo's entries (15). And
+        // every operationId: the transactions', four write results', undo's input and output (14).
+        assert_eq!(found, 29);
     }
 
     /// The published input schema and the deserializer agree on every tool's examples.

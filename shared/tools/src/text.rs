@@ -71,6 +71,9 @@ pub(crate) const TRANSACTION_ID: &str = "The id string exactly as returned; neve
 /// The optional `externalRef` of an entry.
 pub(crate) const EXTERNAL_REF: &str =
     "The statement line's own id (approval number); a ref already in the vault is not recorded again.";
+/// A card purchase's installments (할부).
+pub(crate) const INSTALLMENTS: &str =
+    "할부 months, 2–36: `from` is a card with billing; its bills carry equal parts.";
 /// The members of a vault in a result.
 pub(crate) const MEMBERS: &str =
     "Everyone keeping this vault, oldest first; a name here is what remove_member takes.";

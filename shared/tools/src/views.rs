@@ -81,7 +81,11 @@ mod tests {
             .collect();
         assert_eq!(
             linked,
-            vec![("spending_report", SPENDING), ("budget_report", BUDGET)]
+            vec![
+                ("spending_report", SPENDING),
+                ("budget_report", BUDGET),
+                ("card_bill", CARD_BILL)
+            ]
         );
         assert!(linked.iter().all(|(_, v)| uris.contains(v)));
     }

@@ -270,6 +270,16 @@ pub(crate) struct TransactionOut<Id = StoredId> {
     /// The operation whose change it shows now (its recording, latest edit or void); pass it to undo to take that change back.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) operation_id: Option<OperationIdOut>,
+    /// An installment purchase: its card bills carry it in `count` monthly parts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) installments: Option<InstallmentsOut>,
+}
+
+/// How many monthly parts an installment purchase is billed in.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub(crate) struct InstallmentsOut {
+    /// 2–36.
+    pub(crate) count: u8,
 }
 
 /// An earlier version of an edited transaction.
@@ -328,6 +338,7 @@ impl<Id: IdOut> From<lt::Transaction> for TransactionOut<Id> {
             tags: t.tags,
             recorded_at: t.recorded_at.map(|at| at.to_string()),
             operation_id: t.operation_id.map(Into::into),
+            installments: t.installments.map(|count| InstallmentsOut { count }),
         }
     }
 }

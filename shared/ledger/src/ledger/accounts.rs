@@ -49,7 +49,9 @@ pub(super) async fn list_accounts(
             None => budgets::settings_through(ledger, &m, month).await?,
         };
         let budgets = budgets::in_force(&settings, month);
-        list_of(&m, &cat, &later?, include_archived, &budgets)
+        // Cards with billing: their next bills (one more round, only when there are any).
+        let bills = super::cards::next_bills(ledger, &m, &cat, today).await?;
+        list_of(&m, &cat, &later?, include_archived, (&budgets, &bills))
     })
     .await
 }
@@ -59,7 +61,7 @@ fn list_of(
     cat: &Catalogue,
     later: &BTreeMap<AccountId, i64>,
     include_archived: bool,
-    budgets: &BTreeMap<AccountId, i64>,
+    (budgets, bills): (&BTreeMap<AccountId, i64>, &BTreeMap<AccountId, NextBill>),
 ) -> Result<AccountList, LedgerError> {
     let mut listed: Vec<&AccountRec> = cat
         .accounts
@@ -99,6 +101,8 @@ fn list_of(
                     .filter(|_| !a.archived)
                     .map(|b| Money::from_minor(*b, m.currency)),
                 parent: super::groups::parent_name(cat, a),
+                billing: a.billing,
+                next_bill: bills.get(&a.account_id).cloned(),
             })
         })
         .collect::<Result<Vec<_>, LedgerError>>()?;
@@ -123,6 +127,9 @@ pub(super) async fn create_account(
             Field::OpeningBalance,
             "an opening balance applies to asset, liability and equity accounts only; income and expense accounts start at zero",
         ));
+    }
+    if input.billing.is_some() {
+        super::cards::check_billable(name.display(), input.kind)?;
     }
     if input.opening_date.is_some() && input.opening_balance.is_none() {
         return Err(LedgerError::invalid(
@@ -211,6 +218,7 @@ async fn attempt_create(
         opening: Some(opening.minor()),
         parent: parent.map(|p| p.account_id),
         child_seq: 0,
+        billing: input.billing,
     };
     let mut ops = vec![membership_check(who, &m)];
     ops.extend(parent.map(|p| super::groups::attach_op(&m, p)));
@@ -265,6 +273,15 @@ async fn attempt_create(
 /// asks for the same account: same kind and, when given, the same opening balance
 /// (an account from before openings were kept is compared by kind alone).
 fn check_same_account(existing: &AccountRec, input: &NewAccount, m: &Membership) -> Result<(), LedgerError> {
+    if input.billing.is_some_and(|b| existing.billing != Some(b)) {
+        return Err(LedgerError::invalid(
+            Field::Card("billing"),
+            format!(
+                "\"{}\" already exists with another billing cycle; change it with update_account (billing)",
+                existing.name
+            ),
+        ));
+    }
     let requested = input
         .opening_balance
         .map(|d| {
@@ -337,6 +354,7 @@ fn opening_entry(
                 opening: Some(0),
                 parent: None,
                 child_seq: 0,
+                billing: None,
             },
             true,
         ),

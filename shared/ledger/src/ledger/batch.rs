@@ -140,6 +140,7 @@ fn prepare(
         // Statement lines are past entries; the far-future check is record_transaction's.
         future_date: true,
         tags: e.tags.clone(),
+        installments: e.installments,
     };
     let memo = clean_memo(e.memo.as_deref(), Field::Memo)?;
     let external_ref = clean_external_ref(e.external_ref.as_deref())?;
@@ -626,8 +627,9 @@ impl Run<'_> {
             return Ok(EntryResult::Duplicate(d));
         }
         let currency = self.v.m.currency;
-        let postings = match resolve_postings(&self.cat, e, &self.v.m)
+        let (postings, installments) = match resolve_postings(&self.cat, e, &self.v.m)
             .and_then(|p| check_balanced(e, currency).map(|()| p))
+            .and_then(|p| e.installments(&self.cat, &p, currency).map(|i| (p, i)))
         {
             Ok(p) => p,
             Err(err) => return Ok(EntryResult::Failed(err)),
@@ -638,6 +640,7 @@ impl Run<'_> {
             external_ref: e.external_ref.map(str::to_string),
             tags: e.tags.clone(),
             operation_id: Some(self.op.stamp.id),
+            installments,
             ..TxRec::new(
                 id,
                 e.date,
@@ -808,6 +811,7 @@ mod tests {
             external_ref: external_ref.map(Into::into),
             lines: None,
             tags: vec![],
+            installments: None,
         })
     }
 

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use super::types::Role;
 use crate::domain::{
-    AccountId, AccountKind, Currency, Every, LocalDate, NameKey, Schedule, TransactionId, VaultId, VaultZone,
-    YearMonth,
+    AccountId, AccountKind, Billing, Currency, Every, Installments, LocalDate, NameKey, Schedule,
+    TransactionId, VaultId, VaultZone, YearMonth,
 };
 use crate::error::LedgerError;
 use crate::store::{Attrs, Condition, Guard, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
@@ -513,6 +513,8 @@ pub(super) struct AccountRec {
     /// How many times a child was attached to it: a write that makes it a child
     /// checks this is unchanged, so no grandchild appears concurrently.
     pub child_seq: i64,
+    /// A card's billing cycle (liabilities only; `None`: not set).
+    pub billing: Option<Billing>,
 }
 
 impl AccountRec {
@@ -539,6 +541,9 @@ impl AccountRec {
         if let Some(p) = self.parent {
             attrs.insert(PARENT.into(), sv(p.to_string()));
         }
+        if let Some(b) = self.billing {
+            attrs.extend(billing_attrs(b));
+        }
         attrs
     }
 
@@ -563,6 +568,7 @@ impl AccountRec {
                 Some(_) => return Err(corrupt(PARENT)),
             },
             child_seq: n_or_zero(a, CHILD_SEQ)?,
+            billing: billing_of(a)?,
         })
     }
 }
@@ -571,6 +577,24 @@ impl AccountRec {
 pub(super) const PARENT: &str = "parent";
 /// Attribute of an account counting the children ever attached to it.
 pub(super) const CHILD_SEQ: &str = "childSeq";
+/// Attributes of an account item holding its card's billing cycle.
+pub(super) const BILLING_ATTRS: [&str; 2] = ["closingDay", "paymentDay"];
+
+/// The attributes that store a card's billing cycle on its account item.
+pub(super) fn billing_attrs(b: Billing) -> Attrs {
+    BTreeMap::from([
+        (BILLING_ATTRS[0].into(), Value::N(b.closing_day())),
+        (BILLING_ATTRS[1].into(), Value::N(b.payment_day())),
+    ])
+}
+
+fn billing_of(a: &Attrs) -> Result<Option<Billing>, LedgerError> {
+    match (optional_n(a, BILLING_ATTRS[0])?, optional_n(a, BILLING_ATTRS[1])?) {
+        (None, None) => Ok(None),
+        (Some(c), Some(p)) => Billing::new(c, p).map(Some).map_err(|_| corrupt("closingDay")),
+        _ => Err(corrupt("paymentDay")),
+    }
+}
 
 /// A rollup item: an account's net change over a month or a day.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -660,6 +684,15 @@ pub(super) struct TxRec {
     pub tags: Vec<String>,
     /// The operation whose change it shows now (absent on entries from before operations).
     pub operation_id: Option<super::operations::OperationId>,
+    /// An installment purchase: how many parts, on which card (absent: one-time).
+    pub installments: Option<InstallmentPlan>,
+}
+
+/// How a card purchase is paid: in `count` monthly parts on the bills of `card`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct InstallmentPlan {
+    pub count: Installments,
+    pub card: AccountId,
 }
 
 impl TxRec {
@@ -690,6 +723,7 @@ impl TxRec {
             recurring: None,
             tags: Vec::new(),
             operation_id: None,
+            installments: None,
         }
     }
 
@@ -734,6 +768,10 @@ impl TxRec {
         }
         if let Some(r) = &self.recurring {
             attrs.insert(RECURRING.into(), sv(r));
+        }
+        if let Some(plan) = &self.installments {
+            attrs.insert(INSTALLMENTS.into(), Value::N(i64::from(plan.count.count())));
+            attrs.insert(INSTALLMENT_CARD.into(), sv(plan.card.to_string()));
         }
         if let Some(by) = &self.recorded_by {
             attrs.insert(RECORDED_BY.into(), sv(by));
@@ -819,6 +857,13 @@ impl TxRec {
                 Some(_) => return Err(corrupt(TAGS)),
             },
             operation_id: super::operations::operation_of(a)?,
+            installments: match optional_n(a, INSTALLMENTS)? {
+                None => None,
+                Some(count) => Some(InstallmentPlan {
+                    count: parse_or_corrupt(Installments::new(count), "installment count")?,
+                    card: parse_or_corrupt(AccountId::parse(s(a, INSTALLMENT_CARD)?), "installment card")?,
+                }),
+            },
         })
     }
 
@@ -899,6 +944,9 @@ impl TagRollup {
         })
     }
 }
+/// Attributes of an installment purchase: its count of parts and the card's account id.
+const INSTALLMENTS: &str = "installments";
+const INSTALLMENT_CARD: &str = "installmentCard";
 
 /// Read an integer attribute that may be absent.
 fn optional_n(attrs: &Attrs, name: &str) -> Result<Option<i64>, LedgerError> {

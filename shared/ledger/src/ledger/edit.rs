@@ -330,6 +330,35 @@ fn out_of_range() -> LedgerError {
     LedgerError::invalid(Field::Total, "the amounts are out of range")
 }
 
+/// The edited transaction: the same id, one version higher. An installment purchase
+/// stays one, on a card with billing, and its parts move with it (decision 040).
+fn next_version(
+    cat: &Catalogue,
+    current: &TxRec,
+    (input, memo): (&TransactionEdit, Option<&str>),
+    m: &Membership,
+    now_ms: i64,
+) -> Result<TxRec, LedgerError> {
+    let postings = new_postings(cat, current, input, m)?;
+    let installments = match current.installments {
+        Some(plan) => Some(super::cards::plan_for(cat, &postings, plan.count, m.currency)?),
+        None => None,
+    };
+    Ok(TxRec {
+        date: input.date.unwrap_or(current.date),
+        memo: memo.map_or_else(|| current.memo.clone(), str::to_string),
+        postings,
+        version: current.version + 1,
+        edited_at_ms: Some(now_ms),
+        installments,
+        tags: input
+            .tags
+            .as_deref()
+            .map_or_else(|| Ok(current.tags.clone()), super::record::entry_tags)?,
+        ..current.clone()
+    })
+}
+
 /// Most edits of one transaction: its history is returned whole, so it stays bounded.
 pub const MAX_EDITS: u32 = 100;
 
@@ -392,16 +421,7 @@ async fn attempt(
     let op = OpStamp::new(ledger, OpKind::Edit, Some(who), now_ms);
     let new = TxRec {
         operation_id: Some(op.id),
-        date: input.date.unwrap_or(current.date),
-        memo: memo.map_or_else(|| current.memo.clone(), str::to_string),
-        postings: new_postings(&cat, &current, input, &m)?,
-        version: current.version + 1,
-        edited_at_ms: Some(now_ms),
-        tags: input
-            .tags
-            .as_deref()
-            .map_or_else(|| Ok(current.tags.clone()), super::record::entry_tags)?,
-        ..current.clone()
+        ..next_version(&cat, &current, (input, memo), &m, now_ms)?
     };
     if new.same_content(&current) {
         // Nothing differs: nothing is written, and a retry would answer the same.

@@ -9,6 +9,7 @@ mod accounts;
 mod backup;
 mod batch;
 mod budgets;
+mod cards;
 mod codec;
 mod cursor;
 mod edit;
@@ -16,8 +17,8 @@ mod export;
 mod groups;
 mod guards;
 mod idempotency;
-mod operations;
 mod minted;
+mod operations;
 mod read;
 mod record;
 mod recurring;
@@ -255,6 +256,29 @@ impl Ledger {
         restore::restore_account(self, who, vault, account, new_name).await
     }
 
+    /// Set (`Some`) or clear (`None`) a card's billing cycle (liabilities only).
+    pub async fn set_billing(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        account: &str,
+        billing: Option<crate::domain::Billing>,
+    ) -> Result<BillingSet, LedgerError> {
+        cards::set_billing(self, who, vault, account, billing).await
+    }
+
+    /// One bill of a card with billing: the bill paid in `month` (default: the next
+    /// payment on or after today), its items, total, what was paid and what remains.
+    pub async fn card_bill(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        account: &str,
+        month: Option<YearMonth>,
+    ) -> Result<CardBill, LedgerError> {
+        cards::card_bill(self, who, vault, account, month).await
+    }
+
     /// Record money moving `from` one account `to` another (see [`NewTransaction`]).
     pub async fn record_transaction(
         &self,
@@ -279,6 +303,7 @@ impl Ledger {
             dry_run: input.dry_run,
             external_ref: input.external_ref,
             tags: input.tags,
+            installments: None,
         };
         record::record(self, who, split).await
     }

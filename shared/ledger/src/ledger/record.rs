@@ -308,6 +308,9 @@ impl<'a> Entry<'a> {
                 .collect();
             parts.push(format!("tg:{}", keys.join("\u{1f}")));
         }
+        if let Some(n) = self.input.installments {
+            parts.push(format!("in:{}", n.count()));
+        }
         let own = parts.join("\u{1e}");
         if self.print_prefix.is_empty() {
             own
@@ -327,6 +330,19 @@ impl<'a> Entry<'a> {
         rec.vault_id == self.vault_id
             && (rec.fingerprint == self.fingerprint()
                 || (!self.date_given && rec.fingerprint == self.fingerprint_at(rec.tx.date)))
+    }
+
+    /// The installment plan of this entry's postings, when it asked for one (decision 040).
+    pub fn installments(
+        &self,
+        cat: &Catalogue,
+        postings: &[PostingRec],
+        currency: Currency,
+    ) -> Result<Option<super::codec::InstallmentPlan>, LedgerError> {
+        self.input
+            .installments
+            .map(|n| super::cards::plan_for(cat, postings, n, currency))
+            .transpose()
     }
 
     /// Whether the duplicate guard decides about this entry: not with allowDuplicate,
@@ -716,6 +732,7 @@ async fn attempt(
     let (cat, later) = reads.cat?;
     let postings = resolve_postings(&cat, &e, &m)?;
     check_balanced(&e, m.currency)?;
+    let installments = e.installments(&cat, &postings, m.currency)?;
     if let Some(replayed) = duplicate_check(ledger, &e, &claim, &reads.guards, &m, now_ms).await? {
         return Ok(replayed);
     }
@@ -726,6 +743,7 @@ async fn attempt(
         external_ref: e.external_ref.map(str::to_string),
         tags: e.tags.clone(),
         operation_id: Some(op.id),
+        installments,
         ..TxRec::new(
             ledger.new_transaction_id(now_ms),
             e.date,
@@ -838,6 +856,7 @@ pub(super) fn view(tx: &TxRec, cat: Option<&Catalogue>, currency: Currency) -> T
             .and_then(|s| jiff::Timestamp::from_second(s).ok()),
         voided_by: tx.voided_by.clone().filter(|_| tx.voided),
         recurring: tx.recurring.clone(),
+        installments: tx.installments.map(|p| p.count.count()),
         preview: false,
         tags: tx.tags.clone(),
         operation_id: tx.operation_id,

@@ -371,6 +371,7 @@ mod tests {
             archived: false,
             net: 0,
             opening: None,
+            billing: None,
             snapshots: SnapshotHead::NEW,
             budgets: BudgetHead::new(),
             parent: None,

@@ -106,6 +106,19 @@ pub struct AccountInfo {
     pub budget: Option<Money>,
     /// Its parent's name (a child category; an archived parent by its handle).
     pub parent: Option<String>,
+    /// A card's billing cycle, when set.
+    pub billing: Option<crate::domain::Billing>,
+    /// A live card's next bill (the next payment on or after today), when billing is set.
+    pub next_bill: Option<NextBill>,
+}
+
+/// A card's next bill in `list_accounts`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NextBill {
+    /// The day it is paid.
+    pub due_date: LocalDate,
+    /// Its total (charges, refunds and installment parts of its period).
+    pub amount: Money,
 }
 
 /// Result of `list_accounts`.
@@ -134,6 +147,8 @@ pub struct NewAccount {
     pub opening_date: Option<LocalDate>,
     /// The parent (대분류) of a new income or expense account, by name.
     pub parent: Option<String>,
+    /// A card's billing cycle (liabilities only).
+    pub billing: Option<crate::domain::Billing>,
 }
 
 /// Result of `create_account`.
@@ -258,6 +273,8 @@ pub struct Transaction {
     pub voided_by: Option<String>,
     /// The recurring schedule that posted it, by name (`None`: entered by hand).
     pub recurring: Option<String>,
+    /// An installment purchase's count of monthly parts (`None`: one-time).
+    pub installments: Option<u8>,
     /// Not stored: a dry run's preview. A preview of a new entry has a placeholder
     /// id that was never stored (results must not show it); an edit's keeps its real id.
     pub preview: bool,
@@ -361,6 +378,8 @@ pub struct NewSplit {
     pub external_ref: Option<String>,
     /// Its tags (at most 5; see `domain::parse_tags`).
     pub tags: Vec<String>,
+    /// A card purchase paid in this many monthly parts (one `from` line: a card with billing).
+    pub installments: Option<crate::domain::Installments>,
 }
 
 /// One simple entry of a batch (`record_transactions`).
@@ -382,6 +401,8 @@ pub struct BatchEntry {
     pub lines: Option<EditLines>,
     /// Its tags (at most 5; see `domain::parse_tags`).
     pub tags: Vec<String>,
+    /// See [`NewSplit::installments`].
+    pub installments: Option<crate::domain::Installments>,
 }
 
 /// A batch entry the caller's layer could not read (e.g. an amount that is no
@@ -1312,4 +1333,60 @@ pub struct Undone {
     pub already_undone: bool,
     /// `true` when nothing was written because `dry_run` was asked.
     pub dry_run: bool,
+}
+
+/// One line of a card bill: a one-time charge or refund of its period, or one part of
+/// an installment purchase.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BillItem {
+    /// The transaction (for a part: the purchase).
+    pub transaction_id: TransactionId,
+    /// Its date (for a part: the purchase's).
+    pub date: LocalDate,
+    /// Its memo.
+    pub memo: String,
+    /// What it adds to the bill: a charge positive, a refund negative.
+    pub amount: Money,
+    /// For an installment part: which part (1-based) and of how many.
+    pub part: Option<(u8, u8)>,
+}
+
+/// Result of `card_bill`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CardBill {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The vault's currency.
+    pub currency: Currency,
+    /// The card's name.
+    pub account: String,
+    /// The usage period's first and last day.
+    pub period: (LocalDate, LocalDate),
+    /// The day the bill is paid.
+    pub due_date: LocalDate,
+    /// Its items: one-time entries by date, then installment parts by purchase date.
+    pub items: Vec<BillItem>,
+    /// The sum of the items.
+    pub total: Money,
+    /// Paid into the card after the period closed, through the due date.
+    pub paid: Money,
+    /// `total` − `paid`.
+    pub remaining: Money,
+}
+
+/// Result of setting or clearing a card's billing (`update_account` with `billing`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BillingSet {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The card's id.
+    pub account_id: AccountId,
+    /// Its display name.
+    pub name: String,
+    /// Its kind (always liability).
+    pub kind: AccountKind,
+    /// The cycle now (`None`: cleared).
+    pub billing: Option<crate::domain::Billing>,
+    /// False when it already was so (nothing written).
+    pub changed: bool,
 }

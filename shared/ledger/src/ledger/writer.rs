@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 
+use super::cards::installment_ops;
 use super::codec::{
     Period, PostingRec, TxRec, VersionRec, account_live, balance_update, rollup_day_attrs,
     rollup_month_attrs, rollup_update, still_live, tag_net_attr, tag_rollup_labels, void_mark,
@@ -101,6 +102,12 @@ pub(super) fn transaction_ops(
     opened_here: &[AccountId],
 ) -> Result<Vec<WriteOp>, LedgerError> {
     let mut ops = item_ops(vault, change);
+    // An installment purchase's item moves with it (decision 040).
+    ops.extend(match change {
+        TxChange::Create(tx) => installment_ops(vault, None, Some(tx)),
+        TxChange::Reverse { tx, .. } => installment_ops(vault, Some(tx), None),
+        TxChange::Edit { old, new, .. } => installment_ops(vault, Some(old), Some(new)),
+    });
     let mut months: BTreeMap<(YearMonth, AccountId), i64> = BTreeMap::new();
     let mut days: BTreeMap<(LocalDate, AccountId), i64> = BTreeMap::new();
     let mut nets: BTreeMap<AccountId, i64> = BTreeMap::new();

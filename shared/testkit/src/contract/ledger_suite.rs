@@ -99,7 +99,8 @@ async fn account(
             kind,
             opening_balance: opening.map(d),
             opening_date: None,
-            parent: None
+            parent: None,
+            billing: None,
         }
     ))
     .expect("create_account")
@@ -349,7 +350,8 @@ pub async fn account_names_resolve_normalized<S: Store>(store: S) {
             kind: AccountKind::Asset,
             opening_balance: None,
             opening_date: None,
-            parent: None
+            parent: None,
+            billing: None,
         }
     ))
     .unwrap_err();
@@ -448,7 +450,8 @@ pub async fn opening_balances_post_against_equity<S: Store>(store: S) {
             kind: AccountKind::Income,
             opening_balance: Some(d("5")),
             opening_date: None,
-            parent: None
+            parent: None,
+            billing: None,
         }
     ))
     .unwrap_err();
@@ -571,6 +574,7 @@ pub async fn record_refuses_bad_input<S: Store>(store: S) {
         dry_run: false,
         external_ref: None,
         tags: vec![],
+        installments: None,
     };
     let e = call!(l.record_split(&me, split.clone())).unwrap_err();
     assert_eq!(
@@ -1089,6 +1093,7 @@ pub async fn edit_in_place<S: Store>(store: S) {
             dry_run: false,
             external_ref: None,
             tags: vec![],
+            installments: None,
         }
     ))
     .expect("split");
@@ -1819,7 +1824,8 @@ pub async fn injected_write_failure_leaves_nothing_partial<S: Store>(store: S) {
                 kind: AccountKind::Asset,
                 opening_balance: Some(d("5000")),
                 opening_date: None,
-                parent: None
+                parent: None,
+                billing: None,
             }
         )
         .await
@@ -2087,6 +2093,7 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
         opening_balance: Some(d("10")),
         opening_date: None,
         parent: None,
+        billing: None,
     };
     assert_eq!(
         shape(measure(&counting, l.create_account(&me, na)).await),
@@ -2396,7 +2403,8 @@ pub async fn isolation_between_people<S: Store>(store: S) {
             kind: AccountKind::Asset,
             opening_balance: Some(d("7")),
             opening_date: None,
-            parent: None
+            parent: None,
+            billing: None,
         }
     ))
     .expect("create");
@@ -2901,6 +2909,10 @@ mod undo;
 pub use undo::*;
 mod scheduled;
 pub use scheduled::*;
+// ---------------------------------------------------------------- card bills (decision 040)
+
+mod cards;
+pub use cards::*;
 // ---------------------------------------------------------------- sharing
 
 /// A fresh person whose token carries a display name.
@@ -3041,7 +3053,8 @@ pub async fn roles_limit_what_members_do<S: Store>(store: S) {
             kind: AccountKind::Expense,
             opening_balance: None,
             opening_date: None,
-            parent: None
+            parent: None,
+            billing: None,
         }
     ))
     .expect("member creates an account");
@@ -3630,6 +3643,7 @@ pub async fn round_trips_of_sharing_and_batches<S: Store>(store: S) {
         dry_run: false,
         external_ref: None,
         tags: vec![],
+        installments: None,
     };
     let (shape, _) = shape_of(&counting, l.record_split(&b, split)).await;
     assert_eq!(shape, (2, 2, 2, 1, 1), "record_split_transaction (a member)");
@@ -3644,6 +3658,7 @@ pub async fn round_trips_of_sharing_and_batches<S: Store>(store: S) {
             external_ref: Some(format!("rt-ref-{n}")),
             lines: None,
             tags: vec![],
+            installments: None,
         })
     };
     let batch = NewBatch {
@@ -3788,6 +3803,13 @@ macro_rules! ledger_contract_tests {
             undo_of_a_recurring_posting,
             scheduled_run_is_capped_and_as_of_its_time,
             scheduled_runs_overlap_with_reads_and_each_other,
+            // card bills (ledger_suite/cards.rs)
+            card_bills_follow_each_cycle,
+            installment_parts_land_on_consecutive_bills,
+            card_bill_refunds_and_payments,
+            installment_purchase_edited_and_voided,
+            card_billing_refuses_bad_input,
+            card_bill_reads_do_not_grow_with_history,
         );
     };
 }

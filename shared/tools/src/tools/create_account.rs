@@ -28,6 +28,8 @@ pub(crate) struct Args {
     opening_date: Option<DateArg>,
     #[schemars(description = text::PARENT)]
     parent: Option<NameArg>,
+    /// A card's bill cycle.
+    billing: Option<super::card_bill::BillingArg>,
 }
 
 /// Result of `create_account`.
@@ -70,6 +72,7 @@ impl Operation for CreateAccount {
         &[
                 r#"{"name": "신한카드", "kind": "liability", "openingBalance": "300000", "openingDate": "2026-03-01"}"#,
                 r#"{"name": "외식", "kind": "expense", "parent": "식비"}"#,
+                r#"{"name": "삼성카드", "kind": "liability", "billing": {"closingDay": 18, "paymentDay": 1}}"#,
             ],
             &[
                 r#"{"name": "x", "kind": "salary"}"#,
@@ -88,6 +91,7 @@ impl Operation for CreateAccount {
                     opening_balance: args.opening_balance.map(|a| a.0),
                     opening_date: args.opening_date.map(|d| d.0),
                     parent: args.parent.map(String::from),
+                    billing: args.billing.as_ref().map(|b| b.parse()).transpose()?.flatten(),
                 },
             )
             .await?;

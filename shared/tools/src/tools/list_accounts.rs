@@ -58,6 +58,22 @@ struct AccountRow {
     /// Its parent category (reports by group count it there).
     #[serde(skip_serializing_if = "Option::is_none")]
     parent: Option<String>,
+    /// A card's billing cycle (update_account).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    billing: Option<super::card_bill::BillingOut>,
+    /// A card with billing: its next bill; card_bill has the items.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_bill: Option<NextBillOut>,
+}
+
+/// A card's next bill.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct NextBillOut {
+    /// The day it is paid.
+    due_date: crate::wire::DateOut,
+    /// Its total.
+    amount: AmountOut,
 }
 
 /// The `list_accounts` tool.
@@ -97,6 +113,11 @@ impl Operation for ListAccounts {
                     handle: a.handle,
                     budget: a.budget.map(Into::into),
                     parent: a.parent,
+                    billing: a.billing.map(Into::into),
+                    next_bill: a.next_bill.map(|b| NextBillOut {
+                        due_date: b.due_date.into(),
+                        amount: b.amount.into(),
+                    }),
                 })
                 .collect(),
         })

@@ -54,6 +54,7 @@ tool_table! {
     list_snapshots::ListSnapshots,
     export_transactions::ExportTransactions,
     list_recurring::ListRecurring,
+    card_bill::CardBill => views::CARD_BILL,
     create_vault::CreateVault,
     rename_vault::RenameVault,
     create_account::CreateAccount,

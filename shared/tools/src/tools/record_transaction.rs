@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use async_trait::async_trait;
 use dochiya_ledger::domain::PersonId;
-use dochiya_ledger::ledger::{EditLines, NewSplit, NewTransaction};
+use dochiya_ledger::ledger::{EditLines, NewSplit, SplitLine};
 use dochiya_ledger::{Field, Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -47,6 +47,8 @@ pub(crate) struct Args {
     external_ref: Option<RefArg>,
     #[schemars(description = text::TAGS)]
     tags: Option<Vec<TagArg>>,
+    #[schemars(description = text::INSTALLMENTS)]
+    installments: Option<i64>,
 }
 
 /// The two forms an entry comes in.
@@ -116,6 +118,7 @@ impl Operation for RecordTransaction {
             r#"{"from": "카카오뱅크", "to": "식비", "amount": "12000", "idempotencyKey": "k"}"#,
             r#"{"vault": "우리집", "from": "카카오뱅크", "to": "식비", "amount": "12.50", "date": "2026-03-02", "memo": "점심", "idempotencyKey": "k", "allowDuplicate": true, "dryRun": false}"#,
             r#"{"lines": {"from": [{"account": "신한카드", "amount": "45000"}], "to": [{"account": "식비", "amount": "30000"}, {"account": "생활용품", "amount": "15000"}]}, "idempotencyKey": "k"}"#,
+            r#"{"from": "신한카드", "to": "가전", "amount": "900000", "installments": 3, "idempotencyKey": "k"}"#,
         ],
         &[
             r#"{"from": "카카오뱅크", "to": "식비", "amount": "12000"}"#,
@@ -139,49 +142,33 @@ impl Operation for RecordTransaction {
         let dry_run = args.dry_run.unwrap_or(false);
         let external_ref = args.external_ref.map(String::from);
         let tags: Vec<String> = args.tags.unwrap_or_default().into_iter().map(String::from).collect();
-        let recorded = match form(args.from, args.to, args.amount, args.lines)? {
-            Form::Simple(from, to, amount) => {
-                ledger
-                    .record_transaction(
-                        who,
-                        NewTransaction {
-                            vault,
-                            from,
-                            to,
-                            amount,
-                            date,
-                            memo,
-                            idempotency_key,
-                            allow_duplicate,
-                            future_date,
-                            dry_run,
-                            external_ref,
-                            tags,
-                        },
-                    )
-                    .await?
-            }
-            Form::Split(lines) => {
-                ledger
-                    .record_split(
-                        who,
-                        NewSplit {
-                            vault,
-                            from: lines.from,
-                            to: lines.to,
-                            date,
-                            memo,
-                            idempotency_key,
-                            allow_duplicate,
-                            future_date,
-                            dry_run,
-                            external_ref,
-                            tags,
-                        },
-                    )
-                    .await?
-            }
+        let installments = super::card_bill::installments(args.installments)?;
+        let lines = match form(args.from, args.to, args.amount, args.lines)? {
+            Form::Simple(from, to, amount) => EditLines {
+                from: vec![SplitLine { account: from, amount }],
+                to: vec![SplitLine { account: to, amount }],
+            },
+            Form::Split(lines) => lines,
         };
+        let recorded = ledger
+            .record_split(
+                who,
+                NewSplit {
+                    vault,
+                    from: lines.from,
+                    to: lines.to,
+                    date,
+                    memo,
+                    idempotency_key,
+                    allow_duplicate,
+                    future_date,
+                    dry_run,
+                    external_ref,
+                    tags,
+                    installments,
+                },
+            )
+            .await?;
         Ok(recorded.into())
     }
 }

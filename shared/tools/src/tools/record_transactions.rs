@@ -95,6 +95,8 @@ struct Entry {
     external_ref: Option<RefArg>,
     #[schemars(description = text::TAGS)]
     tags: Option<Vec<TagArg>>,
+    #[schemars(description = text::INSTALLMENTS)]
+    installments: Option<i64>,
 }
 
 /// Arguments of `record_transactions`.
@@ -255,6 +257,11 @@ fn read_entry(e: Entry) -> Result<BatchEntry, Unreadable> {
         .map(|d| d.0)
         .transpose()
         .map_err(|m| unreadable(Field::Date, m))?;
+    let installments = e
+        .installments
+        .map(dochiya_ledger::domain::Installments::new)
+        .transpose()
+        .map_err(|p| unreadable(Field::Card("installments"), p.message().to_string()))?;
     let (from, to, amount, lines) = match (e.from, e.to, e.amount, e.lines) {
         (Some(from), Some(to), Some(amount), None) => {
             let amount = amount.0.map_err(|m| {
@@ -306,6 +313,7 @@ fn read_entry(e: Entry) -> Result<BatchEntry, Unreadable> {
         external_ref: e.external_ref.map(String::from),
         lines,
         tags: e.tags.unwrap_or_default().into_iter().map(String::from).collect(),
+        installments,
     })
 }
 

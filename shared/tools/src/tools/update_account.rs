@@ -29,6 +29,8 @@ pub(crate) struct Args {
     force: Option<bool>,
     /// Parent category of the same kind (income/expense); "" clears it.
     parent: Option<NameArg>,
+    /// A card's bill cycle; {} clears it.
+    billing: Option<super::card_bill::BillingArg>,
 }
 
 /// The account after the update.
@@ -46,6 +48,9 @@ struct AccountOut {
     /// Its parent category.
     #[serde(skip_serializing_if = "Option::is_none")]
     parent: Option<String>,
+    /// A card's billing cycle (after a billing change; absent when cleared).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    billing: Option<super::card_bill::BillingOut>,
 }
 
 /// Result of `update_account`.
@@ -72,18 +77,28 @@ enum Change<'a> {
     Archive { force: bool },
     Restore(Option<&'a str>),
     Parent(&'a str),
+    Billing(Option<dochiya_ledger::domain::Billing>),
 }
 
 fn change(args: &Args) -> Result<Change<'_>, LedgerError> {
     let new_name = args.new_name.as_deref();
     if let Some(parent) = args.parent.as_deref() {
-        if args.archive.is_some() || new_name.is_some() || args.force.is_some() {
+        if args.archive.is_some() || new_name.is_some() || args.force.is_some() || args.billing.is_some() {
             return Err(LedgerError::invalid(
                 Field::Entries,
                 "change `parent` in a call of its own: send account and parent only, then rename or archive in another call",
             ));
         }
         return Ok(Change::Parent(parent));
+    }
+    if let Some(billing) = &args.billing {
+        if new_name.is_some() || args.archive.is_some() || args.force.is_some() {
+            return Err(LedgerError::invalid(
+                Field::Entries,
+                "send billing in its own call, without newName, archive or force",
+            ));
+        }
+        return Ok(Change::Billing(billing.parse()?));
     }
     match (args.archive, new_name, args.force) {
         (Some(true), None, force) => Ok(Change::Archive {
@@ -101,7 +116,7 @@ fn change(args: &Args) -> Result<Change<'_>, LedgerError> {
         (None, Some(name), _) => Ok(Change::Rename(name)),
         (None, None, _) => Err(LedgerError::invalid(
             Field::Entries,
-            "nothing to change: send newName, or archive (true to archive, false to bring back)",
+            "nothing to change: send newName, archive (true to archive, false to bring back), parent or billing",
         )),
     }
 }
@@ -123,11 +138,18 @@ impl Operation for UpdateAccount {
             r#"{"account": "교통비", "newName": "교통"}"#,
             r#"{"account": "배달", "parent": "식비"}"#,
             r#"{"account": "신한카드", "archive": true, "force": true}"#,
+            r#"{"account": "신한카드", "billing": {"closingDay": 31, "paymentDay": 14}}"#,
+            r#"{"account": "신한카드", "billing": {}}"#,
             r#"{"vault": "우리집", "account": "국민카드 (archived 2026-05-31)", "archive": false, "newName": "국민카드2"}"#,
             // Refused by the tool with what to send instead, not by the schema.
             r#"{"account": "a"}"#,
         ],
-        &["{}", r#"{"account": "a", "archive": "yes"}"#, r#"{"account": "a", "name": "b"}"#],
+        &[
+            "{}",
+            r#"{"account": "a", "archive": "yes"}"#,
+            r#"{"account": "a", "name": "b"}"#,
+            r#"{"account": "a", "billing": {"closing": 31}}"#,
+        ],
     );
 
     fn argument(field: Field) -> std::borrow::Cow<'static, str> {
@@ -151,6 +173,7 @@ impl Operation for UpdateAccount {
                         kind: a.kind.into(),
                         archived: false,
                         parent: None,
+                        billing: None,
                     },
                     balance: None,
                     scheduled: None,
@@ -167,6 +190,7 @@ impl Operation for UpdateAccount {
                         kind: a.kind.into(),
                         archived: true,
                         parent: None,
+                        billing: None,
                     },
                     balance: Some(a.balance.into()),
                     scheduled: a.scheduled.map(Into::into),
@@ -185,6 +209,7 @@ impl Operation for UpdateAccount {
                         kind: a.kind.into(),
                         archived: false,
                         parent: None,
+                        billing: None,
                     },
                     balance: None,
                     scheduled: None,
@@ -201,6 +226,24 @@ impl Operation for UpdateAccount {
                         kind: a.kind.into(),
                         archived: false,
                         parent: a.parent,
+                        billing: None,
+                    },
+                    balance: None,
+                    scheduled: None,
+                }
+            }
+            Change::Billing(billing) => {
+                let a = ledger.set_billing(who, vault, &args.account, billing).await?;
+                Output {
+                    vault: a.vault.into(),
+                    changed: a.changed,
+                    account: AccountOut {
+                        account_id: a.account_id.into(),
+                        name: a.name,
+                        kind: a.kind.into(),
+                        archived: false,
+                        parent: None,
+                        billing: a.billing.map(Into::into),
                     },
                     balance: None,
                     scheduled: None,

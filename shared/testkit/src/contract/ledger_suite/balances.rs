@@ -82,6 +82,7 @@ pub async fn write_results_show_balances_as_of_today<S: Store>(store: S) {
             dry_run: false,
             external_ref: None,
             tags: vec![],
+            installments: None,
         }
     ))
     .expect("split");
@@ -153,6 +154,7 @@ pub async fn write_results_show_balances_as_of_today<S: Store>(store: S) {
             external_ref: None,
             lines: None,
             tags: vec![],
+            installments: None,
         })
     };
     let batch = call!(l.record_transactions(
@@ -182,6 +184,7 @@ pub async fn write_results_show_balances_as_of_today<S: Store>(store: S) {
         opening_balance: Some(d("500000")),
         opening_date: Some(date("2026-04-01")),
         parent: None,
+        billing: None,
     };
     let created = call!(l.create_account(&me, savings.clone())).expect("create");
     assert_eq!(
@@ -344,6 +347,7 @@ pub async fn create_account_repeat_must_match<S: Store>(store: S) {
         opening_balance: opening.map(d),
         opening_date: None,
         parent: None,
+        billing: None,
     };
     for (kind, opening) in [(AccountKind::Asset, Some("1000000")), (AccountKind::Asset, None)] {
         let again = call!(l.create_account(&me, bank(kind, opening))).expect("repeat");
@@ -372,6 +376,7 @@ pub async fn create_account_repeat_must_match<S: Store>(store: S) {
         opening_balance: Some(d(opening)),
         opening_date: None,
         parent: None,
+        billing: None,
     };
     assert!(
         !call!(l.create_account(&me, cash("0")))
@@ -406,6 +411,7 @@ pub async fn system_names_follow_the_vault<S: Store>(store: S) {
         opening_balance: opening.map(d),
         opening_date: None,
         parent: None,
+        billing: None,
     };
     // The opening entry's memo and the names of its accounts.
     async fn opening_of(l: &Ledger, me: &PersonId, vault: &str, a: &CreatedAccount) -> (String, Vec<String>) {

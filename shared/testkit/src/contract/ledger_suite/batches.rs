@@ -25,6 +25,7 @@ pub(super) fn entry(
         external_ref: external_ref.map(Into::into),
         lines: None,
         tags: vec![],
+        installments: None,
     })
 }
 
@@ -269,7 +270,8 @@ pub async fn batches_share_external_refs<S: Store>(store: S) {
             kind: AccountKind::Asset,
             opening_balance: None,
             opening_date: None,
-            parent: None
+            parent: None,
+            billing: None,
         }
     ))
     .expect("account");
@@ -281,7 +283,8 @@ pub async fn batches_share_external_refs<S: Store>(store: S) {
             kind: AccountKind::Expense,
             opening_balance: None,
             opening_date: None,
-            parent: None
+            parent: None,
+            billing: None,
         }
     ))
     .expect("account");

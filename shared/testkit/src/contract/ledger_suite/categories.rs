@@ -16,6 +16,7 @@ async fn under(l: &Ledger, who: &PersonId, name: &str, parent: &str) -> CreatedA
             opening_balance: None,
             opening_date: None,
             parent: Some(parent.into()),
+            billing: None,
         }
     ))
     .expect("create_account with parent")
@@ -178,6 +179,7 @@ pub async fn categories_roll_up_by_group_account_and_tag<S: Store>(store: S) {
             external_ref: None,
             lines: None,
             tags,
+            installments: None,
         })
     };
     let many: Vec<String> = (0..6).map(|i| format!("t{i}")).collect();
@@ -290,6 +292,7 @@ pub async fn categories_refuse_bad_input<S: Store>(store: S) {
         opening_balance: None,
         opening_date: None,
         parent: Some(parent.into()),
+        billing: None,
     };
     let e = call!(l.create_account(&me, create("상여", AccountKind::Income, "식비"))).unwrap_err();
     assert_eq!(

@@ -216,6 +216,7 @@ pub async fn handle_shaped_names_are_refused<S: Store>(store: S) {
             opening_balance: None,
             opening_date: None,
             parent: None,
+            billing: None,
         }
     ))
     .unwrap_err();

@@ -299,6 +299,7 @@ pub async fn overflow_in_the_middle_of_a_batch<S: Store>(store: S) {
                 dry_run: false,
                 external_ref: None,
                 tags: vec![],
+                installments: None,
             }
         ))
         .expect("fill");

@@ -168,6 +168,7 @@ pub async fn replays_show_the_entry_as_it_is_now<S: Store>(store: S) {
         dry_run: false,
         external_ref: None,
         tags: vec![],
+        installments: None,
     };
     let s = call!(l.record_split(&me, split.clone())).expect("split");
     call!(l.void_transaction(&me, None, s.transaction.transaction_id, None)).expect("void split");
@@ -189,6 +190,7 @@ pub async fn replays_show_the_entry_as_it_is_now<S: Store>(store: S) {
             external_ref: None,
             lines: None,
             tags: vec![],
+            installments: None,
         })
     };
     let b = NewBatch {
@@ -298,6 +300,7 @@ pub async fn unusual_directions_are_recorded_with_a_note<S: Store>(store: S) {
         dry_run: true,
         external_ref: None,
         tags: vec![],
+        installments: None,
     };
     let s = call!(l.record_split(&me, split.clone())).expect("split");
     assert_eq!(note(&s), reading(Reading::SpendingMoved, "쇼핑", "식비"));
@@ -314,6 +317,7 @@ pub async fn unusual_directions_are_recorded_with_a_note<S: Store>(store: S) {
                 external_ref: None,
                 lines: None,
                 tags: vec![],
+                installments: None,
             }),
             Ok(BatchEntry {
                 from: "쇼핑".into(),
@@ -324,6 +328,7 @@ pub async fn unusual_directions_are_recorded_with_a_note<S: Store>(store: S) {
                 external_ref: None,
                 lines: None,
                 tags: vec![],
+                installments: None,
             }),
         ],
         idempotency_key: key(),

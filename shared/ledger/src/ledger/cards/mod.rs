@@ -1,0 +1,171 @@
+//! Cards: a liability's billing cycle, its installment purchases, and its bills
+//! (decision 040). The calendar rules are pure (`domain::billing`); this module reads
+//! and writes what they need.
+
+mod bill;
+mod installments;
+
+use std::collections::BTreeMap;
+
+pub(super) use installments::{installment_ops, plan_for};
+
+use super::accounts::{membership_check, vault_gone, with_article};
+use super::codec::{AccountRec, BILLING_ATTRS, Membership, account_live, billing_attrs};
+use super::guards::{ACCOUNT_LIVE, MEMBERSHIP, guard};
+use super::resolve::{Catalogue, catalogue, retrying};
+use super::roster::in_vault;
+use super::*;
+use crate::domain::{AccountId, AccountKind, Billing, Money};
+use crate::error::Field;
+use crate::keys;
+use crate::store::{StoreError, WriteOp};
+
+/// Refuse billing on an account that is not a liability (only cards have bills).
+pub(super) fn check_billable(name: &str, kind: AccountKind) -> Result<(), LedgerError> {
+    if kind == AccountKind::Liability {
+        return Ok(());
+    }
+    Err(LedgerError::invalid(
+        Field::Card("billing"),
+        format!(
+            "\"{name}\" is {} account; billing is for a card, a liability account (create the card with kind liability)",
+            with_article(kind)
+        ),
+    ))
+}
+
+/// Set (`Some`) or clear (`None`) a card's billing cycle; the same setting again writes nothing.
+pub(super) async fn set_billing(
+    ledger: &Ledger,
+    who: &PersonId,
+    vault: Option<&str>,
+    account: &str,
+    billing: Option<Billing>,
+) -> Result<BillingSet, LedgerError> {
+    retrying(|| {
+        in_vault(ledger, who, vault, |v| async move {
+            let m = v.m.clone();
+            let cat = catalogue(ledger, &m).await?;
+            let a = live_card(&cat, account, &m)?;
+            check_billable(&a.name, a.kind)?;
+            let done = |changed| BillingSet {
+                vault: m.vault_ref(),
+                account_id: a.account_id,
+                name: a.name.clone(),
+                kind: a.kind,
+                billing,
+                changed,
+            };
+            if a.billing == billing {
+                return Ok(done(false));
+            }
+            let (set, remove) = match billing {
+                Some(b) => (billing_attrs(b), vec![]),
+                None => (
+                    BTreeMap::new(),
+                    BILLING_ATTRS.iter().map(|s| s.to_string()).collect(),
+                ),
+            };
+            let ops = vec![
+                membership_check(who, &m),
+                WriteOp::Update {
+                    key: keys::account(m.vault_id, a.account_id),
+                    set,
+                    add: BTreeMap::new(),
+                    remove,
+                    guard: guard(ACCOUNT_LIVE, account_live()),
+                },
+            ];
+            match v.commit(ledger, who, ops).await {
+                Ok(()) => Ok(done(true)),
+                Err(StoreError::ConditionFailed {
+                    guard: MEMBERSHIP, ..
+                }) => Err(vault_gone(&m)),
+                Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
+                Err(e) => Err(e.into()),
+            }
+        })
+    })
+    .await
+}
+
+/// A live account by name (an archived card's billing cannot change).
+fn live_card(cat: &Catalogue, name: &str, m: &Membership) -> Result<AccountRec, LedgerError> {
+    cat.resolve(name, false, m).cloned()
+}
+
+/// The bill of a card paid in `month` (default: the next payment on or after today).
+pub(super) async fn card_bill(
+    ledger: &Ledger,
+    who: &PersonId,
+    vault: Option<&str>,
+    account: &str,
+    month: Option<crate::domain::YearMonth>,
+) -> Result<CardBill, LedgerError> {
+    in_vault(ledger, who, vault, |v| async move {
+        let m = v.m;
+        let cat = catalogue(ledger, &m).await?;
+        // An archived card's old bills still read.
+        let a = cat.resolve(account, true, &m)?;
+        let name = cat.shown_name(a).to_string();
+        check_billable(&name, a.kind)?;
+        let Some(billing) = a.billing else {
+            return Err(LedgerError::invalid(
+                Field::Card("account"),
+                format!(
+                    "\"{name}\" has no billing cycle yet: set it with update_account (billing: {{closingDay, paymentDay}}, e.g. closingDay 31 and paymentDay 14 for 전월 1일 ~ 전월 말일 paid on the 14th), then ask again"
+                ),
+            ));
+        };
+        let month = month.unwrap_or_else(|| billing.next_bill(m.today(ledger)));
+        let wanted = (a.account_id, billing, month);
+        let reads = bill::read(ledger, &m, &[wanted]).await?;
+        let b = bill::compute(&reads, &cat, wanted, m.currency)?;
+        let money = |v: i64| Money::from_minor(v, m.currency);
+        Ok(CardBill {
+            vault: m.vault_ref(),
+            currency: m.currency,
+            account: name,
+            period: (b.dates.from, b.dates.to),
+            due_date: b.dates.due,
+            items: b.items,
+            total: money(b.total),
+            paid: money(b.paid),
+            remaining: money(b.total.checked_sub(b.paid).ok_or_else(|| LedgerError::out_of_range("the card bill"))?),
+        })
+    })
+    .await
+}
+
+/// Each live card's next bill (paid on or after `today`), in one read round; empty,
+/// and nothing read, when no live card has billing.
+pub(super) async fn next_bills(
+    ledger: &Ledger,
+    m: &Membership,
+    cat: &Catalogue,
+    today: crate::domain::LocalDate,
+) -> Result<BTreeMap<AccountId, NextBill>, LedgerError> {
+    let wanted: Vec<bill::Wanted> = cat
+        .accounts
+        .iter()
+        .filter(|a| !a.archived)
+        .filter_map(|a| a.billing.map(|b| (a.account_id, b, b.next_bill(today))))
+        .collect();
+    if wanted.is_empty() {
+        return Ok(BTreeMap::new());
+    }
+    let reads = bill::read(ledger, m, &wanted).await?;
+    wanted
+        .iter()
+        .map(|w| {
+            let b = bill::compute(&reads, cat, *w, m.currency)?;
+            Ok((
+                w.0,
+                NextBill {
+                    due_date: b.dates.due,
+                    amount: Money::from_minor(b.total, m.currency),
+                },
+            ))
+        })
+        .collect()
+}

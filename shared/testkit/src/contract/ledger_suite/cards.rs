@@ -1,0 +1,634 @@
+//! Contract tests of card bills (decision 040), on every store: the three common
+//! cycles across month and year ends, installment parts (3 and 12), a refund, a
+//! partial payment, an edited and a voided installment purchase, a bill with no
+//! charges, the read budget of a bill, and the refusals.
+
+use super::*;
+use crate::domain::{Billing, Installments};
+
+/// A cycle for the tests (valid by construction).
+fn cycle(closing: i64, payment: i64) -> Billing {
+    Billing::new(closing, payment).expect("a test cycle")
+}
+
+/// A card (liability) with `billing`.
+async fn card(l: &Ledger, who: &PersonId, name: &str, billing: Option<Billing>) {
+    call!(l.create_account(
+        who,
+        NewAccount {
+            vault: None,
+            name: name.into(),
+            kind: AccountKind::Liability,
+            opening_balance: None,
+            opening_date: None,
+            parent: None,
+            billing,
+        }
+    ))
+    .expect("create card");
+}
+
+/// 가계부 with 카카오뱅크 (asset), 식비, 쇼핑, 가전 (expenses).
+async fn book(l: &Ledger, who: &PersonId) {
+    vault(l, who, "가계부").await;
+    account(l, who, "카카오뱅크", AccountKind::Asset, Some("10000000")).await;
+    for e in ["식비", "쇼핑", "가전"] {
+        account(l, who, e, AccountKind::Expense, None).await;
+    }
+}
+
+/// A purchase of `amount` on `card` for `to`, in `parts` installments when given.
+fn purchase(card: &str, to: &str, amount: &str, on: &str, memo: &str, parts: Option<i64>) -> NewSplit {
+    NewSplit {
+        vault: None,
+        from: vec![SplitLine {
+            account: card.into(),
+            amount: d(amount),
+        }],
+        to: vec![SplitLine {
+            account: to.into(),
+            amount: d(amount),
+        }],
+        date: Some(date(on)),
+        memo: Some(memo.into()),
+        idempotency_key: key(),
+        allow_duplicate: false,
+        future_date: false,
+        dry_run: false,
+        external_ref: None,
+        tags: vec![],
+        installments: parts.map(|n| Installments::new(n).expect("a test count")),
+    }
+}
+
+async fn buy(l: &Ledger, who: &PersonId, p: NewSplit) -> Recorded {
+    call!(l.record_split(who, p.clone())).expect("record")
+}
+
+async fn bill(l: &Ledger, who: &PersonId, card: &str, paid_in: Option<&str>) -> CardBill {
+    call!(l.card_bill(who, None, card, paid_in.map(month))).expect("card_bill")
+}
+
+/// (period from, to, due date).
+fn dates_of(b: &CardBill) -> (String, String, String) {
+    (
+        b.period.0.to_string(),
+        b.period.1.to_string(),
+        b.due_date.to_string(),
+    )
+}
+
+fn dates3(from: &str, to: &str, due: &str) -> (String, String, String) {
+    (from.into(), to.into(), due.into())
+}
+
+/// (date, memo, amount, part) of one bill item.
+type ItemRow = (String, String, String, Option<(u8, u8)>);
+
+/// Each item of a bill as an [`ItemRow`].
+fn items_of(b: &CardBill) -> Vec<ItemRow> {
+    b.items
+        .iter()
+        .map(|i| (i.date.to_string(), i.memo.clone(), i.amount.to_string(), i.part))
+        .collect()
+}
+
+fn item(
+    on: &str,
+    memo: &str,
+    amount: &str,
+    part: Option<(u8, u8)>,
+) -> (String, String, String, Option<(u8, u8)>) {
+    (on.into(), memo.into(), amount.into(), part)
+}
+
+/// (total, paid, remaining).
+fn sums(b: &CardBill) -> (String, String, String) {
+    (b.total.to_string(), b.paid.to_string(), b.remaining.to_string())
+}
+
+/// Closing 31 / paying 14, closing 18 / paying 1, closing 11 / paying 24: each charge
+/// on the bill whose period holds it, across month and year ends.
+pub async fn card_bills_follow_each_cycle<S: Store>(store: S) {
+    let (l, _clock) = ledger_over(Arc::new(store));
+    let me = fresh_person("card-cycles");
+    book(&l, &me).await;
+    card(&l, &me, "신한카드", Some(cycle(31, 14))).await;
+    card(&l, &me, "삼성카드", Some(cycle(18, 1))).await;
+    card(&l, &me, "삼성카드2", Some(cycle(11, 24))).await;
+    for (card, on, amount) in [
+        ("신한카드", "2025-10-31", "31000"),
+        ("신한카드", "2025-11-01", "1100"),
+        ("신한카드", "2025-12-31", "12310"),
+        ("삼성카드", "2025-10-18", "1018"),
+        ("삼성카드", "2025-10-19", "1019"),
+        ("삼성카드", "2025-12-25", "1225"),
+        ("삼성카드2", "2025-11-11", "1111"),
+        ("삼성카드2", "2025-11-12", "1112"),
+        ("삼성카드2", "2025-12-31", "1231"),
+    ] {
+        buy(&l, &me, purchase(card, "식비", amount, on, on, None)).await;
+    }
+    let cases = [
+        (
+            "신한카드",
+            "2025-11",
+            dates3("2025-10-01", "2025-10-31", "2025-11-14"),
+            "2025-10-31",
+            "31000",
+        ),
+        (
+            "신한카드",
+            "2025-12",
+            dates3("2025-11-01", "2025-11-30", "2025-12-14"),
+            "2025-11-01",
+            "1100",
+        ),
+        (
+            "신한카드",
+            "2026-01",
+            dates3("2025-12-01", "2025-12-31", "2026-01-14"),
+            "2025-12-31",
+            "12310",
+        ),
+        (
+            "삼성카드",
+            "2025-11",
+            dates3("2025-09-19", "2025-10-18", "2025-11-01"),
+            "2025-10-18",
+            "1018",
+        ),
+        (
+            "삼성카드",
+            "2025-12",
+            dates3("2025-10-19", "2025-11-18", "2025-12-01"),
+            "2025-10-19",
+            "1019",
+        ),
+        (
+            "삼성카드",
+            "2026-02",
+            dates3("2025-12-19", "2026-01-18", "2026-02-01"),
+            "2025-12-25",
+            "1225",
+        ),
+        (
+            "삼성카드2",
+            "2025-11",
+            dates3("2025-10-12", "2025-11-11", "2025-11-24"),
+            "2025-11-11",
+            "1111",
+        ),
+        (
+            "삼성카드2",
+            "2025-12",
+            dates3("2025-11-12", "2025-12-11", "2025-12-24"),
+            "2025-11-12",
+            "1112",
+        ),
+        (
+            "삼성카드2",
+            "2026-01",
+            dates3("2025-12-12", "2026-01-11", "2026-01-24"),
+            "2025-12-31",
+            "1231",
+        ),
+    ];
+    for (card, paid_in, dates, on, amount) in cases {
+        let b = bill(&l, &me, card, Some(paid_in)).await;
+        assert_eq!(dates_of(&b), dates, "{card} {paid_in}");
+        assert_eq!(items_of(&b), vec![item(on, on, amount, None)], "{card} {paid_in}");
+        assert_eq!(
+            sums(&b),
+            (amount.into(), "0".into(), amount.into()),
+            "{card} {paid_in}"
+        );
+        assert_eq!((b.account.as_str(), b.currency.code()), (card, "KRW"));
+    }
+    // A bill with no charges: its dates, nothing on it.
+    let empty = bill(&l, &me, "삼성카드", Some("2026-01")).await;
+    assert_eq!(dates_of(&empty), dates3("2025-11-19", "2025-12-18", "2026-01-01"));
+    assert_eq!(
+        (items_of(&empty), sums(&empty)),
+        (vec![], ("0".into(), "0".into(), "0".into()))
+    );
+}
+
+/// 100,000 in 3 → 33,334 + 33,333 + 33,333 on three bills, the first after the
+/// purchase; a 12-part purchase beside it; the whole amount spent on the purchase date.
+pub async fn installment_parts_land_on_consecutive_bills<S: Store>(store: S) {
+    let (l, _clock) = ledger_over(Arc::new(store));
+    let me = fresh_person("card-installments");
+    book(&l, &me).await;
+    card(&l, &me, "신한카드", Some(cycle(31, 14))).await;
+    let tv = buy(
+        &l,
+        &me,
+        purchase("신한카드", "가전", "100000", "2025-11-20", "TV", Some(3)),
+    )
+    .await;
+    assert_eq!(tv.transaction.installments, Some(3));
+    let fridge = purchase("신한카드", "가전", "1200000", "2025-12-05", "냉장고", Some(12));
+    buy(&l, &me, fridge).await;
+    buy(
+        &l,
+        &me,
+        purchase("신한카드", "식비", "8000", "2025-12-06", "점심", None),
+    )
+    .await;
+    let parts = |b: &CardBill| items_of(b);
+    assert_eq!(parts(&bill(&l, &me, "신한카드", Some("2025-11")).await), vec![]);
+    assert_eq!(
+        parts(&bill(&l, &me, "신한카드", Some("2025-12")).await),
+        vec![item("2025-11-20", "TV", "33334", Some((1, 3)))]
+    );
+    let january = bill(&l, &me, "신한카드", Some("2026-01")).await;
+    assert_eq!(
+        parts(&january),
+        vec![
+            item("2025-11-20", "TV", "33333", Some((2, 3))),
+            item("2025-12-05", "냉장고", "100000", Some((1, 12))),
+            item("2025-12-06", "점심", "8000", None),
+        ]
+    );
+    assert_eq!(sums(&january).0, "141333");
+    assert_eq!(
+        parts(&bill(&l, &me, "신한카드", Some("2026-02")).await),
+        vec![
+            item("2025-11-20", "TV", "33333", Some((3, 3))),
+            item("2025-12-05", "냉장고", "100000", Some((2, 12)))
+        ]
+    );
+    assert_eq!(
+        parts(&bill(&l, &me, "신한카드", Some("2026-12")).await),
+        vec![item("2025-12-05", "냉장고", "100000", Some((12, 12)))]
+    );
+    assert_eq!(parts(&bill(&l, &me, "신한카드", Some("2027-01")).await), vec![]);
+    // Balances and reports see the whole amount on the purchase date.
+    let b = balances(&l, &me).await;
+    assert_eq!(
+        (b["신한카드"].as_str(), b["가전"].as_str()),
+        ("1308000", "1300000")
+    );
+    let got = call!(l.get_transaction(&me, None, tv.transaction.transaction_id)).expect("get");
+    assert_eq!(got.transaction.installments, Some(3));
+}
+
+/// A refund in the period lowers the bill; the last bill's payment inside this
+/// period is not an item; payments after the close through the due date are `paid`;
+/// `nextBill` in list_accounts is the next payment on or after today.
+pub async fn card_bill_refunds_and_payments<S: Store>(store: S) {
+    let (l, _clock) = ledger_over(Arc::new(store));
+    let me = fresh_person("card-payments");
+    book(&l, &me).await;
+    card(&l, &me, "신한카드", Some(cycle(31, 14))).await;
+    buy(
+        &l,
+        &me,
+        purchase("신한카드", "쇼핑", "50000", "2026-02-03", "운동화", None),
+    )
+    .await;
+    buy(
+        &l,
+        &me,
+        purchase("신한카드", "쇼핑", "20000", "2026-02-10", "셔츠", None),
+    )
+    .await;
+    // The shirt went back: money onto the card from the expense.
+    record(
+        &l,
+        &me,
+        tx("쇼핑", "신한카드", "20000", Some("2026-02-15"), "셔츠 환불"),
+    )
+    .await;
+    // January's bill paid inside February's period: not on this bill.
+    record(
+        &l,
+        &me,
+        tx(
+            "카카오뱅크",
+            "신한카드",
+            "70000",
+            Some("2026-02-14"),
+            "1월 카드값",
+        ),
+    )
+    .await;
+    // After the close: part of this bill, then on the due date, then a day late.
+    record(
+        &l,
+        &me,
+        tx("카카오뱅크", "신한카드", "30000", Some("2026-03-05"), "선결제"),
+    )
+    .await;
+    record(
+        &l,
+        &me,
+        tx("카카오뱅크", "신한카드", "5000", Some("2026-03-14"), "카드값"),
+    )
+    .await;
+    record(
+        &l,
+        &me,
+        tx("카카오뱅크", "신한카드", "1000", Some("2026-03-15"), "늦게"),
+    )
+    .await;
+    buy(
+        &l,
+        &me,
+        purchase("신한카드", "식비", "10000", "2026-03-10", "점심", None),
+    )
+    .await;
+    let march = bill(&l, &me, "신한카드", Some("2026-03")).await;
+    assert_eq!(dates_of(&march), dates3("2026-02-01", "2026-02-28", "2026-03-14"));
+    assert_eq!(
+        items_of(&march),
+        vec![
+            item("2026-02-03", "운동화", "50000", None),
+            item("2026-02-10", "셔츠", "20000", None),
+            item("2026-02-15", "셔츠 환불", "-20000", None),
+        ]
+    );
+    assert_eq!(sums(&march), ("50000".into(), "35000".into(), "15000".into()));
+    // Today is 2026-03-15: the next payment is April's.
+    let next = bill(&l, &me, "신한카드", None).await;
+    assert_eq!(dates_of(&next), dates3("2026-03-01", "2026-03-31", "2026-04-14"));
+    assert_eq!(items_of(&next), vec![item("2026-03-10", "점심", "10000", None)]);
+    assert_eq!(sums(&next), ("10000".into(), "0".into(), "10000".into()));
+    let listed = call!(l.list_accounts(&me, None, false)).expect("list_accounts");
+    let shown = listed
+        .accounts
+        .iter()
+        .find(|a| a.name == "신한카드")
+        .expect("card");
+    assert_eq!(
+        (
+            shown.billing,
+            shown
+                .next_bill
+                .as_ref()
+                .map(|n| (n.due_date.to_string(), n.amount.to_string())),
+        ),
+        (Some(cycle(31, 14)), Some(("2026-04-14".into(), "10000".into())))
+    );
+    // The card's balance is not its bill: 80,000 − 20,000 − 106,000 … owed as of today.
+    assert_eq!(shown.balance.to_string(), "-46000");
+    // Accounts without billing show none.
+    let bank = listed
+        .accounts
+        .iter()
+        .find(|a| a.name == "카카오뱅크")
+        .expect("bank");
+    assert_eq!((bank.billing, bank.next_bill.clone()), (None, None));
+}
+
+/// Editing an installment purchase moves every part (amount, date); voiding it takes
+/// every part off; an edit that takes the card away is refused and changes nothing.
+pub async fn installment_purchase_edited_and_voided<S: Store>(store: S) {
+    let (l, _clock) = ledger_over(Arc::new(store));
+    let me = fresh_person("card-edit");
+    book(&l, &me).await;
+    card(&l, &me, "신한카드", Some(cycle(31, 14))).await;
+    card(&l, &me, "국민카드", None).await;
+    let made = buy(
+        &l,
+        &me,
+        purchase("신한카드", "가전", "90000", "2025-11-20", "TV", Some(3)),
+    )
+    .await;
+    let id = made.transaction.transaction_id;
+    let parts_in = |b: CardBill| items_of(&b).into_iter().map(|i| (i.2, i.3)).collect::<Vec<_>>();
+    assert_eq!(
+        parts_in(bill(&l, &me, "신한카드", Some("2025-12")).await),
+        vec![("30000".into(), Some((1, 3)))]
+    );
+    let bigger = edit(
+        &l,
+        &me,
+        TransactionEdit {
+            amount: Some(d("120001")),
+            ..edit_of(id)
+        },
+    )
+    .await
+    .expect("edit amount");
+    assert_eq!(bigger.transaction.installments, Some(3));
+    assert_eq!(
+        parts_in(bill(&l, &me, "신한카드", Some("2025-12")).await),
+        vec![("40001".into(), Some((1, 3)))]
+    );
+    // A later date: the parts move a bill on.
+    edit(
+        &l,
+        &me,
+        TransactionEdit {
+            date: Some(date("2025-12-02")),
+            ..edit_of(id)
+        },
+    )
+    .await
+    .expect("edit date");
+    assert_eq!(parts_in(bill(&l, &me, "신한카드", Some("2025-12")).await), vec![]);
+    assert_eq!(
+        parts_in(bill(&l, &me, "신한카드", Some("2026-03")).await),
+        vec![("40000".into(), Some((3, 3)))]
+    );
+    // Onto a card without billing, or paid from the bank: refused, nothing changes.
+    for (from, why) in [
+        ("국민카드", "\"국민카드\" has no billing cycle"),
+        ("카카오뱅크", "installments are for a purchase paid by card"),
+    ] {
+        let e = edit(
+            &l,
+            &me,
+            TransactionEdit {
+                from: Some(from.into()),
+                ..edit_of(id)
+            },
+        )
+        .await
+        .unwrap_err();
+        assert!(e.to_string().contains(why), "{e}");
+    }
+    let now = call!(l.get_transaction(&me, None, id)).expect("get");
+    assert_eq!(
+        (now.transaction.version, now.transaction.installments),
+        (3, Some(3))
+    );
+    // Voided: no part on any bill.
+    call!(l.void_transaction(&me, None, id, Some("취소"))).expect("void");
+    for m in ["2026-01", "2026-02", "2026-03"] {
+        assert_eq!(parts_in(bill(&l, &me, "신한카드", Some(m)).await), vec![], "{m}");
+    }
+}
+
+/// Each refusal of the issue, with what to send instead; nothing stored.
+pub async fn card_billing_refuses_bad_input<S: Store>(store: S) {
+    let (l, _clock) = ledger_over(Arc::new(store));
+    let me = fresh_person("card-refusals");
+    book(&l, &me).await;
+    card(&l, &me, "국민카드", None).await;
+    // Billing on an asset, income or expense account.
+    for (name, kind) in [
+        ("적금", AccountKind::Asset),
+        ("보너스", AccountKind::Income),
+        ("외식", AccountKind::Expense),
+    ] {
+        let e = call!(l.create_account(
+            &me,
+            NewAccount {
+                vault: None,
+                name: name.into(),
+                kind,
+                opening_balance: None,
+                opening_date: None,
+                parent: None,
+                billing: Some(cycle(31, 14)),
+            }
+        ))
+        .unwrap_err();
+        assert!(
+            matches!(
+                &e,
+                LedgerError::InvalidInput {
+                    field: Field::Card("billing"),
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string()
+                .contains("billing is for a card, a liability account"),
+            "{e}"
+        );
+    }
+    let e = call!(l.set_billing(&me, None, "카카오뱅크", Some(cycle(31, 14)))).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "Invalid billing: \"카카오뱅크\" is an asset account; billing is for a card, a liability account (create the card with kind liability)"
+    );
+    // card_bill without billing says how to set it; then it answers.
+    let e = call!(l.card_bill(&me, None, "국민카드", None)).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("set it with update_account (billing: {closingDay, paymentDay}"),
+        "{e}"
+    );
+    // Installments: from the bank, on a refund, from a card without billing.
+    let refund = NewSplit {
+        from: vec![SplitLine {
+            account: "쇼핑".into(),
+            amount: d("10000"),
+        }],
+        to: vec![SplitLine {
+            account: "국민카드".into(),
+            amount: d("10000"),
+        }],
+        ..purchase("국민카드", "쇼핑", "10000", "2026-03-01", "환불", Some(3))
+    };
+    for (p, why) in [
+        (
+            purchase("카카오뱅크", "가전", "90000", "2026-03-01", "TV", Some(3)),
+            "installments are for a purchase paid by card: `from` must be one liability account (the card) with billing set",
+        ),
+        (
+            refund,
+            "money back onto \"국민카드\" (a refund) is one-time: leave installments out",
+        ),
+        (
+            purchase("국민카드", "가전", "90000", "2026-03-01", "TV", Some(3)),
+            "\"국민카드\" has no billing cycle, so its parts would have no bills: set it first with update_account",
+        ),
+    ] {
+        let e = call!(l.record_split(&me, p.clone())).unwrap_err();
+        assert!(e.to_string().contains(why), "{e}");
+    }
+    // Too small for a won per part.
+    call!(l.set_billing(&me, None, "국민카드", Some(cycle(31, 14)))).expect("set billing");
+    let e = call!(l.record_split(&me, purchase("국민카드", "가전", "2", "2026-03-01", "x", Some(3))))
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "Invalid installments: 2 cannot be paid in 3 parts: each part is at least 1"
+    );
+    // Nothing was stored by any of them.
+    assert_eq!(
+        all_transactions(&l, &me).await.len(),
+        1,
+        "only the bank's opening balance"
+    );
+    // The same billing again writes nothing; {} clears it.
+    let again = call!(l.set_billing(&me, None, "국민카드", Some(cycle(31, 14)))).expect("again");
+    assert!(!again.changed);
+    let cleared = call!(l.set_billing(&me, None, "국민카드", None)).expect("clear");
+    assert_eq!((cleared.changed, cleared.billing), (true, None));
+    let listed = call!(l.list_accounts(&me, None, false)).expect("list");
+    let shown = listed
+        .accounts
+        .iter()
+        .find(|a| a.name == "국민카드")
+        .expect("card");
+    assert_eq!((shown.billing, shown.next_bill.clone()), (None, None));
+}
+
+/// A bill is three queries in two rounds (the accounts, then the period's entries and
+/// the open installments), however long the card's history; list_accounts with a
+/// billed card adds the same two queries in a second round.
+pub async fn card_bill_reads_do_not_grow_with_history<S: Store>(store: S) {
+    let store: Arc<dyn Store> = Arc::new(store);
+    let counting = Arc::new(CountingStore::from_arc(store));
+    let (l, _clock) = ledger_over(counting.clone());
+    let me = fresh_person("card-budget");
+    book(&l, &me).await;
+    card(&l, &me, "신한카드", Some(cycle(31, 14))).await;
+    buy(
+        &l,
+        &me,
+        purchase("신한카드", "가전", "300000", "2026-01-20", "TV", Some(3)),
+    )
+    .await;
+    buy(
+        &l,
+        &me,
+        purchase("신한카드", "식비", "9000", "2026-02-20", "점심", None),
+    )
+    .await;
+    counting.reset();
+    let first = l
+        .card_bill(&me, None, "신한카드", Some(month("2026-03")))
+        .await
+        .expect("bill");
+    let before = counting.take();
+    // A long history: two years of older entries and finished installment plans.
+    for i in 0..24 {
+        let on = format!("{}-{:02}-10", 2023 + i / 12, 1 + i % 12);
+        buy(&l, &me, purchase("신한카드", "식비", "1000", &on, "옛날", None)).await;
+        buy(
+            &l,
+            &me,
+            purchase("신한카드", "가전", "2000", &on, "옛 할부", Some(2)),
+        )
+        .await;
+    }
+    let (shape, again) = shape_of(
+        &counting,
+        l.card_bill(&me, None, "신한카드", Some(month("2026-03"))),
+    )
+    .await;
+    assert_eq!(items_of(&again), items_of(&first));
+    assert_eq!(sums(&again), ("109000".into(), "0".into(), "109000".into()));
+    assert_two_rounds(shape, (3, 0, 1, 0), "card_bill");
+    assert_eq!(before.queries, 3, "card_bill before the history");
+    counting.reset();
+    l.card_bill(&me, None, "신한카드", Some(month("2026-03")))
+        .await
+        .expect("bill");
+    assert_eq!(
+        counting.take().items_read,
+        before.items_read,
+        "items read do not grow"
+    );
+    let (shape, _) = shape_of(&counting, l.list_accounts(&me, None, false)).await;
+    assert_two_rounds(shape, (4, 0, 1, 0), "list_accounts with a billed card");
+}
