@@ -1,6 +1,6 @@
 //! MCP Apps views through the app as `dochiya-mcp` assembles it: a client without the
 //! extension gets what it got before views existed, byte for byte; one that declares it
-//! gets `_meta.ui` on `spending_report` and `budget_report` (in `tools/list` and on their
+//! gets `_meta.ui` on `spending_report`, `budget_report` and `card_bill` (in `tools/list` and on their
 //! results) and the views by `resources/read` (decision 042).
 
 #[path = "tools_harness.rs"]

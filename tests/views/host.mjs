@@ -3,9 +3,8 @@
 //
 // As a 2026-07-28 client that declares io.modelcontextprotocol/ui, this script keeps a
 // small household in the running server, reads each view by resources/read from the
-// link the tool published, and calls spending_report and budget_report for REAL results
-// (the card bill comes from a fixture in the card_bill result's shape until that tool
-// exists). A host page on loopback loads each view into a sandboxed iframe (opaque
+// link the tool published, and calls spending_report, budget_report and card_bill for
+// REAL results (parent groups still come from a fixture in spending_report's shape). A host page on loopback loads each view into a sandboxed iframe (opaque
 // origin, the extension's restrictive default CSP), does the ui/initialize handshake and
 // sends the tool result; the numbers the view shows are checked against the result, in
 // Korean and English, light and dark, with a screenshot of each.
@@ -94,19 +93,40 @@ const tripToday = vaults.find((v) => v.name === 'Trip').today;
 await call('record_transaction', { vault: 'Trip', from: 'Card', to: 'Food', amount: '1234.56', date: tripToday, memo: 'dinners', idempotencyKey: 'views-usd-1' });
 await call('record_transaction', { vault: 'Trip', from: 'Card', to: 'Taxi', amount: '12.5', date: tripToday, memo: 'taxi', idempotencyKey: 'views-usd-2' });
 
+// A card paid on the 14th for last month's charges: a 3-part purchase, a one-time
+// charge and a refund last month, a payment today (after the period closed).
+const [y, mo] = month.split('-').map(Number);
+const prev = mo === 1 ? `${y - 1}-12` : `${y}-${String(mo - 1).padStart(2, '0')}`;
+await call('create_account', { vault, name: '신한카드', kind: 'liability', billing: { closingDay: 31, paymentDay: 14 } });
+await call('create_account', { vault, name: '가전', kind: 'expense' });
+for (const [i, [from, to, amount, day, memo, installments]] of [
+  ['신한카드', '가전', '300000', '10', '노트북', 3],
+  ['신한카드', '식비', '86400', '15', '마트 장보기'],
+  ['식비', '신한카드', '39000', '20', '환불: 운동화'],
+].entries()) {
+  await call('record_transaction', {
+    vault, from, to, amount, date: `${prev}-${day}`, memo, idempotencyKey: `views-card-${i}`, ...(installments ? { installments } : {}),
+  });
+}
+await call('record_transaction', { vault, from: '카카오뱅크', to: '신한카드', amount: '100000', date: today, memo: '카드값', idempotencyKey: 'views-card-pay' });
+
 const spending = await call('spending_report', { vault, from: month, to: month });
 const budget = await call('budget_report', { vault });
 const dollars = await call('spending_report', { vault: 'Trip', from: tripToday.slice(0, 7), to: tripToday.slice(0, 7) });
-for (const [label, result, tool] of [['spending', spending, 'spending_report'], ['budget', budget, 'budget_report']]) {
+const cardResult = await call('card_bill', { vault, account: '신한카드', month });
+const cardBill = cardResult.structuredContent;
+for (const [label, result, tool] of [['spending', spending, 'spending_report'], ['budget', budget, 'budget_report'], ['card', cardResult, 'card_bill']]) {
   check(`${label}: result _meta.ui`, result._meta?.ui?.resourceUri, linkOf(tool));
 }
-const cardBill = JSON.parse(fs.readFileSync(path.join(here, 'card_bill.fixture.json'), 'utf8'));
-const cardResult = { content: [{ type: 'text', text: JSON.stringify(cardBill) }], structuredContent: cardBill, isError: false };
+// The bill as computed by hand: part 1 of 3 (the remainder on the first part), the
+// charge, the refund.
+check('card bill items', cardBill.items.map((i) => `${i.memo}:${i.amount}:${i.part ?? ''}/${i.of ?? ''}`).join('|'),
+  '노트북:100000:1/3|마트 장보기:86400:/|환불: 운동화:-39000:/');
+check('card bill total', cardBill.total, '147400');
 const html = {
   spending: await view(linkOf('spending_report')),
   budget: await view(linkOf('budget_report')),
-  // Not linked by a tool yet (card_bill arrives with the cards issue): read by its address.
-  card: await view('ui://dochiya/card-bill.html'),
+  card: await view(linkOf('card_bill')),
 };
 
 // ---- expected text, computed here from the result's strings ----
