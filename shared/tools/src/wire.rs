@@ -452,6 +452,9 @@ pub(crate) struct RecurringOut {
     pub(crate) end: Option<DateOut>,
     /// Memo of its postings.
     pub(crate) memo: String,
+    /// Tags its postings carry (absent: none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) tags: Vec<String>,
     /// Next date it posts; absent once it has ended.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) next: Option<DateOut>,
@@ -472,6 +475,7 @@ impl From<lt::RecurringView> for RecurringOut {
             start: r.start.into(),
             end: r.end.map(DateOut::from),
             memo: r.memo,
+            tags: r.tags,
             next: r.next.map(DateOut::from),
             last_posted: r.last_posted.map(DateOut::from),
         }

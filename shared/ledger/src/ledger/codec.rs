@@ -845,17 +845,7 @@ impl TxRec {
                 Some(Value::S(r)) => Some(r.clone()),
                 Some(_) => return Err(corrupt(RECURRING)),
             },
-            tags: match a.get(TAGS) {
-                None => Vec::new(),
-                Some(Value::L(list)) => list
-                    .iter()
-                    .map(|v| match v {
-                        Value::S(t) => Ok(t.clone()),
-                        _ => Err(corrupt(TAGS)),
-                    })
-                    .collect::<Result<Vec<_>, _>>()?,
-                Some(_) => return Err(corrupt(TAGS)),
-            },
+            tags: string_list(a, TAGS)?,
             operation_id: super::operations::operation_of(a)?,
             installments: match optional_n(a, INSTALLMENTS)? {
                 None => None,
@@ -887,8 +877,23 @@ const EXTERNAL_REF: &str = "externalRef";
 /// Attribute of a transaction naming the recurring schedule that posted it.
 const RECURRING: &str = "recurring";
 
-/// Attribute of a transaction listing its tags.
+/// Attribute of a transaction (and of a schedule) listing its tags.
 const TAGS: &str = "tags";
+
+/// A list of strings (absent: empty).
+fn string_list(a: &Attrs, name: &str) -> Result<Vec<String>, LedgerError> {
+    match a.get(name) {
+        None => Ok(Vec::new()),
+        Some(Value::L(list)) => list
+            .iter()
+            .map(|v| match v {
+                Value::S(t) => Ok(t.clone()),
+                _ => Err(corrupt(name)),
+            })
+            .collect(),
+        Some(_) => Err(corrupt(name)),
+    }
+}
 
 /// Prefix of a tag rollup's per-account attributes (`n#<accountId>`).
 const TAG_NET_PREFIX: &str = "n#";
@@ -1110,6 +1115,8 @@ pub(super) struct ScheduleRec {
     /// Minor units, positive.
     pub amount: i64,
     pub memo: String,
+    /// The tags each posting carries (as written; decision 038).
+    pub tags: Vec<String>,
     pub dates: Schedule,
     /// Every occurrence through this date is decided (posted, or passed by a change).
     pub posted_through: Option<LocalDate>,
@@ -1149,6 +1156,9 @@ impl ScheduleRec {
         date("end", self.dates.end());
         date("postedThrough", self.posted_through);
         date("lastPosted", self.last_posted);
+        if !self.tags.is_empty() {
+            a.insert(TAGS.into(), Value::L(self.tags.iter().map(sv).collect()));
+        }
         a
     }
 
@@ -1171,6 +1181,7 @@ impl ScheduleRec {
             to_name: s(a, "toName")?.to_string(),
             amount: n(a, "amount")?,
             memo: s(a, "memo")?.to_string(),
+            tags: string_list(a, TAGS)?,
             dates,
             posted_through: opt_date("postedThrough")?,
             last_posted: opt_date("lastPosted")?,

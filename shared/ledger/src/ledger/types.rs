@@ -1194,6 +1194,8 @@ pub struct RecurringInput {
     pub end: Option<LocalDate>,
     /// Memo of every posting (default the schedule's name).
     pub memo: Option<String>,
+    /// Tags every posting carries (at most 5; on a change `Some([])` clears them).
+    pub tags: Option<Vec<String>>,
     /// Change the schedule of this name from its next date on (otherwise other settings are refused).
     pub change: bool,
     /// Stop it; what it posted stays.
@@ -1221,6 +1223,8 @@ pub struct RecurringView {
     pub end: Option<LocalDate>,
     /// Its memo.
     pub memo: String,
+    /// The tags its postings carry.
+    pub tags: Vec<String>,
     /// The next date it will post (`None`: it has ended).
     pub next: Option<LocalDate>,
     /// The latest date it posted.

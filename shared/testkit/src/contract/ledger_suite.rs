@@ -3789,6 +3789,7 @@ macro_rules! ledger_contract_tests {
             recurring_turns_at_los_angeles_midnight,
             recurring_refuses_bad_input,
             recurring_scheduled_run_posts_only_what_is_due,
+            recurring_tags_ride_on_postings,
             // categories, tags and rollover (ledger_suite/categories.rs)
             categories_roll_up_by_group_account_and_tag,
             tag_reports_read_rollups_not_entries,

@@ -7,7 +7,7 @@ use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{AccountArg, DateArg, MemoArg, NameArg, PositiveAmountArg};
+use crate::args::{AccountArg, DateArg, MemoArg, NameArg, PositiveAmountArg, TagArg};
 use crate::operation::{Kind, Operation, destructive};
 use crate::text;
 use crate::wire::{RecurringOut, VaultOut};
@@ -65,6 +65,8 @@ pub(crate) struct Args {
     end: Option<DateArg>,
     /// Default: name.
     memo: Option<MemoArg>,
+    #[schemars(description = text::TAGS)]
+    tags: Option<Vec<TagArg>>,
     /// true: edit from the next date.
     change: Option<bool>,
     /// true: stop (posted stays).
@@ -131,6 +133,7 @@ impl Operation for SetRecurring {
                     start: args.start.map(|d| d.0),
                     end: args.end.map(|d| d.0),
                     memo: args.memo.map(String::from),
+                    tags: args.tags.map(|t| t.into_iter().map(String::from).collect()),
                     change: args.change.unwrap_or(false),
                     remove: args.remove.unwrap_or(false),
                 },

@@ -52,6 +52,7 @@ fn view(s: &ScheduleRec, cat: Option<&Catalogue>, m: &Membership) -> RecurringVi
         start: s.dates.start(),
         end: s.dates.end(),
         memo: s.memo.clone(),
+        tags: s.tags.clone(),
         next: next_of(s),
         last_posted: s.last_posted,
     }
@@ -70,7 +71,9 @@ pub(super) async fn set_recurring(
         Some(memo) => Some(clean_memo(Some(memo), Field::Memo)?),
         None => None,
     };
-    let (input, name, memo) = (&input, &name, memo.as_deref());
+    // Checked before any read, like a recorded entry's: the postings carry them.
+    let tags = input.tags.as_deref().map(super::record::entry_tags).transpose()?;
+    let (input, name, memo) = (&input, &name, (memo.as_deref(), tags.as_deref()));
     retrying(|| {
         in_vault(ledger, who, input.vault.as_deref(), |v| {
             set_in(ledger, who, input, name, memo, v)
@@ -132,6 +135,14 @@ fn differences(s: &ScheduleRec, input: &RecurringInput, wanted: &Wanted<'_>, m: 
     if let Some(memo) = wanted.memo {
         differ("memo", format!("\"{}\"", s.memo), format!("\"{memo}\""));
     }
+    if let Some(tags) = wanted.tags {
+        let keys = |t: &[String]| -> Vec<crate::domain::NameKey> {
+            t.iter().map(|t| crate::domain::NameKey::of(t)).collect()
+        };
+        if keys(&s.tags) != keys(tags) {
+            differ("tags", format!("{:?}", s.tags), format!("{tags:?}"));
+        }
+    }
     out
 }
 
@@ -141,11 +152,13 @@ struct Wanted<'a> {
     to: Option<(crate::domain::AccountId, String)>,
     amount: Option<i64>,
     memo: Option<&'a str>,
+    /// Checked and folded; `None`: not sent.
+    tags: Option<&'a [String]>,
 }
 
 fn wanted<'a>(
     input: &RecurringInput,
-    memo: Option<&'a str>,
+    (memo, tags): (Option<&'a str>, Option<&'a [String]>),
     cat: &Catalogue,
     m: &Membership,
 ) -> Result<Wanted<'a>, LedgerError> {
@@ -164,6 +177,7 @@ fn wanted<'a>(
         to: account(&input.to)?,
         amount,
         memo,
+        tags,
     })
 }
 
@@ -172,7 +186,7 @@ async fn set_in(
     who: &PersonId,
     input: &RecurringInput,
     name: &Name,
-    memo: Option<&str>,
+    memo: (Option<&str>, Option<&[String]>),
     v: InVault,
 ) -> Result<RecurringSet, LedgerError> {
     let m = v.m.clone();
@@ -324,6 +338,7 @@ fn created(
         to_name: to_name.clone(),
         amount,
         memo: w.memo.map_or_else(|| name.display().to_string(), str::to_string),
+        tags: w.tags.map(<[String]>::to_vec).unwrap_or_default(),
         dates,
         posted_through: None,
         last_posted: None,
@@ -365,6 +380,7 @@ fn changed(
         to_name,
         amount: w.amount.unwrap_or(s.amount),
         memo: w.memo.map_or_else(|| s.memo.clone(), str::to_string),
+        tags: w.tags.map_or_else(|| s.tags.clone(), <[String]>::to_vec),
         dates,
         posted_through: Some(s.posted_through.map_or(today, |p| p.max(today))),
         version: s.version.saturating_add(1),

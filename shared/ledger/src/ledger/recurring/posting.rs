@@ -164,6 +164,7 @@ async fn post_schedule(
         let tx = TxRec {
             recurring: Some(s.name.clone()),
             operation_id: Some(op.id),
+            tags: s.tags.clone(),
             ..TxRec::new(
                 ledger.new_transaction_id(now.as_millisecond()),
                 date,

@@ -401,3 +401,77 @@ pub async fn recurring_scheduled_run_posts_only_what_is_due<S: Store>(store: S) 
         Some("2026-03-20".into())
     );
 }
+
+/// A schedule's tags ride on every posting, so the tag report counts them from the tag
+/// rollups; a change of tags applies from the next posting on; the same name with other
+/// tags is refused naming them; six tags are refused with nothing stored.
+pub async fn recurring_tags_ride_on_postings<S: Store>(store: S) {
+    let (l, clock) = ledger_over(Arc::new(store));
+    let me = fresh_person("recurring-tags");
+    rent_household(&l, &me).await;
+    let tagged = |tags: &[&str]| RecurringInput {
+        tags: Some(tags.iter().map(|t| t.to_string()).collect()),
+        ..rent(Some(25), None)
+    };
+    let e = call!(l.set_recurring(&me, tagged(&["a", "b", "c", "d", "e", "f"]))).unwrap_err();
+    match &e {
+        LedgerError::InvalidInput { field, .. } => assert_eq!(field.to_string(), "tags"),
+        other => panic!("expected the tags refusal, got {other:?}"),
+    }
+    assert!(call!(l.list_recurring(&me, None, None)).expect("list").recurring.is_empty());
+    let made = set(&l, &me, tagged(&["#고정비"])).await;
+    assert_eq!(made.recurring.tags, vec!["고정비".to_string()]);
+    // Sent again as it is (the same tag however spelled): nothing to change.
+    assert!(!set(&l, &me, tagged(&["고정비"])).await.changed);
+    let e = call!(l.set_recurring(&me, tagged(&["집"]))).unwrap_err();
+    match &e {
+        LedgerError::InvalidInput { message, .. } => assert_eq!(
+            message,
+            "a recurring entry named \"월세\" already exists with other settings: tags [\"고정비\"] (sent [\"집\"]). Send change: true to change it from its next date on, or use another name"
+        ),
+        other => panic!("expected the settings refusal, got {other:?}"),
+    }
+    // 2026-03-15 → 2026-04-26: 03-25 and 04-25 posted with the tag.
+    clock.advance_seconds(42 * DAY);
+    let march_april = ReportRequest {
+        vault: None,
+        from: date("2026-03-01"),
+        to: date("2026-04-30"),
+        by: ReportBy::Tag,
+        kind: FlowKind::Expense,
+        tag: None,
+    };
+    let by_tag = |r: SpendingReport| -> Vec<(Option<String>, String)> {
+        r.rows.into_iter().map(|x| (x.tag, x.amount.to_string())).collect()
+    };
+    let report = call!(l.spending_report(&me, march_april.clone())).expect("spending_report");
+    assert_eq!(by_tag(report), vec![(Some("고정비".into()), "1000000".into())]);
+    // From the next date on: May's posting carries the new tags, the posted ones stay.
+    let changed = set(
+        &l,
+        &me,
+        RecurringInput {
+            change: true,
+            ..tagged(&["집", "고정비"])
+        },
+    )
+    .await;
+    assert_eq!(changed.recurring.tags, vec!["집".to_string(), "고정비".to_string()]);
+    clock.advance_seconds(30 * DAY);
+    let mut seen: Vec<(String, Vec<String>)> = all_transactions(&l, &me)
+        .await
+        .into_iter()
+        .filter(|t| t.recurring.as_deref() == Some("월세"))
+        .map(|t| (t.date.to_string(), t.tags))
+        .collect();
+    seen.sort();
+    let tags = |t: &[&str]| t.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        seen,
+        vec![
+            ("2026-03-25".to_string(), tags(&["고정비"])),
+            ("2026-04-25".to_string(), tags(&["고정비"])),
+            ("2026-05-25".to_string(), tags(&["집", "고정비"])),
+        ]
+    );
+}
