@@ -418,7 +418,12 @@ pub async fn recurring_tags_ride_on_postings<S: Store>(store: S) {
         LedgerError::InvalidInput { field, .. } => assert_eq!(field.to_string(), "tags"),
         other => panic!("expected the tags refusal, got {other:?}"),
     }
-    assert!(call!(l.list_recurring(&me, None, None)).expect("list").recurring.is_empty());
+    assert!(
+        call!(l.list_recurring(&me, None, None))
+            .expect("list")
+            .recurring
+            .is_empty()
+    );
     let made = set(&l, &me, tagged(&["#고정비"])).await;
     assert_eq!(made.recurring.tags, vec!["고정비".to_string()]);
     // Sent again as it is (the same tag however spelled): nothing to change.
@@ -442,7 +447,10 @@ pub async fn recurring_tags_ride_on_postings<S: Store>(store: S) {
         tag: None,
     };
     let by_tag = |r: SpendingReport| -> Vec<(Option<String>, String)> {
-        r.rows.into_iter().map(|x| (x.tag, x.amount.to_string())).collect()
+        r.rows
+            .into_iter()
+            .map(|x| (x.tag, x.amount.to_string()))
+            .collect()
     };
     let report = call!(l.spending_report(&me, march_april.clone())).expect("spending_report");
     assert_eq!(by_tag(report), vec![(Some("고정비".into()), "1000000".into())]);
@@ -456,7 +464,10 @@ pub async fn recurring_tags_ride_on_postings<S: Store>(store: S) {
         },
     )
     .await;
-    assert_eq!(changed.recurring.tags, vec!["집".to_string(), "고정비".to_string()]);
+    assert_eq!(
+        changed.recurring.tags,
+        vec!["집".to_string(), "고정비".to_string()]
+    );
     clock.advance_seconds(30 * DAY);
     let mut seen: Vec<(String, Vec<String>)> = all_transactions(&l, &me)
         .await
