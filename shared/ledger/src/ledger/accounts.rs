@@ -11,7 +11,7 @@ use super::codec::{
 use super::guards::{ACCOUNT_LIVE, ACCOUNT_NEW, MEMBERSHIP, NAME_FREE, NAME_HELD, VAULT_EXISTS, guard};
 use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
-use super::sharing::require_owner;
+use super::roster::{membership_check, require_owner, vault_gone};
 use super::system_names::{Equity, SystemNames};
 use super::today::catalogue_today;
 use super::writer::{TxChange, transaction_ops};
@@ -19,7 +19,7 @@ use super::*;
 use crate::domain::{AccountId, AccountKind, Money, Name, random_uuid};
 use crate::error::{AccountShape, Entity, Field, OwnerAction};
 use crate::keys;
-use crate::store::{Condition, Guard, Item, StoreError, WriteOp};
+use crate::store::{Condition, Item, StoreError, WriteOp};
 
 /// Most accounts (live and archived) in one vault.
 const MAX_ACCOUNTS: usize = 500;
@@ -408,34 +408,8 @@ fn opening_entry(
     })
 }
 
-/// "an asset", "a liability", …
-pub(super) fn with_article(kind: AccountKind) -> String {
-    match kind {
-        AccountKind::Liability => "a liability".into(),
-        other => format!("an {other}"),
-    }
-}
-
 fn range() -> LedgerError {
     LedgerError::invalid(Field::OpeningBalance, "the opening balance is out of range")
-}
-
-/// The check every vault write carries: the caller is (still) a member.
-pub(super) fn membership_check(who: &PersonId, m: &Membership) -> WriteOp {
-    WriteOp::Check {
-        key: keys::membership(who, m.vault_id),
-        guard: Guard::new(MEMBERSHIP, Condition::Exists),
-    }
-}
-
-/// The error when the membership check of a write failed.
-pub(super) fn vault_gone(m: &Membership) -> LedgerError {
-    LedgerError::NotFound {
-        what: Entity::Vault,
-        name: m.name.clone(),
-        within: None,
-        candidates: vec![],
-    }
 }
 
 /// The account item and its name item, both only if absent.

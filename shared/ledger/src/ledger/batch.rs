@@ -12,7 +12,6 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Mutex, MutexGuard};
 
-use super::accounts::{membership_check, vault_gone};
 use super::codec::{GuardRec, IdemRec, Membership, StoredBalance, TxRec, content_hash, external_ref_tx};
 use super::guards::MEMBERSHIP;
 use super::idempotency::{IdempotencyKey, NextAction, changed_since, next_action};
@@ -20,10 +19,11 @@ use super::record::{
     Entry, check_balanced, check_lines, clean_external_ref, clean_memo, external_ref_op, guard_ops,
     resolve_postings, window_ms,
 };
-use super::record::{direction_note, view};
 use super::resolve::{Catalogue, join_all, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
+use super::roster::{membership_check, vault_gone};
 use super::today::{Later, accounts_of, catalogue_today, shown};
+use super::view::{direction_note, view};
 use super::writer::{TxChange, refusing_overflow, transaction_ops};
 use super::*;
 use crate::domain::AccountId;

@@ -9,18 +9,19 @@
 //! Reads before it: one round of the idempotency record, the transaction, its
 //! earlier versions and the account catalogue.
 
-use super::accounts::{membership_check, vault_gone};
 use super::codec::{AccountRec, IdemRec, Membership, PostingRec, TxRec, VersionRec};
 use super::guards::{IDEMPOTENCY_CLAIM, MEMBERSHIP};
 use super::idempotency::{IdempotencyKey, NextAction, changed_op, next_action};
 use super::operations::{EntryAction, OpKind, OpStamp};
-use super::record::{clean_memo, not_found, view};
+use super::record::clean_memo;
 use super::resolve::{Catalogue, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
+use super::roster::{membership_check, vault_gone};
 use super::today::{Later, catalogue_today, shown};
+use super::view::{not_found, versions, view};
 use super::writer::{TxChange, transaction_ops};
 use super::*;
-use crate::domain::{AccountId, Currency, Decimal, Money, NameKey};
+use crate::domain::{AccountId, Decimal, Money, NameKey};
 use crate::error::EditShape;
 use crate::error::{Field, Side};
 use crate::keys;
@@ -597,30 +598,6 @@ fn edited(
         current,
         operation_id,
     }
-}
-
-/// Earlier versions as results show them, oldest first.
-pub(super) fn versions(
-    history: &[VersionRec],
-    cat: Option<&Catalogue>,
-    currency: Currency,
-) -> Vec<TransactionVersion> {
-    let mut out: Vec<TransactionVersion> = history
-        .iter()
-        .map(|h| {
-            let t = view(&h.tx, cat, currency);
-            TransactionVersion {
-                version: h.tx.version,
-                date: t.date,
-                memo: t.memo,
-                postings: t.postings,
-                replaced_at: jiff::Timestamp::from_millisecond(h.replaced_at_ms)
-                    .unwrap_or(jiff::Timestamp::UNIX_EPOCH),
-            }
-        })
-        .collect();
-    out.sort_by_key(|v| v.version);
-    out
 }
 
 /// Every account the entry touches before or after the edit: the new ones first, in posting order.

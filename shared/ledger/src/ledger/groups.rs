@@ -5,12 +5,13 @@
 
 use std::collections::BTreeMap;
 
-use super::accounts::{membership_check, vault_gone, with_article};
 use super::codec::{AccountRec, CHILD_SEQ, Membership, PARENT, account_live, sv};
 use super::guards::{CHILD_UNCHANGED, MEMBERSHIP, PARENT_TOP};
 use super::resolve::{Catalogue, catalogue, retrying};
 use super::roster::in_vault;
-use super::sharing::require_owner;
+use super::roster::require_owner;
+use super::roster::{membership_check, vault_gone};
+use super::types::with_article;
 use super::*;
 use crate::domain::{AccountId, AccountKind};
 use crate::error::{Entity, Field, OwnerAction};

@@ -9,7 +9,7 @@
 use super::Recorded;
 use super::codec::{IdemRec, Membership, TxRec, content_hash};
 use super::guards::{IDEMPOTENCY_CLAIM, guard};
-use super::record::view;
+use super::view::view;
 use crate::domain::PersonId;
 use crate::error::{Field, LedgerError};
 use crate::keys;

@@ -32,6 +32,7 @@ mod system_names;
 mod tagged;
 mod today;
 mod vaults;
+mod view;
 mod writer;
 
 pub mod types;

@@ -6,12 +6,12 @@
 
 use std::collections::BTreeMap;
 
-use super::accounts::{membership_check, vault_gone};
 use super::codec::{ARCHIVED, account_count_update, account_pointer, name_attrs};
 use super::guards::{ACCOUNT_EXISTS, MEMBERSHIP, NAME_FREE, VAULT_EXISTS, guard};
 use super::resolve::{catalogue, retrying};
 use super::roster::in_vault;
-use super::sharing::require_owner;
+use super::roster::require_owner;
+use super::roster::{membership_check, vault_gone};
 use super::*;
 use crate::domain::Name;
 use crate::error::{Entity, Field, OwnerAction};

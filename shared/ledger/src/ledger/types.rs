@@ -1390,3 +1390,11 @@ pub struct BillingSet {
     /// False when it already was so (nothing written).
     pub changed: bool,
 }
+
+/// "an asset", "a liability", …
+pub(super) fn with_article(kind: AccountKind) -> String {
+    match kind {
+        AccountKind::Liability => "a liability".into(),
+        other => format!("an {other}"),
+    }
+}

@@ -9,11 +9,12 @@ use std::collections::BTreeMap;
 
 pub(super) use installments::{installment_ops, plan_for};
 
-use super::accounts::{membership_check, vault_gone, with_article};
 use super::codec::{AccountRec, BILLING_ATTRS, Membership, account_live, billing_attrs};
 use super::guards::{ACCOUNT_LIVE, MEMBERSHIP, guard};
 use super::resolve::{Catalogue, catalogue, retrying};
 use super::roster::in_vault;
+use super::roster::{membership_check, vault_gone};
+use super::types::with_article;
 use super::*;
 use crate::domain::{AccountId, AccountKind, Billing, Money};
 use crate::error::Field;

@@ -12,13 +12,13 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use super::super::accounts::{membership_check, vault_gone};
 use super::super::codec::{Membership, StoredBalance, TxRec, VersionRec, sv};
 use super::super::guards::{MEMBERSHIP, TRANSACTION_LIVE};
 use super::super::idempotency::changed_op;
 use super::super::record::ttl_s;
 use super::super::resolve::{Catalogue, join2, query_all, retrying};
 use super::super::roster::{InVault, in_vault};
+use super::super::roster::{membership_check, vault_gone};
 use super::super::today::{Later, accounts_of, catalogue_today, shown};
 use super::super::writer::{TxChange, refusing_overflow, transaction_ops};
 use super::super::{Ledger, Role, UndoAction, UndoRequest, Undone, UndoneEntry};

@@ -9,12 +9,12 @@
 
 pub mod posting;
 
-use super::accounts::{membership_check, vault_gone};
 use super::codec::{Membership, ScheduleRec, head_next};
 use super::guards::{MEMBERSHIP, SCHEDULE_NEW, SCHEDULE_UNCHANGED};
 use super::record::{clean_memo, positive};
 use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
+use super::roster::{membership_check, vault_gone};
 use super::*;
 use crate::domain::{Every, Money, Name, Schedule, ScheduleError, closest_names, random_uuid};
 use crate::error::{Entity, Field};
