@@ -37,11 +37,7 @@ pub(super) async fn list_accounts(
         // today; later entries apart).
         let today = m.today(ledger);
         let month = today.month();
-        let (cat, later) = join2(
-            catalogue(ledger, &m),
-            super::reports::later_than(ledger, &m, today),
-        )
-        .await;
+        let (cat, later) = join2(catalogue(ledger, &m), super::nets::later_than(ledger, &m, today)).await;
         let cat = cat?;
         let settings = match budgets::settings_from_heads(&cat) {
             Some(settings) => settings,
@@ -92,7 +88,7 @@ fn list_of(
                 name: a.name.clone(),
                 kind: a.kind,
                 balance: Money::from_minor(today_net, m.currency),
-                scheduled: super::reports::scheduled(a.kind, later, a.account_id, m)?,
+                scheduled: super::nets::scheduled(a.kind, later, a.account_id, m)?,
                 archived: a.archived,
                 handle: cat.handle(a).map(str::to_string),
                 // Settings exist only for expense accounts; an archived one shows none.

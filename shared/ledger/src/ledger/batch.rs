@@ -415,7 +415,7 @@ async fn attempt(
         op_key.clone(),
         found.get(&op_key),
         now.as_millisecond(),
-        now_s.saturating_add(super::record::ttl_s(ledger)),
+        now_s.saturating_add(super::idempotency::ttl_s(ledger)),
     )?;
     let nexts = decide_keys(key, &entries, &found, who, now_s)?;
     let mut own: BTreeSet<TransactionId> = lock(written).clone();

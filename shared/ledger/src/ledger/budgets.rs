@@ -290,7 +290,7 @@ async fn report_in(
             query_all(store, pk.clone(), keys::accounts(), true),
             query_all(store, pk, keys::months_and_budgets_through(start, month), true),
         ),
-        super::reports::dated_later(ledger, &m, today, (month.first_day(), month.last_day())),
+        super::nets::dated_later(ledger, &m, today, (month.first_day(), month.last_day())),
     )
     .await;
     let cat = Catalogue::from_items(&accounts?)?;

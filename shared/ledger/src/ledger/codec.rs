@@ -683,7 +683,7 @@ pub(super) struct TxRec {
     /// Its tags as written, validated by `domain::parse_tags` (absent: none; decision 038).
     pub tags: Vec<String>,
     /// The operation whose change it shows now (absent on entries from before operations).
-    pub operation_id: Option<super::operations::OperationId>,
+    pub operation_id: Option<super::types::OperationId>,
     /// An installment purchase: how many parts, on which card (absent: one-time).
     pub installments: Option<InstallmentPlan>,
 }
@@ -1185,7 +1185,7 @@ impl ScheduleRec {
 }
 
 /// A posting claim (`RP#…`): the transaction that posted the occurrence.
-pub(super) fn posted_attrs(tx: TransactionId, op: super::operations::OperationId) -> Attrs {
+pub(super) fn posted_attrs(tx: TransactionId, op: super::types::OperationId) -> Attrs {
     BTreeMap::from([
         ("transactionId".into(), sv(tx.to_string())),
         (super::operations::OPERATION_ID.into(), sv(op.to_string())),

@@ -342,7 +342,9 @@ fn next_version(
 ) -> Result<TxRec, LedgerError> {
     let postings = new_postings(cat, current, input, m)?;
     let installments = match current.installments {
-        Some(plan) => Some(super::cards::plan_for(cat, &postings, plan.count, m.currency)?),
+        Some(plan) => Some(super::installments::plan_for(
+            cat, &postings, plan.count, m.currency,
+        )?),
         None => None,
     };
     Ok(TxRec {
@@ -464,7 +466,12 @@ async fn attempt(
     ops.extend(op.ops(m.vault_id, &new, EntryAction::Edited, current.operation_id));
     ops.extend(transaction_ops(m.vault_id, change, &[])?);
     // Replays of the key that recorded the entry then say what it is now.
-    ops.extend(changed_op(m.vault_id, &new, now_s, super::record::ttl_s(ledger)));
+    ops.extend(changed_op(
+        m.vault_id,
+        &new,
+        now_s,
+        super::idempotency::ttl_s(ledger),
+    ));
     // The commit adds one more op (the roster check).
     if ops.len() >= MAX_WRITE_OPS {
         return Err(LedgerError::invalid(

@@ -234,7 +234,7 @@ pub(super) fn rows_by_group(
     }
     let mut rows = Vec::new();
     for (g, net) in per {
-        let amount = super::reports::natural(kind, net)?;
+        let amount = super::nets::natural(kind, net)?;
         if amount == 0 {
             continue;
         }

@@ -170,6 +170,11 @@ pub(super) fn changed_since(rec: &IdemRec, changed: Option<&Item>) -> Result<Opt
     Ok((now.id == rec.tx.id && (now.version != rec.tx.version || now.voided)).then_some(now))
 }
 
+/// How long idempotency records live, in seconds.
+pub(super) fn ttl_s(ledger: &super::Ledger) -> i64 {
+    i64::try_from(ledger.config.idempotency_ttl.as_secs()).unwrap_or(i64::MAX)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

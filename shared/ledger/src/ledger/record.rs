@@ -342,7 +342,7 @@ impl<'a> Entry<'a> {
     ) -> Result<Option<super::codec::InstallmentPlan>, LedgerError> {
         self.input
             .installments
-            .map(|n| super::cards::plan_for(cat, postings, n, currency))
+            .map(|n| super::installments::plan_for(cat, postings, n, currency))
             .transpose()
     }
 
@@ -608,11 +608,6 @@ async fn duplicate_check(
     Ok(None)
 }
 
-/// How long idempotency records live, in seconds.
-pub(super) fn ttl_s(ledger: &Ledger) -> i64 {
-    i64::try_from(ledger.config.idempotency_ttl.as_secs()).unwrap_or(i64::MAX)
-}
-
 pub(super) fn window_ms(ledger: &Ledger) -> i64 {
     i64::try_from(ledger.config.duplicate_window.as_millis()).unwrap_or(i64::MAX)
 }
@@ -863,7 +858,12 @@ pub(super) async fn void(
                 super::operations::EntryAction::Voided,
                 before,
             ));
-            ops.extend(changed_op(m.vault_id, &voided, at, ttl_s(ledger)));
+            ops.extend(changed_op(
+                m.vault_id,
+                &voided,
+                at,
+                super::idempotency::ttl_s(ledger),
+            ));
             match v.commit(ledger, who, ops).await {
                 Ok(()) => Ok(Voided {
                     vault: m.vault_ref(),

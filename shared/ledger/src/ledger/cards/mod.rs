@@ -3,11 +3,8 @@
 //! and writes what they need.
 
 mod bill;
-mod installments;
 
 use std::collections::BTreeMap;
-
-pub(super) use installments::{installment_ops, plan_for};
 
 use super::codec::{AccountRec, BILLING_ATTRS, Membership, account_live, billing_attrs};
 use super::guards::{ACCOUNT_LIVE, MEMBERSHIP, guard};

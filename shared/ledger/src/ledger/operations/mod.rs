@@ -12,10 +12,10 @@
 pub(super) mod undo;
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use super::codec::{TxRec, sv};
-use crate::domain::{ParseError, PersonId, TransactionId, VaultId};
+use super::types::OperationId;
+use crate::domain::{PersonId, TransactionId, VaultId};
 use crate::error::LedgerError;
 use crate::keys;
 use crate::store::{Attrs, Condition, Guard, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
@@ -29,39 +29,6 @@ pub(super) const ENTRY_NOT_UNDONE: &str = "entry-not-undone";
 
 /// Attribute of a transaction naming the operation whose change it shows now.
 pub(super) const OPERATION_ID: &str = "operationId";
-
-/// An operation's id: a 64-bit, time-ordered integer above 2^53, made like a
-/// transaction id; it travels as a decimal string.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct OperationId(TransactionId);
-
-impl OperationId {
-    /// A new id from the current time (Unix ms) and randomness.
-    pub fn generate(unix_ms: i64, random: u64) -> OperationId {
-        OperationId(TransactionId::generate(unix_ms, random))
-    }
-
-    /// Parse the decimal text of an id (the content of a JSON string).
-    pub fn parse(text: &str) -> Result<OperationId, ParseError> {
-        TransactionId::parse(text).map(OperationId).map_err(|_| {
-            ParseError::new(format!(
-                "\"{}\" is not an operation id; ids are decimal strings of digits as a write returned them (operationId), e.g. \"4818349038087529260\"",
-                text.trim()
-            ))
-        })
-    }
-
-    /// Fixed-width (20-digit) form, for keys.
-    pub fn to_key_string(self) -> String {
-        self.0.to_key_string()
-    }
-}
-
-impl fmt::Display for OperationId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
 
 /// What kind of write an operation was.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

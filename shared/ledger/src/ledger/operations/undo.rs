@@ -14,8 +14,7 @@ use std::sync::Mutex;
 
 use super::super::codec::{Membership, StoredBalance, TxRec, VersionRec, sv};
 use super::super::guards::{MEMBERSHIP, TRANSACTION_LIVE};
-use super::super::idempotency::changed_op;
-use super::super::record::ttl_s;
+use super::super::idempotency::{changed_op, ttl_s};
 use super::super::resolve::{Catalogue, join2, query_all, retrying};
 use super::super::roster::{InVault, in_vault};
 use super::super::roster::{membership_check, vault_gone};
