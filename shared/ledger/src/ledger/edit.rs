@@ -10,10 +10,10 @@
 //! earlier versions and the account catalogue.
 
 use super::codec::{AccountRec, IdemRec, Membership, PostingRec, TxRec, VersionRec};
+use super::entry::clean_memo;
 use super::guards::{IDEMPOTENCY_CLAIM, MEMBERSHIP};
 use super::idempotency::{IdempotencyKey, NextAction, changed_op, next_action};
 use super::operations::{EntryAction, OpKind, OpStamp};
-use super::record::clean_memo;
 use super::resolve::{Catalogue, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
 use super::roster::{membership_check, vault_gone};
@@ -63,10 +63,10 @@ fn check_shape(ledger: &Ledger, input: &TransactionEdit) -> Result<(), LedgerErr
         return Err(LedgerError::EditShape(EditShape::NothingToChange));
     }
     if let Some(tags) = &input.tags {
-        super::record::entry_tags(tags)?;
+        super::entry::entry_tags(tags)?;
     }
     if let Some(a) = input.amount {
-        super::record::positive(a, Field::Amount)?;
+        super::entry::positive(a, Field::Amount)?;
     }
     if let Some(lines) = &input.lines {
         if lines.from.is_empty() || lines.to.is_empty() {
@@ -91,7 +91,7 @@ fn check_shape(ledger: &Ledger, input: &TransactionEdit) -> Result<(), LedgerErr
         }
         for (side, list) in [(Side::From, &lines.from), (Side::To, &lines.to)] {
             for (index, l) in list.iter().enumerate() {
-                super::record::positive(l.amount, Field::LineAmount { side, index })?;
+                super::entry::positive(l.amount, Field::LineAmount { side, index })?;
             }
         }
     }
@@ -357,7 +357,7 @@ fn next_version(
         tags: input
             .tags
             .as_deref()
-            .map_or_else(|| Ok(current.tags.clone()), super::record::entry_tags)?,
+            .map_or_else(|| Ok(current.tags.clone()), super::entry::entry_tags)?,
         ..current.clone()
     })
 }
@@ -419,7 +419,7 @@ async fn attempt(
         });
     }
     if let Some(d) = input.date.filter(|_| !input.future_date) {
-        super::record::check_not_far_future(d, m.today(ledger))?;
+        super::entry::check_not_far_future(d, m.today(ledger))?;
     }
     let op = OpStamp::new(ledger, OpKind::Edit, Some(who), now_ms);
     let new = TxRec {

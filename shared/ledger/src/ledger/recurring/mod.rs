@@ -10,8 +10,8 @@
 pub mod posting;
 
 use super::codec::{Membership, ScheduleRec, head_next};
+use super::entry::{clean_memo, positive};
 use super::guards::{MEMBERSHIP, SCHEDULE_NEW, SCHEDULE_UNCHANGED};
-use super::record::{clean_memo, positive};
 use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
 use super::roster::{membership_check, vault_gone};

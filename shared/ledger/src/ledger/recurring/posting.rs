@@ -14,11 +14,11 @@ use super::super::Ledger;
 use super::super::codec::{
     GuardRec, HEAD_NEXT, Membership, PostingRec, ScheduleRec, TxRec, posted_attrs, sv,
 };
+use super::super::entry::{line_text, posted_guard_key};
 use super::super::guards::{
     ACCOUNT_EXISTS, ACCOUNT_LIVE, RECURRING_CLAIM, RECURRING_HEAD, SCHEDULE_UNCHANGED,
 };
 use super::super::operations::{EntryAction, OpKind, OpStamp};
-use super::super::record::{line_text, posted_guard_key};
 use super::super::resolve::query_all;
 use super::super::writer::TxChange;
 use super::super::writer::transaction_ops;
