@@ -13,7 +13,7 @@ pub(super) mod undo;
 
 use std::collections::BTreeMap;
 
-use super::codec::{TxRec, sv};
+use super::codec::{OPERATION_ID, TxRec, operation_of, sv};
 use super::types::OperationId;
 use crate::domain::{PersonId, TransactionId, VaultId};
 use crate::error::LedgerError;
@@ -26,9 +26,6 @@ pub(super) const OPERATION_CLAIM: &str = "operation-claim";
 pub(super) const OPERATION_CURRENT: &str = "operation-current";
 /// The operation's entry has not been undone yet.
 pub(super) const ENTRY_NOT_UNDONE: &str = "entry-not-undone";
-
-/// Attribute of a transaction naming the operation whose change it shows now.
-pub(super) const OPERATION_ID: &str = "operationId";
 
 /// What kind of write an operation was.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -184,19 +181,6 @@ pub(super) fn tx_item_keys(vault: VaultId, tx: &TxRec) -> [Key; 2] {
         keys::transaction(vault, tx.date, tx.id),
         keys::transaction_by_id(vault, tx.id),
     ]
-}
-
-/// Read a transaction's `operationId` attribute (absent: recorded before operations).
-pub(super) fn operation_of(attrs: &Attrs) -> Result<Option<OperationId>, LedgerError> {
-    match attrs.get(OPERATION_ID) {
-        None => Ok(None),
-        Some(Value::S(s)) => OperationId::parse(s)
-            .map(Some)
-            .map_err(|_| LedgerError::internal("stored item has an unreadable operation id")),
-        Some(_) => Err(LedgerError::internal(
-            "stored item has a mistyped attribute `operationId`",
-        )),
-    }
 }
 
 /// An operation as stored (`OP#<op20>`).
