@@ -341,10 +341,10 @@ async fn after_head<T, Fut>(
 where
     Fut: Future<Output = Result<T, LedgerError>>,
 {
-    if !super::recurring::due(ledger, m, head) {
+    if !super::posting::due(ledger, m, head) {
         return out;
     }
-    Box::pin(super::recurring::posting::post_due(ledger, m, head)).await?;
+    Box::pin(super::posting::post_due(ledger, m, head)).await?;
     // Boxed: inline, a second body would double every vault call's future (and its stack, unoptimized).
     if committed { out } else { Box::pin(again()).await }
 }

@@ -9,8 +9,6 @@
 //! The entry itself carries the id of the operation whose change it shows now
 //! (`operationId`), so an undo tells an entry changed since from one left as it was.
 
-pub(super) mod undo;
-
 use std::collections::BTreeMap;
 
 use super::codec::{OPERATION_ID, TxRec, operation_of, sv};

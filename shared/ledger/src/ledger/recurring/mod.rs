@@ -7,11 +7,10 @@
 //! vault reads it beside its roster check (`roster.rs`), and posts first when it is
 //! due, so an occurrence is visible no later than the first call on or after its date.
 
-pub mod posting;
-
 use super::codec::{Membership, ScheduleRec, head_next};
 use super::entry::{clean_memo, positive};
 use super::guards::{MEMBERSHIP, SCHEDULE_NEW, SCHEDULE_UNCHANGED};
+use super::posting::{due, earliest, head_ops, next_of, schedules};
 use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
 use super::roster::{membership_check, vault_gone};
@@ -20,7 +19,6 @@ use crate::domain::{Every, Money, Name, Schedule, ScheduleError, closest_names, 
 use crate::error::{Entity, Field};
 use crate::keys;
 use crate::store::{Condition, Guard, Item, StoreError, WriteOp};
-use posting::{earliest, head_ops, next_of, schedules};
 
 /// Most schedules one vault keeps: bounds every posting run and listing.
 pub const MAX_SCHEDULES: usize = 50;
@@ -246,7 +244,7 @@ async fn set_in(
         Err(e) => return Err(e.into()),
     }
     // Due already (a start in the past, or today's day): posted now, before the answer.
-    let (now, _) = posting::post_due(ledger, &m, next).await?;
+    let (now, _) = super::posting::post_due(ledger, &m, next).await?;
     let shown = now
         .iter()
         .find(|s| s.schedule_id == rec.schedule_id)
@@ -466,9 +464,4 @@ pub(super) async fn list_recurring(
         })
     })
     .await
-}
-
-/// Whether a head read says something may be due today in the vault of `m`.
-pub(super) fn due(ledger: &Ledger, m: &Membership, head: Option<LocalDate>) -> bool {
-    head.is_some_and(|d| d <= m.today(ledger))
 }
