@@ -8,10 +8,10 @@ use super::codec::{
     AccountRec, BudgetHead, Membership, PostingRec, SnapshotHead, TxRec, account_count_update,
     account_pointer, archive_mark, name_attrs, points_at_account,
 };
-use super::guards::{ACCOUNT_LIVE, ACCOUNT_NEW, MEMBERSHIP, NAME_FREE, NAME_HELD, VAULT_EXISTS, guard};
+use super::guards::{ACCOUNT_LIVE, ACCOUNT_NEW, NAME_FREE, NAME_HELD, VAULT_EXISTS, guard};
 use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
-use super::roster::{membership_check, require_owner, vault_gone};
+use super::roster::{commit_failed, membership_check, require_owner};
 use super::system_names::{Equity, SystemNames};
 use super::today::catalogue_today;
 use super::writer::{TxChange, transaction_ops};
@@ -19,7 +19,7 @@ use super::*;
 use crate::domain::{AccountId, AccountKind, Money, Name, random_uuid};
 use crate::error::{AccountShape, Entity, Field, OwnerAction};
 use crate::keys;
-use crate::store::{Condition, Item, StoreError, WriteOp};
+use crate::store::{Condition, Item, WriteOp};
 
 /// Most accounts (live and archived) in one vault.
 const MAX_ACCOUNTS: usize = 500;
@@ -256,12 +256,8 @@ async fn attempt_create(
             created: true,
             opening_transaction_id: opening_id,
         }),
-        Err(StoreError::ConditionFailed {
-            guard: MEMBERSHIP, ..
-        }) => Err(vault_gone(&m)),
         // A name was taken (or an id collided) concurrently: re-read and decide again.
-        Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-        Err(e) => Err(e.into()),
+        Err(e) => Err(commit_failed(&m, e)),
     }
 }
 
@@ -480,11 +476,7 @@ pub(super) async fn rename_account(
                     name: new.display().to_string(),
                     kind: a.kind,
                 }),
-                Err(StoreError::ConditionFailed {
-                    guard: MEMBERSHIP, ..
-                }) => Err(vault_gone(&m)),
-                Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-                Err(e) => Err(e.into()),
+                Err(e) => Err(commit_failed(&m, e)),
             }
         })
     })
@@ -544,11 +536,7 @@ pub(super) async fn archive_account(
                     balance: money(b.balance),
                     scheduled: (b.scheduled != 0).then(|| money(b.scheduled)),
                 }),
-                Err(StoreError::ConditionFailed {
-                    guard: MEMBERSHIP, ..
-                }) => Err(vault_gone(&m)),
-                Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-                Err(e) => Err(e.into()),
+                Err(e) => Err(commit_failed(&m, e)),
             }
         })
     })

@@ -11,12 +11,12 @@
 
 use super::codec::{AccountRec, IdemRec, Membership, PostingRec, TxRec, VersionRec};
 use super::entry::clean_memo;
-use super::guards::{IDEMPOTENCY_CLAIM, MEMBERSHIP};
+use super::guards::IDEMPOTENCY_CLAIM;
 use super::idempotency::{IdempotencyKey, NextAction, changed_op, next_action};
 use super::operations::{EntryAction, OpKind, OpStamp};
 use super::resolve::{Catalogue, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
-use super::roster::{membership_check, vault_gone};
+use super::roster::{commit_failed, membership_check};
 use super::today::{Later, catalogue_today, shown};
 use super::view::{not_found, versions, view};
 use super::writer::{TxChange, transaction_ops};
@@ -514,12 +514,8 @@ async fn commit(
             }
             Ok(edited(&stored, history, Some(cat), &m, true, false, None))
         }
-        Err(StoreError::ConditionFailed {
-            guard: MEMBERSHIP, ..
-        }) => Err(vault_gone(&m)),
         // Edited or voided meanwhile, an account archived: decide again on fresh reads.
-        Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-        Err(e) => Err(e.into()),
+        Err(e) => Err(commit_failed(&m, e)),
     }
 }
 

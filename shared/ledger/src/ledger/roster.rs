@@ -402,6 +402,19 @@ pub(super) fn vault_gone(m: &Membership) -> LedgerError {
     }
 }
 
+/// What a failed vault write means, mapped once: the membership check failed (the
+/// caller's vault is gone), another guard moved (`Conflict`: re-read and decide again),
+/// or the store's own error.
+pub(super) fn commit_failed(m: &Membership, e: StoreError) -> LedgerError {
+    match e {
+        StoreError::ConditionFailed {
+            guard: MEMBERSHIP, ..
+        } => vault_gone(m),
+        StoreError::ConditionFailed { .. } => LedgerError::Conflict,
+        e => e.into(),
+    }
+}
+
 /// Refuse an owner's action to a member, naming the action and the role it needs.
 pub(super) fn require_owner(m: &Membership, action: OwnerAction) -> Result<(), LedgerError> {
     match m.role {

@@ -27,7 +27,7 @@ use super::guards::{
 use super::resolve::{join2, query_all, retrying};
 use super::roster::MAX_VAULTS;
 use super::roster::{self, Roster, in_vault};
-use super::roster::{require_owner, vault_gone};
+use super::roster::{commit_failed, require_owner};
 use super::*;
 use crate::domain::{InviteCode, Name, NameKey, VaultId};
 use crate::error::{Entity, Field, OwnerAction};
@@ -256,11 +256,7 @@ pub(super) async fn share_vault(
                         .map_err(|e| LedgerError::internal_from("invite expiry out of range", e))?,
                     role,
                 }),
-                Err(StoreError::ConditionFailed {
-                    guard: MEMBERSHIP, ..
-                }) => Err(vault_gone(&v.m)),
-                Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-                Err(e) => Err(e.into()),
+                Err(e) => Err(commit_failed(&v.m, e)),
             }
         })
     })
@@ -710,11 +706,7 @@ pub(super) async fn remove_member(
                     member: label.clone(),
                     removed: true,
                 }),
-                Err(StoreError::ConditionFailed {
-                    guard: MEMBERSHIP, ..
-                }) => Err(vault_gone(&v.m)),
-                Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-                Err(e) => Err(e.into()),
+                Err(e) => Err(commit_failed(&v.m, e)),
             }
         })
     })

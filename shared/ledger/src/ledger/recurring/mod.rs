@@ -1,5 +1,5 @@
 //! Recurring entries (월세, 관리비, 통신비): schedules by name (`set_recurring`), what
-//! they will post (`list_recurring`), and their posting (`posting.rs`).
+//! they will post (`list_recurring`), and their posting (`../posting.rs`).
 //!
 //! A schedule is one item (`RC#<name key>`) with its accounts by id, its amount and
 //! dates (`domain::Schedule`) and how far it got (`postedThrough`). The vault's head
