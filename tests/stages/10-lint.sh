@@ -5,3 +5,5 @@ cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
 python3 tests/lint/fn_length.py
 # Every document cited in docs, code and scripts is a file of this repository.
 python3 tests/lint/cited_docs.py
+# No import circle among the modules of a crate (tests/lint/import_circles.py).
+python3 tests/lint/import_circles.py

@@ -61,16 +61,6 @@ struct RawDocument {
     token_endpoint_auth_method: Option<String>,
 }
 
-/// Whether the URL's host is loopback (`localhost`, 127/8, ::1).
-pub fn is_loopback_host(url: &Url) -> bool {
-    match url.host() {
-        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
-        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-        None => false,
-    }
-}
-
 /// How long a failed fetch is remembered: a page cannot make us probe a host in a loop.
 pub const FAILURE_TTL: Duration = Duration::from_secs(60);
 
@@ -195,14 +185,15 @@ impl Fetcher {
                 "only public clients (token_endpoint_auth_method none) are supported",
             ));
         }
-        if raw.redirect_uris.is_empty() || raw.redirect_uris.len() > crate::clients::MAX_REDIRECT_URIS {
+        if raw.redirect_uris.is_empty() || raw.redirect_uris.len() > crate::client_meta::MAX_REDIRECT_URIS {
             return Err(CimdError::Invalid("redirect_uris must list 1 to 10 URIs"));
         }
         for uri in &raw.redirect_uris {
-            crate::clients::check_redirect_uri(uri).map_err(CimdError::Invalid)?;
+            crate::client_meta::check_redirect_uri(uri).map_err(CimdError::Invalid)?;
         }
-        let name = crate::clients::display_name(raw.client_name.as_deref(), url.host_str().unwrap_or("?"))
-            .map_err(CimdError::Invalid)?;
+        let name =
+            crate::client_meta::display_name(raw.client_name.as_deref(), url.host_str().unwrap_or("?"))
+                .map_err(CimdError::Invalid)?;
         Ok(ClientDocument {
             name,
             redirect_uris: raw.redirect_uris,

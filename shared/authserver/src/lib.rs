@@ -14,10 +14,12 @@
 
 pub mod authorize;
 pub mod cimd;
+pub mod client_meta;
 pub mod clients;
 pub mod clock;
 pub mod config;
 pub mod keys;
+pub mod loopback;
 pub mod pages;
 pub mod signin_code;
 pub mod state;

@@ -4,7 +4,28 @@
 //!
 //! Only explains: amounts are never accepted in these forms (docs/decisions/027-archived-account-handles.md).
 
+use super::ParseError;
 use super::money::Decimal;
+
+impl Decimal {
+    /// Parse the text of a decimal string: optional `-`, digits, optional `.` and digits.
+    ///
+    /// Refused, each with a message saying how to write it instead: thousands
+    /// separators (`"12,500"`: a comma means a decimal point in half the world),
+    /// exponents (`"1e3"`), a leading `+`, a bare `.5` or `5.`, and anything else.
+    pub fn parse(text: &str) -> Result<Decimal, ParseError> {
+        let t = text.trim();
+        if t.is_empty() {
+            return Err(ParseError::new(
+                "the amount is empty; write digits like \"12500\" or \"12.50\"",
+            ));
+        }
+        Decimal::parse_plain(t).map_err(|plain| match explain(t) {
+            Some(message) => ParseError::new(message),
+            None => plain,
+        })
+    }
+}
 
 /// Longest text examined, in characters; a longer amount just gets the plain refusal.
 const MAX_EXPLAINED_CHARS: usize = 64;

@@ -130,23 +130,8 @@ pub struct Decimal {
 const MAX_DIGITS: usize = 30;
 
 impl Decimal {
-    /// Parse the text of a decimal string: optional `-`, digits, optional `.` and digits.
-    ///
-    /// Refused, each with a message saying how to write it instead: thousands
-    /// separators (`"12,500"`: a comma means a decimal point in half the world),
-    /// exponents (`"1e3"`), a leading `+`, a bare `.5` or `5.`, and anything else.
-    pub fn parse(text: &str) -> Result<Decimal, ParseError> {
-        let t = text.trim();
-        if t.is_empty() {
-            return Err(ParseError::new(
-                "the amount is empty; write digits like \"12500\" or \"12.50\"",
-            ));
-        }
-        Decimal::parse_plain(t).map_err(|plain| match super::amount_text::explain(t) {
-            Some(message) => ParseError::new(message),
-            None => plain,
-        })
-    }
+    // `Decimal::parse`, the parse every amount people send goes through, is in
+    // amount_text.rs: it is `parse_plain` plus the explanation of a refusal.
 
     /// Parse text that must already be a plain decimal (trimmed, not empty).
     pub(super) fn parse_plain(t: &str) -> Result<Decimal, ParseError> {

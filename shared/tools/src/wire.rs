@@ -6,10 +6,10 @@
 
 use std::borrow::Cow;
 
-use dochiya_ledger::domain::{AccountId, LocalDate, Money, TransactionId, VaultId, YearMonth};
+use dochiya_ledger::domain::{AccountId, Every, LocalDate, Money, TransactionId, VaultId, YearMonth};
 use dochiya_ledger::ledger as lt;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::args::{AMOUNT_PATTERN, DATE_PATTERN, TRANSACTION_ID_PATTERN};
 
@@ -444,7 +444,7 @@ pub(crate) struct RecurringOut {
     /// Day of the month (31: the last day).
     pub(crate) day: i8,
     /// month or year.
-    pub(crate) every: crate::tools::set_recurring::EveryWire,
+    pub(crate) every: EveryWire,
     /// First possible date.
     pub(crate) start: DateOut,
     /// Last possible date.
@@ -478,6 +478,35 @@ impl From<lt::RecurringView> for RecurringOut {
             tags: r.tags,
             next: r.next.map(DateOut::from),
             last_posted: r.last_posted.map(DateOut::from),
+        }
+    }
+}
+
+// How often, as arguments and results spell it (`year`: in the start's month). No doc
+// comment: it would become the argument's description (the tool's says enough).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum EveryWire {
+    #[allow(missing_docs)]
+    Month,
+    #[allow(missing_docs)]
+    Year,
+}
+
+impl From<EveryWire> for Every {
+    fn from(e: EveryWire) -> Self {
+        match e {
+            EveryWire::Month => Every::Month,
+            EveryWire::Year => Every::Year,
+        }
+    }
+}
+
+impl From<Every> for EveryWire {
+    fn from(e: Every) -> Self {
+        match e {
+            Every::Month => EveryWire::Month,
+            Every::Year => EveryWire::Year,
         }
     }
 }

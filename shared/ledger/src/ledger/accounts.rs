@@ -8,10 +8,10 @@ use super::codec::{
     AccountRec, BudgetHead, Membership, PostingRec, SnapshotHead, TxRec, account_count_update,
     account_pointer, archive_mark, name_attrs, points_at_account,
 };
-use super::guards::{ACCOUNT_LIVE, ACCOUNT_NEW, MEMBERSHIP, NAME_FREE, NAME_HELD, VAULT_EXISTS, guard};
+use super::guards::{ACCOUNT_LIVE, ACCOUNT_NEW, NAME_FREE, NAME_HELD, VAULT_EXISTS, guard};
 use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
-use super::sharing::require_owner;
+use super::roster::{commit_failed, membership_check, require_owner};
 use super::system_names::{Equity, SystemNames};
 use super::today::catalogue_today;
 use super::writer::{TxChange, transaction_ops};
@@ -19,7 +19,7 @@ use super::*;
 use crate::domain::{AccountId, AccountKind, Money, Name, random_uuid};
 use crate::error::{AccountShape, Entity, Field, OwnerAction};
 use crate::keys;
-use crate::store::{Condition, Guard, Item, StoreError, WriteOp};
+use crate::store::{Condition, Item, WriteOp};
 
 /// Most accounts (live and archived) in one vault.
 const MAX_ACCOUNTS: usize = 500;
@@ -37,11 +37,7 @@ pub(super) async fn list_accounts(
         // today; later entries apart).
         let today = m.today(ledger);
         let month = today.month();
-        let (cat, later) = join2(
-            catalogue(ledger, &m),
-            super::reports::later_than(ledger, &m, today),
-        )
-        .await;
+        let (cat, later) = join2(catalogue(ledger, &m), super::nets::later_than(ledger, &m, today)).await;
         let cat = cat?;
         let settings = match budgets::settings_from_heads(&cat) {
             Some(settings) => settings,
@@ -92,7 +88,7 @@ fn list_of(
                 name: a.name.clone(),
                 kind: a.kind,
                 balance: Money::from_minor(today_net, m.currency),
-                scheduled: super::reports::scheduled(a.kind, later, a.account_id, m)?,
+                scheduled: super::nets::scheduled(a.kind, later, a.account_id, m)?,
                 archived: a.archived,
                 handle: cat.handle(a).map(str::to_string),
                 // Settings exist only for expense accounts; an archived one shows none.
@@ -260,12 +256,8 @@ async fn attempt_create(
             created: true,
             opening_transaction_id: opening_id,
         }),
-        Err(StoreError::ConditionFailed {
-            guard: MEMBERSHIP, ..
-        }) => Err(vault_gone(&m)),
         // A name was taken (or an id collided) concurrently: re-read and decide again.
-        Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-        Err(e) => Err(e.into()),
+        Err(e) => Err(commit_failed(&m, e)),
     }
 }
 
@@ -408,34 +400,8 @@ fn opening_entry(
     })
 }
 
-/// "an asset", "a liability", …
-pub(super) fn with_article(kind: AccountKind) -> String {
-    match kind {
-        AccountKind::Liability => "a liability".into(),
-        other => format!("an {other}"),
-    }
-}
-
 fn range() -> LedgerError {
     LedgerError::invalid(Field::OpeningBalance, "the opening balance is out of range")
-}
-
-/// The check every vault write carries: the caller is (still) a member.
-pub(super) fn membership_check(who: &PersonId, m: &Membership) -> WriteOp {
-    WriteOp::Check {
-        key: keys::membership(who, m.vault_id),
-        guard: Guard::new(MEMBERSHIP, Condition::Exists),
-    }
-}
-
-/// The error when the membership check of a write failed.
-pub(super) fn vault_gone(m: &Membership) -> LedgerError {
-    LedgerError::NotFound {
-        what: Entity::Vault,
-        name: m.name.clone(),
-        within: None,
-        candidates: vec![],
-    }
 }
 
 /// The account item and its name item, both only if absent.
@@ -510,11 +476,7 @@ pub(super) async fn rename_account(
                     name: new.display().to_string(),
                     kind: a.kind,
                 }),
-                Err(StoreError::ConditionFailed {
-                    guard: MEMBERSHIP, ..
-                }) => Err(vault_gone(&m)),
-                Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-                Err(e) => Err(e.into()),
+                Err(e) => Err(commit_failed(&m, e)),
             }
         })
     })
@@ -574,11 +536,7 @@ pub(super) async fn archive_account(
                     balance: money(b.balance),
                     scheduled: (b.scheduled != 0).then(|| money(b.scheduled)),
                 }),
-                Err(StoreError::ConditionFailed {
-                    guard: MEMBERSHIP, ..
-                }) => Err(vault_gone(&m)),
-                Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-                Err(e) => Err(e.into()),
+                Err(e) => Err(commit_failed(&m, e)),
             }
         })
     })

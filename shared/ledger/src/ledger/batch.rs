@@ -12,18 +12,19 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Mutex, MutexGuard};
 
-use super::accounts::{membership_check, vault_gone};
 use super::codec::{GuardRec, IdemRec, Membership, StoredBalance, TxRec, content_hash, external_ref_tx};
+use super::duplicates::guard_ops;
+use super::entry::{
+    Entry, check_balanced, check_lines, clean_external_ref, clean_memo, resolve_postings, window_ms,
+};
 use super::guards::MEMBERSHIP;
 use super::idempotency::{IdempotencyKey, NextAction, changed_since, next_action};
-use super::record::{
-    Entry, check_balanced, check_lines, clean_external_ref, clean_memo, external_ref_op, guard_ops,
-    resolve_postings, window_ms,
-};
-use super::record::{direction_note, view};
+use super::record::external_ref_op;
 use super::resolve::{Catalogue, join_all, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
+use super::roster::{membership_check, vault_gone};
 use super::today::{Later, accounts_of, catalogue_today, shown};
+use super::view::{direction_note, view};
 use super::writer::{TxChange, refusing_overflow, transaction_ops};
 use super::*;
 use crate::domain::AccountId;
@@ -415,7 +416,7 @@ async fn attempt(
         op_key.clone(),
         found.get(&op_key),
         now.as_millisecond(),
-        now_s.saturating_add(super::record::ttl_s(ledger)),
+        now_s.saturating_add(super::idempotency::ttl_s(ledger)),
     )?;
     let nexts = decide_keys(key, &entries, &found, who, now_s)?;
     let mut own: BTreeSet<TransactionId> = lock(written).clone();

@@ -4,11 +4,12 @@
 
 use std::collections::BTreeMap;
 
-use super::accounts::{membership_check, vault_gone, with_article};
 use super::codec::{BudgetHead, BudgetRec, Membership, Rollup, account_item_live, account_live};
 use super::guards::{BUDGET_HEAD, MEMBERSHIP};
 use super::resolve::{Catalogue, catalogue, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
+use super::roster::{membership_check, vault_gone};
+use super::types::with_article;
 use super::*;
 use crate::domain::{AccountId, AccountKind, Money};
 use crate::error::Field;
@@ -289,7 +290,7 @@ async fn report_in(
             query_all(store, pk.clone(), keys::accounts(), true),
             query_all(store, pk, keys::months_and_budgets_through(start, month), true),
         ),
-        super::reports::dated_later(ledger, &m, today, (month.first_day(), month.last_day())),
+        super::nets::dated_later(ledger, &m, today, (month.first_day(), month.last_day())),
     )
     .await;
     let cat = Catalogue::from_items(&accounts?)?;

@@ -683,7 +683,7 @@ pub(super) struct TxRec {
     /// Its tags as written, validated by `domain::parse_tags` (absent: none; decision 038).
     pub tags: Vec<String>,
     /// The operation whose change it shows now (absent on entries from before operations).
-    pub operation_id: Option<super::operations::OperationId>,
+    pub operation_id: Option<super::types::OperationId>,
     /// An installment purchase: how many parts, on which card (absent: one-time).
     pub installments: Option<InstallmentPlan>,
 }
@@ -780,7 +780,7 @@ impl TxRec {
             attrs.insert(TAGS.into(), Value::L(self.tags.iter().map(sv).collect()));
         }
         if let Some(op) = self.operation_id {
-            attrs.insert(super::operations::OPERATION_ID.into(), sv(op.to_string()));
+            attrs.insert(OPERATION_ID.into(), sv(op.to_string()));
         }
         attrs
     }
@@ -846,7 +846,7 @@ impl TxRec {
                 Some(_) => return Err(corrupt(RECURRING)),
             },
             tags: string_list(a, TAGS)?,
-            operation_id: super::operations::operation_of(a)?,
+            operation_id: operation_of(a)?,
             installments: match optional_n(a, INSTALLMENTS)? {
                 None => None,
                 Some(count) => Some(InstallmentPlan {
@@ -1196,10 +1196,10 @@ impl ScheduleRec {
 }
 
 /// A posting claim (`RP#…`): the transaction that posted the occurrence.
-pub(super) fn posted_attrs(tx: TransactionId, op: super::operations::OperationId) -> Attrs {
+pub(super) fn posted_attrs(tx: TransactionId, op: super::types::OperationId) -> Attrs {
     BTreeMap::from([
         ("transactionId".into(), sv(tx.to_string())),
-        (super::operations::OPERATION_ID.into(), sv(op.to_string())),
+        (OPERATION_ID.into(), sv(op.to_string())),
     ])
 }
 
@@ -1506,4 +1506,20 @@ pub(super) fn content_hash(parts: &[&str]) -> String {
         }
     }
     format!("{h:032x}")
+}
+
+/// Attribute of a transaction naming the operation whose change it shows now.
+pub(super) const OPERATION_ID: &str = "operationId";
+
+/// Read a transaction's `operationId` attribute (absent: recorded before operations).
+pub(super) fn operation_of(attrs: &Attrs) -> Result<Option<super::types::OperationId>, LedgerError> {
+    match attrs.get(OPERATION_ID) {
+        None => Ok(None),
+        Some(Value::S(s)) => super::types::OperationId::parse(s)
+            .map(Some)
+            .map_err(|_| LedgerError::internal("stored item has an unreadable operation id")),
+        Some(_) => Err(LedgerError::internal(
+            "stored item has a mistyped attribute `operationId`",
+        )),
+    }
 }

@@ -9,18 +9,19 @@
 //! Reads before it: one round of the idempotency record, the transaction, its
 //! earlier versions and the account catalogue.
 
-use super::accounts::{membership_check, vault_gone};
 use super::codec::{AccountRec, IdemRec, Membership, PostingRec, TxRec, VersionRec};
-use super::guards::{IDEMPOTENCY_CLAIM, MEMBERSHIP};
+use super::entry::clean_memo;
+use super::guards::IDEMPOTENCY_CLAIM;
 use super::idempotency::{IdempotencyKey, NextAction, changed_op, next_action};
 use super::operations::{EntryAction, OpKind, OpStamp};
-use super::record::{clean_memo, not_found, view};
 use super::resolve::{Catalogue, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
+use super::roster::{commit_failed, membership_check};
 use super::today::{Later, catalogue_today, shown};
+use super::view::{not_found, versions, view};
 use super::writer::{TxChange, transaction_ops};
 use super::*;
-use crate::domain::{AccountId, Currency, Decimal, Money, NameKey};
+use crate::domain::{AccountId, Decimal, Money, NameKey};
 use crate::error::EditShape;
 use crate::error::{Field, Side};
 use crate::keys;
@@ -62,10 +63,10 @@ fn check_shape(ledger: &Ledger, input: &TransactionEdit) -> Result<(), LedgerErr
         return Err(LedgerError::EditShape(EditShape::NothingToChange));
     }
     if let Some(tags) = &input.tags {
-        super::record::entry_tags(tags)?;
+        super::entry::entry_tags(tags)?;
     }
     if let Some(a) = input.amount {
-        super::record::positive(a, Field::Amount)?;
+        super::entry::positive(a, Field::Amount)?;
     }
     if let Some(lines) = &input.lines {
         if lines.from.is_empty() || lines.to.is_empty() {
@@ -90,7 +91,7 @@ fn check_shape(ledger: &Ledger, input: &TransactionEdit) -> Result<(), LedgerErr
         }
         for (side, list) in [(Side::From, &lines.from), (Side::To, &lines.to)] {
             for (index, l) in list.iter().enumerate() {
-                super::record::positive(l.amount, Field::LineAmount { side, index })?;
+                super::entry::positive(l.amount, Field::LineAmount { side, index })?;
             }
         }
     }
@@ -341,7 +342,9 @@ fn next_version(
 ) -> Result<TxRec, LedgerError> {
     let postings = new_postings(cat, current, input, m)?;
     let installments = match current.installments {
-        Some(plan) => Some(super::cards::plan_for(cat, &postings, plan.count, m.currency)?),
+        Some(plan) => Some(super::installments::plan_for(
+            cat, &postings, plan.count, m.currency,
+        )?),
         None => None,
     };
     Ok(TxRec {
@@ -354,7 +357,7 @@ fn next_version(
         tags: input
             .tags
             .as_deref()
-            .map_or_else(|| Ok(current.tags.clone()), super::record::entry_tags)?,
+            .map_or_else(|| Ok(current.tags.clone()), super::entry::entry_tags)?,
         ..current.clone()
     })
 }
@@ -416,7 +419,7 @@ async fn attempt(
         });
     }
     if let Some(d) = input.date.filter(|_| !input.future_date) {
-        super::record::check_not_far_future(d, m.today(ledger))?;
+        super::entry::check_not_far_future(d, m.today(ledger))?;
     }
     let op = OpStamp::new(ledger, OpKind::Edit, Some(who), now_ms);
     let new = TxRec {
@@ -463,7 +466,12 @@ async fn attempt(
     ops.extend(op.ops(m.vault_id, &new, EntryAction::Edited, current.operation_id));
     ops.extend(transaction_ops(m.vault_id, change, &[])?);
     // Replays of the key that recorded the entry then say what it is now.
-    ops.extend(changed_op(m.vault_id, &new, now_s, super::record::ttl_s(ledger)));
+    ops.extend(changed_op(
+        m.vault_id,
+        &new,
+        now_s,
+        super::idempotency::ttl_s(ledger),
+    ));
     // The commit adds one more op (the roster check).
     if ops.len() >= MAX_WRITE_OPS {
         return Err(LedgerError::invalid(
@@ -506,12 +514,8 @@ async fn commit(
             }
             Ok(edited(&stored, history, Some(cat), &m, true, false, None))
         }
-        Err(StoreError::ConditionFailed {
-            guard: MEMBERSHIP, ..
-        }) => Err(vault_gone(&m)),
         // Edited or voided meanwhile, an account archived: decide again on fresh reads.
-        Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-        Err(e) => Err(e.into()),
+        Err(e) => Err(commit_failed(&m, e)),
     }
 }
 
@@ -597,30 +601,6 @@ fn edited(
         current,
         operation_id,
     }
-}
-
-/// Earlier versions as results show them, oldest first.
-pub(super) fn versions(
-    history: &[VersionRec],
-    cat: Option<&Catalogue>,
-    currency: Currency,
-) -> Vec<TransactionVersion> {
-    let mut out: Vec<TransactionVersion> = history
-        .iter()
-        .map(|h| {
-            let t = view(&h.tx, cat, currency);
-            TransactionVersion {
-                version: h.tx.version,
-                date: t.date,
-                memo: t.memo,
-                postings: t.postings,
-                replaced_at: jiff::Timestamp::from_millisecond(h.replaced_at_ms)
-                    .unwrap_or(jiff::Timestamp::UNIX_EPOCH),
-            }
-        })
-        .collect();
-    out.sort_by_key(|v| v.version);
-    out
 }
 
 /// Every account the entry touches before or after the edit: the new ones first, in posting order.

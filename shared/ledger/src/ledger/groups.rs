@@ -5,17 +5,18 @@
 
 use std::collections::BTreeMap;
 
-use super::accounts::{membership_check, vault_gone, with_article};
 use super::codec::{AccountRec, CHILD_SEQ, Membership, PARENT, account_live, sv};
-use super::guards::{CHILD_UNCHANGED, MEMBERSHIP, PARENT_TOP};
+use super::guards::{CHILD_UNCHANGED, PARENT_TOP};
 use super::resolve::{Catalogue, catalogue, retrying};
 use super::roster::in_vault;
-use super::sharing::require_owner;
+use super::roster::require_owner;
+use super::roster::{commit_failed, membership_check};
+use super::types::with_article;
 use super::*;
 use crate::domain::{AccountId, AccountKind};
 use crate::error::{Entity, Field, OwnerAction};
 use crate::keys;
-use crate::store::{Condition, Guard, StoreError, Value, WriteOp};
+use crate::store::{Condition, Guard, Value, WriteOp};
 
 /// The argument every tree rule is reported on.
 pub(super) const PARENT_ARG: Field = Field::Category("parent");
@@ -203,12 +204,8 @@ pub(super) async fn set_parent(
             ops.extend(new_parent.map(|p| attach_op(&m, p)));
             match v.commit(ledger, who, ops).await {
                 Ok(()) => Ok(done(true)),
-                Err(StoreError::ConditionFailed {
-                    guard: MEMBERSHIP, ..
-                }) => Err(vault_gone(&m)),
                 // The tree moved meanwhile: read it again and decide again.
-                Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-                Err(e) => Err(e.into()),
+                Err(e) => Err(commit_failed(&m, e)),
             }
         })
     })
@@ -233,7 +230,7 @@ pub(super) fn rows_by_group(
     }
     let mut rows = Vec::new();
     for (g, net) in per {
-        let amount = super::reports::natural(kind, net)?;
+        let amount = super::nets::natural(kind, net)?;
         if amount == 0 {
             continue;
         }

@@ -9,7 +9,7 @@
 use super::Recorded;
 use super::codec::{IdemRec, Membership, TxRec, content_hash};
 use super::guards::{IDEMPOTENCY_CLAIM, guard};
-use super::record::view;
+use super::view::view;
 use crate::domain::PersonId;
 use crate::error::{Field, LedgerError};
 use crate::keys;
@@ -168,6 +168,11 @@ pub(super) fn changed_since(rec: &IdemRec, changed: Option<&Item>) -> Result<Opt
     let now = TxRec::from_item(item)?;
     // The key may have been used again after its record expired: only this entry counts.
     Ok((now.id == rec.tx.id && (now.version != rec.tx.version || now.voided)).then_some(now))
+}
+
+/// How long idempotency records live, in seconds.
+pub(super) fn ttl_s(ledger: &super::Ledger) -> i64 {
+    i64::try_from(ledger.config.idempotency_ttl.as_secs()).unwrap_or(i64::MAX)
 }
 
 #[cfg(test)]

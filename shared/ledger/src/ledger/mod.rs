@@ -12,13 +12,18 @@ mod budgets;
 mod cards;
 mod codec;
 mod cursor;
+mod duplicates;
 mod edit;
+mod entry;
 mod export;
 mod groups;
 mod guards;
 mod idempotency;
+mod installments;
 mod minted;
+mod nets;
 mod operations;
+mod posting;
 mod read;
 mod record;
 mod recurring;
@@ -31,7 +36,9 @@ mod snapshots;
 mod system_names;
 mod tagged;
 mod today;
+mod undo;
 mod vaults;
+mod view;
 mod writer;
 
 pub mod types;
@@ -47,8 +54,8 @@ pub use backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError, Restored};
 #[doc(hidden)]
 pub use codec::without_heads;
 pub use export::{ExportFormat, ExportPage, ExportRequest, MAX_PAGE_BYTES, MAX_PAGE_ENTRIES};
+pub use posting::{DueRun, PostingRun};
 pub use recurring::MAX_SCHEDULES;
-pub use recurring::posting::{DueRun, PostingRun};
 pub use sharing::{INVITE_LIFETIME_SECS, MAX_MEMBERS};
 pub use system_names::KOREAN_OPENING_EQUITY;
 pub use types::*;
@@ -360,7 +367,7 @@ impl Ledger {
     /// Take back one operation (default: the caller's own latest in the vault): recorded
     /// entries voided, an edit restored, a void brought back; once, all or nothing refused.
     pub async fn undo(&self, who: &PersonId, input: UndoRequest) -> Result<Undone, LedgerError> {
-        operations::undo::undo(self, who, input).await
+        undo::undo(self, who, input).await
     }
 
     /// One transaction by id, in one of the caller's vaults.
@@ -564,7 +571,7 @@ impl Ledger {
     /// Post what is due in a vault, by id: the scheduled run's entry point (the vault id
     /// comes from the due index, never from a client). Nothing due writes nothing.
     pub async fn post_due_vault(&self, vault: crate::domain::VaultId) -> Result<PostingRun, LedgerError> {
-        recurring::posting::post_due_vault(self, vault, self.clock.now()).await
+        posting::post_due_vault(self, vault, self.clock.now()).await
     }
 
     /// The ledger clock's now (the scheduled run's default time).
@@ -587,7 +594,7 @@ impl Ledger {
         let mut run = DueRun::default();
         for shard in 0..crate::keys::DUE_SHARDS {
             let budget = max_vaults.saturating_sub(run.vaults);
-            recurring::posting::post_due_shard(self, shard, through, at, budget, &mut run).await?;
+            posting::post_due_shard(self, shard, through, at, budget, &mut run).await?;
             if run.more {
                 break;
             }

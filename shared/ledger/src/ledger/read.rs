@@ -2,9 +2,9 @@
 
 use super::codec::{TxRec, VersionRec, content_hash};
 use super::cursor;
-use super::record::{not_found, view};
 use super::resolve::{catalogue, join2, query_all};
 use super::roster::in_vault;
+use super::view::{not_found, view};
 use super::*;
 use crate::domain::NameKey;
 use crate::error::Field;
@@ -44,7 +44,7 @@ pub(super) async fn get_transaction(
             .map(|i| VersionRec::from_attrs(&i.attrs))
             .collect::<Result<Vec<_>, _>>()?;
         let mut transaction = view(&tx, Some(&cat), m.currency);
-        transaction.history = super::edit::versions(&history, Some(&cat), m.currency);
+        transaction.history = super::view::versions(&history, Some(&cat), m.currency);
         Ok(TransactionView {
             vault: m.vault_ref(),
             currency: m.currency,

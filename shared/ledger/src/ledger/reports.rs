@@ -3,7 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use super::codec::{Membership, Period, Rollup};
+use super::codec::{Membership, Rollup};
+use super::nets::{dated_later, natural, nets_and_later, scheduled};
 use super::resolve::{Catalogue, join2, query_all};
 use super::roster::in_vault;
 use super::*;
@@ -15,101 +16,6 @@ use crate::store::Item;
 /// Most months one history may span.
 const MAX_MONTHS: usize = 240;
 
-/// Net change per account (debit-positive) summed over rollup items.
-fn sum_rollups(
-    items: &[Item],
-    is_rollup: fn(&str) -> bool,
-    into: &mut BTreeMap<AccountId, i64>,
-) -> Result<(), LedgerError> {
-    for item in items.iter().filter(|i| is_rollup(&i.key.sk)) {
-        let r = Rollup::from_attrs(&item.attrs)?;
-        let slot = into.entry(r.account_id).or_insert(0);
-        *slot = slot
-            .checked_add(r.net)
-            .ok_or_else(|| LedgerError::out_of_range(format!("balance of account {}", r.account_id)))?;
-    }
-    Ok(())
-}
-
-/// The catalogue and every account's debit-positive net at the end of `date`.
-/// Two queries in one round: accounts + monthly rollups before the month, and
-/// daily rollups of the month up to the date.
-pub(super) async fn nets_at(
-    ledger: &Ledger,
-    m: &Membership,
-    date: LocalDate,
-) -> Result<(Catalogue, BTreeMap<AccountId, i64>), LedgerError> {
-    let (cat, nets, _) = nets_and_later(ledger, m, date, false).await?;
-    Ok((cat, nets))
-}
-
-/// As [`nets_at`]; with `later`, also each account's net of entries dated after
-/// `date` (the daily query then runs to the last dated rollup, still one query).
-pub(super) async fn nets_and_later(
-    ledger: &Ledger,
-    m: &Membership,
-    date: LocalDate,
-    later: bool,
-) -> Result<(Catalogue, BTreeMap<AccountId, i64>, BTreeMap<AccountId, i64>), LedgerError> {
-    let pk = keys::vault_pk(m.vault_id);
-    let store = ledger.store.as_ref();
-    let month = date.month();
-    let days_range = if later {
-        keys::days_from(month.first_day())
-    } else {
-        keys::days_between(month.first_day(), date)
-    };
-    let (head, days) = join2(
-        query_all(
-            store,
-            pk.clone(),
-            keys::accounts_and_months_through(Some(month.prev())),
-            true,
-        ),
-        query_all(store, pk, days_range, true),
-    )
-    .await;
-    let (head, days) = (head?, days?);
-    let cat = Catalogue::from_items(&head)?;
-    let mut nets = BTreeMap::new();
-    sum_rollups(&head, keys::is_month_rollup, &mut nets)?;
-    let (through, after) = split_days(&days, date)?;
-    sum_rollups(&through, keys::is_day_rollup, &mut nets)?;
-    let mut later_nets = BTreeMap::new();
-    sum_rollups(&after, keys::is_day_rollup, &mut later_nets)?;
-    Ok((cat, nets, later_nets))
-}
-
-/// Daily rollup items dated through `date`, and those dated after it.
-fn split_days(days: &[Item], date: LocalDate) -> Result<(Vec<Item>, Vec<Item>), LedgerError> {
-    let (mut through, mut after) = (Vec::new(), Vec::new());
-    for item in days.iter().filter(|i| keys::is_day_rollup(&i.key.sk)) {
-        match Rollup::from_attrs(&item.attrs)?.period {
-            Period::Day(d) if d > date => after.push(item.clone()),
-            _ => through.push(item.clone()),
-        }
-    }
-    Ok((through, after))
-}
-
-/// Each account's net of entries dated after `today` (one query of daily rollups).
-pub(super) async fn later_than(
-    ledger: &Ledger,
-    m: &Membership,
-    today: LocalDate,
-) -> Result<BTreeMap<AccountId, i64>, LedgerError> {
-    let days = query_all(
-        ledger.store.as_ref(),
-        keys::vault_pk(m.vault_id),
-        keys::days_from(today.next_day()),
-        true,
-    )
-    .await?;
-    let mut later = BTreeMap::new();
-    sum_rollups(&days, keys::is_day_rollup, &mut later)?;
-    Ok(later)
-}
-
 /// The checked sum of `values`; `what` names the total when it is out of range.
 fn money_sum(
     mut values: impl Iterator<Item = i64>,
@@ -120,24 +26,6 @@ fn money_sum(
         .try_fold(0i64, |acc, v| acc.checked_add(v))
         .map(|v| Money::from_minor(v, m.currency))
         .ok_or_else(|| LedgerError::out_of_range(format!("{what} of {}", m.described())))
-}
-
-/// An account's net of later entries in natural sign, `None` when nothing is scheduled.
-pub(super) fn scheduled(
-    kind: AccountKind,
-    later: &BTreeMap<AccountId, i64>,
-    account: AccountId,
-    m: &Membership,
-) -> Result<Option<Money>, LedgerError> {
-    match later.get(&account).copied() {
-        None | Some(0) => Ok(None),
-        Some(net) => Ok(Some(Money::from_minor(natural(kind, net)?, m.currency))),
-    }
-}
-
-pub(super) fn natural(kind: AccountKind, net: i64) -> Result<i64, LedgerError> {
-    kind.natural(net)
-        .ok_or_else(|| LedgerError::out_of_range(format!("balance of one {kind} account")))
 }
 
 fn totals(rows: &[(AccountKind, i64)], m: &Membership) -> Result<Totals, LedgerError> {
@@ -400,76 +288,6 @@ fn report_months(r: &ReportRequest) -> (YearMonth, YearMonth, Vec<(LocalDate, Lo
         }
     }
     (first_full, last_full, day_ranges)
-}
-
-/// Live entries dated after today through the end of a period (none when the period
-/// ends by today): what a report keeps apart as scheduled. One query of transactions,
-/// in the report's round; entries ahead of today are few (a month's auto-transfers).
-pub(super) struct DatedLater(pub(super) Vec<super::codec::TxRec>);
-
-/// Read [`DatedLater`] for the period `from..=to`.
-pub(super) async fn dated_later(
-    ledger: &Ledger,
-    m: &Membership,
-    today: LocalDate,
-    (from, to): (LocalDate, LocalDate),
-) -> Result<DatedLater, LedgerError> {
-    if to <= today {
-        return Ok(DatedLater(Vec::new()));
-    }
-    let items = query_all(
-        ledger.store.as_ref(),
-        keys::vault_pk(m.vault_id),
-        keys::transactions_between(Some(from.max(today.next_day())), Some(to)),
-        true,
-    )
-    .await?;
-    let mut txs = Vec::new();
-    for item in items.iter().filter(|i| keys::is_transaction(&i.key.sk)) {
-        let tx = super::codec::TxRec::from_item(item)?;
-        if !tx.voided {
-            txs.push(tx);
-        }
-    }
-    Ok(DatedLater(txs))
-}
-
-impl DatedLater {
-    /// Take the later entries' amounts on accounts of `kind` out of `cells` ((account,
-    /// month) -> debit-positive net); their total in natural sign and how many entries
-    /// touch such an account, `None` when there are none.
-    pub(super) fn take_from(
-        &self,
-        cells: &mut BTreeMap<(AccountId, YearMonth), i64>,
-        kinds: &BTreeMap<AccountId, AccountKind>,
-        kind: AccountKind,
-        m: &Membership,
-    ) -> Result<Option<Scheduled>, LedgerError> {
-        let (mut net, mut count) = (0i64, 0u32);
-        let range = || LedgerError::out_of_range(format!("scheduled total of {}", m.described()));
-        for tx in &self.0 {
-            let mut touched = false;
-            for p in tx
-                .postings
-                .iter()
-                .filter(|p| kinds.get(&p.account_id) == Some(&kind))
-            {
-                touched = true;
-                net = net.checked_add(p.amount).ok_or_else(range)?;
-                if let Some(slot) = cells.get_mut(&(p.account_id, tx.date.month())) {
-                    *slot = slot.checked_sub(p.amount).ok_or_else(range)?;
-                }
-            }
-            count += u32::from(touched);
-        }
-        if count == 0 {
-            return Ok(None);
-        }
-        Ok(Some(Scheduled {
-            amount: Money::from_minor(natural(kind, net)?, m.currency),
-            count,
-        }))
-    }
 }
 
 /// One row per account with a non-zero total, largest first (then by name).

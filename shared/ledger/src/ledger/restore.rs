@@ -6,17 +6,17 @@
 
 use std::collections::BTreeMap;
 
-use super::accounts::{membership_check, vault_gone};
 use super::codec::{ARCHIVED, account_count_update, account_pointer, name_attrs};
-use super::guards::{ACCOUNT_EXISTS, MEMBERSHIP, NAME_FREE, VAULT_EXISTS, guard};
+use super::guards::{ACCOUNT_EXISTS, NAME_FREE, VAULT_EXISTS, guard};
 use super::resolve::{catalogue, retrying};
 use super::roster::in_vault;
-use super::sharing::require_owner;
+use super::roster::require_owner;
+use super::roster::{commit_failed, membership_check};
 use super::*;
 use crate::domain::Name;
 use crate::error::{Entity, Field, OwnerAction};
 use crate::keys;
-use crate::store::{Condition, Item, StoreError, Value, WriteOp};
+use crate::store::{Condition, Item, Value, WriteOp};
 
 /// The attributes an archive mark adds, removed when the account comes back.
 const ARCHIVE_MARK: [&str; 2] = ["archivedOn", "archivedAt"];
@@ -109,11 +109,7 @@ pub(super) async fn restore_account(
                     kind: a.kind,
                     restored: true,
                 }),
-                Err(StoreError::ConditionFailed {
-                    guard: MEMBERSHIP, ..
-                }) => Err(vault_gone(&m)),
-                Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-                Err(e) => Err(e.into()),
+                Err(e) => Err(commit_failed(&m, e)),
             }
         })
     })

@@ -21,10 +21,11 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::Ledger;
 use super::codec::{EndedRec, Membership, ROSTER_VERSION as VERSION, head_next};
-use super::guards::ROSTER_VERSION;
+use super::guards::{MEMBERSHIP, ROSTER_VERSION};
 use super::resolve::{join2, pick_vault, query_all};
+use super::types::Role;
 use crate::domain::{LocalDate, PersonId};
-use crate::error::LedgerError;
+use crate::error::{Entity, LedgerError, OwnerAction};
 use crate::keys;
 use crate::store::{Condition, Guard, StoreError, Value, WriteOp};
 
@@ -340,10 +341,10 @@ async fn after_head<T, Fut>(
 where
     Fut: Future<Output = Result<T, LedgerError>>,
 {
-    if !super::recurring::due(ledger, m, head) {
+    if !super::posting::due(ledger, m, head) {
         return out;
     }
-    Box::pin(super::recurring::posting::post_due(ledger, m, head)).await?;
+    Box::pin(super::posting::post_due(ledger, m, head)).await?;
     // Boxed: inline, a second body would double every vault call's future (and its stack, unoptimized).
     if committed { out } else { Box::pin(again()).await }
 }
@@ -382,3 +383,48 @@ fn ended_instead(roster: &Roster, wanted: Option<&str>, e: LedgerError) -> Ledge
         None => e,
     }
 }
+
+/// The check every vault write carries: the caller is (still) a member.
+pub(super) fn membership_check(who: &PersonId, m: &Membership) -> WriteOp {
+    WriteOp::Check {
+        key: keys::membership(who, m.vault_id),
+        guard: Guard::new(MEMBERSHIP, Condition::Exists),
+    }
+}
+
+/// The error when the membership check of a write failed.
+pub(super) fn vault_gone(m: &Membership) -> LedgerError {
+    LedgerError::NotFound {
+        what: Entity::Vault,
+        name: m.name.clone(),
+        within: None,
+        candidates: vec![],
+    }
+}
+
+/// What a failed vault write means, mapped once: the membership check failed (the
+/// caller's vault is gone), another guard moved (`Conflict`: re-read and decide again),
+/// or the store's own error.
+pub(super) fn commit_failed(m: &Membership, e: StoreError) -> LedgerError {
+    match e {
+        StoreError::ConditionFailed {
+            guard: MEMBERSHIP, ..
+        } => vault_gone(m),
+        StoreError::ConditionFailed { .. } => LedgerError::Conflict,
+        e => e.into(),
+    }
+}
+
+/// Refuse an owner's action to a member, naming the action and the role it needs.
+pub(super) fn require_owner(m: &Membership, action: OwnerAction) -> Result<(), LedgerError> {
+    match m.role {
+        Role::Owner => Ok(()),
+        Role::Member => Err(LedgerError::NeedsOwner {
+            action,
+            vault: m.name.clone(),
+        }),
+    }
+}
+
+/// Most vaults one person may hold.
+pub(super) const MAX_VAULTS: usize = 100;

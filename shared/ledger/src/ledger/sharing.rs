@@ -16,7 +16,6 @@
 use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::accounts::vault_gone;
 use super::codec::{
     InviteMembers, InviteRec, MemberRec, Membership, is_owner, members_unchanged, members_update,
     members_version, n_or_zero, owner_role, points_at_vault, vault_pointer,
@@ -26,8 +25,9 @@ use super::guards::{
     NAME_HELD, VAULT_EXISTS, guard,
 };
 use super::resolve::{join2, query_all, retrying};
+use super::roster::MAX_VAULTS;
 use super::roster::{self, Roster, in_vault};
-use super::vaults::MAX_VAULTS;
+use super::roster::{commit_failed, require_owner};
 use super::*;
 use crate::domain::{InviteCode, Name, NameKey, VaultId};
 use crate::error::{Entity, Field, OwnerAction};
@@ -41,17 +41,6 @@ pub const INVITE_LIFETIME_SECS: i64 = 7 * 24 * 3600;
 const INVITE_KEEP_SECS: i64 = 30 * 24 * 3600;
 /// Most people one vault may have.
 pub const MAX_MEMBERS: usize = 20;
-
-/// Refuse an owner's action to a member, naming the action and the role it needs.
-pub(super) fn require_owner(m: &Membership, action: OwnerAction) -> Result<(), LedgerError> {
-    match m.role {
-        Role::Owner => Ok(()),
-        Role::Member => Err(LedgerError::NeedsOwner {
-            action,
-            vault: m.name.clone(),
-        }),
-    }
-}
 
 /// The check an owner-only write carries: the caller is still a member, as owner.
 fn owner_check(who: &PersonId, m: &Membership) -> WriteOp {
@@ -267,11 +256,7 @@ pub(super) async fn share_vault(
                         .map_err(|e| LedgerError::internal_from("invite expiry out of range", e))?,
                     role,
                 }),
-                Err(StoreError::ConditionFailed {
-                    guard: MEMBERSHIP, ..
-                }) => Err(vault_gone(&v.m)),
-                Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-                Err(e) => Err(e.into()),
+                Err(e) => Err(commit_failed(&v.m, e)),
             }
         })
     })
@@ -721,11 +706,7 @@ pub(super) async fn remove_member(
                     member: label.clone(),
                     removed: true,
                 }),
-                Err(StoreError::ConditionFailed {
-                    guard: MEMBERSHIP, ..
-                }) => Err(vault_gone(&v.m)),
-                Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-                Err(e) => Err(e.into()),
+                Err(e) => Err(commit_failed(&v.m, e)),
             }
         })
     })

@@ -2,14 +2,14 @@
 
 use std::collections::BTreeMap;
 
-use super::accounts::{membership_check, vault_gone};
 use super::codec::{
     LatestSnapshot, Period, Rollup, SnapshotHead, SnapshotRec, account_item_live, account_live,
 };
 use super::guards::{MEMBERSHIP, SNAPSHOT_EXISTS, SNAPSHOT_HEAD};
-use super::reports::nets_at;
+use super::nets::nets_at;
 use super::resolve::{Catalogue, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
+use super::roster::{membership_check, vault_gone};
 use super::*;
 use crate::domain::{AccountId, AccountKind, Money};
 use crate::error::Field;

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::codec::{Membership, TagRollup};
-use super::reports::DatedLater;
+use super::nets::DatedLater;
 use super::resolve::{Catalogue, join2, query_all};
 use super::*;
 use crate::domain::{AccountId, AccountKind, Money, NameKey, Tag};

@@ -27,7 +27,7 @@ impl Later {
     /// The daily rollups after today (one query).
     pub async fn read(ledger: &Ledger, m: &Membership) -> Result<Self, LedgerError> {
         let today = m.today(ledger);
-        let nets = super::reports::later_than(ledger, m, today).await?;
+        let nets = super::nets::later_than(ledger, m, today).await?;
         Ok(Later { today, nets })
     }
 

@@ -5,8 +5,8 @@
 //! (money with `to_string()`, ids with `to_string()`, dates with `to_string()`).
 
 use crate::domain::{
-    AccountId, AccountKind, Currency, Decimal, Every, LocalDate, Money, TransactionId, VaultId, VaultZone,
-    YearMonth,
+    AccountId, AccountKind, Currency, Decimal, Every, LocalDate, Money, ParseError, TransactionId, VaultId,
+    VaultZone, YearMonth,
 };
 
 /// A vault as results name it: `{ vaultId, name }`.
@@ -1276,7 +1276,38 @@ pub struct RecurringList {
     pub upcoming_total: Money,
 }
 
-pub use super::operations::OperationId;
+/// An operation's id: a 64-bit, time-ordered integer above 2^53, made like a
+/// transaction id; it travels as a decimal string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct OperationId(TransactionId);
+
+impl OperationId {
+    /// A new id from the current time (Unix ms) and randomness.
+    pub fn generate(unix_ms: i64, random: u64) -> OperationId {
+        OperationId(TransactionId::generate(unix_ms, random))
+    }
+
+    /// Parse the decimal text of an id (the content of a JSON string).
+    pub fn parse(text: &str) -> Result<OperationId, ParseError> {
+        TransactionId::parse(text).map(OperationId).map_err(|_| {
+            ParseError::new(format!(
+                "\"{}\" is not an operation id; ids are decimal strings of digits as a write returned them (operationId), e.g. \"4818349038087529260\"",
+                text.trim()
+            ))
+        })
+    }
+
+    /// Fixed-width (20-digit) form, for keys.
+    pub fn to_key_string(self) -> String {
+        self.0.to_key_string()
+    }
+}
+
+impl std::fmt::Display for OperationId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
 
 /// Arguments of `undo`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -1393,4 +1424,12 @@ pub struct BillingSet {
     pub billing: Option<crate::domain::Billing>,
     /// False when it already was so (nothing written).
     pub changed: bool,
+}
+
+/// "an asset", "a liability", …
+pub(super) fn with_article(kind: AccountKind) -> String {
+    match kind {
+        AccountKind::Liability => "a liability".into(),
+        other => format!("an {other}"),
+    }
 }

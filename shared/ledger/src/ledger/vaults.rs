@@ -12,15 +12,13 @@ use super::guards::{
 };
 use super::resolve::{pick_vault, retrying};
 use super::roster;
-use super::sharing::{self, meta_founding, require_owner};
+use super::roster::{MAX_VAULTS, require_owner};
+use super::sharing::{self, meta_founding};
 use super::*;
 use crate::domain::{Currency, Name, VaultId, VaultZone, random_uuid};
 use crate::error::{Entity, Field, OwnerAction};
 use crate::keys;
 use crate::store::{Condition, Item, StoreError, WriteOp};
-
-/// Most vaults one person may hold.
-pub(super) const MAX_VAULTS: usize = 100;
 
 pub(super) async fn list_vaults(ledger: &Ledger, who: &PersonId) -> Result<VaultList, LedgerError> {
     // Always read afresh: this is where a person looks to see what they have.

@@ -9,7 +9,6 @@
 
 use std::collections::BTreeMap;
 
-use super::cards::installment_ops;
 use super::codec::{
     Period, PostingRec, TxRec, VersionRec, account_live, balance_update, rollup_day_attrs,
     rollup_month_attrs, rollup_update, still_live, tag_net_attr, tag_rollup_labels, void_mark,
@@ -17,6 +16,7 @@ use super::codec::{
 use super::guards::{
     ACCOUNT_EXISTS, ACCOUNT_LIVE, TRANSACTION_LIVE, TRANSACTION_NEW, TRANSACTION_UNCHANGED, guard,
 };
+use super::installments::installment_ops;
 use crate::domain::{AccountId, LocalDate, NameKey, VaultId, YearMonth};
 use crate::error::{Field, LedgerError};
 use crate::keys;

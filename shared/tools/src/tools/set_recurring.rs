@@ -10,36 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::args::{AccountArg, DateArg, MemoArg, NameArg, PositiveAmountArg, TagArg};
 use crate::operation::{Kind, Operation, destructive};
 use crate::text;
-use crate::wire::{RecurringOut, VaultOut};
-
-// How often, as arguments and results spell it (`year`: in the start's month). No doc
-// comment: it would become the argument's description (the tool's says enough).
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub(crate) enum EveryWire {
-    #[allow(missing_docs)]
-    Month,
-    #[allow(missing_docs)]
-    Year,
-}
-
-impl From<EveryWire> for Every {
-    fn from(e: EveryWire) -> Self {
-        match e {
-            EveryWire::Month => Every::Month,
-            EveryWire::Year => Every::Year,
-        }
-    }
-}
-
-impl From<Every> for EveryWire {
-    fn from(e: Every) -> Self {
-        match e {
-            Every::Month => EveryWire::Month,
-            Every::Year => EveryWire::Year,
-        }
-    }
-}
+use crate::wire::{EveryWire, RecurringOut, VaultOut};
 
 /// Arguments of `set_recurring`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -3,9 +3,9 @@
 //! purchases still open in the bill's month (one `IP#` range, decision 040).
 
 use super::super::codec::{Membership, TxRec};
+use super::super::installments::OpenPurchase;
 use super::super::resolve::{Catalogue, join2, query_all};
 use super::super::*;
-use super::installments::OpenPurchase;
 use crate::domain::{AccountId, AccountKind, BillDates, Billing, Money, YearMonth};
 use crate::keys;
 

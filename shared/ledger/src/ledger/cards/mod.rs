@@ -3,22 +3,20 @@
 //! and writes what they need.
 
 mod bill;
-mod installments;
 
 use std::collections::BTreeMap;
 
-pub(super) use installments::{installment_ops, plan_for};
-
-use super::accounts::{membership_check, vault_gone, with_article};
 use super::codec::{AccountRec, BILLING_ATTRS, Membership, account_live, billing_attrs};
-use super::guards::{ACCOUNT_LIVE, MEMBERSHIP, guard};
+use super::guards::{ACCOUNT_LIVE, guard};
 use super::resolve::{Catalogue, catalogue, retrying};
 use super::roster::in_vault;
+use super::roster::{commit_failed, membership_check};
+use super::types::with_article;
 use super::*;
 use crate::domain::{AccountId, AccountKind, Billing, Money};
 use crate::error::Field;
 use crate::keys;
-use crate::store::{StoreError, WriteOp};
+use crate::store::WriteOp;
 
 /// Refuse billing on an account that is not a liability (only cards have bills).
 pub(super) fn check_billable(name: &str, kind: AccountKind) -> Result<(), LedgerError> {
@@ -78,11 +76,7 @@ pub(super) async fn set_billing(
             ];
             match v.commit(ledger, who, ops).await {
                 Ok(()) => Ok(done(true)),
-                Err(StoreError::ConditionFailed {
-                    guard: MEMBERSHIP, ..
-                }) => Err(vault_gone(&m)),
-                Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-                Err(e) => Err(e.into()),
+                Err(e) => Err(commit_failed(&m, e)),
             }
         })
     })

@@ -9,13 +9,11 @@
 //! The entry itself carries the id of the operation whose change it shows now
 //! (`operationId`), so an undo tells an entry changed since from one left as it was.
 
-pub(super) mod undo;
-
 use std::collections::BTreeMap;
-use std::fmt;
 
-use super::codec::{TxRec, sv};
-use crate::domain::{ParseError, PersonId, TransactionId, VaultId};
+use super::codec::{OPERATION_ID, TxRec, operation_of, sv};
+use super::types::OperationId;
+use crate::domain::{PersonId, TransactionId, VaultId};
 use crate::error::LedgerError;
 use crate::keys;
 use crate::store::{Attrs, Condition, Guard, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
@@ -26,42 +24,6 @@ pub(super) const OPERATION_CLAIM: &str = "operation-claim";
 pub(super) const OPERATION_CURRENT: &str = "operation-current";
 /// The operation's entry has not been undone yet.
 pub(super) const ENTRY_NOT_UNDONE: &str = "entry-not-undone";
-
-/// Attribute of a transaction naming the operation whose change it shows now.
-pub(super) const OPERATION_ID: &str = "operationId";
-
-/// An operation's id: a 64-bit, time-ordered integer above 2^53, made like a
-/// transaction id; it travels as a decimal string.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct OperationId(TransactionId);
-
-impl OperationId {
-    /// A new id from the current time (Unix ms) and randomness.
-    pub fn generate(unix_ms: i64, random: u64) -> OperationId {
-        OperationId(TransactionId::generate(unix_ms, random))
-    }
-
-    /// Parse the decimal text of an id (the content of a JSON string).
-    pub fn parse(text: &str) -> Result<OperationId, ParseError> {
-        TransactionId::parse(text).map(OperationId).map_err(|_| {
-            ParseError::new(format!(
-                "\"{}\" is not an operation id; ids are decimal strings of digits as a write returned them (operationId), e.g. \"4818349038087529260\"",
-                text.trim()
-            ))
-        })
-    }
-
-    /// Fixed-width (20-digit) form, for keys.
-    pub fn to_key_string(self) -> String {
-        self.0.to_key_string()
-    }
-}
-
-impl fmt::Display for OperationId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
 
 /// What kind of write an operation was.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -217,19 +179,6 @@ pub(super) fn tx_item_keys(vault: VaultId, tx: &TxRec) -> [Key; 2] {
         keys::transaction(vault, tx.date, tx.id),
         keys::transaction_by_id(vault, tx.id),
     ]
-}
-
-/// Read a transaction's `operationId` attribute (absent: recorded before operations).
-pub(super) fn operation_of(attrs: &Attrs) -> Result<Option<OperationId>, LedgerError> {
-    match attrs.get(OPERATION_ID) {
-        None => Ok(None),
-        Some(Value::S(s)) => OperationId::parse(s)
-            .map(Some)
-            .map_err(|_| LedgerError::internal("stored item has an unreadable operation id")),
-        Some(_) => Err(LedgerError::internal(
-            "stored item has a mistyped attribute `operationId`",
-        )),
-    }
 }
 
 /// An operation as stored (`OP#<op20>`).

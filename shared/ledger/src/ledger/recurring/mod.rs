@@ -1,5 +1,5 @@
 //! Recurring entries (월세, 관리비, 통신비): schedules by name (`set_recurring`), what
-//! they will post (`list_recurring`), and their posting (`posting.rs`).
+//! they will post (`list_recurring`), and their posting (`../posting.rs`).
 //!
 //! A schedule is one item (`RC#<name key>`) with its accounts by id, its amount and
 //! dates (`domain::Schedule`) and how far it got (`postedThrough`). The vault's head
@@ -7,20 +7,18 @@
 //! vault reads it beside its roster check (`roster.rs`), and posts first when it is
 //! due, so an occurrence is visible no later than the first call on or after its date.
 
-pub mod posting;
-
-use super::accounts::{membership_check, vault_gone};
 use super::codec::{Membership, ScheduleRec, head_next};
+use super::entry::{clean_memo, positive};
 use super::guards::{MEMBERSHIP, SCHEDULE_NEW, SCHEDULE_UNCHANGED};
-use super::record::{clean_memo, positive};
+use super::posting::{due, earliest, head_ops, next_of, schedules};
 use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
+use super::roster::{membership_check, vault_gone};
 use super::*;
 use crate::domain::{Every, Money, Name, Schedule, ScheduleError, closest_names, random_uuid};
 use crate::error::{Entity, Field};
 use crate::keys;
 use crate::store::{Condition, Guard, Item, StoreError, WriteOp};
-use posting::{earliest, head_ops, next_of, schedules};
 
 /// Most schedules one vault keeps: bounds every posting run and listing.
 pub const MAX_SCHEDULES: usize = 50;
@@ -72,7 +70,7 @@ pub(super) async fn set_recurring(
         None => None,
     };
     // Checked before any read, like a recorded entry's: the postings carry them.
-    let tags = input.tags.as_deref().map(super::record::entry_tags).transpose()?;
+    let tags = input.tags.as_deref().map(super::entry::entry_tags).transpose()?;
     let (input, name, memo) = (&input, &name, (memo.as_deref(), tags.as_deref()));
     retrying(|| {
         in_vault(ledger, who, input.vault.as_deref(), |v| {
@@ -260,7 +258,7 @@ async fn set_in(
         Err(e) => return Err(e.into()),
     }
     // Due already (a start in the past, or today's day): posted now, before the answer.
-    let (now, _) = posting::post_due(ledger, &m, next).await?;
+    let (now, _) = super::posting::post_due(ledger, &m, next).await?;
     let shown = now
         .iter()
         .find(|s| s.schedule_id == rec.schedule_id)
@@ -482,9 +480,4 @@ pub(super) async fn list_recurring(
         })
     })
     .await
-}
-
-/// Whether a head read says something may be due today in the vault of `m`.
-pub(super) fn due(ledger: &Ledger, m: &Membership, head: Option<LocalDate>) -> bool {
-    head.is_some_and(|d| d <= m.today(ledger))
 }

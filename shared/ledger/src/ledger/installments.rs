@@ -8,8 +8,8 @@
 
 use std::collections::BTreeMap;
 
-use super::super::codec::{InstallmentPlan, PostingRec, TxRec, s, sv};
-use super::super::resolve::Catalogue;
+use super::codec::{InstallmentPlan, PostingRec, TxRec, s, sv};
+use super::resolve::Catalogue;
 use crate::domain::{AccountId, AccountKind, Installments, LocalDate, Money, TransactionId, VaultId};
 use crate::error::{Field, LedgerError};
 use crate::keys;
@@ -142,8 +142,8 @@ impl OpenPurchase {
             date: LocalDate::parse(s(a, "date")?).map_err(|_| corrupt("date"))?,
             memo: s(a, "memo")?.to_string(),
             card: AccountId::parse(s(a, "accountId")?).map_err(|_| corrupt("account id"))?,
-            amount: super::super::codec::n(a, "amount")?,
-            count: Installments::new(super::super::codec::n(a, "count")?).map_err(|_| corrupt("count"))?,
+            amount: super::codec::n(a, "amount")?,
+            count: Installments::new(super::codec::n(a, "count")?).map_err(|_| corrupt("count"))?,
         })
     }
 }

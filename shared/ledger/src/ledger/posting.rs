@@ -10,18 +10,14 @@
 //! not posted again. Then the vault's head (`RN`: the earliest next due date) moves
 //! on, only if it is still what was read, so a schedule made meanwhile is not missed.
 
-use super::super::Ledger;
-use super::super::codec::{
-    GuardRec, HEAD_NEXT, Membership, PostingRec, ScheduleRec, TxRec, posted_attrs, sv,
-};
-use super::super::guards::{
-    ACCOUNT_EXISTS, ACCOUNT_LIVE, RECURRING_CLAIM, RECURRING_HEAD, SCHEDULE_UNCHANGED,
-};
-use super::super::operations::{EntryAction, OpKind, OpStamp};
-use super::super::record::{line_text, posted_guard_key};
-use super::super::resolve::query_all;
-use super::super::writer::TxChange;
-use super::super::writer::transaction_ops;
+use super::Ledger;
+use super::codec::{GuardRec, HEAD_NEXT, Membership, PostingRec, ScheduleRec, TxRec, posted_attrs, sv};
+use super::entry::{line_text, posted_guard_key};
+use super::guards::{ACCOUNT_EXISTS, ACCOUNT_LIVE, RECURRING_CLAIM, RECURRING_HEAD, SCHEDULE_UNCHANGED};
+use super::operations::{EntryAction, OpKind, OpStamp};
+use super::resolve::query_all;
+use super::writer::TxChange;
+use super::writer::transaction_ops;
 use crate::domain::{LocalDate, NameKey};
 use crate::error::LedgerError;
 use crate::keys;
@@ -222,7 +218,7 @@ async fn post_schedule(
                 guard: ACCOUNT_LIVE | ACCOUNT_EXISTS,
                 ..
             }) => return Ok(()),
-            Err(e) => return Err(super::super::writer::refusing_overflow(e)),
+            Err(e) => return Err(super::writer::refusing_overflow(e)),
         }
     }
     Ok(())
@@ -291,7 +287,7 @@ pub(crate) async fn post_due_vault(
         return Ok(PostingRun::default());
     };
     let m = Membership::from_attrs(&meta.attrs)?;
-    let head = super::super::codec::head_next(got.get(1).and_then(Option::as_ref))?;
+    let head = super::codec::head_next(got.get(1).and_then(Option::as_ref))?;
     let today = m.zone.date_at(at);
     if head.is_none_or(|d| d > today) {
         return Ok(PostingRun::default());
@@ -354,4 +350,9 @@ pub(crate) async fn post_due_shard(
         run.vaults += 1;
     }
     Ok(())
+}
+
+/// Whether a head read says something may be due today in the vault of `m`.
+pub(super) fn due(ledger: &Ledger, m: &Membership, head: Option<LocalDate>) -> bool {
+    head.is_some_and(|d| d <= m.today(ledger))
 }

@@ -12,20 +12,20 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use super::super::accounts::{membership_check, vault_gone};
-use super::super::codec::{Membership, StoredBalance, TxRec, VersionRec, sv};
-use super::super::guards::{MEMBERSHIP, TRANSACTION_LIVE};
-use super::super::idempotency::changed_op;
-use super::super::record::ttl_s;
-use super::super::resolve::{Catalogue, join2, query_all, retrying};
-use super::super::roster::{InVault, in_vault};
-use super::super::today::{Later, accounts_of, catalogue_today, shown};
-use super::super::writer::{TxChange, refusing_overflow, transaction_ops};
-use super::super::{Ledger, Role, UndoAction, UndoRequest, Undone, UndoneEntry};
-use super::{
-    ENTRY_NOT_UNDONE, EntryAction, OPERATION_CURRENT, OPERATION_ID, OpEntryRec, OpRec, OperationId,
-    tx_item_keys, undone_op,
+use super::codec::OPERATION_ID;
+use super::codec::{Membership, StoredBalance, TxRec, VersionRec, sv};
+use super::guards::{MEMBERSHIP, TRANSACTION_LIVE};
+use super::idempotency::{changed_op, ttl_s};
+use super::operations::{
+    ENTRY_NOT_UNDONE, EntryAction, OPERATION_CURRENT, OpEntryRec, OpRec, tx_item_keys, undone_op,
 };
+use super::resolve::{Catalogue, join2, query_all, retrying};
+use super::roster::{InVault, in_vault};
+use super::roster::{membership_check, vault_gone};
+use super::today::{Later, accounts_of, catalogue_today, shown};
+use super::types::OperationId;
+use super::writer::{TxChange, refusing_overflow, transaction_ops};
+use super::{Ledger, Role, UndoAction, UndoRequest, Undone, UndoneEntry};
 use crate::domain::{AccountId, PersonId, TransactionId};
 use crate::error::{LedgerError, UndoBlock};
 use crate::keys;
@@ -214,7 +214,7 @@ async fn read_operation(
             )
             .await;
             let op = match pointer? {
-                Some(item) => super::operation_of(&item.attrs)?,
+                Some(item) => super::codec::operation_of(&item.attrs)?,
                 None => None,
             };
             let op = op.ok_or_else(|| LedgerError::NoOperation {
@@ -262,7 +262,7 @@ async fn unknown(ledger: &Ledger, m: &Membership, op: OperationId) -> LedgerErro
         && let Ok(Some(item)) = ledger.store.get(&key).await
     {
         entry_operation = Some(
-            super::operation_of(&item.attrs)
+            super::codec::operation_of(&item.attrs)
                 .ok()
                 .flatten()
                 .map(|o| o.to_string())
