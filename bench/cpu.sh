@@ -7,7 +7,10 @@
 # test pinned alone to the other (taskset); for each request kind an unmeasured
 # warm-up, then a measured wrk run; CPU per request = the server's CPU time
 # (utime + stime of /proc/PID/stat, all its threads) over the run / requests
-# answered. Every response is checked (200, no "isError":true). Each round
+# answered. Every response's status is checked (wrk counts non-2xx), and one request of
+# each kind is checked whole (200, a result, no "isError":true) before the runs and
+# after each round; BENCH_CHECK=body checks every body inside wrk instead, which
+# makes the client the bottleneck on tools/list (docs/benchmarks.md). Each round
 # measures every kind on dochiya then on the reference; ROUNDS rounds give the
 # spread (median, min-max) and the ratio dochiya / reference per round.
 #
@@ -17,7 +20,11 @@
 #   built binaries), BENCH_DATA_DIR (dochiya's data dir parent; default /dev/shm
 #   when it exists, so record_transaction's commit has no disk in it: the
 #   reference keeps everything in memory), BENCH_WRK_CORE (0), BENCH_SERVER_CORE (1),
-#   BENCH_BIN (another dochiya-mcp binary to measure, e.g. a copy of an earlier build).
+#   BENCH_BIN (another dochiya-mcp binary to measure, e.g. a copy of an earlier build),
+#   BENCH_SERVER_ENV (extra NAME=VALUE words for dochiya's environment, e.g. to try a
+#   runtime or allocator setting without a rebuild).
+# Besides CPU per request, each measured run records wrk's p99 latency and, after it,
+# both servers' peak RSS (VmHWM), so the tail and the memory come from the same run.
 # Both servers are built with Cargo's `bench` profile (thin LTO, symbols kept),
 # the reference in its own target dir under target/.
 set -euo pipefail
@@ -31,6 +38,7 @@ CONNECTIONS="${BENCH_CONNECTIONS:-2}"
 WRK_CORE="${BENCH_WRK_CORE:-0}"
 SERVER_CORE="${BENCH_SERVER_CORE:-1}"
 REQUESTS=(tools_list list_accounts record_transaction)
+CHECK="${BENCH_CHECK:-status}"
 MAX=100000000
 
 for tool in wrk taskset; do
@@ -77,8 +85,9 @@ run_bin() {
 }
 TOKEN="$(run_bin token --port "$PORT" | tail -n 1)"
 # exec: $! is the server process itself (its /proc/PID/stat is what is read).
+# shellcheck disable=SC2086 # BENCH_SERVER_ENV is a list of NAME=VALUE words on purpose.
 (exec taskset -c "$SERVER_CORE" env -i PATH="$PATH" HOME="$HOME" DOCHIYA_DATA_DIR="$WORK/data" DOCHIYA_AUTH=dev \
-  DOCHIYA_LOG=warn DOCHIYA_PORT="$PORT" "$BIN" >"$WORK/dochiya.log" 2>&1) &
+  DOCHIYA_LOG=warn DOCHIYA_PORT="$PORT" ${BENCH_SERVER_ENV:-} "$BIN" >"$WORK/dochiya.log" 2>&1) &
 OURS_PID=$!
 PIDS+=("$OURS_PID")
 OURS_URL="http://127.0.0.1:$PORT/mcp"
@@ -145,23 +154,26 @@ size_of() { # URL TOKEN REQUEST -> response bytes
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 HZ="$(getconf CLK_TCK)"
 
-# measure URL TOKEN PID REQUEST RUN_ID -> "requests cpu_us_per_request rps"
+# measure URL TOKEN PID REQUEST RUN_ID -> "requests cpu_us_per_request rps p99_us"
 measure() {
   local hostport path line before after n secs
   hostport="${1#http://}"; hostport="${hostport%%/*}"
   path="/${1#http://*/}"
-  BENCH_REQUEST="$4" BENCH_TOKEN="$2" BENCH_HOST="$hostport" BENCH_PATH="$path" BENCH_MAX="$MAX" BENCH_RUN="$5w" \
+  BENCH_CHECK="$CHECK" BENCH_REQUEST="$4" BENCH_TOKEN="$2" BENCH_HOST="$hostport" BENCH_PATH="$path" BENCH_MAX="$MAX" BENCH_RUN="$5w" \
     taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" -d"${WARMUP}s" --timeout 10s -s "$ROOT/bench/load.lua" "$1" >/dev/null
   before="$(ticks "$3")"
-  line="$(BENCH_REQUEST="$4" BENCH_TOKEN="$2" BENCH_HOST="$hostport" BENCH_PATH="$path" BENCH_MAX="$MAX" BENCH_RUN="$5" \
+  line="$(BENCH_CHECK="$CHECK" BENCH_REQUEST="$4" BENCH_TOKEN="$2" BENCH_HOST="$hostport" BENCH_PATH="$path" BENCH_MAX="$MAX" BENCH_RUN="$5" \
     taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s -s "$ROOT/bench/load.lua" "$1" | grep '^RESULT')"
   after="$(ticks "$3")"
   n="$(echo "$line" | sed -E 's/.*requests=([0-9]+).*/\1/')"
   secs="$(echo "$line" | sed -E 's/.*seconds=([0-9.]+).*/\1/')"
+  p99="$(echo "$line" | sed -E 's/.*p99_us=([0-9]+).*/\1/')"
   if echo "$line" | grep -q 'errors=0'; then :; else echo "wrk reported errors: $line" >&2; exit 1; fi
-  awk -v n="$n" -v b="$before" -v a="$after" -v hz="$HZ" -v s="$secs" \
-    'BEGIN { printf "%d %.1f %.0f\n", n, (a - b) * 1e6 / hz / n, n / s }'
+  awk -v n="$n" -v b="$before" -v a="$after" -v hz="$HZ" -v s="$secs" -v p="$p99" \
+    'BEGIN { printf "%d %.1f %.0f %d\n", n, (a - b) * 1e6 / hz / n, n / s, p }'
 }
+# Peak resident memory of PID so far, KiB (VmHWM: the high-water mark since start).
+hwm() { awk '/^VmHWM/ {print $2}' "/proc/$1/status"; }
 
 echo "machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "wrk: 1 thread, $CONNECTIONS connections, core $WRK_CORE; servers on core $SERVER_CORE; ${WARMUP} s warm-up + ${DURATION} s measured per kind; $ROUNDS rounds"
@@ -179,14 +191,20 @@ done
 RESULTS="$WORK/results"
 : >"$RESULTS"
 run_id="$(date +%s)"
-printf '\n%-6s %-20s %12s %12s %9s %10s %10s\n' round request "dochiya µs" "rmcp µs" ratio "dochiya/s" "rmcp/s"
+printf '\n%-6s %-20s %12s %12s %9s %10s %10s %9s %9s %9s %9s\n' round request "dochiya µs" "rmcp µs" ratio "dochiya/s" "rmcp/s" \
+  "p99 µs" "rmcp p99" "RSS KiB" "rmcp RSS"
 for round in $(seq 1 "$ROUNDS"); do
   for r in "${REQUESTS[@]}"; do
-    read -r _ ours ours_rps <<<"$(measure "$OURS_URL" "$TOKEN" "$OURS_PID" "$r" "$run_id-$round-o")"
-    read -r _ ref ref_rps <<<"$(measure "$REF_URL" "$REF_TOKEN" "$REF_PID" "$r" "$run_id-$round-r")"
-    echo "$r $ours $ref" >>"$RESULTS"
+    read -r _ ours ours_rps ours_p99 <<<"$(measure "$OURS_URL" "$TOKEN" "$OURS_PID" "$r" "$run_id-$round-o")"
+    read -r _ ref ref_rps ref_p99 <<<"$(measure "$REF_URL" "$REF_TOKEN" "$REF_PID" "$r" "$run_id-$round-r")"
+    ours_rss="$(hwm "$OURS_PID")"
+    ref_rss="$(hwm "$REF_PID")"
+    works "$OURS_URL" "$TOKEN" "$r" || { echo "dochiya stopped answering $r correctly" >&2; exit 1; }
+    works "$REF_URL" "$REF_TOKEN" "$r" || { echo "the reference stopped answering $r correctly" >&2; exit 1; }
+    echo "$r $ours $ref $ours_p99 $ref_p99 $ours_rss $ref_rss" >>"$RESULTS"
     awk -v round="$round" -v r="$r" -v a="$ours" -v b="$ref" -v ar="$ours_rps" -v br="$ref_rps" \
-      'BEGIN { printf "%-6s %-20s %12.1f %12.1f %8.2fx %10d %10d\n", round, r, a, b, a / b, ar, br }'
+      -v ap="$ours_p99" -v bp="$ref_p99" -v am="$ours_rss" -v bm="$ref_rss" \
+      'BEGIN { printf "%-6s %-20s %12.1f %12.1f %8.2fx %10d %10d %9d %9d %9d %9d\n", round, r, a, b, a / b, ar, br, ap, bp, am, bm }'
   done
 done
 
@@ -208,5 +226,25 @@ for r in "${REQUESTS[@]}"; do
         if (q[i] < qmin) qmin = q[i]; if (q[i] > qmax) qmax = q[i]
       }
       printf "%-20s %8.1f (%5.1f-%5.1f) %8.1f (%5.1f-%5.1f) %8.2fx (%4.2f-%4.2f)\n", r, median(a, n), amin, amax, median(b, n), bmin, bmax, median(q, n), qmin, qmax
+    }' "$RESULTS"
+done
+
+echo
+echo "p99 latency (µs, wrk's), median and min-max over $ROUNDS rounds; peak RSS (VmHWM, MiB) after each kind's first round (kinds run in order, so each includes those before it)"
+printf '%-20s %22s %22s %12s %12s\n' request "dochiya p99" "rmcp p99" "dochiya RSS" "rmcp RSS"
+for r in "${REQUESTS[@]}"; do
+  awk -v r="$r" '
+    function median(v, n,   i, j, t) {
+      for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+      return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+    }
+    $1 == r { n++; a[n] = $4; b[n] = $5; if (n == 1) { am = $6; bm = $7 } }
+    END {
+      amin = bmin = 1e18; amax = bmax = 0
+      for (i = 1; i <= n; i++) {
+        if (a[i] < amin) amin = a[i]; if (a[i] > amax) amax = a[i]
+        if (b[i] < bmin) bmin = b[i]; if (b[i] > bmax) bmax = b[i]
+      }
+      printf "%-20s %8d (%5d-%5d) %8d (%5d-%5d) %12.1f %12.1f\n", r, median(a, n), amin, amax, median(b, n), bmin, bmax, am / 1024, bm / 1024
     }' "$RESULTS"
 done
