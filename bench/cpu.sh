@@ -208,15 +208,17 @@ for round in $(seq 1 "$ROUNDS"); do
   done
 done
 
+# The median of v[1..n] (insertion sort; n is the number of rounds), shared by both summaries.
+MEDIAN='
+    function median(v, n,   i, j, t) {
+      for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+      return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+    }'
 echo
 echo "CPU per request (µs), median and min-max over $ROUNDS rounds; ratio = dochiya / reference (lower is better for dochiya)"
 printf '%-20s %22s %22s %22s\n' request dochiya rmcp "ratio (per round)"
 for r in "${REQUESTS[@]}"; do
-  awk -v r="$r" '
-    function median(v, n,   i, j, t) {
-      for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
-      return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-    }
+  awk -v r="$r" "$MEDIAN"'
     $1 == r { n++; a[n] = $2; b[n] = $3; q[n] = $2 / $3 }
     END {
       amin = bmin = qmin = 1e18; amax = bmax = qmax = 0
@@ -233,11 +235,7 @@ echo
 echo "p99 latency (µs, wrk's), median and min-max over $ROUNDS rounds; peak RSS (VmHWM, MiB) after each kind's first round (kinds run in order, so each includes those before it)"
 printf '%-20s %22s %22s %12s %12s\n' request "dochiya p99" "rmcp p99" "dochiya RSS" "rmcp RSS"
 for r in "${REQUESTS[@]}"; do
-  awk -v r="$r" '
-    function median(v, n,   i, j, t) {
-      for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
-      return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-    }
+  awk -v r="$r" "$MEDIAN"'
     $1 == r { n++; a[n] = $4; b[n] = $5; if (n == 1) { am = $6; bm = $7 } }
     END {
       amin = bmin = 1e18; amax = bmax = 0
