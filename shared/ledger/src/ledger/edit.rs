@@ -69,31 +69,7 @@ fn check_shape(ledger: &Ledger, input: &TransactionEdit) -> Result<(), LedgerErr
         super::entry::positive(a, Field::Amount)?;
     }
     if let Some(lines) = &input.lines {
-        if lines.from.is_empty() || lines.to.is_empty() {
-            return Err(LedgerError::invalid(
-                Field::Lines(if lines.from.is_empty() {
-                    Side::From
-                } else {
-                    Side::To
-                }),
-                "a transaction needs at least one `from` line and one `to` line",
-            ));
-        }
-        let n = lines.from.len() + lines.to.len();
-        if n > ledger.config.max_postings {
-            return Err(LedgerError::invalid(
-                Field::Lines(Side::To),
-                format!(
-                    "a transaction may have at most {} lines in total; it has {n}",
-                    ledger.config.max_postings
-                ),
-            ));
-        }
-        for (side, list) in [(Side::From, &lines.from), (Side::To, &lines.to)] {
-            for (index, l) in list.iter().enumerate() {
-                super::entry::positive(l.amount, Field::LineAmount { side, index })?;
-            }
-        }
+        super::entry::check_line_shape(ledger, &lines.from, &lines.to)?;
     }
     Ok(())
 }

@@ -15,17 +15,23 @@ use crate::store::Key;
 /// The shape rules that need no vault: both sides present, not too many lines, amounts positive.
 pub(super) fn check_lines(ledger: &Ledger, input: &NewSplit) -> Result<(), LedgerError> {
     entry_tags(&input.tags)?;
-    if input.from.is_empty() || input.to.is_empty() {
+    check_line_shape(ledger, &input.from, &input.to)
+}
+
+/// Both sides present, at most `max_postings` lines, every amount positive: a new split
+/// and an edit's replacement lines alike.
+pub(super) fn check_line_shape(
+    ledger: &Ledger,
+    from: &[SplitLine],
+    to: &[SplitLine],
+) -> Result<(), LedgerError> {
+    if from.is_empty() || to.is_empty() {
         return Err(LedgerError::invalid(
-            Field::Lines(if input.from.is_empty() {
-                Side::From
-            } else {
-                Side::To
-            }),
+            Field::Lines(if from.is_empty() { Side::From } else { Side::To }),
             "a transaction needs at least one `from` line and one `to` line",
         ));
     }
-    let lines = input.from.len() + input.to.len();
+    let lines = from.len() + to.len();
     if lines > ledger.config.max_postings {
         return Err(LedgerError::invalid(
             Field::Lines(Side::To),
@@ -35,7 +41,7 @@ pub(super) fn check_lines(ledger: &Ledger, input: &NewSplit) -> Result<(), Ledge
             ),
         ));
     }
-    for (side, list) in [(Side::From, &input.from), (Side::To, &input.to)] {
+    for (side, list) in [(Side::From, from), (Side::To, to)] {
         for (index, l) in list.iter().enumerate() {
             positive(l.amount, Field::LineAmount { side, index })?;
         }
