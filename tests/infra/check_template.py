@@ -709,10 +709,10 @@ def check_post_due_iam(sam, cfn, root):
     if not POST_DUE_ACTIONS <= (store_actions(root) or PLANNED_STORE_ACTIONS):
         problems.append("the scheduled run's actions are not all calls the store makes")
     # The partitions named are the ones the keys module builds.
-    keys_rs = (root / "shared/ledger/src/keys.rs").read_text(encoding="utf-8")
+    keys_rs = (root / "shared/schema/src/keys.rs").read_text(encoding="utf-8")
     for prefix in ("V#", "DUE#"):
         if f'format!("{prefix}{{' not in keys_rs:
-            problems.append(f"shared/ledger/src/keys.rs builds no {prefix} partition key")
+            problems.append(f"shared/schema/src/keys.rs builds no {prefix} partition key")
     return problems
 
 

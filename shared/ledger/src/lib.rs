@@ -10,8 +10,9 @@
 pub use dochiya_domain as domain;
 pub use dochiya_store as store;
 
-pub mod error;
-pub mod keys;
+// The vocabulary and the stored shape are a crate of their own (dochiya-schema),
+// re-exported under the old paths.
+pub use dochiya_schema::{error, keys};
 pub mod ledger;
 
 pub use error::{AccountShape, EditShape, Entity, ErrorKind, Field, LedgerError, Match, OwnerAction, Side};

@@ -35,7 +35,7 @@ pub(super) async fn list_accounts(
         // One round: the accounts (each with the budget settings that still matter,
         // decision 030) and the daily rollups after today (balances are as of
         // today; later entries apart).
-        let today = m.today(ledger);
+        let today = ledger.today_in(&m);
         let month = today.month();
         let (cat, later) = join2(catalogue(ledger, &m), super::nets::later_than(ledger, &m, today)).await;
         let cat = cat?;
@@ -210,7 +210,7 @@ async fn attempt_create(
         archived: false,
         net: 0,
         snapshots: SnapshotHead::NEW,
-        budgets: BudgetHead::new(),
+        budgets: BudgetHead::for_new_account(),
         opening: Some(opening.minor()),
         parent: parent.map(|p| p.account_id),
         child_seq: 0,
@@ -320,7 +320,7 @@ fn opening_entry(
     let now = ledger.clock.now();
     let mut ops = Vec::new();
     let mut new_accounts = 0;
-    let date = input.opening_date.unwrap_or_else(|| m.today(ledger));
+    let date = input.opening_date.unwrap_or_else(|| ledger.today_in(m));
     let (equity, equity_is_new) = match names.equity(cat, m) {
         Equity::Existing(e) => (e.clone(), false),
         Equity::Taken(e) => {
@@ -342,7 +342,7 @@ fn opening_entry(
                 archived: false,
                 net: 0,
                 snapshots: SnapshotHead::NEW,
-                budgets: BudgetHead::new(),
+                budgets: BudgetHead::for_new_account(),
                 opening: Some(0),
                 parent: None,
                 child_seq: 0,
@@ -512,7 +512,7 @@ pub(super) async fn archive_account(
                 membership_check(who, &m),
                 WriteOp::Update {
                     key: keys::account(m.vault_id, a.account_id),
-                    set: archive_mark(m.today(ledger), ledger.clock.now().as_millisecond()),
+                    set: archive_mark(ledger.today_in(&m), ledger.clock.now().as_millisecond()),
                     add: BTreeMap::new(),
                     remove: vec![],
                     guard: guard(ACCOUNT_LIVE, account_live()),

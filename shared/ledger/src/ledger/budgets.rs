@@ -156,7 +156,7 @@ async fn set_in(
     let m = v.m.clone();
     let amount = Money::from_decimal(input.amount, m.currency)
         .map_err(|e| LedgerError::from_parse(Field::BudgetAmount, e))?;
-    let month = input.month.unwrap_or_else(|| m.today(ledger).month());
+    let month = input.month.unwrap_or_else(|| ledger.today_in(&m).month());
     // One read round: the accounts (to resolve the name) and every setting (to bound their number).
     let (cat, all) = join2(
         catalogue(ledger, &m),
@@ -203,7 +203,7 @@ async fn set_in(
     };
     mine.retain(|s| s.month != month);
     mine.push(rec.clone());
-    let tail = tail_from(mine, m.today(ledger).month());
+    let tail = tail_from(mine, ledger.today_in(&m).month());
     let ops = vec![
         membership_check(who, &m),
         // One setting per account and month: writing again replaces it.
@@ -278,7 +278,7 @@ async fn report_in(
     m: Membership,
     month: Option<YearMonth>,
 ) -> Result<BudgetReport, LedgerError> {
-    let today = m.today(ledger);
+    let today = ledger.today_in(&m);
     let month = month.unwrap_or_else(|| today.month());
     let store = ledger.store.as_ref();
     let pk = keys::vault_pk(m.vault_id);

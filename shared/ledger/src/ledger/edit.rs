@@ -395,7 +395,7 @@ async fn attempt(
         });
     }
     if let Some(d) = input.date.filter(|_| !input.future_date) {
-        super::entry::check_not_far_future(d, m.today(ledger))?;
+        super::entry::check_not_far_future(d, ledger.today_in(&m))?;
     }
     let op = OpStamp::new(ledger, OpKind::Edit, Some(who), now_ms);
     let new = TxRec {

@@ -231,7 +231,7 @@ impl<'a> Entry<'a> {
     ) -> Result<Self, LedgerError> {
         let to = to_lines(&input.to, Side::To, m.currency)?;
         let from = to_lines(&input.from, Side::From, m.currency)?;
-        let today = m.today(ledger);
+        let today = ledger.today_in(m);
         let date = input.date.unwrap_or(today);
         if !input.future_date {
             check_not_far_future(date, today)?;

@@ -10,17 +10,13 @@ mod backup;
 mod batch;
 mod budgets;
 mod cards;
-mod codec;
-mod cursor;
 mod duplicates;
 mod edit;
 mod entry;
 mod export;
 mod groups;
-mod guards;
 mod idempotency;
 mod installments;
-mod minted;
 mod nets;
 mod operations;
 mod posting;
@@ -41,7 +37,9 @@ mod vaults;
 mod view;
 mod writer;
 
-pub mod types;
+pub use dochiya_schema::types;
+// Schema modules that the operations below reach as `super::codec` and so on.
+use dochiya_schema::{codec, cursor, guards, minted};
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -113,7 +113,7 @@ pub(crate) async fn post_due(
     m: &Membership,
     head: Option<LocalDate>,
 ) -> Result<(Vec<ScheduleRec>, PostingRun), LedgerError> {
-    post_due_through(ledger, m, head, m.today(ledger)).await
+    post_due_through(ledger, m, head, ledger.today_in(m)).await
 }
 
 /// [`post_due`] through `today` (the scheduled run's own "today", never after the clock's).
@@ -354,5 +354,5 @@ pub(crate) async fn post_due_shard(
 
 /// Whether a head read says something may be due today in the vault of `m`.
 pub(super) fn due(ledger: &Ledger, m: &Membership, head: Option<LocalDate>) -> bool {
-    head.is_some_and(|d| d <= m.today(ledger))
+    head.is_some_and(|d| d <= ledger.today_in(m))
 }

@@ -63,7 +63,7 @@ async fn balances_in(
     m: super::codec::Membership,
     as_of: Option<LocalDate>,
 ) -> Result<Balances, LedgerError> {
-    let today = m.today(ledger);
+    let today = ledger.today_in(&m);
     let as_of = as_of.unwrap_or(today);
     // Entries after the date are shown apart only when the date is not in the past.
     let (cat, nets, later) = nets_and_later(ledger, &m, as_of, as_of >= today).await?;
@@ -157,7 +157,7 @@ async fn report_in(
         }
         super::tagged::read(ledger, &m, (first_full, last_full), &day_ranges).await
     };
-    let today = m.today(ledger);
+    let today = ledger.today_in(&m);
     let (((head, days), later), tag_items) = join2(
         join2(
             join2(head_query, days_query),

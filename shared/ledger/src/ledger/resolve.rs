@@ -8,7 +8,7 @@ use super::Ledger;
 use std::collections::BTreeMap;
 
 use super::codec::{AccountRec, Membership, archived_when};
-use super::types::{AccountChoice, VaultRef};
+use super::types::AccountChoice;
 use crate::domain::{AccountId, LocalDate, NameKey, archived_handle, closest_names, id_shape};
 use crate::error::{Entity, LedgerError, Match};
 use crate::keys;
@@ -146,23 +146,10 @@ pub(super) fn pick_vault(all: &[Membership], wanted: Option<&str>) -> Result<Mem
     }
 }
 
-impl Membership {
-    /// `{ vaultId, name }` for results.
-    pub fn vault_ref(&self) -> VaultRef {
-        VaultRef {
-            vault_id: self.vault_id,
-            name: self.name.clone(),
-        }
-    }
-
-    /// How errors name the vault.
-    pub fn described(&self) -> String {
-        format!("vault \"{}\"", self.name)
-    }
-
+impl Ledger {
     /// Today in the vault's zone.
-    pub fn today(&self, ledger: &Ledger) -> LocalDate {
-        self.zone.date_at(ledger.clock.now())
+    pub(super) fn today_in(&self, m: &Membership) -> LocalDate {
+        m.zone.date_at(self.clock.now())
     }
 }
 
@@ -373,7 +360,7 @@ mod tests {
             opening: None,
             billing: None,
             snapshots: SnapshotHead::NEW,
-            budgets: BudgetHead::new(),
+            budgets: BudgetHead::for_new_account(),
             parent: None,
             child_seq: 0,
         }

@@ -623,7 +623,7 @@ fn removal(
         vault_id: vault,
         name: m.name.clone(),
         name_key: member.name_key.clone(),
-        on: m.today(ledger),
+        on: ledger.today_in(m),
         removed,
     };
     Ok(vec![

@@ -37,7 +37,7 @@ async fn upsert_in(
     v: InVault,
 ) -> Result<SnapshotOutcome, LedgerError> {
     let m = v.m.clone();
-    let today = m.today(ledger);
+    let today = ledger.today_in(&m);
     if input.date > today {
         return Err(LedgerError::SnapshotAfterToday {
             date: input.date,
@@ -180,7 +180,7 @@ async fn reconcile_in(
         }
         None => (None, None),
     };
-    let today = m.today(ledger);
+    let today = ledger.today_in(&m);
     let mut latest: BTreeMap<AccountId, LatestSnapshot> = BTreeMap::new();
     let mut heads_decide = true;
     for a in cat

@@ -26,7 +26,7 @@ pub(super) struct Later {
 impl Later {
     /// The daily rollups after today (one query).
     pub async fn read(ledger: &Ledger, m: &Membership) -> Result<Self, LedgerError> {
-        let today = m.today(ledger);
+        let today = ledger.today_in(m);
         let nets = super::nets::later_than(ledger, m, today).await?;
         Ok(Later { today, nets })
     }

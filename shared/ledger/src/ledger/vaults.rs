@@ -167,7 +167,7 @@ fn created(ledger: &Ledger, m: &Membership, created: bool) -> CreatedVault {
         name: m.name.clone(),
         currency: m.currency,
         time_zone: m.zone.name().to_string(),
-        today: m.today(ledger),
+        today: ledger.today_in(m),
         created,
     }
 }

@@ -9,139 +9,22 @@
 //! that adds items or attributes is carried without a change here. Invites are
 //! left out: they live under the hash of a code nobody keeps, and expire in days.
 //!
-//! The file is JSON lines (`jsonl.rs`): a versioned header, one item per line,
-//! and a trailer with the count and a SHA-256 of the item lines, so a truncated or
-//! altered file is refused before anything is written. `restore.rs` says why a
-//! failed restore is invisible and resumable.
+//! The file is JSON lines (dochiya-schema's `backup` module): a versioned header,
+//! one item per line, and a trailer with the count and a SHA-256 of the item lines,
+//! so a truncated or altered file is refused before anything is written.
+//! `restore.rs` says why a failed restore is invisible and resumable.
 
-mod jsonl;
 pub(super) mod restore;
 
 use super::codec::{MemberRec, Membership};
 use super::resolve::query_all;
 use super::roster::in_vault;
 use super::*;
-use crate::domain::VaultId;
 use crate::keys;
 use crate::store::{Item, SkRange, Value};
 
-pub use jsonl::{BACKUP_FORMAT, BACKUP_VERSION};
+pub use dochiya_schema::backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError};
 pub use restore::Restored;
-
-/// A vault's backup in memory: what the file's header says, and every item.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Backup {
-    /// The vault's id (its partition in every store).
-    pub vault_id: VaultId,
-    /// Its name when backed up.
-    pub vault_name: String,
-    /// The subjects (`sub`) of the people keeping it.
-    pub persons: Vec<String>,
-    /// When the backup was made, epoch milliseconds.
-    pub exported_at_ms: i64,
-    /// The vault partition's items in sort-key order, then each person's items.
-    pub items: Vec<Item>,
-}
-
-/// Why a backup cannot be read or restored. Nothing was written in any case
-/// except [`BackupError::Store`] during the writes (see `restore.rs`).
-#[derive(Debug, thiserror::Error)]
-pub enum BackupError {
-    /// Not a dochiya backup at all.
-    #[error("not a dochiya backup: {0}")]
-    NotABackup(String),
-    /// A backup of a format version this build does not read.
-    #[error(
-        "backup format version {found} is not one this dochiya reads (it reads version {BACKUP_VERSION}); use the dochiya that made it, or a newer one"
-    )]
-    Version {
-        /// The version in the header.
-        found: i64,
-    },
-    /// A line that is not an item of this vault's backup.
-    #[error("line {line}: {message}")]
-    BadLine {
-        /// 1-based line number.
-        line: usize,
-        /// What is wrong with it.
-        message: String,
-    },
-    /// The file ends before its trailer, or holds other items than the trailer counts.
-    #[error("the backup is truncated or altered: {0}; nothing was written. Export it again")]
-    Truncated(String),
-    /// A person the backup restores already has another vault of that name here.
-    #[error(
-        "{person} already has a different vault named \"{name}\" in this store; rename that vault (rename_vault) and import again; nothing was written"
-    )]
-    NameTaken {
-        /// The person's subject.
-        person: String,
-        /// The vault name.
-        name: String,
-    },
-    /// The vault is already in this store and differs from the backup.
-    #[error(
-        "vault {vault} is already in this store and differs from the backup in {differing} items (it was changed after the import, or this is an older backup); nothing was written"
-    )]
-    VaultDiffers {
-        /// The vault id.
-        vault: VaultId,
-        /// How many items differ or are missing.
-        differing: usize,
-    },
-    /// A `--person` mapping that cannot apply.
-    #[error("{0}")]
-    Mapping(String),
-    /// The store failed (reading, or during the writes: run the same import again).
-    #[error("store")]
-    Store(#[from] LedgerError),
-}
-
-impl Backup {
-    /// Move a person's items to another subject (`old` → `new`): the keys of their
-    /// partition and member item, and the attributes naming them. For a book moving
-    /// to a deployment whose sign-in gives the same person another `sub`.
-    pub fn rename_person(&mut self, old: &str, new: &str) -> Result<(), BackupError> {
-        if !self.persons.iter().any(|p| p == old) {
-            return Err(BackupError::Mapping(format!(
-                "--person {old}=…: the backup has no person \"{old}\" (it has {})",
-                self.persons.join(", ")
-            )));
-        }
-        let new_id =
-            PersonId::new(new).map_err(|e| BackupError::Mapping(format!("--person …={new}: {e}")))?;
-        if self.persons.iter().any(|p| p == new_id.as_str()) {
-            return Err(BackupError::Mapping(format!(
-                "--person …={new}: the backup already has that person"
-            )));
-        }
-        let old_id =
-            PersonId::new(old).map_err(|e| BackupError::Mapping(format!("--person {old}=…: {e}")))?;
-        let (old_pk, new_pk) = (keys::person_pk(&old_id), keys::person_pk(&new_id));
-        let old_member = format!("{}{old}", keys::MEMBER_PREFIX);
-        for item in &mut self.items {
-            if item.key.pk == old_pk {
-                item.key.pk = new_pk.clone();
-            }
-            if item.key.sk == old_member {
-                item.key.sk = format!("{}{new}", keys::MEMBER_PREFIX);
-            }
-            for attr in ["person", "createdBy"] {
-                if let Some(Value::S(v)) = item.attrs.get_mut(attr)
-                    && v == old
-                {
-                    *v = new.to_string();
-                }
-            }
-        }
-        for p in &mut self.persons {
-            if p == old {
-                *p = new.to_string();
-            }
-        }
-        Ok(())
-    }
-}
 
 /// Read everything of the caller's vault `vault` (or their only one) that a backup keeps.
 pub(super) async fn backup(

@@ -111,7 +111,7 @@ pub(super) async fn card_bill(
                 ),
             ));
         };
-        let month = month.unwrap_or_else(|| billing.next_bill(m.today(ledger)));
+        let month = month.unwrap_or_else(|| billing.next_bill(ledger.today_in(&m)));
         let wanted = (a.account_id, billing, month);
         let reads = bill::read(ledger, &m, &[wanted]).await?;
         let b = bill::compute(&reads, &cat, wanted, m.currency)?;

@@ -310,7 +310,7 @@ fn created(
             ),
         ));
     }
-    let today = m.today(ledger);
+    let today = ledger.today_in(m);
     let start = input.start.unwrap_or(today);
     let year_back = today
         .as_jiff()
@@ -370,7 +370,7 @@ fn changed(
         input.end.or(s.dates.end()),
     )
     .map_err(dates_error)?;
-    let today = m.today(ledger);
+    let today = ledger.today_in(m);
     Ok(ScheduleRec {
         from_id,
         from_name,
@@ -449,7 +449,7 @@ pub(super) async fn list_recurring(
         let m = v.m;
         let (cat, all) = join2(catalogue(ledger, &m), schedules(ledger, &m)).await;
         let (cat, all) = (cat?, all?);
-        let today = m.today(ledger);
+        let today = ledger.today_in(&m);
         let month = month.unwrap_or_else(|| today.month());
         let mut upcoming = Vec::new();
         let mut total: i64 = 0;

@@ -14,12 +14,12 @@ use crate::domain::TransactionId;
 
 /// The last id this instance minted.
 #[derive(Debug, Default)]
-pub(crate) struct IdMinter(AtomicU64);
+pub struct IdMinter(AtomicU64);
 
 impl IdMinter {
     /// A new id from the time and randomness, or the one after the last if that is
     /// not above it (still time-ordered: at most a few ids ahead of the clock).
-    pub(crate) fn mint(&self, unix_ms: i64, random: u64) -> TransactionId {
+    pub fn mint(&self, unix_ms: i64, random: u64) -> TransactionId {
         let fresh = TransactionId::generate(unix_ms, random);
         let mut last = self.0.load(Ordering::Relaxed);
         loop {

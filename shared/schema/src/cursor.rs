@@ -12,13 +12,13 @@ use crate::keys;
 const VERSION: &str = "c1";
 
 /// Encode a position.
-pub(super) fn encode(vault: VaultId, filter_hash: &str, after_sk: &str) -> String {
+pub fn encode(vault: VaultId, filter_hash: &str, after_sk: &str) -> String {
     let text = format!("{VERSION}|{vault}|{filter_hash}|{after_sk}");
     text.bytes().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Decode a cursor made for this vault and these filters into the sort key to resume after.
-pub(super) fn decode(cursor: &str, vault: VaultId, filter_hash: &str) -> Result<String, LedgerError> {
+pub fn decode(cursor: &str, vault: VaultId, filter_hash: &str) -> Result<String, LedgerError> {
     let bad = || LedgerError::BadCursor;
     let t = cursor.trim();
     if !t.len().is_multiple_of(2) || t.len() > 2048 {

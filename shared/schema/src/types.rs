@@ -1427,7 +1427,7 @@ pub struct BillingSet {
 }
 
 /// "an asset", "a liability", …
-pub(super) fn with_article(kind: AccountKind) -> String {
+pub fn with_article(kind: AccountKind) -> String {
     match kind {
         AccountKind::Liability => "a liability".into(),
         other => format!("an {other}"),

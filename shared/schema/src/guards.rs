@@ -5,68 +5,68 @@
 use crate::store::{Condition, Guard};
 
 /// The idempotency record is unclaimed (absent, or still the expired one read).
-pub(super) const IDEMPOTENCY_CLAIM: &str = "idempotency-claim";
+pub const IDEMPOTENCY_CLAIM: &str = "idempotency-claim";
 /// The caller is still a member of the vault.
-pub(super) const MEMBERSHIP: &str = "membership";
+pub const MEMBERSHIP: &str = "membership";
 /// The caller's roster is still the version the vault was resolved from.
-pub(super) const ROSTER_VERSION: &str = "roster-version";
+pub const ROSTER_VERSION: &str = "roster-version";
 /// The duplicate guard is still the one read (or absent).
-pub(super) const DUPLICATE_GUARD: &str = "duplicate-guard";
+pub const DUPLICATE_GUARD: &str = "duplicate-guard";
 /// No transaction holds the externalRef yet.
-pub(super) const EXTERNAL_REF_FREE: &str = "external-ref-free";
+pub const EXTERNAL_REF_FREE: &str = "external-ref-free";
 /// A new transaction's id is not taken.
-pub(super) const TRANSACTION_NEW: &str = "transaction-new";
+pub const TRANSACTION_NEW: &str = "transaction-new";
 /// The transaction is not voided.
-pub(super) const TRANSACTION_LIVE: &str = "transaction-live";
+pub const TRANSACTION_LIVE: &str = "transaction-live";
 /// No edit replaced the version of the transaction that was read.
-pub(super) const TRANSACTION_UNCHANGED: &str = "transaction-unchanged";
+pub const TRANSACTION_UNCHANGED: &str = "transaction-unchanged";
 /// The account exists and is not archived.
-pub(super) const ACCOUNT_LIVE: &str = "account-live";
+pub const ACCOUNT_LIVE: &str = "account-live";
 /// The account exists (archived or not).
-pub(super) const ACCOUNT_EXISTS: &str = "account-exists";
+pub const ACCOUNT_EXISTS: &str = "account-exists";
 /// A new account's id is not taken.
-pub(super) const ACCOUNT_NEW: &str = "account-new";
+pub const ACCOUNT_NEW: &str = "account-new";
 /// A name (of an account or a vault) is free.
-pub(super) const NAME_FREE: &str = "name-free";
+pub const NAME_FREE: &str = "name-free";
 /// A name item still points at the thing being renamed or archived.
-pub(super) const NAME_HELD: &str = "name-held";
+pub const NAME_HELD: &str = "name-held";
 /// The snapshot being deleted exists.
-pub(super) const SNAPSHOT_EXISTS: &str = "snapshot-exists";
+pub const SNAPSHOT_EXISTS: &str = "snapshot-exists";
 /// The account's budget head is the one read and the account is live.
-pub(super) const BUDGET_HEAD: &str = "budget-head";
+pub const BUDGET_HEAD: &str = "budget-head";
 /// The account's snapshot head is the one read (and, for a new snapshot, the account is live).
-pub(super) const SNAPSHOT_HEAD: &str = "snapshot-head";
+pub const SNAPSHOT_HEAD: &str = "snapshot-head";
 /// A new vault's id is not taken.
-pub(super) const VAULT_NEW: &str = "vault-new";
+pub const VAULT_NEW: &str = "vault-new";
 /// The vault's settings item exists.
-pub(super) const VAULT_EXISTS: &str = "vault-exists";
+pub const VAULT_EXISTS: &str = "vault-exists";
 /// The membership still has the name the rename started from.
-pub(super) const VAULT_NAME_UNCHANGED: &str = "vault-name-unchanged";
+pub const VAULT_NAME_UNCHANGED: &str = "vault-name-unchanged";
 /// A new invite's code hash is not taken.
-pub(super) const INVITE_NEW: &str = "invite-new";
+pub const INVITE_NEW: &str = "invite-new";
 /// The invite has not been used.
-pub(super) const INVITE_UNUSED: &str = "invite-unused";
+pub const INVITE_UNUSED: &str = "invite-unused";
 /// The person is not yet a member (membership or member item absent).
-pub(super) const MEMBER_NEW: &str = "member-new";
+pub const MEMBER_NEW: &str = "member-new";
 /// The member item is still there.
-pub(super) const MEMBER_PRESENT: &str = "member-present";
+pub const MEMBER_PRESENT: &str = "member-present";
 /// The vault's member list is still the version read.
-pub(super) const MEMBERS_UNCHANGED: &str = "members-unchanged";
+pub const MEMBERS_UNCHANGED: &str = "members-unchanged";
 /// No one has posted this schedule's occurrence on this date yet.
-pub(super) const RECURRING_CLAIM: &str = "recurring-claim";
+pub const RECURRING_CLAIM: &str = "recurring-claim";
 /// The recurring schedule is still the version read.
-pub(super) const SCHEDULE_UNCHANGED: &str = "schedule-unchanged";
+pub const SCHEDULE_UNCHANGED: &str = "schedule-unchanged";
 /// No schedule has this name yet.
-pub(super) const SCHEDULE_NEW: &str = "schedule-new";
+pub const SCHEDULE_NEW: &str = "schedule-new";
 /// The vault's recurring head is still the date read (or still absent).
-pub(super) const RECURRING_HEAD: &str = "recurring-head";
+pub const RECURRING_HEAD: &str = "recurring-head";
 
 /// The account becoming a parent is live and has no parent itself (decision 038).
-pub(super) const PARENT_TOP: &str = "parent-top";
+pub const PARENT_TOP: &str = "parent-top";
 /// The account getting a parent is live, with the parent and children as read.
-pub(super) const CHILD_UNCHANGED: &str = "child-unchanged";
+pub const CHILD_UNCHANGED: &str = "child-unchanged";
 
 /// `Some` guard named `name` requiring `condition`.
-pub(super) fn guard(name: &'static str, condition: Condition) -> Option<Guard> {
+pub fn guard(name: &'static str, condition: Condition) -> Option<Guard> {
     Some(Guard::new(name, condition))
 }

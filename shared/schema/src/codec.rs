@@ -5,16 +5,16 @@
 
 use std::collections::BTreeMap;
 
-use super::types::Role;
 use crate::domain::{
     AccountId, AccountKind, Billing, Currency, Every, Installments, LocalDate, NameKey, Schedule,
     TransactionId, VaultId, VaultZone, YearMonth,
 };
 use crate::error::LedgerError;
 use crate::store::{Attrs, Condition, Guard, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
+use crate::types::{Role, VaultRef};
 
 /// Read a string attribute.
-pub(super) fn s<'a>(attrs: &'a Attrs, name: &str) -> Result<&'a str, LedgerError> {
+pub fn s<'a>(attrs: &'a Attrs, name: &str) -> Result<&'a str, LedgerError> {
     match attrs.get(name) {
         Some(Value::S(v)) => Ok(v),
         _ => Err(corrupt(name)),
@@ -22,7 +22,7 @@ pub(super) fn s<'a>(attrs: &'a Attrs, name: &str) -> Result<&'a str, LedgerError
 }
 
 /// Read an integer attribute.
-pub(super) fn n(attrs: &Attrs, name: &str) -> Result<i64, LedgerError> {
+pub fn n(attrs: &Attrs, name: &str) -> Result<i64, LedgerError> {
     match attrs.get(name) {
         Some(Value::N(v)) => Ok(*v),
         _ => Err(corrupt(name)),
@@ -30,7 +30,7 @@ pub(super) fn n(attrs: &Attrs, name: &str) -> Result<i64, LedgerError> {
 }
 
 /// Read an integer attribute that may be absent (counts as 0).
-pub(super) fn n_or_zero(attrs: &Attrs, name: &str) -> Result<i64, LedgerError> {
+pub fn n_or_zero(attrs: &Attrs, name: &str) -> Result<i64, LedgerError> {
     match attrs.get(name) {
         None => Ok(0),
         Some(Value::N(v)) => Ok(*v),
@@ -39,7 +39,7 @@ pub(super) fn n_or_zero(attrs: &Attrs, name: &str) -> Result<i64, LedgerError> {
 }
 
 /// Read a boolean attribute that may be absent (counts as false).
-pub(super) fn flag(attrs: &Attrs, name: &str) -> Result<bool, LedgerError> {
+pub fn flag(attrs: &Attrs, name: &str) -> Result<bool, LedgerError> {
     match attrs.get(name) {
         None => Ok(false),
         Some(Value::Bool(v)) => Ok(*v),
@@ -58,54 +58,54 @@ fn parse_or_corrupt<T, E>(r: Result<T, E>, what: &str) -> Result<T, LedgerError>
 }
 
 /// Shorthand for a string value.
-pub(super) fn sv(v: impl Into<String>) -> Value {
+pub fn sv(v: impl Into<String>) -> Value {
     Value::S(v.into())
 }
 
 /// Attribute of an account that says it is archived (guards of writes that need a live one).
-pub(super) const ARCHIVED: &str = "archived";
+pub const ARCHIVED: &str = "archived";
 /// Attribute of a person's roster version item holding the version number.
-pub(super) const ROSTER_VERSION: &str = "version";
+pub const ROSTER_VERSION: &str = "version";
 /// Attribute of a vault's settings item counting its accounts (live and archived).
 const ACCOUNT_COUNT: &str = "accountCount";
 
 /// The name attributes of a renamed vault, membership or account.
-pub(super) fn name_attrs(display: &str, key: &NameKey) -> Attrs {
+pub fn name_attrs(display: &str, key: &NameKey) -> Attrs {
     BTreeMap::from([("name".into(), sv(display)), ("nameKey".into(), sv(key.as_str()))])
 }
 
 /// Only the name key (a member item follows its member's name for the vault).
-pub(super) fn name_key_attr(key: &NameKey) -> Attrs {
+pub fn name_key_attr(key: &NameKey) -> Attrs {
     BTreeMap::from([("nameKey".into(), sv(key.as_str()))])
 }
 
 /// The guard "the item's name key is still `key`".
-pub(super) fn name_key_is(key: &NameKey) -> Condition {
+pub fn name_key_is(key: &NameKey) -> Condition {
     Condition::AttrEquals("nameKey".into(), sv(key.as_str()))
 }
 
 /// A vault-name item's attributes: which vault holds the name.
-pub(super) fn vault_pointer(vault: VaultId) -> Attrs {
+pub fn vault_pointer(vault: VaultId) -> Attrs {
     BTreeMap::from([("vaultId".into(), sv(vault.to_string()))])
 }
 
 /// The guard "this vault-name item still points at `vault`".
-pub(super) fn points_at_vault(vault: VaultId) -> Condition {
+pub fn points_at_vault(vault: VaultId) -> Condition {
     Condition::AttrEquals("vaultId".into(), sv(vault.to_string()))
 }
 
 /// An account-name item's attributes: which account holds the name.
-pub(super) fn account_pointer(account: AccountId) -> Attrs {
+pub fn account_pointer(account: AccountId) -> Attrs {
     BTreeMap::from([("accountId".into(), sv(account.to_string()))])
 }
 
 /// The guard "this account-name item still points at `account`".
-pub(super) fn points_at_account(account: AccountId) -> Condition {
+pub fn points_at_account(account: AccountId) -> Condition {
     Condition::AttrEquals("accountId".into(), sv(account.to_string()))
 }
 
 /// The guard "this duplicate guard still points at `tx`".
-pub(super) fn guard_points_at(tx: TransactionId) -> Condition {
+pub fn guard_points_at(tx: TransactionId) -> Condition {
     Condition::AttrEquals("transactionId".into(), sv(tx.to_string()))
 }
 
@@ -115,7 +115,7 @@ const ARCHIVED_ON: &str = "archivedOn";
 const ARCHIVED_AT: &str = "archivedAt";
 
 /// The attributes that mark an account archived on `on` (the vault's today) at `at_ms`.
-pub(super) fn archive_mark(on: LocalDate, at_ms: i64) -> Attrs {
+pub fn archive_mark(on: LocalDate, at_ms: i64) -> Attrs {
     BTreeMap::from([
         (ARCHIVED.into(), Value::Bool(true)),
         (ARCHIVED_ON.into(), sv(on.to_string())),
@@ -125,7 +125,7 @@ pub(super) fn archive_mark(on: LocalDate, at_ms: i64) -> Attrs {
 
 /// When an archived account was archived: the day (absent for accounts archived before
 /// it was kept) and the moment (0 when absent), which order same-day handles.
-pub(super) fn archived_when(attrs: &Attrs) -> Result<(Option<LocalDate>, i64), LedgerError> {
+pub fn archived_when(attrs: &Attrs) -> Result<(Option<LocalDate>, i64), LedgerError> {
     let on = match attrs.get(ARCHIVED_ON) {
         None => None,
         Some(Value::S(d)) => Some(parse_or_corrupt(LocalDate::parse(d), "archive date")?),
@@ -135,7 +135,7 @@ pub(super) fn archived_when(attrs: &Attrs) -> Result<(Option<LocalDate>, i64), L
 }
 
 /// Move a vault's account count by `delta`.
-pub(super) fn account_count_update(key: Key, delta: i64, guard: Option<Guard>) -> WriteOp {
+pub fn account_count_update(key: Key, delta: i64, guard: Option<Guard>) -> WriteOp {
     WriteOp::Update {
         key,
         set: BTreeMap::new(),
@@ -146,27 +146,27 @@ pub(super) fn account_count_update(key: Key, delta: i64, guard: Option<Guard>) -
 }
 
 /// A vault's account count from its settings item.
-pub(super) fn account_count(a: &Attrs) -> Result<i64, LedgerError> {
+pub fn account_count(a: &Attrs) -> Result<i64, LedgerError> {
     n_or_zero(a, ACCOUNT_COUNT)
 }
 
 /// The guard "this account exists and is live".
-pub(super) fn account_live() -> Condition {
+pub fn account_live() -> Condition {
     Condition::AttrEquals(ARCHIVED.into(), Value::Bool(false))
 }
 
 /// Whether an account item (as a failed write reported it) exists and is live.
-pub(super) fn account_item_live(current: Option<&Item>) -> bool {
+pub fn account_item_live(current: Option<&Item>) -> bool {
     current.is_some_and(|i| i.attrs.get(ARCHIVED) == Some(&Value::Bool(false)))
 }
 
 /// The guard "this transaction is not voided".
-pub(super) fn still_live() -> Condition {
+pub fn still_live() -> Condition {
     Condition::AttrEquals("voided".into(), Value::Bool(false))
 }
 
 /// The attributes that mark a transaction voided.
-pub(super) fn void_mark(reason: &str, at: i64, by: &str) -> Attrs {
+pub fn void_mark(reason: &str, at: i64, by: &str) -> Attrs {
     BTreeMap::from([
         ("voided".into(), Value::Bool(true)),
         ("voidReason".into(), sv(reason)),
@@ -181,7 +181,7 @@ const VOIDED_BY: &str = "voidedBy";
 const ORIGIN: &str = "origin";
 
 /// Move an account's running balance by `net`.
-pub(super) fn balance_update(key: Key, net: i64, guard: Option<Guard>) -> WriteOp {
+pub fn balance_update(key: Key, net: i64, guard: Option<Guard>) -> WriteOp {
     WriteOp::Update {
         key,
         set: BTreeMap::new(),
@@ -192,7 +192,7 @@ pub(super) fn balance_update(key: Key, net: i64, guard: Option<Guard>) -> WriteO
 }
 
 /// Move a rollup (monthly or daily) by `net`, creating it with `labels` if absent.
-pub(super) fn rollup_update(key: Key, labels: Attrs, net: i64) -> WriteOp {
+pub fn rollup_update(key: Key, labels: Attrs, net: i64) -> WriteOp {
     WriteOp::Update {
         key,
         set: labels,
@@ -203,7 +203,7 @@ pub(super) fn rollup_update(key: Key, labels: Attrs, net: i64) -> WriteOp {
 }
 
 /// The labels of an account's monthly rollup.
-pub(super) fn rollup_month_attrs(account: AccountId, month: YearMonth) -> Attrs {
+pub fn rollup_month_attrs(account: AccountId, month: YearMonth) -> Attrs {
     BTreeMap::from([
         ("accountId".into(), sv(account.to_string())),
         ("month".into(), sv(month.to_string())),
@@ -211,7 +211,7 @@ pub(super) fn rollup_month_attrs(account: AccountId, month: YearMonth) -> Attrs 
 }
 
 /// The labels of an account's daily rollup.
-pub(super) fn rollup_day_attrs(account: AccountId, date: LocalDate) -> Attrs {
+pub fn rollup_day_attrs(account: AccountId, date: LocalDate) -> Attrs {
     BTreeMap::from([
         ("accountId".into(), sv(account.to_string())),
         ("date".into(), sv(date.to_string())),
@@ -221,7 +221,7 @@ pub(super) fn rollup_day_attrs(account: AccountId, date: LocalDate) -> Attrs {
 /// A person's membership of a vault, carrying the vault's settings so that one
 /// query of the person's partition resolves any vault by name.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Membership {
+pub struct Membership {
     pub vault_id: VaultId,
     pub name: String,
     pub name_key: NameKey,
@@ -229,6 +229,21 @@ pub(super) struct Membership {
     pub zone: VaultZone,
     /// The person's role in the vault.
     pub role: Role,
+}
+
+impl Membership {
+    /// `{ vaultId, name }` for results.
+    pub fn vault_ref(&self) -> VaultRef {
+        VaultRef {
+            vault_id: self.vault_id,
+            name: self.name.clone(),
+        }
+    }
+
+    /// How errors name the vault.
+    pub fn described(&self) -> String {
+        format!("vault \"{}\"", self.name)
+    }
 }
 
 impl Membership {
@@ -269,11 +284,11 @@ impl Membership {
 }
 
 /// Attribute of a membership and a member item holding the role.
-pub(super) const ROLE: &str = "role";
+pub const ROLE: &str = "role";
 /// Attribute of a vault's settings item counting its members (absent: 1, the creator).
-pub(super) const MEMBER_COUNT: &str = "memberCount";
+pub const MEMBER_COUNT: &str = "memberCount";
 /// Attribute of a vault's settings item moved on by every change of its member list.
-pub(super) const MEMBERS_VERSION: &str = "membersVersion";
+pub const MEMBERS_VERSION: &str = "membersVersion";
 
 /// A role from a stored item; memberships written before sharing existed say `owner`.
 fn role(a: &Attrs) -> Result<Role, LedgerError> {
@@ -285,7 +300,7 @@ fn role(a: &Attrs) -> Result<Role, LedgerError> {
 }
 
 /// A vault's member count from its settings item (a vault never shared has its creator only).
-pub(super) fn member_count(a: &Attrs) -> Result<i64, LedgerError> {
+pub fn member_count(a: &Attrs) -> Result<i64, LedgerError> {
     match a.get(MEMBER_COUNT) {
         None => Ok(1),
         Some(Value::N(v)) => Ok(*v),
@@ -294,13 +309,13 @@ pub(super) fn member_count(a: &Attrs) -> Result<i64, LedgerError> {
 }
 
 /// A vault's members version from its settings item (0 when never shared).
-pub(super) fn members_version(a: &Attrs) -> Result<i64, LedgerError> {
+pub fn members_version(a: &Attrs) -> Result<i64, LedgerError> {
     n_or_zero(a, MEMBERS_VERSION)
 }
 
 /// The op that changes a vault's member count by `delta` and moves its members
 /// version on, under `guard` (who joins, leaves or is removed).
-pub(super) fn members_update(key: Key, delta: i64, guard: Option<Guard>) -> WriteOp {
+pub fn members_update(key: Key, delta: i64, guard: Option<Guard>) -> WriteOp {
     WriteOp::Update {
         key,
         set: BTreeMap::new(),
@@ -311,23 +326,23 @@ pub(super) fn members_update(key: Key, delta: i64, guard: Option<Guard>) -> Writ
 }
 
 /// The guard "the vault's member list is still the version read".
-pub(super) fn members_unchanged(version: i64) -> Condition {
+pub fn members_unchanged(version: i64) -> Condition {
     Condition::AttrEquals(MEMBERS_VERSION.into(), Value::N(version))
 }
 
 /// The guard "this membership is an owner's".
-pub(super) fn is_owner() -> Condition {
+pub fn is_owner() -> Condition {
     Condition::AttrEquals(ROLE.into(), sv(Role::Owner.as_str()))
 }
 
 /// The attributes that make a membership or member item an owner's.
-pub(super) fn owner_role() -> Attrs {
+pub fn owner_role() -> Attrs {
     BTreeMap::from([(ROLE.into(), sv(Role::Owner.as_str()))])
 }
 
 /// One person keeping a shared vault (`V#<id>` / `MB#<sub>`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct MemberRec {
+pub struct MemberRec {
     /// The member's subject (never shown: it keys their own items).
     pub person: String,
     /// Their display name when they joined.
@@ -341,7 +356,7 @@ pub(super) struct MemberRec {
 
 /// A membership that ended: which vault, the person's name for it, when, and how.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct EndedRec {
+pub struct EndedRec {
     pub vault_id: VaultId,
     /// The vault's name as the remover knew it.
     pub name: String,
@@ -400,7 +415,7 @@ impl MemberRec {
 /// An invite (`INV#<hash>` / `INV#`): the vault it opens, with the settings a
 /// joiner's membership carries, the role it grants, and whether it was used.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct InviteRec {
+pub struct InviteRec {
     pub vault_id: VaultId,
     pub vault_name: String,
     pub currency: Currency,
@@ -416,7 +431,7 @@ pub(super) struct InviteRec {
 
 /// The member list an invite carries, and the members version it was read at.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct InviteMembers {
+pub struct InviteMembers {
     /// Oldest first.
     pub list: Vec<MemberRec>,
     /// `META`'s members version after the invite's own write.
@@ -494,7 +509,7 @@ impl InviteRec {
 
 /// An account with its running balance (`net`: debits minus credits, minor units).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct AccountRec {
+pub struct AccountRec {
     pub account_id: AccountId,
     pub name: String,
     pub name_key: NameKey,
@@ -574,14 +589,14 @@ impl AccountRec {
 }
 
 /// Attribute of a child account naming its parent's id.
-pub(super) const PARENT: &str = "parent";
+pub const PARENT: &str = "parent";
 /// Attribute of an account counting the children ever attached to it.
-pub(super) const CHILD_SEQ: &str = "childSeq";
+pub const CHILD_SEQ: &str = "childSeq";
 /// Attributes of an account item holding its card's billing cycle.
-pub(super) const BILLING_ATTRS: [&str; 2] = ["closingDay", "paymentDay"];
+pub const BILLING_ATTRS: [&str; 2] = ["closingDay", "paymentDay"];
 
 /// The attributes that store a card's billing cycle on its account item.
-pub(super) fn billing_attrs(b: Billing) -> Attrs {
+pub fn billing_attrs(b: Billing) -> Attrs {
     BTreeMap::from([
         (BILLING_ATTRS[0].into(), Value::N(b.closing_day())),
         (BILLING_ATTRS[1].into(), Value::N(b.payment_day())),
@@ -598,7 +613,7 @@ fn billing_of(a: &Attrs) -> Result<Option<Billing>, LedgerError> {
 
 /// A rollup item: an account's net change over a month or a day.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Rollup {
+pub struct Rollup {
     pub account_id: AccountId,
     pub period: Period,
     pub net: i64,
@@ -606,7 +621,7 @@ pub(super) struct Rollup {
 
 /// The period a rollup covers, from its own attributes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Period {
+pub enum Period {
     /// A monthly rollup.
     Month(YearMonth),
     /// A daily rollup.
@@ -640,18 +655,18 @@ impl Rollup {
 
 /// One stored posting (the account's name at recording time is kept for replays).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct PostingRec {
+pub struct PostingRec {
     pub account_id: AccountId,
     pub name: String,
     pub amount: i64,
 }
 
 /// Attribute of a transaction or snapshot naming who wrote it.
-pub(super) const RECORDED_BY: &str = "recordedBy";
+pub const RECORDED_BY: &str = "recordedBy";
 
 /// A stored transaction.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct TxRec {
+pub struct TxRec {
     pub id: TransactionId,
     pub date: LocalDate,
     pub memo: String,
@@ -683,14 +698,14 @@ pub(super) struct TxRec {
     /// Its tags as written, validated by `domain::parse_tags` (absent: none; decision 038).
     pub tags: Vec<String>,
     /// The operation whose change it shows now (absent on entries from before operations).
-    pub operation_id: Option<super::types::OperationId>,
+    pub operation_id: Option<crate::types::OperationId>,
     /// An installment purchase: how many parts, on which card (absent: one-time).
     pub installments: Option<InstallmentPlan>,
 }
 
 /// How a card purchase is paid: in `count` monthly parts on the bills of `card`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct InstallmentPlan {
+pub struct InstallmentPlan {
     pub count: Installments,
     pub card: AccountId,
 }
@@ -899,12 +914,12 @@ fn string_list(a: &Attrs, name: &str) -> Result<Vec<String>, LedgerError> {
 const TAG_NET_PREFIX: &str = "n#";
 
 /// The attribute of a tag rollup holding one account's net.
-pub(super) fn tag_net_attr(account: AccountId) -> String {
+pub fn tag_net_attr(account: AccountId) -> String {
     format!("{TAG_NET_PREFIX}{account}")
 }
 
 /// The labels of a tag rollup (monthly or daily): the tag as last written, its key, the period.
-pub(super) fn tag_rollup_labels(tag: &str, key: &NameKey, period: Period) -> Attrs {
+pub fn tag_rollup_labels(tag: &str, key: &NameKey, period: Period) -> Attrs {
     let mut attrs = BTreeMap::from([("tag".into(), sv(tag)), ("tagKey".into(), sv(key.as_str()))]);
     match period {
         Period::Month(m) => attrs.insert("month".into(), sv(m.to_string())),
@@ -916,7 +931,7 @@ pub(super) fn tag_rollup_labels(tag: &str, key: &NameKey, period: Period) -> Att
 /// A tag rollup: what entries carrying one tag moved on each account over a month
 /// or a day, one item per tag and period (decision 038).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct TagRollup {
+pub struct TagRollup {
     /// The tag as last written.
     pub tag: String,
     /// Its key.
@@ -964,7 +979,7 @@ fn optional_n(attrs: &Attrs, name: &str) -> Result<Option<i64>, LedgerError> {
 
 /// An earlier version of an edited transaction, kept when the edit replaced it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct VersionRec {
+pub struct VersionRec {
     /// The transaction as it was (its `version` is this version's number).
     pub tx: TxRec,
     /// When the edit replaced it, epoch milliseconds.
@@ -988,7 +1003,7 @@ impl VersionRec {
 
 /// An idempotency record: the call's fingerprint and its stored result.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct IdemRec {
+pub struct IdemRec {
     pub fingerprint: String,
     pub vault_id: VaultId,
     pub tx: TxRec,
@@ -1001,7 +1016,7 @@ pub(super) struct IdemRec {
 /// when the write happened, and the net of entries dated after it (`scheduled`, 0:
 /// none; records from before it was stored read as 0).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct StoredBalance {
+pub struct StoredBalance {
     pub account_id: AccountId,
     pub name: String,
     pub balance: i64,
@@ -1066,7 +1081,7 @@ impl IdemRec {
 
 /// The duplicate guard: the latest transaction with one content hash.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct GuardRec {
+pub struct GuardRec {
     pub transaction_id: TransactionId,
     pub date: LocalDate,
     pub recorded_at_ms: i64,
@@ -1102,7 +1117,7 @@ impl GuardRec {
 
 /// A recurring schedule (`RC#<name key>`): what it posts and when, and how far it got.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct ScheduleRec {
+pub struct ScheduleRec {
     /// Its own id: claims are keyed by it, so a schedule made again under a removed
     /// one's name starts afresh.
     pub schedule_id: String,
@@ -1127,9 +1142,9 @@ pub(super) struct ScheduleRec {
 }
 
 /// Attribute of a schedule holding its version.
-pub(super) const SCHEDULE_VERSION: &str = "version";
+pub const SCHEDULE_VERSION: &str = "version";
 /// Attribute of the recurring head holding the earliest next due date.
-pub(super) const HEAD_NEXT: &str = "next";
+pub const HEAD_NEXT: &str = "next";
 
 impl ScheduleRec {
     pub fn to_attrs(&self) -> Attrs {
@@ -1196,7 +1211,7 @@ impl ScheduleRec {
 }
 
 /// A posting claim (`RP#…`): the transaction that posted the occurrence.
-pub(super) fn posted_attrs(tx: TransactionId, op: super::types::OperationId) -> Attrs {
+pub fn posted_attrs(tx: TransactionId, op: crate::types::OperationId) -> Attrs {
     BTreeMap::from([
         ("transactionId".into(), sv(tx.to_string())),
         (OPERATION_ID.into(), sv(op.to_string())),
@@ -1204,7 +1219,7 @@ pub(super) fn posted_attrs(tx: TransactionId, op: super::types::OperationId) -> 
 }
 
 /// The recurring head's earliest next due date (`None`: no item, or nothing due ever).
-pub(super) fn head_next(item: Option<&Item>) -> Result<Option<LocalDate>, LedgerError> {
+pub fn head_next(item: Option<&Item>) -> Result<Option<LocalDate>, LedgerError> {
     match item.and_then(|i| i.attrs.get(HEAD_NEXT)) {
         None => Ok(None),
         Some(Value::S(d)) => Ok(Some(parse_or_corrupt(LocalDate::parse(d), "date")?)),
@@ -1214,7 +1229,7 @@ pub(super) fn head_next(item: Option<&Item>) -> Result<Option<LocalDate>, Ledger
 
 /// A snapshot: the balance a person saw (natural sign) for an account on a date.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct SnapshotRec {
+pub struct SnapshotRec {
     pub account_id: AccountId,
     pub date: LocalDate,
     pub balance: i64,
@@ -1280,7 +1295,7 @@ pub fn without_heads(attrs: &mut Attrs) {
 
 /// An account's latest snapshot by date, as its account item keeps it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct LatestSnapshot {
+pub struct LatestSnapshot {
     pub date: LocalDate,
     pub balance: i64,
 }
@@ -1288,7 +1303,7 @@ pub(super) struct LatestSnapshot {
 /// What an account item knows of the account's snapshots (decision 030): every
 /// snapshot write moves it on in the same atomic write as the snapshot item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum SnapshotHead {
+pub enum SnapshotHead {
     /// An item written before the head existed: only the snapshot items tell.
     Unknown,
     /// Exact: `seq` snapshot writes so far, and the latest snapshot by date (any date).
@@ -1360,7 +1375,7 @@ impl SnapshotHead {
 /// A budget setting: an expense account's amount (minor units; 0 clears) for a
 /// month, and whether later months keep it (`repeat`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct BudgetRec {
+pub struct BudgetRec {
     pub account_id: AccountId,
     pub month: YearMonth,
     pub amount: i64,
@@ -1408,7 +1423,7 @@ const BUDGET_TAIL: &str = "budgets";
 /// What an account item knows of its budget settings (decision 030): every
 /// `set_budget` moves it on in the same atomic write as the setting item.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum BudgetHead {
+pub enum BudgetHead {
     /// An item written before the head existed: only the setting items tell.
     Unknown,
     /// Exact: `seq` setting writes so far; `tail` every setting (ascending months)
@@ -1418,7 +1433,7 @@ pub(super) enum BudgetHead {
 
 impl BudgetHead {
     /// A new account's head: known, no setting.
-    pub fn new() -> Self {
+    pub fn for_new_account() -> Self {
         BudgetHead::Known { seq: 0, tail: vec![] }
     }
 
@@ -1486,18 +1501,18 @@ impl BudgetHead {
 }
 
 /// An externalRef claim: the transaction that holds the reference.
-pub(super) fn external_ref_attrs(tx: TransactionId) -> Attrs {
+pub fn external_ref_attrs(tx: TransactionId) -> Attrs {
     BTreeMap::from([("transactionId".into(), sv(tx.to_string()))])
 }
 
 /// The transaction an externalRef claim names.
-pub(super) fn external_ref_tx(item: &Item) -> Result<TransactionId, LedgerError> {
+pub fn external_ref_tx(item: &Item) -> Result<TransactionId, LedgerError> {
     TransactionId::parse(s(&item.attrs, "transactionId")?).map_err(|_| corrupt("transactionId"))
 }
 
 /// A stable 128-bit content hash (FNV-1a), hex: keys of duplicate guards and cursor filters.
 /// Not a security boundary: it only separates a person's own data from itself.
-pub(super) fn content_hash(parts: &[&str]) -> String {
+pub fn content_hash(parts: &[&str]) -> String {
     let mut h: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
     for part in parts {
         for b in part.bytes().chain(std::iter::once(0xff)) {
@@ -1509,13 +1524,13 @@ pub(super) fn content_hash(parts: &[&str]) -> String {
 }
 
 /// Attribute of a transaction naming the operation whose change it shows now.
-pub(super) const OPERATION_ID: &str = "operationId";
+pub const OPERATION_ID: &str = "operationId";
 
 /// Read a transaction's `operationId` attribute (absent: recorded before operations).
-pub(super) fn operation_of(attrs: &Attrs) -> Result<Option<super::types::OperationId>, LedgerError> {
+pub fn operation_of(attrs: &Attrs) -> Result<Option<crate::types::OperationId>, LedgerError> {
     match attrs.get(OPERATION_ID) {
         None => Ok(None),
-        Some(Value::S(s)) => super::types::OperationId::parse(s)
+        Some(Value::S(s)) => crate::types::OperationId::parse(s)
             .map(Some)
             .map_err(|_| LedgerError::internal("stored item has an unreadable operation id")),
         Some(_) => Err(LedgerError::internal(
