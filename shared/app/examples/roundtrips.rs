@@ -188,6 +188,16 @@ fn ymd(date: &str) -> Result<(i32, u32, u32), Failure> {
 }
 
 /// The month `back` months before (year, month).
+/// Day `day` of the month after `year`-`month`, as `YYYY-MM-DD`.
+fn next_month_day(year: i32, month: u32, day: u32) -> String {
+    let (y, m) = if month == 12 {
+        (year + 1, 1)
+    } else {
+        (year, month + 1)
+    };
+    format!("{y:04}-{m:02}-{day:02}")
+}
+
 fn months_back(year: i32, month: u32, back: u32) -> (i32, u32) {
     let index = year * 12 + month as i32 - 1 - back as i32;
     (index.div_euclid(12), index.rem_euclid(12) as u32 + 1)
@@ -434,6 +444,16 @@ async fn main() -> Result<(), Failure> {
     )
     .await?;
     run("budget_report (rollover)", Read, json!({})).await?;
+    // A recurring entry (decision 036): set once, listed; its first date is next month,
+    // so nothing posts during this run.
+    run(
+        "set_recurring",
+        Write,
+        json!({"name": "월세", "from": "카카오뱅크", "to": "식비", "amount": "500000", "day": 25,
+               "start": next_month_day(y, m, 25)}),
+    )
+    .await?;
+    run("list_recurring", Read, json!({})).await?;
     run(
         "rename_vault",
         Write,
@@ -542,6 +562,14 @@ async fn main() -> Result<(), Failure> {
         ("list_snapshots", Class::Read, json!({})),
         ("budget_report", Class::Read, json!({})),
         ("export_transactions", Class::Read, json!({"format": "hledger"})),
+        ("card_bill", Class::Read, json!({"account": "신한카드"})),
+        ("list_recurring", Class::Read, json!({})),
+        (
+            "set_recurring",
+            Class::Write,
+            json!({"name": "관리비", "from": "카카오뱅크", "to": "식비", "amount": "200000", "day": 10,
+                   "start": next_month_day(y, m, 10)}),
+        ),
         (
             "record_transaction",
             Class::Write,
@@ -601,6 +629,8 @@ async fn main() -> Result<(), Failure> {
             json!({"account": "청약", "archive": true}),
         ),
         ("share_vault", Class::Write, json!({})),
+        // The caller's latest operation (the void above), its pointer read first.
+        ("undo", Class::Write, json!({})),
         ("create_vault", Class::Write, json!({"name": "여행"})),
         (
             "rename_vault",

@@ -3686,6 +3686,28 @@ pub async fn round_trips_of_sharing_and_batches<S: Store>(store: S) {
     assert_eq!(shape, (1, 0, 1, 1, 1), "remove_member");
 }
 
+/// Instantiate the tests of the ledger's input rules: refusals decided from the
+/// arguments and the vault's names before anything is written, whatever the store.
+///
+/// They read the store only to resolve names, so they run once, on the memory store
+/// (`shared/ledger/tests/ledger_contract_memory.rs`); every store keeps one case of
+/// them in [`ledger_contract_tests!`] (`record_refuses_bad_input`, which ends with
+/// the corrected entry recorded).
+#[macro_export]
+macro_rules! ledger_rule_tests {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            far_future_dates_need_saying,
+            handle_shaped_names_are_refused,
+            ids_where_names_belong,
+            recurring_refuses_bad_input,
+            categories_refuse_bad_input,
+            card_billing_refuses_bad_input,
+        );
+    };
+}
+
 /// Instantiate every ledger contract test against a store factory expression.
 ///
 /// `ledger_contract_tests!(factory)` records [`REPORT_TRANSACTIONS`] (1,000)
@@ -3712,13 +3734,14 @@ macro_rules! ledger_contract_tests {
             balance_signs_for_every_kind,
             opening_balances_post_against_equity,
             rename_and_archive_accounts,
+            // The one case of the input rules that runs on every store (the rest:
+            // `ledger_rule_tests!`, on the memory store only).
             record_refuses_bad_input,
             idempotency_replays_and_refuses,
             duplicate_guard,
             dry_run_writes_nothing,
             void_once,
             edit_in_place,
-            far_future_dates_need_saying,
             retry_with_or_without_the_default_date_replays,
             balances_are_as_of_today_with_later_entries_apart,
             list_transactions_filters_and_pages,
@@ -3757,8 +3780,6 @@ macro_rules! ledger_contract_tests {
             idempotency_keys_are_per_person,
             // names: archived handles, id-shaped names
             archived_accounts_have_handles,
-            handle_shaped_names_are_refused,
-            ids_where_names_belong,
             // What writes tell a model (ledger_suite/writes.rs).
             listings_leave_voided_entries_out_unless_asked,
             replays_show_the_entry_as_it_is_now,
@@ -3787,13 +3808,11 @@ macro_rules! ledger_contract_tests {
             recurring_change_and_removal,
             recurring_voids_and_duplicates,
             recurring_turns_at_los_angeles_midnight,
-            recurring_refuses_bad_input,
             recurring_scheduled_run_posts_only_what_is_due,
             recurring_tags_ride_on_postings,
             // categories, tags and rollover (ledger_suite/categories.rs)
             categories_roll_up_by_group_account_and_tag,
             tag_reports_read_rollups_not_entries,
-            categories_refuse_bad_input,
             budgets_cover_children_and_roll_over,
             // operations and undo (ledger_suite/undo.rs)
             undo_of_a_batch_brings_every_total_back,
@@ -3809,7 +3828,6 @@ macro_rules! ledger_contract_tests {
             installment_parts_land_on_consecutive_bills,
             card_bill_refunds_and_payments,
             installment_purchase_edited_and_voided,
-            card_billing_refuses_bad_input,
             card_bill_reads_do_not_grow_with_history,
         );
     };
