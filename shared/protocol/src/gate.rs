@@ -111,6 +111,8 @@ pub fn has_loopback_host(req: &Request<Bytes>) -> bool {
 
 /// `localhost`, `127.0.0.1` or `[::1]`, with or without a port (digits only: a
 /// "port" such as `:x.evil.example` is not one).
+// Not the URL rule (`dochiya_outbound::is_loopback`, all of 127/8): a `Host` header is
+// the client's own text, so only these three spellings pass, checked without parsing a URL.
 pub fn is_loopback_host(host: &str) -> bool {
     let (name, port) = if let Some(rest) = host.strip_prefix('[') {
         match rest.split_once(']') {
