@@ -18,6 +18,9 @@
 //!
 //! [`is_loopback`] is the one rule for where plain `http` is allowed in a configured or
 //! registered URL (auth's settings, the authorization server's issuer and redirect URIs).
+//! [`private_file`] writes the owner-only files both of those crates keep.
+
+pub mod private_file;
 
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
