@@ -235,8 +235,18 @@ impl App {
         self
     }
 
-    /// The handler adapters serve: MCP and, in builtin mode, the authorization server.
-    pub fn router(&self, loopback_only: bool) -> Router {
+    /// The handler the local server serves: the authorization server only to loopback `Host`s.
+    pub fn local_router(&self) -> Router {
+        self.router(true)
+    }
+
+    /// The handler the Lambda function serves (behind API Gateway the `Host` is its domain).
+    pub fn lambda_router(&self) -> Router {
+        self.router(false)
+    }
+
+    /// MCP and, in builtin mode, the authorization server beside it.
+    fn router(&self, loopback_only: bool) -> Router {
         Router {
             server: Arc::clone(&self.server),
             authserver: self.authserver.clone(),
@@ -252,7 +262,7 @@ impl App {
     ) -> Result<(), StartupError> {
         local::serve(
             listener,
-            Arc::new(self.router(true)),
+            Arc::new(self.local_router()),
             self.body_limit,
             limits,
             local::stop_signal(),
@@ -263,7 +273,7 @@ impl App {
 
     /// Serve Lambda invocations.
     pub async fn serve_lambda(&self) -> Result<(), StartupError> {
-        lambda::run(Arc::new(self.router(false)))
+        lambda::run(Arc::new(self.lambda_router()))
             .await
             .map_err(|e| StartupError::Lambda(e.to_string()))
     }

@@ -1,5 +1,7 @@
 //! API Gateway HTTP API v2 events (text and base64 bodies) through the Lambda adapter
-//! give exactly the answer the local server gives to the same HTTP request.
+//! give exactly the answer the local server gives to the same HTTP request. Each adapter
+//! serves the router it serves in production (`App::lambda_router`, `App::local_router`:
+//! what `serve_lambda` and `serve_local` hand them), over a test authenticator and tool.
 
 use std::sync::Arc;
 
@@ -103,7 +105,7 @@ fn compared(headers: &http::HeaderMap) -> Vec<(String, String)> {
 
 async fn via_lambda(app: &App, event: &str) -> Answer {
     let request = lambda_http::request::from_str(event).expect("fixture is an API Gateway v2 event");
-    let response = lambda::answer(&app.server, request)
+    let response = lambda::answer(&app.lambda_router(), request)
         .await
         .unwrap_or_else(|never| match never {});
     let status = response.status().as_u16();
@@ -154,7 +156,7 @@ async fn start_local(app: &App) -> (String, tokio::sync::oneshot::Sender<()>) {
     let listener = dochiya_app::bind_local(0).await.expect("bind");
     let port = listener.local_addr().expect("addr").port();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = Arc::clone(&app.server);
+    let server = Arc::new(app.local_router());
     let limit = app.body_limit;
     tokio::spawn(async move {
         let _ = dochiya_app::local::serve(
@@ -251,10 +253,25 @@ async fn parse_error_base64_body() {
 }
 
 #[tokio::test]
+async fn the_router_answers_the_icon_before_the_mcp_server() {
+    // The MCP server alone answers this path 404: a 200 proves the router is in the path.
+    let a = same_answer("favicon.json").await;
+    assert_eq!(a.status, 200);
+    assert_eq!(
+        a.headers,
+        [
+            ("content-type".to_owned(), "image/x-icon".to_owned()),
+            ("cache-control".to_owned(), "public, max-age=86400".to_owned()),
+        ]
+    );
+    assert_eq!(a.body, dochiya_app::favicon::ico());
+}
+
+#[tokio::test]
 async fn lambda_response_body_is_text_not_base64() {
     let app = app();
     let request = lambda_http::request::from_str(&fixture("initialize_text.json")).expect("event");
-    let response = lambda::answer(&app.server, request)
+    let response = lambda::answer(&app.lambda_router(), request)
         .await
         .unwrap_or_else(|never| match never {});
     assert!(matches!(response.body(), lambda_http::Body::Text(_)));

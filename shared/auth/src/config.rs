@@ -414,26 +414,13 @@ fn check_url(var: &'static str, value: &str) -> Result<Url, AuthConfigError> {
     }
     match url.scheme() {
         "https" => Ok(url),
-        "http" if is_loopback(&url) => Ok(url),
+        "http" if dochiya_outbound::is_loopback(&url) => Ok(url),
         "http" => Err(AuthConfigError::InsecureUrl {
             var,
             value: value.to_owned(),
         }),
         other => Err(invalid(format!("scheme `{other}` is not http or https"))),
     }
-}
-
-/// Whether the URL's host is a loopback address or `localhost`.
-pub(crate) fn is_loopback(url: &Url) -> bool {
-    let Some(host) = url.host_str() else { return false };
-    if host.eq_ignore_ascii_case("localhost") {
-        return true;
-    }
-    let ip = host
-        .strip_prefix('[')
-        .and_then(|h| h.strip_suffix(']'))
-        .unwrap_or(host);
-    ip.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 #[cfg(test)]

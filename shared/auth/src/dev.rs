@@ -1,7 +1,7 @@
 //! Local development mode: an HS256 secret (from `DOCHIYA_DEV_SECRET`, else generated once and
 //! kept in `<data_dir>/dev-secret`, mode 0600) and minting of ready-to-use tokens.
 
-use std::io::{ErrorKind, Write as _};
+use std::io::ErrorKind;
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -30,7 +30,7 @@ pub fn load_dev_secret(config: &DevConfig, data_dir: &Path) -> Result<DevSecret,
     let secret = generate_secret().map_err(file_error)?;
     // Whole from its first instant: a temporary file, then a link to the name (which
     // fails if another start got there first; then theirs is used).
-    match write_private(&path, secret.as_bytes(), false) {
+    match dochiya_outbound::private_file::create(&path, secret.as_bytes()) {
         Ok(()) => {
             tracing::info!(path = ?path.display(), "generated a new dev secret");
             DevSecret::new(secret)
@@ -50,7 +50,7 @@ fn read_secret(path: &Path) -> Result<DevSecret, AuthConfigError> {
         // Left by an older version's start that crashed between creating and writing it.
         tracing::warn!(path = ?path.display(), "the dev secret file is empty (an interrupted first start); generating a new secret");
         let secret = generate_secret().map_err(file_error)?;
-        write_private(path, secret.as_bytes(), true).map_err(file_error)?;
+        dochiya_outbound::private_file::replace(path, secret.as_bytes()).map_err(file_error)?;
         return DevSecret::new(secret);
     }
     make_private(path);
@@ -61,32 +61,6 @@ fn read_secret(path: &Path) -> Result<DevSecret, AuthConfigError> {
         )),
         other => other,
     })
-}
-
-/// Write `bytes` to `path` (0600) through a temporary file beside it, then a link
-/// (`replace` false: fails with `AlreadyExists` if the file is there) or a rename.
-fn write_private(path: &Path, bytes: &[u8], replace: bool) -> std::io::Result<()> {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        options.mode(0o600);
-    }
-    let written = options
-        .open(&temp)
-        .and_then(|mut file| file.write_all(bytes).and_then(|()| file.sync_all()));
-    let placed = written.and_then(|()| {
-        if replace {
-            std::fs::rename(&temp, path)
-        } else {
-            std::fs::hard_link(&temp, path)
-        }
-    });
-    let _ = std::fs::remove_file(&temp);
-    placed
 }
 
 /// Make the secret file 0600 whatever mode an older version or a umask left it with.

@@ -21,7 +21,7 @@ pub fn redirect_matches(registered: &str, requested: &str) -> bool {
     };
     a.scheme() == "http"
         && b.scheme() == "http"
-        && crate::loopback::is_loopback_host(&a)
+        && dochiya_outbound::is_loopback(&a)
         && a.host() == b.host()
         && a.path() == b.path()
         && a.query() == b.query()
@@ -44,7 +44,7 @@ pub fn check_redirect_uri(uri: &str) -> Result<(), &'static str> {
     }
     match url.scheme() {
         "https" if url.host().is_some() => Ok(()),
-        "http" if crate::loopback::is_loopback_host(&url) => Ok(()),
+        "http" if dochiya_outbound::is_loopback(&url) => Ok(()),
         "http" => Err("a plain http redirect URI must be a loopback address"),
         "javascript" | "data" | "file" | "vbscript" | "about" | "blob" | "ftp" | "ws" | "wss" | "https" => {
             Err("a redirect URI has a scheme that is not allowed")

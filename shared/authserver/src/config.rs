@@ -271,7 +271,7 @@ fn check_issuer(issuer: &str, allow_loopback_http: bool) -> Result<(), ConfigErr
     let url = Url::parse(issuer).map_err(|_| invalid("is not a URL"))?;
     match url.scheme() {
         "https" => Ok(()),
-        "http" if allow_loopback_http && crate::loopback::is_loopback_host(&url) => Ok(()),
+        "http" if allow_loopback_http && dochiya_outbound::is_loopback(&url) => Ok(()),
         _ => Err(invalid("must use https")),
     }
 }

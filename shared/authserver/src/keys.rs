@@ -4,7 +4,7 @@
 //! dir (mode 0600); in AWS it is an asymmetric KMS key (`ECC_NIST_P256`) that never leaves
 //! KMS: its public half is read once at start-up, every signature is a KMS `Sign` call.
 
-use std::io::{ErrorKind, Write as _};
+use std::io::ErrorKind;
 use std::path::Path;
 
 use aws_lc_rs::rand::SystemRandom;
@@ -232,14 +232,14 @@ impl SigningKey {
             Ok(_) => {
                 tracing::warn!(path = ?path.display(), "the signing key file is empty (an interrupted first start); generating a new key");
                 let (key, der) = Self::generate()?;
-                write_private_file(&path, &der).map_err(file_error)?;
+                dochiya_outbound::private_file::replace(&path, &der).map_err(file_error)?;
                 return Ok(key);
             }
             Err(e) if e.kind() == ErrorKind::NotFound => {}
             Err(e) => return Err(file_error(e)),
         }
         let (key, der) = Self::generate()?;
-        match create_private_file(&path, &der) {
+        match dochiya_outbound::private_file::create(&path, &der) {
             Ok(()) => {
                 tracing::info!(path = ?path.display(), kid = %key.public.kid, "generated the authorization server's signing key");
                 Ok(key)
@@ -311,39 +311,6 @@ impl SigningKey {
             .ok()?;
         serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).ok()?).ok()
     }
-}
-
-/// A temporary file beside `path`, mode 0600, holding `bytes`, synced.
-fn private_temp(path: &Path, bytes: &[u8]) -> std::io::Result<std::path::PathBuf> {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        options.mode(0o600);
-    }
-    let mut file = options.open(&temp)?;
-    file.write_all(bytes).and_then(|()| file.sync_all())?;
-    Ok(temp)
-}
-
-/// Create `path` holding `bytes` (0600) unless it exists (`AlreadyExists`): written to a
-/// temporary file and linked to its name, so the file is whole from its first instant.
-pub(crate) fn create_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let temp = private_temp(path, bytes)?;
-    let linked = std::fs::hard_link(&temp, path);
-    let _ = std::fs::remove_file(&temp);
-    linked
-}
-
-/// Write `path` holding `bytes` (0600), replacing it whole: a temporary file, renamed.
-pub(crate) fn write_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let temp = private_temp(path, bytes)?;
-    std::fs::rename(&temp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&temp);
-    })
 }
 
 #[cfg(test)]

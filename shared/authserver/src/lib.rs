@@ -19,7 +19,6 @@ pub mod clients;
 pub mod clock;
 pub mod config;
 pub mod keys;
-pub mod loopback;
 pub mod pages;
 pub mod signin_code;
 pub mod state;

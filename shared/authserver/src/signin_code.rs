@@ -95,7 +95,7 @@ impl SignInCode {
     /// rename, so a reader never sees half of it); the path written.
     pub fn write_to(&self, data_dir: &Path) -> std::io::Result<PathBuf> {
         let path = data_dir.join(CODE_FILE);
-        crate::keys::write_private_file(&path, format!("{}\n", self.display()).as_bytes())?;
+        dochiya_outbound::private_file::replace(&path, format!("{}\n", self.display()).as_bytes())?;
         Ok(path)
     }
 }

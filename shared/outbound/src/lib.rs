@@ -15,6 +15,12 @@
 //!
 //! The resolver is injectable, and every connector call is counted, so a test can
 //! prove that a refused address was never dialled.
+//!
+//! [`is_loopback`] is the one rule for where plain `http` is allowed in a configured or
+//! registered URL (auth's settings, the authorization server's issuer and redirect URIs).
+//! [`private_file`] writes the owner-only files both of those crates keep.
+
+pub mod private_file;
 
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
@@ -170,6 +176,17 @@ pub fn is_refused(e: &reqwest::Error) -> bool {
     false
 }
 
+/// Whether the URL's host is loopback (`localhost`, 127/8, `::1`): where plain `http`
+/// is allowed (the issuer, the resource and JWKS URLs, loopback redirect URIs).
+pub fn is_loopback(url: &Url) -> bool {
+    match url.host() {
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
+}
+
 /// Whether an address is on the public internet (not private, loopback, link-local,
 /// shared (CGNAT), documentation, benchmarking, multicast, unspecified or reserved;
 /// IPv4-mapped, IPv4-compatible and NAT64 forms judged by the IPv4 inside).
@@ -278,6 +295,36 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn loopback_urls_are_localhost_127_slash_8_and_ip6_loopback() {
+        let loopback = |text: &str| is_loopback(&Url::parse(text).unwrap());
+        // The cases of the two rules this one replaced (auth's and the authorization server's).
+        for text in [
+            "http://127.0.0.1:9999/jwks.json",
+            "http://localhost/jwks",
+            "http://LOCALHOST:8080/",
+            "http://[::1]:1/j",
+            "http://[0:0::1]/",
+            "http://127.0.0.2/",
+            "http://2130706433/",
+            "http://127.0.0.1:6274/oauth/callback",
+            "https://localhost/cb",
+        ] {
+            assert!(loopback(text), "{text}");
+        }
+        for text in [
+            "http://as.example.com/jwks.json",
+            "http://evil.example/cb",
+            "http://localhost.evil.example/",
+            "http://127.0.0.1.nip.io/",
+            "http://[::2]/",
+            "http://10.0.0.1/",
+            "file:///tmp/x",
+        ] {
+            assert!(!loopback(text), "{text}");
+        }
+    }
 
     #[test]
     fn private_and_special_addresses_are_not_public() {

@@ -1,7 +1,8 @@
 //! The gate: every HTTP-level rule, in one fixed order, before any JSON-RPC is read.
 //!
 //! Order: route (404) → HTTP method (405 + `Allow`) → `Host` (403, when configured) →
-//! `Origin` (403) → body size (413) → UTF-8 (400/-32700) → `Content-Type` (415).
+//! `Origin` (403) → body size (413) → UTF-8 (400/-32700) → `Content-Type` (415) →
+//! one `Authorization` header at most (400, `WWW-Authenticate: Bearer error="invalid_request"`).
 //! `Accept` is never a reason to refuse (we always answer JSON). API Gateway's
 //! base64 bodies are decoded by the Lambda adapter's request conversion (lambda_http),
 //! so the bytes here are the client's bytes whichever adapter carried them.
@@ -24,22 +25,33 @@ pub const RESOURCE_METADATA_PATHS: [&str; 2] = [
 /// A request the gate let through.
 #[derive(Debug)]
 pub(crate) enum Admitted<'a> {
-    /// A POST to the MCP endpoint with its UTF-8 body.
-    Mcp(&'a str),
+    /// A POST to the MCP endpoint: its UTF-8 body and its `Authorization` header's text.
+    Mcp {
+        /// The body.
+        body: &'a str,
+        /// The one `Authorization` header (`None`: absent, or not visible ASCII).
+        authorization: Option<&'a str>,
+    },
     /// A GET of the protected resource metadata.
     ResourceMetadata,
 }
 
-/// Why the gate refused a request: the error body, and `Allow` for a 405.
+/// Why the gate refused a request: the error body, `Allow` for a 405, and
+/// `WWW-Authenticate` for an ambiguous `Authorization`.
 #[derive(Debug)]
 pub(crate) struct Refusal {
     pub error: RpcError,
     pub allow: Option<&'static str>,
+    pub challenge: Option<&'static str>,
 }
 
 impl From<RpcError> for Refusal {
     fn from(error: RpcError) -> Self {
-        Refusal { error, allow: None }
+        Refusal {
+            error,
+            allow: None,
+            challenge: None,
+        }
     }
 }
 
@@ -54,6 +66,7 @@ pub(crate) fn admit<'a>(cfg: &ServerConfig, req: &'a Request<Bytes>) -> Result<A
                     format!("Method Not Allowed: {} is not served; use POST", req.method()),
                 ),
                 allow: Some("POST"),
+                challenge: None,
             });
         }
         check_host(cfg, req)?;
@@ -61,7 +74,8 @@ pub(crate) fn admit<'a>(cfg: &ServerConfig, req: &'a Request<Bytes>) -> Result<A
         let body = check_body(cfg, req)?;
         check_content_type(req)?;
         note_accept(req);
-        Ok(Admitted::Mcp(body))
+        let authorization = authorization(req)?;
+        Ok(Admitted::Mcp { body, authorization })
     } else if RESOURCE_METADATA_PATHS.contains(&path) {
         if req.method() != Method::GET {
             return Err(Refusal {
@@ -70,6 +84,7 @@ pub(crate) fn admit<'a>(cfg: &ServerConfig, req: &'a Request<Bytes>) -> Result<A
                     format!("Method Not Allowed: {} is not served; use GET", req.method()),
                 ),
                 allow: Some("GET"),
+                challenge: None,
             });
         }
         check_host(cfg, req)?;
@@ -111,6 +126,8 @@ pub fn has_loopback_host(req: &Request<Bytes>) -> bool {
 
 /// `localhost`, `127.0.0.1` or `[::1]`, with or without a port (digits only: a
 /// "port" such as `:x.evil.example` is not one).
+// Not the URL rule (`dochiya_outbound::is_loopback`, all of 127/8): a `Host` header is
+// the client's own text, so only these three spellings pass, checked without parsing a URL.
 pub fn is_loopback_host(host: &str) -> bool {
     let (name, port) = if let Some(rest) = host.strip_prefix('[') {
         match rest.split_once(']') {
@@ -196,6 +213,23 @@ fn check_content_type(req: &Request<Bytes>) -> Result<(), RpcError> {
     }
 }
 
+/// The request's one `Authorization` header as text; a value that is not visible ASCII
+/// is no credentials (`None`). Two headers are ambiguous (which person?): refused, never
+/// one picked. The Bearer scheme and the token's bounds are the authenticator's
+/// (`dochiya-auth`), checked only when a method needs a token.
+fn authorization(req: &Request<Bytes>) -> Result<Option<&str>, Refusal> {
+    let mut values = req.headers().get_all(header::AUTHORIZATION).iter();
+    let first = values.next();
+    if values.next().is_some() {
+        return Err(Refusal {
+            error: RpcError::invalid_request("send exactly one Authorization header"),
+            allow: None,
+            challenge: Some("Bearer error=\"invalid_request\""),
+        });
+    }
+    Ok(first.and_then(|v| v.to_str().ok()))
+}
+
 // Never 406: clients send `*/*`, one type or nothing, and JSON is always a legal answer.
 fn note_accept(req: &Request<Bytes>) {
     let accept = req.headers().get(header::ACCEPT).and_then(|v| v.to_str().ok());
@@ -232,7 +266,7 @@ mod tests {
 
     fn refusal(cfg: &ServerConfig, r: &Request<Bytes>) -> (u16, i32, Option<&'static str>, String) {
         match admit(cfg, r) {
-            Err(Refusal { error, allow }) => (
+            Err(Refusal { error, allow, .. }) => (
                 error.status.as_u16(),
                 error.code,
                 allow,
@@ -246,7 +280,13 @@ mod tests {
     fn both_mcp_paths_admit_a_post() {
         for path in MCP_PATHS {
             let r = req(Method::POST, path, &[("content-type", "application/json")], b"{}");
-            assert!(matches!(admit(&cfg(), &r), Ok(Admitted::Mcp("{}"))));
+            assert!(matches!(
+                admit(&cfg(), &r),
+                Ok(Admitted::Mcp {
+                    body: "{}",
+                    authorization: None
+                })
+            ));
         }
     }
 
@@ -397,5 +437,88 @@ mod tests {
             )
             .is_ok()
         );
+    }
+    #[test]
+    fn the_one_authorization_header_is_passed_on_as_text() {
+        let admitted =
+            |headers: &[(&str, &str)]| match admit(&cfg(), &req(Method::POST, "/mcp", headers, b"{}")) {
+                Ok(Admitted::Mcp { body, authorization }) => {
+                    (body.to_owned(), authorization.map(str::to_owned))
+                }
+                other => panic!("{other:?}"),
+            };
+        assert_eq!(admitted(&[]), ("{}".to_owned(), None));
+        assert_eq!(
+            admitted(&[("authorization", "Bearer a.b.c")]),
+            ("{}".to_owned(), Some("Bearer a.b.c".to_owned()))
+        );
+        // Any scheme, any text: what it means is the authenticator's to say.
+        assert_eq!(
+            admitted(&[("authorization", "Basic dXNlcjpwYXNz")]),
+            ("{}".to_owned(), Some("Basic dXNlcjpwYXNz".to_owned()))
+        );
+        let mut opaque = req(Method::POST, "/mcp", &[], b"{}");
+        opaque.headers_mut().insert(
+            header::AUTHORIZATION,
+            http::HeaderValue::from_bytes(b"Bearer \xff").unwrap(),
+        );
+        assert!(matches!(
+            admit(&cfg(), &opaque),
+            Ok(Admitted::Mcp {
+                body: "{}",
+                authorization: None
+            })
+        ));
+    }
+
+    #[test]
+    fn two_authorization_headers_are_400_with_an_invalid_request_challenge() {
+        let r = req(
+            Method::POST,
+            "/mcp",
+            &[
+                ("authorization", "Bearer a.b.c"),
+                ("authorization", "Bearer d.e.f"),
+            ],
+            b"{}",
+        );
+        match admit(&cfg(), &r) {
+            Err(Refusal {
+                error,
+                allow,
+                challenge,
+            }) => assert_eq!(
+                (
+                    error.status.as_u16(),
+                    error.code,
+                    error.message.as_ref(),
+                    allow,
+                    challenge
+                ),
+                (
+                    400,
+                    -32600,
+                    "Invalid request: send exactly one Authorization header",
+                    None,
+                    Some("Bearer error=\"invalid_request\"")
+                )
+            ),
+            Ok(a) => panic!("admitted {a:?}"),
+        }
+        // Checked last: an earlier refusal is the answer.
+        let (status, ..) = refusal(
+            &cfg(),
+            &req(
+                Method::POST,
+                "/mcp",
+                &[
+                    ("content-type", "text/plain"),
+                    ("authorization", "a"),
+                    ("authorization", "b"),
+                ],
+                b"{}",
+            ),
+        );
+        assert_eq!(status, 415);
     }
 }

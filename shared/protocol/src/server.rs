@@ -263,8 +263,8 @@ impl Server {
     }
 
     async fn handle_unguarded(&self, req: &Request<Bytes>) -> Response<Bytes> {
-        let text = match gate::admit(&self.config, req) {
-            Ok(Admitted::Mcp(text)) => text,
+        let (text, authorization) = match gate::admit(&self.config, req) {
+            Ok(Admitted::Mcp { body, authorization }) => (body, authorization),
             Ok(Admitted::ResourceMetadata) => return self.resource_metadata_response(),
             Err(refusal) => {
                 // Echo the id when the refused body still names one (not for an oversized body).
@@ -279,30 +279,16 @@ impl Server {
                         .headers_mut()
                         .insert(header::ALLOW, HeaderValue::from_static(allow));
                 }
+                if let Some(challenge) = refusal.challenge {
+                    response
+                        .headers_mut()
+                        .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static(challenge));
+                }
                 return response;
             }
         };
-        // Two Authorization headers are ambiguous (which person?): refuse, never pick one.
-        if req
-            .headers()
-            .get_all(header::AUTHORIZATION)
-            .iter()
-            .nth(1)
-            .is_some()
-        {
-            let error = RpcError::invalid_request("send exactly one Authorization header");
-            let mut response = error_response(jsonrpc::peek_id(req.body()).as_deref(), &error);
-            response.headers_mut().insert(
-                header::WWW_AUTHENTICATE,
-                HeaderValue::from_static("Bearer error=\"invalid_request\""),
-            );
-            return response;
-        }
         let credentials = Credentials {
-            authorization: req
-                .headers()
-                .get(header::AUTHORIZATION)
-                .and_then(|v| v.to_str().ok()),
+            authorization,
             query: req.uri().query(),
         };
         match jsonrpc::parse_body(text) {
