@@ -155,7 +155,7 @@ impl Upstream {
                     .map_err(|e| UpstreamError::Url(e.to_string()))?;
                 CoreProviderMetadata::discover_async(issuer, &self.http)
                     .await
-                    .map_err(|e| UpstreamError::Discovery(error_chain(&e)))
+                    .map_err(|e| UpstreamError::Discovery(dochiya_protocol::cause_chain(&e)))
             })
             .await
     }
@@ -248,7 +248,7 @@ impl Upstream {
             .set_pkce_verifier(PkceCodeVerifier::new(verifier.to_owned()))
             .request_async(&self.http)
             .await
-            .map_err(|e| UpstreamError::Exchange(error_chain(&e)))?;
+            .map_err(|e| UpstreamError::Exchange(dochiya_protocol::cause_chain(&e)))?;
         let id_token = response
             .id_token()
             .ok_or_else(|| UpstreamError::IdToken("the token response has no ID token".into()))?;
@@ -267,7 +267,7 @@ impl Upstream {
         ]);
         let claims = id_token
             .claims(&verifier, &Nonce::new(nonce.to_owned()))
-            .map_err(|e| UpstreamError::IdToken(error_chain(&e)))?;
+            .map_err(|e| UpstreamError::IdToken(dochiya_protocol::cause_chain(&e)))?;
         let subject = claims.subject().as_str();
         let name = claims
             .name()
@@ -282,17 +282,6 @@ impl Upstream {
             name: crate::clients::display_name(Some(&name), subject).unwrap_or_else(|_| subject.to_owned()),
         })
     }
-}
-
-fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
-    let mut out = err.to_string();
-    let mut source = err.source();
-    while let Some(cause) = source {
-        out.push_str(": ");
-        out.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    out
 }
 
 #[cfg(test)]
