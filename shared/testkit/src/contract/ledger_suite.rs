@@ -3810,6 +3810,7 @@ macro_rules! ledger_contract_tests {
             recurring_turns_at_los_angeles_midnight,
             recurring_scheduled_run_posts_only_what_is_due,
             recurring_tags_ride_on_postings,
+            set_recurring_is_one_read_round,
             // categories, tags and rollover (ledger_suite/categories.rs)
             categories_roll_up_by_group_account_and_tag,
             tag_reports_read_rollups_not_entries,

@@ -257,6 +257,11 @@ async fn set_in(
         Err(StoreError::ConditionFailed { .. }) => return Err(LedgerError::Conflict),
         Err(e) => return Err(e.into()),
     }
+    // Nothing due (a start after today): the head written above is already the
+    // schedules' earliest date, so there is nothing to read again (one read round).
+    if !due(ledger, &m, next) {
+        return Ok(result(&rec, existing.is_none(), existing.is_some()));
+    }
     // Due already (a start in the past, or today's day): posted now, before the answer.
     let (now, _) = super::posting::post_due(ledger, &m, next).await?;
     let shown = now

@@ -486,3 +486,34 @@ pub async fn recurring_tags_ride_on_postings<S: Store>(store: S) {
         ]
     );
 }
+
+/// A schedule whose first date is after today costs one read round and one write
+/// (docs/design.md §10): nothing is due, so nothing is read again after the write.
+pub async fn set_recurring_is_one_read_round<S: Store>(store: S) {
+    let counting = Arc::new(CountingStore::new(store));
+    let (l, _) = ledger_over(counting.clone());
+    let me = fresh_person("recurring-rounds");
+    rent_household(&l, &me).await;
+    // Today is 2026-03-15: day 25 is next due on 2026-03-25.
+    counting.reset();
+    let made = set(&l, &me, rent(Some(25), None)).await;
+    let k = counting.take();
+    assert_eq!(
+        (made.created, made.recurring.next.map(|d| d.to_string())),
+        (true, Some("2026-03-25".into()))
+    );
+    // The accounts and the schedules (2 queries), the head (1 get), the roster
+    // version with the head (1 get_many), all in one round; then the one write.
+    assert_eq!(
+        (k.queries, k.gets, k.get_manys, k.writes, k.read_rounds),
+        (2, 1, 1, 1, 1)
+    );
+    // The same call again changes nothing and writes nothing.
+    counting.reset();
+    let again = set(&l, &me, rent(Some(25), None)).await;
+    let k = counting.take();
+    assert_eq!(
+        (again.created, again.changed, k.writes, k.read_rounds),
+        (false, false, 0, 1)
+    );
+}
