@@ -419,7 +419,329 @@ fn name_taken(what: Entity, name: &str, existing: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dochiya_ledger::domain::Currency;
+    use dochiya_ledger::domain::{Clock, Currency, LocalDate, ManualClock, TransactionId};
+
+    // The exact sentences below were the ledger contract suite's until issue 28; the
+    // suite now asserts each error's variant and fields, and the wording is tested here.
+
+    fn date(text: &str) -> LocalDate {
+        LocalDate::parse(text).expect("a test date")
+    }
+
+    fn won(minor: i64) -> Money {
+        Money::from_minor(minor, Currency::KRW)
+    }
+
+    /// An id in the ledger's range (every id is above 2^53).
+    fn tid(n: u64) -> TransactionId {
+        TransactionId::from_u64((1 << 53) + n).expect("an id")
+    }
+
+    fn not_found(what: Entity, name: &str, within: Option<&str>, candidates: &[&str]) -> LedgerError {
+        LedgerError::NotFound {
+            what,
+            name: name.into(),
+            within: within.map(Into::into),
+            candidates: candidates.iter().map(|c| c.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn lookups_say_what_exists_and_where() {
+        let vault = Some("vault \"가계부\"");
+        assert_eq!(
+            describe(&not_found(Entity::Vault, "", None, &[])),
+            "You have no vault yet. Call create_vault to make one (for example name \"가계부\", currency KRW)."
+        );
+        assert_eq!(
+            describe(&not_found(Entity::Vault, "가게부", None, &["가계부"])),
+            "No vault named \"가게부\". Closest names: \"가계부\". Use one of them exactly, call list_vaults to see every name or create_vault to make it."
+        );
+        assert_eq!(
+            describe(&not_found(Entity::Transaction, "42", vault, &[])),
+            "No transaction with id \"42\" in vault \"가계부\". Call list_transactions to see what exists."
+        );
+        assert_eq!(
+            describe(&not_found(Entity::Recurring, "월세2", vault, &[])),
+            "No recurring entry named \"월세2\" in vault \"가계부\". Call list_recurring to see what exists."
+        );
+        let handles = LedgerError::Ambiguous {
+            what: Entity::Account,
+            name: "국민카드".into(),
+            matches: vec![
+                Match {
+                    name: "국민카드 (archived 2026-03-15)".into(),
+                    location: "archived account a1 in vault \"가계부\"".into(),
+                },
+                Match {
+                    name: "국민카드 (archived 2026-03-15 #2)".into(),
+                    location: "archived account a2 in vault \"가계부\"".into(),
+                },
+            ],
+        };
+        assert_eq!(
+            describe(&handles),
+            "\"국민카드\" matches several accounts: \"국민카드 (archived 2026-03-15)\" (archived account a1 in vault \"가계부\"), \"국민카드 (archived 2026-03-15 #2)\" (archived account a2 in vault \"가계부\")."
+        );
+    }
+
+    #[test]
+    fn an_id_for_a_name_names_what_to_pass() {
+        let names = vec!["식비".to_string(), "카카오뱅크".to_string()];
+        let by_id = LedgerError::IdForName {
+            what: Entity::Account,
+            given: "u-1".into(),
+            id_kind: "an id (a UUID)",
+            within: Some("vault \"가계부\"".into()),
+            meant: Some("카카오뱅크".into()),
+            candidates: names.clone(),
+        };
+        assert_eq!(
+            describe(&by_id),
+            "\"u-1\" is an id (a UUID), but names are expected, not ids: pass the account's name. That id is account \"카카오뱅크\". Names in vault \"가계부\": \"식비\", \"카카오뱅크\". Call list_accounts to see every name."
+        );
+        let tx = LedgerError::IdForName {
+            what: Entity::Account,
+            given: "42".into(),
+            id_kind: "a transaction id",
+            within: Some("vault \"가계부\"".into()),
+            meant: None,
+            candidates: names,
+        };
+        assert_eq!(
+            describe(&tx),
+            "\"42\" is a transaction id, but names are expected, not ids: pass the account's name. Names in vault \"가계부\": \"식비\", \"카카오뱅크\". Call list_accounts to see every name."
+        );
+        let vault = LedgerError::IdForName {
+            what: Entity::Vault,
+            given: "u-2".into(),
+            id_kind: "an id (a UUID)",
+            within: None,
+            meant: Some("가계부".into()),
+            candidates: vec!["가계부".into()],
+        };
+        assert_eq!(
+            describe(&vault),
+            "\"u-2\" is an id (a UUID), but names are expected, not ids: pass the vault's name. That id is vault \"가계부\". Names: \"가계부\". Call list_vaults to see every name."
+        );
+    }
+
+    #[test]
+    fn accounts_say_why_they_were_refused() {
+        let shape = |kind, opening| Box::new(AccountShape { kind, opening });
+        let mismatch = |existing, requested| LedgerError::AccountMismatch {
+            name: "카카오뱅크".into(),
+            vault: "vault \"가계부\"".into(),
+            existing,
+            requested,
+        };
+        let tail = "so nothing was changed. To use the existing account, call again with its kind and without openingBalance; to change its balance, record a transaction; for a separate account, choose another name.";
+        assert_eq!(
+            describe(&mismatch(
+                shape(AccountKind::Expense, Some(won(0))),
+                shape(AccountKind::Asset, None)
+            )),
+            format!(
+                "Account \"카카오뱅크\" already exists in vault \"가계부\" as an expense account; this call asked for an asset account, {tail}"
+            )
+        );
+        assert_eq!(
+            describe(&mismatch(
+                shape(AccountKind::Asset, Some(won(1_000_000))),
+                shape(AccountKind::Asset, Some(won(2_000_000)))
+            )),
+            format!(
+                "Account \"카카오뱅크\" already exists in vault \"가계부\" as an asset account with opening balance 1000000; this call asked for an asset account with opening balance 2000000, {tail}"
+            )
+        );
+        assert_eq!(
+            describe(&mismatch(
+                shape(AccountKind::Asset, Some(won(1_000_000))),
+                shape(AccountKind::Liability, None)
+            )),
+            format!(
+                "Account \"카카오뱅크\" already exists in vault \"가계부\" as an asset account with opening balance 1000000; this call asked for a liability account, {tail}"
+            )
+        );
+        let holds = |scheduled| LedgerError::ArchiveWithBalance {
+            name: "신한카드".into(),
+            balance: won(50_000),
+            scheduled,
+        };
+        assert_eq!(
+            describe(&holds(None)),
+            "Account \"신한카드\" still holds 50000 as of today, so it was not archived. Bring it to zero first with record_transaction (move the money to another account, or pay off what it owes), or call update_account again with archive: true and force: true to archive it anyway (its balance keeps counting in get_balances)."
+        );
+        assert!(describe(&holds(Some(won(-50_000)))).starts_with(
+            "Account \"신한카드\" still holds 50000 as of today and -50000 in entries dated after today, so it was not archived."
+        ));
+        assert_eq!(
+            describe(&LedgerError::ArchivedAccount {
+                name: "지갑".into()
+            }),
+            "Account \"지갑\" is archived, so new transactions cannot use it. Use another account (list_accounts shows the live ones), or create a new account."
+        );
+        let flow = LedgerError::SnapshotOfFlowAccount {
+            name: "식비".into(),
+            kind: AccountKind::Expense,
+        };
+        assert_eq!(
+            describe(&flow),
+            "\"식비\" is an expense account; snapshots are balances seen for asset or liability accounts (a bank account, a card)."
+        );
+    }
+
+    #[test]
+    fn entries_and_ranges_read_in_the_ledgers_terms() {
+        let far = LedgerError::FarFutureDate {
+            date: date("2099-01-01"),
+            today: date("2026-03-15"),
+        };
+        assert_eq!(
+            describe(&far),
+            "The date read is 2099-01-01, more than a year after today (2026-03-15) in the vault's time zone."
+        );
+        let backwards = LedgerError::BackwardsRange {
+            from: "2026-03".into(),
+            to: "2026-01".into(),
+        };
+        assert_eq!(
+            describe(&backwards),
+            "The range runs backwards: it starts at 2026-03 and ends at 2026-01."
+        );
+        assert!(describe(&LedgerError::BadCursor).starts_with("The cursor was not made by this listing"));
+        let unbalanced = LedgerError::Unbalanced {
+            debits: won(29_000),
+            credits: won(30_000),
+            difference: won(1_000),
+        };
+        assert_eq!(
+            describe(&unbalanced),
+            "The split does not balance: the `from` lines sum to 30000 and the `to` lines sum to 29000, so the `from` side is 1000 more. Make both sides add up to the same total."
+        );
+        let duplicate = LedgerError::ProbableDuplicate {
+            earlier_id: tid(7),
+            earlier_date: date("2026-03-14"),
+            earlier_memo: "tacos".into(),
+            // Not in the sentence: any time will do.
+            recorded_at: Clock::now(&ManualClock::at_unix_seconds(0)),
+            minutes_ago: 3,
+        };
+        assert_eq!(
+            describe(&duplicate),
+            format!(
+                "An entry with the same date, accounts and amount was recorded 3 minute(s) ago as transaction {} (dated 2026-03-14, memo \"tacos\"); it is probably a duplicate.",
+                tid(7)
+            )
+        );
+        let invalid = LedgerError::invalid(dochiya_ledger::Field::Limit, "limit must be between 1 and 200");
+        assert_eq!(
+            describe(&invalid),
+            "Invalid limit: limit must be between 1 and 200"
+        );
+    }
+
+    #[test]
+    fn sharing_refusals_name_the_next_step() {
+        let actions = [
+            OwnerAction::RenameAccounts,
+            OwnerAction::ArchiveAccounts,
+            OwnerAction::RenameVault,
+            OwnerAction::Invite,
+            OwnerAction::RemoveMembers,
+        ]
+        .map(owner_action);
+        assert_eq!(
+            actions,
+            [
+                "rename accounts",
+                "archive accounts",
+                "rename the vault",
+                "invite people",
+                "remove members"
+            ]
+        );
+        let needs = LedgerError::NeedsOwner {
+            action: OwnerAction::RenameVault,
+            vault: "가계부".into(),
+        };
+        assert_eq!(
+            describe(&needs),
+            "Only an owner of vault \"가계부\" can rename the vault; you are a member there. Ask an owner to do it, or to make you an owner (share_vault with role \"owner\", then join_vault with that code)."
+        );
+        assert_eq!(
+            describe(&LedgerError::MemberNameTaken {
+                name: "alice (2)".into()
+            }),
+            "Another member of this vault is already called \"alice (2)\". Call join_vault again with the same inviteCode and another `displayName` (the name the others see you by), or without `displayName` to be numbered."
+        );
+        let ended = |removed| LedgerError::AccessEnded {
+            vault: "가계부".into(),
+            on: date("2026-03-15"),
+            removed,
+        };
+        assert_eq!(
+            describe(&ended(true)),
+            "Your access to vault \"가계부\" ended on 2026-03-15 (an owner removed you). Its entries are not yours to read or record any more. Do not create a new vault to carry on this book: ask one of its owners for a new invite and call join_vault with it."
+        );
+        assert!(
+            describe(&ended(false))
+                .starts_with("Your access to vault \"가계부\" ended on 2026-03-15 (you left it).")
+        );
+    }
+
+    #[test]
+    fn undo_refusals_say_what_to_send() {
+        assert_eq!(
+            describe(&LedgerError::NoOperation {
+                vault: "가계부".into()
+            }),
+            "You have made no change in vault \"가계부\" that undo can take back, so nothing was changed. To take back another change (an owner may undo anyone's, and anyone a recurring posting), pass its operationId: list_transactions with order \"recorded\" shows each entry's."
+        );
+        let theirs = LedgerError::UndoNotYours {
+            id: "99".into(),
+            by: "지은".into(),
+            vault: "가계부".into(),
+        };
+        assert_eq!(
+            describe(&theirs),
+            "Operation 99 was made by 지은, and only an owner of vault \"가계부\" may undo another member's changes; nothing was changed. Ask 지은 or an owner to undo it, or leave operationId out to undo your own latest change."
+        );
+        let unknown = |id: &str, entry_operation: Option<&str>| LedgerError::UnknownOperation {
+            id: id.into(),
+            vault: "가계부".into(),
+            entry_operation: entry_operation.map(Into::into),
+        };
+        assert_eq!(
+            describe(&unknown("4818349038087529260", None)),
+            "There is no operation 4818349038087529260 in vault \"가계부\"; nothing was changed. Pass operationId exactly as a write returned it or list_transactions shows it, or leave it out to undo your own latest change."
+        );
+        assert_eq!(
+            describe(&unknown("42", Some("99"))),
+            "There is no operation 42 in vault \"가계부\"; nothing was changed. 42 is a transaction id; that entry's latest change is operation 99: pass operationId \"99\" to take it back."
+        );
+        let blocked = LedgerError::UndoBlocked {
+            id: "98".into(),
+            changes: vec![
+                UndoBlock {
+                    transaction_id: tid(2),
+                    what: "it was edited since by operation 99 (now version 2)".into(),
+                },
+                UndoBlock {
+                    transaction_id: tid(3),
+                    what: "it was voided since by operation 100".into(),
+                },
+            ],
+        };
+        assert_eq!(
+            describe(&blocked),
+            format!(
+                "Operation 98 cannot be undone because its entries changed since (transaction {}: it was edited since by operation 99 (now version 2); transaction {}: it was voided since by operation 100); nothing was changed. Undo those later changes first (undo with their operationId), or correct the entries with edit_transaction or void_transaction.",
+                tid(2),
+                tid(3)
+            )
+        );
+    }
 
     #[test]
     fn not_found_lists_candidates_and_next_step() {
