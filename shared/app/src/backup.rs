@@ -100,3 +100,33 @@ pub async fn import(app: &AppConfig, persons: &[(String, String)]) -> Result<(),
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dochiya_ledger::Entity;
+    use dochiya_ledger::store::StoreError;
+
+    #[test]
+    fn ledger_failures_print_as_the_tools_word_them_with_their_causes() {
+        let missing = ledger_failed(LedgerError::NotFound {
+            what: Entity::Vault,
+            name: "x".into(),
+            within: None,
+            candidates: vec![],
+        });
+        assert_eq!(
+            crate::error_chain(&missing),
+            "backup: No vault named \"x\". Call list_vaults to see what exists or create_vault to make it."
+        );
+        let down = restore_failed(BackupError::Store(LedgerError::Transient(StoreError::Transient(
+            "throttled".into(),
+        ))));
+        assert_eq!(
+            crate::error_chain(&down),
+            "backup: store: The ledger store is temporarily unavailable; call again in a moment with the same arguments.: transient store failure: throttled"
+        );
+        let other = restore_failed(BackupError::NotABackup("empty".into()));
+        assert_eq!(crate::error_chain(&other), "backup: not a dochiya backup: empty");
+    }
+}
