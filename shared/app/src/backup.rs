@@ -2,16 +2,56 @@
 //! stdout, and its restore from stdin, against whichever store is configured.
 //! The format and the restore's guarantees are the ledger's (`Backup`, `Ledger::restore`).
 
+use std::fmt;
 use std::sync::Arc;
 
 use dochiya_ledger::domain::{PersonId, SystemClock};
-use dochiya_ledger::ledger::Backup;
-use dochiya_ledger::{Ledger, LedgerConfig};
+use dochiya_ledger::ledger::{Backup, BackupError};
+use dochiya_ledger::{Ledger, LedgerConfig, LedgerError};
 
 use crate::{AppConfig, StartupError, assemble, logging};
 
 fn failed(e: impl std::error::Error + Send + Sync + 'static) -> StartupError {
     StartupError::Backup(Box::new(e))
+}
+
+/// A ledger failure as the person at the terminal reads it: the tools' wording (the
+/// ledger's own `Display` is a terse log line), its causes kept.
+#[derive(Debug)]
+struct Worded(LedgerError);
+
+impl fmt::Display for Worded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&dochiya_tools::wording::describe(&self.0))
+    }
+}
+
+impl std::error::Error for Worded {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        std::error::Error::source(&self.0)
+    }
+}
+
+/// A restore's failure as printed: a ledger cause [`Worded`], the rest as the backup says.
+#[derive(Debug, thiserror::Error)]
+enum Restore {
+    /// The store failed (as `BackupError::Store` reads).
+    #[error("store")]
+    Store(#[source] Worded),
+    /// Anything else about the backup.
+    #[error(transparent)]
+    Other(BackupError),
+}
+
+fn ledger_failed(e: LedgerError) -> StartupError {
+    failed(Worded(e))
+}
+
+fn restore_failed(e: BackupError) -> StartupError {
+    match e {
+        BackupError::Store(e) => failed(Restore::Store(Worded(e))),
+        other => failed(Restore::Other(other)),
+    }
 }
 
 async fn ledger(app: &AppConfig) -> Result<Ledger, StartupError> {
@@ -25,7 +65,7 @@ async fn ledger(app: &AppConfig) -> Result<Ledger, StartupError> {
 pub async fn export(app: &AppConfig, vault: Option<&str>, sub: &str) -> Result<(), StartupError> {
     let who = PersonId::new(sub).map_err(|e| StartupError::Backup(format!("--sub {sub:?}: {e}").into()))?;
     let ledger = ledger(app).await?;
-    let backup = ledger.backup(&who, vault).await.map_err(failed)?;
+    let backup = ledger.backup(&who, vault).await.map_err(ledger_failed)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     backup.write_jsonl(&mut out).map_err(failed)?;
@@ -46,7 +86,7 @@ pub async fn import(app: &AppConfig, persons: &[(String, String)]) -> Result<(),
         backup.rename_person(old, new).map_err(failed)?;
     }
     let ledger = ledger(app).await?;
-    let restored = ledger.restore(&backup).await.map_err(failed)?;
+    let restored = ledger.restore(&backup).await.map_err(restore_failed)?;
     if restored.already_there {
         eprintln!(
             "dochiya: vault \"{}\" ({}) is already here exactly as in the backup; nothing changed",
@@ -59,4 +99,34 @@ pub async fn import(app: &AppConfig, persons: &[(String, String)]) -> Result<(),
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dochiya_ledger::Entity;
+    use dochiya_ledger::store::StoreError;
+
+    #[test]
+    fn ledger_failures_print_as_the_tools_word_them_with_their_causes() {
+        let missing = ledger_failed(LedgerError::NotFound {
+            what: Entity::Vault,
+            name: "x".into(),
+            within: None,
+            candidates: vec![],
+        });
+        assert_eq!(
+            crate::error_chain(&missing),
+            "backup: No vault named \"x\". Call list_vaults to see what exists or create_vault to make it."
+        );
+        let down = restore_failed(BackupError::Store(LedgerError::Transient(StoreError::Transient(
+            "throttled".into(),
+        ))));
+        assert_eq!(
+            crate::error_chain(&down),
+            "backup: store: The ledger store is temporarily unavailable; call again in a moment with the same arguments.: transient store failure: throttled"
+        );
+        let other = restore_failed(BackupError::NotABackup("empty".into()));
+        assert_eq!(crate::error_chain(&other), "backup: not a dochiya backup: empty");
+    }
 }

@@ -3,8 +3,10 @@
 //! Errors are typed by meaning ([`LedgerError::kind`]: invalid input, not found,
 //! conflict, temporarily unavailable, internal) and name inputs by the ledger's
 //! own [`Field`], never by a tool's argument names: the tools layer words each
-//! error for a model with its own argument names, in one place. Messages here
-//! say what was wrong in the ledger's terms.
+//! error for a model with its own argument names, in one place. Each variant's
+//! `Display` is one terse line for logs and developers (what it means, its key
+//! fields); the English a model reads, with its advice, is the tools crate's
+//! (`dochiya_tools::wording`), so rewording it rebuilds no ledger crate.
 
 use std::fmt;
 
@@ -38,17 +40,6 @@ impl Entity {
             Entity::Snapshot => "snapshot",
             Entity::Member => "member",
             Entity::Recurring => "recurring entry",
-        }
-    }
-
-    /// The tool that lists this entity.
-    fn lister(self) -> &'static str {
-        match self {
-            Entity::Vault => "list_vaults",
-            Entity::Account => "list_accounts",
-            Entity::Transaction | Entity::Snapshot => "list_transactions",
-            Entity::Member => "list_vaults",
-            Entity::Recurring => "list_recurring",
         }
     }
 }
@@ -211,19 +202,6 @@ pub enum OwnerAction {
     ArrangeCategories,
 }
 
-impl fmt::Display for OwnerAction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            OwnerAction::RenameAccounts => "rename accounts",
-            OwnerAction::ArchiveAccounts => "archive accounts",
-            OwnerAction::RenameVault => "rename the vault",
-            OwnerAction::Invite => "invite people",
-            OwnerAction::RemoveMembers => "remove members",
-            OwnerAction::ArrangeCategories => "change an account's parent",
-        })
-    }
-}
-
 /// How an edit's request can be malformed (worded with argument names by the tools).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EditShape {
@@ -233,21 +211,6 @@ pub enum EditShape {
     NothingToChange,
     /// The simple fields on a transaction with more than one line on a side.
     SplitNeedsLines,
-}
-
-impl EditShape {
-    /// In the ledger's terms.
-    pub fn message(self) -> &'static str {
-        match self {
-            EditShape::LinesAndSimple => {
-                "An edit gives either every line anew or the simple fields, not both."
-            }
-            EditShape::NothingToChange => "The edit changes nothing: give at least one field to change.",
-            EditShape::SplitNeedsLines => {
-                "The transaction has several lines on a side; its amounts and accounts change by giving every line anew."
-            }
-        }
-    }
 }
 
 /// What kind of failure an error is: how a caller should react.
@@ -278,7 +241,7 @@ pub struct Match {
 #[derive(Debug, thiserror::Error)]
 pub enum LedgerError {
     /// No such vault, account or transaction among the caller's own.
-    #[error("{}", not_found_message(*what, name, within.as_deref(), candidates))]
+    #[error("not found: {what} \"{name}\"{}", place(within.as_deref()))]
     NotFound {
         /// What was looked up.
         what: Entity,
@@ -290,7 +253,7 @@ pub enum LedgerError {
         candidates: Vec<String>,
     },
     /// An id where a name belongs: tools take names (DESIGN §4).
-    #[error("{}", id_for_name_message(*what, given, id_kind, within.as_deref(), meant.as_deref(), candidates))]
+    #[error("id for a name: {what} \"{given}\" is {id_kind}{}", place(within.as_deref()))]
     IdForName {
         /// What was looked up.
         what: Entity,
@@ -306,7 +269,7 @@ pub enum LedgerError {
         candidates: Vec<String>,
     },
     /// The name matches several things; nothing was picked.
-    #[error("{}", ambiguous_message(*what, name, matches))]
+    #[error("ambiguous: {what} \"{name}\" matches {}", matches.len())]
     Ambiguous {
         /// What was looked up.
         what: Entity,
@@ -316,7 +279,7 @@ pub enum LedgerError {
         matches: Vec<Match>,
     },
     /// An input is malformed or not allowed.
-    #[error("Invalid {field}: {message}")]
+    #[error("invalid {field}: {message}")]
     InvalidInput {
         /// Which input.
         field: Field,
@@ -324,7 +287,7 @@ pub enum LedgerError {
         message: String,
     },
     /// The name is already used by something with different settings.
-    #[error("{}", name_taken_message(*what, name, existing))]
+    #[error("name taken: {what} \"{name}\" exists as {existing}")]
     NameTaken {
         /// Vault or account.
         what: Entity,
@@ -334,10 +297,7 @@ pub enum LedgerError {
         existing: String,
     },
     /// A split's sides do not sum to the same amount.
-    #[error(
-        "The split does not balance: the `from` lines sum to {credits} and the `to` lines sum to {debits}, so the `{}` side is {difference} more. Make both sides add up to the same total.",
-        if debits.minor() > credits.minor() { "to" } else { "from" }
-    )]
+    #[error("unbalanced: debits {debits}, credits {credits}")]
     Unbalanced {
         /// Sum of the `to` lines (debits).
         debits: Money,
@@ -347,10 +307,7 @@ pub enum LedgerError {
         difference: Money,
     },
     /// The caller was a member of the vault they mean until `on`: removed, or they left.
-    #[error(
-        "Your access to vault \"{vault}\" ended on {on} ({}). Its entries are not yours to read or record any more. Do not create a new vault to carry on this book: ask one of its owners for a new invite and call join_vault with it.",
-        if *removed { "an owner removed you" } else { "you left it" }
-    )]
+    #[error("access ended: vault \"{vault}\" on {on} (removed: {removed})")]
     AccessEnded {
         /// The vault's name.
         vault: String,
@@ -360,7 +317,7 @@ pub enum LedgerError {
         removed: bool,
     },
     /// A range whose start is after its end (dates or months).
-    #[error("The range runs backwards: it starts at {from} and ends at {to}.")]
+    #[error("backwards range: {from} to {to}")]
     BackwardsRange {
         /// The start as given.
         from: String,
@@ -368,18 +325,16 @@ pub enum LedgerError {
         to: String,
     },
     /// A page cursor that this listing (vault and filters) did not make.
-    #[error("The cursor was not made by this listing (same vault and filters).")]
+    #[error("bad cursor")]
     BadCursor,
     /// The idempotency key was used before with different arguments.
-    #[error("Idempotency key \"{key}\" was already used for a different entry.")]
+    #[error("idempotency key \"{key}\" reused")]
     IdempotencyKeyReused {
         /// The key.
         key: String,
     },
     /// An identical transaction was recorded moments ago.
-    #[error(
-        "An entry with the same date, accounts and amount was recorded {minutes_ago} minute(s) ago as transaction {earlier_id} (dated {earlier_date}, memo \"{earlier_memo}\"); it is probably a duplicate."
-    )]
+    #[error("duplicate of {earlier_id}")]
     ProbableDuplicate {
         /// The earlier transaction.
         earlier_id: TransactionId,
@@ -393,9 +348,7 @@ pub enum LedgerError {
         minutes_ago: i64,
     },
     /// The externalRef was recorded before in this vault: the entry is already in the ledger.
-    #[error(
-        "External reference \"{external_ref}\" was already recorded in this vault as transaction {transaction_id}; nothing was recorded."
-    )]
+    #[error("external ref \"{external_ref}\" taken by {transaction_id}")]
     ExternalRefTaken {
         /// The reference as given.
         external_ref: String,
@@ -403,15 +356,13 @@ pub enum LedgerError {
         transaction_id: TransactionId,
     },
     /// A new transaction names an archived account.
-    #[error(
-        "Account \"{name}\" is archived, so new transactions cannot use it. Use another account (list_accounts shows the live ones), or create a new account."
-    )]
+    #[error("archived account \"{name}\"")]
     ArchivedAccount {
         /// The account's name.
         name: String,
     },
     /// Archiving an account that still holds money, without `force`.
-    #[error("{}", archive_with_balance_message(name, balance, scheduled.as_ref()))]
+    #[error("archive with balance: account \"{name}\" holds {balance}{}", later(scheduled.as_ref()))]
     ArchiveWithBalance {
         /// The account.
         name: String,
@@ -421,7 +372,7 @@ pub enum LedgerError {
         scheduled: Option<Money>,
     },
     /// The name of an existing account was given with another kind or opening balance.
-    #[error("{}", account_mismatch_message(name, vault, existing, requested))]
+    #[error("account mismatch: \"{name}\" in {vault} is {existing}, asked {requested}")]
     AccountMismatch {
         /// The account's name.
         name: String,
@@ -434,17 +385,13 @@ pub enum LedgerError {
     },
     /// A stored total cannot be shown: it passes what 64-bit minor units hold (a read
     /// never fails with an internal error on ledger state; it says which total).
-    #[error(
-        "The {total} is out of range: it passes 9223372036854775807 minor units, the most this ledger can add up, so it cannot be shown. Find the transaction with the oversized amount (list_transactions) and void it to bring the total back in range."
-    )]
+    #[error("out of range: {total}")]
     OutOfRange {
         /// Which total, e.g. `net worth of vault "우리집"`.
         total: String,
     },
     /// The caller's role in a shared vault does not allow the action.
-    #[error(
-        "Only an owner of vault \"{vault}\" can {action}; you are a member there. Ask an owner to do it, or to make you an owner (share_vault with role \"owner\", then join_vault with that code)."
-    )]
+    #[error("needs an owner: {action:?} in vault \"{vault}\"")]
     NeedsOwner {
         /// What was refused.
         action: OwnerAction,
@@ -452,38 +399,28 @@ pub enum LedgerError {
         vault: String,
     },
     /// No invite has this code (or the text cannot be one).
-    #[error(
-        "That invite code is not valid. Check it was copied exactly (28 letters and digits in groups of four), or ask for a new code made with share_vault."
-    )]
+    #[error("unknown invite")]
     InviteUnknown,
     /// The invite was already used by someone.
-    #[error(
-        "That invite code has already been used; each code works once. Ask for a new code made with share_vault."
-    )]
+    #[error("invite used")]
     InviteUsed,
     /// The invite is past its 7 days.
-    #[error(
-        "That invite code has expired (codes work for 7 days). Ask for a new code made with share_vault."
-    )]
+    #[error("invite expired")]
     InviteExpired,
     /// The joined vault's name is already one of the joiner's vault names.
-    #[error(
-        "You already have a vault named \"{name}\". Call join_vault again with the same inviteCode and `name`: your own name for the vault you are joining (e.g. \"{name} (shared)\")."
-    )]
+    #[error("join name taken: \"{name}\"")]
     JoinNameTaken {
         /// The colliding name.
         name: String,
     },
     /// The display name a joiner asked for is another member's.
-    #[error(
-        "Another member of this vault is already called \"{name}\". Call join_vault again with the same inviteCode and another `displayName` (the name the others see you by), or without `displayName` to be numbered."
-    )]
+    #[error("member name taken: \"{name}\"")]
     MemberNameTaken {
         /// The name asked for.
         name: String,
     },
     /// The joiner is already a member of the vault.
-    #[error("You are already in this vault, as \"{vault}\" ({role}); the code was not used.")]
+    #[error("already a member: vault \"{vault}\" ({role})")]
     AlreadyMember {
         /// The caller's name for it.
         vault: String,
@@ -491,25 +428,19 @@ pub enum LedgerError {
         role: &'static str,
     },
     /// The last owner may not leave while others remain.
-    #[error(
-        "You are the last owner of vault \"{vault}\" and others remain, so you cannot leave yet. Hand over first: call share_vault with role \"owner\" and have another member join_vault with that code (it makes them an owner); then leave_vault."
-    )]
+    #[error("last owner of vault \"{vault}\"")]
     LastOwner {
         /// The vault.
         vault: String,
     },
     /// The only member may not leave (the vault would be reachable by nobody).
-    #[error(
-        "You are the only member of vault \"{vault}\", so leaving would leave it with nobody. Nothing was changed; rename it with rename_vault if you no longer want it under this name."
-    )]
+    #[error("only member of vault \"{vault}\"")]
     OnlyMember {
         /// The vault.
         vault: String,
     },
     /// A snapshot dated after the vault's today.
-    #[error(
-        "The snapshot date {date} is after today ({today}) in the vault's time zone; a snapshot records a balance already seen."
-    )]
+    #[error("snapshot after today: {date} (today {today})")]
     SnapshotAfterToday {
         /// The date given.
         date: LocalDate,
@@ -517,9 +448,7 @@ pub enum LedgerError {
         today: LocalDate,
     },
     /// A snapshot of an account that has no balance to see (income, expense, equity).
-    #[error(
-        "\"{name}\" is an {kind} account; snapshots are balances seen for asset or liability accounts (a bank account, a card)."
-    )]
+    #[error("snapshot of a flow account: \"{name}\" ({kind})")]
     SnapshotOfFlowAccount {
         /// The account.
         name: String,
@@ -527,7 +456,7 @@ pub enum LedgerError {
         kind: crate::domain::AccountKind,
     },
     /// A transaction date more than a year after today, not said to be meant.
-    #[error("The date read is {date}, more than a year after today ({today}) in the vault's time zone.")]
+    #[error("far future date: {date} (today {today})")]
     FarFutureDate {
         /// The date given.
         date: LocalDate,
@@ -535,13 +464,13 @@ pub enum LedgerError {
         today: LocalDate,
     },
     /// An edit of a voided transaction.
-    #[error("Transaction {id} is voided, so it cannot be edited; record a new entry instead.")]
+    #[error("edit of voided transaction {id}")]
     EditOfVoided {
         /// The transaction.
         id: TransactionId,
     },
     /// An edit that expected another version than the stored one.
-    #[error("Transaction {id} changed since it was read: it is at version {current}, not {expected}.")]
+    #[error("version mismatch: transaction {id} at {current}, expected {expected}")]
     VersionMismatch {
         /// The transaction.
         id: TransactionId,
@@ -551,9 +480,7 @@ pub enum LedgerError {
         current: u32,
     },
     /// A transaction edited as often as its history may hold.
-    #[error(
-        "Transaction {id} has been edited {most} times, the most one entry keeps; void it and record a new entry."
-    )]
+    #[error("too many edits: transaction {id} (most {most})")]
     TooManyEdits {
         /// The transaction.
         id: TransactionId,
@@ -561,11 +488,11 @@ pub enum LedgerError {
         most: u32,
     },
     /// An edit whose request does not fit the transaction or itself.
-    #[error("{}", .0.message())]
+    #[error("edit shape: {0:?}")]
     EditShape(EditShape),
     /// No operation with this id in the vault (`entry_operation`: the id is a
     /// transaction's, whose entry shows that operation; empty when it shows none).
-    #[error("{}", unknown_operation_message(id, vault, entry_operation.as_deref()))]
+    #[error("unknown operation {id} in vault \"{vault}\"")]
     UnknownOperation {
         /// The id as given.
         id: String,
@@ -575,17 +502,13 @@ pub enum LedgerError {
         entry_operation: Option<String>,
     },
     /// `undo` without an id, by someone who made no operation in the vault.
-    #[error(
-        "You have made no change in vault \"{vault}\" that undo can take back, so nothing was changed. To take back another change (an owner may undo anyone's, and anyone a recurring posting), pass its operationId: list_transactions with order \"recorded\" shows each entry's."
-    )]
+    #[error("no operation to undo in vault \"{vault}\"")]
     NoOperation {
         /// The vault.
         vault: String,
     },
     /// A member undoing another person's operation.
-    #[error(
-        "Operation {id} was made by {by}, and only an owner of vault \"{vault}\" may undo another member's changes; nothing was changed. Ask {by} or an owner to undo it, or leave operationId out to undo your own latest change."
-    )]
+    #[error("undo not yours: operation {id} by {by} in vault \"{vault}\"")]
     UndoNotYours {
         /// The operation.
         id: String,
@@ -595,7 +518,7 @@ pub enum LedgerError {
         vault: String,
     },
     /// An undo refused whole: entries of the operation changed since.
-    #[error("{}", undo_blocked_message(id, changes))]
+    #[error("undo blocked: operation {id} ({} entries changed)", changes.len())]
     UndoBlocked {
         /// The operation.
         id: String,
@@ -603,12 +526,10 @@ pub enum LedgerError {
         changes: Vec<UndoBlock>,
     },
     /// A concurrent change won; nothing was written. Safe to retry.
-    #[error(
-        "Another change to the same data happened at the same moment and nothing was written; call again."
-    )]
+    #[error("conflict: a concurrent change won")]
     Conflict,
     /// Storage is temporarily unavailable; nothing is known to be written. Safe to retry with the same arguments.
-    #[error("The ledger store is temporarily unavailable; call again in a moment with the same arguments.")]
+    #[error("store temporarily unavailable")]
     Transient(#[source] StoreError),
     /// An unexpected failure (a bug or a broken store).
     #[error("internal ledger error: {context}")]
@@ -743,26 +664,6 @@ pub struct UndoBlock {
     pub what: String,
 }
 
-fn unknown_operation_message(id: &str, vault: &str, entry_operation: Option<&str>) -> String {
-    let hint = match entry_operation {
-        Some("") => format!(" {id} is a transaction id, and that entry was recorded before operations were kept, so undo cannot take it back; use void_transaction or edit_transaction."),
-        Some(op) => format!(" {id} is a transaction id; that entry's latest change is operation {op}: pass operationId \"{op}\" to take it back."),
-        None => " Pass operationId exactly as a write returned it or list_transactions shows it, or leave it out to undo your own latest change.".into(),
-    };
-    format!("There is no operation {id} in vault \"{vault}\"; nothing was changed.{hint}")
-}
-
-fn undo_blocked_message(id: &str, changes: &[UndoBlock]) -> String {
-    let list: Vec<String> = changes
-        .iter()
-        .map(|c| format!("transaction {}: {}", c.transaction_id, c.what))
-        .collect();
-    format!(
-        "Operation {id} cannot be undone because its entries changed since ({}); nothing was changed. Undo those later changes first (undo with their operationId), or correct the entries with edit_transaction or void_transaction.",
-        list.join("; ")
-    )
-}
-
 /// An account's kind and opening balance, as a create_account mismatch shows them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AccountShape {
@@ -774,188 +675,59 @@ pub struct AccountShape {
 
 impl fmt::Display for AccountShape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} account", self.kind)?;
-        // Income and expense accounts always start at zero: no opening to show.
-        let flows = matches!(
-            self.kind,
-            crate::domain::AccountKind::Income | crate::domain::AccountKind::Expense
-        );
         match self.opening {
-            Some(o) if !(flows && o.is_zero()) => write!(f, " with opening balance {o}"),
-            _ => Ok(()),
+            Some(o) => write!(f, "{} (opening {o})", self.kind),
+            None => write!(f, "{} (opening unknown)", self.kind),
         }
     }
 }
 
-fn archive_with_balance_message(name: &str, balance: &Money, scheduled: Option<&Money>) -> String {
-    let later = scheduled
-        .map(|s| format!(" and {s} in entries dated after today"))
-        .unwrap_or_default();
-    format!(
-        "Account \"{name}\" still holds {balance} as of today{later}, so it was not archived. \
-         Bring it to zero first with record_transaction (move the money to another account, or pay off what it owes), \
-         or call update_account again with archive: true and force: true to archive it anyway (its balance keeps counting in get_balances)."
-    )
+/// ` in {within}`, when a lookup was inside a vault (terse lines only).
+fn place(within: Option<&str>) -> String {
+    within.map(|w| format!(" in {w}")).unwrap_or_default()
 }
 
-fn account_mismatch_message(
-    name: &str,
-    vault: &str,
-    existing: &AccountShape,
-    requested: &AccountShape,
-) -> String {
-    format!(
-        "Account \"{name}\" already exists in {vault} as {} {existing}; this call asked for {} {requested}, so nothing was changed. \
-         To use the existing account, call again with its kind and without openingBalance; to change its balance, record a transaction; \
-         for a separate account, choose another name.",
-        article(existing.kind),
-        article(requested.kind),
-    )
-}
-
-fn article(kind: crate::domain::AccountKind) -> &'static str {
-    match kind {
-        crate::domain::AccountKind::Liability => "a",
-        _ => "an",
-    }
-}
-
-fn quoted_list(items: &[String]) -> String {
-    items
-        .iter()
-        .map(|c| format!("\"{c}\""))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn not_found_message(what: Entity, name: &str, within: Option<&str>, candidates: &[String]) -> String {
-    if what == Entity::Vault && name.is_empty() {
-        return "You have no vault yet. Call create_vault to make one (for example name \"가계부\", currency KRW).".into();
-    }
-    let place = within.map(|w| format!(" in {w}")).unwrap_or_default();
-    let (subject, create) = match what {
-        Entity::Transaction => (format!("No transaction with id \"{name}\"{place}."), ""),
-        Entity::Snapshot => (format!("No snapshot for \"{name}\"{place}."), ""),
-        Entity::Member => (format!("No member named \"{name}\"{place}."), ""),
-        Entity::Recurring => (format!("No recurring entry named \"{name}\"{place}."), ""),
-        Entity::Vault => (
-            format!("No vault named \"{name}\"."),
-            " or create_vault to make it",
-        ),
-        Entity::Account => (
-            format!("No account named \"{name}\"{place}."),
-            " or create_account to add it",
-        ),
-    };
-    if candidates.is_empty() {
-        format!("{subject} Call {} to see what exists{create}.", what.lister())
-    } else {
-        format!(
-            "{subject} Closest names: {}. Use one of them exactly, call {} to see every name{create}.",
-            quoted_list(candidates),
-            what.lister()
-        )
-    }
-}
-
-fn id_for_name_message(
-    what: Entity,
-    given: &str,
-    id_kind: &str,
-    within: Option<&str>,
-    meant: Option<&str>,
-    candidates: &[String],
-) -> String {
-    let mut m = format!("\"{given}\" is {id_kind}, but names are expected, not ids: pass the {what}'s name.");
-    if let Some(name) = meant {
-        m.push_str(&format!(" That id is {what} \"{name}\"."));
-    }
-    if !candidates.is_empty() {
-        let place = within.map(|w| format!(" in {w}")).unwrap_or_default();
-        m.push_str(&format!(" Names{place}: {}.", quoted_list(candidates)));
-    }
-    m.push_str(&format!(" Call {} to see every name.", what.lister()));
-    m
-}
-
-fn ambiguous_message(what: Entity, name: &str, matches: &[Match]) -> String {
-    let listed = matches
-        .iter()
-        .map(|m| format!("\"{}\" ({})", m.name, m.location))
-        .collect::<Vec<_>>()
-        .join(", ");
-    if name.is_empty() {
-        format!("No {what} was named and there are several: {listed}.")
-    } else {
-        format!("\"{name}\" matches several {what}s: {listed}.")
-    }
-}
-
-fn name_taken_message(what: Entity, name: &str, existing: &str) -> String {
-    let (article, renamer) = match what {
-        Entity::Account => ("An", "update_account with newName"),
-        _ => ("A", "rename_vault"),
-    };
-    format!(
-        "{article} {what} named \"{name}\" already exists as {existing}. Use that {what} as it is, or choose a different name ({renamer} renames)."
-    )
+/// `, {s} later`, when an account has entries dated after today (terse lines only).
+fn later(scheduled: Option<&Money>) -> String {
+    scheduled.map(|s| format!(", {s} later")).unwrap_or_default()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::Currency;
+    use crate::domain::{AccountKind, Currency};
 
     #[test]
-    fn not_found_lists_candidates_and_next_step() {
+    fn display_is_one_terse_line_with_the_key_fields() {
         let e = LedgerError::NotFound {
             what: Entity::Account,
-            name: "식비2".into(),
+            name: "식비".into(),
             within: Some("vault \"가계부\"".into()),
-            candidates: vec!["식비".into(), "외식비".into()],
+            candidates: vec!["외식비".into()],
+        };
+        assert_eq!(e.to_string(), "not found: account \"식비\" in vault \"가계부\"");
+        let e = LedgerError::ArchivedAccount { name: "x".into() };
+        assert_eq!(e.to_string(), "archived account \"x\"");
+        let won = |n| Money::from_minor(n, Currency::KRW);
+        let e = LedgerError::AccountMismatch {
+            name: "현금".into(),
+            vault: "vault \"가계부\"".into(),
+            existing: Box::new(AccountShape {
+                kind: AccountKind::Asset,
+                opening: Some(won(0)),
+            }),
+            requested: Box::new(AccountShape {
+                kind: AccountKind::Asset,
+                opening: None,
+            }),
         };
         assert_eq!(
             e.to_string(),
-            "No account named \"식비2\" in vault \"가계부\". Closest names: \"식비\", \"외식비\". Use one of them exactly, call list_accounts to see every name or create_account to add it."
+            "account mismatch: \"현금\" in vault \"가계부\" is asset (opening 0), asked asset (opening unknown)"
         );
-        let none = LedgerError::NotFound {
-            what: Entity::Vault,
-            name: "x".into(),
-            within: None,
-            candidates: vec![],
-        };
         assert_eq!(
-            none.to_string(),
-            "No vault named \"x\". Call list_vaults to see what exists or create_vault to make it."
+            LedgerError::internal("broken index").to_string(),
+            "internal ledger error: broken index"
         );
-    }
-
-    #[test]
-    fn ambiguous_and_unbalanced_read_well() {
-        let e = LedgerError::Ambiguous {
-            what: Entity::Vault,
-            name: String::new(),
-            matches: vec![
-                Match {
-                    name: "가계부".into(),
-                    location: "KRW, Asia/Seoul".into(),
-                },
-                Match {
-                    name: "Travel".into(),
-                    location: "USD, America/New_York".into(),
-                },
-            ],
-        };
-        assert_eq!(
-            e.to_string(),
-            "No vault was named and there are several: \"가계부\" (KRW, Asia/Seoul), \"Travel\" (USD, America/New_York)."
-        );
-        let m = |n| Money::from_minor(n, Currency::USD);
-        let u = LedgerError::Unbalanced {
-            debits: m(1250),
-            credits: m(1200),
-            difference: m(50),
-        };
-        assert!(u.to_string().starts_with("The split does not balance: the `from` lines sum to 12.00 and the `to` lines sum to 12.50, so the `to` side is 0.50 more."));
     }
 }

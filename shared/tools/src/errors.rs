@@ -1,5 +1,6 @@
 //! Ledger failures as a model reads them: the one place ledger errors are worded
 //! with the tools' own argument names, and their kind kept for the protocol layer.
+//! The rest read as [`describe`] words them.
 //!
 //! The ledger names inputs by [`Field`]; each tool may spell a field its own way
 //! ([`crate::operation::Operation::argument`]: `record_transaction` has one
@@ -9,6 +10,8 @@ use std::borrow::Cow;
 
 use dochiya_ledger::{EditShape, Entity, ErrorKind, Field, LedgerError, Side};
 use dochiya_protocol::ToolError;
+
+use crate::wording::describe;
 
 /// How a tool spells a ledger field as its argument.
 pub(crate) type Spelling = fn(Field) -> Cow<'static, str>;
@@ -123,26 +126,33 @@ fn message(error: &LedgerError, spell: Spelling) -> String {
         ),
         // The argument naming a vault or an account is called after what it names.
         LedgerError::Ambiguous { what, name, .. } if name.is_empty() => {
-            format!("{error} Pass `{what}` with one of these names.")
+            format!("{} Pass `{what}` with one of these names.", describe(error))
         }
         // Each match is listed by a name that means it alone (an archived account's handle).
         LedgerError::Ambiguous {
             what: Entity::Account,
             ..
-        } => format!("{error} Pass one of the quoted names exactly as the account to say which one."),
-        LedgerError::Ambiguous { what, .. } => format!("{error} Pass the {what} argument to say which one."),
+        } => format!(
+            "{} Pass one of the quoted names exactly as the account to say which one.",
+            describe(error)
+        ),
+        LedgerError::Ambiguous { what, .. } => {
+            format!("{} Pass the {what} argument to say which one.", describe(error))
+        }
         LedgerError::VersionMismatch { current, .. } => format!(
-            "{error} Call get_transaction to see it, then edit again with expectedVersion {current} if the correction still applies."
+            "{} Call get_transaction to see it, then edit again with expectedVersion {current} if the correction still applies.",
+            describe(error)
         ),
         LedgerError::EditShape(EditShape::LinesAndSimple) => "Invalid lines: send either `lines` (every line anew) or `amount`/`from`/`to`, not both.".into(),
         LedgerError::EditShape(EditShape::NothingToChange) => "Nothing to change: give at least one of amount, date, memo, from, to or lines.".into(),
         LedgerError::EditShape(EditShape::SplitNeedsLines) => "Invalid amount: this transaction has several lines on a side, so `amount`, `from` and `to` do not say which line; send `lines` with every from and to line as it should be (get_transaction shows the current ones).".into(),
         LedgerError::FarFutureDate { .. } => format!(
-            "Invalid date: {error} If that date is really meant, call again with futureDate: true; otherwise correct the date (or leave it out for today)."
+            "Invalid date: {} If that date is really meant, call again with futureDate: true; otherwise correct the date (or leave it out for today).",
+            describe(error)
         ),
         LedgerError::Conflict => "Another change to the same data happened at the same moment and nothing was written; call again (a recorded entry with the same idempotencyKey).".into(),
         LedgerError::Transient(_) => "The ledger store is temporarily unavailable and nothing was written; call again in a moment with the same arguments (a recorded entry with the same idempotencyKey, so it is recorded once).".into(),
-        other => other.to_string(),
+        other => describe(other),
     }
 }
 

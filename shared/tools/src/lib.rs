@@ -13,6 +13,7 @@ mod text;
 mod tools;
 pub mod views;
 mod wire;
+pub mod wording;
 
 use std::sync::Arc;
 

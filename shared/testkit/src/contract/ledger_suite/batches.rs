@@ -386,7 +386,15 @@ pub async fn batch_dry_run_reports_every_problem<S: Store>(store: S) {
                 ..
             } => "ok".to_string(),
             EntryResult::Duplicate(d) => format!("duplicate {:?}", d.matched_by),
-            EntryResult::Failed(e) => e.to_string(),
+            EntryResult::Failed(LedgerError::InvalidInput { field, message }) => {
+                format!("{field:?}: {message}")
+            }
+            EntryResult::Failed(LedgerError::NotFound {
+                what,
+                name,
+                within,
+                candidates,
+            }) => format!("{what:?} {name:?} not found in {within:?}, candidates {candidates:?}"),
             other => panic!("a dry run records nothing: {other:?}"),
         })
         .collect();
@@ -394,14 +402,14 @@ pub async fn batch_dry_run_reports_every_problem<S: Store>(store: S) {
         messages,
         vec![
             "ok".to_string(),
-            "No account named \"외식\" in vault \"가계부\". Call list_accounts to see what exists or create_account to add it.".into(),
-            "Invalid amount of from line 1: the amount is zero; record only amounts that moved".into(),
-            "Invalid amount of to line 1: 12.5 has more decimals than the currency allows: KRW has no minor unit, so amounts are whole numbers; amounts are never rounded, so send the exact amount".into(),
-            "Invalid date: \"2026-02-30\" is not a real date".into(),
+            r#"Account "외식" not found in Some("vault \"가계부\""), candidates []"#.into(),
+            "LineAmount { side: From, index: 0 }: the amount is zero; record only amounts that moved".into(),
+            "LineAmount { side: To, index: 0 }: 12.5 has more decimals than the currency allows: KRW has no minor unit, so amounts are whole numbers; amounts are never rounded, so send the exact amount".into(),
+            "Date: \"2026-02-30\" is not a real date".into(),
             "duplicate ExternalRef".into(),
             "ok".into(),
             "ok".into(),
-            "Invalid account of from line 1: \"신한카드\" is on both sides; a transaction moves money between different accounts".into(),
+            "LineAccount { side: From, index: 0 }: \"신한카드\" is on both sides; a transaction moves money between different accounts".into(),
         ]
     );
     // What the three good entries would do: 신한카드 50,000 + 8,000; 식비 12,000 + 8,000; 현금 100,000 − 2 × 5,000.
@@ -435,11 +443,12 @@ pub async fn batch_dry_run_reports_every_problem<S: Store>(store: S) {
     // Bounds before any work: no entries, too many entries.
     for n in [0, 101] {
         let e = call!(l.record_transactions(&me, batch(statement("n", n), "bounds"))).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            format!(
-                "Invalid entries: send 1–100 entries in one call; this call has {n}. Split a longer statement into several calls, each with its own idempotency key"
-            )
+        let why = format!(
+            "send 1–100 entries in one call; this call has {n}. Split a longer statement into several calls, each with its own idempotency key"
+        );
+        assert!(
+            matches!(&e, LedgerError::InvalidInput { field: Field::Entries, message } if *message == why),
+            "{e:?}"
         );
     }
 }

@@ -86,12 +86,16 @@ pub async fn archived_accounts_have_handles<S: Store>(store: S) {
         }
     ))
     .unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        format!(
-            "\"국민카드\" matches several accounts: \"{h1}\" (archived account {} in vault \"가계부\"), \"{h2}\" (archived account {} in vault \"가계부\").",
-            first.account_id, second.account_id
-        )
+    let places = [
+        format!("archived account {} in vault \"가계부\"", first.account_id),
+        format!("archived account {} in vault \"가계부\"", second.account_id),
+    ];
+    assert!(
+        matches!(&e, LedgerError::Ambiguous { what: Entity::Account, name, matches }
+            if name == "국민카드"
+                && matches.iter().map(|m| (m.name.as_str(), m.location.as_str()))
+                    .eq([(h1, places[0].as_str()), (h2, places[1].as_str())])),
+        "{e:?}"
     );
 
     clock.advance_seconds(1);
@@ -143,11 +147,9 @@ pub async fn archived_accounts_have_handles<S: Store>(store: S) {
 
     // Writes name the archived card by its handle and are refused as archived, by that handle.
     let refused = call!(l.record_transaction(&me, tx(h1, "식비", "1000", None, "x"))).unwrap_err();
-    assert_eq!(
-        refused.to_string(),
-        format!(
-            "Account \"{h1}\" is archived, so new transactions cannot use it. Use another account (list_accounts shows the live ones), or create a new account."
-        )
+    assert!(
+        matches!(&refused, LedgerError::ArchivedAccount { name } if name == h1),
+        "{refused:?}"
     );
     let snap = call!(l.upsert_snapshot(
         &me,
@@ -188,11 +190,12 @@ pub async fn archived_accounts_have_handles<S: Store>(store: S) {
 
     // Renaming or archiving by handle is understood and refused as archived.
     let e = call!(l.rename_account(&me, None, h2, "옛 카드")).unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        format!(
-            "No account named \"{h2}\" in vault \"가계부\" (an archived account has that name; archived accounts cannot be renamed or archived again). Call list_accounts to see what exists or create_account to add it."
-        )
+    assert!(
+        matches!(&e, LedgerError::NotFound { what: Entity::Account, name, within, candidates }
+            if name == h2
+                && within.as_deref() == Some("vault \"가계부\" (an archived account has that name; archived accounts cannot be renamed or archived again)")
+                && candidates.is_empty()),
+        "{e:?}"
     );
 }
 
@@ -202,10 +205,11 @@ pub async fn handle_shaped_names_are_refused<S: Store>(store: S) {
     let me = fresh_person("handle-shape");
     vault(&l, &me, "가계부").await;
     account(&l, &me, "국민카드", AccountKind::Liability, None).await;
-    let refused = |name: &str| {
-        format!(
-            "Invalid {{}}: \"{name}\" has the form of an archived account's handle (name (archived YYYY-MM-DD)), which always means that archived account; choose a name without the \"(archived …)\" part"
-        )
+    let refused = |e: &LedgerError, field: Field, name: &str| {
+        let why = format!(
+            "\"{name}\" has the form of an archived account's handle (name (archived YYYY-MM-DD)), which always means that archived account; choose a name without the \"(archived …)\" part"
+        );
+        matches!(e, LedgerError::InvalidInput { field: f, message } if *f == field && *message == why)
     };
     let e = call!(l.create_account(
         &me,
@@ -220,15 +224,12 @@ pub async fn handle_shaped_names_are_refused<S: Store>(store: S) {
         }
     ))
     .unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        refused("국민카드 (archived 2026-03-15)").replace("{}", "name")
+    assert!(
+        refused(&e, Field::Name, "국민카드 (archived 2026-03-15)"),
+        "{e:?}"
     );
     let e = call!(l.rename_account(&me, None, "국민카드", "국민카드 (Archived #3)")).unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        refused("국민카드 (Archived #3)").replace("{}", "new name")
-    );
+    assert!(refused(&e, Field::NewName, "국민카드 (Archived #3)"), "{e:?}");
     // A name that only mentions the word is fine.
     let ok = call!(l.rename_account(&me, None, "국민카드", "국민카드 (archived soon)")).expect("rename");
     assert_eq!(ok.name, "국민카드 (archived soon)");
@@ -250,11 +251,11 @@ pub async fn ids_where_names_belong<S: Store>(store: S) {
     .await;
     let by_id = bank.account_id.to_string();
     let e = call!(l.record_transaction(&me, tx(&by_id, "식비", "1000", None, "x"))).unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        format!(
-            "\"{by_id}\" is an id (a UUID), but names are expected, not ids: pass the account's name. That id is account \"카카오뱅크\". Names in vault \"가계부\": \"식비\", \"카카오뱅크\". Call list_accounts to see every name."
-        )
+    assert!(
+        matches!(&e, LedgerError::IdForName { what: Entity::Account, given, id_kind: "an id (a UUID)", within, meant, candidates }
+            if *given == by_id && within.as_deref() == Some("vault \"가계부\"")
+                && meant.as_deref() == Some("카카오뱅크") && candidates == &["식비", "카카오뱅크"]),
+        "{e:?}"
     );
     assert_eq!(e.kind(), crate::error::ErrorKind::InvalidInput);
     let tx_id = lunch.transaction.transaction_id.to_string();
@@ -266,18 +267,16 @@ pub async fn ids_where_names_belong<S: Store>(store: S) {
         }
     ))
     .unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        format!(
-            "\"{tx_id}\" is a transaction id, but names are expected, not ids: pass the account's name. Names in vault \"가계부\": \"식비\", \"카카오뱅크\". Call list_accounts to see every name."
-        )
+    assert!(
+        matches!(&e, LedgerError::IdForName { what: Entity::Account, given, id_kind: "a transaction id", within, meant: None, candidates }
+            if *given == tx_id && within.as_deref() == Some("vault \"가계부\"") && candidates == &["식비", "카카오뱅크"]),
+        "{e:?}"
     );
     let vault_id = v.vault_id.to_string();
     let e = call!(l.list_accounts(&me, Some(&vault_id), false)).unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        format!(
-            "\"{vault_id}\" is an id (a UUID), but names are expected, not ids: pass the vault's name. That id is vault \"가계부\". Names: \"가계부\". Call list_vaults to see every name."
-        )
+    assert!(
+        matches!(&e, LedgerError::IdForName { what: Entity::Vault, given, id_kind: "an id (a UUID)", within: None, meant, candidates }
+            if *given == vault_id && meant.as_deref() == Some("가계부") && candidates == &["가계부"]),
+        "{e:?}"
     );
 }

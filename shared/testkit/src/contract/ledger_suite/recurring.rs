@@ -170,9 +170,10 @@ pub async fn recurring_change_and_removal<S: Store>(store: S) {
         }
     ))
     .unwrap_err();
-    assert_eq!(
-        refused.to_string(),
-        "Invalid name: a recurring entry named \"월세\" already exists with other settings: amount 500000 (sent 550000), day 25 (sent 5). Send change: true to change it from its next date on, or use another name"
+    assert!(
+        matches!(&refused, LedgerError::InvalidInput { field: Field::Recurring("name"), message }
+            if message == "a recurring entry named \"월세\" already exists with other settings: amount 500000 (sent 550000), day 25 (sent 5). Send change: true to change it from its next date on, or use another name"),
+        "{refused:?}"
     );
     let changed = set(
         &l,
@@ -224,9 +225,10 @@ pub async fn recurring_change_and_removal<S: Store>(store: S) {
         }
     ))
     .unwrap_err();
-    assert_eq!(
-        gone.to_string(),
-        "No recurring entry named \"월세2\" in vault \"가계부\". Call list_recurring to see what exists."
+    assert!(
+        matches!(&gone, LedgerError::NotFound { what: Entity::Recurring, name, within, candidates }
+            if name == "월세2" && within.as_deref() == Some("vault \"가계부\"") && candidates.is_empty()),
+        "{gone:?}"
     );
 }
 
@@ -318,54 +320,75 @@ pub async fn recurring_refuses_bad_input<S: Store>(store: S) {
     let refusal = |input: RecurringInput| {
         let l = l.clone();
         let me = me.clone();
-        async move {
-            call!(l.set_recurring(&me, input.clone()))
-                .unwrap_err()
-                .to_string()
-        }
+        async move { call!(l.set_recurring(&me, input.clone())).unwrap_err() }
     };
-    assert_eq!(
-        refusal(RecurringInput {
-            to: Some("주거".into()),
-            ..rent(Some(25), None)
-        })
-        .await,
-        "No account named \"주거\" in vault \"가계부\". Closest names: \"주거비\". Use one of them exactly, call list_accounts to see every name or create_account to add it."
+    let invalid = |e: LedgerError| match e {
+        LedgerError::InvalidInput { field, message } => (field, message),
+        other => panic!("expected InvalidInput, got {other:?}"),
+    };
+    let unknown = refusal(RecurringInput {
+        to: Some("주거".into()),
+        ..rent(Some(25), None)
+    })
+    .await;
+    assert!(
+        matches!(&unknown, LedgerError::NotFound { what: Entity::Account, name, within, candidates }
+            if name == "주거" && within.as_deref() == Some("vault \"가계부\"") && candidates == &["주거비"]),
+        "{unknown:?}"
     );
     for day in [0, 32] {
         assert_eq!(
-            refusal(rent(Some(day), None)).await,
-            format!(
-                "Invalid day: day {day} is not a day of the month; send 1–31 (31, or leaving it out, means the month's last day)"
+            invalid(refusal(rent(Some(day), None)).await),
+            (
+                Field::Recurring("day"),
+                format!(
+                    "day {day} is not a day of the month; send 1–31 (31, or leaving it out, means the month's last day)"
+                )
             )
         );
     }
     assert_eq!(
+        invalid(
+            refusal(RecurringInput {
+                end: Some(date("2026-03-01")),
+                ..rent(Some(25), None)
+            })
+            .await
+        ),
+        (
+            Field::Recurring("end"),
+            "end 2026-03-01 is before start 2026-03-15; send an end on or after the start, or leave it out"
+                .into()
+        )
+    );
+    let (field, cents) = invalid(
         refusal(RecurringInput {
-            end: Some(date("2026-03-01")),
+            amount: Some(d("12.50")),
             ..rent(Some(25), None)
         })
         .await,
-        "Invalid end: end 2026-03-01 is before start 2026-03-15; send an end on or after the start, or leave it out"
     );
-    let cents = refusal(RecurringInput {
-        amount: Some(d("12.50")),
-        ..rent(Some(25), None)
-    })
-    .await;
-    assert!(cents.starts_with("Invalid amount: "), "{cents}");
+    assert_eq!(field, Field::Amount);
     assert!(cents.contains("KRW"), "{cents}");
     assert_eq!(
-        refusal(RecurringInput {
-            from: None,
-            ..rent(Some(25), None)
-        })
-        .await,
-        "Invalid from: there is no recurring entry named \"월세\" yet; to create it send from as well"
+        invalid(
+            refusal(RecurringInput {
+                from: None,
+                ..rent(Some(25), None)
+            })
+            .await
+        ),
+        (
+            Field::Recurring("from"),
+            "there is no recurring entry named \"월세\" yet; to create it send from as well".into()
+        )
     );
     assert_eq!(
-        refusal(rent(Some(25), Some("2025-03-14"))).await,
-        "Invalid start: start 2025-03-14 is more than a year before today (2026-03-15); send a start within the last year"
+        invalid(refusal(rent(Some(25), Some("2025-03-14"))).await),
+        (
+            Field::Recurring("start"),
+            "start 2025-03-14 is more than a year before today (2026-03-15); send a start within the last year".into()
+        )
     );
     let list = call!(l.list_recurring(&me, None, None)).expect("list");
     assert_eq!((list.recurring.len(), list.upcoming.len()), (0, 0));

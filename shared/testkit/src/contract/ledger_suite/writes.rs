@@ -72,11 +72,7 @@ pub async fn listings_leave_voided_entries_out_unless_asked<S: Store>(store: S) 
         }
     ))
     .unwrap_err();
-    assert!(
-        e.to_string()
-            .starts_with("The cursor was not made by this listing"),
-        "{e}"
-    );
+    assert!(matches!(&e, LedgerError::BadCursor), "{e:?}");
 }
 
 /// A replay says so and, when the entry was voided or edited since, also shows it as it
@@ -392,13 +388,6 @@ pub async fn duplicate_guard_goes_by_the_entry<S: Store>(store: S) {
             ),
             other => panic!("expected a probable duplicate, got {other:?}"),
         }
-        assert_eq!(
-            e.to_string(),
-            format!(
-                "An entry with the same date, accounts and amount was recorded 1 minute(s) ago as transaction {} (dated 2026-03-15, memo \"아이스 아메리카노\"); it is probably a duplicate.",
-                earlier.transaction_id
-            )
-        );
     }
     // Another amount, other accounts, or another date is another entry.
     record(&l, &me, tx("카카오뱅크", "식비", "4600", None, "아아")).await;
@@ -452,12 +441,11 @@ pub async fn duplicate_guard_catches_a_repeat_after_local_midnight<S: Store>(sto
     assert_eq!(late.transaction.date.to_string(), "2026-03-14");
     clock.advance_seconds(3 * 60);
     let e = call!(l.record_transaction(&me, tx("Checking", "Food", "12.50", None, "tacos"))).unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        format!(
-            "An entry with the same date, accounts and amount was recorded 3 minute(s) ago as transaction {} (dated 2026-03-14, memo \"tacos\"); it is probably a duplicate.",
-            late.transaction.transaction_id
-        )
+    assert!(
+        matches!(&e, LedgerError::ProbableDuplicate { earlier_id, earlier_date, earlier_memo, minutes_ago: 3, .. }
+            if *earlier_id == late.transaction.transaction_id
+                && *earlier_date == date("2026-03-14") && earlier_memo == "tacos"),
+        "{e:?}"
     );
     let meant = record(
         &l,
