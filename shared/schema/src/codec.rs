@@ -247,6 +247,7 @@ impl Membership {
 }
 
 impl Membership {
+    /// This record as item attributes.
     pub fn to_attrs(&self) -> Attrs {
         BTreeMap::from([
             ("vaultId".into(), sv(self.vault_id.to_string())),
@@ -258,6 +259,7 @@ impl Membership {
         ])
     }
 
+    /// This record from an item's attributes (a missing or mistyped one is corrupt data).
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
         Ok(Membership {
             role: role(a)?,
@@ -369,6 +371,7 @@ pub struct EndedRec {
 }
 
 impl EndedRec {
+    /// This record as item attributes.
     pub fn to_attrs(&self) -> Attrs {
         BTreeMap::from([
             ("vaultId".into(), sv(self.vault_id.to_string())),
@@ -379,6 +382,7 @@ impl EndedRec {
         ])
     }
 
+    /// This record from an item's attributes (a missing or mistyped one is corrupt data).
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
         Ok(EndedRec {
             vault_id: parse_or_corrupt(VaultId::parse(s(a, "vaultId")?), "vault id")?,
@@ -391,6 +395,7 @@ impl EndedRec {
 }
 
 impl MemberRec {
+    /// This record as item attributes.
     pub fn to_attrs(&self) -> Attrs {
         BTreeMap::from([
             ("person".into(), sv(&self.person)),
@@ -401,6 +406,7 @@ impl MemberRec {
         ])
     }
 
+    /// This record from an item's attributes (a missing or mistyped one is corrupt data).
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
         Ok(MemberRec {
             person: s(a, "person")?.to_string(),
@@ -466,6 +472,7 @@ impl InviteRec {
         attrs
     }
 
+    /// This record from an item's attributes (a missing or mistyped one is corrupt data).
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
         Ok(InviteRec {
             vault_id: parse_or_corrupt(VaultId::parse(s(a, "vaultId")?), "vault id")?,
@@ -562,6 +569,7 @@ impl AccountRec {
         attrs
     }
 
+    /// This record from an item's attributes (a missing or mistyped one is corrupt data).
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
         Ok(AccountRec {
             account_id: parse_or_corrupt(AccountId::parse(s(a, "accountId")?), "account id")?,
@@ -639,6 +647,7 @@ impl Period {
 }
 
 impl Rollup {
+    /// This record from an item's attributes (a missing or mistyped one is corrupt data).
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
         let period = match (a.get("month"), a.get("date")) {
             (Some(_), _) => Period::Month(parse_or_corrupt(YearMonth::parse(s(a, "month")?), "month")?),
@@ -742,6 +751,7 @@ impl TxRec {
         }
     }
 
+    /// This record as item attributes.
     pub fn to_attrs(&self) -> Attrs {
         let postings = self
             .postings
@@ -800,6 +810,7 @@ impl TxRec {
         attrs
     }
 
+    /// This record from an item's attributes (a missing or mistyped one is corrupt data).
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
         let id = TransactionId::parse(s(a, "transactionId")?).map_err(|_| corrupt("transactionId"))?;
         let postings = match a.get("postings") {
@@ -872,6 +883,7 @@ impl TxRec {
         })
     }
 
+    /// This record from a stored item.
     pub fn from_item(item: &Item) -> Result<Self, LedgerError> {
         Self::from_attrs(&item.attrs)
     }
@@ -942,6 +954,7 @@ pub struct TagRollup {
 }
 
 impl TagRollup {
+    /// This record from an item's attributes (a missing or mistyped one is corrupt data).
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
         let period = match (a.get("month"), a.get("date")) {
             (Some(_), _) => Period::Month(parse_or_corrupt(YearMonth::parse(s(a, "month")?), "month")?),
@@ -987,12 +1000,14 @@ pub struct VersionRec {
 }
 
 impl VersionRec {
+    /// This record as item attributes.
     pub fn to_attrs(&self) -> Attrs {
         let mut attrs = self.tx.to_attrs();
         attrs.insert("replacedAt".into(), Value::N(self.replaced_at_ms));
         attrs
     }
 
+    /// This record from an item's attributes (a missing or mistyped one is corrupt data).
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
         Ok(VersionRec {
             tx: TxRec::from_attrs(a)?,
@@ -1024,6 +1039,7 @@ pub struct StoredBalance {
 }
 
 impl IdemRec {
+    /// This record as item attributes.
     pub fn to_attrs(&self) -> Attrs {
         let balances = self
             .balances
@@ -1049,6 +1065,7 @@ impl IdemRec {
         ])
     }
 
+    /// This record from an item's attributes (a missing or mistyped one is corrupt data).
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
         let tx = match a.get("tx") {
             Some(Value::M(m)) => TxRec::from_attrs(m)?,
@@ -1091,6 +1108,7 @@ pub struct GuardRec {
 }
 
 impl GuardRec {
+    /// This record as item attributes.
     pub fn to_attrs(&self, expires_at: i64) -> Attrs {
         let mut a = BTreeMap::from([
             ("transactionId".into(), sv(self.transaction_id.to_string())),
@@ -1104,6 +1122,7 @@ impl GuardRec {
         a
     }
 
+    /// This record from an item's attributes (a missing or mistyped one is corrupt data).
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
         Ok(GuardRec {
             transaction_id: TransactionId::parse(s(a, "transactionId")?)
@@ -1147,6 +1166,7 @@ pub const SCHEDULE_VERSION: &str = "version";
 pub const HEAD_NEXT: &str = "next";
 
 impl ScheduleRec {
+    /// This record as item attributes.
     pub fn to_attrs(&self) -> Attrs {
         let mut a = BTreeMap::from([
             ("scheduleId".into(), sv(&self.schedule_id)),
@@ -1177,6 +1197,7 @@ impl ScheduleRec {
         a
     }
 
+    /// This record from an item's attributes (a missing or mistyped one is corrupt data).
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
         let date = |name: &str| parse_or_corrupt(LocalDate::parse(s(a, name)?), name);
         let opt_date = |name: &str| match a.get(name) {
@@ -1251,6 +1272,7 @@ impl SnapshotRec {
         ])
     }
 
+    /// This record from an item's attributes (a missing or mistyped one is corrupt data).
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
         Ok(SnapshotRec {
             account_id: parse_or_corrupt(AccountId::parse(s(a, "accountId")?), "account id")?,
@@ -1385,6 +1407,7 @@ pub struct BudgetRec {
 }
 
 impl BudgetRec {
+    /// This record as item attributes.
     pub fn to_attrs(&self, updated_at: i64) -> Attrs {
         let mut attrs = BTreeMap::from([
             ("accountId".into(), sv(self.account_id.to_string())),
@@ -1400,6 +1423,7 @@ impl BudgetRec {
         attrs
     }
 
+    /// This record from an item's attributes (a missing or mistyped one is corrupt data).
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
         Ok(BudgetRec {
             account_id: parse_or_corrupt(AccountId::parse(s(a, "accountId")?), "account id")?,
