@@ -78,7 +78,9 @@ impl Rig {
         self.call_on(&self.server, token, tool, arguments).await
     }
 
-    /// One `tools/call` on a given server.
+    /// One `tools/call` on a given server. A call the store answered as temporarily
+    /// unavailable (moto under load) is made again, up to 4 times, and said on stderr;
+    /// the row counts only the attempt that answered.
     async fn call_on(
         &self,
         server: &Server,
@@ -86,6 +88,27 @@ impl Rig {
         tool: &str,
         arguments: &Value,
     ) -> Result<(Value, Cost), Failure> {
+        let mut attempt = 1;
+        loop {
+            match self.attempt(server, token, tool, arguments).await? {
+                Attempt::Answered(out, cost) => return Ok((out, cost)),
+                Attempt::Unavailable(json) if attempt < 5 => {
+                    eprintln!("{tool}: temporarily unavailable (attempt {attempt}), calling again: {json}");
+                    attempt += 1;
+                    tokio::time::sleep(std::time::Duration::from_millis(200 * attempt)).await;
+                }
+                Attempt::Unavailable(json) => return Err(format!("{tool} {arguments} failed: {json}").into()),
+            }
+        }
+    }
+
+    async fn attempt(
+        &self,
+        server: &Server,
+        token: &str,
+        tool: &str,
+        arguments: &Value,
+    ) -> Result<Attempt, Failure> {
         self.reset();
         let body = format!(
             r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"{tool}","arguments":{arguments},{META}}}}}"#
@@ -107,11 +130,24 @@ impl Rig {
         };
         let json: Value = serde_json::from_slice(response.body())?;
         let result = &json["result"];
+        let text = result["content"][0]["text"].as_str().unwrap_or_default();
+        if result["isError"] == Value::Bool(true) && text.starts_with(UNAVAILABLE) {
+            return Ok(Attempt::Unavailable(json));
+        }
         if result["isError"] == Value::Bool(true) || !result.is_object() {
             return Err(format!("{tool} {arguments} failed: {json}").into());
         }
-        Ok((result["structuredContent"].clone(), cost))
+        Ok(Attempt::Answered(result["structuredContent"].clone(), cost))
     }
+}
+
+/// How the tools begin the answer to a call the store could not serve at the moment.
+const UNAVAILABLE: &str = "The ledger store is temporarily unavailable";
+
+/// One attempt of a call: answered, or refused as temporarily unavailable.
+enum Attempt {
+    Answered(Value, Cost),
+    Unavailable(Value),
 }
 
 #[derive(Clone, Copy, PartialEq)]
