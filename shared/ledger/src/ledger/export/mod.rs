@@ -14,10 +14,9 @@ use super::*;
 use crate::keys;
 use crate::store::Query;
 
-pub use dochiya_schema::export::{
-    Book, BookAccount, ExportFormat, ExportPage, ExportRequest, MAX_PAGE_BYTES, MAX_PAGE_ENTRIES, names_for,
-    preamble, render,
-};
+use dochiya_schema::export::{Book, BookAccount, names_for, preamble, render};
+// The tool's request and page, and its bounds: re-exported by the ledger's root.
+pub use dochiya_schema::export::{ExportFormat, ExportPage, ExportRequest, MAX_PAGE_BYTES, MAX_PAGE_ENTRIES};
 
 /// The vault's book: its accounts under the names that mean them in every tool.
 fn book_of(m: &Membership, cat: &Catalogue) -> Book {
