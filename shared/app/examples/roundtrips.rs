@@ -26,7 +26,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use dochiya_auth::{BearerAuthenticator, DevSecret, DevTokenIssuer};
+use dochiya_auth::{BearerAuthenticator, BuiltinKey, DevSecret, DevTokenIssuer};
+use dochiya_authserver::SigningKey;
 use dochiya_ledger::domain::SystemClock;
 use dochiya_ledger::store::Store;
 use dochiya_ledger::{Ledger, LedgerConfig};
@@ -37,6 +38,8 @@ use http::Request;
 use serde_json::{Value, json};
 
 const RESOURCE: &str = "http://127.0.0.1:8080/mcp";
+/// The issuer our authorization server would have at that origin.
+const ISSUER: &str = "http://127.0.0.1:8080";
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
 
 type Failure = Box<dyn std::error::Error>;
@@ -48,6 +51,8 @@ struct Rig {
     sdk: CallCounter,
     issuer: DevTokenIssuer,
     secret: DevSecret,
+    /// The key our authorization server would sign with: tokens carrying a roster hint.
+    key: SigningKey,
 }
 
 /// What one call cost.
@@ -68,9 +73,47 @@ impl Rig {
         self.sdk.take();
     }
 
-    /// A server as a new instance would have it: a ledger whose roster cache is empty.
+    /// A server as a new instance would have it: a ledger whose roster cache is empty,
+    /// verifying our authorization server's tokens (and dev tokens beside).
     fn cold_server(&self) -> Result<Server, Failure> {
-        server_over(self.counting.clone(), &self.secret)
+        let public = self.key.public();
+        let key = BuiltinKey {
+            kid: public.kid,
+            x: public.x,
+            y: public.y,
+        };
+        let auth = BearerAuthenticator::builtin(
+            RESOURCE,
+            &[],
+            ISSUER,
+            &key,
+            Duration::from_secs(30),
+            Some(&self.secret),
+        )?;
+        server_with(self.counting.clone(), Arc::new(auth))
+    }
+
+    /// An access token as our authorization server mints it for `sub` now: its roster
+    /// hint read at minting (decision 044; that one query is the token's, not a call's).
+    async fn hinted_token(&self, sub: &str) -> Result<String, Failure> {
+        let ledger = Ledger::new(
+            self.counting.clone(),
+            Arc::new(SystemClock),
+            LedgerConfig::default(),
+        );
+        let who = dochiya_ledger::domain::PersonId::new(sub)?;
+        let hint = ledger
+            .roster_hint(&who)
+            .await?
+            .ok_or("no hint: too many vaults")?;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)?
+            .as_secs();
+        let claims = json!({
+            "iss": ISSUER, "sub": sub, "aud": RESOURCE, "scope": "ledger:read ledger:write",
+            "iat": now, "nbf": now, "exp": now + 3600, "rh": hint,
+        });
+        Ok(self.key.sign_access_token(&claims).await?)
     }
 
     /// One `tools/call` on the warm server; returns its structuredContent and what it cost.
@@ -258,22 +301,27 @@ async fn rig() -> Result<Rig, Failure> {
         sdk,
         issuer,
         secret,
+        key: SigningKey::generate()?.0,
     })
 }
 
 /// The real assembly (every tool, dev auth) over a new ledger on `store`.
 fn server_over(store: Arc<CountingStore<dyn Store>>, secret: &DevSecret) -> Result<Server, Failure> {
-    let ledger = Ledger::new(store, Arc::new(SystemClock), LedgerConfig::default());
     let auth = BearerAuthenticator::dev(RESOURCE, &[], secret, Duration::from_secs(30))?;
+    server_with(store, Arc::new(auth))
+}
+
+/// The real assembly (every tool) over a new ledger on `store`, verifying with `auth`.
+fn server_with(
+    store: Arc<CountingStore<dyn Store>>,
+    auth: Arc<dyn dochiya_protocol::Authenticator>,
+) -> Result<Server, Failure> {
+    let ledger = Ledger::new(store, Arc::new(SystemClock), LedgerConfig::default());
     let config = ServerConfig {
         instructions: dochiya_tools::INSTRUCTIONS.to_owned(),
         ..ServerConfig::default()
     };
-    Ok(Server::new(
-        config,
-        dochiya_tools::all(Arc::new(ledger)),
-        Arc::new(auth),
-    )?)
+    Ok(Server::new(config, dochiya_tools::all(Arc::new(ledger)), auth)?)
 }
 
 #[tokio::main(flavor = "current_thread")]
@@ -577,103 +625,103 @@ async fn main() -> Result<(), Failure> {
         .as_str()
         .ok_or("no transactionId")?
         .to_owned();
+    // Each table gets its own names, keys and entry, so the second is no replay of the first.
+    let cases = |t: &str, id: &str| -> Vec<(&'static str, Class, Value)> {
+        vec![
+            ("list_vaults", Class::Read, json!({})),
+            ("list_accounts", Class::Read, json!({})),
+            ("list_transactions", Class::Read, json!({})),
+            ("get_transaction", Class::Read, json!({"transactionId": id})),
+            ("get_balances", Class::Read, json!({})),
+            (
+                "spending_report",
+                Class::Read,
+                json!({"from": year_start, "to": today, "by": "month"}),
+            ),
+            (
+                "net_worth_history",
+                Class::Read,
+                json!({"from": from_month, "to": this_month}),
+            ),
+            ("reconcile", Class::Read, json!({})),
+            ("list_snapshots", Class::Read, json!({})),
+            ("budget_report", Class::Read, json!({})),
+            ("export_transactions", Class::Read, json!({"format": "hledger"})),
+            ("card_bill", Class::Read, json!({"account": "신한카드"})),
+            ("list_recurring", Class::Read, json!({})),
+            (
+                "set_recurring",
+                Class::Write,
+                json!({"name": format!("관리비{t}"), "from": "카카오뱅크", "to": "식비", "amount": "200000", "day": 10,
+                       "start": next_month_day(y, m, 10)}),
+            ),
+            (
+                "record_transaction",
+                Class::Write,
+                json!({"from": "카카오뱅크", "to": "식비", "amount": "8000", "memo": "커피", "idempotencyKey": format!("rt-cold{t}")}),
+            ),
+            (
+                "record_transaction (lines)",
+                Class::Write,
+                json!({"lines": {"from": [{"account": "카카오뱅크", "amount": "3000"}],
+                       "to": [{"account": "식비", "amount": "2000"}, {"account": "교통비", "amount": "1000"}]},
+                       "memo": "편의점", "idempotencyKey": format!("rt-cold-split{t}")}),
+            ),
+            (
+                "record_transactions",
+                Class::Write,
+                json!({"entries": [{"from": "카카오뱅크", "to": "교통비", "amount": "1550", "memo": "택시"}],
+                       "idempotencyKey": format!("rt-cold-batch{t}")}),
+            ),
+            (
+                "edit_transaction",
+                Class::Write,
+                json!({"transactionId": id, "amount": "7500", "idempotencyKey": format!("rt-cold-edit{t}")}),
+            ),
+            ("void_transaction", Class::Write, json!({"transactionId": id})),
+            (
+                "upsert_snapshot",
+                Class::Write,
+                json!({"account": "카카오뱅크", "date": today, "balance": "900000"}),
+            ),
+            (
+                "delete_snapshot",
+                Class::Write,
+                json!({"account": "카카오뱅크", "date": today}),
+            ),
+            (
+                "set_budget",
+                Class::Write,
+                json!({"account": "교통비", "amount": "100000"}),
+            ),
+            (
+                "create_account",
+                Class::Write,
+                json!({"name": format!("적금{t}"), "kind": "asset"}),
+            ),
+            (
+                "update_account",
+                Class::Write,
+                json!({"account": format!("적금{t}"), "newName": format!("청약{t}")}),
+            ),
+            (
+                "update_account (archive)",
+                Class::Write,
+                json!({"account": format!("청약{t}"), "archive": true}),
+            ),
+            ("share_vault", Class::Write, json!({})),
+            // The caller's latest operation (the void above), its pointer read first.
+            ("undo", Class::Write, json!({})),
+            ("create_vault", Class::Write, json!({"name": format!("여행{t}")})),
+            (
+                "rename_vault",
+                Class::Write,
+                json!({"vault": format!("여행{t}"), "newName": format!("여행2{t}")}),
+            ),
+        ]
+    };
     let mut cold = Vec::new();
-    for (tool, class, args) in [
-        ("list_vaults", Class::Read, json!({})),
-        ("list_accounts", Class::Read, json!({})),
-        ("list_transactions", Class::Read, json!({})),
-        ("get_transaction", Class::Read, json!({"transactionId": cold_id})),
-        ("get_balances", Class::Read, json!({})),
-        (
-            "spending_report",
-            Class::Read,
-            json!({"from": year_start, "to": today, "by": "month"}),
-        ),
-        (
-            "net_worth_history",
-            Class::Read,
-            json!({"from": from_month, "to": this_month}),
-        ),
-        ("reconcile", Class::Read, json!({})),
-        ("list_snapshots", Class::Read, json!({})),
-        ("budget_report", Class::Read, json!({})),
-        ("export_transactions", Class::Read, json!({"format": "hledger"})),
-        ("card_bill", Class::Read, json!({"account": "신한카드"})),
-        ("list_recurring", Class::Read, json!({})),
-        (
-            "set_recurring",
-            Class::Write,
-            json!({"name": "관리비", "from": "카카오뱅크", "to": "식비", "amount": "200000", "day": 10,
-                   "start": next_month_day(y, m, 10)}),
-        ),
-        (
-            "record_transaction",
-            Class::Write,
-            json!({"from": "카카오뱅크", "to": "식비", "amount": "8000", "memo": "커피", "idempotencyKey": "rt-cold"}),
-        ),
-        (
-            "record_transaction (lines)",
-            Class::Write,
-            json!({"lines": {"from": [{"account": "카카오뱅크", "amount": "3000"}],
-                   "to": [{"account": "식비", "amount": "2000"}, {"account": "교통비", "amount": "1000"}]},
-                   "memo": "편의점", "idempotencyKey": "rt-cold-split"}),
-        ),
-        (
-            "record_transactions",
-            Class::Write,
-            json!({"entries": [{"from": "카카오뱅크", "to": "교통비", "amount": "1550", "memo": "택시"}],
-                   "idempotencyKey": "rt-cold-batch"}),
-        ),
-        (
-            "edit_transaction",
-            Class::Write,
-            json!({"transactionId": cold_id, "amount": "7500", "idempotencyKey": "rt-cold-edit"}),
-        ),
-        (
-            "void_transaction",
-            Class::Write,
-            json!({"transactionId": cold_id}),
-        ),
-        (
-            "upsert_snapshot",
-            Class::Write,
-            json!({"account": "카카오뱅크", "date": today, "balance": "900000"}),
-        ),
-        (
-            "delete_snapshot",
-            Class::Write,
-            json!({"account": "카카오뱅크", "date": today}),
-        ),
-        (
-            "set_budget",
-            Class::Write,
-            json!({"account": "교통비", "amount": "100000"}),
-        ),
-        (
-            "create_account",
-            Class::Write,
-            json!({"name": "적금", "kind": "asset"}),
-        ),
-        (
-            "update_account",
-            Class::Write,
-            json!({"account": "적금", "newName": "청약"}),
-        ),
-        (
-            "update_account (archive)",
-            Class::Write,
-            json!({"account": "청약", "archive": true}),
-        ),
-        ("share_vault", Class::Write, json!({})),
-        // The caller's latest operation (the void above), its pointer read first.
-        ("undo", Class::Write, json!({})),
-        ("create_vault", Class::Write, json!({"name": "여행"})),
-        (
-            "rename_vault",
-            Class::Write,
-            json!({"vault": "여행", "newName": "여행2"}),
-        ),
-    ] {
+    for (tool, class, args) in cases("", &cold_id) {
         let server = rig.cold_server()?;
         let name = tool.split(' ').next().unwrap_or(tool);
         let (_, cost) = rig.call_on(&server, &me, name, &args).await?;
@@ -681,7 +729,7 @@ async fn main() -> Result<(), Failure> {
     }
     let cold_over: Vec<&str> = cold.iter().filter(|r| !r.verdict().0).map(|r| r.tool).collect();
     println!(
-        "\nThe same on a new instance (empty roster cache: one more query, one more round, once per person)"
+        "\nThe same on a new instance (empty roster cache, a token without a hint: one more query, one more round, once per person)"
     );
     print_rows(&cold);
     println!(
@@ -689,6 +737,39 @@ async fn main() -> Result<(), Failure> {
         cold.len(),
         cold_over.len(),
         cold_over
+    );
+
+    // Again, each call with a token as our authorization server mints it: the roster
+    // hint read at minting (decision 044), the token minted anew before each call (as
+    // after a refresh), so the hint is current.
+    let recorded = rig
+        .call(
+            &me,
+            "record_transaction",
+            &json!({"from": "카카오뱅크", "to": "식비", "amount": "7100", "memo": "저녁", "idempotencyKey": "rt-hinted-0"}),
+        )
+        .await?
+        .0;
+    let hinted_id = recorded["transaction"]["transactionId"]
+        .as_str()
+        .ok_or("no transactionId")?
+        .to_owned();
+    let mut hinted = Vec::new();
+    for (tool, class, args) in cases("-h", &hinted_id) {
+        let token = rig.hinted_token("roundtrips-a").await?;
+        let server = rig.cold_server()?;
+        let name = tool.split(' ').next().unwrap_or(tool);
+        let (_, cost) = rig.call_on(&server, &token, name, &args).await?;
+        hinted.push(Row { tool, class, cost });
+    }
+    let hinted_over: Vec<&str> = hinted.iter().filter(|r| !r.verdict().0).map(|r| r.tool).collect();
+    println!("\nThe same on a new instance, the token carrying its roster hint (decision 044)");
+    print_rows(&hinted);
+    println!(
+        "hinted cold rows: {}, over budget: {} {:?}",
+        hinted.len(),
+        hinted_over.len(),
+        hinted_over
     );
 
     batch_of_a_hundred(&rig, &today).await?;

@@ -40,7 +40,12 @@ pub async fn build(config: &Config) -> Result<Assembled, StartupError> {
     // misconfigured start changes nothing.
     let prepared = prepare_authentication(config).await?;
     let store = open_store(&config.app).await?;
-    let (authenticator, authserver) = prepared.finish(&store)?;
+    let ledger = Arc::new(Ledger::new(
+        Arc::clone(&store),
+        Arc::new(SystemClock),
+        config.ledger.clone(),
+    ));
+    let (authenticator, authserver) = prepared.finish(&store, &ledger)?;
     let sign_in_code = match authserver.as_deref().and_then(AuthServer::sign_in_code) {
         Some(code) => {
             std::fs::create_dir_all(&config.app.data_dir).map_err(StartupError::SignInCode)?;
@@ -64,7 +69,6 @@ pub async fn build(config: &Config) -> Result<Assembled, StartupError> {
         )?),
         AuthMode::Jwt(_) | AuthMode::Builtin(_) => None,
     };
-    let ledger = Arc::new(Ledger::new(store, Arc::new(SystemClock), config.ledger.clone()));
     let tools = dochiya_tools::all(Arc::clone(&ledger));
     let app = App::from_parts(
         server_config(config, dochiya_tools::INSTRUCTIONS),
@@ -129,7 +133,7 @@ async fn prepare_authentication(whole: &Config) -> Result<Prepared, StartupError
 impl Prepared {
     /// The verifier and, in builtin mode, the authorization server on `store` (the
     /// ledger's own store: its items live in `AS#` partitions).
-    fn finish(self, store: &Arc<dyn Store>) -> Result<Authentication, StartupError> {
+    fn finish(self, store: &Arc<dyn Store>, ledger: &Arc<Ledger>) -> Result<Authentication, StartupError> {
         match self {
             Prepared::External(authenticator) => Ok((authenticator, None)),
             Prepared::Builtin {
@@ -138,9 +142,28 @@ impl Prepared {
                 verifier,
             } => {
                 let server = AuthServer::new(*config, Arc::clone(store), *key, Arc::new(AsClock))
-                    .map_err(|e| StartupError::AuthServer(Box::new(e)))?;
+                    .map_err(|e| StartupError::AuthServer(Box::new(e)))?
+                    .with_hints(Arc::new(LedgerHints(Arc::clone(ledger))));
                 tracing::info!(issuer = server.issuer(), "built-in authorization server ready");
                 Ok((verifier, Some(Arc::new(server))))
+            }
+        }
+    }
+}
+
+/// Roster hints for our tokens, from the ledger (one query per token minted).
+struct LedgerHints(Arc<Ledger>);
+
+#[async_trait::async_trait]
+impl dochiya_authserver::TokenHints for LedgerHints {
+    async fn roster_hint(&self, sub: &str) -> Option<serde_json::Value> {
+        let who = dochiya_ledger::domain::PersonId::new(sub).ok()?;
+        match self.0.roster_hint(&who).await {
+            Ok(hint) => hint,
+            Err(e) => {
+                // The token is still minted: without a hint the resource reads the roster.
+                tracing::warn!(error = %e, "cannot read the roster for a token's hint");
+                None
             }
         }
     }

@@ -26,6 +26,7 @@ impl Authenticator for TestAuth {
                 person: "p1".into(),
                 scopes: vec!["ledger:read".into()],
                 name: None,
+                roster_hint: None,
             }),
             Some(_) => Err(AuthFailure::InvalidToken {
                 reason: "test".into(),

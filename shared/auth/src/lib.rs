@@ -22,7 +22,7 @@ pub use config::{
 };
 pub use dev::{DevTokenError, DevTokenIssuer};
 pub use metadata::{ProtectedResource, SCOPE_READ, SCOPE_WRITE, SCOPES_SUPPORTED, metadata_url_for};
-pub use verify::{BearerAuthenticator, BuiltinKey, DEV_ISSUER};
+pub use verify::{BearerAuthenticator, BuiltinKey, DEV_ISSUER, MAX_ROSTER_HINT_BYTES};
 
 /// Build the authenticator the configuration asks for. `data_dir` is where dev mode keeps its
 /// generated secret; jwt mode does not touch it. Nothing is fetched here: the JWKS is fetched

@@ -152,6 +152,7 @@ mod tests {
                 person: person.to_owned(),
                 scopes: vec!["ledger:read".to_owned()],
                 name: None,
+                roster_hint: None,
             },
             issuer: ISS.to_owned(),
             audiences: vec![AUD.to_owned()],

@@ -22,6 +22,9 @@ pub const DEV_ISSUER: &str = "dochiya-dev";
 /// The longest `sub` accepted, in bytes: it becomes part of storage keys (the ledger's bound).
 pub const MAX_SUBJECT_LEN: usize = dochiya_domain::limits::MAX_SUBJECT_BYTES;
 
+/// The largest roster hint kept, in bytes of JSON (eight vaults with long names fit).
+pub const MAX_ROSTER_HINT_BYTES: usize = 4096;
+
 /// The built-in authorization server's public key, handed over in process.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BuiltinKey {
@@ -257,7 +260,10 @@ impl BearerAuthenticator {
             .map_err(|e| invalid(reason(e.kind())))?
             .claims;
         let registered = RegisteredClaims::take(&mut claims);
-        let principal = principal_from(claims)?;
+        // Only the ES256 tokens our own authorization server signs carry a hint this
+        // resource may act on: any other issuer's claim of that name is dropped.
+        let ours = matches!(self.keys, KeySource::Builtin { .. }) && alg == Algorithm::ES256;
+        let principal = principal_from(claims, ours)?;
         if let Some(hash) = hash
             && alg != Algorithm::HS256
             && let Some(registered) = registered
@@ -374,6 +380,9 @@ struct AccessClaims {
     email: Option<Value>,
     scope: Option<Value>,
     scp: Option<Value>,
+    /// The roster hint ([`dochiya_domain::scopes::ROSTER_HINT_CLAIM`], decision 044):
+    /// kept only from our own authorization server.
+    rh: Option<Value>,
 }
 
 /// `iss`, `aud`, `exp` and `nbf` of a verified token, as the cache re-checks them.
@@ -419,7 +428,7 @@ fn unix_now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-fn principal_from(claims: AccessClaims) -> Result<Principal, AuthFailure> {
+fn principal_from(claims: AccessClaims, keep_hint: bool) -> Result<Principal, AuthFailure> {
     let person = match claims.sub {
         Some(Value::String(sub)) => sub,
         Some(_) => return Err(invalid("claim `sub` is not a string")),
@@ -451,7 +460,16 @@ fn principal_from(claims: AccessClaims) -> Result<Principal, AuthFailure> {
             Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
             _ => None,
         });
-    Ok(Principal { person, scopes, name })
+    // A hint is a courtesy too: one of another shape, or oversized, is dropped.
+    let roster_hint = claims
+        .rh
+        .filter(|h| keep_hint && h.is_object() && h.to_string().len() <= MAX_ROSTER_HINT_BYTES);
+    Ok(Principal {
+        person,
+        scopes,
+        name,
+        roster_hint,
+    })
 }
 
 /// The log-only reason for a `jsonwebtoken` rejection.

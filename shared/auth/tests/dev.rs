@@ -68,6 +68,7 @@ async fn a_minted_dev_token_authenticates_with_its_subject_and_scopes() {
             scopes: vec!["ledger:read".to_owned(), "ledger:write".to_owned()],
             // Dev tokens carry a display name: the subject unless one is given.
             name: Some("local-person".to_owned()),
+            roster_hint: None,
         })
     );
     let named = issuer
@@ -116,6 +117,16 @@ async fn dev_tokens_are_checked_like_any_other() {
     assert_eq!(
         auth(a.as_ref(), &sign(&good, "another-secret-0123456789abcdef-xyz")).await,
         rejected("bad signature")
+    );
+    // A dev token's roster hint is dropped (decision 044: only our own server's ES256
+    // tokens carry one the ledger acts on; anyone holding the dev secret could forge it).
+    let mut claims = good.clone();
+    claims["rh"] = json!({"v": 1, "m": []});
+    assert_eq!(
+        auth(a.as_ref(), &sign(&claims, SECRET))
+            .await
+            .map(|p| p.roster_hint),
+        Ok(None)
     );
     let mut claims = good.clone();
     claims["aud"] = json!("http://127.0.0.1:9999/mcp");

@@ -37,6 +37,7 @@ fn principal(person: &str, scopes: &[&str]) -> Result<Principal, AuthFailure> {
         person: person.to_owned(),
         scopes: scopes.iter().map(|s| (*s).to_owned()).collect(),
         name: None,
+        roster_hint: None,
     })
 }
 
@@ -57,6 +58,21 @@ async fn a_valid_token_yields_the_person_and_scopes_and_keys_are_cached() {
         principal("person-1", &["ledger:read", "ledger:write"])
     );
     assert_eq!(server.hits(), 1, "the JWKS is fetched once and cached");
+}
+
+/// Decision 044: a roster hint is acted on only from our own authorization server; an
+/// `rh` claim in another issuer's token is dropped (the token itself is still good).
+#[tokio::test]
+async fn another_issuers_roster_hint_is_dropped() {
+    let key = SigningKey::rsa_a();
+    let server = JwksServer::start(jwks(&[&key])).await;
+    let a = authenticator(&server, SLOW);
+    let mut claims = good_claims("person-rh", "ledger:read");
+    claims["rh"] = json!({"v": 1, "m": []});
+    assert_eq!(
+        auth(&a, &key.sign(&claims)).await,
+        principal("person-rh", &["ledger:read"])
+    );
 }
 
 #[tokio::test]

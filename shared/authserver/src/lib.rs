@@ -71,6 +71,17 @@ pub struct AuthServer {
     upstream: Option<upstream::Upstream>,
     /// The local sign-in's code (local sign-in only).
     signin_code: Option<signin_code::SignInCode>,
+    /// Where an access token's roster hint comes from (none: tokens carry none).
+    hints: Option<Arc<dyn TokenHints>>,
+}
+
+/// The roster hint an access token carries (its `rh` claim, decision 044): the ledger's
+/// business, read when a token is minted, so the crate stays apart from the ledger.
+#[async_trait::async_trait]
+pub trait TokenHints: Send + Sync {
+    /// The claim's value for `sub`, or `None` for no claim (a failed read included:
+    /// a token without a hint costs the resource one query, never a refused grant).
+    async fn roster_hint(&self, sub: &str) -> Option<serde_json::Value>;
 }
 
 impl std::fmt::Debug for AuthServer {
@@ -138,7 +149,14 @@ impl AuthServer {
             clients,
             upstream,
             signin_code,
+            hints: None,
         })
+    }
+
+    /// The same server, its access tokens carrying the roster hint `hints` gives.
+    pub fn with_hints(mut self, hints: Arc<dyn TokenHints>) -> Self {
+        self.hints = Some(hints);
+        self
     }
 
     /// Connections the outbound clients have started (tests assert refusals dial nothing).

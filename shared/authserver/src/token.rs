@@ -265,6 +265,12 @@ async fn token_response(server: &AuthServer, family: &Family, scope: &str, refre
     if let (Some(name), Some(obj)) = (&family.name, claims.as_object_mut()) {
         obj.insert("name".into(), json!(name));
     }
+    if let Some(hints) = &server.hints
+        && let Some(hint) = hints.roster_hint(&family.sub).await
+        && let Some(obj) = claims.as_object_mut()
+    {
+        obj.insert(dochiya_domain::scopes::ROSTER_HINT_CLAIM.into(), hint);
+    }
     let access = match server.key.sign_access_token(&claims).await {
         Ok(t) => t,
         Err(e) => {

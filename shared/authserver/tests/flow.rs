@@ -153,6 +153,107 @@ async fn a_person_signs_in_consents_and_the_client_gets_tokens_the_resource_acce
     assert_eq!(json(&r)["error"], "invalid_grant");
 }
 
+/// The hint the ledger would give: the subject's roster at the n-th minting.
+struct Minted(std::sync::atomic::AtomicI64);
+
+#[async_trait::async_trait]
+impl dochiya_authserver::TokenHints for Minted {
+    async fn roster_hint(&self, sub: &str) -> Option<serde_json::Value> {
+        let n = self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+        (sub == "도치").then(|| serde_json::json!({ "v": n, "m": [] }))
+    }
+}
+
+/// The payload of a compact JWT, unverified (to look at what was signed in).
+fn payload(token: &str) -> serde_json::Value {
+    use base64::Engine as _;
+    let part = token.split('.').nth(1).expect("three parts");
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(part)
+        .expect("base64url");
+    serde_json::from_slice(&bytes).expect("JSON")
+}
+
+/// Decision 044: the access token of a code grant and of each refresh carries the roster
+/// hint read at its minting (`rh`), and the verifier hands it on with the principal; a
+/// person the ledger gives no hint for gets a token without the claim.
+#[tokio::test]
+async fn access_tokens_carry_the_roster_hint_read_when_minted() {
+    let h = Harness::new().with_hints(std::sync::Arc::new(Minted(0.into())));
+    let v = verifier(&h);
+    let client = h.register(REDIRECT).await;
+    let mut tokens = Vec::new();
+    for person in ["도치", "고슴"] {
+        let (verifier_text, challenge) = pkce();
+        let back = sign_in_and_allow(
+            &h,
+            &mut Browser::default(),
+            &Ask {
+                client_id: &client,
+                redirect: REDIRECT,
+                challenge: &challenge,
+                scope: Some("ledger:read ledger:write"),
+                resource: None,
+                state: "st-h",
+            },
+            person,
+        )
+        .await;
+        let r = redeem(&h, &client, &param(&back, "code").unwrap(), &verifier_text).await;
+        assert_eq!(r.status(), StatusCode::OK, "{}", text(&r));
+        tokens.push(json(&r));
+    }
+    let first = tokens[0]["access_token"].as_str().unwrap();
+    assert_eq!(payload(first)["rh"], serde_json::json!({ "v": 1, "m": [] }));
+    let principal = authenticate(&v, first).await.unwrap();
+    assert_eq!(
+        principal.roster_hint,
+        Some(serde_json::json!({ "v": 1, "m": [] }))
+    );
+    let other = tokens[1]["access_token"].as_str().unwrap();
+    assert_eq!(payload(other).get("rh"), None);
+    assert_eq!(authenticate(&v, other).await.unwrap().roster_hint, None);
+
+    // A refresh reads the roster again: the new token carries the roster as it is now.
+    let r = refresh(&h, &client, tokens[0]["refresh_token"].as_str().unwrap(), None).await;
+    assert_eq!(r.status(), StatusCode::OK, "{}", text(&r));
+    let refreshed = json(&r)["access_token"].as_str().unwrap().to_owned();
+    assert_eq!(payload(&refreshed)["rh"], serde_json::json!({ "v": 3, "m": [] }));
+    assert_eq!(
+        authenticate(&v, &refreshed).await.unwrap().roster_hint,
+        Some(serde_json::json!({ "v": 3, "m": [] }))
+    );
+}
+
+/// A hint is kept only as a JSON object of at most MAX_ROSTER_HINT_BYTES, from a token
+/// signed with our key: an oversized or mis-shaped claim is dropped, the token still good.
+#[tokio::test]
+async fn the_verifier_keeps_only_a_bounded_object_as_the_hint() {
+    let h = Harness::new();
+    let v = verifier(&h);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let big = "가".repeat(dochiya_auth::MAX_ROSTER_HINT_BYTES / 3 + 1);
+    let cases = [
+        (serde_json::json!({ "v": 2, "m": [] }), true),
+        (serde_json::json!({ "v": 2, "m": [[big]] }), false),
+        (serde_json::json!([2, []]), false),
+        (serde_json::json!("v2"), false),
+    ];
+    for (hint, kept) in cases {
+        let token = h
+            .sign_access_token(&serde_json::json!({
+                "iss": ISSUER, "sub": "도치", "aud": MCP, "scope": "ledger:read",
+                "iat": now, "exp": now + 600, "rh": hint,
+            }))
+            .await;
+        let principal = authenticate(&v, &token).await.expect("the token is good");
+        assert_eq!(principal.roster_hint, kept.then_some(hint.clone()), "{hint}");
+    }
+}
+
 #[tokio::test]
 async fn tokens_expire_after_an_hour_and_codes_after_a_minute() {
     let h = Harness::new();

@@ -10,6 +10,10 @@ pub struct Principal {
     /// The name other people see when a vault is shared: the token's `name`,
     /// `preferred_username` or `email` claim, first one present.
     pub name: Option<String>,
+    /// The caller's vaults as our own authorization server signed them into the token
+    /// (its `rh` claim, decision 044), for the ledger to spare a new instance the roster
+    /// query; `None` from any other issuer.
+    pub roster_hint: Option<serde_json::Value>,
 }
 
 impl Principal {

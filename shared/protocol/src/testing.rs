@@ -134,6 +134,7 @@ impl Authenticator for TestAuth {
             person: "tester".into(),
             scopes: scopes.iter().map(|s| (*s).to_owned()).collect(),
             name: None,
+            roster_hint: None,
         })
     }
 

@@ -15,6 +15,7 @@ pub mod cursor;
 pub mod error;
 pub mod export;
 pub mod guards;
+pub mod hint;
 pub mod keys;
 pub mod minted;
 pub mod types;

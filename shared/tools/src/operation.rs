@@ -197,6 +197,10 @@ impl<O: Operation> Tool for LedgerTool<O> {
         let who = PersonId::new(principal.person.clone())
             .map_err(|e| ToolError::Internal(Box::new(e)))?
             .with_name(principal.name.clone());
+        // A new instance learns the caller's vaults from their token (decision 044).
+        if let Some(hint) = &principal.roster_hint {
+            self.ledger.take_roster_hint(&who, hint);
+        }
         let args: O::Args = match args::parse(arguments) {
             Ok(args) => args,
             Err(e) => return Err(against_vault_currency(&self.ledger, &who, arguments, e).await),

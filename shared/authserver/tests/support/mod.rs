@@ -60,6 +60,13 @@ impl Harness {
         }
     }
 
+    /// The same harness, its tokens carrying the roster hints `hints` gives.
+    pub fn with_hints(mut self, hints: Arc<dyn dochiya_authserver::TokenHints>) -> Self {
+        let server = Arc::try_unwrap(self.server).unwrap_or_else(|_| panic!("the server is shared"));
+        self.server = Arc::new(server.with_hints(hints));
+        self
+    }
+
     /// The local sign-in code of this server (what the terminal shows at start).
     pub fn code(&self) -> String {
         self.server.sign_in_code().expect("local sign-in has a code")

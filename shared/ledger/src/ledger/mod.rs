@@ -171,6 +171,19 @@ impl Ledger {
         &self.config
     }
 
+    /// The caller's roster as the hint their next access token carries (decision 044):
+    /// read afresh, one query; `None` past [`dochiya_schema::hint::MAX_HINTED_VAULTS`].
+    pub async fn roster_hint(&self, who: &PersonId) -> Result<Option<serde_json::Value>, LedgerError> {
+        roster::hint(self, who).await
+    }
+
+    /// Take the roster hint of the caller's verified token, so a new instance spares the
+    /// roster query; ignored when this instance has the caller's roster already, or the
+    /// hint cannot be read. Whether it was taken.
+    pub fn take_roster_hint(&self, who: &PersonId, hint: &serde_json::Value) -> bool {
+        roster::take_hint(self, who, hint)
+    }
+
     /// The caller's vaults with currency, time zone, today's date there, and live account count.
     pub async fn list_vaults(&self, who: &PersonId) -> Result<VaultList, LedgerError> {
         vaults::list_vaults(self, who).await

@@ -138,6 +138,38 @@ impl RosterCache {
     }
 }
 
+/// Remember the roster a caller's verified token carries ([`dochiya_schema::hint`]),
+/// unless this instance already has one for them (its own is at least as new). Trusted
+/// no more than a roster cached here: every read checks its version in the same round,
+/// every write carries a check on it. Whether it was taken.
+pub(super) fn take_hint(ledger: &Ledger, who: &PersonId, hint: &serde_json::Value) -> bool {
+    if !ledger.rosters.enabled || ledger.rosters.get(who).is_some() {
+        return false;
+    }
+    // One that cannot be read is ignored: the roster query runs as without a hint.
+    let Some((mut members, version)) = dochiya_schema::hint::decode(hint) else {
+        return false;
+    };
+    members.sort_by(|a, b| a.name_key.cmp(&b.name_key));
+    ledger.rosters.put(
+        who,
+        Arc::new(Roster {
+            members,
+            // Ended memberships only reword a failed lookup, which reads the roster afresh.
+            ended: vec![],
+            version,
+        }),
+    );
+    true
+}
+
+/// The caller's roster as their next token's hint: read afresh (one query, and then
+/// cached here); `None` when they hold more vaults than a hint carries.
+pub(super) async fn hint(ledger: &Ledger, who: &PersonId) -> Result<Option<serde_json::Value>, LedgerError> {
+    let roster = fetch(ledger, who).await?;
+    Ok(dochiya_schema::hint::encode(&roster.members, roster.version))
+}
+
 /// Read the caller's roster from the store (one query) and remember it.
 pub(super) async fn fetch(ledger: &Ledger, who: &PersonId) -> Result<Arc<Roster>, LedgerError> {
     let items = query_all(ledger.store.as_ref(), keys::person_pk(who), keys::roster(), true).await?;

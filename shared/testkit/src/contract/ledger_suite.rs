@@ -2924,6 +2924,8 @@ mod categories;
 pub use categories::*;
 mod undo;
 pub use undo::*;
+mod hints;
+pub use hints::*;
 mod scheduled;
 pub use scheduled::*;
 // ---------------------------------------------------------------- card bills (decision 040)
@@ -3790,6 +3792,9 @@ macro_rules! ledger_contract_tests {
             roles_limit_what_members_do,
             join_asks_for_a_name_on_collision,
             removal_takes_effect_on_every_instance,
+            // token hints (ledger_suite/hints.rs)
+            a_token_hint_spares_the_roster_query,
+            stale_token_hint_never_decides,
             last_owner_hands_over_before_leaving,
             race_fifty_joins_one_code,
             member_names_are_unique_and_each_removable,
