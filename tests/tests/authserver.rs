@@ -58,6 +58,15 @@ fn rpc(port: u16, token: &str, body: &Value) -> Response {
     .expect("rpc")
 }
 
+/// The claims of a compact JWT, read without checking it (the server checked it).
+fn claims_of(token: &str) -> Value {
+    let part = token.split('.').nth(1).unwrap_or_default();
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(part)
+        .unwrap_or_default();
+    serde_json::from_slice(&bytes).unwrap_or(Value::Null)
+}
+
 fn list_vaults(port: u16, token: &str) -> Response {
     rpc(
         port,
@@ -290,8 +299,17 @@ fn connect_through(s: &Server) {
     assert_eq!(r.status, 200, "{}", text(&r));
     let tokens = r.json();
     let access = tokens["access_token"].as_str().unwrap_or_default().to_owned();
+    // Decision 044: the token carries the roster read when it was minted (none yet).
+    assert_eq!(claims_of(&access)["rh"], json!({"v": null, "m": []}));
     let r = list_vaults(port, &access);
     assert_eq!(r.status, 200, "{}", text(&r));
+    assert_eq!(r.json()["result"]["isError"], json!(false), "{}", text(&r));
+    let r = rpc(
+        port,
+        &access,
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": "create_vault", "arguments": {"name": "가계부"}}}),
+    );
     assert_eq!(r.json()["result"]["isError"], json!(false), "{}", text(&r));
 
     // The printed dev token still works beside (curl).
@@ -313,6 +331,13 @@ fn connect_through(s: &Server) {
     };
     let r = refresh(tokens["refresh_token"].as_str().unwrap_or_default());
     assert_eq!(r.status, 200, "{}", text(&r));
+    // The refreshed token carries the roster as it is now: the vault, the version moved on.
+    let hint = claims_of(r.json()["access_token"].as_str().unwrap_or_default())["rh"].clone();
+    assert_eq!(
+        (&hint["v"], &hint["m"][0][1], &hint["m"][0][3], &hint["m"][0][5]),
+        (&json!(1), &json!("가계부"), &json!("KRW"), &json!("owner")),
+        "{hint}"
+    );
     let rt = r.json()["refresh_token"].as_str().unwrap_or_default().to_owned();
     let r = s.send(
         "POST",
