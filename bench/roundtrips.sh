@@ -3,8 +3,9 @@
 # on a free loopback port), runs shared/app/examples/roundtrips.rs against it
 # (every tool once through the server, Store calls and SDK calls counted, the
 # docs/design.md §10 budget verdict per row, spending_report after 10 and after 200
-# transactions), and stops moto.
-# Usage: bench/roundtrips.sh
+# transactions), then its budget_report section and its scheduled run, each on a
+# fresh moto server, and stops moto.
+# Usage: bench/roundtrips.sh [main] [budget] [scheduled]   (default: all three)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD="$PWD/.build"
@@ -17,23 +18,54 @@ if ! "$VENV/bin/python" -c "import moto, sys; sys.exit(moto.__version__ != '$MOT
   "$VENV/bin/pip" install -q --disable-pip-version-check "moto[server]==$MOTO_VERSION"
 fi
 
+# The parts to run (default: all three), checked before anything is built or started.
+PARTS=("$@")
+[ "${#PARTS[@]}" -gt 0 ] || PARTS=(main budget scheduled)
+for one in "${PARTS[@]}"; do
+  case "$one" in
+    main | budget | scheduled) ;;
+    *) echo "unknown part $one: main, budget or scheduled" >&2; exit 2 ;;
+  esac
+done
+
 # Build first, so moto is not left waiting through a compile.
 # The same flags as the test stages, so dependencies are not rebuilt with other features.
 cargo build -q --workspace --all-features --locked --examples
 
-PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')"
+# One fresh moto server per section: moto keeps a copy of the table for every item each
+# TransactWriteItems writes (see the example's `main`), so one server for the whole run
+# grows past the machine's memory.
+MOTO_PID=""
 LOG="$(mktemp)"
-"$VENV/bin/python" -m moto.server -H 127.0.0.1 -p "$PORT" >"$LOG" 2>&1 &
-MOTO_PID=$!
-trap 'kill "$MOTO_PID" 2>/dev/null; wait "$MOTO_PID" 2>/dev/null; rm -f "$LOG"' EXIT
-for _ in $(seq 1 200); do
-  curl -sf -o /dev/null "http://127.0.0.1:$PORT/moto-api/" && break
-  kill -0 "$MOTO_PID" 2>/dev/null || { cat "$LOG" >&2; exit 1; }
-  sleep 0.1
-done
-echo "moto $MOTO_VERSION on 127.0.0.1:$PORT"
+stop_moto() {
+  # SIGKILL: a moto grown to gigabytes can take minutes over a polite exit.
+  if [ -n "$MOTO_PID" ]; then
+    kill -9 "$MOTO_PID" 2>/dev/null || true
+    wait "$MOTO_PID" 2>/dev/null || true
+  fi
+  MOTO_PID=""
+}
+trap 'stop_moto; rm -f "$LOG"' EXIT
+section() { # [ARG]: the example's section on a moto server of its own
+  stop_moto
+  PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')"
+  "$VENV/bin/python" -m moto.server -H 127.0.0.1 -p "$PORT" >"$LOG" 2>&1 &
+  MOTO_PID=$!
+  for _ in $(seq 1 200); do
+    curl -sf -o /dev/null "http://127.0.0.1:$PORT/moto-api/" && break
+    kill -0 "$MOTO_PID" 2>/dev/null || { cat "$LOG" >&2; exit 1; }
+    sleep 0.1
+  done
+  echo "moto $MOTO_VERSION on 127.0.0.1:$PORT${1:+ (section: $1)}"
+  env -u AWS_PROFILE -u AWS_SESSION_TOKEN \
+    AWS_ENDPOINT_URL_DYNAMODB="http://127.0.0.1:$PORT" AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test \
+    AWS_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true \
+    "${CARGO_TARGET_DIR:-$PWD/target}/debug/examples/roundtrips" "$@"
+}
 
-env -u AWS_PROFILE -u AWS_SESSION_TOKEN \
-  AWS_ENDPOINT_URL_DYNAMODB="http://127.0.0.1:$PORT" AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test \
-  AWS_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true \
-  "${CARGO_TARGET_DIR:-$PWD/target}/debug/examples/roundtrips"
+for one in "${PARTS[@]}"; do
+  case "$one" in
+    main) section ;;
+    *) echo; section "$one" ;;
+  esac
+done
