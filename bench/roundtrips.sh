@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # DynamoDB round trips per tool: starts moto (pinned, in a venv under .build/,
-# on a free loopback port), runs shared/app/examples/roundtrips.rs against it
-# (every tool once through the server, Store calls and SDK calls counted, the
-# docs/design.md §10 budget verdict per row, spending_report after 10 and after 200
-# transactions), then its budget_report section and its scheduled run, each on a
-# fresh moto server, and stops moto.
-# Usage: bench/roundtrips.sh [main] [budget] [scheduled]   (default: all three)
+# on a free loopback port) and runs shared/app/examples/roundtrips.rs against it in
+# parts, each on a fresh moto server: the tool tables (every tool once through the
+# server, Store calls and SDK calls counted, the docs/design.md §10 budget verdict per
+# row), the 100-entry batch with its undo, spending_report and budget_report after 10
+# and after 200 entries, and the scheduled run.
+# Usage: bench/roundtrips.sh [main] [batch] [reports] [budget] [scheduled]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD="$PWD/.build"
@@ -18,13 +18,13 @@ if ! "$VENV/bin/python" -c "import moto, sys; sys.exit(moto.__version__ != '$MOT
   "$VENV/bin/pip" install -q --disable-pip-version-check "moto[server]==$MOTO_VERSION"
 fi
 
-# The parts to run (default: all three), checked before anything is built or started.
+# The parts to run (default: all five), checked before anything is built or started.
 PARTS=("$@")
-[ "${#PARTS[@]}" -gt 0 ] || PARTS=(main budget scheduled)
+[ "${#PARTS[@]}" -gt 0 ] || PARTS=(main batch reports budget scheduled)
 for one in "${PARTS[@]}"; do
   case "$one" in
-    main | budget | scheduled) ;;
-    *) echo "unknown part $one: main, budget or scheduled" >&2; exit 2 ;;
+    main | batch | reports | budget | scheduled) ;;
+    *) echo "unknown part $one: main, batch, reports, budget or scheduled" >&2; exit 2 ;;
   esac
 done
 
@@ -56,7 +56,7 @@ section() { # [ARG]: the example's section on a moto server of its own
     kill -0 "$MOTO_PID" 2>/dev/null || { cat "$LOG" >&2; exit 1; }
     sleep 0.1
   done
-  echo "moto $MOTO_VERSION on 127.0.0.1:$PORT${1:+ (section: $1)}"
+  echo "moto $MOTO_VERSION on 127.0.0.1:$PORT${1:+ (part: $1)}"
   env -u AWS_PROFILE -u AWS_SESSION_TOKEN \
     AWS_ENDPOINT_URL_DYNAMODB="http://127.0.0.1:$PORT" AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test \
     AWS_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true \

@@ -19,10 +19,10 @@
 //! is the output.
 //!
 //! Run: `bench/roundtrips.sh` (or, with moto already up,
-//! `cargo run --release -p dochiya-app --example roundtrips [budget|scheduled]`: no
-//! argument gives the tool tables, the batch, undo and spending_report sections;
-//! `budget` the budget_report section; `scheduled` the scheduled recurring run; the
-//! script gives each of the three a fresh moto server, see `main`).
+//! `cargo run --release -p dochiya-app --example roundtrips [PART]`: no argument gives
+//! the tool tables; `batch` the 100-entry batch and its undo; `reports` the
+//! spending_report section; `budget` the budget_report section; `scheduled` the
+//! scheduled recurring run; the script gives each part a fresh moto server, see `main`).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -329,8 +329,8 @@ fn server_with(
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Failure> {
-    // The two sections that write hundreds of items run apart, each meant for a fresh
-    // moto server (bench/roundtrips.sh starts one for each): moto 5.2.5's
+    // The sections that write hundreds of items run apart, each meant for a fresh moto
+    // server (bench/roundtrips.sh starts one for each part): moto 5.2.5's
     // TransactWriteItems deep-copies the table once per item of the transaction for its
     // rollback, and its model registry (`BaseModel.__new__`) keeps every copy, so the
     // server grows by the table's size per item written. After the main tables, 200
@@ -338,12 +338,18 @@ async fn main() -> Result<(), Failure> {
     match std::env::args().nth(1).as_deref() {
         // Only the scheduled run's table (decision 036).
         Some("scheduled") => return scheduled_run(&rig().await?).await,
-        Some("budget") => {
-            use dochiya_ledger::domain::{Clock as _, VaultZone};
-            let today = VaultZone::seoul().date_at(SystemClock.now()).to_string();
-            return budget_report_independence(&rig().await?, &today).await;
+        Some("batch") => return batch_of_a_hundred(&rig().await?, &today_in_seoul()).await,
+        Some("reports") => {
+            let today = today_in_seoul();
+            let (y, m, _) = ymd(&today)?;
+            let (fy, fm) = months_back(y, m, 11);
+            let year_start = format!("{fy:04}-{fm:02}-01");
+            return report_independence(&rig().await?, y, m, &today, &year_start).await;
         }
-        Some(other) => return Err(format!("unknown section {other:?}: none, budget or scheduled").into()),
+        Some("budget") => return budget_report_independence(&rig().await?, &today_in_seoul()).await,
+        Some(other) => {
+            return Err(format!("unknown part {other:?}: none, batch, reports, budget or scheduled").into());
+        }
         None => {}
     }
     let rig = rig().await?;
@@ -794,8 +800,13 @@ async fn main() -> Result<(), Failure> {
         hinted_over
     );
 
-    batch_of_a_hundred(&rig, &today).await?;
-    report_independence(&rig, y, m, &today, &year_start).await
+    Ok(())
+}
+
+/// Today's date in Seoul (the vaults' zone), as `YYYY-MM-DD`.
+fn today_in_seoul() -> String {
+    use dochiya_ledger::domain::{Clock as _, VaultZone};
+    VaultZone::seoul().date_at(SystemClock.now()).to_string()
 }
 
 /// Vaults due in the scheduled run's measurement (each its own person, one schedule).
