@@ -174,17 +174,20 @@ measure() {
 }
 # Peak resident memory of PID so far, KiB (VmHWM: the high-water mark since start).
 hwm() { awk '/^VmHWM/ {print $2}' "/proc/$1/status"; }
-# Resident memory of PID now, split (KiB): "total anonymous file-backed". The file-backed
-# part is the binary's code and libc, mapped from the page cache; how much of it is
-# resident depends on the kernel (fault-around), not on the server's work.
-split_rss() { awk '/^VmRSS/ {t = $2} /^RssAnon/ {a = $2} /^RssFile/ {f = $2} END {print t, a, f}' "/proc/$1/status"; }
+# Resident memory of PID now, in MiB, split into anonymous and file-backed pages. The
+# file-backed part is the binary's code and libc, mapped from the page cache; how much of
+# it is resident depends on which code ran and on the kernel (fault-around).
+split_rss() {
+  awk '/^VmRSS/ {t = $2} /^RssAnon/ {a = $2} /^RssFile/ {f = $2}
+    END {printf "%.1f (anonymous %.1f, file-backed %.1f)", t / 1024, a / 1024, f / 1024}' "/proc/$1/status"
+}
 
 echo "machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "wrk: 1 thread, $CONNECTIONS connections, core $WRK_CORE; servers on core $SERVER_CORE; ${WARMUP} s warm-up + ${DURATION} s measured per kind; $ROUNDS rounds"
 echo "dochiya: $BIN (work tree at commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')), data dir on $DATA_PARENT"
 echo "reference: $REF_BIN (rmcp $(sed -nE 's/^rmcp = \{ version = "=?([0-9.]+)".*/\1/p' bench/rmcp-reference/Cargo.toml))"
 
-read -r idle_total idle_anon idle_file <<<"$(split_rss "$OURS_PID")"
+idle_rss="$(split_rss "$OURS_PID")"
 setup "$OURS_URL" "$TOKEN"
 setup "$REF_URL" "$REF_TOKEN"
 for r in "${REQUESTS[@]}"; do
@@ -252,8 +255,6 @@ for r in "${REQUESTS[@]}"; do
     }' "$RESULTS"
 done
 
-read -r end_total end_anon end_file <<<"$(split_rss "$OURS_PID")"
 echo
-echo "dochiya resident memory (MiB): idle after start $(awk -v t="$idle_total" -v a="$idle_anon" -v f="$idle_file" 'BEGIN { printf "%.1f (anonymous %.1f, file-backed %.1f)", t / 1024, a / 1024, f / 1024 }'), \
-after the last run $(awk -v t="$end_total" -v a="$end_anon" -v f="$end_file" 'BEGIN { printf "%.1f (anonymous %.1f, file-backed %.1f)", t / 1024, a / 1024, f / 1024 }'), \
+echo "dochiya resident memory (MiB): idle after start $idle_rss, after the last run $(split_rss "$OURS_PID"), \
 peak $(awk -v k="$(hwm "$OURS_PID")" 'BEGIN { printf "%.1f", k / 1024 }')"

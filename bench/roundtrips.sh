@@ -32,7 +32,7 @@ done
 # The same flags as the test stages, so dependencies are not rebuilt with other features.
 cargo build -q --workspace --all-features --locked --examples
 
-# One fresh moto server per section: moto keeps a copy of the table for every item each
+# One fresh moto server per part: moto keeps a copy of the table for every item each
 # TransactWriteItems writes (see the example's `main`), so one server for the whole run
 # grows past the machine's memory.
 MOTO_PID=""
@@ -46,7 +46,7 @@ stop_moto() {
   MOTO_PID=""
 }
 trap 'stop_moto; rm -f "$LOG"' EXIT
-section() { # [ARG]: the example's section on a moto server of its own
+part() { # [NAME]: the example's part NAME (none: the tool tables) on a moto server of its own
   stop_moto
   PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')"
   "$VENV/bin/python" -m moto.server -H 127.0.0.1 -p "$PORT" >"$LOG" 2>&1 &
@@ -65,7 +65,7 @@ section() { # [ARG]: the example's section on a moto server of its own
 
 for one in "${PARTS[@]}"; do
   case "$one" in
-    main) section ;;
-    *) echo; section "$one" ;;
+    main) part ;;
+    *) echo; part "$one" ;;
   esac
 done
