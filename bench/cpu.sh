@@ -24,7 +24,9 @@
 #   BENCH_SERVER_ENV (extra NAME=VALUE words for dochiya's environment, e.g. to try a
 #   runtime or allocator setting without a rebuild).
 # Besides CPU per request, each measured run records wrk's p99 latency and, after it,
-# both servers' peak RSS (VmHWM), so the tail and the memory come from the same run.
+# both servers' peak RSS (VmHWM), so the tail and the memory come from the same run, and
+# the context switches per request of all the server's threads (a thread hand-off shows
+# there: decision 045; a thread that exits during a run takes its count with it).
 # Both servers are built with Cargo's `bench` profile (thin LTO, symbols kept),
 # the reference in its own target dir under target/.
 set -euo pipefail
@@ -154,23 +156,28 @@ size_of() { # URL TOKEN REQUEST -> response bytes
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 HZ="$(getconf CLK_TCK)"
 
-# measure URL TOKEN PID REQUEST RUN_ID -> "requests cpu_us_per_request rps p99_us"
+# Context switches (voluntary and involuntary) of every live thread of PID so far.
+switches() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/ctxt_switches/ {s += $2} END {print s + 0}'; }
+
+# measure URL TOKEN PID REQUEST RUN_ID -> "requests cpu_us_per_request rps p99_us switches_per_request"
 measure() {
-  local hostport path line before after n secs
+  local hostport path line before after n secs cs_before cs_after
   hostport="${1#http://}"; hostport="${hostport%%/*}"
   path="/${1#http://*/}"
   BENCH_CHECK="$CHECK" BENCH_REQUEST="$4" BENCH_TOKEN="$2" BENCH_HOST="$hostport" BENCH_PATH="$path" BENCH_MAX="$MAX" BENCH_RUN="$5w" \
     taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" -d"${WARMUP}s" --timeout 10s -s "$ROOT/bench/load.lua" "$1" >/dev/null
   before="$(ticks "$3")"
+  cs_before="$(switches "$3")"
   line="$(BENCH_CHECK="$CHECK" BENCH_REQUEST="$4" BENCH_TOKEN="$2" BENCH_HOST="$hostport" BENCH_PATH="$path" BENCH_MAX="$MAX" BENCH_RUN="$5" \
     taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s -s "$ROOT/bench/load.lua" "$1" | grep '^RESULT')"
   after="$(ticks "$3")"
+  cs_after="$(switches "$3")"
   n="$(echo "$line" | sed -E 's/.*requests=([0-9]+).*/\1/')"
   secs="$(echo "$line" | sed -E 's/.*seconds=([0-9.]+).*/\1/')"
   p99="$(echo "$line" | sed -E 's/.*p99_us=([0-9]+).*/\1/')"
   if echo "$line" | grep -q 'errors=0'; then :; else echo "wrk reported errors: $line" >&2; exit 1; fi
-  awk -v n="$n" -v b="$before" -v a="$after" -v hz="$HZ" -v s="$secs" -v p="$p99" \
-    'BEGIN { printf "%d %.1f %.0f %d\n", n, (a - b) * 1e6 / hz / n, n / s, p }'
+  awk -v n="$n" -v b="$before" -v a="$after" -v hz="$HZ" -v s="$secs" -v p="$p99" -v cb="$cs_before" -v ca="$cs_after" \
+    'BEGIN { printf "%d %.1f %.0f %d %.2f\n", n, (a - b) * 1e6 / hz / n, n / s, p, (ca - cb) / n }'
 }
 # Peak resident memory of PID so far, KiB (VmHWM: the high-water mark since start).
 hwm() { awk '/^VmHWM/ {print $2}' "/proc/$1/status"; }
@@ -199,20 +206,20 @@ done
 RESULTS="$WORK/results"
 : >"$RESULTS"
 run_id="$(date +%s)"
-printf '\n%-6s %-20s %12s %12s %9s %10s %10s %9s %9s %9s %9s\n' round request "dochiya µs" "rmcp µs" ratio "dochiya/s" "rmcp/s" \
-  "p99 µs" "rmcp p99" "RSS KiB" "rmcp RSS"
+printf '\n%-6s %-20s %12s %12s %9s %10s %10s %9s %9s %9s %9s %7s %7s\n' round request "dochiya µs" "rmcp µs" ratio "dochiya/s" "rmcp/s" \
+  "p99 µs" "rmcp p99" "RSS KiB" "rmcp RSS" "cs/req" "rmcp cs"
 for round in $(seq 1 "$ROUNDS"); do
   for r in "${REQUESTS[@]}"; do
-    read -r _ ours ours_rps ours_p99 <<<"$(measure "$OURS_URL" "$TOKEN" "$OURS_PID" "$r" "$run_id-$round-o")"
-    read -r _ ref ref_rps ref_p99 <<<"$(measure "$REF_URL" "$REF_TOKEN" "$REF_PID" "$r" "$run_id-$round-r")"
+    read -r _ ours ours_rps ours_p99 ours_cs <<<"$(measure "$OURS_URL" "$TOKEN" "$OURS_PID" "$r" "$run_id-$round-o")"
+    read -r _ ref ref_rps ref_p99 ref_cs <<<"$(measure "$REF_URL" "$REF_TOKEN" "$REF_PID" "$r" "$run_id-$round-r")"
     ours_rss="$(hwm "$OURS_PID")"
     ref_rss="$(hwm "$REF_PID")"
     works "$OURS_URL" "$TOKEN" "$r" || { echo "dochiya stopped answering $r correctly" >&2; exit 1; }
     works "$REF_URL" "$REF_TOKEN" "$r" || { echo "the reference stopped answering $r correctly" >&2; exit 1; }
-    echo "$r $ours $ref $ours_p99 $ref_p99 $ours_rss $ref_rss" >>"$RESULTS"
+    echo "$r $ours $ref $ours_p99 $ref_p99 $ours_rss $ref_rss $ours_cs $ref_cs" >>"$RESULTS"
     awk -v round="$round" -v r="$r" -v a="$ours" -v b="$ref" -v ar="$ours_rps" -v br="$ref_rps" \
-      -v ap="$ours_p99" -v bp="$ref_p99" -v am="$ours_rss" -v bm="$ref_rss" \
-      'BEGIN { printf "%-6s %-20s %12.1f %12.1f %8.2fx %10d %10d %9d %9d %9d %9d\n", round, r, a, b, a / b, ar, br, ap, bp, am, bm }'
+      -v ap="$ours_p99" -v bp="$ref_p99" -v am="$ours_rss" -v bm="$ref_rss" -v ac="$ours_cs" -v bc="$ref_cs" \
+      'BEGIN { printf "%-6s %-20s %12.1f %12.1f %8.2fx %10d %10d %9d %9d %9d %9d %7.2f %7.2f\n", round, r, a, b, a / b, ar, br, ap, bp, am, bm, ac, bc }'
   done
 done
 
@@ -252,6 +259,22 @@ for r in "${REQUESTS[@]}"; do
         if (b[i] < bmin) bmin = b[i]; if (b[i] > bmax) bmax = b[i]
       }
       printf "%-20s %8d (%5d-%5d) %8d (%5d-%5d) %12.1f %12.1f\n", r, median(a, n), amin, amax, median(b, n), bmin, bmax, am / 1024, bm / 1024
+    }' "$RESULTS"
+done
+
+echo
+echo "context switches per request (all threads of the server), median and min-max over $ROUNDS rounds"
+printf '%-20s %22s %22s\n' request dochiya rmcp
+for r in "${REQUESTS[@]}"; do
+  awk -v r="$r" "$MEDIAN"'
+    $1 == r { n++; a[n] = $8; b[n] = $9 }
+    END {
+      amin = bmin = 1e18; amax = bmax = -1e18
+      for (i = 1; i <= n; i++) {
+        if (a[i] < amin) amin = a[i]; if (a[i] > amax) amax = a[i]
+        if (b[i] < bmin) bmin = b[i]; if (b[i] > bmax) bmax = b[i]
+      }
+      printf "%-20s %8.2f (%4.2f-%4.2f) %8.2f (%4.2f-%4.2f)\n", r, median(a, n), amin, amax, median(b, n), bmin, bmax
     }' "$RESULTS"
 done
 

@@ -8,7 +8,8 @@
 //! and updates with the shared [`dochiya_store::eval`] rules, and
 //! commits all or nothing. Reads use a read transaction: a snapshot of the last
 //! commit, so they are strongly consistent, and run on the caller's thread. Writes to
-//! a file share durable commits (the `group` module) on tokio's blocking pool; writes to the
+//! a file share durable commits (the `group` module): on the caller's thread while
+//! commits are cheap, on tokio's blocking pool once they cost an fsync; writes to the
 //! in-memory store commit inline.
 
 pub mod codec;
@@ -75,7 +76,7 @@ const MEMORY: &str = "memory";
 pub struct EmbeddedStore {
     db: Arc<Database>,
     location: Arc<str>,
-    /// Writes end in an fsync (a file): they share group commits on the blocking pool.
+    /// Writes end in an fsync (a file): they share group commits (see the `group` module).
     /// `None` in memory, where a commit is as quick as a read.
     group: Option<Arc<group::Group>>,
 }
