@@ -223,12 +223,15 @@ for round in $(seq 1 "$ROUNDS"); do
   done
 done
 
-# The median of v[1..n] (insertion sort; n is the number of rounds), shared by both summaries.
+# The median, least and greatest of v[1..n] (an insertion sort in place; n is the number
+# of rounds), shared by the summaries.
 MEDIAN='
     function median(v, n,   i, j, t) {
       for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
       return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-    }'
+    }
+    function lo(v, n) { median(v, n); return v[1] }
+    function hi(v, n) { median(v, n); return v[n] }'
 echo
 echo "CPU per request (µs), median and min-max over $ROUNDS rounds; ratio = dochiya / reference (lower is better for dochiya)"
 printf '%-20s %22s %22s %22s\n' request dochiya rmcp "ratio (per round)"
@@ -236,13 +239,8 @@ for r in "${REQUESTS[@]}"; do
   awk -v r="$r" "$MEDIAN"'
     $1 == r { n++; a[n] = $2; b[n] = $3; q[n] = $2 / $3 }
     END {
-      amin = bmin = qmin = 1e18; amax = bmax = qmax = 0
-      for (i = 1; i <= n; i++) {
-        if (a[i] < amin) amin = a[i]; if (a[i] > amax) amax = a[i]
-        if (b[i] < bmin) bmin = b[i]; if (b[i] > bmax) bmax = b[i]
-        if (q[i] < qmin) qmin = q[i]; if (q[i] > qmax) qmax = q[i]
-      }
-      printf "%-20s %8.1f (%5.1f-%5.1f) %8.1f (%5.1f-%5.1f) %8.2fx (%4.2f-%4.2f)\n", r, median(a, n), amin, amax, median(b, n), bmin, bmax, median(q, n), qmin, qmax
+      printf "%-20s %8.1f (%5.1f-%5.1f) %8.1f (%5.1f-%5.1f) %8.2fx (%4.2f-%4.2f)\n", r, median(a, n), lo(a, n), hi(a, n),
+        median(b, n), lo(b, n), hi(b, n), median(q, n), lo(q, n), hi(q, n)
     }' "$RESULTS"
 done
 
@@ -253,12 +251,8 @@ for r in "${REQUESTS[@]}"; do
   awk -v r="$r" "$MEDIAN"'
     $1 == r { n++; a[n] = $4; b[n] = $5; if (n == 1) { am = $6; bm = $7 } }
     END {
-      amin = bmin = 1e18; amax = bmax = 0
-      for (i = 1; i <= n; i++) {
-        if (a[i] < amin) amin = a[i]; if (a[i] > amax) amax = a[i]
-        if (b[i] < bmin) bmin = b[i]; if (b[i] > bmax) bmax = b[i]
-      }
-      printf "%-20s %8d (%5d-%5d) %8d (%5d-%5d) %12.1f %12.1f\n", r, median(a, n), amin, amax, median(b, n), bmin, bmax, am / 1024, bm / 1024
+      printf "%-20s %8d (%5d-%5d) %8d (%5d-%5d) %12.1f %12.1f\n", r, median(a, n), lo(a, n), hi(a, n),
+        median(b, n), lo(b, n), hi(b, n), am / 1024, bm / 1024
     }' "$RESULTS"
 done
 
@@ -269,12 +263,7 @@ for r in "${REQUESTS[@]}"; do
   awk -v r="$r" "$MEDIAN"'
     $1 == r { n++; a[n] = $8; b[n] = $9 }
     END {
-      amin = bmin = 1e18; amax = bmax = -1e18
-      for (i = 1; i <= n; i++) {
-        if (a[i] < amin) amin = a[i]; if (a[i] > amax) amax = a[i]
-        if (b[i] < bmin) bmin = b[i]; if (b[i] > bmax) bmax = b[i]
-      }
-      printf "%-20s %8.2f (%4.2f-%4.2f) %8.2f (%4.2f-%4.2f)\n", r, median(a, n), amin, amax, median(b, n), bmin, bmax
+      printf "%-20s %8.2f (%4.2f-%4.2f) %8.2f (%4.2f-%4.2f)\n", r, median(a, n), lo(a, n), hi(a, n), median(b, n), lo(b, n), hi(b, n)
     }' "$RESULTS"
 done
 

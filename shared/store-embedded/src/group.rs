@@ -163,9 +163,6 @@ impl Group {
 
     /// Commit one round and answer its writers; `db` is `None` once the store is closed.
     fn commit(&self, db: Option<Arc<Database>>, round: Vec<Pending>) {
-        if round.is_empty() {
-            return;
-        }
         let (ops, waiters): (Vec<Vec<WriteOp>>, Vec<_>) = round.into_iter().map(|p| (p.ops, p.done)).unzip();
         // A panic in staging is a bug; it must fail this round's writes, not strand
         // every later writer behind a leader that never steps down.
