@@ -21,6 +21,7 @@
 #   when it exists, so record_transaction's commit has no disk in it: the
 #   reference keeps everything in memory), BENCH_WRK_CORE (0), BENCH_SERVER_CORE (1),
 #   BENCH_BIN (another dochiya-mcp binary to measure, e.g. a copy of an earlier build),
+#   BENCH_RELEASE=1 (build and measure dochiya's release profile, the shipped binary),
 #   BENCH_SERVER_ENV (extra NAME=VALUE words for dochiya's environment, e.g. to try a
 #   runtime or allocator setting without a rebuild).
 # Besides CPU per request, each measured run records wrk's p99 latency and, after it,
@@ -28,7 +29,8 @@
 # the context switches per request of all the server's threads (a thread hand-off shows
 # there: decision 045; a thread that exits during a run takes its count with it).
 # Both servers are built with Cargo's `bench` profile (thin LTO, symbols kept),
-# the reference in its own target dir under target/.
+# the reference in its own target dir under target/; dochiya with BENCH_RELEASE=1 in
+# the release profile, the one whose peak RSS issue 36 judges.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -56,13 +58,26 @@ for tool in wrk taskset; do
 done
 
 REF_TARGET="$ROOT/target/rmcp-reference"
+# BENCH_RELEASE=1 measures dochiya's shipped release build (fat LTO, stripped) instead of
+# the bench profile's: its memory is the one to judge (docs/benchmarks.md, sixth pass). It
+# has a target dir of its own, since the bench profile's artifacts share target/release.
+REL_TARGET="$ROOT/target/cpu-release"
 if [ -z "${BENCH_NO_BUILD:-}" ]; then
-  echo "building both servers (bench profile; minutes on a small machine; BENCH_NO_BUILD=1 skips)"
-  cargo build --profile bench --locked -q -p dochiya-mcp
+  echo "building both servers (minutes on a small machine; BENCH_NO_BUILD=1 skips)"
+  if [ -n "${BENCH_RELEASE:-}" ]; then
+    cargo build --release --locked -q -p dochiya-mcp --target-dir "$REL_TARGET"
+  else
+    cargo build --profile bench --locked -q -p dochiya-mcp
+  fi
   cargo build --profile bench --locked -q --manifest-path bench/rmcp-reference/Cargo.toml --target-dir "$REF_TARGET"
 fi
-# The bench profile's artifacts go to the release directory.
-BIN="${BENCH_BIN:-$ROOT/target/release/dochiya-mcp}"
+if [ -n "${BENCH_RELEASE:-}" ]; then
+  DEFAULT_BIN="$REL_TARGET/release/dochiya-mcp"
+else
+  # The bench profile's artifacts go to the release directory.
+  DEFAULT_BIN="$ROOT/target/release/dochiya-mcp"
+fi
+BIN="${BENCH_BIN:-$DEFAULT_BIN}"
 REF_BIN="$REF_TARGET/release/dochiya-rmcp-reference"
 
 DATA_PARENT="${BENCH_DATA_DIR:-}"

@@ -330,6 +330,13 @@ mod tests {
             write.await.expect("write on the pool");
         });
         assert_eq!(group.commits(), 1);
+        // The pool's leader answers its round and then steps down: a write in between
+        // would queue behind it (correctly), so wait for the step-down, not a race.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while group.lock().leader {
+            assert!(Instant::now() < deadline, "the pool's leader never stepped down");
+            std::thread::yield_now();
+        }
         // This machine's commit moved the average; a fast one brings inline commits back.
         group.recent_ns.store(0, Ordering::Relaxed);
         assert!(group.inline());
