@@ -62,20 +62,18 @@ REF_TARGET="$ROOT/target/rmcp-reference"
 # the bench profile's: its memory is the one to judge (docs/benchmarks.md, sixth pass). It
 # has a target dir of its own, since the bench profile's artifacts share target/release.
 REL_TARGET="$ROOT/target/cpu-release"
-if [ -z "${BENCH_NO_BUILD:-}" ]; then
-  echo "building both servers (minutes on a small machine; BENCH_NO_BUILD=1 skips)"
-  if [ -n "${BENCH_RELEASE:-}" ]; then
-    cargo build --release --locked -q -p dochiya-mcp --target-dir "$REL_TARGET"
-  else
-    cargo build --profile bench --locked -q -p dochiya-mcp
-  fi
-  cargo build --profile bench --locked -q --manifest-path bench/rmcp-reference/Cargo.toml --target-dir "$REF_TARGET"
-fi
 if [ -n "${BENCH_RELEASE:-}" ]; then
+  DOCHIYA_BUILD=(--release --target-dir "$REL_TARGET")
   DEFAULT_BIN="$REL_TARGET/release/dochiya-mcp"
 else
+  DOCHIYA_BUILD=(--profile bench)
   # The bench profile's artifacts go to the release directory.
   DEFAULT_BIN="$ROOT/target/release/dochiya-mcp"
+fi
+if [ -z "${BENCH_NO_BUILD:-}" ]; then
+  echo "building both servers (minutes on a small machine; BENCH_NO_BUILD=1 skips)"
+  cargo build "${DOCHIYA_BUILD[@]}" --locked -q -p dochiya-mcp
+  cargo build --profile bench --locked -q --manifest-path bench/rmcp-reference/Cargo.toml --target-dir "$REF_TARGET"
 fi
 BIN="${BENCH_BIN:-$DEFAULT_BIN}"
 REF_BIN="$REF_TARGET/release/dochiya-rmcp-reference"
