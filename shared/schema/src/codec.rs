@@ -889,9 +889,15 @@ impl TxRec {
     }
 
     /// Whether `other` says the same: date, memo, postings and tags (what an edit changes).
+    /// Postings compare in any order: an opening balance on a card is stored credit first,
+    /// and an edit that rebuilds it debit first changes nothing.
     pub fn same_content(&self, other: &TxRec) -> bool {
-        (&self.date, &self.memo, &self.postings, &self.tags)
-            == (&other.date, &other.memo, &other.postings, &other.tags)
+        let sorted = |t: &TxRec| {
+            let mut p: Vec<(AccountId, i64)> = t.postings.iter().map(|p| (p.account_id, p.amount)).collect();
+            p.sort_unstable();
+            p
+        };
+        (&self.date, &self.memo, &self.tags) == (&other.date, &other.memo, &other.tags) && sorted(self) == sorted(other)
     }
 }
 
@@ -1560,5 +1566,30 @@ pub fn operation_of(attrs: &Attrs) -> Result<Option<crate::types::OperationId>, 
         Some(_) => Err(LedgerError::internal(
             "stored item has a mistyped attribute `operationId`",
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn posting(account: &str, amount: i64) -> PostingRec {
+        PostingRec {
+            account_id: AccountId::parse(account).expect("an account id"),
+            name: account[..4].to_owned(),
+            amount,
+        }
+    }
+
+    #[test]
+    fn the_same_postings_in_another_order_are_the_same_content() {
+        let (card, equity) = ("6d0b7b8e-0a63-4d2b-9c39-4c1a4b9f0a01", "6d0b7b8e-0a63-4d2b-9c39-4c1a4b9f0a02");
+        let date = LocalDate::parse("2026-03-01").expect("a date");
+        let id = TransactionId::parse("9007199254740993").expect("an id");
+        let stored = TxRec::new(id, date, "opening".into(), 0, None, vec![posting(card, -300), posting(equity, 300)]);
+        let rebuilt = TxRec::new(id, date, "opening".into(), 5, None, vec![posting(equity, 300), posting(card, -300)]);
+        assert!(stored.same_content(&rebuilt));
+        let moved = TxRec::new(id, date, "opening".into(), 5, None, vec![posting(equity, 200), posting(card, -200)]);
+        assert!(!stored.same_content(&moved));
     }
 }
