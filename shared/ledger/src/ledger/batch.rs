@@ -565,26 +565,28 @@ fn decide_duplicates(
         if let Ok(e) = e {
             let repeat_ref = e.external_ref.is_some_and(|r| !refs_seen.insert(r));
             let starts = matches!(next, Some(NextAction::Start(_)));
-            if starts && !repeat_ref {
-                if let Some(item) = e.xr_key.as_ref().and_then(|k| found.get(k)) {
-                    let id = external_ref_tx(item)?;
-                    taken.insert(id);
-                    dup = Some(Duplicate {
-                        transaction_id: id,
-                        matched_by: MatchedBy::ExternalRef,
-                    });
-                } else if !input.allow_duplicate
-                    && let Ok(p) = resolve_postings(cat, e, m)
-                    && let [to, from] = p.as_slice()
-                {
-                    line = Some(LineKey {
-                        to: to.account_id,
-                        from: from.account_id,
-                        minor: to.amount,
-                        date: e.date,
-                        external_ref: e.external_ref,
-                    });
-                }
+            // A reference the book holds makes every line with it that claim's duplicate,
+            // the repeats of it in this batch included (their write would fail the claim).
+            if let Some(item) = e.xr_key.as_ref().and_then(|k| found.get(k)).filter(|_| starts) {
+                let id = external_ref_tx(item)?;
+                taken.insert(id);
+                dup = Some(Duplicate {
+                    transaction_id: id,
+                    matched_by: MatchedBy::ExternalRef,
+                });
+            } else if starts
+                && !repeat_ref
+                && !input.allow_duplicate
+                && let Ok(p) = resolve_postings(cat, e, m)
+                && let [to, from] = p.as_slice()
+            {
+                line = Some(LineKey {
+                    to: to.account_id,
+                    from: from.account_id,
+                    minor: to.amount,
+                    date: e.date,
+                    external_ref: e.external_ref,
+                });
             }
         }
         dups.push(dup);

@@ -227,6 +227,16 @@ pub async fn batches_share_external_refs<S: Store>(store: S) {
         &r.results[1],
         EntryResult::Duplicate(Duplicate { transaction_id, matched_by: MatchedBy::ExternalRef }) if *transaction_id == id
     ));
+    // The same two lines in a later statement: the book holds the reference, so both
+    // are its duplicates (the second used to fail the whole call on the claim).
+    let again = call!(l.record_transactions(&me, batch(twice.clone(), "twice-again"))).expect("twice again");
+    assert_eq!(counts(&again), (0, 0, 2, 0));
+    for r in &again.results {
+        assert!(matches!(
+            r,
+            EntryResult::Duplicate(Duplicate { transaction_id, matched_by: MatchedBy::ExternalRef }) if *transaction_id == id
+        ));
+    }
 
     // A single record_transaction with a reference a batch used is refused, naming the entry…
     let mut single = tx("신한카드", "식비", "1000", Some("2026-03-01"), "가맹점 0");
