@@ -229,6 +229,8 @@ async fn set_in(
                 ),
             ));
         }
+        // A change that sends only what the schedule already has changes nothing.
+        Some(s) if differences(s, input, &w, &m).is_empty() => return Ok(result(s, false, false)),
         Some(s) => changed(ledger, &m, s, input, &w)?,
         None => created(ledger, &m, &all, input, name, &w)?,
     };

@@ -191,6 +191,20 @@ pub async fn recurring_change_and_removal<S: Store>(store: S) {
         (changed.changed, changed.recurring.next.map(|d| d.to_string())),
         (true, Some("2026-05-05".into()))
     );
+    // The same change again changes nothing, and says so.
+    let again = set(
+        &l,
+        &me,
+        RecurringInput {
+            name: "월세".into(),
+            amount: Some(d("550000")),
+            day: Some(5),
+            change: true,
+            ..Default::default()
+        },
+    )
+    .await;
+    assert_eq!((again.created, again.changed), (false, false));
     clock.advance_seconds(10 * DAY); // 2026-05-06
     let removed = set(
         &l,
