@@ -310,7 +310,11 @@ fn rows_by_account(
         if amount == 0 {
             continue;
         }
-        let name = cat.by_id(a).map(|x| x.name.clone()).unwrap_or_default();
+        // An archived account by its handle, as by group (its name may be a live one's).
+        let name = cat
+            .by_id(a)
+            .map(|x| cat.handle(x).unwrap_or(&x.name).to_string())
+            .unwrap_or_default();
         rows.push(ReportRow {
             account_id: Some(a),
             account: Some(name),

@@ -244,6 +244,15 @@ pub async fn categories_roll_up_by_group_account_and_tag<S: Store>(store: S) {
         rows(&l, &me, march(ReportBy::Group, Some("야식"))).await,
         [row("식비", None, "35000"), row("배달", None, "22000")]
     );
+
+    // An archived account's row names it by its handle, by account as by group (its
+    // plain name may be a live account's again).
+    call!(l.archive_account(&me, None, "배달", false)).expect("archive 배달");
+    let by_account = rows(&l, &me, march(ReportBy::Account, None)).await;
+    let by_group = rows(&l, &me, march(ReportBy::Group, None)).await;
+    let handle = by_group[1].0.clone();
+    assert!(handle.starts_with("배달 (archived "), "{by_group:?}");
+    assert!(by_account.contains(&row(&handle, None, "22000")), "{by_account:?}");
 }
 
 /// A tag report reads the tag rollups of its months, not the entries: two queries
