@@ -183,6 +183,8 @@ pub struct RenamedAccount {
     pub name: String,
     /// Its kind.
     pub kind: AccountKind,
+    /// False when it already had exactly that name (nothing written).
+    pub changed: bool,
 }
 
 /// Result of changing an account's parent (`update_account` with `parent`).

@@ -446,6 +446,16 @@ pub(super) async fn rename_account(
                     existing: format!("another account ({}) in {}", other.kind, m.described()),
                 });
             }
+            if new.display() == a.name {
+                // The name it already has, exactly: nothing to write.
+                return Ok(RenamedAccount {
+                    vault: m.vault_ref(),
+                    account_id: a.account_id,
+                    name: a.name.clone(),
+                    kind: a.kind,
+                    changed: false,
+                });
+            }
             let mut ops = vec![
                 membership_check(who, &m),
                 WriteOp::Update {
@@ -475,6 +485,7 @@ pub(super) async fn rename_account(
                     account_id: a.account_id,
                     name: new.display().to_string(),
                     kind: a.kind,
+                    changed: true,
                 }),
                 Err(e) => Err(commit_failed(&m, e)),
             }

@@ -166,7 +166,7 @@ impl Operation for UpdateAccount {
                 let a = ledger.rename_account(who, vault, &args.account, new_name).await?;
                 Output {
                     vault: a.vault.into(),
-                    changed: true,
+                    changed: a.changed,
                     account: AccountOut {
                         account_id: a.account_id.into(),
                         name: a.name,
