@@ -1,0 +1,100 @@
+//! Sharing: `share_vault`, `join_vault`, `remove_member`, `leave_vault`
+//! (docs/tools.md, "Sharing"). Members today are the people keeping the vault and who
+//! recorded what; owners, shares and settle-up extend this file.
+
+use serde_json::{Value, json};
+
+use super::{Book, Expect, Invite, Learn, Role};
+
+/// An invite code works for 7 days.
+const INVITE_LIFE: i64 = 7 * 24 * 3600;
+
+impl Book {
+    /// The members as `list_vaults` and `join_vault` show them to person `me`, oldest first.
+    pub fn members_view(&self, me: usize) -> Value {
+        let mut members: Vec<(i64, usize)> = self
+            .people
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.role.is_some())
+            .map(|(i, p)| (p.joined_at, i))
+            .collect();
+        members.sort_unstable();
+        Value::Array(
+            members
+                .into_iter()
+                .map(|(_, i)| {
+                    let p = &self.people[i];
+                    let role = if p.role == Some(Role::Owner) {
+                        "owner"
+                    } else {
+                        "member"
+                    };
+                    json!([p.name, role, i == me])
+                })
+                .collect(),
+        )
+    }
+
+    /// `share_vault`.
+    pub fn share(&mut self, who: usize, owner: bool) {
+        let args = json!({"role": if owner { "owner" } else { "member" }});
+        if !self.is_owner(who) {
+            self.call(who, "share_vault", args, Expect::Refused);
+            return;
+        }
+        self.invites.push(Invite {
+            role: if owner { Role::Owner } else { Role::Member },
+            made_at: self.now,
+            used: false,
+        });
+        let k = self.invites.len() - 1;
+        let view = json!({"role": if owner { "owner" } else { "member" }});
+        self.call(who, "share_vault", args, Expect::Ok(view)).learn =
+            vec![Learn::Invite(k, "/inviteCode".into())];
+    }
+
+    /// `join_vault` with invite `k`.
+    pub fn join(&mut self, who: usize, k: usize) {
+        let args = json!({"inviteCode": format!("$invite:{k}")});
+        let invite = &self.invites[k];
+        if self.is_member(who) || invite.used || self.now - invite.made_at >= INVITE_LIFE {
+            self.call(who, "join_vault", args, Expect::Refused);
+            return;
+        }
+        let role = invite.role;
+        self.invites[k].used = true;
+        self.people[who].role = Some(role);
+        self.people[who].joined_at = self.now;
+        let view = json!({
+            "role": if role == Role::Owner { "owner" } else { "member" },
+            "members": self.members_view(who),
+        });
+        self.call(who, "join_vault", args, Expect::Ok(view));
+    }
+
+    /// `remove_member` of person `m`.
+    pub fn remove(&mut self, who: usize, m: usize) {
+        let args = json!({"member": self.people[m].name});
+        if !self.is_owner(who) || who == m || !self.is_member(m) {
+            self.call(who, "remove_member", args, Expect::Refused);
+            return;
+        }
+        self.people[m].role = None;
+        let view = json!({"member": self.people[m].name, "removed": true});
+        self.call(who, "remove_member", args, Expect::Ok(view));
+    }
+
+    /// `leave_vault`.
+    pub fn leave(&mut self, who: usize) {
+        let members = self.people.iter().filter(|p| p.role.is_some()).count();
+        let owners = self.people.iter().filter(|p| p.role == Some(Role::Owner)).count();
+        let last_owner = self.is_owner(who) && owners == 1 && members > 1;
+        if !self.is_member(who) || members == 1 || last_owner {
+            self.call(who, "leave_vault", json!({}), Expect::Refused);
+            return;
+        }
+        self.people[who].role = None;
+        self.call(who, "leave_vault", json!({}), Expect::Ok(json!({"left": true})));
+    }
+}

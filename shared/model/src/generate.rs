@@ -1,0 +1,756 @@
+//! Random household histories: the set-up, and each next step drawn from what the book
+//! holds now (its members, accounts, entries, operations, earlier writes), weighted
+//! toward what households do most and toward where features meet.
+
+use proptest::prelude::*;
+use proptest::sample::select;
+use proptest::strategy::{BoxedStrategy, Union};
+
+use crate::book::setup::Starting;
+use crate::book::{Billing, Book, Kind, Setup};
+use crate::calendar;
+use crate::money::Currency;
+use crate::step::{AccountChange, DateArg, EditSpec, EntrySpec, RecurringAction, RecurringSpec, Step, Tick};
+
+/// Cards' cycles households have (docs/tools.md, "Card bills"), and one odd one.
+const CYCLES: [(u8, u8); 4] = [(31, 14), (18, 1), (11, 24), (30, 5)];
+
+/// The household at the start: currency and zone, who keeps the vault, the accounts.
+pub fn setup() -> BoxedStrategy<Setup> {
+    let korean = prop::bool::weighted(0.8);
+    let start = 1_767_225_600_i64..1_798_761_600_i64; // 2026-01-01 .. 2027-01-01 UTC
+    (
+        korean,
+        start,
+        1_usize..=3,
+        any::<bool>(),
+        prop::option::weighted(0.8, select(CYCLES.to_vec())),
+        prop::option::weighted(0.5, select(CYCLES.to_vec())),
+    )
+        .prop_map(|(korean, start, members, second_owner, card1, card2)| {
+            let bill = |c: Option<(u8, u8)>| c.map(|(closing, payment)| Billing { closing, payment });
+            let (currency, zone, vault) = if korean {
+                (Currency::KRW, "Asia/Seoul", "우리집")
+            } else {
+                (Currency::USD, "America/New_York", "Home")
+            };
+            let names = names(korean);
+            let acct = |i: usize, kind, opening: Option<i64>, parent, billing| Starting {
+                name: names[i],
+                kind,
+                opening,
+                parent,
+                billing,
+            };
+            Setup {
+                currency,
+                zone,
+                vault,
+                start,
+                people: vec![("p0-haeun", "하은"), ("p1-jihun", "지훈"), ("p2-minseo", "민서")],
+                members,
+                second_owner,
+                accounts: vec![
+                    acct(0, Kind::Asset, Some(3_000_000), None, None),
+                    acct(1, Kind::Asset, None, None, None),
+                    acct(2, Kind::Liability, Some(200_000), None, bill(card1)),
+                    acct(3, Kind::Liability, None, None, bill(card2)),
+                    acct(4, Kind::Income, None, None, None),
+                    acct(5, Kind::Expense, None, None, None),
+                    acct(6, Kind::Expense, None, Some(5), None),
+                    acct(7, Kind::Expense, None, None, None),
+                    acct(8, Kind::Expense, None, None, None),
+                    acct(9, Kind::Expense, None, None, None),
+                ],
+            }
+        })
+        .boxed()
+}
+
+/// The starting accounts' names, then more for new accounts and renames.
+fn names(korean: bool) -> Vec<&'static str> {
+    if korean {
+        vec![
+            "카카오뱅크",
+            "현금",
+            "신한카드",
+            "삼성카드",
+            "월급",
+            "식비",
+            "외식",
+            "교통비",
+            "육아",
+            "생활",
+            "의료비",
+            "통신비",
+            "간식",
+            "보험",
+            "이자",
+        ]
+    } else {
+        vec![
+            "Checking",
+            "Cash",
+            "Visa",
+            "Amex",
+            "Salary",
+            "Food",
+            "Dining",
+            "Transport",
+            "Kids",
+            "Home",
+            "Health",
+            "Phone",
+            "Snacks",
+            "Insurance",
+            "Interest",
+        ]
+    }
+}
+
+/// An amount as households spend it.
+fn amount(book: &Book) -> BoxedStrategy<i64> {
+    if book.currency().decimals == 0 {
+        (1_i64..3000).prop_map(|x| x * 100).boxed()
+    } else {
+        (100_i64..300_000).boxed()
+    }
+}
+
+/// A date: mostly recent, sometimes left out, sometimes ahead (scheduled).
+fn date() -> BoxedStrategy<DateArg> {
+    prop_oneof![
+        3 => Just(DateArg::Omit),
+        6 => (-10_i64..=0).prop_map(DateArg::Offset),
+        3 => (-45_i64..=-10).prop_map(DateArg::Offset),
+        1 => (1_i64..=20).prop_map(DateArg::Offset),
+    ]
+    .boxed()
+}
+
+fn memo() -> BoxedStrategy<String> {
+    select(vec![
+        "점심",
+        "마트 장보기",
+        "커피",
+        "택시",
+        "병원",
+        "coffee",
+        "groceries",
+        "",
+    ])
+    .prop_map(str::to_owned)
+    .boxed()
+}
+
+fn tags() -> BoxedStrategy<Vec<String>> {
+    prop_oneof![
+        4 => Just(Vec::new()),
+        2 => select(vec!["여행", "#명절", "아이"]).prop_map(|t| vec![t.to_owned()]),
+        1 => Just(vec!["여행".to_owned(), "아이".to_owned()]),
+    ]
+    .boxed()
+}
+
+/// Accounts of these kinds (archived ones too, now and then: they must be refused).
+fn of_kind(book: &Book, kinds: &[Kind], archived: bool) -> Vec<usize> {
+    (0..book.accounts.len())
+        .filter(|&a| {
+            kinds.contains(&book.accounts[a].kind) && (archived || book.accounts[a].handle.is_none())
+        })
+        .filter(|&a| Some(a) != book.equity)
+        .collect()
+}
+
+/// Who acts: a member mostly, anyone now and then.
+fn who(book: &Book) -> BoxedStrategy<usize> {
+    let members: Vec<usize> = (0..book.people.len()).filter(|&p| book.is_member(p)).collect();
+    prop_oneof![9 => select(members), 1 => 0..book.people.len()].boxed()
+}
+
+/// Each next step, weighted.
+pub fn step(book: &Book) -> BoxedStrategy<Step> {
+    let mut arms: Vec<(u32, BoxedStrategy<Step>)> = vec![(10, clock(book)), (24, record(book))];
+    let mut add = |w: u32, s: Option<BoxedStrategy<Step>>| {
+        if let Some(s) = s {
+            arms.push((w, s));
+        }
+    };
+    add(6, split(book));
+    add(3, installment(book));
+    add(4, repeat_entry(book));
+    add(5, card_payment(book));
+    add(7, statement(book));
+    add(8, edit(book));
+    add(5, void(book));
+    add(6, undo(book));
+    add(6, retry(book));
+    add(2, create_account(book));
+    add(4, update_account(book));
+    add(4, budget(book));
+    add(4, recurring(book));
+    add(3, sharing(book));
+    Union::new_weighted(arms).boxed()
+}
+
+fn clock(book: &Book) -> BoxedStrategy<Step> {
+    let cards: Vec<usize> = (0..book.accounts.len())
+        .filter(|&c| book.accounts[c].billing.is_some())
+        .collect();
+    let mut arms: Vec<(u32, BoxedStrategy<Tick>)> = vec![
+        (4, (30_i64..900).prop_map(Tick::Seconds).boxed()),
+        (2, (3600_i64..30_000).prop_map(Tick::Seconds).boxed()),
+        (3, (1_i64..20).prop_map(|d| Tick::Seconds(d * 86_400)).boxed()),
+        (3, (-30_i64..=600).prop_map(Tick::Midnight).boxed()),
+        (2, (-30_i64..=3600).prop_map(Tick::MonthEnd).boxed()),
+    ];
+    if !cards.is_empty() {
+        arms.push((
+            2,
+            (select(cards), -3600_i64..=7200)
+                .prop_map(|(c, s)| Tick::DueDate(c, s))
+                .boxed(),
+        ));
+    }
+    Union::new_weighted(arms).prop_map(Step::Clock).boxed()
+}
+
+fn simple(from: usize, to: usize, x: i64, date: DateArg, memo: String, tags: Vec<String>) -> EntrySpec {
+    EntrySpec {
+        from: vec![(from, x)],
+        to: vec![(to, x)],
+        split: false,
+        date,
+        memo,
+        tags,
+        installments: None,
+        external_ref: None,
+    }
+}
+
+fn record_step(who: usize, entry: EntrySpec, allow_duplicate: bool, dry_run: bool) -> Step {
+    Step::Record {
+        who,
+        entry,
+        allow_duplicate,
+        dry_run,
+        reuse_key: None,
+    }
+}
+
+/// A simple entry: spending, income, a transfer or a refund.
+fn record(book: &Book) -> BoxedStrategy<Step> {
+    let paying = of_kind(book, &[Kind::Asset, Kind::Liability], true);
+    let spending = of_kind(book, &[Kind::Expense], true);
+    let income = of_kind(book, &[Kind::Income], false);
+    let assets = of_kind(book, &[Kind::Asset], false);
+    let mut flows: Vec<(u32, BoxedStrategy<(usize, usize)>)> = Vec::new();
+    for (w, from, to) in [
+        (8, &paying, &spending),
+        (2, &income, &assets),
+        (1, &assets, &assets),
+        (1, &spending, &paying),
+    ] {
+        if !from.is_empty() && !to.is_empty() {
+            flows.push((w, (select(from.clone()), select(to.clone())).boxed()));
+        }
+    }
+    if flows.is_empty() {
+        return clock(book);
+    }
+    (
+        who(book),
+        Union::new_weighted(flows),
+        amount(book),
+        date(),
+        memo(),
+        tags(),
+        prop::bool::weighted(0.1),
+        prop::bool::weighted(0.05),
+    )
+        .prop_filter("two accounts", |(_, (f, t), ..)| f != t)
+        .prop_map(|(who, (from, to), x, date, memo, tags, dup, dry)| {
+            record_step(who, simple(from, to, x, date, memo, tags), dup, dry)
+        })
+        .boxed()
+}
+
+/// A receipt over several categories, paid by card or bank.
+fn split(book: &Book) -> Option<BoxedStrategy<Step>> {
+    let paying = of_kind(book, &[Kind::Asset, Kind::Liability], false);
+    let spending = of_kind(book, &[Kind::Expense], false);
+    if paying.is_empty() || spending.len() < 2 {
+        return None;
+    }
+    let lines = prop::sample::subsequence(spending, 2..=3);
+    Some(
+        (
+            who(book),
+            select(paying),
+            lines,
+            prop::collection::vec(amount(book), 3),
+            date(),
+            memo(),
+            tags(),
+        )
+            .prop_map(|(who, from, to, xs, date, memo, tags)| {
+                let to: Vec<(usize, i64)> = to.into_iter().zip(xs).collect();
+                let total = to.iter().map(|l| l.1).sum();
+                let entry = EntrySpec {
+                    from: vec![(from, total)],
+                    to,
+                    split: true,
+                    date,
+                    memo,
+                    tags,
+                    installments: None,
+                    external_ref: None,
+                };
+                record_step(who, entry, false, false)
+            })
+            .boxed(),
+    )
+}
+
+/// A 할부 purchase on a card (or, now and then, on one that cannot take it).
+fn installment(book: &Book) -> Option<BoxedStrategy<Step>> {
+    let cards = of_kind(book, &[Kind::Liability], false);
+    let spending = of_kind(book, &[Kind::Expense], false);
+    if cards.is_empty() || spending.is_empty() {
+        return None;
+    }
+    Some(
+        (
+            who(book),
+            select(cards),
+            select(spending),
+            amount(book),
+            2_u8..=12,
+            date(),
+            memo(),
+        )
+            .prop_map(|(who, card, to, x, n, date, memo)| {
+                let mut entry = simple(card, to, x * 3, date, memo, Vec::new());
+                entry.installments = Some(n);
+                record_step(who, entry, false, false)
+            })
+            .boxed(),
+    )
+}
+
+/// The same entry again under a new key: the duplicate guard's case.
+fn repeat_entry(book: &Book) -> Option<BoxedStrategy<Step>> {
+    let live: Vec<usize> = book.live().map(|(n, _)| n).collect();
+    let recent: Vec<usize> = live.into_iter().rev().take(6).collect();
+    if recent.is_empty() {
+        return None;
+    }
+    let specs: Vec<EntrySpec> = recent
+        .iter()
+        .map(|&n| {
+            let c = &book.entries[n].content;
+            let date = if calendar::date_at(book.now, book.setup.zone) == c.date && n % 2 == 0 {
+                DateArg::Omit
+            } else {
+                DateArg::At(c.date)
+            };
+            EntrySpec {
+                from: c.from.clone(),
+                to: c.to.clone(),
+                split: !c.is_simple(),
+                date,
+                memo: format!("{} (again)", c.memo),
+                tags: Vec::new(),
+                installments: None,
+                external_ref: None,
+            }
+        })
+        .collect();
+    Some(
+        (who(book), select(specs), prop::bool::weighted(0.3))
+            .prop_map(|(who, entry, dup)| record_step(who, entry, dup, false))
+            .boxed(),
+    )
+}
+
+/// Paying a card: the next bill in full, in part or more, on time, early or late.
+fn card_payment(book: &Book) -> Option<BoxedStrategy<Step>> {
+    let assets = of_kind(book, &[Kind::Asset], false);
+    let bills: Vec<(usize, i64, jiff::civil::Date)> = (0..book.accounts.len())
+        .filter_map(|c| {
+            let b = book.accounts[c]
+                .billing
+                .filter(|_| book.accounts[c].handle.is_none())?;
+            let m = b.next_bill(book.today());
+            let view = book.card_bill_view(c, Some(m));
+            Some((c, view["total"].as_i64().unwrap_or(0).max(100), b.due(m)))
+        })
+        .collect();
+    if assets.is_empty() || bills.is_empty() {
+        return None;
+    }
+    Some(
+        (
+            who(book),
+            select(assets),
+            select(bills),
+            select(vec![1_i64, 1, 1, 2, 3]),
+            -3_i64..=4,
+        )
+            .prop_map(|(who, bank, (card, total, due), share, late)| {
+                let date = DateArg::At(calendar::add_days(due, late));
+                let memo = "카드대금".to_owned();
+                record_step(
+                    who,
+                    simple(bank, card, (total / share).max(1), date, memo, Vec::new()),
+                    false,
+                    false,
+                )
+            })
+            .boxed(),
+    )
+}
+
+/// A statement: fresh lines, lines already in the book (by reference, by data, a split
+/// receipt's card side), and the same line twice.
+fn statement(book: &Book) -> Option<BoxedStrategy<Step>> {
+    let paying = of_kind(book, &[Kind::Liability, Kind::Asset], false);
+    let spending = of_kind(book, &[Kind::Expense], false);
+    if paying.is_empty() || spending.is_empty() {
+        return None;
+    }
+    let mut known: Vec<EntrySpec> = Vec::new();
+    for (_, e) in book.live().collect::<Vec<_>>().into_iter().rev().take(12) {
+        let c = &e.content;
+        let card = c.from.first().filter(|_| c.from.len() == 1).copied();
+        if let Some((card, total)) = card.filter(|l| book.accounts[l.0].handle.is_none()) {
+            for shift in [0, 1] {
+                let to = c.to.first().map_or(spending[0], |l| l.0);
+                let mut line = simple(
+                    card,
+                    to,
+                    total,
+                    DateArg::At(calendar::add_days(c.date, shift)),
+                    c.memo.clone(),
+                    vec![],
+                );
+                line.external_ref = e.recorded_ref.clone();
+                known.push(line);
+            }
+        }
+    }
+    let fresh = (
+        select(paying),
+        select(spending),
+        amount(book),
+        -10_i64..=0,
+        memo(),
+        prop::option::weighted(0.5, 0_u32..1_000_000),
+    )
+        .prop_map(|(from, to, x, d, memo, r)| {
+            let mut line = simple(from, to, x, DateArg::Offset(d), memo, Vec::new());
+            line.external_ref = r.map(|r| format!("A{r:06}"));
+            line
+        })
+        .boxed();
+    let line = if known.is_empty() {
+        fresh
+    } else {
+        prop_oneof![3 => fresh, 2 => select(known)].boxed()
+    };
+    Some(
+        (
+            who(book),
+            prop::collection::vec(line, 1..=6),
+            prop::bool::weighted(0.2),
+            prop::bool::weighted(0.1),
+            any::<bool>(),
+        )
+            .prop_map(|(who, mut lines, dry, dup, twice)| {
+                if twice && let Some(l) = lines.first().cloned() {
+                    lines.push(l);
+                }
+                Step::Batch {
+                    who,
+                    lines,
+                    allow_duplicate: dup,
+                    dry_run: dry,
+                }
+            })
+            .boxed(),
+    )
+}
+
+/// An edit of any entry: its amount, date (across months), memo, accounts, lines or tags.
+fn edit(book: &Book) -> Option<BoxedStrategy<Step>> {
+    if book.entries.is_empty() {
+        return None;
+    }
+    let spending = of_kind(book, &[Kind::Expense], false);
+    let paying = of_kind(book, &[Kind::Asset, Kind::Liability], false);
+    let kinds = prop_oneof![
+        3 => amount(book).prop_map(|x| EditSpec { amount: Some(x), ..EditSpec::default() }),
+        3 => (-40_i64..=3).prop_map(|d| EditSpec { date: Some(d), ..EditSpec::default() }),
+        1 => memo().prop_map(|m| EditSpec { memo: Some(m), ..EditSpec::default() }),
+        2 => select(spending.clone()).prop_map(|a| EditSpec { to: Some(a), ..EditSpec::default() }),
+        1 => select(paying.clone()).prop_map(|a| EditSpec { from: Some(a), ..EditSpec::default() }),
+        1 => tags().prop_map(|t| EditSpec { tags: Some(t), ..EditSpec::default() }),
+        1 => (select(paying), prop::sample::subsequence(spending, 1..=2), amount(book)).prop_map(|(f, to, x)| {
+            let to: Vec<(usize, i64)> = to.into_iter().map(|a| (a, x)).collect();
+            let total = to.iter().map(|l| l.1).sum();
+            EditSpec { lines: Some((vec![(f, total)], to)), ..EditSpec::default() }
+        }),
+    ];
+    let entries = book.entries.len();
+    let recent = entries.saturating_sub(8)..entries;
+    Some(
+        (
+            who(book),
+            prop_oneof![3 => recent, 1 => 0..entries],
+            kinds,
+            prop::option::weighted(0.15, -1_i8..=0),
+            prop::bool::weighted(0.1),
+        )
+            .prop_map(|(who, entry, edit, expected_version, dry_run)| Step::Edit {
+                who,
+                entry,
+                edit,
+                expected_version,
+                dry_run,
+            })
+            .boxed(),
+    )
+}
+
+fn void(book: &Book) -> Option<BoxedStrategy<Step>> {
+    let n = book.entries.len();
+    (n > 0).then(|| {
+        (who(book), prop_oneof![3 => n.saturating_sub(6)..n, 1 => 0..n])
+            .prop_map(|(who, entry)| Step::Void { who, entry })
+            .boxed()
+    })
+}
+
+fn undo(book: &Book) -> Option<BoxedStrategy<Step>> {
+    let n = book.operations.len();
+    (n > 0).then(|| {
+        let op = prop_oneof![2 => Just(None), 3 => (n.saturating_sub(5)..n).prop_map(Some), 1 => (0..n).prop_map(Some)];
+        (who(book), op, prop::bool::weighted(0.15))
+            .prop_map(|(who, operation, dry_run)| Step::Undo { who, operation, dry_run })
+            .boxed()
+    })
+}
+
+fn retry(book: &Book) -> Option<BoxedStrategy<Step>> {
+    let n = book.writes.len();
+    (n > 0).then(|| {
+        prop_oneof![3 => n.saturating_sub(4)..n, 1 => 0..n]
+            .prop_map(|write| Step::Retry { write })
+            .boxed()
+    })
+}
+
+fn create_account(book: &Book) -> Option<BoxedStrategy<Step>> {
+    let names = names(book.setup.korean());
+    let tops = of_kind(book, &[Kind::Expense], false)
+        .into_iter()
+        .filter(|&a| book.accounts[a].parent.is_none())
+        .collect::<Vec<_>>();
+    let kinds = select(vec![
+        Kind::Expense,
+        Kind::Expense,
+        Kind::Asset,
+        Kind::Liability,
+        Kind::Income,
+    ]);
+    Some(
+        (
+            who(book),
+            select(names),
+            kinds,
+            prop::option::weighted(0.3, (amount(book), -20_i64..=3)),
+            prop::option::weighted(0.3, select(tops)),
+            prop::option::weighted(0.5, select(CYCLES.to_vec())),
+        )
+            .prop_map(|(who, name, kind, opening, parent, cycle)| {
+                let opening = opening.filter(|_| matches!(kind, Kind::Asset | Kind::Liability));
+                let parent = parent.filter(|_| kind == Kind::Expense);
+                let billing = cycle
+                    .filter(|_| kind == Kind::Liability)
+                    .map(|(closing, payment)| Billing { closing, payment });
+                Step::CreateAccount {
+                    who,
+                    name: name.to_owned(),
+                    kind,
+                    opening,
+                    parent,
+                    billing,
+                }
+            })
+            .boxed(),
+    )
+}
+
+fn update_account(book: &Book) -> Option<BoxedStrategy<Step>> {
+    let names = names(book.setup.korean());
+    let all: Vec<usize> = (0..book.accounts.len())
+        .filter(|&a| Some(a) != book.equity)
+        .collect();
+    let expense = of_kind(book, &[Kind::Expense], false);
+    let cards = of_kind(book, &[Kind::Liability], true);
+    let archived: Vec<usize> = all
+        .iter()
+        .copied()
+        .filter(|&a| book.accounts[a].handle.is_some())
+        .collect();
+    if expense.is_empty() {
+        return None;
+    }
+    let mut arms: Vec<(u32, BoxedStrategy<(usize, AccountChange)>)> = vec![
+        (
+            2,
+            (select(all.clone()), select(names.clone()))
+                .prop_map(|(a, n)| (a, AccountChange::Rename(n.to_owned())))
+                .boxed(),
+        ),
+        (
+            2,
+            (select(all), any::<bool>())
+                .prop_map(|(a, f)| (a, AccountChange::Archive(f)))
+                .boxed(),
+        ),
+        (
+            2,
+            (select(expense.clone()), prop::option::of(select(expense)))
+                .prop_map(|(a, p)| (a, AccountChange::Parent(p)))
+                .boxed(),
+        ),
+    ];
+    if !cards.is_empty() {
+        let cycle = prop::option::weighted(0.8, select(CYCLES.to_vec()))
+            .prop_map(|c| c.map(|(closing, payment)| Billing { closing, payment }));
+        arms.push((
+            2,
+            (select(cards), cycle)
+                .prop_map(|(a, b)| (a, AccountChange::Billing(b)))
+                .boxed(),
+        ));
+    }
+    if !archived.is_empty() {
+        let name = prop::option::weighted(0.3, select(names).prop_map(str::to_owned));
+        arms.push((
+            2,
+            (select(archived), name)
+                .prop_map(|(a, n)| (a, AccountChange::Unarchive(n)))
+                .boxed(),
+        ));
+    }
+    Some(
+        (who(book), Union::new_weighted(arms))
+            .prop_map(|(who, (account, change))| Step::UpdateAccount { who, account, change })
+            .boxed(),
+    )
+}
+
+fn budget(book: &Book) -> Option<BoxedStrategy<Step>> {
+    let expense = of_kind(book, &[Kind::Expense], false);
+    if expense.is_empty() {
+        return None;
+    }
+    let amounts = prop_oneof![1 => Just(0_i64), 6 => amount(book).prop_map(|x| x * 20)];
+    Some(
+        (
+            who(book),
+            select(expense),
+            amounts,
+            -2_i32..=1,
+            prop::option::of(any::<bool>()),
+            prop::option::of(any::<bool>()),
+        )
+            .prop_map(
+                |(who, account, amount, month, repeat, rollover)| Step::SetBudget {
+                    who,
+                    account,
+                    amount,
+                    month,
+                    repeat,
+                    rollover,
+                },
+            )
+            .boxed(),
+    )
+}
+
+fn recurring(book: &Book) -> Option<BoxedStrategy<Step>> {
+    let paying = of_kind(book, &[Kind::Asset, Kind::Liability], false);
+    let spending = of_kind(book, &[Kind::Expense], false);
+    if paying.is_empty() || spending.is_empty() {
+        return None;
+    }
+    let spec = (
+        select(paying),
+        select(spending),
+        amount(book),
+        prop::option::weighted(0.8, 1_u8..=31),
+        prop::bool::weighted(0.1),
+        prop::option::weighted(0.5, -60_i64..=10),
+        prop::option::weighted(0.2, 20_i64..=120),
+        tags(),
+    )
+        .prop_map(
+            |(from, to, amount, day, yearly, start, end, tags)| RecurringSpec {
+                from,
+                to,
+                amount,
+                day,
+                yearly,
+                start,
+                end,
+                tags,
+            },
+        );
+    let action = prop_oneof![
+        4 => spec.clone().prop_map(RecurringAction::Set),
+        2 => spec.prop_map(RecurringAction::Change),
+        1 => Just(RecurringAction::Remove),
+    ];
+    let names = select(vec!["월세", "관리비", "보험료", "넷플릭스"]);
+    Some(
+        (who(book), names, action)
+            .prop_map(|(who, name, action)| Step::SetRecurring {
+                who,
+                name: name.to_owned(),
+                action,
+            })
+            .boxed(),
+    )
+}
+
+fn sharing(book: &Book) -> Option<BoxedStrategy<Step>> {
+    let people = book.people.len();
+    let mut arms: Vec<(u32, BoxedStrategy<Step>)> = vec![
+        (
+            2,
+            (who(book), any::<bool>())
+                .prop_map(|(who, owner)| Step::Share { who, owner })
+                .boxed(),
+        ),
+        (
+            1,
+            (who(book), 1..people)
+                .prop_map(|(who, member)| Step::Remove { who, member })
+                .boxed(),
+        ),
+        (1, (1..people).prop_map(|who| Step::Leave { who }).boxed()),
+    ];
+    if !book.invites.is_empty() {
+        let latest = book.invites.len() - 1;
+        arms.push((
+            3,
+            (0..people, prop_oneof![3 => Just(latest), 1 => 0..=latest])
+                .prop_map(|(who, invite)| Step::Join { who, invite })
+                .boxed(),
+        ));
+    }
+    Some(Union::new_weighted(arms).boxed())
+}

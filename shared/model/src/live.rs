@@ -1,0 +1,150 @@
+//! The server under test as the model sees it: the calls it is sent, the ids it
+//! answered with (by the model's labels), and the first result of each idempotent write.
+
+use std::collections::HashMap;
+
+use serde_json::{Value, json};
+
+use crate::book::{Book, Call, Expect, Learn};
+use crate::compare::{Canon, Ids, differences, substitute};
+use crate::sut::{Answer, Backend, Sut};
+
+/// The server under test and what it has told us.
+pub struct Live {
+    runtime: tokio::runtime::Runtime,
+    sut: Sut,
+    /// Real ids and the model's labels.
+    pub ids: Ids,
+    /// The first result of each idempotent write, for its retries.
+    first: HashMap<usize, Value>,
+}
+
+impl Live {
+    /// A fresh server over an empty store of `backend`, its clock at the book's start.
+    pub fn start(backend: Backend, book: &Book) -> Live {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let sut = runtime.block_on(Sut::new(
+            backend,
+            book.setup.start,
+            book.setup.start.unsigned_abs(),
+        ));
+        Live {
+            runtime,
+            sut,
+            ids: Ids::default(),
+            first: HashMap::new(),
+        }
+    }
+
+    /// Sets the server's clock (Unix seconds).
+    pub fn set_clock(&self, now: i64) {
+        self.sut.set_clock(now);
+    }
+
+    /// One call as person `who`, as the model's clock says.
+    pub fn call(&mut self, book: &Book, who: usize, tool: &str, args: &Value) -> Answer {
+        let person = &book.people[who];
+        let args = substitute(args, &self.ids);
+        let (sub, name) = (person.sub.clone(), person.name.clone());
+        let sut = &mut self.sut;
+        self.runtime.block_on(sut.call(&sub, &name, tool, &args))
+    }
+
+    /// The canonical reader for this book.
+    pub fn canon<'a>(&'a self, book: &Book) -> Canon<'a> {
+        Canon {
+            currency: book.currency(),
+            ids: &self.ids,
+        }
+    }
+
+    /// Makes one call of a step and checks its answer against what the model expects.
+    pub fn check_call(&mut self, book: &Book, call: &Call) {
+        self.sut.set_clock(call.at);
+        let answer = self.call(book, call.who, call.tool, &call.args);
+        let what = format!("p{} {} {}", call.who, call.tool, call.args);
+        match (&call.expect, answer) {
+            (Expect::Refused, Answer::Refused(_)) => {}
+            (Expect::Refused, Answer::Ok(v)) => {
+                panic!("{what}: the model expects a refusal, the server answered {v}")
+            }
+            (_, Answer::Refused(m)) => panic!("{what}: the model expects success, the server refused: {m}"),
+            (Expect::Ok(view), Answer::Ok(v)) => {
+                self.learn(&call.learn, &v);
+                if let Some(w) = call.write {
+                    self.first.entry(w).or_insert_with(|| v.clone());
+                }
+                let actual = self.canon(book).write(call.tool, &v);
+                let mut diffs = Vec::new();
+                differences(view, &actual, "", &mut diffs);
+                assert!(
+                    diffs.is_empty(),
+                    "{what}: the answer differs from the model:\n  {}\n{v:#}",
+                    diffs.join("\n  ")
+                );
+            }
+            (Expect::Replay { write, current }, Answer::Ok(v)) => {
+                self.check_replay(book, &what, *write, current, &v)
+            }
+        }
+    }
+
+    /// A retry answers the first result again, marked replayed, with `current` when the
+    /// entry changed since.
+    fn check_replay(&self, book: &Book, what: &str, write: usize, current: &Option<Value>, v: &Value) {
+        let first = self
+            .first
+            .get(&write)
+            .unwrap_or_else(|| panic!("{what}: no first result of write {write}"));
+        assert_eq!(
+            v["replayed"],
+            json!(true),
+            "{what}: a retry is not marked replayed: {v}"
+        );
+        let strip = |x: &Value| {
+            let mut x = x.clone();
+            if let Some(m) = x.as_object_mut() {
+                m.remove("replayed");
+                m.remove("current");
+            }
+            x
+        };
+        assert_eq!(
+            strip(v),
+            strip(first),
+            "{what}: a retry answers other than the first call"
+        );
+        let shown = v.get("current").map(|c| self.canon(book).tx(c));
+        let mut diffs = Vec::new();
+        differences(&json!(current), &json!(shown), "/current", &mut diffs);
+        assert!(
+            diffs.is_empty(),
+            "{what}: `current` differs from the model:\n  {}",
+            diffs.join("\n  ")
+        );
+    }
+
+    fn learn(&mut self, learn: &[Learn], v: &Value) {
+        for l in learn {
+            let (label, pointer) = match l {
+                Learn::Entry(n, p) => (format!("t{n}"), p),
+                Learn::Operation(n, p) => (format!("op{n}"), p),
+                Learn::Invite(n, p) => (format!("invite{n}"), p),
+            };
+            let real = v
+                .pointer(pointer)
+                .and_then(Value::as_str)
+                .unwrap_or_else(|| panic!("no {pointer} in {v}"));
+            self.ids.learn(label, real.to_owned());
+        }
+    }
+}
+
+impl std::fmt::Debug for Live {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Live")
+    }
+}
