@@ -728,6 +728,9 @@ fn recurring(book: &Book) -> Option<BoxedStrategy<Step>> {
 
 fn sharing(book: &Book) -> Option<BoxedStrategy<Step>> {
     let people = book.people.len();
+    let owners: Vec<usize> = (0..people).filter(|&p| book.is_owner(p)).collect();
+    let others: Vec<usize> = (1..people).filter(|&p| book.is_member(p)).collect();
+    let outsiders: Vec<usize> = (1..people).filter(|&p| !book.is_member(p)).collect();
     let mut arms: Vec<(u32, BoxedStrategy<Step>)> = vec![
         (
             2,
@@ -737,17 +740,31 @@ fn sharing(book: &Book) -> Option<BoxedStrategy<Step>> {
         ),
         (
             1,
-            (who(book), 1..people)
+            (0..people, 1..people)
                 .prop_map(|(who, member)| Step::Remove { who, member })
                 .boxed(),
         ),
         (1, (1..people).prop_map(|who| Step::Leave { who }).boxed()),
     ];
+    if !others.is_empty() {
+        arms.push((
+            2,
+            (select(owners), select(others.clone()))
+                .prop_map(|(who, member)| Step::Remove { who, member })
+                .boxed(),
+        ));
+        arms.push((1, select(others).prop_map(|who| Step::Leave { who }).boxed()));
+    }
     if !book.invites.is_empty() {
         let latest = book.invites.len() - 1;
+        let joiner = if outsiders.is_empty() {
+            (0..people).boxed()
+        } else {
+            prop_oneof![3 => select(outsiders), 1 => 0..people].boxed()
+        };
         arms.push((
             3,
-            (0..people, prop_oneof![3 => Just(latest), 1 => 0..=latest])
+            (joiner, prop_oneof![3 => Just(latest), 1 => 0..=latest])
                 .prop_map(|(who, invite)| Step::Join { who, invite })
                 .boxed(),
         ));

@@ -1,13 +1,27 @@
 //! The server under test as the model sees it: the calls it is sent, the ids it
 //! answered with (by the model's labels), and the first result of each idempotent write.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Mutex;
 
 use serde_json::{Value, json};
 
 use crate::book::{Book, Call, Expect, Learn};
 use crate::compare::{Canon, Ids, differences, substitute};
 use crate::sut::{Answer, Backend, Sut};
+
+/// How many writes each tool answered, and how many of them were refusals, this process.
+static TALLY: Mutex<BTreeMap<&'static str, (u64, u64)>> = Mutex::new(BTreeMap::new());
+
+/// The writes made so far, per tool: `tool ok/refused`, for a run's summary.
+pub fn tally() -> String {
+    let tally = TALLY.lock().unwrap_or_else(|e| e.into_inner());
+    tally
+        .iter()
+        .map(|(tool, (ok, refused))| format!("{tool} {ok}/{refused}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 /// The server under test and what it has told us.
 pub struct Live {
@@ -66,6 +80,14 @@ impl Live {
         self.sut.set_clock(call.at);
         let answer = self.call(book, call.who, call.tool, &call.args);
         let what = format!("p{} {} {}", call.who, call.tool, call.args);
+        {
+            let mut tally = TALLY.lock().unwrap_or_else(|e| e.into_inner());
+            let slot = tally.entry(call.tool).or_default();
+            match answer {
+                Answer::Ok(_) => slot.0 += 1,
+                Answer::Refused(_) => slot.1 += 1,
+            }
+        }
         match (&call.expect, answer) {
             (Expect::Refused, Answer::Refused(_)) => {}
             (Expect::Refused, Answer::Ok(v)) => {
@@ -104,12 +126,14 @@ impl Live {
             json!(true),
             "{what}: a retry is not marked replayed: {v}"
         );
+        // Names may be shown as they are now (an account renamed since); ids may not change.
         let strip = |x: &Value| {
             let mut x = x.clone();
             if let Some(m) = x.as_object_mut() {
                 m.remove("replayed");
                 m.remove("current");
             }
+            without_names(&mut x);
             x
         };
         assert_eq!(
@@ -146,5 +170,19 @@ impl Live {
 impl std::fmt::Debug for Live {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Live")
+    }
+}
+
+/// `value` without the `account` names of objects that carry an `accountId`.
+fn without_names(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            if map.contains_key("accountId") {
+                map.remove("account");
+            }
+            map.values_mut().for_each(without_names);
+        }
+        Value::Array(items) => items.iter_mut().for_each(without_names),
+        _ => {}
     }
 }

@@ -86,8 +86,9 @@ pub fn run<S: OnStore>(label: &str, default_cases: u64) {
         }
     }
     println!(
-        "{label}: {cases} histories ({steps} steps) passed in {:.1?} (MODEL_BASE={base})",
-        started.elapsed()
+        "{label}: {cases} histories ({steps} steps) passed in {:.1?} (MODEL_BASE={base})\n  writes answered (ok/refused): {}",
+        started.elapsed(),
+        crate::live::tally()
     );
 }
 

@@ -33,20 +33,15 @@ enum Decision {
 }
 
 impl Book {
-    /// The card side of a simple line: its liability account and that account's posting.
+    /// The card side of a charge line (money leaving a card, as a card statement lists a
+    /// purchase): the card and its posting. Payments and refunds onto a card match as
+    /// any line does (same accounts and amount): issue 49 leaves them so.
     fn card_side(&self, d: &Draft) -> Option<(usize, i64)> {
         let c = &d.content;
-        if !c.is_simple() {
-            let [(card, x)] = c.from[..] else { return None };
-            return (self.accounts[card].kind == Kind::Liability).then_some((card, -x));
-        }
-        let (from, to) = (c.from[0].0, c.to[0].0);
-        match (self.accounts[from].kind, self.accounts[to].kind) {
-            (Kind::Liability, Kind::Liability) => None,
-            (Kind::Liability, _) => Some((from, -c.from[0].1)),
-            (_, Kind::Liability) => Some((to, c.to[0].1)),
-            _ => None,
-        }
+        let [(card, x)] = c.from[..] else { return None };
+        let charge = self.accounts[card].kind == Kind::Liability
+            && c.to.iter().all(|l| self.accounts[l.0].kind != Kind::Liability);
+        charge.then_some((card, -x))
     }
 
     /// Book entry `n` is a data match for line `d`: how, or None.
@@ -228,8 +223,26 @@ impl Book {
             })
             .collect();
         let mut view = json!({"results": rows, "counts": counts, "dryRun": dry_run});
-        if !fresh.is_empty() {
-            view["balances"] = balances_view(self, &self.accounts_of(fresh));
+        if !dry_run {
+            // The balances (now) of the accounts of every entry this key recorded, as
+            // recorded, now or by an earlier call.
+            let mut accounts = self.accounts_of(fresh);
+            for d in results {
+                if let Decision::Replayed(n) = d {
+                    let e = &self.entries[*n];
+                    accounts.extend(
+                        e.history
+                            .first()
+                            .unwrap_or(&e.content)
+                            .lines()
+                            .iter()
+                            .map(|l| l.0),
+                    );
+                }
+            }
+            accounts.sort_unstable();
+            accounts.dedup();
+            view["balances"] = balances_view(self, &accounts);
         }
         if !dry_run && op.is_some() {
             view["operation"] = json!(op.map(|o| format!("op{o}")));

@@ -121,27 +121,47 @@ impl Book {
     /// date for 45 days; a left-out date just past midnight also matches yesterday's entry
     /// recorded yesterday).
     ///
-    /// The guard compares what each entry was recorded as: an edit does not move it (the
-    /// guard is written with the recording; reported in issue 51).
+    /// Two ways the ledger's guard is narrower than the contract's words, reported in
+    /// issue 51 and followed here: it compares what each entry was recorded as (an edit
+    /// does not move it), and it remembers only the latest entry of each 10-minute
+    /// bucket of the clock (and the latest posting of a date), so an entry recorded
+    /// with `allowDuplicate` and then voided hides an earlier live one.
     pub fn duplicate_of(&self, d: &Draft) -> Option<usize> {
         let data = d.content.data();
         let today = self.today();
         let since_midnight = self.now - calendar::midnight(today, self.setup.zone);
         let yesterday = calendar::add_days(today, -1);
-        self.live().find_map(|(i, e)| {
-            let age = self.now - e.recorded_at;
-            let guarded = match e.origin {
-                Origin::Hand(_) | Origin::Batch(_) => age < DUPLICATE_WINDOW,
-                Origin::Posting(_) => age < POSTED_GUARD,
-                Origin::Opening(_) => false,
-            };
+        let bucket = |t: i64| t.div_euclid(DUPLICATE_WINDOW);
+        let same = |e: &Entry| {
             let recorded = e.history.first().unwrap_or(&e.content);
-            let same_date = recorded.date == d.content.date
+            let date_ok = recorded.date == d.content.date
                 || (d.date_left_out
                     && since_midnight < DUPLICATE_WINDOW
                     && recorded.date == yesterday
                     && calendar::date_at(e.recorded_at, self.setup.zone) == yesterday);
-            (guarded && same_date && recorded.data() == data).then_some(i)
+            date_ok && recorded.data() == data
+        };
+        // The latest entry of each guard: by hand or statement per bucket, posted per date.
+        let mut latest: Vec<(Option<i64>, usize)> = Vec::new();
+        for (i, e) in self.entries.iter().enumerate() {
+            let guard = match e.origin {
+                Origin::Hand(_) | Origin::Batch(_) => Some(bucket(e.recorded_at)),
+                Origin::Posting(_) => None,
+                Origin::Opening(_) => continue,
+            };
+            if same(e) {
+                latest.retain(|g| g.0 != guard);
+                latest.push((guard, i));
+            }
+        }
+        latest.into_iter().find_map(|(guard, i)| {
+            let e = &self.entries[i];
+            let age = self.now - e.recorded_at;
+            let in_force = match guard {
+                Some(b) => (b == bucket(self.now) || b == bucket(self.now) - 1) && age < DUPLICATE_WINDOW,
+                None => age < POSTED_GUARD,
+            };
+            (in_force && !e.voided).then_some(i)
         })
     }
 
@@ -447,8 +467,15 @@ impl Book {
             && new.as_ref().is_some_and(|c| {
                 // An edit that keeps the postings (date, memo, tags) may touch an entry of
                 // an archived account; one that changes them needs every account live.
-                let same_postings = c.data() == e.content.data();
-                let all_live = same_postings || c.lines().iter().all(|l| self.accounts[l.0].handle.is_none());
+                // Every posting it adds or takes away must be on a live account (moving an
+                // entry off an archived account is refused too); postings it keeps may
+                // stay on one.
+                let (old, new) = (e.content.lines(), c.lines());
+                let mut changed = new
+                    .iter()
+                    .filter(|l| !old.contains(l))
+                    .chain(old.iter().filter(|l| !new.contains(l)));
+                let all_live = changed.all(|l| self.accounts[l.0].handle.is_none());
                 *c == e.content || (all_live && well_formed(c) && self.installments_fit(c, e.installments))
             });
         let Some(new) = new.filter(|_| ok) else {

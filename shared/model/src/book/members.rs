@@ -58,14 +58,19 @@ impl Book {
     pub fn join(&mut self, who: usize, k: usize) {
         let args = json!({"inviteCode": format!("$invite:{k}")});
         let invite = &self.invites[k];
-        if self.is_member(who) || invite.used || self.now - invite.made_at >= INVITE_LIFE {
+        // A member joining with an owner's code becomes an owner (how the last owner
+        // hands over); any other join of a member is refused.
+        let promotion = invite.role == Role::Owner && self.people[who].role == Some(Role::Member);
+        if (self.is_member(who) && !promotion) || invite.used || self.now - invite.made_at >= INVITE_LIFE {
             self.call(who, "join_vault", args, Expect::Refused);
             return;
         }
         let role = invite.role;
         self.invites[k].used = true;
         self.people[who].role = Some(role);
-        self.people[who].joined_at = self.now;
+        if !promotion {
+            self.people[who].joined_at = self.now;
+        }
         let view = json!({
             "role": if role == Role::Owner { "owner" } else { "member" },
             "members": self.members_view(who),

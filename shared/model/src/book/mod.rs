@@ -391,13 +391,11 @@ impl Book {
             .sum()
     }
 
-    /// Account `a` as of the end of `date`, and what is dated later (`None` when nothing is).
+    /// Account `a` as of the end of `date`, and what is dated later (`None` when that
+    /// nets to nothing).
     pub fn balance(&self, a: usize, date: Date) -> (i64, Option<i64>) {
-        let later = self
-            .live()
-            .any(|(_, e)| e.content.date > date && e.content.lines().iter().any(|l| l.0 == a));
-        let scheduled = later.then(|| self.net(a, Some(calendar::add_days(date, 1)), None));
-        (self.net(a, None, Some(date)), scheduled)
+        let later = self.net(a, Some(calendar::add_days(date, 1)), None);
+        (self.net(a, None, Some(date)), (later != 0).then_some(later))
     }
 
     /// The live account named `name` (folded), if any.

@@ -232,6 +232,9 @@ impl Book {
         if let Some(d) = spec.day {
             wanted.day = d;
         }
+        if spec.yearly {
+            wanted.yearly = true;
+        }
         if let Some(d) = spec.end {
             wanted.end = Some(calendar::add_days(today, d));
         }
