@@ -14,6 +14,9 @@ pub mod scopes;
 mod tag;
 mod time;
 
+#[cfg(test)]
+mod properties_tests;
+
 pub use amount_text::other_currency;
 pub use billing::{
     BillDates, Billing, BillingError, Installments, MAX_INSTALLMENTS, MIN_INSTALLMENTS, months_between,

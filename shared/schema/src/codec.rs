@@ -897,7 +897,8 @@ impl TxRec {
             p.sort_unstable();
             p
         };
-        (&self.date, &self.memo, &self.tags) == (&other.date, &other.memo, &other.tags) && sorted(self) == sorted(other)
+        (&self.date, &self.memo, &self.tags) == (&other.date, &other.memo, &other.tags)
+            && sorted(self) == sorted(other)
     }
 }
 
@@ -1583,13 +1584,37 @@ mod tests {
 
     #[test]
     fn the_same_postings_in_another_order_are_the_same_content() {
-        let (card, equity) = ("6d0b7b8e-0a63-4d2b-9c39-4c1a4b9f0a01", "6d0b7b8e-0a63-4d2b-9c39-4c1a4b9f0a02");
+        let (card, equity) = (
+            "6d0b7b8e-0a63-4d2b-9c39-4c1a4b9f0a01",
+            "6d0b7b8e-0a63-4d2b-9c39-4c1a4b9f0a02",
+        );
         let date = LocalDate::parse("2026-03-01").expect("a date");
         let id = TransactionId::parse("9007199254740993").expect("an id");
-        let stored = TxRec::new(id, date, "opening".into(), 0, None, vec![posting(card, -300), posting(equity, 300)]);
-        let rebuilt = TxRec::new(id, date, "opening".into(), 5, None, vec![posting(equity, 300), posting(card, -300)]);
+        let stored = TxRec::new(
+            id,
+            date,
+            "opening".into(),
+            0,
+            None,
+            vec![posting(card, -300), posting(equity, 300)],
+        );
+        let rebuilt = TxRec::new(
+            id,
+            date,
+            "opening".into(),
+            5,
+            None,
+            vec![posting(equity, 300), posting(card, -300)],
+        );
         assert!(stored.same_content(&rebuilt));
-        let moved = TxRec::new(id, date, "opening".into(), 5, None, vec![posting(equity, 200), posting(card, -200)]);
+        let moved = TxRec::new(
+            id,
+            date,
+            "opening".into(),
+            5,
+            None,
+            vec![posting(equity, 200), posting(card, -200)],
+        );
         assert!(!stored.same_content(&moved));
     }
 }

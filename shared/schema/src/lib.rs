@@ -20,4 +20,7 @@ pub mod keys;
 pub mod minted;
 pub mod types;
 
+#[cfg(test)]
+mod properties_tests;
+
 pub use error::{AccountShape, EditShape, Entity, ErrorKind, Field, LedgerError, Match, OwnerAction, Side};

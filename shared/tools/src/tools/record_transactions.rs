@@ -417,3 +417,81 @@ fn output(b: BatchRecorded, splits: &[bool]) -> Result<Output, LedgerError> {
         operation_id: b.operation_id.map(Into::into),
     })
 }
+
+/// Statement lines under arbitrary input (issue 51): the arguments are read or refused
+/// with a sentence, each entry becomes a ledger entry or that entry's own error, never a
+/// panic; a well-formed line reads back as written.
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    /// A value a client might put in a field: text of any kind, numbers, or the wrong type.
+    fn field() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            any::<String>().prop_map(Value::from),
+            "[0-9 ,.+\\-eE₩$원]{0,16}".prop_map(Value::from),
+            "[0-9]{4}-[0-9]{2}-[0-9]{2}".prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            Just(Value::Null),
+            Just(json!(true)),
+            Just(json!({"from": [{"account": "신한카드", "amount": "1"}], "to": []})),
+            Just(json!(["여행", "#아이"])),
+        ]
+    }
+
+    /// A statement line: each field present or not, holding anything.
+    fn line() -> impl Strategy<Value = Value> {
+        let names = ["from", "to", "amount", "lines", "date", "memo", "externalRef", "tags", "installments"];
+        prop::collection::vec(prop::option::of(field()), names.len()).prop_map(move |values| {
+            let mut entry = serde_json::Map::new();
+            for (name, v) in names.iter().zip(values) {
+                if let Some(v) = v {
+                    entry.insert((*name).to_owned(), v);
+                }
+            }
+            Value::Object(entry)
+        })
+    }
+
+    fn read(args: &Value) -> Result<Args, String> {
+        let raw = serde_json::value::to_raw_value(args).expect("raw JSON");
+        crate::args::parse::<Args>(Some(&raw)).map_err(|e| e.to_string())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn statement_lines_are_read_or_refused_entry_by_entry(lines in prop::collection::vec(line(), 1..4)) {
+            match read(&json!({"entries": lines, "idempotencyKey": "k"})) {
+                Ok(args) => {
+                    for e in args.entries {
+                        if let Err(u) = read_entry(e) {
+                            prop_assert!(!u.message.trim().is_empty());
+                        }
+                    }
+                }
+                Err(message) => prop_assert!(!message.trim().is_empty()),
+            }
+        }
+
+        #[test]
+        fn a_well_formed_line_reads_back(minor in 1_i64..10_000_000, cents in any::<bool>(), y in 2000_i16..2100, m in 1_i16..=12, d in 1_i16..=28,
+            from in "[가-힣a-zA-Z]{1,12}", to in "[가-힣a-zA-Z]{1,12}", memo in "\\PC{0,40}") {
+            let amount = if cents { format!("{}.{:02}", minor / 100, minor % 100) } else { minor.to_string() };
+            let date = format!("{y:04}-{m:02}-{d:02}");
+            let args = json!({"entries": [{"from": from, "to": to, "amount": amount, "date": date, "memo": memo}], "idempotencyKey": "k"});
+            let mut args = read(&args).expect("a well-formed line is read");
+            let e = read_entry(args.entries.remove(0)).expect("a well-formed line is an entry");
+            prop_assert_eq!((e.from, e.to), (from, to));
+            let currency = dochiya_ledger::domain::Currency::parse(if cents { "USD" } else { "KRW" }).expect("a currency");
+            let money = dochiya_ledger::domain::Money::from_decimal(e.amount, currency).expect("in range");
+            prop_assert_eq!(money.minor(), minor);
+            prop_assert_eq!(e.date.map(|d| d.to_string()), Some(date));
+            prop_assert_eq!(e.memo, Some(memo));
+        }
+    }
+}
