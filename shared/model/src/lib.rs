@@ -18,6 +18,7 @@ pub mod generate;
 pub mod live;
 pub mod machine;
 pub mod money;
+pub mod oracle;
 pub mod reads;
 pub mod runner;
 pub mod step;

@@ -11,7 +11,7 @@ use crate::book::Book;
 use crate::live::Live;
 use crate::step::Step;
 use crate::sut::Backend;
-use crate::{generate, reads};
+use crate::{generate, oracle, reads};
 
 /// The reference state machine: the book, its steps drawn from what it holds.
 #[derive(Debug)]
@@ -43,6 +43,10 @@ impl ReferenceStateMachine for Household {
 pub trait OnStore {
     /// The store.
     const BACKEND: Backend;
+    /// At the end of each history, hledger's balances of the export must equal the model.
+    const HLEDGER: bool = false;
+    /// How many steps a history has.
+    const STEPS: std::ops::RangeInclusive<usize> = 5..=35;
 }
 
 /// The test kit's memory store.
@@ -66,11 +70,21 @@ impl OnStore for OnEmbeddedFile {
     const BACKEND: Backend = Backend::EmbeddedFile;
 }
 
+/// The embedded store in memory, each final book checked by hledger too.
+#[derive(Debug)]
+pub struct OnEmbeddedWithHledger;
+impl OnStore for OnEmbeddedWithHledger {
+    const BACKEND: Backend = Backend::Embedded;
+    const HLEDGER: bool = true;
+}
+
 /// DynamoDB on moto.
 #[derive(Debug)]
 pub struct OnDynamo;
 impl OnStore for OnDynamo {
     const BACKEND: Backend = Backend::Dynamo;
+    // moto answers in milliseconds where the local stores take microseconds.
+    const STEPS: std::ops::RangeInclusive<usize> = 4..=14;
 }
 
 /// The state-machine test over store `S`.
@@ -90,6 +104,12 @@ impl<S: OnStore> StateMachineTest for HouseholdTest<S> {
     fn apply(mut live: Live, book: &Book, _step: Step) -> Live {
         run(&mut live, book);
         live
+    }
+
+    fn teardown(mut live: Live, book: Book) {
+        if S::HLEDGER {
+            oracle::check_hledger(&mut live, &book);
+        }
     }
 }
 

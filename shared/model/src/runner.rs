@@ -12,9 +12,6 @@ use crate::book::Book;
 use crate::machine::{Household, HouseholdTest, OnStore};
 use crate::step::Step;
 
-/// Steps in one history.
-const STEPS: std::ops::RangeInclusive<usize> = 5..=35;
-
 thread_local! {
     /// Panics on this thread are expected (proptest catches them while shrinking): keep quiet.
     static QUIET: Cell<bool> = const { Cell::new(false) };
@@ -103,7 +100,7 @@ fn run_one<S: OnStore>(label: &str, seed: u64) -> Result<usize, String> {
     };
     let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes(seed));
     let mut runner = TestRunner::new_with_rng(config.clone(), rng);
-    let strategy = Household::sequential_strategy(STEPS);
+    let strategy = Household::sequential_strategy(S::STEPS);
     let ran = Cell::new(0);
     QUIET.with(|q| q.set(true));
     let result = runner.run(&strategy, |(book, steps, seen)| {

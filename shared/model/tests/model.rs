@@ -2,7 +2,7 @@
 //! embedded store (in memory and on a file). `MODEL_CASES` sets how many per store,
 //! `MODEL_SEED` replays one; tests/model.sh runs a soak.
 
-use dochiya_model::machine::{OnEmbedded, OnEmbeddedFile, OnMemory};
+use dochiya_model::machine::{OnEmbedded, OnEmbeddedFile, OnEmbeddedWithHledger, OnMemory};
 use dochiya_model::runner::run;
 
 #[test]
@@ -18,4 +18,9 @@ fn histories_on_the_embedded_store() {
 #[test]
 fn histories_on_the_embedded_store_on_a_file() {
     run::<OnEmbeddedFile>("histories_on_the_embedded_store_on_a_file", 10);
+}
+
+#[test]
+fn exported_books_balance_in_hledger_as_in_the_model() {
+    run::<OnEmbeddedWithHledger>("exported_books_balance_in_hledger_as_in_the_model", 8);
 }
