@@ -22,6 +22,12 @@ impl Ids {
         if let Some(known) = self.real.get(&label) {
             assert_eq!(known, &real, "{label} was {known} and is now {real}");
         }
+        if let Some(other) = self.label.get(&real) {
+            assert_eq!(
+                other, &label,
+                "the server answered {real}, which is {other}, where the model expects {label}"
+            );
+        }
         self.label.insert(real.clone(), label.clone());
         self.real.insert(label, real);
     }

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::book::{Book, Kind, Origin};
+use crate::book::{Book, Kind, Origin, item_order};
 use crate::calendar;
 use crate::compare::{Canon, billing, differences, members};
 use crate::live::Live;
@@ -302,7 +302,7 @@ fn cards(live: &mut Live, book: &Book) {
                 args,
                 book.card_bill_view(a, m),
                 |c, r| {
-                    let items: Vec<Value> = r["items"]
+                    let mut items: Vec<Value> = r["items"]
                         .as_array()
                         .into_iter()
                         .flatten()
@@ -318,6 +318,8 @@ fn cards(live: &mut Live, book: &Book) {
                             ])
                         })
                         .collect();
+                    // By date; items of one date in any order (sorted here as the model does).
+                    items.sort_by_key(item_order);
                     json!({
                         "period": [r["period"]["from"], r["period"]["to"]],
                         "dueDate": r["dueDate"],

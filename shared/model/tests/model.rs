@@ -7,17 +7,17 @@ use dochiya_model::runner::run;
 
 #[test]
 fn histories_on_the_memory_store() {
-    run::<OnMemory>("histories_on_the_memory_store", 40);
+    run::<OnMemory>("histories_on_the_memory_store", 80);
 }
 
 #[test]
 fn histories_on_the_embedded_store() {
-    run::<OnEmbedded>("histories_on_the_embedded_store", 40);
+    run::<OnEmbedded>("histories_on_the_embedded_store", 80);
 }
 
 #[test]
 fn histories_on_the_embedded_store_on_a_file() {
-    run::<OnEmbeddedFile>("histories_on_the_embedded_store_on_a_file", 10);
+    run::<OnEmbeddedFile>("histories_on_the_embedded_store_on_a_file", 16);
 }
 
 #[test]

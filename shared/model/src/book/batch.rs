@@ -74,13 +74,16 @@ impl Book {
     ) -> Vec<Decision> {
         let mut out: Vec<Option<Decision>> = vec![None; drafts.len()];
         for (i, d) in drafts.iter().enumerate() {
+            // A reference the book holds is decided first (before the line's accounts).
+            let by_ref = d.external_ref.as_deref().and_then(|r| self.ref_claimed(r));
             out[i] = if let Some(n) = recorded.get(i).copied().flatten() {
                 Some(Decision::Replayed(n))
+            } else if let Some(n) = by_ref {
+                Some(Decision::Duplicate(n, Some("externalRef")))
             } else if !self.acceptable(d) {
                 Some(Decision::Error)
             } else {
-                let by_ref = d.external_ref.as_deref().and_then(|r| self.ref_claimed(r));
-                by_ref.map(|n| Decision::Duplicate(n, Some("externalRef")))
+                None
             };
         }
         if allow_duplicate {
@@ -159,9 +162,14 @@ impl Book {
             let same_ref = line_ref
                 .as_ref()
                 .and_then(|r| taken_refs.iter().find(|(x, _)| x == r).map(|x| x.1));
-            if let (Some(r), Decision::Would, None) = (&line_ref, &decision, same_ref) {
-                let n = (!dry_run).then_some(self.entries.len());
-                taken_refs.push((r.clone(), n));
+            match (&line_ref, &decision, same_ref) {
+                (Some(r), Decision::Would, None) => {
+                    let n = (!dry_run).then_some(self.entries.len());
+                    taken_refs.push((r.clone(), n));
+                }
+                // A line an earlier call with this key recorded takes its reference too.
+                (Some(r), Decision::Replayed(n), None) => taken_refs.push((r.clone(), Some(*n))),
+                _ => {}
             }
             let decision = match decision {
                 Decision::Would if same_ref.is_some() => Decision::Twice(same_ref.flatten()),

@@ -42,6 +42,13 @@ impl Billing {
     }
 }
 
+/// A bill item's place, `[entry, date, memo, amount, part, of]`: its date, then its
+/// entry's label and part (the contract orders items by date only).
+pub fn item_order(item: &Value) -> (String, String, i64) {
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+    (text(&item[1]), text(&item[0]), item[4].as_i64().unwrap_or(0))
+}
+
 /// Part `k` (1-based) of `amount` in `n` parts: equal, the remainder on the first.
 pub fn part(amount: i64, n: u8, k: u8) -> i64 {
     let n = i64::from(n);
@@ -104,13 +111,24 @@ impl Book {
         let (items, paid) = self.bill(c, b, m);
         let total: i64 = items.iter().map(|i| i.3).sum();
         let (from, to) = b.period(m);
+        let mut items: Vec<Value> = items
+            .iter()
+            .map(|(n, d, memo, x, p)| {
+                json!([
+                    format!("t{n}"),
+                    calendar::date_text(*d),
+                    memo,
+                    x,
+                    p.map(|p| p.0),
+                    p.map(|p| p.1)
+                ])
+            })
+            .collect();
+        items.sort_by_key(item_order);
         json!({
             "period": [calendar::date_text(from), calendar::date_text(to)],
             "dueDate": calendar::date_text(b.due(m)),
-            "items": items
-                .iter()
-                .map(|(n, d, memo, x, p)| json!([format!("t{n}"), calendar::date_text(*d), memo, x, p.map(|p| p.0), p.map(|p| p.1)]))
-                .collect::<Vec<_>>(),
+            "items": items,
             "total": total,
             "paid": paid,
             "remaining": total - paid,

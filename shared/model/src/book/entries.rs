@@ -121,13 +121,14 @@ impl Book {
     /// date for 45 days; a left-out date just past midnight also matches yesterday's entry
     /// recorded yesterday).
     ///
-    /// Two ways the ledger's guard is narrower than the contract's words, reported in
+    /// Three ways the ledger's guard is narrower than the contract's words, reported in
     /// issue 51 and followed here: it compares what each entry was recorded as (an edit
-    /// does not move it), and it remembers only the latest entry of each 10-minute
-    /// bucket of the clock (and the latest posting of a date), so an entry recorded
-    /// with `allowDuplicate` and then voided hides an earlier live one.
+    /// does not move it), by the accounts' names then (a rename in between hides it),
+    /// and it remembers only the latest entry of each 10-minute bucket of the clock
+    /// (and the latest posting of a date), so an entry recorded with `allowDuplicate`
+    /// and then voided hides an earlier live one.
     pub fn duplicate_of(&self, d: &Draft) -> Option<usize> {
-        let data = d.content.data();
+        let data = self.guard_of(&d.content);
         let today = self.today();
         let since_midnight = self.now - calendar::midnight(today, self.setup.zone);
         let yesterday = calendar::add_days(today, -1);
@@ -139,7 +140,7 @@ impl Book {
                     && since_midnight < DUPLICATE_WINDOW
                     && recorded.date == yesterday
                     && calendar::date_at(e.recorded_at, self.setup.zone) == yesterday);
-            date_ok && recorded.data() == data
+            date_ok && e.guard == data
         };
         // The latest entry of each guard: by hand or statement per bucket, posted per date.
         let mut latest: Vec<(Option<i64>, usize)> = Vec::new();
@@ -165,6 +166,18 @@ impl Book {
         })
     }
 
+    /// Postings by account name (folded) and amount, sorted: how the duplicate guard
+    /// knows an entry (by names, so it knows it before the accounts are read).
+    fn guard_of(&self, c: &Content) -> Vec<(String, i64)> {
+        let mut lines: Vec<(String, i64)> = c
+            .lines()
+            .into_iter()
+            .map(|(a, x)| (super::fold(&self.accounts[a].name), x))
+            .collect();
+        lines.sort();
+        lines
+    }
+
     /// Records `d` as a new entry by `origin` under operation `op`; its index.
     pub fn add_entry(&mut self, d: &Draft, origin: Origin, op: Option<usize>) -> usize {
         self.entries.push(Entry {
@@ -177,6 +190,7 @@ impl Book {
             recorded_ref: d.external_ref.clone(),
             installments: d.installments,
             operation: op,
+            guard: self.guard_of(&d.content),
         });
         let n = self.entries.len() - 1;
         if let Some(op) = op {

@@ -28,6 +28,7 @@ use crate::calendar::{self, Month};
 use crate::money::Currency;
 
 pub use crate::terms::{Billing, Kind};
+pub use cards::item_order;
 pub use setup::Setup;
 
 /// Seconds an idempotency record is kept (7 days).
@@ -139,6 +140,8 @@ pub struct Entry {
     pub installments: Option<u8>,
     /// The operation whose change it shows now.
     pub operation: Option<usize>,
+    /// Its postings by the accounts' names when recorded: what the duplicate guard keeps.
+    pub guard: Vec<(String, i64)>,
 }
 
 impl Entry {
