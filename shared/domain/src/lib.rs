@@ -16,7 +16,8 @@ mod time;
 
 pub use amount_text::other_currency;
 pub use billing::{
-    BillDates, Billing, BillingError, Installments, MAX_INSTALLMENTS, MIN_INSTALLMENTS, months_between,
+    BillDates, Billing, BillingError, Installments, MAX_INSTALLMENTS, MIN_INSTALLMENTS, installment_part,
+    months_between,
 };
 pub use direction::{Reading, reading};
 pub use ids::{

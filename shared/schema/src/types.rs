@@ -439,15 +439,27 @@ pub enum MatchedBy {
     SameDate,
     /// A live entry with the same accounts and amount, dated a day before or after.
     DayApart,
+    /// A live split entry whose posting on the line's card (or bank) account has the
+    /// line's amount, dated within a day.
+    Split,
+    /// A live simple entry on the line's card (or bank) account with the line's
+    /// amount and another category, dated within a day.
+    OtherCategory,
+    /// The installment part the book already derives for the line's card and bill
+    /// (the line says `할부 n/m` or `n/m회차` and has that part's amount).
+    Installment,
 }
 
 /// An entry already in the ledger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Duplicate {
-    /// The existing transaction.
+    /// The existing transaction (for an installment part: the purchase).
     pub transaction_id: TransactionId,
     /// How it was found.
     pub matched_by: MatchedBy,
+    /// Another live entry the line matches just as well that no other line took:
+    /// the line is reported against the first, and the book may hold it twice.
+    pub also: Option<TransactionId>,
 }
 
 /// What happened to one entry of a batch.

@@ -29,6 +29,7 @@ mod restore;
 mod roster;
 mod sharing;
 mod snapshots;
+mod statement;
 mod system_names;
 mod tagged;
 mod today;

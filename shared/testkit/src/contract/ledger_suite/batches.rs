@@ -211,6 +211,7 @@ pub async fn batches_share_external_refs<S: Store>(store: S) {
             EntryResult::Duplicate(Duplicate {
                 transaction_id,
                 matched_by: MatchedBy::ExternalRef,
+                also: None,
             }) => assert_eq!(Some(*transaction_id), first_ids[5 + i]),
             other => panic!("entry {i}: expected a duplicate by externalRef, got {other:?}"),
         }
@@ -225,7 +226,7 @@ pub async fn batches_share_external_refs<S: Store>(store: S) {
     let id = recorded_ids(&r)[0].expect("first recorded");
     assert!(matches!(
         &r.results[1],
-        EntryResult::Duplicate(Duplicate { transaction_id, matched_by: MatchedBy::ExternalRef }) if *transaction_id == id
+        EntryResult::Duplicate(Duplicate { transaction_id, matched_by: MatchedBy::ExternalRef, .. }) if *transaction_id == id
     ));
 
     // A single record_transaction with a reference a batch used is refused, naming the entry…
@@ -257,7 +258,7 @@ pub async fn batches_share_external_refs<S: Store>(store: S) {
     .expect("after single");
     assert!(matches!(
         &r.results[0],
-        EntryResult::Duplicate(Duplicate { transaction_id, matched_by: MatchedBy::ExternalRef })
+        EntryResult::Duplicate(Duplicate { transaction_id, matched_by: MatchedBy::ExternalRef, .. })
             if *transaction_id == s.transaction.transaction_id
     ));
     // References are per vault: another vault of the same person takes "x-0".
@@ -333,6 +334,7 @@ pub async fn concurrent_single_and_batch_one_entry_per_ref<S: Store>(store: S) {
                 EntryResult::Duplicate(Duplicate {
                     transaction_id,
                     matched_by: MatchedBy::ExternalRef,
+                    also: None,
                 }),
                 Some(id),
             ) => {

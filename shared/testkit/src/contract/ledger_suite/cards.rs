@@ -7,12 +7,12 @@ use super::*;
 use crate::domain::{Billing, Installments};
 
 /// A cycle for the tests (valid by construction).
-fn cycle(closing: i64, payment: i64) -> Billing {
+pub(super) fn cycle(closing: i64, payment: i64) -> Billing {
     Billing::new(closing, payment).expect("a test cycle")
 }
 
 /// A card (liability) with `billing`.
-async fn card(l: &Ledger, who: &PersonId, name: &str, billing: Option<Billing>) {
+pub(super) async fn card(l: &Ledger, who: &PersonId, name: &str, billing: Option<Billing>) {
     call!(l.create_account(
         who,
         NewAccount {
@@ -29,7 +29,7 @@ async fn card(l: &Ledger, who: &PersonId, name: &str, billing: Option<Billing>) 
 }
 
 /// 가계부 with 카카오뱅크 (asset), 식비, 쇼핑, 가전 (expenses).
-async fn book(l: &Ledger, who: &PersonId) {
+pub(super) async fn book(l: &Ledger, who: &PersonId) {
     vault(l, who, "가계부").await;
     account(l, who, "카카오뱅크", AccountKind::Asset, Some("10000000")).await;
     for e in ["식비", "쇼핑", "가전"] {
@@ -38,7 +38,14 @@ async fn book(l: &Ledger, who: &PersonId) {
 }
 
 /// A purchase of `amount` on `card` for `to`, in `parts` installments when given.
-fn purchase(card: &str, to: &str, amount: &str, on: &str, memo: &str, parts: Option<i64>) -> NewSplit {
+pub(super) fn purchase(
+    card: &str,
+    to: &str,
+    amount: &str,
+    on: &str,
+    memo: &str,
+    parts: Option<i64>,
+) -> NewSplit {
     NewSplit {
         vault: None,
         from: vec![SplitLine {
@@ -61,11 +68,11 @@ fn purchase(card: &str, to: &str, amount: &str, on: &str, memo: &str, parts: Opt
     }
 }
 
-async fn buy(l: &Ledger, who: &PersonId, p: NewSplit) -> Recorded {
+pub(super) async fn buy(l: &Ledger, who: &PersonId, p: NewSplit) -> Recorded {
     call!(l.record_split(who, p.clone())).expect("record")
 }
 
-async fn bill(l: &Ledger, who: &PersonId, card: &str, paid_in: Option<&str>) -> CardBill {
+pub(super) async fn bill(l: &Ledger, who: &PersonId, card: &str, paid_in: Option<&str>) -> CardBill {
     call!(l.card_bill(who, None, card, paid_in.map(month))).expect("card_bill")
 }
 
@@ -83,17 +90,17 @@ fn dates3(from: &str, to: &str, due: &str) -> (String, String, String) {
 }
 
 /// (date, memo, amount, part) of one bill item.
-type ItemRow = (String, String, String, Option<(u8, u8)>);
+pub(super) type ItemRow = (String, String, String, Option<(u8, u8)>);
 
 /// Each item of a bill as an [`ItemRow`].
-fn items_of(b: &CardBill) -> Vec<ItemRow> {
+pub(super) fn items_of(b: &CardBill) -> Vec<ItemRow> {
     b.items
         .iter()
         .map(|i| (i.date.to_string(), i.memo.clone(), i.amount.to_string(), i.part))
         .collect()
 }
 
-fn item(
+pub(super) fn item(
     on: &str,
     memo: &str,
     amount: &str,
@@ -103,7 +110,7 @@ fn item(
 }
 
 /// (total, paid, remaining).
-fn sums(b: &CardBill) -> (String, String, String) {
+pub(super) fn sums(b: &CardBill) -> (String, String, String) {
     (b.total.to_string(), b.paid.to_string(), b.remaining.to_string())
 }
 

@@ -1,0 +1,316 @@
+//! Statement lines matched with the book by data (`record_transactions`, decisions 032
+//! and 047): which live entry, or which installment part the book already derives,
+//! a line repeats. Pure: the batch reads the book (the entries dated within a day of
+//! its lines, and the open installment purchases when a line names a part) in its one
+//! read round and hands them here.
+
+use std::collections::BTreeSet;
+
+use super::codec::{PostingRec, TxRec};
+use super::installments::OpenPurchase;
+use super::resolve::Catalogue;
+use super::types::{Duplicate, MatchedBy};
+use crate::domain::{AccountId, AccountKind, LocalDate, TransactionId, YearMonth, installment_part};
+
+/// Each account's net (debit-positive) in a set of postings, by account id.
+fn nets_of<'a>(postings: impl Iterator<Item = (AccountId, i64)> + 'a) -> Vec<(AccountId, i64)> {
+    let mut nets: Vec<(AccountId, i64)> = Vec::new();
+    for (id, amount) in postings {
+        match nets.iter_mut().find(|(a, _)| *a == id) {
+            Some((_, n)) => *n = n.saturating_add(amount),
+            None => nets.push((id, amount)),
+        }
+    }
+    nets.retain(|(_, n)| *n != 0);
+    nets.sort();
+    nets
+}
+
+/// The one net on an asset or liability account among `nets` (the card or bank a
+/// statement is of); `None` for a transfer between two of them, or none.
+fn money_side(nets: &[(AccountId, i64)], cat: &Catalogue) -> Option<(AccountId, i64)> {
+    let mut money = nets.iter().copied().filter(|(a, _)| {
+        cat.by_id(*a)
+            .is_some_and(|a| matches!(a.kind, AccountKind::Asset | AccountKind::Liability))
+    });
+    match (money.next(), money.next()) {
+        (Some(one), None) => Some(one),
+        _ => None,
+    }
+}
+
+/// A live entry of the book, as a statement line may repeat it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct BookEntry {
+    id: TransactionId,
+    date: LocalDate,
+    /// Each account's net, by account id.
+    nets: Vec<(AccountId, i64)>,
+    /// Its card side, as a line's (see [`LineKey`]).
+    side: Option<(AccountId, i64)>,
+    external_ref: Option<String>,
+}
+
+impl BookEntry {
+    /// Its transaction (ids are in recording order).
+    pub(super) fn id(&self) -> TransactionId {
+        self.id
+    }
+
+    /// `tx` as a line could repeat it (`None` when voided).
+    pub(super) fn of(tx: TxRec, cat: &Catalogue) -> Option<BookEntry> {
+        if tx.voided {
+            return None;
+        }
+        let nets = nets_of(tx.postings.iter().map(|p| (p.account_id, p.amount)));
+        Some(BookEntry {
+            id: tx.id,
+            date: tx.date,
+            side: money_side(&nets, cat),
+            nets,
+            external_ref: tx.external_ref,
+        })
+    }
+}
+
+/// A line as it is matched against the book.
+pub(super) struct LineKey<'a> {
+    /// Each account's net, by account id.
+    nets: Vec<(AccountId, i64)>,
+    /// Its card side: its one net on an asset or liability account (the card or bank
+    /// the statement is of), the rest being categories; `None` for a transfer.
+    side: Option<(AccountId, i64)>,
+    date: LocalDate,
+    external_ref: Option<&'a str>,
+    /// The installment part its memo names (`할부 2/3`).
+    part: Option<(u8, u8)>,
+}
+
+impl<'a> LineKey<'a> {
+    /// The key of a line with these resolved postings.
+    pub(super) fn new(
+        postings: &[PostingRec],
+        cat: &Catalogue,
+        date: LocalDate,
+        memo: &str,
+        external_ref: Option<&'a str>,
+    ) -> LineKey<'a> {
+        let nets = nets_of(postings.iter().map(|p| (p.account_id, p.amount)));
+        LineKey {
+            side: money_side(&nets, cat),
+            nets,
+            date,
+            external_ref,
+            part: installment_part(memo),
+        }
+    }
+}
+
+/// The earliest month whose open installment purchases a batch's lines may repeat
+/// a part of (`None`: no line names a part, so nothing more is read).
+pub(super) fn parts_from<'a>(lines: impl Iterator<Item = (LocalDate, &'a str)>) -> Option<YearMonth> {
+    lines
+        .filter(|(_, memo)| installment_part(memo).is_some())
+        .map(|(d, _)| d.prev_day().month())
+        .min()
+}
+
+/// The days a batch's entries may repeat: each entry's date and the day either side,
+/// merged into ranges (one query each, all in the first round).
+pub(super) fn book_ranges(dates: impl Iterator<Item = LocalDate>) -> Vec<(LocalDate, LocalDate)> {
+    let mut days: Vec<LocalDate> = dates.collect();
+    days.sort();
+    days.dedup();
+    let mut ranges: Vec<(LocalDate, LocalDate)> = Vec::new();
+    for d in days {
+        let (lo, hi) = (d.prev_day(), d.next_day());
+        match ranges.last_mut() {
+            Some((_, end)) if lo <= end.next_day() => *end = hi.max(*end),
+            _ => ranges.push((lo, hi)),
+        }
+    }
+    ranges
+}
+
+/// What a line may take: a book entry, or one part of an installment purchase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Target {
+    Entry(TransactionId),
+    Part(TransactionId, u8),
+}
+
+impl Target {
+    fn transaction(self) -> TransactionId {
+        match self {
+            Target::Entry(id) | Target::Part(id, _) => id,
+        }
+    }
+}
+
+/// The ways a line repeats the book, in the order they are tried: for every line the
+/// same entry on the same day, then a day apart, then the part of an installment
+/// purchase, then an entry on the line's card with the line's amount (a split, or
+/// another category) the same day, then a day apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    SameDay,
+    DayApart,
+    Installment,
+    CardSameDay,
+    CardDayApart,
+}
+
+const PASSES: [Pass; 5] = [
+    Pass::SameDay,
+    Pass::DayApart,
+    Pass::Installment,
+    Pass::CardSameDay,
+    Pass::CardDayApart,
+];
+
+/// The book a batch's lines are matched with.
+pub(super) struct Book<'b> {
+    /// Live entries dated within a day of a line, the earliest recorded first.
+    pub entries: &'b [BookEntry],
+    /// Installment purchases still open from the earliest month a line may name.
+    pub open: &'b [OpenPurchase],
+    pub cat: &'b Catalogue,
+}
+
+impl Book<'_> {
+    /// Every target `line` repeats in `pass`, in the order they are taken, with how.
+    fn candidates(&self, line: &LineKey<'_>, pass: Pass) -> Vec<(Target, MatchedBy)> {
+        let near = |d: LocalDate, same: bool| {
+            if same {
+                d == line.date
+            } else {
+                d == line.date.prev_day() || d == line.date.next_day()
+            }
+        };
+        // A line with an externalRef never takes an entry recorded with another one.
+        let refs_agree = |b: &BookEntry| line.external_ref.is_none() || b.external_ref.is_none();
+        let entries = self.entries.iter().filter(|b| refs_agree(b));
+        match pass {
+            Pass::SameDay | Pass::DayApart => {
+                let (same, how) = match pass {
+                    Pass::SameDay => (true, MatchedBy::SameDate),
+                    _ => (false, MatchedBy::DayApart),
+                };
+                entries
+                    .filter(|b| b.nets == line.nets && near(b.date, same))
+                    .map(|b| (Target::Entry(b.id), how))
+                    .collect()
+            }
+            Pass::CardSameDay | Pass::CardDayApart => {
+                if line.side.is_none() {
+                    return Vec::new();
+                }
+                let same = pass == Pass::CardSameDay;
+                // The same card posting, the other side categories (not a transfer).
+                entries
+                    .filter(|b| b.nets != line.nets && b.side == line.side && near(b.date, same))
+                    .map(|b| {
+                        let how = if b.nets.len() > 2 || line.nets.len() > 2 {
+                            MatchedBy::Split
+                        } else {
+                            MatchedBy::OtherCategory
+                        };
+                        (Target::Entry(b.id), how)
+                    })
+                    .collect()
+            }
+            Pass::Installment => self.parts(line),
+        }
+    }
+
+    /// The installment parts `line` repeats: it names part n of m, it charges a card
+    /// with billing, and a purchase in m parts on that card has part n of the line's
+    /// amount, dated within a day of the line (statements list a part under its
+    /// purchase date) or billed on the bill whose period through due date holds it
+    /// (give or take a day).
+    fn parts(&self, line: &LineKey<'_>) -> Vec<(Target, MatchedBy)> {
+        let (Some((n, m)), Some((card, amount))) = (line.part, line.side) else {
+            return Vec::new();
+        };
+        let Some(billing) = self.cat.by_id(card).and_then(|a| a.billing) else {
+            return Vec::new();
+        };
+        let mut found: Vec<(Target, MatchedBy)> = self
+            .open
+            .iter()
+            .filter(|p| p.card == card && p.count.count() == m)
+            .filter(|p| {
+                p.count
+                    .split(p.amount)
+                    .and_then(|parts| parts.get(usize::from(n) - 1).copied())
+                    .and_then(i64::checked_neg)
+                    == Some(amount)
+            })
+            .filter(|p| {
+                let mut month = billing.bill_of(p.date);
+                for _ in 1..n {
+                    month = month.next();
+                }
+                let bill = billing.bill(month);
+                let d = line.date;
+                (d >= p.date.prev_day() && d <= p.date.next_day())
+                    || (d >= bill.from.prev_day() && d <= bill.due.next_day())
+            })
+            .map(|p| (Target::Part(p.transaction_id, n), MatchedBy::Installment))
+            .collect();
+        // The earliest recorded purchase first, as for entries.
+        found.sort_by_key(|(t, _)| *t);
+        found
+    }
+}
+
+/// Which lines repeat the book: every line is tried in each [`Pass`] in turn, each
+/// target taken by one line at most (two identical coffees on the statement with
+/// one in the book are one duplicate and one new entry). `taken` starts with the
+/// entries already accounted for (this call's own, and those matched by
+/// externalRef). A matched line also names another target it matches that no line
+/// took (`also`): reported against the first, nothing recorded twice.
+pub(super) fn match_book(
+    lines: &[Option<LineKey<'_>>],
+    book: &Book<'_>,
+    taken: &BTreeSet<TransactionId>,
+) -> Vec<Option<Duplicate>> {
+    let mut used: BTreeSet<Target> = taken.iter().map(|id| Target::Entry(*id)).collect();
+    let mut out: Vec<Option<(Target, MatchedBy)>> = lines.iter().map(|_| None).collect();
+    for pass in PASSES {
+        for (line, slot) in lines.iter().zip(out.iter_mut()) {
+            let Some(l) = line.as_ref().filter(|_| slot.is_none()) else {
+                continue;
+            };
+            if let Some(found) = book
+                .candidates(l, pass)
+                .into_iter()
+                .find(|(t, _)| !used.contains(t))
+            {
+                used.insert(found.0);
+                *slot = Some(found);
+            }
+        }
+    }
+    lines
+        .iter()
+        .zip(out)
+        .map(|(line, found)| {
+            let (target, matched_by) = found?;
+            let also = line.as_ref().and_then(|l| {
+                PASSES.iter().find_map(|pass| {
+                    book.candidates(l, *pass)
+                        .into_iter()
+                        .map(|(t, _)| t)
+                        .find(|t| !used.contains(t) && t.transaction() != target.transaction())
+                        .map(Target::transaction)
+                })
+            });
+            Some(Duplicate {
+                transaction_id: target.transaction(),
+                matched_by,
+                also,
+            })
+        })
+        .collect()
+}
