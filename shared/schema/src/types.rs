@@ -119,6 +119,20 @@ pub struct NextBill {
     pub due_date: LocalDate,
     /// Its total (charges, refunds and installment parts of its period).
     pub amount: Money,
+    /// What is left of it once the card's payments have settled its bills in order.
+    pub remaining: Money,
+    /// What the card's 할부 still owes after this bill.
+    pub installments_left: InstallmentsLeft,
+}
+
+/// What a card's open installment purchases (할부) still owe after a bill: the sum of
+/// their parts on later bills, and how many purchases have such parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InstallmentsLeft {
+    /// The parts still to be billed.
+    pub amount: Money,
+    /// The purchases they belong to.
+    pub count: u32,
 }
 
 /// Result of `list_accounts`.
@@ -1415,10 +1429,15 @@ pub struct CardBill {
     pub items: Vec<BillItem>,
     /// The sum of the items.
     pub total: Money,
-    /// Paid into the card after the period closed, through the due date.
+    /// What of `total` the card's payments settled, every payment paying the oldest
+    /// unpaid bill first, whatever its date (decision 047).
     pub paid: Money,
+    /// The part of `paid` that came from payments dated after the due date (`None`: none).
+    pub paid_late: Option<Money>,
     /// `total` − `paid`.
     pub remaining: Money,
+    /// What the card's 할부 still owes after this bill.
+    pub installments_left: InstallmentsLeft,
 }
 
 /// Result of setting or clearing a card's billing (`update_account` with `billing`).

@@ -3854,6 +3854,7 @@ macro_rules! ledger_contract_tests {
             card_bill_refunds_and_payments,
             installment_purchase_edited_and_voided,
             card_bill_reads_do_not_grow_with_history,
+            payments_settle_bills_in_order,
             // statements against splits and installment parts (ledger_suite/card_statements.rs)
             statement_lines_match_splits_and_installment_parts,
             a_line_matching_two_entries_names_both,

@@ -214,7 +214,7 @@ impl Operation for RecordTransactions {
     type Output = Output;
     const NAME: &'static str = "record_transactions";
     const TITLE: &'static str = "Record many transactions";
-    const DESCRIPTION: &'static str = "Imports many entries at once (카드 명세서, 통장 내역, a pasted statement; up to 100), each exactly once. Call with dryRun true first: every problem is listed; then again without it. Give each line its approval number as externalRef: a line already in the book (also as a split, or a 할부 part: keep "할부 2/3" in its memo) comes back duplicate, not recorded twice. One result per entry: recorded, duplicate or error.";
+    const DESCRIPTION: &'static str = "Imports many entries at once (카드 명세서, 통장 내역, a pasted statement; up to 100), each exactly once. Call with dryRun true first: every problem is listed; then again without it. Give each line its approval number as externalRef: a line already in the book (also as a split, or a 할부 part: keep \"할부 2/3\" in its memo) comes back duplicate, not recorded twice. One result per entry: recorded, duplicate or error.";
     const KIND: Kind = write(true);
     #[cfg(test)]
     const EXAMPLES: crate::operation::Examples = (

@@ -116,6 +116,7 @@ pub(super) async fn card_bill(
         let reads = bill::read(ledger, &m, &[wanted]).await?;
         let b = bill::compute(&reads, &cat, wanted, m.currency)?;
         let money = |v: i64| Money::from_minor(v, m.currency);
+        let (left, installments_left) = (remaining(&b)?, installments_left(&b, m.currency));
         Ok(CardBill {
             vault: m.vault_ref(),
             currency: m.currency,
@@ -125,7 +126,9 @@ pub(super) async fn card_bill(
             items: b.items,
             total: money(b.total),
             paid: money(b.paid),
-            remaining: money(b.total.checked_sub(b.paid).ok_or_else(|| LedgerError::out_of_range("the card bill"))?),
+            paid_late: (b.paid_late > 0).then(|| money(b.paid_late)),
+            remaining: money(left),
+            installments_left,
         })
     })
     .await
@@ -158,8 +161,25 @@ pub(super) async fn next_bills(
                 NextBill {
                     due_date: b.dates.due,
                     amount: Money::from_minor(b.total, m.currency),
+                    remaining: Money::from_minor(remaining(&b)?, m.currency),
+                    installments_left: installments_left(&b, m.currency),
                 },
             ))
         })
         .collect()
+}
+
+/// What is left of a bill once payments settled it.
+fn remaining(b: &bill::Computed) -> Result<i64, LedgerError> {
+    b.total
+        .checked_sub(b.paid)
+        .ok_or_else(|| LedgerError::out_of_range("the card bill"))
+}
+
+/// A bill's 할부 left after it, as results show it.
+fn installments_left(b: &bill::Computed, currency: crate::domain::Currency) -> InstallmentsLeft {
+    InstallmentsLeft {
+        amount: Money::from_minor(b.installments_left.0, currency),
+        count: b.installments_left.1,
+    }
 }
