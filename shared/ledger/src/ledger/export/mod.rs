@@ -27,7 +27,7 @@ fn book_of(m: &Membership, cat: &Catalogue) -> Book {
             id: a.account_id,
             name: cat.shown_name(a).to_string(),
             kind: a.kind,
-            parent: None,
+            parent: super::groups::parent_name(cat, a).zip(a.parent),
         })
         .collect();
     Book::new(m.name.clone(), m.currency, accounts)
