@@ -314,3 +314,206 @@ pub(super) fn match_book(
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{Billing, Installments, NameKey, VaultId};
+    use crate::keys;
+    use crate::ledger::codec::{AccountRec, BudgetHead, SnapshotHead};
+    use crate::store::Item;
+
+    const CARD: u128 = 1;
+    const BANK: u128 = 2;
+    const FOOD: u128 = 3;
+    const SHOP: u128 = 4;
+
+    fn id(n: u128) -> AccountId {
+        AccountId::from_uuid(uuid::Uuid::from_u128(n))
+    }
+
+    /// Test ids: `n` above 2^53 (ids are), in the same order.
+    fn tx_id(n: u64) -> TransactionId {
+        TransactionId::from_u64(crate::domain::TWO_POW_53 + n).expect("a test id")
+    }
+
+    fn day(text: &str) -> LocalDate {
+        LocalDate::parse(text).expect("a test date")
+    }
+
+    /// 신한카드 (a card closing on the 31st, paid on the 14th), 카카오뱅크, 식비, 쇼핑.
+    fn catalogue() -> Catalogue {
+        let vault = VaultId::from_uuid(uuid::Uuid::from_u128(9));
+        let items: Vec<Item> = [
+            (CARD, "신한카드", AccountKind::Liability),
+            (BANK, "카카오뱅크", AccountKind::Asset),
+            (FOOD, "식비", AccountKind::Expense),
+            (SHOP, "쇼핑", AccountKind::Expense),
+        ]
+        .into_iter()
+        .map(|(n, name, kind)| Item {
+            key: keys::account(vault, id(n)),
+            attrs: AccountRec {
+                account_id: id(n),
+                name: name.into(),
+                name_key: NameKey::of(name),
+                kind,
+                archived: false,
+                net: 0,
+                opening: None,
+                billing: (n == CARD).then(|| Billing::new(31, 14).expect("a cycle")),
+                snapshots: SnapshotHead::NEW,
+                budgets: BudgetHead::for_new_account(),
+                parent: None,
+                child_seq: 0,
+            }
+            .to_attrs(0),
+        })
+        .collect();
+        Catalogue::from_items(&items).expect("catalogue")
+    }
+
+    fn postings(lines: &[(u128, i64)]) -> Vec<PostingRec> {
+        lines
+            .iter()
+            .map(|(a, amount)| PostingRec {
+                account_id: id(*a),
+                name: String::new(),
+                amount: *amount,
+            })
+            .collect()
+    }
+
+    fn entry(n: u64, on: &str, lines: &[(u128, i64)], cat: &Catalogue) -> BookEntry {
+        let tx = TxRec::new(tx_id(n), day(on), String::new(), 0, None, postings(lines));
+        BookEntry::of(tx, cat).expect("live")
+    }
+
+    /// 노트북: 1,200,000 in 12 on the card, bought 2025-10-15 (first part on 2025-11's bill).
+    fn laptop() -> OpenPurchase {
+        OpenPurchase {
+            transaction_id: tx_id(50),
+            date: day("2025-10-15"),
+            memo: "노트북".into(),
+            card: id(CARD),
+            amount: 1_200_000,
+            count: Installments::new(12).expect("a count"),
+        }
+    }
+
+    /// How each line (card → 식비, `amount` on `on`, memo) came out: (how, which).
+    fn matched(
+        lines: &[(&str, i64, &str)],
+        entries: &[BookEntry],
+        open: &[OpenPurchase],
+    ) -> Vec<Option<(MatchedBy, u64, Option<u64>)>> {
+        let cat = catalogue();
+        let keys: Vec<Option<LineKey<'_>>> = lines
+            .iter()
+            .map(|(on, amount, memo)| {
+                Some(LineKey::new(
+                    &postings(&[(FOOD, *amount), (CARD, -*amount)]),
+                    &cat,
+                    day(on),
+                    memo,
+                    None,
+                ))
+            })
+            .collect();
+        let book = Book {
+            entries,
+            open,
+            cat: &cat,
+        };
+        let n = |t: TransactionId| t.get() - crate::domain::TWO_POW_53;
+        match_book(&keys, &book, &BTreeSet::new())
+            .into_iter()
+            .map(|d| d.map(|d| (d.matched_by, n(d.transaction_id), d.also.map(n))))
+            .collect()
+    }
+
+    /// A part matches on its amount, count and bill: 3/12 of 100,000 on the 2026-01
+    /// bill (period 2025-12-01 … 12-31, due 2026-01-14, give or take a day), or dated
+    /// within a day of the purchase. Anything else is a new charge.
+    #[test]
+    fn an_installment_line_matches_the_part_of_its_bill() {
+        let open = [laptop()];
+        let part = |on: &str, amount: i64, memo: &str| matched(&[(on, amount, memo)], &[], &open)[0];
+        let hit = Some((MatchedBy::Installment, 50, None));
+        assert_eq!(part("2026-01-14", 100_000, "노트북 3/12회차"), hit);
+        assert_eq!(part("2025-11-30", 100_000, "노트북 할부 3/12"), hit);
+        assert_eq!(part("2026-01-15", 100_000, "노트북 할부 3/12"), hit);
+        assert_eq!(part("2025-10-16", 100_000, "노트북 할부 3/12"), hit);
+        for (on, amount, memo) in [
+            // Outside the bill's dates and not the purchase date.
+            ("2026-01-16", 100_000, "노트북 할부 3/12"),
+            ("2025-11-29", 100_000, "노트북 할부 3/12"),
+            // Another amount, another count, no part named.
+            ("2026-01-14", 90_000, "노트북 할부 3/12"),
+            ("2026-01-14", 100_000, "노트북 할부 3/10"),
+            ("2026-01-14", 100_000, "노트북"),
+        ] {
+            assert_eq!(part(on, amount, memo), None, "{on} {amount} {memo}");
+        }
+        // The same part twice on one statement: the second line is a new charge.
+        assert_eq!(
+            matched(
+                &[
+                    ("2026-01-14", 100_000, "할부 3/12"),
+                    ("2026-01-14", 100_000, "할부 3/12")
+                ],
+                &[],
+                &open
+            ),
+            vec![hit, None]
+        );
+    }
+
+    /// The same postings first (even a day apart), then an entry on the same card with
+    /// the amount; a transfer (paying the card from the bank) is never a purchase.
+    #[test]
+    fn exact_entries_come_before_card_matches_and_transfers_never_match() {
+        let cat = catalogue();
+        let split = entry(
+            10,
+            "2026-03-02",
+            &[(CARD, -45_000), (FOOD, 30_000), (SHOP, 15_000)],
+            &cat,
+        );
+        let exact = entry(11, "2026-03-03", &[(CARD, -45_000), (FOOD, 45_000)], &cat);
+        let paid = entry(12, "2026-03-02", &[(BANK, -45_000), (CARD, 45_000)], &cat);
+        assert_eq!(
+            matched(
+                &[("2026-03-02", 45_000, "마트")],
+                &[split.clone(), exact.clone()],
+                &[]
+            ),
+            vec![Some((MatchedBy::DayApart, 11, Some(10)))]
+        );
+        assert_eq!(
+            matched(
+                &[("2026-03-02", 45_000, "마트"), ("2026-03-02", 45_000, "마트")],
+                &[split, exact],
+                &[]
+            ),
+            vec![
+                Some((MatchedBy::DayApart, 11, None)),
+                Some((MatchedBy::Split, 10, None))
+            ]
+        );
+        // A bank line "카카오뱅크 → 식비" is not the card payment of the same amount.
+        let keys = [Some(LineKey::new(
+            &postings(&[(FOOD, 45_000), (BANK, -45_000)]),
+            &cat,
+            day("2026-03-02"),
+            "",
+            None,
+        ))];
+        let book = Book {
+            entries: &[paid],
+            open: &[],
+            cat: &cat,
+        };
+        assert_eq!(match_book(&keys, &book, &BTreeSet::new()), vec![None]);
+    }
+}
