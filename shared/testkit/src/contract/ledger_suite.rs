@@ -3858,6 +3858,7 @@ macro_rules! ledger_contract_tests {
             // statements against splits and installment parts (ledger_suite/card_statements.rs)
             statement_lines_match_splits_and_installment_parts,
             a_line_matching_two_entries_names_both,
+            statement_reads_open_installments_only_for_a_part,
         );
     };
 }

@@ -222,3 +222,53 @@ pub async fn a_line_matching_two_entries_names_both<S: Store>(store: S) {
     assert_eq!(counts(&two), (0, 0, 2, 0));
     assert_eq!(balances(&l, &me).await, before);
 }
+
+/// What matching reads: a statement without 할부 lines reads what it read before; a
+/// line naming a part adds one query (the open installment purchases) to the same
+/// single read round.
+pub async fn statement_reads_open_installments_only_for_a_part<S: Store>(store: S) {
+    let store: Arc<dyn Store> = Arc::new(store);
+    let counting = Arc::new(CountingStore::from_arc(store));
+    let (l, _clock) = ledger_over(counting.clone());
+    let me = fresh_person("statement-reads");
+    book(&l, &me).await;
+    card(&l, &me, "신한카드", Some(cycle(31, 14))).await;
+    let tv = buy(
+        &l,
+        &me,
+        purchase("신한카드", "가전", "900000", "2025-11-20", "삼성 TV", Some(3)),
+    )
+    .await;
+    let preview = |memo: &str, key: &str| NewBatch {
+        dry_run: true,
+        ..batch(
+            vec![entry("신한카드", "가전", "300000", "2026-01-14", memo, None)],
+            key,
+        )
+    };
+    let (plain, without) = shape_of(
+        &counting,
+        l.record_transactions(&me, preview("삼성 TV", "reads-1")),
+    )
+    .await;
+    let (part, with) = shape_of(
+        &counting,
+        l.record_transactions(&me, preview("삼성 TV 할부 2/3", "reads-2")),
+    )
+    .await;
+    assert_eq!(
+        (outcomes(&without), outcomes(&with)),
+        (
+            vec![("recorded replayed=false".to_string(), None, None)],
+            vec![(
+                "duplicate Installment".to_string(),
+                Some(tv.transaction.transaction_id),
+                None
+            )]
+        )
+    );
+    // (queries, gets, get_manys, writes, read rounds): the accounts, the later
+    // entries and the book's one date range, the records and guards with the roster
+    // version; then the same and the open purchases.
+    assert_eq!((plain, part), ((3, 0, 2, 0, 1), (4, 0, 2, 0, 1)));
+}

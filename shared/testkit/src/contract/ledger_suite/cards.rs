@@ -693,8 +693,9 @@ pub async fn payments_settle_bills_in_order<S: Store>(store: S) {
     );
 }
 
-/// A bill is three queries in two rounds (the accounts, then the period's entries and
-/// the open installments), however long the card's history; list_accounts with a
+/// A bill is three queries in two rounds (the accounts, then the entries from the
+/// period on and the open installments), however long the card's history before the
+/// period (decision 047: the card's balance stands for it); list_accounts with a
 /// billed card adds the same two queries in a second round.
 pub async fn card_bill_reads_do_not_grow_with_history<S: Store>(store: S) {
     let store: Arc<dyn Store> = Arc::new(store);
