@@ -114,6 +114,16 @@ pub(super) fn sums(b: &CardBill) -> (String, String, String) {
     (b.total.to_string(), b.paid.to_string(), b.remaining.to_string())
 }
 
+/// One account as list_accounts shows it.
+async fn listed_card(l: &Ledger, who: &PersonId, name: &str) -> AccountInfo {
+    call!(l.list_accounts(who, None, false))
+        .expect("list_accounts")
+        .accounts
+        .into_iter()
+        .find(|a| a.name == name)
+        .expect("the card")
+}
+
 /// Closing 31 / paying 14, closing 18 / paying 1, closing 11 / paying 24: each charge
 /// on the bill whose period holds it, across month and year ends.
 pub async fn card_bills_follow_each_cycle<S: Store>(store: S) {
@@ -286,12 +296,7 @@ pub async fn installment_parts_land_on_consecutive_bills<S: Store>(store: S) {
         );
     }
     // list_accounts: after the next bill (April 2026: the fridge's 4th part), in one call.
-    let listed = call!(l.list_accounts(&me, None, false)).expect("list_accounts");
-    let card = listed
-        .accounts
-        .iter()
-        .find(|a| a.name == "신한카드")
-        .expect("card");
+    let card = listed_card(&l, &me, "신한카드").await;
     assert_eq!(
         card.next_bill.as_ref().map(|n| (
             n.amount.to_string(),
@@ -403,12 +408,7 @@ pub async fn card_bill_refunds_and_payments<S: Store>(store: S) {
     assert_eq!(dates_of(&next), dates3("2026-03-01", "2026-03-31", "2026-04-14"));
     assert_eq!(items_of(&next), vec![item("2026-03-10", "점심", "10000", None)]);
     assert_eq!(sums(&next), ("10000".into(), "0".into(), "10000".into()));
-    let listed = call!(l.list_accounts(&me, None, false)).expect("list_accounts");
-    let shown = listed
-        .accounts
-        .iter()
-        .find(|a| a.name == "신한카드")
-        .expect("card");
+    let shown = listed_card(&l, &me, "신한카드").await;
     assert_eq!(
         (
             shown.billing,
@@ -427,12 +427,8 @@ pub async fn card_bill_refunds_and_payments<S: Store>(store: S) {
     // (March's 14,000 left and April's 10,000).
     assert_eq!(shown.balance.to_string(), "24000");
     // Accounts without billing show none.
-    let bank = listed
-        .accounts
-        .iter()
-        .find(|a| a.name == "카카오뱅크")
-        .expect("bank");
-    assert_eq!((bank.billing, bank.next_bill.clone()), (None, None));
+    let bank = listed_card(&l, &me, "카카오뱅크").await;
+    assert_eq!((bank.billing, bank.next_bill), (None, None));
 }
 
 /// Editing an installment purchase moves every part (amount, date); voiding it takes
@@ -619,12 +615,7 @@ pub async fn card_billing_refuses_bad_input<S: Store>(store: S) {
     assert!(!again.changed);
     let cleared = call!(l.set_billing(&me, None, "국민카드", None)).expect("clear");
     assert_eq!((cleared.changed, cleared.billing), (true, None));
-    let listed = call!(l.list_accounts(&me, None, false)).expect("list");
-    let shown = listed
-        .accounts
-        .iter()
-        .find(|a| a.name == "국민카드")
-        .expect("card");
+    let shown = listed_card(&l, &me, "국민카드").await;
     assert_eq!((shown.billing, shown.next_bill.clone()), (None, None));
 }
 
@@ -676,12 +667,7 @@ pub async fn payments_settle_bills_in_order<S: Store>(store: S) {
         let b = bill(&l, &me, "신한카드", Some(paid_in)).await;
         assert_eq!(settled(&b), expected, "{paid_in}");
     }
-    let listed = call!(l.list_accounts(&me, None, false)).expect("list_accounts");
-    let card = listed
-        .accounts
-        .iter()
-        .find(|a| a.name == "신한카드")
-        .expect("card");
+    let card = listed_card(&l, &me, "신한카드").await;
     assert_eq!(
         (
             card.balance.to_string(),
