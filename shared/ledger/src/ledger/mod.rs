@@ -48,7 +48,7 @@ use crate::domain::{Clock, Entropy, LocalDate, OsEntropy, PersonId, TransactionI
 use crate::error::LedgerError;
 use crate::store::Store;
 
-pub use backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError, Restored};
+pub use backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError, BackupMember, Restored};
 #[doc(hidden)]
 pub use codec::without_heads;
 pub use export::{ExportFormat, ExportPage, ExportRequest, MAX_PAGE_BYTES, MAX_PAGE_ENTRIES};

@@ -2928,6 +2928,10 @@ mod hints;
 pub use hints::*;
 mod scheduled;
 pub use scheduled::*;
+// ---------------------------------------------------------------- hardening, round four (decision 047)
+
+mod restore;
+pub use restore::*;
 // ---------------------------------------------------------------- card bills (decision 040)
 
 mod cards;
@@ -3846,6 +3850,8 @@ macro_rules! ledger_contract_tests {
             undo_of_a_recurring_posting,
             scheduled_run_is_capped_and_as_of_its_time,
             scheduled_runs_overlap_with_reads_and_each_other,
+            // hardening, round four (decision 047)
+            a_restore_that_names_other_people_writes_nothing,
             // card bills (ledger_suite/cards.rs)
             card_bills_follow_each_cycle,
             installment_parts_land_on_consecutive_bills,
