@@ -48,6 +48,7 @@ use crate::domain::{Clock, Entropy, LocalDate, OsEntropy, PersonId, TransactionI
 use crate::error::LedgerError;
 use crate::store::Store;
 
+pub use accounts::MAX_ACCOUNTS;
 pub use backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError, BackupMember, Restored};
 #[doc(hidden)]
 pub use codec::without_heads;
@@ -73,6 +74,10 @@ pub struct LedgerConfig {
     /// Keep each caller's memberships in this instance between calls (default on).
     /// Saves a read round per call; correctness never depends on it (see `roster.rs`).
     pub cache_rosters: bool,
+    /// Most accounts, live and archived, in one vault (default [`MAX_ACCOUNTS`]).
+    pub max_accounts: usize,
+    /// Most recurring entries in one vault (default [`MAX_SCHEDULES`]).
+    pub max_schedules: usize,
 }
 
 impl Default for LedgerConfig {
@@ -83,6 +88,8 @@ impl Default for LedgerConfig {
             max_postings: 20,
             opening_equity_name: "Opening Balances".into(),
             cache_rosters: true,
+            max_accounts: MAX_ACCOUNTS,
+            max_schedules: MAX_SCHEDULES,
         }
     }
 }

@@ -2930,6 +2930,8 @@ mod scheduled;
 pub use scheduled::*;
 // ---------------------------------------------------------------- hardening, round four (decision 047)
 
+mod caps;
+pub use caps::*;
 mod restore;
 pub use restore::*;
 // ---------------------------------------------------------------- card bills (decision 040)
@@ -3851,6 +3853,7 @@ macro_rules! ledger_contract_tests {
             scheduled_run_is_capped_and_as_of_its_time,
             scheduled_runs_overlap_with_reads_and_each_other,
             // hardening, round four (decision 047)
+            caps_hold_under_concurrent_creates,
             a_restore_that_names_other_people_writes_nothing,
             // card bills (ledger_suite/cards.rs)
             card_bills_follow_each_cycle,
