@@ -53,7 +53,7 @@ pub use backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError, BackupMembe
 #[doc(hidden)]
 pub use codec::without_heads;
 pub use export::{ExportFormat, ExportPage, ExportRequest, MAX_PAGE_BYTES, MAX_PAGE_ENTRIES};
-pub use posting::{DueRun, PostingRun};
+pub use posting::{DueRun, MAX_FAILURES_KEPT, PostingRun, VaultFailure, backoff_secs};
 pub use recurring::MAX_SCHEDULES;
 pub use sharing::{INVITE_LIFETIME_SECS, MAX_MEMBERS};
 pub use system_names::KOREAN_OPENING_EQUITY;
@@ -601,7 +601,9 @@ impl Ledger {
     /// so nothing posts early): the shards of the due index in order, posting what is
     /// due in each vault whose head falls on or before the day after `at` in UTC (a
     /// vault's own zone may be ahead; each vault is then checked against its own
-    /// today), at most `max_vaults` vaults; `more` says due entries were left.
+    /// today), at most `max_vaults` vaults; `more` says due entries were left. A vault
+    /// that fails is counted in `failed`, backed off (decision 047) and passed; only a
+    /// failed read of the due index itself fails the run.
     pub async fn post_due_everywhere(
         &self,
         at: jiff::Timestamp,
@@ -611,8 +613,7 @@ impl Ledger {
         let through = crate::domain::VaultZone::utc().date_at(at).next_day();
         let mut run = DueRun::default();
         for shard in 0..crate::keys::DUE_SHARDS {
-            let budget = max_vaults.saturating_sub(run.vaults);
-            posting::post_due_shard(self, shard, through, at, budget, &mut run).await?;
+            posting::post_due_shard(self, shard, through, at, max_vaults, &mut run).await?;
             if run.more {
                 break;
             }

@@ -2934,6 +2934,8 @@ mod caps;
 pub use caps::*;
 mod restore;
 pub use restore::*;
+mod stuck;
+pub use stuck::*;
 // ---------------------------------------------------------------- card bills (decision 040)
 
 mod cards;
@@ -3853,6 +3855,10 @@ macro_rules! ledger_contract_tests {
             scheduled_run_is_capped_and_as_of_its_time,
             scheduled_runs_overlap_with_reads_and_each_other,
             // hardening, round four (decision 047)
+            scheduled_run_isolates_a_failing_vault,
+            a_restored_vault_is_posted_by_the_next_run,
+            a_schedule_that_cannot_post_is_refused_and_stores_nothing,
+            a_stuck_schedule_blocks_nothing_and_says_why,
             caps_hold_under_concurrent_creates,
             a_restore_that_names_other_people_writes_nothing,
             // card bills (ledger_suite/cards.rs)

@@ -54,6 +54,7 @@ fn view(s: &ScheduleRec, cat: Option<&Catalogue>, m: &Membership) -> RecurringVi
         tags: s.tags.clone(),
         next: next_of(s),
         last_posted: s.last_posted,
+        stuck: s.stuck,
     }
 }
 
@@ -238,6 +239,8 @@ async fn set_in(
         Some(s) => changed(ledger, &m, s, input, &w)?,
         None => created(ledger, &m, schedule_count(count, &all), input, name, &w)?,
     };
+    // What it makes due at once must be able to post: refused here, nothing is stored.
+    super::posting::check_postable(ledger, &m, &rec).await?;
     let mut ops = vec![
         membership_check(who, &m),
         WriteOp::Put {
@@ -395,11 +398,14 @@ fn created(
         posted_through: None,
         last_posted: None,
         version: 1,
+        stuck: None,
     })
 }
 
 /// A schedule changed by a call: what it sent replaces, the rest stays; everything
 /// through today stays decided as it was (a change applies from the next date on).
+/// A stuck schedule is unstuck, and its change applies from the occurrence it stopped
+/// at: those occurrences were never posted, so they post now with the new settings.
 fn changed(
     ledger: &Ledger,
     m: &Membership,
@@ -434,8 +440,12 @@ fn changed(
         memo: w.memo.map_or_else(|| s.memo.clone(), str::to_string),
         tags: w.tags.map_or_else(|| s.tags.clone(), <[String]>::to_vec),
         dates,
-        posted_through: Some(s.posted_through.map_or(today, |p| p.max(today))),
+        posted_through: match s.stuck {
+            Some(_) => s.posted_through,
+            None => Some(s.posted_through.map_or(today, |p| p.max(today))),
+        },
         version: s.version.saturating_add(1),
+        stuck: None,
         ..s.clone()
     })
 }
@@ -508,7 +518,8 @@ pub(super) async fn list_recurring(
         let month = month.unwrap_or_else(|| today.month());
         let mut upcoming = Vec::new();
         let mut total: i64 = 0;
-        for s in &all {
+        // A stuck schedule posts nothing until it is changed: nothing of it is upcoming.
+        for s in all.iter().filter(|s| s.stuck.is_none()) {
             let after = [s.posted_through, Some(today), Some(month.first_day().prev_day())]
                 .into_iter()
                 .flatten()
