@@ -229,3 +229,89 @@ async fn a_backdated_write_that_overflows_a_month_is_refused_and_stores_nothing(
         Some(("예금".to_owned(), "180000000000000000".to_owned()))
     );
 }
+
+/// Issue 50: one member's schedule that cannot post. `set_recurring` refuses a schedule
+/// whose first occurrence would put 자산 past 64 bits and stores nothing; a schedule
+/// whose account was archived after it was set stops alone on its date: every call
+/// into the vault works for both members, `list_recurring` says why and what to do
+/// (its result valid against the published schema), a change posts the occurrence it
+/// stopped at, and the member can be removed.
+#[tokio::test]
+async fn a_schedule_that_cannot_post_blocks_nothing_and_says_why() {
+    let h = Harness::new().await;
+    let owner = h.person_named("stuck-owner", "민지");
+    let partner = h.person_named("stuck-partner", "준호");
+    owner.ok("create_vault", r#"{"name": "우리집"}"#).await;
+    for (name, kind) in [
+        ("자산", "asset"),
+        ("현금", "asset"),
+        ("월급", "income"),
+        ("관리비", "expense"),
+        ("수리비", "expense"),
+    ] {
+        owner
+            .ok("create_account", &json!({"name": name, "kind": kind}).to_string())
+            .await;
+    }
+    let invite = owner.ok("share_vault", "{}").await;
+    partner
+        .ok(
+            "join_vault",
+            &json!({"inviteCode": invite["inviteCode"]}).to_string(),
+        )
+        .await;
+    // Today is 2026-03-31; 관리비 falls due on 2026-04-05, and its account is archived now.
+    let fee = r#"{"name": "관리비", "from": "현금", "to": "관리비", "amount": "100000", "day": 5, "start": "2026-04-01"}"#;
+    partner.ok("set_recurring", fee).await;
+    owner
+        .ok("update_account", r#"{"account": "관리비", "archive": true}"#)
+        .await;
+    // 102 × 9e16 + 4 × 9e15 = 9.216e18 in 자산: 7.4e15 short of what a total holds.
+    for i in 0..102 {
+        let outcome = move_big(&owner, "월급", "자산", "2026-03-02", &format!("fill-{i}")).await;
+        assert!(!outcome.is_error, "{}", outcome.text);
+    }
+    for i in 0..4 {
+        let args = json!({"from": "월급", "to": "자산", "amount": BIG, "date": "2026-03-03", "idempotencyKey": format!("top-{i}"), "allowDuplicate": true});
+        owner.ok("record_transaction", &args.to_string()).await;
+    }
+    let salary = r#"{"name": "급여", "from": "월급", "to": "자산", "amount": "9000000000000000", "day": 31, "start": "2026-03-31"}"#;
+    assert_eq!(
+        owner.err("set_recurring", salary).await,
+        "The recurring entry \"급여\" cannot post its occurrence of 2026-03-31: it would put a stored total of one of its accounts out of range (past 9223372036854775807 minor units). Nothing was recorded; send a smaller amount (check it for extra digits)."
+    );
+    let listed = owner.ok("list_recurring", "{}").await;
+    assert_eq!(listed["recurring"].as_array().map(Vec::len), Some(1), "{listed}");
+
+    h.advance(6 * 24 * 3600); // 2026-04-06: the 5th was due
+    let accounts = partner.ok("list_accounts", "{}").await;
+    let full = accounts["accounts"]
+        .as_array()
+        .and_then(|a| a.iter().find(|x| x["name"] == "자산"))
+        .map(|x| x["balance"].clone());
+    assert_eq!(full, Some(json!("9216000000000000000")));
+    partner.ok("get_balances", "{}").await;
+    partner.ok("list_transactions", "{}").await;
+    let listed = partner.ok("list_recurring", "{}").await;
+    assert_eq!(
+        listed["recurring"][0]["stuck"],
+        json!({
+            "reason": "archivedAccount",
+            "since": "2026-04-05",
+            "note": "It stopped posting at its occurrence of 2026-04-05: one of its accounts is archived. Nothing from that date on posts until it is changed. To fix it, call set_recurring with its name, change: true and live accounts as from and to (see list_accounts); the occurrences from 2026-04-05 on are then posted. To stop it, call set_recurring with its name and remove: true."
+        })
+    );
+    assert_eq!(listed["upcoming"], json!([]));
+    let fixed = partner
+        .ok(
+            "set_recurring",
+            r#"{"name": "관리비", "to": "수리비", "change": true}"#,
+        )
+        .await;
+    assert_eq!(
+        (&fixed["recurring"]["lastPosted"], fixed["recurring"].get("stuck")),
+        (&json!("2026-04-05"), None)
+    );
+    let removed = owner.ok("remove_member", r#"{"member": "준호"}"#).await;
+    assert_eq!(removed["removed"], true);
+}

@@ -80,10 +80,17 @@ pub async fn export(app: &AppConfig, vault: Option<&str>, sub: &str) -> Result<(
 }
 
 /// Restore the backup on stdin, under the `persons` mapping; a summary goes to stderr.
-pub async fn import(app: &AppConfig, persons: &[(String, String)]) -> Result<(), StartupError> {
+/// With `check`, only read and check it and say whom it would give access: the store
+/// is not opened.
+pub async fn import(app: &AppConfig, persons: &[(String, String)], check: bool) -> Result<(), StartupError> {
     let mut backup = Backup::read_jsonl(std::io::stdin().lock()).map_err(failed)?;
     for (old, new) in persons {
         backup.rename_person(old, new).map_err(failed)?;
+    }
+    if check {
+        backup.check_scope().map_err(failed)?;
+        eprintln!("{}", access_summary(&backup).map_err(failed)?);
+        return Ok(());
     }
     let ledger = ledger(app).await?;
     let restored = ledger.restore(&backup).await.map_err(restore_failed)?;
@@ -99,6 +106,24 @@ pub async fn import(app: &AppConfig, persons: &[(String, String)]) -> Result<(),
         );
     }
     Ok(())
+}
+
+/// What `import --check` prints: the vault, its size, and each person the import gives
+/// a membership (what an operator confirms before importing a file they were given).
+fn access_summary(backup: &Backup) -> Result<String, BackupError> {
+    let mut out = format!(
+        "dochiya: vault \"{}\" ({}), {} items; importing it gives access to:",
+        backup.vault_name,
+        backup.vault_id,
+        backup.items.len()
+    );
+    for m in backup.members()? {
+        let role = m.role.map_or("owner", |r| r.as_str());
+        let name = m.name.unwrap_or_else(|| "(its creator)".to_owned());
+        out.push_str(&format!("\n  {role} {name:?}, sub {}", m.person));
+    }
+    out.push_str("\nnothing was written (--check)");
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -362,7 +362,7 @@ pub async fn run(command: Command, lookup: impl Fn(&str) -> Option<String>) -> R
             Ok(())
         }
         Command::Export { vault, sub } => backup::export(&app, vault.as_deref(), &sub).await,
-        Command::Import { persons } => backup::import(&app, &persons).await,
+        Command::Import { persons, check } => backup::import(&app, &persons, check).await,
         Command::PostDue { at, max_vaults } => {
             logging::init(&app.log_filter, false);
             let ledger = scheduled_ledger(&app).await?;

@@ -11,7 +11,7 @@ use crate::domain::{
 };
 use crate::error::LedgerError;
 use crate::store::{Attrs, Condition, Guard, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
-use crate::types::{Role, VaultRef};
+use crate::types::{Role, Stuck, StuckReason, VaultRef};
 
 /// Read a string attribute.
 pub fn s<'a>(attrs: &'a Attrs, name: &str) -> Result<&'a str, LedgerError> {
@@ -1158,12 +1158,18 @@ pub struct ScheduleRec {
     pub last_posted: Option<LocalDate>,
     /// One more with each write of the schedule (posting or change): the guard of both.
     pub version: i64,
+    /// Set when an occurrence could not post: nothing posts until a change clears it.
+    pub stuck: Option<Stuck>,
 }
 
 /// Attribute of a schedule holding its version.
 pub const SCHEDULE_VERSION: &str = "version";
 /// Attribute of the recurring head holding the earliest next due date.
 pub const HEAD_NEXT: &str = "next";
+/// Attribute of a stuck schedule: why it stopped posting ([`StuckReason::as_str`]).
+const STUCK_REASON: &str = "stuckReason";
+/// Attribute of a stuck schedule: the occurrence it stopped at.
+const STUCK_SINCE: &str = "stuckSince";
 
 impl ScheduleRec {
     /// This record as item attributes.
@@ -1194,12 +1200,23 @@ impl ScheduleRec {
         if !self.tags.is_empty() {
             a.insert(TAGS.into(), Value::L(self.tags.iter().map(sv).collect()));
         }
+        if let Some(stuck) = self.stuck {
+            a.insert(STUCK_REASON.into(), sv(stuck.reason.as_str()));
+            a.insert(STUCK_SINCE.into(), sv(stuck.since.to_string()));
+        }
         a
     }
 
     /// This record from an item's attributes (a missing or mistyped one is corrupt data).
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
         let date = |name: &str| parse_or_corrupt(LocalDate::parse(s(a, name)?), name);
+        let stuck = match a.get(STUCK_REASON) {
+            None => None,
+            Some(_) => Some(Stuck {
+                reason: StuckReason::parse(s(a, STUCK_REASON)?).ok_or_else(|| corrupt(STUCK_REASON))?,
+                since: date(STUCK_SINCE)?,
+            }),
+        };
         let opt_date = |name: &str| match a.get(name) {
             None => Ok(None),
             Some(_) => date(name).map(Some),
@@ -1222,6 +1239,7 @@ impl ScheduleRec {
             posted_through: opt_date("postedThrough")?,
             last_posted: opt_date("lastPosted")?,
             version: n(a, SCHEDULE_VERSION)?,
+            stuck,
         })
     }
 

@@ -213,6 +213,41 @@ pub enum EditShape {
     SplitNeedsLines,
 }
 
+/// Why a recurring entry's occurrence could not be posted (other than a lost race,
+/// which replays): it would fail the same way again, so the schedule stops there
+/// until a change (`set_recurring` with `change`) or its removal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StuckReason {
+    /// A stored total of one of its accounts would pass 64 bits.
+    Overflow,
+    /// One of its accounts is archived (or gone).
+    ArchivedAccount,
+    /// The store refused the write for another reason (an item too large).
+    Refused,
+}
+
+impl StuckReason {
+    /// As stored, and as results spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StuckReason::Overflow => "overflow",
+            StuckReason::ArchivedAccount => "archivedAccount",
+            StuckReason::Refused => "refused",
+        }
+    }
+
+    /// From its stored spelling.
+    pub fn parse(text: &str) -> Option<StuckReason> {
+        [
+            StuckReason::Overflow,
+            StuckReason::ArchivedAccount,
+            StuckReason::Refused,
+        ]
+        .into_iter()
+        .find(|r| r.as_str() == text)
+    }
+}
+
 /// What kind of failure an error is: how a caller should react.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorKind {
@@ -389,6 +424,16 @@ pub enum LedgerError {
     OutOfRange {
         /// Which total, e.g. `net worth of vault "우리집"`.
         total: String,
+    },
+    /// A recurring entry whose due occurrence cannot be posted as it is: nothing was stored.
+    #[error("recurring entry \"{name}\" cannot post {date}: {}", reason.as_str())]
+    ScheduleCannotPost {
+        /// The schedule's name.
+        name: String,
+        /// The occurrence that could not post.
+        date: LocalDate,
+        /// Why.
+        reason: StuckReason,
     },
     /// The caller's role in a shared vault does not allow the action.
     #[error("needs an owner: {action:?} in vault \"{vault}\"")]
@@ -611,6 +656,7 @@ impl LedgerError {
             | LedgerError::TooManyEdits { .. }
             | LedgerError::EditShape(_)
             | LedgerError::ArchivedAccount { .. }
+            | LedgerError::ScheduleCannotPost { .. }
             // A stored total past 64 bits: the model can fix it by voiding an entry.
             | LedgerError::OutOfRange { .. } => ErrorKind::InvalidInput,
         }

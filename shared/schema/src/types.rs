@@ -1255,6 +1255,19 @@ pub struct RecurringView {
     pub next: Option<LocalDate>,
     /// The latest date it posted.
     pub last_posted: Option<LocalDate>,
+    /// Set when it stopped posting: why, and the occurrence it stopped at.
+    pub stuck: Option<Stuck>,
+}
+
+pub use crate::error::StuckReason;
+
+/// A recurring entry that stopped posting: why, and the first occurrence it could not post.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stuck {
+    /// Why.
+    pub reason: StuckReason,
+    /// The occurrence it stopped at (nothing from that date on is posted until it is changed).
+    pub since: LocalDate,
 }
 
 /// Result of `set_recurring`.

@@ -461,6 +461,48 @@ pub(crate) struct RecurringOut {
     /// Latest date it posted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) last_posted: Option<DateOut>,
+    /// Present when it stopped posting: why, since when, and how to fix it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) stuck: Option<StuckOut>,
+}
+
+/// A recurring entry that stopped posting.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct StuckOut {
+    /// Why: a total would overflow, an account is archived, or the store refused the entry.
+    pub(crate) reason: StuckReasonWire,
+    /// The occurrence it stopped at; nothing from then on posts until it is changed.
+    pub(crate) since: DateOut,
+    /// What to do: change it (set_recurring with change: true) or remove it.
+    pub(crate) note: String,
+}
+
+// Why a schedule stopped posting, as results spell it. No doc comment: it would
+// become the field's description (the field's says enough).
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) enum StuckReasonWire {
+    #[allow(missing_docs)]
+    Overflow,
+    #[allow(missing_docs)]
+    ArchivedAccount,
+    #[allow(missing_docs)]
+    Refused,
+}
+
+impl From<lt::Stuck> for StuckOut {
+    fn from(s: lt::Stuck) -> Self {
+        Self {
+            reason: match s.reason {
+                lt::StuckReason::Overflow => StuckReasonWire::Overflow,
+                lt::StuckReason::ArchivedAccount => StuckReasonWire::ArchivedAccount,
+                lt::StuckReason::Refused => StuckReasonWire::Refused,
+            },
+            since: s.since.into(),
+            note: crate::wording::stuck_note(s),
+        }
+    }
 }
 
 impl From<lt::RecurringView> for RecurringOut {
@@ -478,6 +520,7 @@ impl From<lt::RecurringView> for RecurringOut {
             tags: r.tags,
             next: r.next.map(DateOut::from),
             last_posted: r.last_posted.map(DateOut::from),
+            stuck: r.stuck.map(StuckOut::from),
         }
     }
 }

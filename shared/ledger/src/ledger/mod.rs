@@ -49,11 +49,12 @@ use crate::domain::{Clock, Entropy, LocalDate, OsEntropy, PersonId, TransactionI
 use crate::error::LedgerError;
 use crate::store::Store;
 
-pub use backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError, Restored};
+pub use accounts::MAX_ACCOUNTS;
+pub use backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError, BackupMember, Restored};
 #[doc(hidden)]
 pub use codec::without_heads;
 pub use export::{ExportFormat, ExportPage, ExportRequest, MAX_PAGE_BYTES, MAX_PAGE_ENTRIES};
-pub use posting::{DueRun, PostingRun};
+pub use posting::{DueRun, MAX_FAILURES_KEPT, PostingRun, VaultFailure, backoff_secs};
 pub use recurring::MAX_SCHEDULES;
 pub use sharing::{INVITE_LIFETIME_SECS, MAX_MEMBERS};
 pub use system_names::KOREAN_OPENING_EQUITY;
@@ -74,6 +75,10 @@ pub struct LedgerConfig {
     /// Keep each caller's memberships in this instance between calls (default on).
     /// Saves a read round per call; correctness never depends on it (see `roster.rs`).
     pub cache_rosters: bool,
+    /// Most accounts, live and archived, in one vault (default [`MAX_ACCOUNTS`]).
+    pub max_accounts: usize,
+    /// Most recurring entries in one vault (default [`MAX_SCHEDULES`]).
+    pub max_schedules: usize,
 }
 
 impl Default for LedgerConfig {
@@ -84,6 +89,8 @@ impl Default for LedgerConfig {
             max_postings: 20,
             opening_equity_name: "Opening Balances".into(),
             cache_rosters: true,
+            max_accounts: MAX_ACCOUNTS,
+            max_schedules: MAX_SCHEDULES,
         }
     }
 }
@@ -595,7 +602,9 @@ impl Ledger {
     /// so nothing posts early): the shards of the due index in order, posting what is
     /// due in each vault whose head falls on or before the day after `at` in UTC (a
     /// vault's own zone may be ahead; each vault is then checked against its own
-    /// today), at most `max_vaults` vaults; `more` says due entries were left.
+    /// today), at most `max_vaults` vaults; `more` says due entries were left. A vault
+    /// that fails is counted in `failed`, backed off (decision 048) and passed; only a
+    /// failed read of the due index itself fails the run.
     pub async fn post_due_everywhere(
         &self,
         at: jiff::Timestamp,
@@ -605,8 +614,7 @@ impl Ledger {
         let through = crate::domain::VaultZone::utc().date_at(at).next_day();
         let mut run = DueRun::default();
         for shard in 0..crate::keys::DUE_SHARDS {
-            let budget = max_vaults.saturating_sub(run.vaults);
-            posting::post_due_shard(self, shard, through, at, budget, &mut run).await?;
+            posting::post_due_shard(self, shard, through, at, max_vaults, &mut run).await?;
             if run.more {
                 break;
             }

@@ -16,6 +16,7 @@
 //! says why a failed restore is invisible and resumable.
 
 mod jsonl;
+mod scope;
 
 use crate::domain::{PersonId, VaultId};
 use crate::error::LedgerError;
@@ -23,6 +24,7 @@ use crate::keys;
 use crate::store::{Item, Value};
 
 pub use jsonl::{BACKUP_FORMAT, BACKUP_VERSION};
+pub use scope::BackupMember;
 
 /// A vault's backup in memory: what the file's header says, and every item.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,6 +86,51 @@ pub enum BackupError {
         vault: VaultId,
         /// How many items differ or are missing.
         differing: usize,
+    },
+    /// The same item key twice: which copy is meant is anyone's guess.
+    #[error("item {pk}/{sk} appears twice in the backup; nothing was written")]
+    Twice {
+        /// Its partition key.
+        pk: String,
+        /// Its sort key.
+        sk: String,
+    },
+    /// An item that is not the vault's, nor implied by its members' memberships.
+    #[error(
+        "item {pk}/{sk} is not this vault's to restore ({why}); a backup restores its vault and, for each of its members, only their membership, its name claim and their idempotency records of this vault; nothing was written"
+    )]
+    OutOfScope {
+        /// Its partition key.
+        pk: String,
+        /// Its sort key.
+        sk: String,
+        /// What it is instead.
+        why: String,
+    },
+    /// The header names someone the vault in the file has no member item for.
+    #[error(
+        "the backup's header names {person}, who is not a member of the vault in it; nothing was written"
+    )]
+    NotAMember {
+        /// The subject.
+        person: String,
+    },
+    /// A member of the vault in the file is missing from the header.
+    #[error("member {person} of the vault is missing from the backup's header; nothing was written")]
+    NotNamed {
+        /// The subject.
+        person: String,
+    },
+    /// An item of a person is already in the store with other content: an import
+    /// never overwrites a person's items.
+    #[error(
+        "item {pk}/{sk} is already in this store with other content, and an import never overwrites a person's items; nothing was written"
+    )]
+    WouldOverwrite {
+        /// Its partition key.
+        pk: String,
+        /// Its sort key.
+        sk: String,
     },
     /// A `--person` mapping that cannot apply.
     #[error("{0}")]

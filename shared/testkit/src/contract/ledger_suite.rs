@@ -2930,6 +2930,14 @@ mod hints;
 pub use hints::*;
 mod scheduled;
 pub use scheduled::*;
+// ---------------------------------------------------------------- hardening, round four (decision 048)
+
+mod caps;
+pub use caps::*;
+mod restore;
+pub use restore::*;
+mod stuck;
+pub use stuck::*;
 // ---------------------------------------------------------------- card bills (decision 040)
 
 mod cards;
@@ -3848,6 +3856,13 @@ macro_rules! ledger_contract_tests {
             undo_of_a_recurring_posting,
             scheduled_run_is_capped_and_as_of_its_time,
             scheduled_runs_overlap_with_reads_and_each_other,
+            // hardening, round four (decision 048)
+            scheduled_run_isolates_a_failing_vault,
+            a_restored_vault_is_posted_by_the_next_run,
+            a_schedule_that_cannot_post_is_refused_and_stores_nothing,
+            a_stuck_schedule_blocks_nothing_and_says_why,
+            caps_hold_under_concurrent_creates,
+            a_restore_that_names_other_people_writes_nothing,
             // card bills (ledger_suite/cards.rs)
             card_bills_follow_each_cycle,
             installment_parts_land_on_consecutive_bills,

@@ -23,7 +23,7 @@ use super::*;
 use crate::keys;
 use crate::store::{Item, SkRange, Value};
 
-pub use dochiya_schema::backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError};
+pub use dochiya_schema::backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError, BackupMember};
 pub use restore::Restored;
 
 /// Read everything of the caller's vault `vault` (or their only one) that a backup keeps.

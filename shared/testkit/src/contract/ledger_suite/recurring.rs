@@ -525,11 +525,12 @@ pub async fn set_recurring_is_one_read_round<S: Store>(store: S) {
         (made.created, made.recurring.next.map(|d| d.to_string())),
         (true, Some("2026-03-25".into()))
     );
-    // The accounts and the schedules (2 queries), the head (1 get), the roster
-    // version with the head (1 get_many), all in one round; then the one write.
+    // The accounts and the schedules (2 queries), the head with the creation counter
+    // (1 get_many, decision 048), the roster version with the head (1 get_many), all
+    // in one round; then the one write.
     assert_eq!(
         (k.queries, k.gets, k.get_manys, k.writes, k.read_rounds),
-        (2, 1, 1, 1, 1)
+        (2, 0, 2, 1, 1)
     );
     // The same call again changes nothing and writes nothing.
     counting.reset();
