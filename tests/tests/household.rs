@@ -1143,3 +1143,31 @@ async fn a_household_reaches_an_archived_card_by_its_handle() {
         .await;
     assert_eq!(march["total"], "48000");
 }
+
+// ---- a card's opening balance ----
+
+/// An opening balance on a card is what it owed on its date: an item of the bill whose
+/// period holds that date, like a charge made then (docs/tools.md, "Card bills").
+#[tokio::test]
+async fn a_cards_opening_balance_is_an_item_of_its_bill() {
+    let h = Harness::new().await;
+    let p = h.person("household-card-opening");
+    p.ok("create_vault", r#"{"name": "가계부"}"#).await;
+    let card = p
+        .ok(
+            "create_account",
+            r#"{"name": "신한카드", "kind": "liability", "openingBalance": "300000", "openingDate": "2026-03-10", "billing": {"closingDay": 31, "paymentDay": 14}}"#,
+        )
+        .await;
+    let bill = p
+        .ok("card_bill", r#"{"account": "신한카드", "month": "2026-04"}"#)
+        .await;
+    assert_eq!(
+        (&bill["period"], &bill["items"], &bill["total"]),
+        (
+            &json!({"from": "2026-03-01", "to": "2026-03-31"}),
+            &json!([{"transactionId": card["openingTransactionId"], "date": "2026-03-10", "memo": "신한카드 기초잔액", "amount": "300000"}]),
+            &json!("300000")
+        )
+    );
+}
