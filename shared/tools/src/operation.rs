@@ -167,7 +167,7 @@ impl<O: Operation> LedgerTool<O> {
         Self {
             ledger,
             spec: ToolSpec { view, ..spec::<O>() },
-            output_check: OutputCheck::default(),
+            output_check: OutputCheck::new(),
             _operation: std::marker::PhantomData,
         }
     }

@@ -24,11 +24,16 @@ pub(crate) struct OutputAgainstSchema {
 
 /// The published output schema of one tool, compiled on first use.
 #[cfg(all(debug_assertions, any(test, feature = "check-output")))]
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct OutputCheck(std::sync::OnceLock<Result<jsonschema::Validator, String>>);
 
 #[cfg(all(debug_assertions, any(test, feature = "check-output")))]
 impl OutputCheck {
+    /// A check whose schema is compiled on its first result.
+    pub(crate) fn new() -> Self {
+        Self(std::sync::OnceLock::new())
+    }
+
     /// Checks `output` against `schema`, the tool's published output schema.
     pub(crate) fn check(
         &self,
@@ -69,11 +74,16 @@ impl OutputCheck {
 
 /// Nothing to check in a release build.
 #[cfg(not(all(debug_assertions, any(test, feature = "check-output"))))]
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct OutputCheck;
 
 #[cfg(not(all(debug_assertions, any(test, feature = "check-output"))))]
 impl OutputCheck {
+    /// No check.
+    pub(crate) const fn new() -> Self {
+        Self
+    }
+
     /// Accepts every output.
     #[inline]
     pub(crate) fn check(
@@ -97,7 +107,7 @@ mod tests {
             "type": "object",
             "properties": { "transaction": { "type": "object", "properties": { "recordedBy": { "type": "string" } } } }
         });
-        let check = OutputCheck::default();
+        let check = OutputCheck::new();
         let good = RawValue::from_string(r#"{"transaction": {"recordedBy": "하은"}}"#.into()).unwrap();
         assert!(check.check("get_transaction", &schema, &good).is_ok());
         let bad = RawValue::from_string(r#"{"transaction": {"recordedBy": null}}"#.into()).unwrap();

@@ -139,7 +139,7 @@ fn kept_or_sent(
 ) -> (bool, bool) {
     let mine = || settings.iter().filter(|s| s.account_id == account);
     let own = mine().find(|s| s.month == month);
-    let in_force = own.or_else(|| mine().filter(|s| s.month < month && s.repeat).last());
+    let in_force = own.or_else(|| mine().rfind(|s| s.month < month && s.repeat));
     (
         input.repeat.unwrap_or_else(|| own.is_none_or(|s| s.repeat)),
         input
