@@ -135,7 +135,7 @@ mod tests {
         assert_eq!(seen, ["t/properties/a/anyOf", "t/properties/a/anyOf/0/$ref"]);
     }
 
-    /// The house style on top of the generator's rule (decision 047): an empty result
+    /// The house style on top of the generator's rule (decision 049): an empty result
     /// field is absent, never `null`, so no published output schema allows `null`.
     #[test]
     fn no_output_schema_allows_null() {
@@ -150,7 +150,7 @@ mod tests {
         assert_eq!(found, Vec::<String>::new());
     }
 
-    /// The schema rule for every tool (decision 047): its result with every optional
+    /// The schema rule for every tool (decision 049): its result with every optional
     /// field absent (and every nullable one null) and with every one present, as its
     /// serializer can write them, fits the output schema it publishes.
     #[test]

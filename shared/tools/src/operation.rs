@@ -156,7 +156,7 @@ pub(crate) fn check_examples<O: Operation>() {
 pub(crate) struct LedgerTool<O: Operation> {
     ledger: Arc<Ledger>,
     spec: ToolSpec,
-    /// Each result against `spec.output_schema`, in builds that run tests (decision 047).
+    /// Each result against `spec.output_schema`, in builds that run tests (decision 049).
     output_check: OutputCheck,
     _operation: std::marker::PhantomData<fn() -> O>,
 }

@@ -1,6 +1,6 @@
 //! Every build that runs tests checks each `structuredContent` a tool returns against
 //! the output schema it publishes, so every test at every level is also a schema test
-//! (decision 047): a result the schema forbids is an internal error naming the tool,
+//! (decision 049): a result the schema forbids is an internal error naming the tool,
 //! where in the result and which schema keyword, never a result a client refuses.
 //!
 //! On in debug builds with the `check-output` feature (the test builds of the crates

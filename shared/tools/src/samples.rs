@@ -3,7 +3,7 @@
 //! out when empty absent, every field written as `null` when empty `null`, every list
 //! holding one such item) and the most (every field present with a value, every list
 //! holding one such item). `tests::every_result_fits_its_published_schema` checks both against every
-//! tool's published output schema (decision 047).
+//! tool's published output schema (decision 049).
 
 use serde_json::{Map, Value, json};
 

@@ -5,7 +5,7 @@
 //! `$ref`/`$defs` (docs/protocol.md §9), and an optional argument is described by
 //! its type alone (no `null` alternative; `null` is still accepted on input).
 //!
-//! An output schema tells the truth about `null` by one rule (decision 047): a
+//! An output schema tells the truth about `null` by one rule (decision 049): a
 //! property the serializer leaves out when it is empty (`skip_serializing_if`, so
 //! not `required`) loses its `null` alternative, since it is absent, never null; a
 //! property it always writes keeps whatever `null` schemars gives it, so a field
