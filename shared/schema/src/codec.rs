@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::domain::{
-    AccountId, AccountKind, Billing, Currency, Every, Installments, LocalDate, NameKey, Schedule,
+    AccountId, AccountKind, Billing, Currency, Every, Installments, LocalDate, NameKey, PersonId, Schedule,
     TransactionId, VaultId, VaultZone, YearMonth,
 };
 use crate::error::LedgerError;
@@ -673,6 +673,9 @@ pub struct PostingRec {
 /// Attribute of a transaction or snapshot naming who wrote it.
 pub const RECORDED_BY: &str = "recordedBy";
 
+/// Attribute of a transaction holding its recorder's subject (never shown).
+pub const RECORDER: &str = "recorder";
+
 /// A stored transaction.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TxRec {
@@ -683,6 +686,9 @@ pub struct TxRec {
     pub recorded_at_ms: i64,
     /// The recorder's display name at the time (absent on entries from before sharing).
     pub recorded_by: Option<String>,
+    /// The recorder's subject (absent on a recurring posting, nobody's own, and on
+    /// entries from before it was kept): whose entry `list_transactions`' `recordedBy` finds.
+    pub recorder: Option<String>,
     pub postings: Vec<PostingRec>,
     /// 1 when recorded, one more with each edit (absent on items older than edits: 1).
     pub version: u32,
@@ -720,13 +726,13 @@ pub struct InstallmentPlan {
 }
 
 impl TxRec {
-    /// A new, live, unedited transaction.
+    /// A new, live, unedited transaction recorded by `by` (`None`: a recurring posting).
     pub fn new(
         id: TransactionId,
         date: LocalDate,
         memo: String,
         recorded_at_ms: i64,
-        recorded_by: Option<String>,
+        by: Option<&PersonId>,
         postings: Vec<PostingRec>,
     ) -> Self {
         TxRec {
@@ -735,7 +741,8 @@ impl TxRec {
             memo,
             voided: false,
             recorded_at_ms,
-            recorded_by,
+            recorded_by: by.map(PersonId::display_name),
+            recorder: by.map(|p| p.as_str().to_owned()),
             postings,
             version: 1,
             edited_at_ms: None,
@@ -801,6 +808,9 @@ impl TxRec {
         if let Some(by) = &self.recorded_by {
             attrs.insert(RECORDED_BY.into(), sv(by));
         }
+        if let Some(sub) = &self.recorder {
+            attrs.insert(RECORDER.into(), sv(sub));
+        }
         if !self.tags.is_empty() {
             attrs.insert(TAGS.into(), Value::L(self.tags.iter().map(sv).collect()));
         }
@@ -837,6 +847,11 @@ impl TxRec {
                 None => None,
                 Some(Value::S(by)) => Some(by.clone()),
                 Some(_) => return Err(corrupt(RECORDED_BY)),
+            },
+            recorder: match a.get(RECORDER) {
+                None => None,
+                Some(Value::S(sub)) => Some(sub.clone()),
+                Some(_) => return Err(corrupt(RECORDER)),
             },
             postings,
             version: match a.get(VERSION) {

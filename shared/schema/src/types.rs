@@ -662,6 +662,8 @@ pub struct TransactionQuery {
     pub tag: Option<String>,
     /// Newest recorded first (`order: "recorded"`) instead of newest date first.
     pub order_recorded: bool,
+    /// Only entries this member recorded: a member's name, or `"me"` for the caller's own.
+    pub recorded_by: Option<String>,
 }
 
 /// Result of `list_transactions`.
@@ -1002,10 +1004,12 @@ pub struct BudgetInput {
     pub amount: Decimal,
     /// The month it is set for (default this month in the vault's zone).
     pub month: Option<YearMonth>,
-    /// Whether later months keep it until a later setting.
-    pub repeat: bool,
-    /// What is left of the month, or overspent, carries into the next (default false).
-    pub rollover: bool,
+    /// Whether later months keep it until a later setting (`None`: that month's own
+    /// setting's, else true).
+    pub repeat: Option<bool>,
+    /// What is left of the month, or overspent, carries into the next (`None`: as the
+    /// setting in force that month says, else false).
+    pub rollover: Option<bool>,
 }
 
 /// Result of `set_budget`.
@@ -1040,11 +1044,12 @@ pub struct BudgetRow {
     pub budget: Money,
     /// Spent in the month, refunds subtracted.
     pub spent: Money,
-    /// `budget - spent` (negative when over).
+    /// `budget + carried - spent` (negative when over).
     pub remaining: Money,
-    /// `spent * 100 / budget`, rounded down.
-    pub percent_used: i64,
-    /// `spent > budget`.
+    /// `spent * 100 / (budget + carried)`, rounded down while within it and up once
+    /// over it; `None` when nothing is available (carried overspending ate the budget).
+    pub percent_used: Option<i64>,
+    /// `spent > budget + carried`; then `percent_used`, when present, is above 100.
     pub over: bool,
     /// Carried from the months before (rollover on in the month before; `None` when off).
     pub carried: Option<Money>,
@@ -1057,11 +1062,12 @@ pub struct BudgetTotals {
     pub budget: Money,
     /// Sum of their spending.
     pub spent: Money,
-    /// `budget - spent`.
+    /// `budget + carried - spent`, over the rows.
     pub remaining: Money,
-    /// Whole percent used, rounded down; `None` when no budget is set.
+    /// Whole percent of budget + carried used, rounded as the rows' are; `None` when
+    /// nothing is available (no budget set, or carried overspending ate it).
     pub percent_used: Option<i64>,
-    /// `spent > budget`.
+    /// `remaining < 0`; then `percent_used`, when present, is above 100.
     pub over: bool,
 }
 

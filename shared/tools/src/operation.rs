@@ -16,6 +16,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
+use crate::output_check::OutputCheck;
 use crate::{args, errors, schema};
 
 /// What a tool does to the ledger; its scope and its annotations both follow from it
@@ -155,6 +156,8 @@ pub(crate) fn check_examples<O: Operation>() {
 pub(crate) struct LedgerTool<O: Operation> {
     ledger: Arc<Ledger>,
     spec: ToolSpec,
+    /// Each result against `spec.output_schema`, in builds that run tests (decision 049).
+    output_check: OutputCheck,
     _operation: std::marker::PhantomData<fn() -> O>,
 }
 
@@ -164,6 +167,7 @@ impl<O: Operation> LedgerTool<O> {
         Self {
             ledger,
             spec: ToolSpec { view, ..spec::<O>() },
+            output_check: OutputCheck::new(),
             _operation: std::marker::PhantomData,
         }
     }
@@ -210,7 +214,9 @@ impl<O: Operation> Tool for LedgerTool<O> {
             .await
             .map_err(|e| errors::tool_error(e, spell))?;
         // Straight from the response type to text: no `Value` tree in between.
-        serde_json::value::to_raw_value(&output).map_err(|e| ToolError::Internal(Box::new(e)))
+        let raw = serde_json::value::to_raw_value(&output).map_err(|e| ToolError::Internal(Box::new(e)))?;
+        self.output_check.check(O::NAME, &self.spec.output_schema, &raw)?;
+        Ok(raw)
     }
 }
 

@@ -388,7 +388,7 @@ fn opening_entry(
         date,
         names.opening_memo(&equity, &account.name),
         now.as_millisecond(),
-        Some(who.display_name()),
+        Some(who),
         vec![
             PostingRec {
                 account_id: account.account_id,

@@ -576,7 +576,7 @@ impl Run<'_> {
                 e.date,
                 e.memo.to_string(),
                 self.now_ms,
-                Some(self.who.display_name()),
+                Some(self.who),
                 postings,
             )
         };

@@ -177,7 +177,7 @@ async fn attempt(
             e.date,
             e.memo.to_string(),
             now_ms,
-            Some(who.display_name()),
+            Some(who),
             postings,
         )
     };

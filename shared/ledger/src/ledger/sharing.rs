@@ -650,6 +650,50 @@ fn removal(
     ])
 }
 
+/// Whose entries a `recordedBy` filter means: `"me"` (any case) is the caller, with no
+/// read; another name is a member's, as `find_member` finds it (refused with the
+/// members' names when none has it).
+pub(super) async fn recorder_named(
+    ledger: &Ledger,
+    who: &PersonId,
+    m: &Membership,
+    name: &str,
+) -> Result<Recorder, LedgerError> {
+    if name.trim().eq_ignore_ascii_case("me") {
+        return Ok(Recorder {
+            person: who.as_str().to_owned(),
+            name: who.display_name(),
+        });
+    }
+    let members = read_members(ledger, m.vault_id).await?;
+    let list = members.or_sole(who, m);
+    let (member, _) = find_member(&list, name, m)?;
+    Ok(Recorder {
+        person: member.person.clone(),
+        name: member.name.clone(),
+    })
+}
+
+/// A member as the recorder of entries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Recorder {
+    /// Their subject, as entries keep it.
+    pub person: String,
+    /// Their display name, for entries from before the subject was kept.
+    pub name: String,
+}
+
+impl Recorder {
+    /// Whether `tx` is this member's entry: by subject, or by the name an entry from
+    /// before subjects were kept carries (never a recurring posting, nobody's own).
+    pub(super) fn recorded(&self, tx: &super::codec::TxRec) -> bool {
+        match &tx.recorder {
+            Some(sub) => *sub == self.person,
+            None => tx.recurring.is_none() && tx.recorded_by.as_deref() == Some(self.name.as_str()),
+        }
+    }
+}
+
 /// The member a name means: labels (see [`labels`]) compared like any name, normalized;
 /// they are unique, so a name means one member or none.
 fn find_member<'a>(

@@ -169,7 +169,7 @@ impl Backup {
             if item.key.sk == old_member {
                 item.key.sk = format!("{}{new}", keys::MEMBER_PREFIX);
             }
-            for attr in ["person", "createdBy"] {
+            for attr in ["person", "createdBy", crate::codec::RECORDER] {
                 if let Some(Value::S(v)) = item.attrs.get_mut(attr)
                     && v == old
                 {
@@ -183,5 +183,37 @@ impl Backup {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Key;
+    use std::collections::BTreeMap;
+
+    /// A person moved to another subject keeps their entries: the recorder moves too.
+    #[test]
+    fn a_renamed_person_keeps_their_entries() {
+        let vault = VaultId::from_uuid(uuid::Uuid::nil());
+        let entry = |sub: &str| Item {
+            key: Key::new(keys::vault_pk(vault), format!("TI#{sub}")),
+            attrs: BTreeMap::from([(crate::codec::RECORDER.to_string(), Value::S(sub.into()))]),
+        };
+        let mut backup = Backup {
+            vault_id: vault,
+            vault_name: "가계부".into(),
+            persons: vec!["old".into(), "other".into()],
+            exported_at_ms: 0,
+            items: vec![entry("old"), entry("other")],
+        };
+        backup.rename_person("old", "new").expect("rename");
+        let recorders: Vec<&Value> = backup
+            .items
+            .iter()
+            .map(|i| &i.attrs[crate::codec::RECORDER])
+            .collect();
+        assert_eq!(recorders, [&Value::S("new".into()), &Value::S("other".into())]);
+        assert_eq!(backup.persons, ["new", "other"]);
     }
 }

@@ -2072,8 +2072,8 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
         account: "식비".into(),
         amount: d("600000"),
         month: None,
-        repeat: true,
-        rollover: false,
+        repeat: Some(true),
+        rollover: Some(false),
     };
     assert_eq!(
         shape(measure(&counting, l.set_budget(&me, b.clone())).await),
@@ -2509,8 +2509,8 @@ fn budget(account: &str, amount: &str, on: Option<&str>, repeat: bool) -> Budget
         account: account.into(),
         amount: d(amount),
         month: on.map(month),
-        repeat,
-        rollover: false,
+        repeat: Some(repeat),
+        rollover: Some(false),
     }
 }
 
@@ -2700,10 +2700,17 @@ pub async fn budget_report_spent_remaining_and_allowance<S: Store>(store: S) {
                 "200000".into(),
                 "250000".into(),
                 "-50000".into(),
-                125,
+                Some(125),
                 true
             ),
-            ("식비", "600000".into(), "32000".into(), "568000".into(), 5, false),
+            (
+                "식비",
+                "600000".into(),
+                "32000".into(),
+                "568000".into(),
+                Some(5),
+                false
+            ),
         ]
     );
     let t = &r.totals;
@@ -2747,8 +2754,8 @@ pub async fn budget_report_spent_remaining_and_allowance<S: Store>(store: S) {
     assert_eq!(
         rows,
         vec![
-            ("쇼핑", "190000".into(), "10000".into(), 95, false),
-            ("식비", "12000".into(), "588000".into(), 2, false),
+            ("쇼핑", "190000".into(), "10000".into(), Some(95), false),
+            ("식비", "12000".into(), "588000".into(), Some(2), false),
         ]
     );
     // 800,000 − 202,000 = 598,000; ÷ 17 = 35,176.47… → 35,176.
@@ -2926,6 +2933,10 @@ mod categories;
 pub use categories::*;
 mod undo;
 pub use undo::*;
+mod recorded_by;
+pub use recorded_by::*;
+mod budget_settings;
+pub use budget_settings::*;
 mod hints;
 pub use hints::*;
 mod scheduled;
@@ -3556,8 +3567,8 @@ pub async fn budget_heads_keep_list_accounts_at_two_queries<S: Store>(store: S) 
         account: account.into(),
         amount: d(amount),
         month: Some(month(on)),
-        repeat,
-        rollover: false,
+        repeat: Some(repeat),
+        rollover: Some(false),
     };
     for b in [
         set("식비", "2026-02", "600000", true),
@@ -3863,6 +3874,10 @@ macro_rules! ledger_contract_tests {
             a_stuck_schedule_blocks_nothing_and_says_why,
             caps_hold_under_concurrent_creates,
             a_restore_that_names_other_people_writes_nothing,
+            // whose entry is whose (ledger_suite/recorded_by.rs)
+            recorded_by_finds_each_persons_entries,
+            // budget settings kept and what is left (ledger_suite/budget_settings.rs)
+            budget_changes_keep_what_is_not_sent,
             // card bills (ledger_suite/cards.rs)
             card_bills_follow_each_cycle,
             installment_parts_land_on_consecutive_bills,

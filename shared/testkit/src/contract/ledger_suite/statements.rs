@@ -362,6 +362,7 @@ pub async fn ended_access_is_named_not_hidden<S: Store>(store: S) {
         include_voided: false,
         tag: None,
         order_recorded: false,
+        recorded_by: None,
     };
     let e = call!(l.list_transactions(&b, listing(None))).unwrap_err();
     assert!(removed(&e) && e.kind() == ErrorKind::NotFound, "{e:?}");
