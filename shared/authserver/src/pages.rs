@@ -98,7 +98,8 @@ struct Words {
     read: &'static str,
     write: &'static str,
     returns_to: &'static str,
-    published_at: &'static str,
+    /// Around the host a client document names: before it, after it.
+    published_at: (&'static str, &'static str),
     unverified: &'static str,
     signed_in_as: &'static str,
     remember: &'static str,
@@ -119,7 +120,7 @@ const EN: Words = Words {
     read: "See your ledgers: vaults, accounts, transactions, balances and reports",
     write: "Change your ledgers: record and void transactions, create and rename vaults and accounts, save balance snapshots",
     returns_to: "After you choose, you go back to",
-    published_at: "The app's details are published at",
+    published_at: ("published at ", ""),
     unverified: "unverified: the app gave itself this name when it registered",
     signed_in_as: "Signed in as",
     remember: "Remember my choice for this app",
@@ -140,7 +141,7 @@ const KO: Words = Words {
     read: "가계부 보기: 금고, 계정, 거래, 잔액과 보고서",
     write: "가계부 바꾸기: 거래 기록과 취소, 금고와 계정 만들기와 이름 바꾸기, 잔액 스냅샷 저장",
     returns_to: "선택하면 다음 주소로 돌아갑니다:",
-    published_at: "앱 정보가 게시된 곳:",
+    published_at: ("", "에 게시된 앱"),
     unverified: "확인되지 않음: 앱이 등록할 때 스스로 붙인 이름입니다",
     signed_in_as: "로그인한 사람:",
     remember: "이 앱에 대한 선택 기억하기",
@@ -242,24 +243,20 @@ pub fn consent(lang: Lang, view: &ConsentView<'_>) -> String {
         };
         items.push_str(&format!("<li>{}</li>", escape(text)));
     }
-    let (marked, published) = match view.origin {
-        ClientOrigin::Document { host } => (
-            String::new(),
-            format!(
-                "<p class=\"origin\">{} <strong class=\"host\">{}</strong></p>",
-                escape(w.published_at),
-                escape(host)
-            ),
+    // Beside the name, what vouches for it: the host of its document, or nothing.
+    let marked = match view.origin {
+        ClientOrigin::Document { host } => format!(
+            " <span class=\"origin\">({}<strong class=\"host\">{}</strong>{})</span>",
+            escape(w.published_at.0),
+            escape(host),
+            escape(w.published_at.1)
         ),
-        ClientOrigin::Registered => (
-            format!(" <span class=\"unverified\">({})</span>", escape(w.unverified)),
-            String::new(),
-        ),
+        ClientOrigin::Registered => format!(" <span class=\"unverified\">({})</span>", escape(w.unverified)),
     };
     let body = format!(
         "<h1>{title}</h1>\
          <p class=\"who\">{signed_in} <strong>{person}</strong></p>\
-         <p><strong class=\"client\">{client}</strong>{marked} {wants}</p><ul>{items}</ul>{published}\
+         <p><strong class=\"client\">{client}</strong>{marked} {wants}</p><ul>{items}</ul>\
          <p>{returns} <strong class=\"host\">{host}</strong></p>\
          <form method=\"post\" action=\"{action}\">\
          <input type=\"hidden\" name=\"request\" value=\"{id}\">\
@@ -313,7 +310,7 @@ button.secondary{background:#e4e2dc;color:#1d1d1b}\
 .buttons{display:flex;gap:.8rem;flex-wrap:wrap}\
 .host,.client{word-break:break-all}\
 .error{color:#8a1c1c}\
-.unverified{font-size:.9rem;color:#7a4b00}\
+.origin,.unverified{font-size:.9rem}.unverified{color:#7a4b00}\
 ";
 
 /// `GET /oauth/style.css`.
@@ -417,11 +414,16 @@ mod tests {
         let document = consent(Lang::En, &view(ClientOrigin::Document { host: "claude.ai" }));
         assert!(
             document.contains(
-                "</ul><p class=\"origin\">The app&#39;s details are published at <strong class=\"host\">claude.ai</strong></p>"
+                "<strong class=\"client\">Claude</strong> <span class=\"origin\">(published at <strong class=\"host\">claude.ai</strong>)</span> wants to:"
             ),
             "{document}"
         );
         assert!(!document.contains("unverified"));
+        let korean = consent(Lang::Ko, &view(ClientOrigin::Document { host: "claude.ai" }));
+        assert!(
+            korean.contains("(<strong class=\"host\">claude.ai</strong>에 게시된 앱)"),
+            "{korean}"
+        );
         let registered = consent(Lang::En, &view(ClientOrigin::Registered));
         assert!(
             registered.contains(
