@@ -385,3 +385,25 @@ pub fn balances_by_name(result: &Value) -> Vec<(String, String)> {
         })
         .unwrap_or_default()
 }
+
+/// A data directory of our own for [`Harness::assembled`], removed when the test ends.
+pub struct DataDir(pub std::path::PathBuf);
+
+impl DataDir {
+    /// A fresh directory under the system's temporary directory, named after `tag`.
+    pub fn new(tag: &str) -> DataDir {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        let dir = std::env::temp_dir().join(format!("dochiya-{tag}-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("data dir");
+        DataDir(dir)
+    }
+}
+
+impl Drop for DataDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

@@ -1,6 +1,7 @@
 //! Domain values, each parsed once at the edge and valid from then on:
 //! money, ids, names, dates and account kinds.
 
+use dochiya_quote::quote;
 mod amount_text;
 mod billing;
 mod direction;
@@ -92,7 +93,8 @@ impl AccountKind {
             "expense" => Ok(AccountKind::Expense),
             "equity" => Ok(AccountKind::Equity),
             other => Err(ParseError::new(format!(
-                "\"{other}\" is not an account kind; use asset, liability, income, expense or equity"
+                "{} is not an account kind; use asset, liability, income, expense or equity",
+                quote(other)
             ))),
         }
     }

@@ -1336,8 +1336,8 @@ impl OperationId {
     pub fn parse(text: &str) -> Result<OperationId, ParseError> {
         TransactionId::parse(text).map(OperationId).map_err(|_| {
             ParseError::new(format!(
-                "\"{}\" is not an operation id; ids are decimal strings of digits as a write returned them (operationId), e.g. \"4818349038087529260\"",
-                text.trim()
+                "{} is not an operation id; ids are decimal strings of digits as a write returned them (operationId), e.g. \"4818349038087529260\"",
+                dochiya_quote::quote(text.trim())
             ))
         })
     }

@@ -10,6 +10,7 @@ use dochiya_ledger::domain::{AccountKind, Money};
 use dochiya_ledger::error::UndoBlock;
 use dochiya_ledger::ledger::{Stuck, StuckReason};
 use dochiya_ledger::{AccountShape, EditShape, Entity, LedgerError, Match, OwnerAction};
+use dochiya_quote::quote;
 
 /// A ledger error as a model or a person reads it, with the next step to take.
 pub fn describe(error: &LedgerError) -> String {
@@ -385,16 +386,16 @@ fn not_found(what: Entity, name: &str, within: Option<&str>, candidates: &[Strin
     }
     let place = within.map(|w| format!(" in {w}")).unwrap_or_default();
     let (subject, create) = match what {
-        Entity::Transaction => (format!("No transaction with id \"{name}\"{place}."), ""),
-        Entity::Snapshot => (format!("No snapshot for \"{name}\"{place}."), ""),
-        Entity::Member => (format!("No member named \"{name}\"{place}."), ""),
-        Entity::Recurring => (format!("No recurring entry named \"{name}\"{place}."), ""),
+        Entity::Transaction => (format!("No transaction with id {}{place}.", quote(name)), ""),
+        Entity::Snapshot => (format!("No snapshot for {}{place}.", quote(name)), ""),
+        Entity::Member => (format!("No member named {}{place}.", quote(name)), ""),
+        Entity::Recurring => (format!("No recurring entry named {}{place}.", quote(name)), ""),
         Entity::Vault => (
-            format!("No vault named \"{name}\"."),
+            format!("No vault named {}.", quote(name)),
             " or create_vault to make it",
         ),
         Entity::Account => (
-            format!("No account named \"{name}\"{place}."),
+            format!("No account named {}{place}.", quote(name)),
             " or create_account to add it",
         ),
     };
@@ -417,7 +418,10 @@ fn id_for_name(
     meant: Option<&str>,
     candidates: &[String],
 ) -> String {
-    let mut m = format!("\"{given}\" is {id_kind}, but names are expected, not ids: pass the {what}'s name.");
+    let mut m = format!(
+        "{} is {id_kind}, but names are expected, not ids: pass the {what}'s name.",
+        quote(given)
+    );
     if let Some(name) = meant {
         m.push_str(&format!(" That id is {what} \"{name}\"."));
     }
@@ -438,7 +442,7 @@ fn ambiguous(what: Entity, name: &str, matches: &[Match]) -> String {
     if name.is_empty() {
         format!("No {what} was named and there are several: {listed}.")
     } else {
-        format!("\"{name}\" matches several {what}s: {listed}.")
+        format!("{} matches several {what}s: {listed}.", quote(name))
     }
 }
 
