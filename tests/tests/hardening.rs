@@ -314,6 +314,8 @@ async fn a_schedule_that_cannot_post_blocks_nothing_and_says_why() {
     );
     let removed = owner.ok("remove_member", r#"{"member": "준호"}"#).await;
     assert_eq!(removed["removed"], true);
+}
+
 /// Where a megabyte goes in a tool's arguments: every property path of its published
 /// input schema (`a.b[0].c`), as the nested arguments that put `placeholder` there.
 fn argument_paths(schema: &serde_json::Value) -> Vec<(String, serde_json::Value)> {
