@@ -262,7 +262,7 @@ async fn bad_backups_are_refused_and_leave_the_store_as_it_was() {
     let client = dochiya_store_dynamodb::load_client().await;
     let ledger = dochiya_ledger::Ledger::new(
         Arc::new(DynamoStore::new(client, &table)),
-        Arc::new(dochiya_ledger::domain::SystemClock),
+        Arc::new(dochiya_domain::SystemClock),
         dochiya_ledger::LedgerConfig::default(),
     );
     let new_vault = dochiya_ledger::ledger::NewVault {
@@ -270,7 +270,7 @@ async fn bad_backups_are_refused_and_leave_the_store_as_it_was() {
         currency: None,
         time_zone: None,
     };
-    let owner_id = dochiya_ledger::domain::PersonId::new(OWNER).expect("subject");
+    let owner_id = dochiya_domain::PersonId::new(OWNER).expect("subject");
     ledger
         .create_vault(&owner_id, new_vault)
         .await

@@ -18,10 +18,10 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
-use dochiya_ledger::domain::{AccountKind, Decimal, LocalDate, ManualClock, PersonId, VaultId};
+use dochiya_domain::{AccountKind, Decimal, LocalDate, ManualClock, PersonId, VaultId};
 use dochiya_ledger::ledger::{NewAccount, NewVault, RecurringInput, TransactionQuery};
-use dochiya_ledger::store::{Query, SkRange, Store};
 use dochiya_ledger::{Ledger, LedgerConfig};
+use dochiya_store::{Query, SkRange, Store};
 use serde_json::{Value, json};
 
 /// 2026-03-01T03:00:00Z: noon in Seoul, when the books are set up.
@@ -193,12 +193,12 @@ async fn post_due_goes_on_past_a_failing_vault_and_exits_zero() {
             people.push(who);
         }
         let bad = book(&l, &person("unreadable"), "월세", 15, "2026-03-01").await;
-        let unreadable = dochiya_ledger::store::Item {
-            key: dochiya_ledger::store::Key::new(format!("V#{bad}"), "RC#깨짐"),
-            attrs: [("name".to_owned(), dochiya_ledger::store::Value::S("깨짐".into()))].into(),
+        let unreadable = dochiya_store::Item {
+            key: dochiya_store::Key::new(format!("V#{bad}"), "RC#깨짐"),
+            attrs: [("name".to_owned(), dochiya_store::Value::S("깨짐".into()))].into(),
         };
         store
-            .write(vec![dochiya_ledger::store::WriteOp::Put {
+            .write(vec![dochiya_store::WriteOp::Put {
                 item: unreadable,
                 guard: None,
             }])
@@ -351,10 +351,8 @@ async fn the_local_server_posts_on_its_timer() {
     let _ = child.kill();
     let _ = child.wait();
     // The 15ths from 2026-03-15 through today in Seoul, at most 13 in one run.
-    let today = dochiya_ledger::domain::VaultZone::seoul()
-        .date_at(dochiya_ledger::domain::Clock::now(
-            &dochiya_ledger::domain::SystemClock,
-        ))
+    let today = dochiya_domain::VaultZone::seoul()
+        .date_at(dochiya_domain::Clock::now(&dochiya_domain::SystemClock))
         .to_string();
     let (y, m, day): (i64, i64, i64) = (
         today[..4].parse().unwrap_or(0),

@@ -19,7 +19,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use dochiya_app::{AppConfig, Assembled, Config};
 use dochiya_auth::{BearerAuthenticator, DevSecret, DevTokenIssuer};
-use dochiya_ledger::domain::{ManualClock, SeededEntropy, TWO_POW_53};
+use dochiya_domain::{ManualClock, SeededEntropy, TWO_POW_53};
 use dochiya_ledger::{Ledger, LedgerConfig};
 use dochiya_protocol::{Server, ServerConfig};
 use dochiya_store_embedded::EmbeddedStore;
@@ -73,7 +73,7 @@ impl Harness {
     }
 
     /// The same server over another store (the DynamoDB one, for stories run on both).
-    pub async fn over(store: Arc<dyn dochiya_ledger::store::Store>) -> Harness {
+    pub async fn over(store: Arc<dyn dochiya_store::Store>) -> Harness {
         let clock = Arc::new(ManualClock::at_unix_seconds(NOW_UNIX));
         let ledger = Ledger::with_entropy(
             store,

@@ -5,7 +5,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use dochiya_ledger::domain::{PersonId, SystemClock};
+use dochiya_domain::{PersonId, SystemClock};
 use dochiya_ledger::ledger::{Backup, BackupError};
 use dochiya_ledger::{Ledger, LedgerConfig, LedgerError};
 
@@ -130,7 +130,7 @@ fn access_summary(backup: &Backup) -> Result<String, BackupError> {
 mod tests {
     use super::*;
     use dochiya_ledger::Entity;
-    use dochiya_ledger::store::StoreError;
+    use dochiya_store::StoreError;
 
     #[test]
     fn ledger_failures_print_as_the_tools_word_them_with_their_causes() {

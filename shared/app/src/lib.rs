@@ -381,7 +381,7 @@ async fn scheduled_ledger(app: &AppConfig) -> Result<Arc<dochiya_ledger::Ledger>
     let store = assemble::open_store(app).await?;
     Ok(Arc::new(dochiya_ledger::Ledger::new(
         store,
-        Arc::new(dochiya_ledger::domain::SystemClock),
+        Arc::new(dochiya_domain::SystemClock),
         dochiya_ledger::LedgerConfig::default(),
     )))
 }

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use dochiya_ledger::domain::{AccountKind, Decimal, Entropy, ManualClock, PersonId};
+use dochiya_domain::{AccountKind, Decimal, Entropy, ManualClock, PersonId};
 use dochiya_ledger::ledger::{NewAccount, NewTransaction, NewVault};
 use dochiya_ledger::{Ledger, LedgerConfig};
 use dochiya_testkit::store::memory::MemoryStore;

@@ -15,11 +15,11 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde_json::value::RawValue;
 
-use dochiya_ledger::domain::limits::{
+use dochiya_domain::limits::{
     MAX_ACCOUNT_REF_CHARS, MAX_CODE_CHARS, MAX_CURSOR_CHARS, MAX_EXTERNAL_REF_CHARS,
     MAX_IDEMPOTENCY_KEY_CHARS, MAX_INVITE_CODE_CHARS, MAX_MEMO_CHARS, MAX_NAME_CHARS, MAX_SEARCH_CHARS,
 };
-use dochiya_ledger::domain::{Decimal, LocalDate, TransactionId, YearMonth};
+use dochiya_domain::{Decimal, LocalDate, TransactionId, YearMonth};
 
 /// The pattern every transaction id matches: a decimal integer without leading zeros.
 pub(crate) const TRANSACTION_ID_PATTERN: &str = "^(0|[1-9][0-9]*)$";
@@ -170,7 +170,7 @@ pub(crate) type NameArg = Bounded<MAX_NAME_CHARS>;
 pub(crate) type AccountArg = Bounded<MAX_ACCOUNT_REF_CHARS>;
 /// A tag argument (room for a leading `#` and spaces; the ledger's rules decide).
 pub(crate) type TagArg = Bounded<MAX_TAG_ARG_CHARS>;
-const MAX_TAG_ARG_CHARS: usize = dochiya_ledger::domain::limits::MAX_TAG_CHARS + 2;
+const MAX_TAG_ARG_CHARS: usize = dochiya_domain::limits::MAX_TAG_CHARS + 2;
 /// A memo or void reason.
 pub(crate) type MemoArg = Bounded<MAX_MEMO_CHARS>;
 /// An idempotency key.

@@ -162,7 +162,7 @@ fn message(error: &LedgerError, spell: Spelling) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dochiya_ledger::store::StoreError;
+    use dochiya_store::StoreError;
 
     fn invalid(e: ToolError) -> String {
         match e {

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::{Field, Ledger, LedgerError};
 use dochiya_protocol::{Principal, Tool, ToolAnnotations, ToolError, ToolSpec};
 use schemars::JsonSchema;
@@ -57,8 +57,8 @@ impl Kind {
     /// The OAuth scope a caller needs (the scope names are defined once, by the auth crate).
     pub(crate) const fn scope(self) -> &'static str {
         match self {
-            Kind::Read => dochiya_ledger::domain::scopes::SCOPE_READ,
-            Kind::Write { .. } => dochiya_ledger::domain::scopes::SCOPE_WRITE,
+            Kind::Read => dochiya_domain::scopes::SCOPE_READ,
+            Kind::Write { .. } => dochiya_domain::scopes::SCOPE_WRITE,
         }
     }
 
@@ -247,7 +247,7 @@ async fn against_vault_currency(
         .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
         .and_then(|v| v.get("vault").and_then(|n| n.as_str()).map(str::to_owned));
     match ledger.vault_currency(who, vault.as_deref()).await {
-        Ok(currency) => match dochiya_ledger::domain::other_currency(text, currency.code()) {
+        Ok(currency) => match dochiya_domain::other_currency(text, currency.code()) {
             Some(refusal) => ToolError::Invalid(format!("{argument}`: {refusal}.")),
             None => e,
         },

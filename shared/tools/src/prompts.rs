@@ -1,7 +1,7 @@
 //! The prompts a person can pick in their client: short scripts of which tools to call,
 //! in Korean (default) or English (`language`).
 
-use dochiya_ledger::domain::{Name, ParseError, YearMonth};
+use dochiya_domain::{Name, ParseError, YearMonth};
 use dochiya_protocol::{PromptArgument, PromptArguments, PromptSpec};
 use dochiya_quote::quote;
 
@@ -29,7 +29,7 @@ pub fn prompts() -> Vec<PromptSpec> {
                     required: false,
                 },
             ],
-            scope: dochiya_ledger::domain::scopes::SCOPE_READ,
+            scope: dochiya_domain::scopes::SCOPE_READ,
             render: monthly_review,
         },
         PromptSpec {
@@ -44,7 +44,7 @@ pub fn prompts() -> Vec<PromptSpec> {
                     required: false,
                 },
             ],
-            scope: dochiya_ledger::domain::scopes::SCOPE_READ,
+            scope: dochiya_domain::scopes::SCOPE_READ,
             render: import_statement,
         },
         PromptSpec {
@@ -52,7 +52,7 @@ pub fn prompts() -> Vec<PromptSpec> {
             title: "Start a household book (가계부 시작)",
             description: "A new vault with its accounts, budgets and, if wanted, a partner invited.",
             arguments: &[LANGUAGE],
-            scope: dochiya_ledger::domain::scopes::SCOPE_READ,
+            scope: dochiya_domain::scopes::SCOPE_READ,
             render: start_household,
         },
     ]

@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use dochiya_ledger::domain::{AccountId, Every, LocalDate, Money, TransactionId, VaultId, YearMonth};
+use dochiya_domain::{AccountId, Every, LocalDate, Money, TransactionId, VaultId, YearMonth};
 use dochiya_ledger::ledger as lt;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
@@ -127,9 +127,9 @@ pub(crate) enum KindWire {
     Equity,
 }
 
-impl From<dochiya_ledger::domain::AccountKind> for KindWire {
-    fn from(k: dochiya_ledger::domain::AccountKind) -> Self {
-        use dochiya_ledger::domain::AccountKind as K;
+impl From<dochiya_domain::AccountKind> for KindWire {
+    fn from(k: dochiya_domain::AccountKind) -> Self {
+        use dochiya_domain::AccountKind as K;
         match k {
             K::Asset => KindWire::Asset,
             K::Liability => KindWire::Liability,
@@ -140,9 +140,9 @@ impl From<dochiya_ledger::domain::AccountKind> for KindWire {
     }
 }
 
-impl From<KindWire> for dochiya_ledger::domain::AccountKind {
+impl From<KindWire> for dochiya_domain::AccountKind {
     fn from(k: KindWire) -> Self {
-        use dochiya_ledger::domain::AccountKind as K;
+        use dochiya_domain::AccountKind as K;
         match k {
             KindWire::Asset => K::Asset,
             KindWire::Liability => K::Liability,
@@ -565,7 +565,7 @@ impl From<Every> for EveryWire {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dochiya_ledger::domain::Currency;
+    use dochiya_domain::Currency;
     use serde_json::json;
 
     fn transaction(recorded_by: Option<&str>, recurring: Option<&str>) -> lt::Transaction {

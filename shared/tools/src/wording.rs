@@ -6,7 +6,7 @@
 //! [`describe`] words an error in the ledger's terms; `errors.rs` rewords the errors
 //! about an argument with each tool's argument names and falls back to it.
 
-use dochiya_ledger::domain::{AccountKind, Money};
+use dochiya_domain::{AccountKind, Money};
 use dochiya_ledger::error::UndoBlock;
 use dochiya_ledger::ledger::{Stuck, StuckReason};
 use dochiya_ledger::{AccountShape, EditShape, Entity, LedgerError, Match, OwnerAction};
@@ -459,7 +459,7 @@ fn name_taken(what: Entity, name: &str, existing: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dochiya_ledger::domain::{Clock, Currency, LocalDate, ManualClock, TransactionId};
+    use dochiya_domain::{Clock, Currency, LocalDate, ManualClock, TransactionId};
 
     // The exact sentences below were the ledger contract suite's until issue 28; the
     // suite now asserts each error's variant and fields, and the wording is tested here.
@@ -838,7 +838,7 @@ mod tests {
 
     #[test]
     fn a_schedule_that_cannot_post_says_why_and_the_way_out() {
-        let on = dochiya_ledger::domain::LocalDate::parse("2026-03-20").expect("a date");
+        let on = dochiya_domain::LocalDate::parse("2026-03-20").expect("a date");
         let refused = LedgerError::ScheduleCannotPost {
             name: "급여".into(),
             date: on,

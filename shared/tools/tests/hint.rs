@@ -3,11 +3,11 @@
 
 use std::sync::Arc;
 
-use dochiya_ledger::domain::{AccountKind, ManualClock, PersonId};
+use dochiya_domain::{AccountKind, ManualClock, PersonId};
 use dochiya_ledger::ledger::{NewAccount, NewVault};
-use dochiya_ledger::store::Store;
 use dochiya_ledger::{Ledger, LedgerConfig};
 use dochiya_protocol::Principal;
+use dochiya_store::Store;
 use dochiya_store_embedded::EmbeddedStore;
 use dochiya_testkit::store::testing::CountingStore;
 

@@ -1,7 +1,7 @@
 //! `budget_report`: each budgeted account's budget, spending and what is left in a month.
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

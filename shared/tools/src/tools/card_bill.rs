@@ -2,7 +2,7 @@
 //! argument and result the account tools share.
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::{Billing, BillingError, Installments, PersonId};
+use dochiya_domain::{Billing, BillingError, Installments, PersonId};
 use dochiya_ledger::ledger::InstallmentsLeft;
 use dochiya_ledger::{Field, Ledger, LedgerError};
 use schemars::JsonSchema;

@@ -2,7 +2,7 @@
 //! recorder, one page at a time.
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::ledger::TransactionQuery;
 use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;

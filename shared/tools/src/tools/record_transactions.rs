@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::{Decimal, LocalDate, PersonId};
+use dochiya_domain::{Decimal, LocalDate, PersonId};
 use dochiya_ledger::ledger::{BatchEntry, EditLines, BatchRecorded, EntryResult, MatchedBy, NewBatch, Unreadable};
 use dochiya_ledger::{Field, Ledger, LedgerError, Side};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
@@ -265,7 +265,7 @@ fn read_entry(e: Entry) -> Result<BatchEntry, Unreadable> {
         .map_err(|m| unreadable(Field::Date, m))?;
     let installments = e
         .installments
-        .map(dochiya_ledger::domain::Installments::new)
+        .map(dochiya_domain::Installments::new)
         .transpose()
         .map_err(|p| unreadable(Field::Card("installments"), p.message().to_string()))?;
     let (from, to, amount, lines) = match (e.from, e.to, e.amount, e.lines) {

@@ -1,7 +1,7 @@
 //! `set_budget`: a monthly budget for an expense account, from a month on (or for that month only).
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::ledger::BudgetInput;
 use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;

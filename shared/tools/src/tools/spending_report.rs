@@ -1,7 +1,7 @@
 //! `spending_report`: expense (or income) totals for a period, by account or by month.
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::ledger::{FlowKind, ReportBy, ReportRequest};
 use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
