@@ -36,7 +36,7 @@ use dochiya_ledger::{Ledger, LedgerConfig};
 use dochiya_protocol::{Server, ServerConfig};
 use dochiya_store::Store;
 use dochiya_store_dynamodb::{CallCounter, DynamoStore};
-use dochiya_testkit::store::testing::{CountingStore, StoreCounts};
+use dochiya_testkit::testing::{CountingStore, StoreCounts};
 use http::Request;
 use serde_json::{Value, json};
 

@@ -9,7 +9,7 @@ use dochiya_ledger::{Ledger, LedgerConfig};
 use dochiya_protocol::Principal;
 use dochiya_store::Store;
 use dochiya_store_embedded::EmbeddedStore;
-use dochiya_testkit::store::testing::CountingStore;
+use dochiya_testkit::testing::CountingStore;
 
 /// 2026-03-15, noon in Seoul.
 const NOON: i64 = 1_773_543_600;

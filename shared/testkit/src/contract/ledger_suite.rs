@@ -17,14 +17,14 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::domain::{
+use crate::testing::{CountingStore, FailingStore, InjectedFailure, StoreCounts};
+use dochiya_domain::{
     AccountKind, Currency, Decimal, LocalDate, ManualClock, PersonId, Reading, TransactionId, VaultZone,
     YearMonth,
 };
-use crate::error::{AccountShape, EditShape, Entity, Field, LedgerError, Side};
-use crate::ledger::*;
-use crate::store::Store;
-use crate::store::testing::{CountingStore, FailingStore, InjectedFailure, StoreCounts};
+use dochiya_ledger::error::{AccountShape, EditShape, Entity, Field, LedgerError, Side};
+use dochiya_ledger::ledger::*;
+use dochiya_store::Store;
 
 /// 2026-03-15T03:00:00Z: noon in Seoul.
 const NOON_KST_2026_03_15: i64 = 1_773_543_600;
@@ -3479,14 +3479,14 @@ pub async fn snapshot_heads_fall_back_for_older_items<S: Store>(store: S) {
     let v = first.vault.vault_id;
     let a = first.account_id;
     for key in [
-        crate::keys::account(v, a),
-        crate::keys::snapshot(v, a, date("2026-03-13")),
-        crate::keys::snapshot(v, a, date("2026-03-12")),
+        dochiya_ledger::keys::account(v, a),
+        dochiya_ledger::keys::snapshot(v, a, date("2026-03-13")),
+        dochiya_ledger::keys::snapshot(v, a, date("2026-03-12")),
     ] {
         let mut item = store.get(&key).await.expect("get").expect("stored");
-        crate::ledger::without_heads(&mut item.attrs);
+        dochiya_ledger::ledger::without_heads(&mut item.attrs);
         store
-            .write(vec![crate::store::WriteOp::Put { item, guard: None }])
+            .write(vec![dochiya_store::WriteOp::Put { item, guard: None }])
             .await
             .expect("put as before");
     }
@@ -3592,7 +3592,7 @@ pub async fn budget_heads_keep_list_accounts_at_two_queries<S: Store>(store: S) 
         [("쇼핑".into(), None), ("식비".into(), Some("700000".into()))]
     );
     // 식비's account item as an earlier version stored it.
-    let key = crate::keys::account(
+    let key = dochiya_ledger::keys::account(
         list.vault.vault_id,
         list.accounts
             .iter()
@@ -3601,9 +3601,9 @@ pub async fn budget_heads_keep_list_accounts_at_two_queries<S: Store>(store: S) 
             .account_id,
     );
     let mut item = store.get(&key).await.expect("get").expect("stored");
-    crate::ledger::without_heads(&mut item.attrs);
+    dochiya_ledger::ledger::without_heads(&mut item.attrs);
     store
-        .write(vec![crate::store::WriteOp::Put { item, guard: None }])
+        .write(vec![dochiya_store::WriteOp::Put { item, guard: None }])
         .await
         .expect("put as before");
     let (shape, list) = shape_of(&counting, l.list_accounts(&me, None, false)).await;

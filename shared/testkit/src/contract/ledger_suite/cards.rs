@@ -4,7 +4,7 @@
 //! charges, the read budget of a bill, and the refusals.
 
 use super::*;
-use crate::domain::{Billing, Installments};
+use dochiya_domain::{Billing, Installments};
 
 /// A cycle for the tests (valid by construction).
 pub(super) fn cycle(closing: i64, payment: i64) -> Billing {

@@ -407,7 +407,7 @@ pub async fn recurring_scheduled_run_posts_only_what_is_due<S: Store>(store: S) 
     set(&l, &due, rent(Some(15), None)).await;
     set(&l, &later, rent(Some(20), None)).await;
     clock.advance_seconds(DAY); // 2026-03-15, noon in Seoul; nobody reads
-    let run = call!(l.post_due_everywhere(crate::domain::Clock::now(clock.as_ref()), 1_000))
+    let run = call!(l.post_due_everywhere(dochiya_domain::Clock::now(clock.as_ref()), 1_000))
         .expect("scheduled run");
     assert!(run.posted >= 1, "{run:?}");
     // Before any read of the vault: the run left nothing due there.

@@ -5,10 +5,10 @@
 //! store is refused with nothing written. A restored vault is in the due index at once.
 
 use super::*;
-use crate::domain::{NameKey, VaultId};
-use crate::keys;
-use crate::store::memory::MemoryStore;
-use crate::store::{Item, Query, SkRange, Value};
+use crate::memory::MemoryStore;
+use dochiya_domain::{NameKey, VaultId};
+use dochiya_ledger::keys;
+use dochiya_store::{Item, Query, SkRange, Value};
 
 /// Every item of a partition, in key order.
 async fn partition(store: &dyn Store, pk: String) -> Vec<Item> {
@@ -51,7 +51,7 @@ fn copied_to(b: &Backup, from: &PersonId, to: &PersonId, member: bool) -> Vec<It
         .iter()
         .filter(|i| i.key.pk == from_pk)
         .map(|i| Item {
-            key: crate::store::Key::new(to_pk.clone(), i.key.sk.clone()),
+            key: dochiya_store::Key::new(to_pk.clone(), i.key.sk.clone()),
             attrs: i.attrs.clone(),
         })
         .collect();
@@ -60,7 +60,7 @@ fn copied_to(b: &Backup, from: &PersonId, to: &PersonId, member: bool) -> Vec<It
         let mut attrs = m.attrs.clone();
         attrs.insert("person".into(), Value::S(to.as_str().into()));
         out.push(Item {
-            key: crate::store::Key::new(
+            key: dochiya_store::Key::new(
                 m.key.pk.clone(),
                 format!("{}{}", keys::MEMBER_PREFIX, to.as_str()),
             ),
@@ -149,7 +149,7 @@ pub async fn a_restore_that_names_other_people_writes_nothing<S: Store>(store: S
                 &honest,
                 &[&alice],
                 vec![Item {
-                    key: crate::store::Key::new(keys::person_pk(&alice), foreign_record.key.sk.clone()),
+                    key: dochiya_store::Key::new(keys::person_pk(&alice), foreign_record.key.sk.clone()),
                     attrs: foreign_record.attrs.clone(),
                 }],
             ),

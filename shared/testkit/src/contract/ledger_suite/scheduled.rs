@@ -5,10 +5,10 @@
 //! the index at once.
 
 use super::*;
-use crate::domain::Clock as _;
-use crate::keys;
-use crate::store::memory::MemoryStore;
-use crate::store::{Item, Key, Value, WriteOp};
+use crate::memory::MemoryStore;
+use dochiya_domain::Clock as _;
+use dochiya_ledger::keys;
+use dochiya_store::{Item, Key, Value, WriteOp};
 
 /// Seconds in a day.
 const DAY: i64 = 24 * 3600;
@@ -164,7 +164,10 @@ pub async fn scheduled_run_isolates_a_failing_vault<S: Store>(store: S) {
     assert_eq!(failure.len(), 1);
     assert_eq!(
         (failure[0].vault.as_str(), failure[0].kind),
-        (bad_vault.to_string().as_str(), crate::error::ErrorKind::Internal)
+        (
+            bad_vault.to_string().as_str(),
+            dochiya_ledger::error::ErrorKind::Internal
+        )
     );
     for who in &good {
         assert_eq!(rent_dates(&l, who).await, ["2026-03-15"]);

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::error::ErrorKind;
+use dochiya_ledger::error::ErrorKind;
 
 use super::batches::{batch, counts, entry};
 use super::*;
