@@ -5,13 +5,13 @@
 
 use std::collections::BTreeMap;
 
-use crate::domain::{
+use crate::error::LedgerError;
+use crate::types::{Role, Stuck, StuckReason, VaultRef};
+use dochiya_domain::{
     AccountId, AccountKind, Billing, Currency, Every, Installments, LocalDate, NameKey, PersonId, Schedule,
     TransactionId, VaultId, VaultZone, YearMonth,
 };
-use crate::error::LedgerError;
-use crate::store::{Attrs, Condition, Guard, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
-use crate::types::{Role, Stuck, StuckReason, VaultRef};
+use dochiya_store::{Attrs, Condition, Guard, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
 
 /// Read a string attribute.
 pub fn s<'a>(attrs: &'a Attrs, name: &str) -> Result<&'a str, LedgerError> {

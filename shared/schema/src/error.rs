@@ -10,8 +10,8 @@
 
 use std::fmt;
 
-use crate::domain::{LocalDate, Money, ParseError, TransactionId};
-use crate::store::StoreError;
+use dochiya_domain::{LocalDate, Money, ParseError, TransactionId};
+use dochiya_store::StoreError;
 
 /// The kinds of things a name or id can refer to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -498,7 +498,7 @@ pub enum LedgerError {
         /// The account.
         name: String,
         /// Its kind.
-        kind: crate::domain::AccountKind,
+        kind: dochiya_domain::AccountKind,
     },
     /// A transaction date more than a year after today, not said to be meant.
     #[error("far future date: {date} (today {today})")]
@@ -714,7 +714,7 @@ pub struct UndoBlock {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AccountShape {
     /// Its kind.
-    pub kind: crate::domain::AccountKind,
+    pub kind: dochiya_domain::AccountKind,
     /// Its opening balance (natural sign); `None`: not given, or not known (an account from before it was kept).
     pub opening: Option<Money>,
 }
@@ -741,7 +741,7 @@ fn later(scheduled: Option<&Money>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{AccountKind, Currency};
+    use dochiya_domain::{AccountKind, Currency};
 
     #[test]
     fn display_is_one_terse_line_with_the_key_fields() {

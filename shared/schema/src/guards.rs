@@ -2,7 +2,7 @@
 //! the name of the guard that failed, so each operation decides what a failure
 //! means by name, wherever the guarded op sits in its list.
 
-use crate::store::{Condition, Guard};
+use dochiya_store::{Condition, Guard};
 
 /// The idempotency record is unclaimed (absent, or still the expired one read).
 pub const IDEMPOTENCY_CLAIM: &str = "idempotency-claim";

@@ -9,8 +9,8 @@
 //! Sort keys sort as text: dates are `YYYY-MM-DD`, months `YYYY-MM`, and
 //! transaction ids fixed-width, so ranges and newest-first queries are key ranges.
 
-use crate::domain::{AccountId, LocalDate, NameKey, PersonId, TransactionId, VaultId, YearMonth};
-use crate::store::{Key, SkRange};
+use dochiya_domain::{AccountId, LocalDate, NameKey, PersonId, TransactionId, VaultId, YearMonth};
+use dochiya_store::{Key, SkRange};
 
 /// Sort key of a vault's own settings item.
 pub const VAULT_META: &str = "META";

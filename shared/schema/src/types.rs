@@ -4,7 +4,7 @@
 //! resolves them. Results carry ids and [`Money`]; the tools layer renders them
 //! (money with `to_string()`, ids with `to_string()`, dates with `to_string()`).
 
-use crate::domain::{
+use dochiya_domain::{
     AccountId, AccountKind, Currency, Decimal, Every, LocalDate, Money, ParseError, TransactionId, VaultId,
     VaultZone, YearMonth,
 };
@@ -107,7 +107,7 @@ pub struct AccountInfo {
     /// Its parent's name (a child category; an archived parent by its handle).
     pub parent: Option<String>,
     /// A card's billing cycle, when set.
-    pub billing: Option<crate::domain::Billing>,
+    pub billing: Option<dochiya_domain::Billing>,
     /// A live card's next bill (the next payment on or after today), when billing is set.
     pub next_bill: Option<NextBill>,
 }
@@ -162,7 +162,7 @@ pub struct NewAccount {
     /// The parent (대분류) of a new income or expense account, by name.
     pub parent: Option<String>,
     /// A card's billing cycle (liabilities only).
-    pub billing: Option<crate::domain::Billing>,
+    pub billing: Option<dochiya_domain::Billing>,
 }
 
 /// Result of `create_account`.
@@ -393,7 +393,7 @@ pub struct NewSplit {
     /// Its tags (at most 5; see `domain::parse_tags`).
     pub tags: Vec<String>,
     /// A card purchase paid in this many monthly parts (one `from` line: a card with billing).
-    pub installments: Option<crate::domain::Installments>,
+    pub installments: Option<dochiya_domain::Installments>,
 }
 
 /// One simple entry of a batch (`record_transactions`).
@@ -416,7 +416,7 @@ pub struct BatchEntry {
     /// Its tags (at most 5; see `domain::parse_tags`).
     pub tags: Vec<String>,
     /// See [`NewSplit::installments`].
-    pub installments: Option<crate::domain::Installments>,
+    pub installments: Option<dochiya_domain::Installments>,
 }
 
 /// A batch entry the caller's layer could not read (e.g. an amount that is no
@@ -541,7 +541,7 @@ pub struct Recorded {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DirectionNote {
     /// How it reads.
-    pub reading: crate::domain::Reading,
+    pub reading: dochiya_domain::Reading,
     /// The account the money left (its current name).
     pub from: String,
     /// The account the money arrived at (its current name).
@@ -1471,7 +1471,7 @@ pub struct BillingSet {
     /// Its kind (always liability).
     pub kind: AccountKind,
     /// The cycle now (`None`: cleared).
-    pub billing: Option<crate::domain::Billing>,
+    pub billing: Option<dochiya_domain::Billing>,
     /// False when it already was so (nothing written).
     pub changed: bool,
 }

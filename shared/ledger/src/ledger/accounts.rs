@@ -18,10 +18,10 @@ use super::system_names::{Equity, SystemNames};
 use super::today::catalogue_today;
 use super::writer::{TxChange, transaction_ops};
 use super::*;
-use crate::domain::{AccountId, AccountKind, Money, Name, random_uuid};
 use crate::error::{AccountShape, Entity, Field, OwnerAction};
 use crate::keys;
-use crate::store::{Condition, Item, WriteOp};
+use dochiya_domain::{AccountId, AccountKind, Money, Name, random_uuid};
+use dochiya_store::{Condition, Item, WriteOp};
 
 /// Most accounts (live and archived) in one vault, unless the ledger's settings say
 /// otherwise (`LedgerConfig::max_accounts`).
@@ -588,7 +588,7 @@ fn live_account(cat: &Catalogue, name: &str, m: &Membership) -> Result<AccountRe
 /// A new account name may not look like an archived account's handle: a handle
 /// always means one archived account (docs/decisions/027-archived-account-handles.md).
 fn refuse_handle_shape(name: &Name, field: Field) -> Result<(), LedgerError> {
-    if crate::domain::is_archived_handle(name.display()) {
+    if dochiya_domain::is_archived_handle(name.display()) {
         return Err(LedgerError::invalid(
             field,
             format!(

@@ -29,11 +29,11 @@ use super::today::{Later, accounts_of, catalogue_today, shown};
 use super::view::{direction_note, view};
 use super::writer::{TxChange, refusing_overflow, transaction_ops};
 use super::*;
-use crate::domain::AccountId;
-use crate::domain::limits::MAX_BATCH_ENTRIES;
 use crate::error::Field;
 use crate::keys;
-use crate::store::{Item, Key, StoreError};
+use dochiya_domain::AccountId;
+use dochiya_domain::limits::MAX_BATCH_ENTRIES;
+use dochiya_store::{Item, Key, StoreError};
 
 pub(super) async fn record_batch(
     ledger: &Ledger,
@@ -109,14 +109,14 @@ fn prepare(
     batch: &NewBatch,
     key: &IdempotencyKey,
     index: usize,
-    currency: crate::domain::Currency,
+    currency: dochiya_domain::Currency,
 ) -> Result<Prepared, LedgerError> {
     let e = match &batch.entries[index] {
         Ok(e) => e,
         // An amount in another currency is refused against this vault's, with no number.
         Err(u) => {
             let message = quoted_amount(&u.message)
-                .and_then(|t| crate::domain::other_currency(t, currency.code()))
+                .and_then(|t| dochiya_domain::other_currency(t, currency.code()))
                 .unwrap_or_else(|| u.message.clone());
             return Err(LedgerError::invalid(u.field, message));
         }
@@ -729,7 +729,7 @@ impl Run<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{Decimal, LocalDate};
+    use dochiya_domain::{Decimal, LocalDate};
 
     fn entry(amount: &str, external_ref: Option<&str>) -> Result<BatchEntry, Unreadable> {
         Ok(BatchEntry {

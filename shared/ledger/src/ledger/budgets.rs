@@ -11,10 +11,10 @@ use super::roster::{InVault, in_vault};
 use super::roster::{membership_check, vault_gone};
 use super::types::with_article;
 use super::*;
-use crate::domain::{AccountId, AccountKind, Money};
 use crate::error::Field;
 use crate::keys;
-use crate::store::{Condition, Guard, Item, StoreError, WriteOp};
+use dochiya_domain::{AccountId, AccountKind, Money};
+use dochiya_store::{Condition, Guard, Item, StoreError, WriteOp};
 
 /// Most budget settings (account × month items) one vault keeps: bounds every budget read.
 pub(super) const MAX_BUDGET_SETTINGS: usize = 5_000;
@@ -28,7 +28,7 @@ fn archived(name: &str) -> LedgerError {
 }
 
 /// A new setting needs room under [`MAX_BUDGET_SETTINGS`]; replacing one always fits.
-fn room_for(settings: &[Item], key: &crate::store::Key) -> Result<(), LedgerError> {
+fn room_for(settings: &[Item], key: &dochiya_store::Key) -> Result<(), LedgerError> {
     if settings.len() >= MAX_BUDGET_SETTINGS && !settings.iter().any(|i| &i.key == key) {
         return Err(LedgerError::invalid(
             Field::BudgetMonth,
@@ -490,7 +490,7 @@ impl Book<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::VaultId;
+    use dochiya_domain::VaultId;
 
     fn month(text: &str) -> YearMonth {
         YearMonth::parse(text).expect("a month")

@@ -45,9 +45,9 @@ use dochiya_schema::{codec, cursor, guards, minted};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::domain::{Clock, Entropy, LocalDate, OsEntropy, PersonId, TransactionId, YearMonth};
 use crate::error::LedgerError;
-use crate::store::Store;
+use dochiya_domain::{Clock, Entropy, LocalDate, OsEntropy, PersonId, TransactionId, YearMonth};
+use dochiya_store::Store;
 
 pub use accounts::MAX_ACCOUNTS;
 pub use backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError, BackupMember, Restored};
@@ -170,7 +170,7 @@ impl Ledger {
     }
 
     /// A new transaction id at `unix_ms`: never one this instance minted before.
-    pub(crate) fn new_transaction_id(&self, unix_ms: i64) -> crate::domain::TransactionId {
+    pub(crate) fn new_transaction_id(&self, unix_ms: i64) -> dochiya_domain::TransactionId {
         self.ids.mint(unix_ms, self.entropy.next_u64())
     }
 
@@ -288,7 +288,7 @@ impl Ledger {
         who: &PersonId,
         vault: Option<&str>,
         account: &str,
-        billing: Option<crate::domain::Billing>,
+        billing: Option<dochiya_domain::Billing>,
     ) -> Result<BillingSet, LedgerError> {
         cards::set_billing(self, who, vault, account, billing).await
     }
@@ -345,11 +345,11 @@ impl Ledger {
         &self,
         who: &PersonId,
         vault: Option<&str>,
-    ) -> Result<crate::domain::Currency, LedgerError> {
+    ) -> Result<dochiya_domain::Currency, LedgerError> {
         roster::in_vault(self, who, vault, |v| async move { Ok(v.m.currency) }).await
     }
 
-    /// Record up to [`MAX_BATCH_ENTRIES`](crate::domain::limits::MAX_BATCH_ENTRIES)
+    /// Record up to [`MAX_BATCH_ENTRIES`](dochiya_domain::limits::MAX_BATCH_ENTRIES)
     /// simple entries, each exactly once (its own atomic write and idempotency record),
     /// with one result per entry: recorded, duplicate (by externalRef or by data, with
     /// the book) or that entry's error. See `batch.rs`.
@@ -589,7 +589,7 @@ impl Ledger {
 
     /// Post what is due in a vault, by id: the scheduled run's entry point (the vault id
     /// comes from the due index, never from a client). Nothing due writes nothing.
-    pub async fn post_due_vault(&self, vault: crate::domain::VaultId) -> Result<PostingRun, LedgerError> {
+    pub async fn post_due_vault(&self, vault: dochiya_domain::VaultId) -> Result<PostingRun, LedgerError> {
         posting::post_due_vault(self, vault, self.clock.now()).await
     }
 
@@ -611,7 +611,7 @@ impl Ledger {
         max_vaults: usize,
     ) -> Result<DueRun, LedgerError> {
         let at = at.min(self.clock.now());
-        let through = crate::domain::VaultZone::utc().date_at(at).next_day();
+        let through = dochiya_domain::VaultZone::utc().date_at(at).next_day();
         let mut run = DueRun::default();
         for shard in 0..crate::keys::DUE_SHARDS {
             posting::post_due_shard(self, shard, through, at, max_vaults, &mut run).await?;

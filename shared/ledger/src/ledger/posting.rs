@@ -26,10 +26,10 @@ use super::resolve::query_all;
 use super::types::{Stuck, StuckReason};
 use super::writer::TxChange;
 use super::writer::transaction_ops;
-use crate::domain::{LocalDate, NameKey, VaultId};
 use crate::error::{ErrorKind, LedgerError};
 use crate::keys;
-use crate::store::{Attrs, Condition, Guard, Item, Key, StoreError, Value, WriteOp, eval};
+use dochiya_domain::{LocalDate, NameKey, VaultId};
+use dochiya_store::{Attrs, Condition, Guard, Item, Key, StoreError, Value, WriteOp, eval};
 
 /// Most occurrences of one schedule one run posts: a start is at most a year back,
 /// so a year of months and today's; the next run posts any rest.
@@ -542,7 +542,7 @@ pub(crate) async fn post_due_shard(
         let budget = max_vaults.saturating_sub(run.vaults);
         let page = ledger
             .store
-            .query(&crate::store::Query {
+            .query(&dochiya_store::Query {
                 pk: keys::due_pk(shard),
                 range: keys::due_through(through),
                 forward: true,
@@ -663,7 +663,7 @@ async fn post_entry(
     if head.is_none_or(|d| keys::due(vault, d).sk != entry) {
         let delete = vec![
             WriteOp::Delete {
-                key: crate::store::Key::new(keys::due_pk(keys::due_shard(vault)), entry),
+                key: dochiya_store::Key::new(keys::due_pk(keys::due_shard(vault)), entry),
                 guard: None,
             },
             WriteOp::Check {

@@ -7,10 +7,10 @@ use super::roster::in_vault;
 use super::sharing::recorder_named;
 use super::view::{not_found, view};
 use super::*;
-use crate::domain::NameKey;
 use crate::error::Field;
 use crate::keys;
-use crate::store::Query;
+use dochiya_domain::NameKey;
+use dochiya_store::Query;
 
 /// Default page size.
 pub const DEFAULT_LIMIT: u32 = 50;
@@ -96,7 +96,9 @@ pub(super) async fn list_transactions(
     let tag = q
         .tag
         .as_deref()
-        .map(|t| crate::domain::Tag::parse(t).map_err(|e| LedgerError::from_parse(Field::Category("tag"), e)))
+        .map(|t| {
+            dochiya_domain::Tag::parse(t).map_err(|e| LedgerError::from_parse(Field::Category("tag"), e))
+        })
         .transpose()?
         .map(|t| t.key().clone());
     let (q, text, tag) = (&q, &text, &tag);

@@ -29,10 +29,10 @@ use super::roster::MAX_VAULTS;
 use super::roster::{self, Roster, in_vault};
 use super::roster::{commit_failed, require_owner};
 use super::*;
-use crate::domain::{InviteCode, Name, NameKey, VaultId};
 use crate::error::{Entity, Field, OwnerAction};
 use crate::keys;
-use crate::store::{Condition, Guard, Item, Key, StoreError, WriteOp};
+use dochiya_domain::{InviteCode, Name, NameKey, VaultId};
+use dochiya_store::{Condition, Guard, Item, Key, StoreError, WriteOp};
 
 /// How long an invite code works.
 pub const INVITE_LIFETIME_SECS: i64 = 7 * 24 * 3600;
@@ -111,7 +111,7 @@ fn founder(who: &PersonId, m: &Membership, joined_at: i64) -> MemberRec {
 }
 
 /// The date, in the vault's zone, of an instant in epoch seconds.
-fn joined_on(m: &Membership, at: i64) -> crate::domain::LocalDate {
+fn joined_on(m: &Membership, at: i64) -> dochiya_domain::LocalDate {
     m.zone
         .date_at(jiff::Timestamp::from_second(at).unwrap_or(jiff::Timestamp::UNIX_EPOCH))
 }
@@ -124,7 +124,7 @@ fn joined_on(m: &Membership, at: i64) -> crate::domain::LocalDate {
 fn labels(list: &[MemberRec]) -> Vec<String> {
     let visible: Vec<String> = list
         .iter()
-        .map(|r| crate::domain::without_invisible(&r.name).into_owned())
+        .map(|r| dochiya_domain::without_invisible(&r.name).into_owned())
         .collect();
     let names: HashSet<NameKey> = visible.iter().map(|v| NameKey::of(v)).collect();
     let mut used: HashSet<NameKey> = HashSet::new();

@@ -10,7 +10,7 @@ use super::codec::{PostingRec, TxRec};
 use super::installments::OpenPurchase;
 use super::resolve::Catalogue;
 use super::types::{Duplicate, MatchedBy};
-use crate::domain::{AccountId, AccountKind, LocalDate, TransactionId, YearMonth, installment_part};
+use dochiya_domain::{AccountId, AccountKind, LocalDate, TransactionId, YearMonth, installment_part};
 
 /// Each account's net (debit-positive) in a set of postings, by account id.
 fn nets_of<'a>(postings: impl Iterator<Item = (AccountId, i64)> + 'a) -> Vec<(AccountId, i64)> {
@@ -318,10 +318,10 @@ pub(super) fn match_book(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{Billing, Installments, NameKey, VaultId};
     use crate::keys;
     use crate::ledger::codec::{AccountRec, BudgetHead, SnapshotHead};
-    use crate::store::Item;
+    use dochiya_domain::{Billing, Installments, NameKey, VaultId};
+    use dochiya_store::Item;
 
     const CARD: u128 = 1;
     const BANK: u128 = 2;
@@ -334,7 +334,7 @@ mod tests {
 
     /// Test ids: `n` above 2^53 (ids are), in the same order.
     fn tx_id(n: u64) -> TransactionId {
-        TransactionId::from_u64(crate::domain::TWO_POW_53 + n).expect("a test id")
+        TransactionId::from_u64(dochiya_domain::TWO_POW_53 + n).expect("a test id")
     }
 
     fn day(text: &str) -> LocalDate {
@@ -425,7 +425,7 @@ mod tests {
             open,
             cat: &cat,
         };
-        let n = |t: TransactionId| t.get() - crate::domain::TWO_POW_53;
+        let n = |t: TransactionId| t.get() - dochiya_domain::TWO_POW_53;
         match_book(&keys, &book, &BTreeSet::new())
             .into_iter()
             .map(|d| d.map(|d| (d.matched_by, n(d.transaction_id), d.also.map(n))))

@@ -16,9 +16,9 @@ use serde_json::{Map, Value as Json, json};
 use sha2::{Digest, Sha256};
 
 use super::{Backup, BackupError};
-use crate::domain::{PersonId, VaultId};
 use crate::keys;
-use crate::store::{Attrs, Item, Key, MAX_ITEM_BYTES, Value};
+use dochiya_domain::{PersonId, VaultId};
+use dochiya_store::{Attrs, Item, Key, MAX_ITEM_BYTES, Value};
 
 /// The header's `format`.
 pub const BACKUP_FORMAT: &str = "dochiya-backup";
@@ -326,9 +326,9 @@ mod tests {
         let membership = crate::codec::Membership {
             vault_id: vault,
             name: "우리집".into(),
-            name_key: crate::domain::NameKey::of("우리집"),
-            currency: crate::domain::Currency::parse("KRW").expect("KRW"),
-            zone: crate::domain::VaultZone::parse("Asia/Seoul").expect("a zone"),
+            name_key: dochiya_domain::NameKey::of("우리집"),
+            currency: dochiya_domain::Currency::parse("KRW").expect("KRW"),
+            zone: dochiya_domain::VaultZone::parse("Asia/Seoul").expect("a zone"),
             role: crate::types::Role::Owner,
         };
         Backup {

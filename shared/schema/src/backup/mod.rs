@@ -18,10 +18,10 @@
 mod jsonl;
 mod scope;
 
-use crate::domain::{PersonId, VaultId};
 use crate::error::LedgerError;
 use crate::keys;
-use crate::store::{Item, Value};
+use dochiya_domain::{PersonId, VaultId};
+use dochiya_store::{Item, Value};
 
 pub use jsonl::{BACKUP_FORMAT, BACKUP_VERSION};
 pub use scope::BackupMember;
@@ -189,7 +189,7 @@ impl Backup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::Key;
+    use dochiya_store::Key;
     use std::collections::BTreeMap;
 
     /// A person moved to another subject keeps their entries: the recorder moves too.

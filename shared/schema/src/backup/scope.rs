@@ -9,10 +9,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Backup, BackupError};
 use crate::codec::{MemberRec, Membership};
-use crate::domain::PersonId;
 use crate::keys;
-use crate::store::{Item, Key, Value};
 use crate::types::Role;
+use dochiya_domain::PersonId;
+use dochiya_store::{Item, Key, Value};
 
 /// A member of the vault in a backup: a restore gives them a membership.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -171,8 +171,8 @@ fn out(item: &Item, why: &str) -> BackupError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{Currency, NameKey, VaultId, VaultZone};
-    use crate::store::Attrs;
+    use dochiya_domain::{Currency, NameKey, VaultId, VaultZone};
+    use dochiya_store::Attrs;
 
     fn vault() -> VaultId {
         VaultId::from_uuid(uuid::Uuid::from_u128(7))

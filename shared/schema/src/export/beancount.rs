@@ -17,7 +17,7 @@
 //! the `tags:` metadata keeps the tags as written.
 
 use super::{Book, Entry, Names, nested_names, one_line};
-use crate::domain::{AccountKind, LocalDate};
+use dochiya_domain::{AccountKind, LocalDate};
 
 fn root(kind: AccountKind) -> &'static str {
     match kind {

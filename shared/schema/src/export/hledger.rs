@@ -4,7 +4,7 @@
 //! each entry's id and tags as hledger tags, voided entries as comments.
 
 use super::{Book, Entry, Names, nested_names, one_line};
-use crate::domain::AccountKind;
+use dochiya_domain::AccountKind;
 
 /// hledger's account type letter and top-level account of each kind.
 fn root(kind: AccountKind) -> (&'static str, &'static str) {

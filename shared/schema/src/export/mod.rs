@@ -17,9 +17,9 @@ mod hledger;
 use std::collections::BTreeMap;
 
 use crate::codec::TxRec;
-use crate::domain::{AccountId, AccountKind, Currency, LocalDate, Money, TransactionId};
 use crate::error::LedgerError;
 use crate::types::VaultRef;
+use dochiya_domain::{AccountId, AccountKind, Currency, LocalDate, Money, TransactionId};
 
 /// Most entries on one page.
 pub const MAX_PAGE_ENTRIES: u32 = 500;

@@ -21,7 +21,7 @@ use super::resolve::query_all;
 use super::roster::in_vault;
 use super::*;
 use crate::keys;
-use crate::store::{Item, SkRange, Value};
+use dochiya_store::{Item, SkRange, Value};
 
 pub use dochiya_schema::backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError, BackupMember};
 pub use restore::Restored;

@@ -22,13 +22,13 @@
 use std::collections::BTreeMap;
 
 use super::{Backup, BackupError};
-use crate::domain::PersonId;
 use crate::keys;
 use crate::ledger::Ledger;
 use crate::ledger::codec::{Membership, head_next};
 use crate::ledger::resolve::query_all;
 use crate::ledger::roster::Roster;
-use crate::store::{Condition, Guard, Item, Key, SkRange, StoreError, Value, WriteOp};
+use dochiya_domain::PersonId;
+use dochiya_store::{Condition, Guard, Item, Key, SkRange, StoreError, Value, WriteOp};
 
 /// Most operations in one of the restore's batch writes.
 const BATCH_OPS: usize = 50;

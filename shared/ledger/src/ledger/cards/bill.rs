@@ -9,8 +9,8 @@ use super::super::codec::{Membership, TxRec};
 use super::super::installments::OpenPurchase;
 use super::super::resolve::{Catalogue, join2, query_all};
 use super::super::*;
-use crate::domain::{AccountId, AccountKind, BillDates, Billing, Money, YearMonth};
 use crate::keys;
+use dochiya_domain::{AccountId, AccountKind, BillDates, Billing, Money, YearMonth};
 
 /// A bill as computed, before it is named for a result.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,7 +100,7 @@ pub(super) fn compute(
     reads: &Reads,
     cat: &Catalogue,
     (card, billing, month): Wanted,
-    currency: crate::domain::Currency,
+    currency: dochiya_domain::Currency,
 ) -> Result<Computed, LedgerError> {
     let dates = billing.bill(month);
     let money = |v: i64| Money::from_minor(v, currency);

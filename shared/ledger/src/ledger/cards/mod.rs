@@ -13,10 +13,10 @@ use super::roster::in_vault;
 use super::roster::{commit_failed, membership_check};
 use super::types::with_article;
 use super::*;
-use crate::domain::{AccountId, AccountKind, Billing, Money};
 use crate::error::Field;
 use crate::keys;
-use crate::store::WriteOp;
+use dochiya_domain::{AccountId, AccountKind, Billing, Money};
+use dochiya_store::WriteOp;
 
 /// Refuse billing on an account that is not a liability (only cards have bills).
 pub(super) fn check_billable(name: &str, kind: AccountKind) -> Result<(), LedgerError> {
@@ -94,7 +94,7 @@ pub(super) async fn card_bill(
     who: &PersonId,
     vault: Option<&str>,
     account: &str,
-    month: Option<crate::domain::YearMonth>,
+    month: Option<dochiya_domain::YearMonth>,
 ) -> Result<CardBill, LedgerError> {
     in_vault(ledger, who, vault, |v| async move {
         let m = v.m;
@@ -140,7 +140,7 @@ pub(super) async fn next_bills(
     ledger: &Ledger,
     m: &Membership,
     cat: &Catalogue,
-    today: crate::domain::LocalDate,
+    today: dochiya_domain::LocalDate,
 ) -> Result<BTreeMap<AccountId, NextBill>, LedgerError> {
     let wanted: Vec<bill::Wanted> = cat
         .accounts
@@ -177,7 +177,7 @@ fn remaining(b: &bill::Computed) -> Result<i64, LedgerError> {
 }
 
 /// A bill's 할부 left after it, as results show it.
-fn installments_left(b: &bill::Computed, currency: crate::domain::Currency) -> InstallmentsLeft {
+fn installments_left(b: &bill::Computed, currency: dochiya_domain::Currency) -> InstallmentsLeft {
     InstallmentsLeft {
         amount: Money::from_minor(b.installments_left.0, currency),
         count: b.installments_left.1,

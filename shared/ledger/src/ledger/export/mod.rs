@@ -12,7 +12,7 @@ use super::resolve::{Catalogue, catalogue, join2};
 use super::roster::in_vault;
 use super::*;
 use crate::keys;
-use crate::store::Query;
+use dochiya_store::Query;
 
 use dochiya_schema::export::{Book, BookAccount, names_for, preamble, render};
 // The tool's request and page, and its bounds: re-exported by the ledger's root.

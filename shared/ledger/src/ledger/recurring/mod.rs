@@ -15,10 +15,10 @@ use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
 use super::roster::{membership_check, vault_gone};
 use super::*;
-use crate::domain::{Every, Money, Name, Schedule, ScheduleError, closest_names, random_uuid};
 use crate::error::{Entity, Field};
 use crate::keys;
-use crate::store::{Condition, Guard, Item, StoreError, WriteOp};
+use dochiya_domain::{Every, Money, Name, Schedule, ScheduleError, closest_names, random_uuid};
+use dochiya_store::{Condition, Guard, Item, StoreError, WriteOp};
 
 /// Most schedules one vault keeps: bounds every posting run and listing (unless the
 /// ledger's settings say otherwise: `LedgerConfig::max_schedules`).
@@ -136,8 +136,8 @@ fn differences(s: &ScheduleRec, input: &RecurringInput, wanted: &Wanted<'_>, m: 
         differ("memo", format!("\"{}\"", s.memo), format!("\"{memo}\""));
     }
     if let Some(tags) = wanted.tags {
-        let keys = |t: &[String]| -> Vec<crate::domain::NameKey> {
-            t.iter().map(|t| crate::domain::NameKey::of(t)).collect()
+        let keys = |t: &[String]| -> Vec<dochiya_domain::NameKey> {
+            t.iter().map(|t| dochiya_domain::NameKey::of(t)).collect()
         };
         if keys(&s.tags) != keys(tags) {
             differ("tags", format!("{:?}", s.tags), format!("{tags:?}"));
@@ -148,8 +148,8 @@ fn differences(s: &ScheduleRec, input: &RecurringInput, wanted: &Wanted<'_>, m: 
 
 /// What a call sent, resolved in the vault: accounts by id, the amount in minor units.
 struct Wanted<'a> {
-    from: Option<(crate::domain::AccountId, String)>,
-    to: Option<(crate::domain::AccountId, String)>,
+    from: Option<(dochiya_domain::AccountId, String)>,
+    to: Option<(dochiya_domain::AccountId, String)>,
     amount: Option<i64>,
     memo: Option<&'a str>,
     /// Checked and folded; `None`: not sent.
@@ -291,7 +291,7 @@ const SCHEDULE_COUNT: &str = "n";
 fn counted(item: Option<&Item>) -> Result<Option<i64>, LedgerError> {
     match item.map(|i| i.attrs.get(SCHEDULE_COUNT)) {
         None => Ok(None),
-        Some(Some(crate::store::Value::N(n))) => Ok(Some(*n)),
+        Some(Some(dochiya_store::Value::N(n))) => Ok(Some(*n)),
         Some(_) => Err(LedgerError::internal(
             "the vault's schedule counter is unreadable",
         )),
@@ -312,12 +312,12 @@ fn count_op(m: &Membership, read: Option<i64>, all: &[ScheduleRec], delta: i64) 
     WriteOp::Put {
         item: Item {
             key: keys::recurring_count(m.vault_id),
-            attrs: [(SCHEDULE_COUNT.to_string(), crate::store::Value::N(n))].into(),
+            attrs: [(SCHEDULE_COUNT.to_string(), dochiya_store::Value::N(n))].into(),
         },
         guard: Some(Guard::new(
             SCHEDULES_COUNTED,
             match read {
-                Some(n) => Condition::AttrEquals(SCHEDULE_COUNT.into(), crate::store::Value::N(n)),
+                Some(n) => Condition::AttrEquals(SCHEDULE_COUNT.into(), dochiya_store::Value::N(n)),
                 None => Condition::NotExists,
             },
         )),
