@@ -3,9 +3,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use dochiya_auth::{AuthConfig, AuthMode, BuiltinConfig, SCOPE_READ, SCOPE_WRITE};
+use dochiya_auth::{AuthConfig, AuthMode, BuiltinConfig};
 use dochiya_authserver::{AuthServer, AuthServerConfig, SigningKey, SystemClock as AsClock};
 use dochiya_domain::SystemClock;
+use dochiya_domain::scopes::{SCOPE_READ, SCOPE_WRITE};
 use dochiya_ledger::Ledger;
 use dochiya_protocol::Authenticator;
 use dochiya_store::Store;

@@ -141,17 +141,20 @@ mod tests {
             candidates: vec![],
         });
         assert_eq!(
-            crate::error_chain(&missing),
+            dochiya_protocol::cause_chain(&missing),
             "backup: No vault named \"x\". Call list_vaults to see what exists or create_vault to make it."
         );
         let down = restore_failed(BackupError::Store(LedgerError::Transient(StoreError::Transient(
             "throttled".into(),
         ))));
         assert_eq!(
-            crate::error_chain(&down),
+            dochiya_protocol::cause_chain(&down),
             "backup: store: The ledger store is temporarily unavailable; call again in a moment with the same arguments.: transient store failure: throttled"
         );
         let other = restore_failed(BackupError::NotABackup("empty".into()));
-        assert_eq!(crate::error_chain(&other), "backup: not a dochiya backup: empty");
+        assert_eq!(
+            dochiya_protocol::cause_chain(&other),
+            "backup: not a dochiya backup: empty"
+        );
     }
 }

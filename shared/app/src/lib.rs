@@ -22,7 +22,7 @@ use dochiya_protocol::{Authenticator, HostPolicy, Server, ServerConfig, ServerEr
 
 pub use assemble::{Assembled, build};
 pub use cli::Command;
-pub use config::{AppConfig, Config, ConfigError, RuntimeEnvironment, StoreChoice};
+pub use config::{AppConfig, Config, ConfigError, StoreChoice};
 
 /// Why the process could not start.
 #[derive(Debug, thiserror::Error)]
@@ -406,9 +406,6 @@ fn announce(assembled: &Assembled, port: u16) {
     // Tests and scripts read these lines from a pipe: make them visible now.
     let _ = std::io::stdout().flush();
 }
-
-/// `outer: inner: innermost`, for the one line main prints on a failed start.
-pub use dochiya_protocol::cause_chain as error_chain;
 
 #[cfg(test)]
 mod tests {

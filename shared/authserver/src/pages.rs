@@ -237,8 +237,8 @@ pub fn consent(lang: Lang, view: &ConsentView<'_>) -> String {
     let mut items = String::new();
     for scope in view.scopes {
         let text = match *scope {
-            crate::SCOPE_READ => w.read,
-            crate::SCOPE_WRITE => w.write,
+            dochiya_domain::scopes::SCOPE_READ => w.read,
+            dochiya_domain::scopes::SCOPE_WRITE => w.write,
             _ => continue,
         };
         items.push_str(&format!("<li>{}</li>", escape(text)));
