@@ -4,8 +4,12 @@
 // chromium) for the pages, and the stand-in OpenID provider for the sign-in.
 //
 // 401 -> protected-resource metadata -> authorization-server metadata -> CIMD (a client
-// document served here on loopback) or DCR -> /authorize -> upstream sign-in -> consent
-// -> redirect -> token -> tools/call -> refresh -> revoke -> refused.
+// document served here on loopback) or DCR -> /authorize -> sign-in -> consent (the
+// client's document host, or its name marked unverified) -> Deny -> access_denied
+// -> again: sign-in -> consent, "remember" ticked -> Allow -> redirect -> token ->
+// tools/call -> refresh -> a new authorization: sign-in answered straight back to the
+// client (remembered consent) -> tools/call -> revoke (the client must name itself and
+// be the token's) -> refused.
 //
 // usage: DOCHIYA_MCP_URL=… SHOTS=dir LABEL=… node flow.mjs cimd|dcr [en|ko]
 import http from 'node:http';
@@ -22,8 +26,12 @@ const fail = (why) => {
 };
 
 // The client's loopback side: the redirect target and (for CIMD) its metadata document.
+// Each authorization waits for its own callback.
 let codeArrived;
-const codePromise = new Promise((resolve) => (codeArrived = resolve));
+let codePromise;
+const expectCallback = () => {
+  codePromise = new Promise((resolve) => (codeArrived = resolve));
+};
 const callbackServer = http.createServer((req, res) => {
   const url = new URL(req.url, 'http://127.0.0.1');
   if (url.pathname === '/client.json') {
@@ -34,7 +42,7 @@ const callbackServer = http.createServer((req, res) => {
   if (url.pathname === '/callback') {
     codeArrived(url.searchParams);
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><meta charset="utf-8"><title>done</title><p>Signed in; you can close this window.</p>');
+    res.end('<!doctype html><meta charset="utf-8"><title>done</title><p id="done">Signed in; you can close this window.</p>');
     return;
   }
   res.writeHead(404).end();
@@ -102,90 +110,147 @@ const logFetch = async (input, init) => {
   return response;
 };
 const newClient = () => new Client({ name: 'dochiya-browser-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
-const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider, fetch: logFetch });
-const client = newClient();
-await client.connect(transport);
 
-// 1. A tool call without a token: 401, and the SDK discovers and prepares the sign-in.
-let unauthorized = false;
-try {
-  await client.callTool({ name: 'list_vaults', arguments: {} });
-} catch (e) {
-  unauthorized = e instanceof UnauthorizedError || /unauthori[sz]ed/i.test(String(e));
-  if (!unauthorized) throw e;
-}
-if (!unauthorized || !provider.authorizationUrl) fail('no 401 -> authorization URL');
+// A tool call without a token: 401, and the SDK discovers and prepares a sign-in; its
+// transport finishes it once the browser brings the code back.
+const startAuthorization = async () => {
+  provider.authorizationUrl = undefined;
+  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider, fetch: logFetch });
+  const client = newClient();
+  await client.connect(transport);
+  let unauthorized = false;
+  try {
+    await client.callTool({ name: 'list_vaults', arguments: {} });
+  } catch (e) {
+    unauthorized = e instanceof UnauthorizedError || /unauthori[sz]ed/i.test(String(e));
+    if (!unauthorized) throw e;
+  }
+  if (!unauthorized || !provider.authorizationUrl) fail('no 401 -> authorization URL');
+  return { client, transport, authorizationUrl: new URL(provider.authorizationUrl) };
+};
+
+const first = await startAuthorization();
 const expectSeen = (fragment) => {
   if (!seen.some((s) => s.includes(fragment))) fail(`the client never did ${fragment}; it did: ${seen.join(', ')}`);
 };
 expectSeen('/.well-known/oauth-protected-resource');
 expectSeen('/.well-known/oauth-authorization-server 200');
 if (registration === 'dcr') expectSeen('POST /oauth/register 201');
-const authorizationUrl = new URL(provider.authorizationUrl);
+const authorizationUrl = first.authorizationUrl;
 if (authorizationUrl.origin !== issuer || authorizationUrl.pathname !== '/oauth/authorize') fail(`authorization URL ${authorizationUrl}`);
 if (authorizationUrl.searchParams.get('code_challenge_method') !== 'S256') fail('no S256 challenge');
 if (authorizationUrl.searchParams.get('resource') !== mcpUrl) fail(`resource ${authorizationUrl.searchParams.get('resource')}`);
 const expectedClientId = registration === 'cimd' ? documentUrl : provider.info?.client_id;
 if (authorizationUrl.searchParams.get('client_id') !== expectedClientId) fail(`client_id ${authorizationUrl.searchParams.get('client_id')}`);
 
-// 2. The browser: sign-in, our consent page, back to the client with a code.
+// 2. The browser: sign-in, our consent page, back to the client with a code (or an error).
 let signIn = '';
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
     '--disable-component-update', '--disable-sync'],
 });
-try {
-  const context = await browser.newContext({
-    locale: lang === 'ko' ? 'ko-KR' : 'en-US',
-    extraHTTPHeaders: { 'accept-language': lang === 'ko' ? 'ko-KR,ko;q=0.9' : 'en-US,en;q=0.9' },
-    viewport: { width: 420, height: 820 },
-  });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15000);
-  await page.goto(authorizationUrl.href);
-  // Sign-in: the stand-in provider's login form (any login name is that test user), or,
-  // with no upstream, dochiya's own local page where the person types a name.
-  const form = await page.waitForSelector('input[name=login], input[name=name]');
-  await page.screenshot({ path: `${shots}/${label}-1-sign-in.png`, fullPage: true });
-  signIn = (await form.getAttribute('name')) === 'login' ? 'upstream sign-in' : 'local sign-in';
-  if (signIn === 'upstream sign-in') {
-    await page.fill('input[name=login]', 'test-user');
-    await page.fill('input[name=password]', 'any-password');
-  } else {
-    if (!(await page.content()).includes(lang === 'ko' ? 'dochiya 로그인' : 'Sign in to dochiya')) fail('local sign-in page');
-    await page.fill('input[name=name]', 'Test Person (local)');
-    // The local page also asks for the sign-in code the server printed at start and keeps
-    // in its data directory (SIGNIN_CODE_FILE, given by the stage): reaching 127.0.0.1 is
-    // not enough to sign in.
-    const codeFile = process.env.SIGNIN_CODE_FILE;
-    if (!codeFile) fail('SIGNIN_CODE_FILE is not set for a local sign-in');
-    const { readFileSync } = await import('node:fs');
-    await page.fill('input[name=code]', readFileSync(codeFile, 'utf8').trim());
-    await page.screenshot({ path: `${shots}/${label}-1b-sign-in-filled.png`, fullPage: true });
+const context = await browser.newContext({
+  locale: lang === 'ko' ? 'ko-KR' : 'en-US',
+  extraHTTPHeaders: { 'accept-language': lang === 'ko' ? 'ko-KR,ko;q=0.9' : 'en-US,en;q=0.9' },
+  viewport: { width: 420, height: 820 },
+});
+const page = await context.newPage();
+page.setDefaultTimeout(15000);
+const callback = () =>
+  Promise.race([
+    codePromise,
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`[${label}] no callback; page: ${page.url()}`)), 15000)),
+  ]);
+// Where the browser is: the client's callback, our consent page, a sign-in form (the
+// stand-in provider's login, any login name being that test user, or dochiya's own local
+// page), or the provider's own consent for the scopes.
+const whereAmI = async () => {
+  for (let i = 0; i < 150; i++) {
+    const u = new URL(page.url());
+    if (u.origin === base) return 'callback';
+    if (u.origin === issuer && u.pathname === '/oauth/consent') return 'consent';
+    // A page being left mid-check throws; look again.
+    const has = (selector) => page.$(selector).catch(() => null);
+    if (await has('input[name=login], input[name=name]')) return 'form';
+    if (u.pathname.includes('/interaction/') && (await has('button[type=submit]'))) return 'provider consent';
+    await page.waitForTimeout(100);
   }
+  return fail(`stuck at ${page.url()}`);
+};
+// Submits the page's form and waits for the browser to leave the page.
+const submit = async (what) => {
+  const from = page.url();
   await page.click('button[type=submit]');
-  // The provider may ask its own consent for the scopes; then ours follows.
-  await page.waitForURL((u) => u.pathname.endsWith('/oauth/consent') || u.pathname.includes('/interaction/'));
-  if (new URL(page.url()).pathname.includes('/interaction/')) {
-    await page.click('button[type=submit]');
-    await page.waitForURL((u) => u.pathname.endsWith('/oauth/consent'));
+  await page.waitForURL((u) => u.href !== from).catch(() => fail(`${what}: the browser stayed at ${from}`));
+};
+// From an authorization URL through the sign-in (the provider may remember its session
+// and skip its form; the local page asks for a name and the sign-in code the server
+// printed at start and keeps in its data directory, SIGNIN_CODE_FILE: reaching 127.0.0.1
+// is not enough to sign in) to our consent page or, with a remembered consent, the
+// client's callback. Resolves which of the two.
+const signInAt = async (url, shotName) => {
+  expectCallback();
+  await page.goto(url.href);
+  for (;;) {
+    const where = await whereAmI();
+    if (where === 'callback' || where === 'consent') return where;
+    if (where === 'provider consent') {
+      await submit('the provider\'s consent');
+      continue;
+    }
+    if (shotName) await page.screenshot({ path: `${shots}/${label}-${shotName}.png`, fullPage: true });
+    const name = await page.getAttribute('input[name=login], input[name=name]', 'name');
+    signIn = name === 'login' ? 'upstream sign-in' : 'local sign-in';
+    if (signIn === 'upstream sign-in') {
+      await page.fill('input[name=login]', 'test-user');
+      await page.fill('input[name=password]', 'any-password');
+    } else {
+      if (!(await page.content()).includes(lang === 'ko' ? 'dochiya 로그인' : 'Sign in to dochiya')) fail('local sign-in page');
+      await page.fill('input[name=name]', 'Test Person (local)');
+      const codeFile = process.env.SIGNIN_CODE_FILE;
+      if (!codeFile) fail('SIGNIN_CODE_FILE is not set for a local sign-in');
+      const { readFileSync } = await import('node:fs');
+      await page.fill('input[name=code]', readFileSync(codeFile, 'utf8').trim());
+      if (shotName) await page.screenshot({ path: `${shots}/${label}-${shotName}b-filled.png`, fullPage: true });
+    }
+    await submit(signIn);
   }
+};
+const consentPage = async () => {
   const consent = await page.content();
-  for (const expected of [clientName, '127.0.0.1', 'Test Person', lang === 'ko' ? '가계부 보기' : 'See your ledgers']) {
+  const mark = registration === 'cimd'
+    ? (lang === 'ko' ? `(<strong class="host">${new URL(documentUrl).host}</strong>에 게시된 앱)` : `(published at <strong class="host">${new URL(documentUrl).host}</strong>)`)
+    : (lang === 'ko' ? '(확인되지 않음: 앱이 등록할 때 스스로 붙인 이름입니다)' : '(unverified: the app gave itself this name when it registered)');
+  for (const expected of [clientName, '127.0.0.1', 'Test Person', lang === 'ko' ? '가계부 보기' : 'See your ledgers', mark]) {
     if (!consent.includes(expected)) fail(`consent page lacks ${JSON.stringify(expected)}`);
   }
   if (consent.includes('<script')) fail('the consent page has a script');
+};
+try {
+  // Deny first: the client hears access_denied, with its state and our issuer.
+  if ((await signInAt(authorizationUrl, '1-sign-in')) !== 'consent') fail(`no consent page after the first sign-in: ${page.url()}`);
+  await consentPage();
   await page.screenshot({ path: `${shots}/${label}-2-consent.png`, fullPage: true });
+  await page.click('button[value=deny]');
+  const denied = await callback();
+  if (denied.get('error') !== 'access_denied' || denied.get('state') !== provider.stateValue || denied.get('iss') !== issuer) {
+    fail(`deny: callback params ${denied}`);
+  }
+  await first.client.close();
+  // Then Allow, remembered.
+  const second = await startAuthorization();
+  if ((await signInAt(second.authorizationUrl)) !== 'consent') fail(`no consent page after the second sign-in: ${page.url()}`);
+  await consentPage();
+  await page.check('input[name=remember]');
   await page.click('button[value=allow]');
-  const params = await Promise.race([
-    codePromise,
-    new Promise((_, reject) => setTimeout(() => reject(new Error(`[${label}] no code after Allow; page: ${page.url()}`)), 15000)),
-  ]);
+  const params = await callback();
   if (params.get('state') !== provider.stateValue || params.get('iss') !== issuer) fail(`callback params ${params}`);
-  await transport.finishAuth(params.get('code'), params.get('iss'));
-} finally {
+  await second.transport.finishAuth(params.get('code'), params.get('iss'));
+  await second.client.close();
+} catch (e) {
   await browser.close();
+  throw e;
 }
 
 // 3. With the token: tools/call works (a fresh client on the same provider).
@@ -198,20 +263,52 @@ if (created.isError) fail(`create_vault: ${JSON.stringify(created.content)}`);
 const listed = await authed.callTool({ name: 'list_vaults', arguments: {} });
 if (listed.isError || !JSON.stringify(listed.structuredContent).includes(vaultName)) fail(`list_vaults: ${JSON.stringify(listed)}`);
 
-// 4. Refresh, revoke, refused.
+// 4. Refresh.
 const metadata = await (await fetch(`${issuer}/.well-known/oauth-authorization-server`)).json();
 const clientInformation = provider.clientInformation();
-const first = provider.tokensValue;
-const refreshed = await refreshAuthorization(issuer, { metadata, clientInformation, refreshToken: first.refresh_token, resource: new URL(mcpUrl) });
-if (!refreshed.access_token || refreshed.refresh_token === first.refresh_token) fail('refresh did not rotate');
+const issued = provider.tokensValue;
+const refreshed = await refreshAuthorization(issuer, { metadata, clientInformation, refreshToken: issued.refresh_token, resource: new URL(mcpUrl) });
+if (!refreshed.access_token || refreshed.refresh_token === issued.refresh_token) fail('refresh did not rotate');
 provider.saveTokens(refreshed);
 const again = await authed.callTool({ name: 'list_vaults', arguments: {} });
 if (again.isError) fail('tools/call with the refreshed token');
-const revoked = await fetch(metadata.revocation_endpoint, {
-  method: 'POST',
-  headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  body: new URLSearchParams({ token: refreshed.refresh_token, client_id: clientInformation.client_id }),
-});
+
+// 5. A new authorization of the same client: the consent is remembered, so the sign-in
+// is answered with the redirect straight to the client (the sign-in page's form-action
+// must allow it, or Chromium stops there).
+const kept = provider.tokensValue;
+provider.saveTokens(undefined);
+try {
+  const third = await startAuthorization();
+  const landed = await signInAt(third.authorizationUrl, '3-remembered');
+  if (landed !== 'callback') fail(`a remembered consent still showed ${page.url()}`);
+  const params = await callback();
+  if (!params.get('code') || params.get('state') !== provider.stateValue) fail(`remembered: callback params ${params}`);
+  await third.transport.finishAuth(params.get('code'), params.get('iss'));
+  const remembered = newClient();
+  await remembered.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider, fetch: logFetch }));
+  const listedAgain = await remembered.callTool({ name: 'list_vaults', arguments: {} });
+  if (listedAgain.isError || !JSON.stringify(listedAgain.structuredContent).includes(vaultName)) fail('tools/call after the remembered consent');
+  await remembered.close();
+  await third.client.close();
+} finally {
+  await browser.close();
+}
+// The grant of step 2 lives on beside the new one; it is the one revoked below.
+provider.saveTokens(kept);
+
+// 6. Revoke: the client names itself and must be the token's (decision 050).
+const revoke = (params) =>
+  fetch(metadata.revocation_endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(params),
+  });
+const anonymous = await revoke({ token: refreshed.refresh_token });
+if (anonymous.status !== 401 || (await anonymous.json()).error !== 'invalid_client') fail(`revoke without client_id answered ${anonymous.status}`);
+const stranger = await revoke({ token: refreshed.refresh_token, client_id: 'dcr_AAAAAAAAAAAAAAAAAAAAAA' });
+if (stranger.status !== 400 || (await stranger.json()).error !== 'invalid_grant') fail(`revoke by another client answered ${stranger.status}`);
+const revoked = await revoke({ token: refreshed.refresh_token, client_id: clientInformation.client_id });
 if (revoked.status !== 200) fail(`revoke answered ${revoked.status}`);
 let refused = false;
 try {
@@ -222,7 +319,6 @@ try {
 }
 if (!refused) fail('refresh after revoke was accepted');
 await authed.close();
-await client.close();
 callbackServer.close();
-console.log(`PASS browser flow ${label}: 401 -> PRM -> AS metadata -> ${registration.toUpperCase()} -> authorize -> ${signIn} -> consent (${lang}) -> code -> token -> tools/call -> refresh -> revoke -> refused`);
+console.log(`PASS browser flow ${label}: 401 -> PRM -> AS metadata -> ${registration.toUpperCase()} -> authorize -> ${signIn} -> consent (${lang}) -> deny -> access_denied -> sign-in -> consent, remember -> code -> token -> tools/call -> refresh -> authorize -> ${signIn} -> remembered consent -> code -> tools/call -> revoke (no client: 401, another client: 400) -> revoke -> refused`);
 process.exit(0);

@@ -92,8 +92,9 @@ async def main() -> list[str]:
         await record("tv", "신한카드", "가전", "100000", on(10), "TV", 3)
         await record("shirt", "신한카드", "쇼핑", "12500", on(12), "셔츠")
         await record("refund", "쇼핑", "신한카드", "12500", on(15), "셔츠 환불")
-        # Last bill paid inside this period: not on this bill. After the close: paid.
-        await record("last-bill", "생활비 통장", "신한카드", "55555", on(14), "지난달 카드값")
+        # The two bills before (the fridge's first two parts) paid inside this period: a
+        # payment is never an item, and pays the oldest bill first. After the close: paid.
+        await record("last-bill", "생활비 통장", "신한카드", "200000", on(14), "지난 카드값")
         await record("paid", "생활비 통장", "신한카드", "100000", due_month.replace(day=5).isoformat(), "카드값 일부")
         step("two 할부 purchases, two charges, a refund and two payments recorded")
 
@@ -116,19 +117,24 @@ async def main() -> list[str]:
         # 100,000 + 45,000 + 33,334 + 12,500 − 12,500; 100,000 paid after the close.
         expect_equal((bill["total"], bill["paid"], bill["remaining"]), ("178334", "100000", "78334"),
                      "total, paid, remaining")
+        # "할부 남은 거?": the TV's two later parts (66,666), one purchase.
+        expect_equal(bill["installmentsLeft"], {"amount": "66666", "count": 1}, "installmentsLeft")
         step("이번 달 카드값: 178,334 won due on the 14th, 100,000 paid, 78,334 to go")
 
         accounts = (await ok("list_accounts", {}))["accounts"]
         card = next(a for a in accounts if a["name"] == "신한카드")
         expect_equal((card["billing"], card["nextBill"]),
-                     ({"closingDay": 31, "paymentDay": 14}, {"dueDate": due.isoformat(), "amount": "178334"}),
+                     ({"closingDay": 31, "paymentDay": 14},
+                      {"dueDate": due.isoformat(), "amount": "178334", "remaining": "78334"}),
                      "list_accounts nextBill")
+        expect_equal(card["installmentsLeft"], {"amount": "66666", "count": 1}, "list_accounts installmentsLeft")
         step("list_accounts shows the card's next bill")
 
-        # The bill of the month before: the fridge's second part alone.
+        # The bill of the month before: the fridge's second part alone, paid.
         before = await ok("card_bill", {"account": "신한카드", "month": first_of(due_month, -1).strftime("%Y-%m")})
         expect_equal([(i["memo"], i["amount"], i.get("part")) for i in before["items"]], [("냉장고", "100000", 2)],
                      "last month's bill")
+        expect_equal((before["paid"], before["remaining"]), ("100000", "0"), "last month's bill paid")
         refused = await c.call_tool("record_transaction", {"from": "생활비 통장", "to": "가전", "amount": "90000",
                                                            "installments": 3, "idempotencyKey": "card-bank"})
         if not getattr(refused, "isError", False) and not getattr(refused, "is_error", False):

@@ -1,7 +1,9 @@
 # The built-in authorization server in a real browser: headless Chromium
 # (Debian's chromium, driven by playwright-core), the official TypeScript MCP client's
 # OAuth support, and oidc-provider standing in for the stack's Cognito user pool with a
-# test user. A local run (no upstream) signs in on dochiya's own page. Two connections per store: one registering by Client ID Metadata Document
+# test user. A local run (no upstream) signs in on dochiya's own page. Each connection
+# denies once, allows with "remember", refreshes, signs in again (the remembered consent
+# answers straight back to the client) and revokes. Two connections per store: one registering by Client ID Metadata Document
 # (a document served on loopback, English pages), one by dynamic registration (Korean
 # pages); once on the embedded store, once on DynamoDB with the signing key in KMS (both
 # moto, started by stage 20). Screenshots of the sign-in and consent pages land in

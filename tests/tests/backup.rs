@@ -2,9 +2,10 @@
 //! two people, recorded on the embedded store on disk; `dochiya-mcp export` writes
 //! its backup, `dochiya-mcp import` restores it into DynamoDB (moto); every read
 //! tool then gives both people the same answers there as on the embedded store.
-//! Importing the same file again changes nothing; a truncated file, a file of
-//! another version, and a vault name a person already uses for another vault are
-//! refused with a message, the target store left as it was.
+//! Importing the same file again changes nothing; `import --check` says whom a file
+//! gives access and writes nothing; a truncated file, a file of another version, a
+//! header naming someone who never kept the vault, and a vault name a person already
+//! uses for another vault are refused with a message, the target store left as it was.
 
 #[path = "tools_harness.rs"]
 mod harness;
@@ -162,6 +163,24 @@ async fn a_book_moves_from_the_embedded_store_to_dynamodb_with_every_answer_the_
     let table = unique("backup");
     new_table(&table);
     let env = dynamo_env(&table);
+    // What an operator reads before importing a file: whom it gives access; nothing written.
+    let (ok, _, err) = dochiya(&["import", "--check"], &env, &file);
+    assert!(ok, "import --check: {err}");
+    assert!(err.contains("importing it gives access to:"), "{err}");
+    assert!(
+        err.contains(&format!("  owner \"{OWNER}\", sub {OWNER}\n")),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("  member \"{PARTNER}\", sub {PARTNER}\n")),
+        "{err}"
+    );
+    assert!(err.ends_with("nothing was written (--check)\n"), "{err}");
+    let h = dynamo_harness(&table).await;
+    assert_eq!(
+        h.person(OWNER).ok("list_vaults", "{}").await,
+        json!({"vaults": []})
+    );
     let (ok, _, err) = dochiya(&["import"], &env, &file);
     assert!(ok, "import: {err}");
     assert!(err.contains("imported vault \"우리집\""), "{err}");
@@ -169,7 +188,6 @@ async fn a_book_moves_from_the_embedded_store_to_dynamodb_with_every_answer_the_
     assert!(ok, "second import: {err}");
     assert!(err.contains("nothing changed"), "{err}");
 
-    let h = dynamo_harness(&table).await;
     let owner_after = answers(&h.person(OWNER), &ids).await;
     let partner_after = answers(&h.person(PARTNER), &ids).await;
     for (before, after) in owner_before
@@ -227,6 +245,16 @@ async fn bad_backups_are_refused_and_leave_the_store_as_it_was() {
     let altered = text.replacen("\"S\":\"카카오뱅크\"", "\"S\":\"카카오뱅크2\"", 1);
     refused(altered, "do not match the trailer's SHA-256");
     refused("{}\n".into(), "not a dochiya backup");
+    // A header that names someone who never kept the vault (the header is not hashed).
+    let stranger = text.replacen(
+        &format!("\"persons\":[\"{OWNER}\",\"{PARTNER}\"]"),
+        &format!("\"persons\":[\"{OWNER}\",\"{PARTNER}\",\"stranger\"]"),
+        1,
+    );
+    refused(
+        stranger,
+        "the backup's header names stranger, who is not a member of the vault in it; nothing was written",
+    );
 
     // The owner already keeps another vault named 우리집 in the target.
     // (Made through a ledger with the system's randomness: the harness's seeded ids
@@ -234,7 +262,7 @@ async fn bad_backups_are_refused_and_leave_the_store_as_it_was() {
     let client = dochiya_store_dynamodb::load_client().await;
     let ledger = dochiya_ledger::Ledger::new(
         Arc::new(DynamoStore::new(client, &table)),
-        Arc::new(dochiya_ledger::domain::SystemClock),
+        Arc::new(dochiya_domain::SystemClock),
         dochiya_ledger::LedgerConfig::default(),
     );
     let new_vault = dochiya_ledger::ledger::NewVault {
@@ -242,7 +270,7 @@ async fn bad_backups_are_refused_and_leave_the_store_as_it_was() {
         currency: None,
         time_zone: None,
     };
-    let owner_id = dochiya_ledger::domain::PersonId::new(OWNER).expect("subject");
+    let owner_id = dochiya_domain::PersonId::new(OWNER).expect("subject");
     ledger
         .create_vault(&owner_id, new_vault)
         .await

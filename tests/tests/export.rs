@@ -318,3 +318,248 @@ async fn pages_join_into_the_whole_file_and_bad_requests_say_what_to_send() {
         .await;
     assert!(bad.starts_with("Invalid cursor"), "{bad}");
 }
+
+/// What the household adds for the groups and tags test: 외식 under 식비, 병원 and
+/// 약국 under 의료비, entries tagged "제주 여행" (a space, Hangul) and "health", a split
+/// across a parent and its child, and a voided tagged entry that counts nowhere.
+async fn add_groups_and_tags(p: &Client<'_>) {
+    for (name, parent) in [
+        ("외식", Some("식비")),
+        ("의료비", None),
+        ("병원", Some("의료비")),
+        ("약국", Some("의료비")),
+    ] {
+        let mut args = json!({"name": name, "kind": "expense"});
+        if let Some(parent) = parent {
+            args["parent"] = json!(parent);
+        }
+        p.ok("create_account", &args.to_string()).await;
+    }
+    let entries = [
+        (
+            "신한카드",
+            "외식",
+            "42000",
+            "2026-02-07",
+            "흑돼지",
+            vec!["제주 여행"],
+        ),
+        (
+            "카카오뱅크",
+            "약국",
+            "8000",
+            "2026-02-08",
+            "약국",
+            vec!["제주 여행", "health"],
+        ),
+        (
+            "카카오뱅크",
+            "병원",
+            "35000",
+            "2026-01-15",
+            "정형외과",
+            vec!["health"],
+        ),
+        ("카카오뱅크", "의료비", "5000", "2026-02-20", "서류 발급", vec![]),
+    ];
+    for (i, (from, to, amount, date, memo, tags)) in entries.into_iter().enumerate() {
+        let args = json!({"from": from, "to": to, "amount": amount, "date": date, "memo": memo, "tags": tags, "idempotencyKey": format!("g-{i}")});
+        p.ok("record_transaction", &args.to_string()).await;
+    }
+    let split = json!({
+        "lines": {
+            "from": [{"account": "신한카드", "amount": "50000"}],
+            "to": [{"account": "식비", "amount": "20000"}, {"account": "외식", "amount": "30000"}],
+        },
+        "date": "2026-02-09", "memo": "제주 시장", "tags": ["제주 여행"], "idempotencyKey": "g-split",
+    });
+    p.ok("record_transaction", &split.to_string()).await;
+    let voided = json!({"from": "카카오뱅크", "to": "병원", "amount": "1000", "date": "2026-02-10", "memo": "취소", "tags": ["health"], "idempotencyKey": "g-void"});
+    let r = p.ok("record_transaction", &voided.to_string()).await;
+    p.ok(
+        "void_transaction",
+        &json!({"transactionId": r["transaction"]["transactionId"]}).to_string(),
+    )
+    .await;
+}
+
+/// spending_report over January and February: `by: group` as `group → amount`, or
+/// the total of the entries carrying `tag`.
+async fn spending(p: &Client<'_>, by_group: bool, tag: Option<&str>) -> BTreeMap<String, String> {
+    let mut args = json!({"from": "2026-01-01", "to": "2026-02-28"});
+    if by_group {
+        args["by"] = json!("group");
+    }
+    if let Some(tag) = tag {
+        args["tag"] = json!(tag);
+    }
+    let r = p.ok("spending_report", &args.to_string()).await;
+    let mut out: BTreeMap<String, String> = r["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|row| {
+            (
+                row["account"].as_str().unwrap_or_default().to_owned(),
+                row["amount"].as_str().expect("amount").to_owned(),
+            )
+        })
+        .collect();
+    out.insert("total".into(), r["total"].as_str().expect("total").to_owned());
+    out
+}
+
+/// Run a Python snippet (with `sys.argv[1]` the file) under `python`, as JSON.
+fn python_json(python: &Path, script: &str, file: &Path) -> Value {
+    let out = Command::new(python)
+        .arg("-c")
+        .arg(script)
+        .arg(file)
+        .output()
+        .expect("python");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("json")
+}
+
+/// The sum hledger reports for `query` through the end of February.
+fn hledger_sum(hledger: &Path, file: &str, query: &[&str]) -> String {
+    let mut args = vec!["-f", file, "bal", "-e", "2026-03-01", "-O", "csv", "--depth", "1"];
+    args.extend_from_slice(query);
+    let out = run(hledger, &args);
+    // "account","balance" rows, then the total row.
+    let last = out.lines().last().expect("a total row");
+    last.split("\",\"")
+        .nth(1)
+        .expect("a balance")
+        .trim_end_matches('"')
+        .trim_end_matches(" KRW")
+        .to_owned()
+}
+
+#[tokio::test]
+async fn exports_keep_groups_and_tags_as_the_reports_count_them() {
+    let h = Harness::new().await;
+    let p = h.person("export-groups");
+    book::record(&p).await;
+    add_groups_and_tags(&p).await;
+    let groups = spending(&p, true, None).await;
+    let trip = spending(&p, false, Some("제주 여행")).await;
+    let health = spending(&p, false, Some("health")).await;
+    // By hand: 식비 97,000 + 20,000 and 외식 42,000 + 30,000; 의료비 5,000 + 35,000 + 8,000.
+    assert_eq!(
+        (groups["식비"].as_str(), groups["의료비"].as_str()),
+        ("189000", "48000")
+    );
+    assert_eq!(
+        (trip["total"].as_str(), health["total"].as_str()),
+        ("100000", "43000")
+    );
+
+    // CSV: every posting row names its parent and its entry's tags.
+    let (csv, _) = export(&p, json!({"format": "csv", "from": "2026-01", "to": "2026-02"})).await;
+    assert!(
+        csv.contains(",흑돼지,외식,expense,식비,42000,제주 여행,false\r\n"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains(",약국,약국,expense,의료비,8000,\"제주 여행,health\",false\r\n"),
+        "{csv}"
+    );
+    let path = temp_file("groups.csv", &csv);
+    let sums = python_json(
+        Path::new("python3"),
+        "import csv, json, sys, decimal\n\
+         groups, tags = {}, {}\n\
+         for r in csv.DictReader(open(sys.argv[1], encoding='utf-8-sig', newline='')):\n\
+         \x20   if r['kind'] != 'expense' or r['voided'] != 'false': continue\n\
+         \x20   g = r['parent'] or r['account']\n\
+         \x20   groups[g] = groups.get(g, decimal.Decimal(0)) + decimal.Decimal(r['amount'])\n\
+         \x20   for t in filter(None, r['tags'].split(',')):\n\
+         \x20       tags[t] = tags.get(t, decimal.Decimal(0)) + decimal.Decimal(r['amount'])\n\
+         print(json.dumps({'groups': {k: str(v) for k, v in groups.items()}, 'tags': {k: str(v) for k, v in tags.items()}}))",
+        &path,
+    );
+    for group in ["식비", "의료비", "생활용품"] {
+        assert_eq!(sums["groups"][group], groups[group], "CSV group {group}");
+    }
+    assert_eq!(sums["tags"]["제주 여행"], trip["total"], "CSV tag 제주 여행");
+    assert_eq!(sums["tags"]["health"], health["total"], "CSV tag health");
+
+    // hledger: children nest under their parent; `bal expenses:식비` is the group.
+    let (journal, _) = export(&p, json!({"format": "hledger"})).await;
+    assert!(
+        journal.contains("account expenses:식비:외식  ; type: X\n"),
+        "{journal}"
+    );
+    assert!(journal.contains(" 흑돼지  ; id:"), "{journal}");
+    assert!(journal.contains(", 제주-여행:제주 여행\n"), "{journal}");
+    assert!(journal.contains(", 제주-여행:제주 여행, health:\n"), "{journal}");
+    let path = temp_file("groups.journal", &journal);
+    if let Some(hledger) = tool("hledger") {
+        let file = path.to_str().expect("path");
+        run(&hledger, &["-f", file, "check"]);
+        for group in ["식비", "의료비"] {
+            let account = format!("expenses:{group}");
+            assert_eq!(
+                hledger_sum(&hledger, file, &[&account]),
+                groups[group],
+                "hledger bal {account}"
+            );
+        }
+        assert_eq!(
+            hledger_sum(&hledger, file, &["^expenses", "tag:^제주-여행$"]),
+            trip["total"],
+            "hledger tag 제주-여행"
+        );
+        assert_eq!(
+            hledger_sum(&hledger, file, &["^expenses", "tag:^health$"]),
+            health["total"],
+            "hledger tag health"
+        );
+    }
+
+    // Beancount: nested the same way, tags as #tags; bean-check accepts it.
+    let (beancount, _) = export(&p, json!({"format": "beancount"})).await;
+    assert!(
+        beancount.contains("open Expenses:X-식비:X-외식 KRW\n  name: \"외식\"\n"),
+        "{beancount}"
+    );
+    assert!(
+        beancount.contains(" * \"약국\" #xn----bs6f29cvzac37b #health\n"),
+        "{beancount}"
+    );
+    assert!(
+        beancount.contains("  tags: \"제주 여행,health\"\n"),
+        "{beancount}"
+    );
+    let path = temp_file("groups.beancount", &beancount);
+    if let Some(bean_check) = tool("bean-check") {
+        run(&bean_check, &[path.to_str().expect("path")]);
+        let python = bean_check.with_file_name("python");
+        let sums = python_json(
+            &python,
+            "import json, sys\n\
+             from beancount import loader\n\
+             from beancount.core import data\n\
+             entries, errors, _ = loader.load_file(sys.argv[1])\n\
+             assert not errors, errors\n\
+             groups, tags = {}, {}\n\
+             for e in entries:\n\
+             \x20   if not isinstance(e, data.Transaction): continue\n\
+             \x20   for p in e.postings:\n\
+             \x20       parts = p.account.split(':')\n\
+             \x20       if parts[0] != 'Expenses': continue\n\
+             \x20       groups[parts[1]] = groups.get(parts[1], 0) + p.units.number\n\
+             \x20       for t in e.tags: tags[t] = tags.get(t, 0) + p.units.number\n\
+             print(json.dumps({'groups': {k: str(v) for k, v in groups.items()}, 'tags': {k: str(v) for k, v in tags.items()}}))",
+            &path,
+        );
+        assert_eq!(sums["groups"]["X-식비"], groups["식비"], "Beancount 식비");
+        assert_eq!(sums["groups"]["X-의료비"], groups["의료비"], "Beancount 의료비");
+        assert_eq!(
+            sums["tags"]["xn----bs6f29cvzac37b"], trip["total"],
+            "Beancount 제주 여행"
+        );
+        assert_eq!(sums["tags"]["health"], health["total"], "Beancount health");
+    }
+}

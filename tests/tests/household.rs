@@ -432,6 +432,17 @@ async fn a_budget_month_on(h: Harness) {
         refused,
         "Invalid account: \"카카오뱅크\" is an asset account; budgets are for expense accounts such as \"식비\" (list_accounts shows each account's kind)."
     );
+    // A full date is not a month, as budget_report says too; nothing is set.
+    let refused = p
+        .err(
+            "set_budget",
+            r#"{"account": "식비", "amount": "1", "month": "2026-04-15"}"#,
+        )
+        .await;
+    assert!(
+        refused.contains("\"2026-04-15\" is a date; the month is YYYY-MM: send \"2026-04\" for that month"),
+        "{refused}"
+    );
 
     p.record("카카오뱅크", "식비", "7000", "2026-02-27", "2월 점심", "b-feb")
         .await;
@@ -465,6 +476,7 @@ async fn a_budget_month_on(h: Harness) {
     .await;
 
     let report = p.ok("budget_report", "{}").await;
+    // 104.5 % over budget reads 105: rounded up once over, so it is above 100 exactly when `over`.
     assert_eq!(
         report,
         json!({
@@ -472,7 +484,7 @@ async fn a_budget_month_on(h: Harness) {
             "currency": "KRW",
             "month": "2026-03",
             "rows": [
-                {"accountId": transport_id, "account": "교통비", "budget": "100000", "spent": "104500", "remaining": "-4500", "percentUsed": 104, "over": true},
+                {"accountId": transport_id, "account": "교통비", "budget": "100000", "spent": "104500", "remaining": "-4500", "percentUsed": 105, "over": true},
                 {"accountId": food_id, "account": "식비", "budget": "600000", "spent": "89000", "remaining": "511000", "percentUsed": 14, "over": false},
             ],
             "totals": {"budget": "700000", "spent": "193500", "remaining": "506500", "percentUsed": 27, "over": false},
@@ -832,6 +844,31 @@ async fn two_people_keep_one_book() {
     let r = junho.ok("record_transaction", &args.to_string()).await;
     assert_eq!(r["replayed"], false);
 
+    // "방금 거" for each: their own newest entry, not the book's newest.
+    async fn just_entered(p: &Client<'_>, vault: &str) -> Value {
+        let args = json!({"vault": vault, "recordedBy": "me", "order": "recorded", "limit": 1});
+        p.ok("list_transactions", &args.to_string()).await["transactions"][0]["memo"].clone()
+    }
+    assert_eq!(just_entered(&minji, "우리집").await, "장보기");
+    assert_eq!(just_entered(&junho, "같이").await, "점심");
+    let by_junho = minji
+        .ok(
+            "list_transactions",
+            r#"{"vault": "우리집", "recordedBy": "household-junho"}"#,
+        )
+        .await;
+    assert_eq!(by_junho["transactions"][0]["memo"], "점심");
+    let nobody = minji
+        .err(
+            "list_transactions",
+            r#"{"vault": "우리집", "recordedBy": "민수"}"#,
+        )
+        .await;
+    assert_eq!(
+        nobody,
+        "No member named \"민수\" in vault \"우리집\". Closest names: \"household-minji\", \"household-junho\". Use one of them exactly, call list_vaults to see every name."
+    );
+
     let listed_by_minji = minji.ok("list_transactions", r#"{"vault": "우리집"}"#).await;
     let listed_by_junho = junho.ok("list_transactions", r#"{"vault": "같이"}"#).await;
     let who = |v: &Value| -> Vec<(String, String)> {
@@ -1105,4 +1142,32 @@ async fn a_household_reaches_an_archived_card_by_its_handle() {
         .ok("spending_report", r#"{"from": "2026-03", "to": "2026-03"}"#)
         .await;
     assert_eq!(march["total"], "48000");
+}
+
+// ---- a card's opening balance ----
+
+/// An opening balance on a card is what it owed on its date: an item of the bill whose
+/// period holds that date, like a charge made then (docs/tools.md, "Card bills").
+#[tokio::test]
+async fn a_cards_opening_balance_is_an_item_of_its_bill() {
+    let h = Harness::new().await;
+    let p = h.person("household-card-opening");
+    p.ok("create_vault", r#"{"name": "가계부"}"#).await;
+    let card = p
+        .ok(
+            "create_account",
+            r#"{"name": "신한카드", "kind": "liability", "openingBalance": "300000", "openingDate": "2026-03-10", "billing": {"closingDay": 31, "paymentDay": 14}}"#,
+        )
+        .await;
+    let bill = p
+        .ok("card_bill", r#"{"account": "신한카드", "month": "2026-04"}"#)
+        .await;
+    assert_eq!(
+        (&bill["period"], &bill["items"], &bill["total"]),
+        (
+            &json!({"from": "2026-03-01", "to": "2026-03-31"}),
+            &json!([{"transactionId": card["openingTransactionId"], "date": "2026-03-10", "memo": "신한카드 기초잔액", "amount": "300000"}]),
+            &json!("300000")
+        )
+    );
 }

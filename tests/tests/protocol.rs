@@ -571,7 +571,7 @@ fn prompts_on_both_generations() {
     let e = assert_error(&bad, 200, -32602, Some(json!(6)));
     assert_eq!(
         e["error"]["message"],
-        "Invalid params: month is \"March\"; send YYYY-MM, e.g. 2026-03"
+        "Invalid params: month: \"March\" is not a month; write it as YYYY-MM, like \"2026-03\""
     );
 }
 

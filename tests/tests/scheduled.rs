@@ -18,10 +18,10 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
-use dochiya_ledger::domain::{AccountKind, Decimal, LocalDate, ManualClock, PersonId, VaultId};
+use dochiya_domain::{AccountKind, Decimal, LocalDate, ManualClock, PersonId, VaultId};
 use dochiya_ledger::ledger::{NewAccount, NewVault, RecurringInput, TransactionQuery};
-use dochiya_ledger::store::{Query, SkRange, Store};
 use dochiya_ledger::{Ledger, LedgerConfig};
+use dochiya_store::{Query, SkRange, Store};
 use serde_json::{Value, json};
 
 /// 2026-03-01T03:00:00Z: noon in Seoul, when the books are set up.
@@ -135,7 +135,10 @@ fn rent_rows() -> Vec<(String, Option<String>)> {
 }
 
 fn summary(posted: usize, vaults: usize) -> Value {
-    json!({"asOf": "2026-05-16T00:00:00Z", "posted": posted, "replayed": 0, "vaults": vaults, "more": false})
+    json!({
+        "asOf": "2026-05-16T00:00:00Z", "posted": posted, "replayed": 0, "vaults": vaults, "more": false,
+        "failed": 0, "deferred": 0, "stuck": 0,
+    })
 }
 
 fn temp_dir(tag: &str) -> std::path::PathBuf {
@@ -165,6 +168,74 @@ async fn post_due_subcommand_posts_what_was_due_at_the_given_time() {
     let store: Arc<dyn Store> = Arc::new(open());
     assert_eq!(entries(Arc::clone(&store), &rent).await, rent_rows());
     assert_eq!(entries(store, &fee).await, vec![]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 50: one vault that fails (a schedule item nobody can read) among thirteen due:
+/// `post-due` posts every other vault's rent, counts the failure and logs it with the
+/// vault's id, and exits 0; the run an hour later leaves the failing vault alone
+/// (backed off for 2 hours) and still exits 0.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn post_due_goes_on_past_a_failing_vault_and_exits_zero() {
+    let dir = temp_dir("failing");
+    let open = || dochiya_store_embedded::EmbeddedStore::open_in_dir(&dir).expect("open the store");
+    let (people, bad) = {
+        let store: Arc<dyn Store> = Arc::new(open());
+        let l = Ledger::new(
+            Arc::clone(&store),
+            Arc::new(ManualClock::at_unix_seconds(SETUP)),
+            LedgerConfig::default(),
+        );
+        let mut people = Vec::new();
+        for i in 0..12 {
+            let who = person(&format!("household-{i}"));
+            book(&l, &who, "월세", 15, "2026-03-01").await;
+            people.push(who);
+        }
+        let bad = book(&l, &person("unreadable"), "월세", 15, "2026-03-01").await;
+        let unreadable = dochiya_store::Item {
+            key: dochiya_store::Key::new(format!("V#{bad}"), "RC#깨짐"),
+            attrs: [("name".to_owned(), dochiya_store::Value::S("깨짐".into()))].into(),
+        };
+        store
+            .write(vec![dochiya_store::WriteOp::Put {
+                item: unreadable,
+                guard: None,
+            }])
+            .await
+            .expect("put");
+        (people, bad)
+    };
+    let dir_text = dir.to_string_lossy().into_owned();
+    let env = [("DOCHIYA_DATA_DIR", dir_text.as_str())];
+    let runs = [
+        ("2026-05-16T00:00:00Z", (36, 13, 1, 0)),
+        ("2026-05-16T01:00:00Z", (0, 0, 0, 1)),
+    ];
+    for (at, (posted, vaults, failed, deferred)) in runs {
+        let out = e2e::run(&["post-due", "--at", at], &env);
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert!(out.status.success(), "{stdout} {stderr}");
+        let expected = json!({
+            "asOf": at, "posted": posted, "replayed": 0, "vaults": vaults, "more": false,
+            "failed": failed, "deferred": deferred, "stuck": 0,
+        });
+        assert_eq!(
+            serde_json::from_str::<Value>(stdout.trim()).ok(),
+            Some(expected),
+            "{stderr}"
+        );
+        // The failure is logged with the vault's id (the warning names it).
+        assert_eq!(stderr.contains(&bad.to_string()), failed == 1, "{stderr}");
+    }
+    let store: Arc<dyn Store> = Arc::new(open());
+    for who in &people {
+        assert_eq!(entries(Arc::clone(&store), who).await, rent_rows());
+    }
+    drop(store);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -280,10 +351,8 @@ async fn the_local_server_posts_on_its_timer() {
     let _ = child.kill();
     let _ = child.wait();
     // The 15ths from 2026-03-15 through today in Seoul, at most 13 in one run.
-    let today = dochiya_ledger::domain::VaultZone::seoul()
-        .date_at(dochiya_ledger::domain::Clock::now(
-            &dochiya_ledger::domain::SystemClock,
-        ))
+    let today = dochiya_domain::VaultZone::seoul()
+        .date_at(dochiya_domain::Clock::now(&dochiya_domain::SystemClock))
         .to_string();
     let (y, m, day): (i64, i64, i64) = (
         today[..4].parse().unwrap_or(0),

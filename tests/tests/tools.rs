@@ -2325,6 +2325,7 @@ async fn card_bill_with_billing_installments_and_refusals() {
             "total": "45334",
             "paid": "20000",
             "remaining": "25334",
+            "installmentsLeft": {"amount": "66666", "count": 1},
         })
     );
     let listed = p.ok("list_accounts", "{}").await;
@@ -2334,10 +2335,13 @@ async fn card_bill_with_billing_installments_and_refusals() {
         .cloned()
         .unwrap_or_default();
     assert_eq!(card["billing"], json!({"closingDay": 31, "paymentDay": 14}));
-    assert!(
-        card["nextBill"]["dueDate"]
-            .as_str()
-            .is_some_and(|d| d.ends_with("-14")),
+    // Today is 2026-03-31: April's bill holds nothing; all three TV parts come after it.
+    assert_eq!(
+        (&card["nextBill"], &card["installmentsLeft"]),
+        (
+            &json!({"dueDate": "2026-04-14", "amount": "0", "remaining": "0"}),
+            &json!({"amount": "100000", "count": 1})
+        ),
         "{card}"
     );
     p.ok("create_account", r#"{"name": "국민카드", "kind": "liability"}"#)
@@ -2405,4 +2409,26 @@ async fn card_bill_with_billing_installments_and_refusals() {
         .map(|a| a.iter().map(|a| a["name"].clone()).collect())
         .unwrap_or_default();
     assert!(!names.contains(&json!("적금")), "{names:?}");
+    // The statement lists a split receipt of the book and the TV's second part: both
+    // come back duplicate, saying how, in the dry run as in the real call.
+    let split = r#"{"lines": {"from": [{"account": "신한카드", "amount": "112800"}], "to": [{"account": "식비", "amount": "62800"}, {"account": "교통비", "amount": "50000"}]}, "date": "2026-10-06", "memo": "이마트", "idempotencyKey": "emart"}"#;
+    let emart = p.ok("record_transaction", split).await;
+    let statement = r#"{"entries": [
+        {"from": "신한카드", "to": "식비", "amount": "112800", "date": "2026-10-06", "memo": "이마트"},
+        {"from": "신한카드", "to": "식비", "amount": "33333", "date": "2026-12-14", "memo": "TV 할부 2/3"}
+    ], "idempotencyKey": "nov-statement"}"#;
+    let mut dry: Value = serde_json::from_str(statement).expect("json");
+    dry["dryRun"] = json!(true);
+    for r in [
+        p.ok("record_transactions", &dry.to_string()).await,
+        p.ok("record_transactions", statement).await,
+    ] {
+        assert_eq!(
+            r["results"],
+            json!([
+                {"index": 0, "status": "duplicate", "transactionId": emart["transaction"]["transactionId"], "matchedBy": "split"},
+                {"index": 1, "status": "duplicate", "transactionId": tv_id, "matchedBy": "installment"}
+            ])
+        );
+    }
 }

@@ -5,29 +5,8 @@
 #[path = "tools_harness.rs"]
 mod harness;
 
-use harness::Harness;
+use harness::{DataDir, Harness};
 use serde_json::json;
-
-/// A data directory of our own, removed when the test ends.
-struct DataDir(std::path::PathBuf);
-
-impl DataDir {
-    fn new(tag: &str) -> DataDir {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
-        let dir = std::env::temp_dir().join(format!("dochiya-{tag}-{}-{nanos}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("data dir");
-        DataDir(dir)
-    }
-}
-
-impl Drop for DataDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 #[tokio::test]
 async fn the_assembled_app_serves_the_same_tools_end_to_end() {

@@ -19,7 +19,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use dochiya_app::{AppConfig, Assembled, Config};
 use dochiya_auth::{BearerAuthenticator, DevSecret, DevTokenIssuer};
-use dochiya_ledger::domain::{ManualClock, SeededEntropy, TWO_POW_53};
+use dochiya_domain::{ManualClock, SeededEntropy, TWO_POW_53};
 use dochiya_ledger::{Ledger, LedgerConfig};
 use dochiya_protocol::{Server, ServerConfig};
 use dochiya_store_embedded::EmbeddedStore;
@@ -73,7 +73,7 @@ impl Harness {
     }
 
     /// The same server over another store (the DynamoDB one, for stories run on both).
-    pub async fn over(store: Arc<dyn dochiya_ledger::store::Store>) -> Harness {
+    pub async fn over(store: Arc<dyn dochiya_store::Store>) -> Harness {
         let clock = Arc::new(ManualClock::at_unix_seconds(NOW_UNIX));
         let ledger = Ledger::with_entropy(
             store,
@@ -384,4 +384,26 @@ pub fn balances_by_name(result: &Value) -> Vec<(String, String)> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// A data directory of our own for [`Harness::assembled`], removed when the test ends.
+pub struct DataDir(pub std::path::PathBuf);
+
+impl DataDir {
+    /// A fresh directory under the system's temporary directory, named after `tag`.
+    pub fn new(tag: &str) -> DataDir {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        let dir = std::env::temp_dir().join(format!("dochiya-{tag}-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("data dir");
+        DataDir(dir)
+    }
+}
+
+impl Drop for DataDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }

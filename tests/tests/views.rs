@@ -7,32 +7,11 @@
 mod harness;
 
 use dochiya_tools::views;
-use harness::Harness;
+use harness::{DataDir, Harness};
 use serde_json::{Value, json};
 
 const UI: &str =
     r#"{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}"#;
-
-/// A data directory of our own, removed when the test ends.
-struct DataDir(std::path::PathBuf);
-
-impl DataDir {
-    fn new(tag: &str) -> DataDir {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
-        let dir = std::env::temp_dir().join(format!("dochiya-{tag}-{}-{nanos}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("data dir");
-        DataDir(dir)
-    }
-}
-
-impl Drop for DataDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn body(id: u32, method: &str, params: &str, caps: &str) -> String {
     let comma = if params.is_empty() { "" } else { "," };

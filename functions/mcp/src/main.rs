@@ -39,7 +39,7 @@ async fn serve() -> ExitCode {
     match dochiya_app::run(command, |k| std::env::var(k).ok()).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("dochiya-mcp: {}", dochiya_app::error_chain(&e));
+            eprintln!("dochiya-mcp: {}", dochiya_protocol::cause_chain(&e));
             ExitCode::FAILURE
         }
     }

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use dochiya_ledger::domain::{Decimal, LocalDate, PersonId, SystemClock};
+use dochiya_domain::{Decimal, LocalDate, PersonId, SystemClock};
 use dochiya_ledger::ledger::{BatchEntry, ExportFormat, ExportRequest, NewAccount, NewBatch, NewVault};
 use dochiya_ledger::{Ledger, LedgerConfig};
 use dochiya_store_embedded::EmbeddedStore;
@@ -47,7 +47,7 @@ async fn run() {
         let account = NewAccount {
             vault: None,
             name: name.into(),
-            kind: dochiya_ledger::domain::AccountKind::parse(kind).expect("kind"),
+            kind: dochiya_domain::AccountKind::parse(kind).expect("kind"),
             opening_balance: None,
             opening_date: None,
             parent: None,

@@ -31,12 +31,12 @@ use std::time::Duration;
 use bytes::Bytes;
 use dochiya_auth::{BearerAuthenticator, BuiltinKey, DevSecret, DevTokenIssuer};
 use dochiya_authserver::SigningKey;
-use dochiya_ledger::domain::SystemClock;
-use dochiya_ledger::store::Store;
+use dochiya_domain::SystemClock;
 use dochiya_ledger::{Ledger, LedgerConfig};
 use dochiya_protocol::{Server, ServerConfig};
+use dochiya_store::Store;
 use dochiya_store_dynamodb::{CallCounter, DynamoStore};
-use dochiya_testkit::store::testing::{CountingStore, StoreCounts};
+use dochiya_testkit::testing::{CountingStore, StoreCounts};
 use http::Request;
 use serde_json::{Value, json};
 
@@ -104,7 +104,7 @@ impl Rig {
             Arc::new(SystemClock),
             LedgerConfig::default(),
         );
-        let who = dochiya_ledger::domain::PersonId::new(sub)?;
+        let who = dochiya_domain::PersonId::new(sub)?;
         let hint = ledger
             .roster_hint(&who)
             .await?
@@ -805,7 +805,7 @@ async fn main() -> Result<(), Failure> {
 
 /// Today's date in Seoul (the vaults' zone), as `YYYY-MM-DD`.
 fn today_in_seoul() -> String {
-    use dochiya_ledger::domain::{Clock as _, VaultZone};
+    use dochiya_domain::{Clock as _, VaultZone};
     VaultZone::seoul().date_at(SystemClock.now()).to_string()
 }
 
@@ -816,9 +816,7 @@ const DUE_VAULTS: usize = 20;
 /// vaults, each with one schedule due today, set up yesterday (by a ledger whose clock
 /// says so) and never opened since; then one run, counted, and the same per 1,000.
 async fn scheduled_run(rig: &Rig) -> Result<(), Failure> {
-    use dochiya_ledger::domain::{
-        AccountKind, Clock as _, Decimal, LocalDate, ManualClock, PersonId, VaultZone,
-    };
+    use dochiya_domain::{AccountKind, Clock as _, Decimal, LocalDate, ManualClock, PersonId, VaultZone};
     use dochiya_ledger::ledger::{NewAccount, NewVault, RecurringInput};
     let now = SystemClock.now();
     let today = VaultZone::seoul().date_at(now).to_string();

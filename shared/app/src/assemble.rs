@@ -3,12 +3,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use dochiya_auth::{AuthConfig, AuthMode, BuiltinConfig, SCOPE_READ, SCOPE_WRITE};
+use dochiya_auth::{AuthConfig, AuthMode, BuiltinConfig};
 use dochiya_authserver::{AuthServer, AuthServerConfig, SigningKey, SystemClock as AsClock};
+use dochiya_domain::SystemClock;
+use dochiya_domain::scopes::{SCOPE_READ, SCOPE_WRITE};
 use dochiya_ledger::Ledger;
-use dochiya_ledger::domain::SystemClock;
-use dochiya_ledger::store::Store;
 use dochiya_protocol::Authenticator;
+use dochiya_store::Store;
 
 use crate::config::{AppConfig, Config, StoreChoice};
 use crate::{App, StartupError, server_config};
@@ -157,7 +158,7 @@ struct LedgerHints(Arc<Ledger>);
 #[async_trait::async_trait]
 impl dochiya_authserver::TokenHints for LedgerHints {
     async fn roster_hint(&self, sub: &str) -> Option<serde_json::Value> {
-        let who = dochiya_ledger::domain::PersonId::new(sub).ok()?;
+        let who = dochiya_domain::PersonId::new(sub).ok()?;
         match self.0.roster_hint(&who).await {
             Ok(hint) => hint,
             Err(e) => {

@@ -5,7 +5,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use dochiya_ledger::domain::{PersonId, SystemClock};
+use dochiya_domain::{PersonId, SystemClock};
 use dochiya_ledger::ledger::{Backup, BackupError};
 use dochiya_ledger::{Ledger, LedgerConfig, LedgerError};
 
@@ -80,10 +80,17 @@ pub async fn export(app: &AppConfig, vault: Option<&str>, sub: &str) -> Result<(
 }
 
 /// Restore the backup on stdin, under the `persons` mapping; a summary goes to stderr.
-pub async fn import(app: &AppConfig, persons: &[(String, String)]) -> Result<(), StartupError> {
+/// With `check`, only read and check it and say whom it would give access: the store
+/// is not opened.
+pub async fn import(app: &AppConfig, persons: &[(String, String)], check: bool) -> Result<(), StartupError> {
     let mut backup = Backup::read_jsonl(std::io::stdin().lock()).map_err(failed)?;
     for (old, new) in persons {
         backup.rename_person(old, new).map_err(failed)?;
+    }
+    if check {
+        backup.check_scope().map_err(failed)?;
+        eprintln!("{}", access_summary(&backup).map_err(failed)?);
+        return Ok(());
     }
     let ledger = ledger(app).await?;
     let restored = ledger.restore(&backup).await.map_err(restore_failed)?;
@@ -101,11 +108,29 @@ pub async fn import(app: &AppConfig, persons: &[(String, String)]) -> Result<(),
     Ok(())
 }
 
+/// What `import --check` prints: the vault, its size, and each person the import gives
+/// a membership (what an operator confirms before importing a file they were given).
+fn access_summary(backup: &Backup) -> Result<String, BackupError> {
+    let mut out = format!(
+        "dochiya: vault \"{}\" ({}), {} items; importing it gives access to:",
+        backup.vault_name,
+        backup.vault_id,
+        backup.items.len()
+    );
+    for m in backup.members()? {
+        let role = m.role.map_or("owner", |r| r.as_str());
+        let name = m.name.unwrap_or_else(|| "(its creator)".to_owned());
+        out.push_str(&format!("\n  {role} {name:?}, sub {}", m.person));
+    }
+    out.push_str("\nnothing was written (--check)");
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use dochiya_ledger::Entity;
-    use dochiya_ledger::store::StoreError;
+    use dochiya_store::StoreError;
 
     #[test]
     fn ledger_failures_print_as_the_tools_word_them_with_their_causes() {
@@ -116,17 +141,20 @@ mod tests {
             candidates: vec![],
         });
         assert_eq!(
-            crate::error_chain(&missing),
+            dochiya_protocol::cause_chain(&missing),
             "backup: No vault named \"x\". Call list_vaults to see what exists or create_vault to make it."
         );
         let down = restore_failed(BackupError::Store(LedgerError::Transient(StoreError::Transient(
             "throttled".into(),
         ))));
         assert_eq!(
-            crate::error_chain(&down),
+            dochiya_protocol::cause_chain(&down),
             "backup: store: The ledger store is temporarily unavailable; call again in a moment with the same arguments.: transient store failure: throttled"
         );
         let other = restore_failed(BackupError::NotABackup("empty".into()));
-        assert_eq!(crate::error_chain(&other), "backup: not a dochiya backup: empty");
+        assert_eq!(
+            dochiya_protocol::cause_chain(&other),
+            "backup: not a dochiya backup: empty"
+        );
     }
 }

@@ -32,6 +32,8 @@ pub enum Command {
     Import {
         /// `--person OLD=NEW`: restore a person's items under another subject.
         persons: Vec<(String, String)>,
+        /// `--check`: read and check the file, say whom it gives access, write nothing.
+        check: bool,
     },
     /// Post the recurring entries due in every vault (the scheduled run), once.
     PostDue {
@@ -50,7 +52,7 @@ usage: dochiya-mcp [serve] [--port N]
        dochiya-mcp token [--sub S] [--name N] [--scopes \"ledger:read ledger:write\"] [--port N]
        dochiya-mcp create-table
        dochiya-mcp export [--vault NAME] [--sub S] > book.jsonl
-       dochiya-mcp import [--person OLD_SUB=NEW_SUB]... < book.jsonl
+       dochiya-mcp import [--check] [--person OLD_SUB=NEW_SUB]... < book.jsonl
        dochiya-mcp post-due [--at 2026-03-15T00:00:00Z] [--max-vaults N]
 Configuration is read from DOCHIYA_* environment variables (see README).";
 
@@ -71,6 +73,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
     let mut persons = Vec::new();
     let mut at = None;
     let mut max_vaults = None;
+    let mut check = false;
     while let Some(arg) = args.next() {
         let (flag, inline) = match arg.split_once('=') {
             Some((f, v)) if f.starts_with("--") => (f.to_owned(), Some(v.to_owned())),
@@ -114,6 +117,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
                         })?,
                 );
             }
+            "--check" if inline.is_none() => check = true,
             "-h" | "--help" => return Ok(Command::Help),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -121,8 +125,8 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
     if vault.is_some() && sub.as_deref() != Some("export") {
         return Err("--vault belongs to `export`".to_owned());
     }
-    if !persons.is_empty() && sub.as_deref() != Some("import") {
-        return Err("--person belongs to `import`".to_owned());
+    if (!persons.is_empty() || check) && sub.as_deref() != Some("import") {
+        return Err("--person and --check belong to `import`".to_owned());
     }
     if (at.is_some() || max_vaults.is_some()) && sub.as_deref() != Some("post-due") {
         return Err("--at and --max-vaults belong to `post-due`".to_owned());
@@ -157,7 +161,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
         },
         Some("import") => match (port, only_port("import")) {
             (Some(_), _) => Err("--port does not apply to import".to_owned()),
-            (None, r) => r.map(|()| Command::Import { persons }),
+            (None, r) => r.map(|()| Command::Import { persons, check }),
         },
         Some("post-due") => match (port, only_port("post-due")) {
             (Some(_), _) => Err("--port does not apply to post-due".to_owned()),
@@ -278,8 +282,20 @@ mod tests {
         assert_eq!(
             p(&["import", "--person", "local=google-123", "--person=a=b"]),
             Ok(Command::Import {
-                persons: vec![("local".into(), "google-123".into()), ("a".into(), "b".into())]
+                persons: vec![("local".into(), "google-123".into()), ("a".into(), "b".into())],
+                check: false,
             })
+        );
+        assert_eq!(
+            p(&["import", "--check"]),
+            Ok(Command::Import {
+                persons: vec![],
+                check: true,
+            })
+        );
+        assert_eq!(
+            p(&["export", "--check"]),
+            Err("--person and --check belong to `import`".into())
         );
         assert_eq!(
             p(&["import", "--person", "local"]),
@@ -291,7 +307,7 @@ mod tests {
         );
         assert_eq!(
             p(&["export", "--person", "a=b"]),
-            Err("--person belongs to `import`".into())
+            Err("--person and --check belong to `import`".into())
         );
         assert_eq!(
             p(&["export", "--port", "1"]),

@@ -8,8 +8,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-pub use dochiya_auth::RuntimeEnvironment;
-use dochiya_auth::{AuthConfig, AuthMode};
+use dochiya_auth::{AuthConfig, AuthMode, RuntimeEnvironment};
 use dochiya_authserver::{AuthServerConfig, Deployment};
 use dochiya_ledger::LedgerConfig;
 

@@ -22,7 +22,7 @@ use dochiya_protocol::{Authenticator, HostPolicy, Server, ServerConfig, ServerEr
 
 pub use assemble::{Assembled, build};
 pub use cli::Command;
-pub use config::{AppConfig, Config, ConfigError, RuntimeEnvironment, StoreChoice};
+pub use config::{AppConfig, Config, ConfigError, StoreChoice};
 
 /// Why the process could not start.
 #[derive(Debug, thiserror::Error)]
@@ -362,7 +362,7 @@ pub async fn run(command: Command, lookup: impl Fn(&str) -> Option<String>) -> R
             Ok(())
         }
         Command::Export { vault, sub } => backup::export(&app, vault.as_deref(), &sub).await,
-        Command::Import { persons } => backup::import(&app, &persons).await,
+        Command::Import { persons, check } => backup::import(&app, &persons, check).await,
         Command::PostDue { at, max_vaults } => {
             logging::init(&app.log_filter, false);
             let ledger = scheduled_ledger(&app).await?;
@@ -381,7 +381,7 @@ async fn scheduled_ledger(app: &AppConfig) -> Result<Arc<dochiya_ledger::Ledger>
     let store = assemble::open_store(app).await?;
     Ok(Arc::new(dochiya_ledger::Ledger::new(
         store,
-        Arc::new(dochiya_ledger::domain::SystemClock),
+        Arc::new(dochiya_domain::SystemClock),
         dochiya_ledger::LedgerConfig::default(),
     )))
 }
@@ -406,9 +406,6 @@ fn announce(assembled: &Assembled, port: u16) {
     // Tests and scripts read these lines from a pipe: make them visible now.
     let _ = std::io::stdout().flush();
 }
-
-/// `outer: inner: innermost`, for the one line main prints on a failed start.
-pub use dochiya_protocol::cause_chain as error_chain;
 
 #[cfg(test)]
 mod tests {

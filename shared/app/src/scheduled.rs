@@ -64,19 +64,41 @@ pub fn summary(at: Timestamp, run: &DueRun) -> Value {
         "replayed": run.replayed,
         "vaults": run.vaults,
         "more": run.more,
+        "failed": run.failed,
+        "deferred": run.deferred,
+        "stuck": run.stuck,
     })
 }
 
-/// One run as of `at` (the clock's now when absent), at most `max_vaults` vaults.
+/// One run as of `at` (the clock's now when absent), at most `max_vaults` vaults. A
+/// vault that fails is logged with its id and counted, and the run goes on: the run
+/// fails only when it cannot read the due index (decision 048).
 pub async fn run_once(ledger: &Ledger, at: Option<Timestamp>, max_vaults: usize) -> Result<Value, RunError> {
     let now = ledger.now();
     let at = at.map_or(now, |t| t.min(now));
     let run = ledger.post_due_everywhere(at, max_vaults).await?;
+    for f in &run.failures {
+        tracing::warn!(
+            vault = %f.vault,
+            kind = ?f.kind,
+            error = %f.error,
+            "recurring: a vault's posting failed; it is backed off and the run goes on"
+        );
+    }
+    if run.failed > run.failures.len() {
+        tracing::warn!(
+            more = run.failed - run.failures.len(),
+            "recurring: more vaults failed than are logged one by one"
+        );
+    }
     tracing::info!(
         posted = run.posted,
         replayed = run.replayed,
         vaults = run.vaults,
         more = run.more,
+        failed = run.failed,
+        deferred = run.deferred,
+        stuck = run.stuck,
         "recurring: scheduled run"
     );
     Ok(summary(at, &run))

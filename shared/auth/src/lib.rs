@@ -21,7 +21,7 @@ pub use config::{
     AuthConfig, AuthConfigError, AuthMode, BuiltinConfig, DevConfig, DevSecret, JwtConfig, RuntimeEnvironment,
 };
 pub use dev::{DevTokenError, DevTokenIssuer};
-pub use metadata::{ProtectedResource, SCOPE_READ, SCOPE_WRITE, SCOPES_SUPPORTED, metadata_url_for};
+pub use metadata::{ProtectedResource, metadata_url_for};
 pub use verify::{BearerAuthenticator, BuiltinKey, DEV_ISSUER, MAX_ROSTER_HINT_BYTES};
 
 /// Build the authenticator the configuration asks for. `data_dir` is where dev mode keeps its

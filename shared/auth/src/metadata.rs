@@ -1,10 +1,10 @@
 //! What clients see before they have a token: the RFC 9728 Protected Resource Metadata
 //! document, its URL, and the exact `WWW-Authenticate` challenges (RFC 6750 §3, MCP auth).
 
+use dochiya_domain::scopes::SCOPES_SUPPORTED;
 use dochiya_protocol::Challenge;
 use serde_json::{Value, json};
 
-pub use dochiya_domain::scopes::{SCOPE_READ, SCOPE_WRITE, SCOPES_SUPPORTED};
 /// The PRM `resource_name`.
 pub const RESOURCE_NAME: &str = "dochiya";
 /// The RFC 9728 well-known path prefix.

@@ -14,9 +14,10 @@ use http::header::{self, HeaderValue};
 use http::{Request, Response, StatusCode};
 use reqwest::Url;
 
+use crate::cimd::Fetcher;
 use crate::clients::{self, ClientError, store_failure};
 use crate::config::{Deployment, SignIn};
-use crate::pages::{self, ConsentView, Lang};
+use crate::pages::{self, ClientOrigin, ConsentView, Lang};
 use crate::signin_code::CodeRefusal;
 use crate::state::{self, CodeRecord, PendingRequest, Stage, attrs, text};
 use crate::{AuthServer, SCOPES, web};
@@ -76,6 +77,20 @@ fn redirect_source(redirect_uri: &str) -> Option<String> {
         "http" | "https" => Some(url.origin().ascii_serialization()),
         scheme => Some(format!("{scheme}:")),
     }
+}
+
+/// A URL's host, and its port when it names one (`127.0.0.1:8123`).
+fn url_host(url: &str) -> String {
+    Url::parse(url)
+        .ok()
+        .and_then(|u| {
+            let host = u.host_str()?.to_owned();
+            Some(match u.port() {
+                Some(port) => format!("{host}:{port}"),
+                None => host,
+            })
+        })
+        .unwrap_or_default()
 }
 
 fn redirect_host(redirect_uri: &str) -> String {
@@ -343,10 +358,12 @@ pub async fn signin_page(server: &AuthServer, req: &Request<Bytes>) -> Response<
     }
     let params = web::query(req).unwrap_or_default();
     match bound_request(server, req, params.get("request"), Stage::SignIn).await {
+        // A remembered consent answers the sign-in post with the redirect to the client,
+        // so this page's form-action allows that origin, as the consent page's does.
         Ok(p) => web::html(
             StatusCode::OK,
             pages::signin(Lang::negotiate(req), &p.id, &p.csrf),
-            None,
+            redirect_source(&p.redirect_uri).as_deref(),
         ),
         Err(page) => page,
     }
@@ -548,10 +565,16 @@ pub async fn consent_page(server: &AuthServer, req: &Request<Bytes>) -> Response
     let scopes: Vec<&str> = pending.scope.split(' ').collect();
     let person = pending.name.as_deref().or(pending.sub.as_deref()).unwrap_or("?");
     let host = redirect_host(&pending.redirect_uri);
+    let document_host = Fetcher::is_document_url(&pending.client_id).then(|| url_host(&pending.client_id));
+    let origin = match &document_host {
+        Some(host) => ClientOrigin::Document { host },
+        None => ClientOrigin::Registered,
+    };
     let html = pages::consent(
         Lang::negotiate(req),
         &ConsentView {
             client_name: &pending.client_name,
+            origin,
             redirect_host: &host,
             scopes: &scopes,
             person,

@@ -36,7 +36,6 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::{AuthServerConfig, ConfigError, Deployment, Lifetimes, SignIn, UpstreamConfig};
 pub use keys::{KeyError, PublicKey, SigningKey};
 
-pub use dochiya_domain::scopes::{SCOPE_READ, SCOPE_WRITE};
 /// Every scope this server grants, in the order they are advertised.
 pub const SCOPES: [&str; 2] = dochiya_domain::scopes::SCOPES_SUPPORTED;
 

@@ -98,6 +98,9 @@ struct Words {
     read: &'static str,
     write: &'static str,
     returns_to: &'static str,
+    /// Around the host a client document names: before it, after it.
+    published_at: (&'static str, &'static str),
+    unverified: &'static str,
     signed_in_as: &'static str,
     remember: &'static str,
     allow: &'static str,
@@ -117,6 +120,8 @@ const EN: Words = Words {
     read: "See your ledgers: vaults, accounts, transactions, balances and reports",
     write: "Change your ledgers: record and void transactions, create and rename vaults and accounts, save balance snapshots",
     returns_to: "After you choose, you go back to",
+    published_at: ("published at ", ""),
+    unverified: "unverified: the app gave itself this name when it registered",
     signed_in_as: "Signed in as",
     remember: "Remember my choice for this app",
     allow: "Allow",
@@ -136,6 +141,8 @@ const KO: Words = Words {
     read: "가계부 보기: 금고, 계정, 거래, 잔액과 보고서",
     write: "가계부 바꾸기: 거래 기록과 취소, 금고와 계정 만들기와 이름 바꾸기, 잔액 스냅샷 저장",
     returns_to: "선택하면 다음 주소로 돌아갑니다:",
+    published_at: ("", "에 게시된 앱"),
+    unverified: "확인되지 않음: 앱이 등록할 때 스스로 붙인 이름입니다",
     signed_in_as: "로그인한 사람:",
     remember: "이 앱에 대한 선택 기억하기",
     allow: "허용",
@@ -192,11 +199,26 @@ pub fn signin(lang: Lang, request_id: &str, csrf: &str) -> String {
     page(lang, w.signin_title, &body)
 }
 
+/// Where a client's name comes from, as the consent page says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClientOrigin<'a> {
+    /// A Client ID Metadata Document: the host its `client_id` URL names (the CIMD draft:
+    /// the server SHOULD show it), the one part of its identity the client cannot choose.
+    Document {
+        /// The `client_id` URL's host (and port, when it names one).
+        host: &'a str,
+    },
+    /// Dynamically registered: the name is whatever the registration said, unverified.
+    Registered,
+}
+
 /// What the consent page shows.
 #[derive(Debug)]
 pub struct ConsentView<'a> {
     /// The client's name.
     pub client_name: &'a str,
+    /// Where that name comes from.
+    pub origin: ClientOrigin<'a>,
     /// Where the answer goes (host of the redirect URI).
     pub redirect_host: &'a str,
     /// Granted scopes.
@@ -215,16 +237,26 @@ pub fn consent(lang: Lang, view: &ConsentView<'_>) -> String {
     let mut items = String::new();
     for scope in view.scopes {
         let text = match *scope {
-            crate::SCOPE_READ => w.read,
-            crate::SCOPE_WRITE => w.write,
+            dochiya_domain::scopes::SCOPE_READ => w.read,
+            dochiya_domain::scopes::SCOPE_WRITE => w.write,
             _ => continue,
         };
         items.push_str(&format!("<li>{}</li>", escape(text)));
     }
+    // Beside the name, what vouches for it: the host of its document, or nothing.
+    let marked = match view.origin {
+        ClientOrigin::Document { host } => format!(
+            " <span class=\"origin\">({}<strong class=\"host\">{}</strong>{})</span>",
+            escape(w.published_at.0),
+            escape(host),
+            escape(w.published_at.1)
+        ),
+        ClientOrigin::Registered => format!(" <span class=\"unverified\">({})</span>", escape(w.unverified)),
+    };
     let body = format!(
         "<h1>{title}</h1>\
          <p class=\"who\">{signed_in} <strong>{person}</strong></p>\
-         <p><strong class=\"client\">{client}</strong> {wants}</p><ul>{items}</ul>\
+         <p><strong class=\"client\">{client}</strong>{marked} {wants}</p><ul>{items}</ul>\
          <p>{returns} <strong class=\"host\">{host}</strong></p>\
          <form method=\"post\" action=\"{action}\">\
          <input type=\"hidden\" name=\"request\" value=\"{id}\">\
@@ -278,6 +310,7 @@ button.secondary{background:#e4e2dc;color:#1d1d1b}\
 .buttons{display:flex;gap:.8rem;flex-wrap:wrap}\
 .host,.client{word-break:break-all}\
 .error{color:#8a1c1c}\
+.origin,.unverified{font-size:.9rem}.unverified{color:#7a4b00}\
 ";
 
 /// `GET /oauth/style.css`.
@@ -326,6 +359,9 @@ mod tests {
             Lang::En,
             &ConsentView {
                 client_name: "<script>alert(1)</script>",
+                origin: ClientOrigin::Document {
+                    host: "<b>app.example",
+                },
                 redirect_host: "a\"b.example",
                 scopes: &["ledger:read"],
                 person: "x&y",
@@ -337,6 +373,7 @@ mod tests {
         assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
         assert!(html.contains("a&quot;b.example"));
         assert!(html.contains("x&amp;y"));
+        assert!(html.contains("&lt;b&gt;app.example"));
         assert!(!html.contains("Change your ledgers"));
     }
 
@@ -346,6 +383,7 @@ mod tests {
             Lang::Ko,
             &ConsentView {
                 client_name: "Claude",
+                origin: ClientOrigin::Registered,
                 redirect_host: "claude.ai",
                 scopes: &["ledger:read", "ledger:write"],
                 person: "도치",
@@ -357,5 +395,42 @@ mod tests {
         assert!(html.contains("가계부 보기"));
         assert!(html.contains("가계부 바꾸기"));
         assert!(html.contains(">허용<"));
+        assert!(html.contains("(확인되지 않음: 앱이 등록할 때 스스로 붙인 이름입니다)"));
+    }
+
+    /// A document client is shown with the host its metadata lives at and no mark; a
+    /// registered one's self-chosen name is marked unverified, and no host is claimed.
+    #[test]
+    fn the_consent_page_says_where_a_clients_name_comes_from() {
+        let view = |origin| ConsentView {
+            client_name: "Claude",
+            origin,
+            redirect_host: "claude.ai",
+            scopes: &["ledger:read"],
+            person: "도치",
+            request_id: "r",
+            csrf: "c",
+        };
+        let document = consent(Lang::En, &view(ClientOrigin::Document { host: "claude.ai" }));
+        assert!(
+            document.contains(
+                "<strong class=\"client\">Claude</strong> <span class=\"origin\">(published at <strong class=\"host\">claude.ai</strong>)</span> wants to:"
+            ),
+            "{document}"
+        );
+        assert!(!document.contains("unverified"));
+        let korean = consent(Lang::Ko, &view(ClientOrigin::Document { host: "claude.ai" }));
+        assert!(
+            korean.contains("(<strong class=\"host\">claude.ai</strong>에 게시된 앱)"),
+            "{korean}"
+        );
+        let registered = consent(Lang::En, &view(ClientOrigin::Registered));
+        assert!(
+            registered.contains(
+                "<strong class=\"client\">Claude</strong> <span class=\"unverified\">(unverified: the app gave itself this name when it registered)</span> wants to:"
+            ),
+            "{registered}"
+        );
+        assert!(!registered.contains("published at"));
     }
 }

@@ -297,7 +297,13 @@ async fn token_response(server: &AuthServer, family: &Family, scope: &str, refre
 
 /// `POST /oauth/revoke` (RFC 7009): a refresh token revokes its family; an access token
 /// of ours revokes the family it came from (the access token itself lives out its hour:
-/// the resource verifies tokens without a store read). Always 200 for a well-formed request.
+/// the resource verifies tokens without a store read).
+///
+/// One rule (decision 050): the client names itself with `client_id`, as at `/token`
+/// (public clients have no secret; RFC 7009 §2.1 has the client authenticated or
+/// identified), and a token is revoked only for the client it was issued to. No
+/// `client_id` is `invalid_client`; another client's token is `invalid_grant` and stays
+/// live; a token that is not ours, malformed or already revoked is a 200 (§2.2).
 pub async fn revoke(server: &AuthServer, req: &Request<Bytes>) -> Response<Bytes> {
     let params = match web::form(req) {
         Ok(p) => p,
@@ -306,7 +312,9 @@ pub async fn revoke(server: &AuthServer, req: &Request<Bytes>) -> Response<Bytes
     let Some(token) = params.get("token") else {
         return web::oauth_error("invalid_request", "token is required");
     };
-    let client_id = params.get("client_id");
+    let Some(client_id) = params.get("client_id") else {
+        return web::oauth_error("invalid_client", "client_id is required (public clients)");
+    };
     let sid = match refresh_family(token) {
         Some((_, sid)) => Some(sid),
         None => server
@@ -314,20 +322,25 @@ pub async fn revoke(server: &AuthServer, req: &Request<Bytes>) -> Response<Bytes
             .verify_own(token)
             .and_then(|claims| claims.get("sid").and_then(|v| v.as_str()).map(str::to_owned)),
     };
-    if let Some(sid) = sid.filter(|s| web::looks_like_token(s)) {
-        let family = match server.store.get(&state::family_key(&sid)).await {
-            Ok(item) => item.and_then(|i| Family::from_item(&sid, &i.attrs)),
-            Err(e) => return store_failure(&e),
-        };
-        // A client may revoke only its own tokens (RFC 7009 §2.1); the token proves the rest.
-        if let Some(family) = family
-            && client_id.is_none_or(|c| c == family.client_id)
-        {
-            if let Err(e) = Family::revoke(&*server.store, &sid).await {
-                return store_failure(&e);
-            }
-            tracing::info!("a grant was revoked");
+    let Some(sid) = sid.filter(|s| web::looks_like_token(s)) else {
+        return web::json(StatusCode::OK, &json!({}), true);
+    };
+    let family = match server.store.get(&state::family_key(&sid)).await {
+        Ok(item) => item.and_then(|i| Family::from_item(&sid, &i.attrs)),
+        Err(e) => return store_failure(&e),
+    };
+    match family {
+        Some(family) if family.client_id != client_id => {
+            tracing::warn!("a client tried to revoke another client's token");
+            web::oauth_error("invalid_grant", "the token was issued to another client")
         }
+        Some(_) => match Family::revoke(&*server.store, &sid).await {
+            Ok(()) => {
+                tracing::info!("a grant was revoked");
+                web::json(StatusCode::OK, &json!({}), true)
+            }
+            Err(e) => store_failure(&e),
+        },
+        None => web::json(StatusCode::OK, &json!({}), true),
     }
-    web::json(StatusCode::OK, &json!({}), true)
 }

@@ -158,7 +158,8 @@ pub fn preflight() -> Response<Bytes> {
 }
 
 /// The content security policy of every page: no script at all, styles from us only, no
-/// framing, forms post to us (and, after consent, redirect to `redirect_source`).
+/// framing, forms post to us (and, after the consent post or a sign-in post a remembered
+/// consent answers, redirect to `redirect_source`: browsers apply form-action to redirects).
 pub fn csp(redirect_source: Option<&str>) -> String {
     let mut form_action = "'self'".to_owned();
     if let Some(source) = redirect_source {

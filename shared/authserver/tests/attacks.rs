@@ -386,10 +386,13 @@ const NOT_PUBLIC: &str =
 async fn a_client_document_on_a_private_or_loopback_address_is_refused_in_every_mode() {
     let port =
         serve(|_, port| Canned::json(&document(&format!("https://127.0.0.1:{port}/client.json")))).await;
-    // Local mode too (it used to fetch all of these): only http://127.0.0.1 is allowed there.
+    // Local mode too (it used to fetch all of these): only http:// and https://127.0.0.1,
+    // spelled so, are allowed there.
+    let loopback = format!("https://127.0.0.1:{port}/client.json");
+    assert!(authorize_error(&aws(), &loopback).await.contains(NOT_PUBLIC));
     for h in [aws(), Harness::new()] {
         for id in [
-            format!("https://127.0.0.1:{port}/client.json"),
+            format!("https://127.0.0.2:{port}/client.json"),
             format!("https://localhost:{port}/client.json"),
             format!("https://2130706433:{port}/client.json"),
             "https://10.1.2.3/client.json".to_owned(),

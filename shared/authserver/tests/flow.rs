@@ -489,3 +489,112 @@ async fn registration_refuses_confidential_clients_and_unsafe_redirects() {
     let r = h.send(post(serde_json::json!({ "redirect_uris": [] }))).await;
     assert_eq!(json(&r)["error"], "invalid_redirect_uri");
 }
+
+/// A client's refresh token, from a whole sign-in as `name`.
+async fn refresh_token_of(h: &Harness, client: &str, name: &str) -> String {
+    let (verifier_text, challenge) = pkce();
+    let back = sign_in_and_allow(
+        h,
+        &mut Browser::default(),
+        &Ask {
+            client_id: client,
+            redirect: REDIRECT,
+            challenge: &challenge,
+            scope: None,
+            resource: None,
+            state: "s",
+        },
+        name,
+    )
+    .await;
+    let r = redeem(h, client, &param(&back, "code").unwrap(), &verifier_text).await;
+    json(&r)["refresh_token"].as_str().unwrap().to_owned()
+}
+
+async fn revoke(h: &Harness, pairs: &[(&str, &str)]) -> http::Response<bytes::Bytes> {
+    h.send(
+        Request::post("/oauth/revoke")
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(form(pairs))
+            .unwrap(),
+    )
+    .await
+}
+
+/// One rule (decision 050): the client names itself, and a token is revoked only for
+/// the client it was issued to; a token that is not ours is a quiet 200 (RFC 7009 §2.2).
+#[tokio::test]
+async fn revocation_needs_the_client_the_token_was_issued_to() {
+    let h = Harness::new();
+    let mine = h.register(REDIRECT).await;
+    let other = h.register(REDIRECT).await;
+    let rt = refresh_token_of(&h, &mine, "kim").await;
+    // No client named: refused, and the token still works.
+    let r = revoke(&h, &[("token", &rt)]).await;
+    assert_eq!(
+        (r.status(), json(&r)),
+        (
+            StatusCode::UNAUTHORIZED,
+            serde_json::json!({"error": "invalid_client", "error_description": "client_id is required (public clients)"})
+        )
+    );
+    // Another client: refused, and the token still works.
+    let r = revoke(&h, &[("token", &rt), ("client_id", &other)]).await;
+    assert_eq!(
+        (r.status(), json(&r)),
+        (
+            StatusCode::BAD_REQUEST,
+            serde_json::json!({"error": "invalid_grant", "error_description": "the token was issued to another client"})
+        )
+    );
+    let r = refresh(&h, &mine, &rt, None).await;
+    assert_eq!(r.status(), StatusCode::OK, "{}", text(&r));
+    let rt = json(&r)["refresh_token"].as_str().unwrap().to_owned();
+    // Its own client: revoked.
+    let r = revoke(&h, &[("token", &rt), ("client_id", &mine)]).await;
+    assert_eq!((r.status(), json(&r)), (StatusCode::OK, serde_json::json!({})));
+    let r = refresh(&h, &mine, &rt, None).await;
+    assert_eq!(json(&r)["error"], "invalid_grant");
+    // Not a token of ours, or revoked already: 200, nothing to say.
+    for token in ["not-a-token", rt.as_str()] {
+        let r = revoke(&h, &[("token", token), ("client_id", &mine)]).await;
+        assert_eq!(
+            (r.status(), json(&r)),
+            (StatusCode::OK, serde_json::json!({})),
+            "{token}"
+        );
+    }
+}
+
+/// With a remembered consent the sign-in post is answered with the redirect to the
+/// client; browsers apply the page's form-action to that redirect, so the sign-in page
+/// allows the request's redirect origin (as the consent page does) and no other.
+#[tokio::test]
+async fn the_sign_in_page_lets_its_post_reach_the_clients_redirect() {
+    let h = Harness::new();
+    let client = h.register(REDIRECT).await;
+    let (_, challenge) = pkce();
+    let ask = Ask {
+        client_id: &client,
+        redirect: REDIRECT,
+        challenge: &challenge,
+        scope: None,
+        resource: None,
+        state: "s",
+    };
+    let mut browser = Browser::default();
+    let r = browser.get(&h, &ask.url()).await;
+    let page = browser.get(&h, &location(&r)).await;
+    let origin = reqwest::Url::parse(REDIRECT)
+        .unwrap()
+        .origin()
+        .ascii_serialization();
+    assert_eq!(
+        page.headers()["content-security-policy"],
+        format!(
+            "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self' {origin}; \
+             frame-ancestors 'none'; base-uri 'none'"
+        )
+        .as_str()
+    );
+}

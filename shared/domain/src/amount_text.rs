@@ -6,6 +6,7 @@
 
 use super::ParseError;
 use super::money::Decimal;
+use dochiya_quote::quote;
 
 impl Decimal {
     /// Parse the text of a decimal string: optional `-`, digits, optional `.` and digits.
@@ -71,7 +72,8 @@ pub(super) fn explain(t: &str) -> Option<String> {
     }
     if let Some(v) = exponent(t) {
         return Some(format!(
-            "\"{t}\" uses exponent notation; an amount is plain digits in the vault's currency, with \".\" for decimals: send \"{v}\""
+            "{t} uses exponent notation; an amount is plain digits in the vault's currency, with \".\" for decimals: send \"{v}\"",
+            t = quote(t)
         ));
     }
     let mut problems: Vec<String> = Vec::new();
@@ -140,9 +142,12 @@ pub(super) fn explain(t: &str) -> Option<String> {
     Some(match value {
         Some(v) => {
             let sign = if negative && !v.is_zero() { "-" } else { "" };
-            format!("\"{t}\" has {listed}; {advice}: send \"{sign}{v}\"")
+            format!("{t} has {listed}; {advice}: send \"{sign}{v}\"", t = quote(t))
         }
-        None => format!("\"{t}\" has {listed}; {advice}, like \"12500\" or \"12.50\""),
+        None => format!(
+            "{t} has {listed}; {advice}, like \"12500\" or \"12.50\"",
+            t = quote(t)
+        ),
     })
 }
 
@@ -216,7 +221,8 @@ pub fn other_currency(t: &str, vault: &str) -> Option<String> {
         .and_then(|(mark, _, _)| currency_of(&mark).map(str::to_string))?;
     (named != vault).then(|| {
         format!(
-            "\"{t}\" is an amount in {named}, but this vault keeps {vault}: send the amount actually charged in {vault} (as the card statement or receipt shows it), as plain digits; do not convert it yourself"
+            "{t} is an amount in {named}, but this vault keeps {vault}: send the amount actually charged in {vault} (as the card statement or receipt shows it), as plain digits; do not convert it yourself",
+            t = quote(t)
         )
     })
 }

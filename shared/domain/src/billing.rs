@@ -182,6 +182,13 @@ impl Installments {
         u8::try_from(k).ok().filter(|k| (1..=self.0).contains(k))
     }
 
+    /// How many parts come after the bill paid in `bill`, for a purchase whose first
+    /// part is on the bill of `first` (all of them when `bill` is before the first).
+    pub fn parts_after(self, first: YearMonth, bill: YearMonth) -> u8 {
+        let billed = (months_between(first, bill) + 1).clamp(0, i64::from(self.0));
+        self.0 - u8::try_from(billed).unwrap_or(self.0)
+    }
+
     /// The latest bill month any card's cycle could put the last part of a purchase
     /// dated `date` on: the charge closes in its month or the next and is paid then
     /// or a month later. Independent of the card's settings, so changing them never
@@ -189,6 +196,56 @@ impl Installments {
     pub fn last_bill_bound(self, date: LocalDate) -> YearMonth {
         shifted(date.month(), i64::from(self.0) + 1)
     }
+}
+
+/// The part a statement line says it is, from its memo: `n/m` after the word 할부
+/// ("삼성 TV 할부 2/3", "할부(2/3)") or followed by 회차 / 회 ("2/3회차"), with
+/// 1 ≤ n ≤ m and m a count of installments. The first such `n/m` counts; a date
+/// like `12/05` (n > m) is skipped.
+pub fn installment_part(memo: &str) -> Option<(u8, u8)> {
+    let says_installment = memo.contains("할부");
+    let chars: Vec<char> = memo.chars().collect();
+    let digits_at = |mut i: usize| {
+        let start = i;
+        while i < chars.len() && chars[i].is_ascii_digit() {
+            i += 1;
+        }
+        (chars[start..i].iter().collect::<String>(), i)
+    };
+    let skip_spaces = |mut i: usize| {
+        while i < chars.len() && chars[i] == ' ' {
+            i += 1;
+        }
+        i
+    };
+    let mut i = 0;
+    while i < chars.len() {
+        // The start of a run of digits.
+        if !chars[i].is_ascii_digit() || (i > 0 && chars[i - 1].is_ascii_digit()) {
+            i += 1;
+            continue;
+        }
+        let (n, after_n) = digits_at(i);
+        let slash = skip_spaces(after_n);
+        if chars.get(slash) != Some(&'/') {
+            i = after_n;
+            continue;
+        }
+        let m_at = skip_spaces(slash + 1);
+        let (m, after_m) = digits_at(m_at);
+        let rest: String = chars[skip_spaces(after_m)..].iter().take(2).collect();
+        let part = (n.parse::<u8>(), m.parse::<u8>());
+        if let (Ok(n), Ok(m)) = part
+            && (says_installment || rest.starts_with('회'))
+            && n >= 1
+            && n <= m
+            && (MIN_INSTALLMENTS..=MAX_INSTALLMENTS).contains(&i64::from(m))
+        {
+            return Some((n, m));
+        }
+        i = after_n;
+    }
+    None
 }
 
 #[cfg(test)]
@@ -370,6 +427,49 @@ mod tests {
                     "{bad} is not a number of installments; send 2–36 (months), or leave it out for a one-time charge"
                 )
             );
+        }
+    }
+
+    #[test]
+    fn parts_after_a_bill_count_down_to_none() {
+        let three = Installments::new(3).unwrap();
+        let first = m("2026-12");
+        let after = |bill: &str| three.parts_after(first, m(bill));
+        assert_eq!(
+            [
+                after("2026-10"),
+                after("2026-11"),
+                after("2026-12"),
+                after("2027-01"),
+                after("2027-02"),
+                after("2030-01")
+            ],
+            [3, 3, 2, 1, 0, 0]
+        );
+    }
+
+    #[test]
+    fn a_statement_line_names_its_installment_part() {
+        let cases = [
+            ("삼성 TV 할부 2/3", Some((2, 3))),
+            ("할부(1/12) 냉장고", Some((1, 12))),
+            ("할부 3 / 3", Some((3, 3))),
+            ("냉장고 2/10회차", Some((2, 10))),
+            ("냉장고 [2/10 회]", Some((2, 10))),
+            // A date first is skipped, the part after it found.
+            ("12/05 할부 2/3", Some((2, 3))),
+            // No word that says installment; a part past the count; one part only.
+            ("영화 2/3", None),
+            ("할부 4/3", None),
+            ("할부 1/1", None),
+            ("할부 0/3", None),
+            ("할부 2/37", None),
+            ("할부 3개월", None),
+            ("", None),
+            ("할부 999999999999/3", None),
+        ];
+        for (memo, part) in cases {
+            assert_eq!(installment_part(memo), part, "{memo}");
         }
     }
 

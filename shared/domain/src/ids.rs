@@ -1,6 +1,7 @@
 //! Identifiers: transaction ids (64-bit, time-ordered, above 2^53), vault and
 //! account UUIDs, and the person a request acts for.
 
+use dochiya_quote::quote;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -29,23 +30,27 @@ impl TransactionId {
         let t = text.trim();
         if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
             return Err(ParseError::new(format!(
-                "\"{t}\" is not a transaction id; ids are decimal strings of digits, like \"{}\"; copy transactionId from list_transactions",
-                TransactionId(HIGH_BIT | 1)
+                "{t} is not a transaction id; ids are decimal strings of digits, like \"{}\"; copy transactionId from list_transactions",
+                TransactionId(HIGH_BIT | 1),
+                t = quote(t)
             )));
         }
         if t.len() > 1 && t.starts_with('0') {
             return Err(ParseError::new(format!(
-                "\"{t}\" is not a transaction id: ids have no leading zeros"
+                "{t} is not a transaction id: ids have no leading zeros",
+                t = quote(t)
             )));
         }
         let n: u64 = t.parse().map_err(|_| {
             ParseError::new(format!(
-                "\"{t}\" is not a transaction id: it is larger than any 64-bit id"
+                "{t} is not a transaction id: it is larger than any 64-bit id",
+                t = quote(t)
             ))
         })?;
         TransactionId::from_u64(n).ok_or_else(|| {
             ParseError::new(format!(
-                "\"{t}\" is not a transaction id: every id is above 2^53 (9007199254740992); copy transactionId exactly from list_transactions"
+                "{t} is not a transaction id: every id is above 2^53 (9007199254740992); copy transactionId exactly from list_transactions",
+                t = quote(t)
             ))
         })
     }
@@ -100,7 +105,7 @@ macro_rules! uuid_id {
             pub fn parse(text: &str) -> Result<Self, ParseError> {
                 uuid::Uuid::try_parse(text.trim())
                     .map(Self)
-                    .map_err(|_| ParseError::new(format!("\"{}\" is not a {} id (a UUID)", text.trim(), $what)))
+                    .map_err(|_| ParseError::new(format!("{} is not a {} id (a UUID)", quote(text.trim()), $what)))
             }
         }
 

@@ -1,6 +1,7 @@
 //! Domain values, each parsed once at the edge and valid from then on:
 //! money, ids, names, dates and account kinds.
 
+use dochiya_quote::quote;
 mod amount_text;
 mod billing;
 mod direction;
@@ -19,7 +20,8 @@ mod properties_tests;
 
 pub use amount_text::other_currency;
 pub use billing::{
-    BillDates, Billing, BillingError, Installments, MAX_INSTALLMENTS, MIN_INSTALLMENTS, months_between,
+    BillDates, Billing, BillingError, Installments, MAX_INSTALLMENTS, MIN_INSTALLMENTS, installment_part,
+    months_between,
 };
 pub use direction::{Reading, reading};
 pub use ids::{
@@ -94,7 +96,8 @@ impl AccountKind {
             "expense" => Ok(AccountKind::Expense),
             "equity" => Ok(AccountKind::Equity),
             other => Err(ParseError::new(format!(
-                "\"{other}\" is not an account kind; use asset, liability, income, expense or equity"
+                "{} is not an account kind; use asset, liability, income, expense or equity",
+                quote(other)
             ))),
         }
     }

@@ -5,6 +5,7 @@
 //! from the exact JSON text), and only becomes [`Money`] once the vault's currency
 //! is known: more decimals than the currency has are refused, never rounded.
 
+use dochiya_quote::quote;
 use std::fmt;
 
 use super::ParseError;
@@ -87,8 +88,8 @@ impl Currency {
             .map(|&(code, exponent)| Currency { code, exponent })
             .ok_or_else(|| {
                 ParseError::new(format!(
-                    "\"{}\" is not a supported ISO 4217 currency code; use one of {}",
-                    text.trim(),
+                    "{} is not a supported ISO 4217 currency code; use one of {}",
+                    quote(text.trim()),
                     CURRENCIES.iter().map(|(c, _)| *c).collect::<Vec<_>>().join(", ")
                 ))
             })
@@ -137,12 +138,14 @@ impl Decimal {
     pub(super) fn parse_plain(t: &str) -> Result<Decimal, ParseError> {
         if t.contains(',') || t.contains('_') || t.contains(' ') || t.contains('\'') {
             return Err(ParseError::new(format!(
-                "\"{t}\" has digit separators; write the plain number without commas or spaces, like \"12500\" (a decimal point is written \".\")"
+                "{t} has digit separators; write the plain number without commas or spaces, like \"12500\" (a decimal point is written \".\")",
+                t = quote(t)
             )));
         }
         if t.contains(['e', 'E']) {
             return Err(ParseError::new(format!(
-                "\"{t}\" uses exponent notation; write the plain decimal number instead (for example \"1000\", not \"1e3\")"
+                "{t} uses exponent notation; write the plain decimal number instead (for example \"1000\", not \"1e3\")",
+                t = quote(t)
             )));
         }
         let (negative, body) = match t.strip_prefix('-') {
@@ -156,14 +159,16 @@ impl Decimal {
         let digits_only = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
         if !digits_only(int_part) || frac_part.is_some_and(|f| !digits_only(f)) {
             return Err(ParseError::new(format!(
-                "\"{t}\" is not a plain decimal number; write digits with an optional \"-\" and \".\", like \"12500\" or \"-12.50\""
+                "{t} is not a plain decimal number; write digits with an optional \"-\" and \".\", like \"12500\" or \"-12.50\"",
+                t = quote(t)
             )));
         }
         let frac = frac_part.unwrap_or("").trim_end_matches('0');
         let int = int_part.trim_start_matches('0');
         if int.len() + frac.len() > MAX_DIGITS {
             return Err(ParseError::new(format!(
-                "\"{t}\" has too many digits to be an amount"
+                "{t} has too many digits to be an amount",
+                t = quote(t)
             )));
         }
         let mut mantissa: i128 = 0;

@@ -5,6 +5,7 @@
 //! date to an optional end, both included. "Due" is decided by the caller with the
 //! vault's own `today` ([`super::VaultZone::date_at`]).
 
+use dochiya_quote::quote;
 use std::fmt;
 
 use super::{LocalDate, ParseError, YearMonth};
@@ -28,7 +29,8 @@ impl Every {
             "month" => Ok(Every::Month),
             "year" => Ok(Every::Year),
             other => Err(ParseError::new(format!(
-                "\"{other}\" is not a period; send \"month\" or \"year\""
+                "{} is not a period; send \"month\" or \"year\"",
+                quote(other)
             ))),
         }
     }

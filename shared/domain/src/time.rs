@@ -3,6 +3,7 @@
 //! A Lambda's clock is UTC; "today" is computed in the vault's IANA zone
 //! (bundled tzdb via `jiff`), because a model does not know the date.
 
+use dochiya_quote::quote;
 use std::fmt;
 use std::sync::Mutex;
 
@@ -34,7 +35,8 @@ impl LocalDate {
                 .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
         if !shape_ok {
             return Err(ParseError::new(format!(
-                "\"{t}\" is not a date; write it as YYYY-MM-DD, like \"2026-03-01\""
+                "{t} is not a date; write it as YYYY-MM-DD, like \"2026-03-01\"",
+                t = quote(t)
             )));
         }
         let num = |s: &str| s.parse::<i16>().unwrap_or(0);
@@ -121,7 +123,8 @@ impl YearMonth {
         let full = format!("{t}-01");
         LocalDate::parse(&full).map(LocalDate::month).map_err(|_| {
             ParseError::new(format!(
-                "\"{t}\" is not a month; write it as YYYY-MM, like \"2026-03\""
+                "{t} is not a month; write it as YYYY-MM, like \"2026-03\"",
+                t = quote(t)
             ))
         })
     }
@@ -212,7 +215,10 @@ impl VaultZone {
             ));
         }
         let tz = TimeZone::get(name).map_err(|_| {
-            ParseError::new(format!("\"{name}\" is not a known IANA time zone; use a name like \"Asia/Seoul\" or \"America/New_York\""))
+            ParseError::new(format!(
+                "{} is not a known IANA time zone; use a name like \"Asia/Seoul\" or \"America/New_York\"",
+                quote(name)
+            ))
         })?;
         let canonical = tz.iana_name().unwrap_or(name).to_string();
         Ok(VaultZone { name: canonical, tz })

@@ -8,10 +8,10 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use dochiya_ledger::domain::{AccountKind, Decimal, Entropy, ManualClock, PersonId};
+use dochiya_domain::{AccountKind, Decimal, Entropy, ManualClock, PersonId};
 use dochiya_ledger::ledger::{NewAccount, NewTransaction, NewVault};
 use dochiya_ledger::{Ledger, LedgerConfig};
-use dochiya_testkit::store::memory::MemoryStore;
+use dochiya_testkit::memory::MemoryStore;
 
 /// Fresh bits every time but for the low 20, the ones a transaction id takes.
 #[derive(Default)]

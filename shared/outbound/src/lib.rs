@@ -9,8 +9,9 @@
 //! meet the same check) or a `localhost` name. A host name is resolved by our own
 //! resolver, which refuses the name when any of its addresses is not public (so one
 //! public and one private answer cannot be raced). The one exception is local: with
-//! [`Allowance::LocalLoopbackHttp`], `http://127.0.0.1` (literally, any port) is
-//! allowed, for the local server's own sign-in and its browser tests
+//! [`Allowance::LocalLoopbackHttp`], `http://127.0.0.1` and `https://127.0.0.1`
+//! (literally, any port) are allowed, for the local server's own sign-in and its browser
+//! tests (a client that insists on an https document URL, like the MCP Inspector)
 //! (docs/decisions/033-one-address-policy-for-outbound-fetches.md).
 //!
 //! The resolver is injectable, and every connector call is counted, so a test can
@@ -37,7 +38,8 @@ use reqwest::dns::{Addrs, Name, Resolving};
 pub enum Allowance {
     /// Public https addresses only (AWS, and every fetch a web page can trigger remotely).
     PublicOnly,
-    /// Also `http://127.0.0.1` (literally; any port): the local server's test path.
+    /// Also `http://127.0.0.1` and `https://127.0.0.1` (literally; any port): the local
+    /// server's test path.
     LocalLoopbackHttp,
 }
 
@@ -156,12 +158,16 @@ impl Policy {
     }
 }
 
-/// `http://127.0.0.1[:port]/…` spelled exactly so (not `localhost`, not another loopback).
+/// `http://127.0.0.1[:port]/…` or `https://127.0.0.1[:port]/…` spelled exactly so (not
+/// `localhost`, not another loopback, not another spelling of the address).
 fn is_local_allowance(text: &str, url: &Url) -> bool {
-    let spelled = text
-        .strip_prefix("http://127.0.0.1")
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with([':', '/', '?']));
-    spelled && url.scheme() == "http" && url.host() == Some(url::Host::Ipv4(std::net::Ipv4Addr::LOCALHOST))
+    let spelled = ["http://127.0.0.1", "https://127.0.0.1"].iter().any(|prefix| {
+        text.strip_prefix(prefix)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with([':', '/', '?']))
+    });
+    spelled
+        && matches!(url.scheme(), "http" | "https")
+        && url.host() == Some(url::Host::Ipv4(std::net::Ipv4Addr::LOCALHOST))
 }
 
 /// Whether a reqwest error comes from the policy refusing a resolved address.
@@ -369,7 +375,7 @@ mod tests {
             ("https://0251.0376.0251.0376/c", "169.254.169.254"),
             ("https://0x7f.1/c", "127.0.0.1"),
             ("https://100.64.1.1/c", "100.64.1.1"),
-            ("https://127.0.0.1:8443/c", "127.0.0.1"),
+            ("https://127.0.0.2:8443/c", "127.0.0.2"),
             ("https://localhost/c", "localhost"),
             ("https://app.localhost./c", "app.localhost."),
         ] {
@@ -386,12 +392,24 @@ mod tests {
     }
 
     #[test]
-    fn the_local_allowance_is_http_127_0_0_1_spelled_so_and_nothing_else() {
+    fn the_local_allowance_is_127_0_0_1_spelled_so_and_nothing_else() {
         let local = Policy::new(Allowance::LocalLoopbackHttp);
         let public = Policy::new(Allowance::PublicOnly);
         assert!(local.check("http://127.0.0.1:9000/client.json").is_ok());
         assert!(local.check("http://127.0.0.1/x").is_ok());
+        assert!(local.check("https://127.0.0.1:9443/client.json").is_ok());
         assert_eq!(public.check("http://127.0.0.1:9000/x"), Err(Refusal::NotHttps));
+        assert_eq!(
+            public.check("https://127.0.0.1:9443/x"),
+            Err(Refusal::NotPublic("127.0.0.1".into()))
+        );
+        for url in [
+            "https://localhost:9443/x",
+            "https://0x7f.1:9443/x",
+            "https://2130706433/x",
+        ] {
+            assert!(local.check(url).is_err(), "{url}");
+        }
         for url in [
             "http://localhost:9000/x",
             "http://127.0.0.2:9000/x",

@@ -7,6 +7,7 @@
 use std::borrow::Cow;
 use std::error::Error as StdError;
 
+use dochiya_quote::{cut, quote};
 use http::StatusCode;
 use serde_json::{Value, json};
 
@@ -81,7 +82,11 @@ impl RpcError {
         } else {
             StatusCode::OK
         };
-        Self::new(status, METHOD_NOT_FOUND, format!("Method not found: {method}"))
+        Self::new(
+            status,
+            METHOD_NOT_FOUND,
+            format!("Method not found: {}", cut(method)),
+        )
     }
 
     /// In-band 200/-32602: unknown tool, bad cursor, malformed params.
@@ -97,12 +102,8 @@ impl RpcError {
         } else {
             -32002
         };
-        // URIs are short; a long one is described, not echoed back.
-        let shown = if uri.len() > 256 {
-            "(a URI over 256 bytes)"
-        } else {
-            uri
-        };
+        // `data.uri` names it as the message does: at most 64 characters of it.
+        let shown = cut(uri).to_string();
         Self::new(StatusCode::OK, code, format!("Resource not found: {shown}"))
             .with_data(json!({ "uri": shown }))
     }
@@ -130,16 +131,19 @@ impl RpcError {
         Self::new(
             StatusCode::BAD_REQUEST,
             UNSUPPORTED_VERSION,
-            format!("Unsupported protocol version: {requested}"),
+            format!("Unsupported protocol version: {}", cut(requested)),
         )
-        .with_data(json!({ "supported": Version::MODERN, "requested": requested }))
+        .with_data(json!({ "supported": Version::MODERN, "requested": cut(requested).to_string() }))
     }
 
     /// 400/-32600: a legacy `MCP-Protocol-Version` header naming a revision we do not serve.
     pub fn unsupported_legacy_header(value: &str) -> Self {
         let supported: Vec<&str> = Version::ALL.iter().map(|v| v.as_str()).collect();
-        Self::invalid_request(format!("unsupported MCP-Protocol-Version header {value:?}"))
-            .with_data(json!({ "supported": supported, "requested": value }))
+        Self::invalid_request(format!(
+            "unsupported MCP-Protocol-Version header {}",
+            quote(value)
+        ))
+        .with_data(json!({ "supported": supported, "requested": cut(value).to_string() }))
     }
 
     /// 401 body beside the `WWW-Authenticate` challenge.

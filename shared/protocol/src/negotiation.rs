@@ -7,6 +7,7 @@
 //! header (absent → 2025-03-26). Whether the method exists is decided by dispatch, after this.
 
 use base64::Engine as _;
+use dochiya_quote::{cut, quote};
 use http::HeaderMap;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -170,7 +171,9 @@ fn modern(
         Ok(Some(h)) if h == method => {}
         Ok(Some(h)) => {
             return Err(RpcError::header_mismatch(format!(
-                "Mcp-Method {h:?} does not match method {method:?}"
+                "Mcp-Method {} does not match method {}",
+                quote(h),
+                quote(method)
             )));
         }
         Ok(None) => return Err(RpcError::header_mismatch("Mcp-Method header is required")),
@@ -190,7 +193,8 @@ fn modern(
             .ok_or_else(|| RpcError::header_mismatch("Mcp-Name has an invalid =?base64?…?= value"))?;
         if decoded != *body_name {
             return Err(RpcError::header_mismatch(format!(
-                "Mcp-Name does not match the body's {body_name:?}"
+                "Mcp-Name does not match the body's {}",
+                quote(body_name)
             )));
         }
     }
@@ -199,7 +203,9 @@ fn modern(
 
 fn mismatch(header: &str, body: &str) -> RpcError {
     RpcError::header_mismatch(format!(
-        "MCP-Protocol-Version {header} does not match _meta protocolVersion {body}"
+        "MCP-Protocol-Version {} does not match _meta protocolVersion {}",
+        cut(header),
+        cut(body)
     ))
 }
 

@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+use dochiya_quote::quote;
 use serde_json::{Map, Value, json};
 
 /// One argument a prompt takes (always a string, as MCP defines them).
@@ -60,7 +61,8 @@ impl PromptSpec {
     }
 
     /// Reads `prompts/get`'s `arguments` (absent or `null`: none): an object of strings,
-    /// each name declared, every required one present.
+    /// each name declared, every required one present. An argument sent as `null` is
+    /// absent, as a tool's optional argument is (docs/tools.md).
     pub(crate) fn arguments_from(&self, raw: Option<&str>) -> Result<PromptArguments, String> {
         let given: Map<String, Value> = match raw.map(str::trim) {
             None | Some("null") => Map::new(),
@@ -74,15 +76,17 @@ impl PromptSpec {
             let Some(declared) = self.arguments.iter().find(|a| a.name == name) else {
                 let known: Vec<&str> = self.arguments.iter().map(|a| a.name).collect();
                 return Err(format!(
-                    "prompt {} has no argument {name:?}; it takes {known:?}",
-                    self.name
+                    "prompt {} has no argument {}; it takes {known:?}",
+                    self.name,
+                    quote(&name)
                 ));
             };
             match value {
                 Value::String(s) => {
                     out.insert(declared.name.to_owned(), s);
                 }
-                _ => return Err(format!("argument {name:?} must be a string")),
+                Value::Null => {}
+                _ => return Err(format!("argument {} must be a string", quote(&name))),
             }
         }
         if let Some(missing) = self
@@ -148,6 +152,23 @@ mod tests {
         assert_eq!(
             SPEC.arguments_from(Some(r#"{"month": 3}"#)),
             Err("argument \"month\" must be a string".to_owned())
+        );
+        // null is absent, as for a tool's optional argument.
+        assert_eq!(
+            SPEC.arguments_from(Some(r#"{"month": "2026-03", "lang": null}"#)),
+            SPEC.arguments_from(Some(r#"{"month": "2026-03"}"#))
+        );
+        assert_eq!(
+            SPEC.arguments_from(Some(r#"{"month": null}"#)),
+            Err("missing required argument \"month\"".to_owned())
+        );
+        let long = "x".repeat(100_000);
+        assert_eq!(
+            SPEC.arguments_from(Some(&format!(r#"{{"month": "x", "{long}": "y"}}"#))),
+            Err(format!(
+                "prompt p has no argument \"{}…\" (100000 characters); it takes [\"lang\", \"month\"]",
+                "x".repeat(64)
+            ))
         );
         assert_eq!(
             SPEC.arguments_from(Some("[1]")),

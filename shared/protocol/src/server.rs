@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use bytes::Bytes;
+use dochiya_quote::cut;
 use futures::FutureExt as _;
 use http::{HeaderMap, HeaderValue, Request, Response, StatusCode, header};
 use serde_json::value::RawValue;
@@ -495,11 +496,7 @@ impl Server {
                     );
                 };
                 let Some(tool) = self.registry.get(&name) else {
-                    // Tool names are short; a long one is described, not echoed back.
-                    let message = match name.chars().count() {
-                        n if n > 64 => format!("Unknown tool: its name has {n} characters"),
-                        _ => format!("Unknown tool: {name}"),
-                    };
+                    let message = format!("Unknown tool: {}", cut(&name));
                     return fail(id, RpcError::invalid_params(message));
                 };
                 tracing::Span::current().record("tool", tool.spec().name);
@@ -549,12 +546,10 @@ impl Server {
         };
         let Some(prompt) = self.config.prompts.iter().find(|p| p.name == name) else {
             let known: Vec<&str> = self.config.prompts.iter().map(|p| p.name).collect();
-            let shown = if name.chars().count() > 64 {
-                "(too long)"
-            } else {
-                name.as_str()
-            };
-            return fail(id, format!("Unknown prompt: {shown}; the prompts are {known:?}"));
+            return fail(
+                id,
+                format!("Unknown prompt: {}; the prompts are {known:?}", cut(&name)),
+            );
         };
         match prompt.arguments_from(head.arguments.as_deref().map(RawValue::get)) {
             Ok(arguments) => Step::Prompt {

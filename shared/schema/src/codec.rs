@@ -5,13 +5,13 @@
 
 use std::collections::BTreeMap;
 
-use crate::domain::{
-    AccountId, AccountKind, Billing, Currency, Every, Installments, LocalDate, NameKey, Schedule,
+use crate::error::LedgerError;
+use crate::types::{Role, Stuck, StuckReason, VaultRef};
+use dochiya_domain::{
+    AccountId, AccountKind, Billing, Currency, Every, Installments, LocalDate, NameKey, PersonId, Schedule,
     TransactionId, VaultId, VaultZone, YearMonth,
 };
-use crate::error::LedgerError;
-use crate::store::{Attrs, Condition, Guard, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
-use crate::types::{Role, VaultRef};
+use dochiya_store::{Attrs, Condition, Guard, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
 
 /// Read a string attribute.
 pub fn s<'a>(attrs: &'a Attrs, name: &str) -> Result<&'a str, LedgerError> {
@@ -673,6 +673,9 @@ pub struct PostingRec {
 /// Attribute of a transaction or snapshot naming who wrote it.
 pub const RECORDED_BY: &str = "recordedBy";
 
+/// Attribute of a transaction holding its recorder's subject (never shown).
+pub const RECORDER: &str = "recorder";
+
 /// A stored transaction.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TxRec {
@@ -683,6 +686,9 @@ pub struct TxRec {
     pub recorded_at_ms: i64,
     /// The recorder's display name at the time (absent on entries from before sharing).
     pub recorded_by: Option<String>,
+    /// The recorder's subject (absent on a recurring posting, nobody's own, and on
+    /// entries from before it was kept): whose entry `list_transactions`' `recordedBy` finds.
+    pub recorder: Option<String>,
     pub postings: Vec<PostingRec>,
     /// 1 when recorded, one more with each edit (absent on items older than edits: 1).
     pub version: u32,
@@ -720,13 +726,13 @@ pub struct InstallmentPlan {
 }
 
 impl TxRec {
-    /// A new, live, unedited transaction.
+    /// A new, live, unedited transaction recorded by `by` (`None`: a recurring posting).
     pub fn new(
         id: TransactionId,
         date: LocalDate,
         memo: String,
         recorded_at_ms: i64,
-        recorded_by: Option<String>,
+        by: Option<&PersonId>,
         postings: Vec<PostingRec>,
     ) -> Self {
         TxRec {
@@ -735,7 +741,8 @@ impl TxRec {
             memo,
             voided: false,
             recorded_at_ms,
-            recorded_by,
+            recorded_by: by.map(PersonId::display_name),
+            recorder: by.map(|p| p.as_str().to_owned()),
             postings,
             version: 1,
             edited_at_ms: None,
@@ -801,6 +808,9 @@ impl TxRec {
         if let Some(by) = &self.recorded_by {
             attrs.insert(RECORDED_BY.into(), sv(by));
         }
+        if let Some(sub) = &self.recorder {
+            attrs.insert(RECORDER.into(), sv(sub));
+        }
         if !self.tags.is_empty() {
             attrs.insert(TAGS.into(), Value::L(self.tags.iter().map(sv).collect()));
         }
@@ -837,6 +847,11 @@ impl TxRec {
                 None => None,
                 Some(Value::S(by)) => Some(by.clone()),
                 Some(_) => return Err(corrupt(RECORDED_BY)),
+            },
+            recorder: match a.get(RECORDER) {
+                None => None,
+                Some(Value::S(sub)) => Some(sub.clone()),
+                Some(_) => return Err(corrupt(RECORDER)),
             },
             postings,
             version: match a.get(VERSION) {
@@ -1165,12 +1180,18 @@ pub struct ScheduleRec {
     pub last_posted: Option<LocalDate>,
     /// One more with each write of the schedule (posting or change): the guard of both.
     pub version: i64,
+    /// Set when an occurrence could not post: nothing posts until a change clears it.
+    pub stuck: Option<Stuck>,
 }
 
 /// Attribute of a schedule holding its version.
 pub const SCHEDULE_VERSION: &str = "version";
 /// Attribute of the recurring head holding the earliest next due date.
 pub const HEAD_NEXT: &str = "next";
+/// Attribute of a stuck schedule: why it stopped posting ([`StuckReason::as_str`]).
+const STUCK_REASON: &str = "stuckReason";
+/// Attribute of a stuck schedule: the occurrence it stopped at.
+const STUCK_SINCE: &str = "stuckSince";
 
 impl ScheduleRec {
     /// This record as item attributes.
@@ -1201,12 +1222,23 @@ impl ScheduleRec {
         if !self.tags.is_empty() {
             a.insert(TAGS.into(), Value::L(self.tags.iter().map(sv).collect()));
         }
+        if let Some(stuck) = self.stuck {
+            a.insert(STUCK_REASON.into(), sv(stuck.reason.as_str()));
+            a.insert(STUCK_SINCE.into(), sv(stuck.since.to_string()));
+        }
         a
     }
 
     /// This record from an item's attributes (a missing or mistyped one is corrupt data).
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
         let date = |name: &str| parse_or_corrupt(LocalDate::parse(s(a, name)?), name);
+        let stuck = match a.get(STUCK_REASON) {
+            None => None,
+            Some(_) => Some(Stuck {
+                reason: StuckReason::parse(s(a, STUCK_REASON)?).ok_or_else(|| corrupt(STUCK_REASON))?,
+                since: date(STUCK_SINCE)?,
+            }),
+        };
         let opt_date = |name: &str| match a.get(name) {
             None => Ok(None),
             Some(_) => date(name).map(Some),
@@ -1229,6 +1261,7 @@ impl ScheduleRec {
             posted_through: opt_date("postedThrough")?,
             last_posted: opt_date("lastPosted")?,
             version: n(a, SCHEDULE_VERSION)?,
+            stuck,
         })
     }
 

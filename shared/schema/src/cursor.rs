@@ -5,9 +5,9 @@
 //! caller's resolved membership, so a cursor from someone else's listing can at
 //! most be refused, never read their data.
 
-use crate::domain::VaultId;
 use crate::error::LedgerError;
 use crate::keys;
+use dochiya_domain::VaultId;
 
 const VERSION: &str = "c1";
 

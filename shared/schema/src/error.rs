@@ -10,8 +10,8 @@
 
 use std::fmt;
 
-use crate::domain::{LocalDate, Money, ParseError, TransactionId};
-use crate::store::StoreError;
+use dochiya_domain::{LocalDate, Money, ParseError, TransactionId};
+use dochiya_store::StoreError;
 
 /// The kinds of things a name or id can refer to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -213,6 +213,41 @@ pub enum EditShape {
     SplitNeedsLines,
 }
 
+/// Why a recurring entry's occurrence could not be posted (other than a lost race,
+/// which replays): it would fail the same way again, so the schedule stops there
+/// until a change (`set_recurring` with `change`) or its removal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StuckReason {
+    /// A stored total of one of its accounts would pass 64 bits.
+    Overflow,
+    /// One of its accounts is archived (or gone).
+    ArchivedAccount,
+    /// The store refused the write for another reason (an item too large).
+    Refused,
+}
+
+impl StuckReason {
+    /// As stored, and as results spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StuckReason::Overflow => "overflow",
+            StuckReason::ArchivedAccount => "archivedAccount",
+            StuckReason::Refused => "refused",
+        }
+    }
+
+    /// From its stored spelling.
+    pub fn parse(text: &str) -> Option<StuckReason> {
+        [
+            StuckReason::Overflow,
+            StuckReason::ArchivedAccount,
+            StuckReason::Refused,
+        ]
+        .into_iter()
+        .find(|r| r.as_str() == text)
+    }
+}
+
 /// What kind of failure an error is: how a caller should react.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorKind {
@@ -390,6 +425,16 @@ pub enum LedgerError {
         /// Which total, e.g. `net worth of vault "우리집"`.
         total: String,
     },
+    /// A recurring entry whose due occurrence cannot be posted as it is: nothing was stored.
+    #[error("recurring entry \"{name}\" cannot post {date}: {}", reason.as_str())]
+    ScheduleCannotPost {
+        /// The schedule's name.
+        name: String,
+        /// The occurrence that could not post.
+        date: LocalDate,
+        /// Why.
+        reason: StuckReason,
+    },
     /// The caller's role in a shared vault does not allow the action.
     #[error("needs an owner: {action:?} in vault \"{vault}\"")]
     NeedsOwner {
@@ -453,7 +498,7 @@ pub enum LedgerError {
         /// The account.
         name: String,
         /// Its kind.
-        kind: crate::domain::AccountKind,
+        kind: dochiya_domain::AccountKind,
     },
     /// A transaction date more than a year after today, not said to be meant.
     #[error("far future date: {date} (today {today})")]
@@ -611,6 +656,7 @@ impl LedgerError {
             | LedgerError::TooManyEdits { .. }
             | LedgerError::EditShape(_)
             | LedgerError::ArchivedAccount { .. }
+            | LedgerError::ScheduleCannotPost { .. }
             // A stored total past 64 bits: the model can fix it by voiding an entry.
             | LedgerError::OutOfRange { .. } => ErrorKind::InvalidInput,
         }
@@ -668,7 +714,7 @@ pub struct UndoBlock {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AccountShape {
     /// Its kind.
-    pub kind: crate::domain::AccountKind,
+    pub kind: dochiya_domain::AccountKind,
     /// Its opening balance (natural sign); `None`: not given, or not known (an account from before it was kept).
     pub opening: Option<Money>,
 }
@@ -695,7 +741,7 @@ fn later(scheduled: Option<&Money>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{AccountKind, Currency};
+    use dochiya_domain::{AccountKind, Currency};
 
     #[test]
     fn display_is_one_terse_line_with_the_key_fields() {

@@ -2,7 +2,7 @@
 //! the name of the guard that failed, so each operation decides what a failure
 //! means by name, wherever the guarded op sits in its list.
 
-use crate::store::{Condition, Guard};
+use dochiya_store::{Condition, Guard};
 
 /// The idempotency record is unclaimed (absent, or still the expired one read).
 pub const IDEMPOTENCY_CLAIM: &str = "idempotency-claim";
@@ -60,6 +60,10 @@ pub const SCHEDULE_UNCHANGED: &str = "schedule-unchanged";
 pub const SCHEDULE_NEW: &str = "schedule-new";
 /// The vault's recurring head is still the date read (or still absent).
 pub const RECURRING_HEAD: &str = "recurring-head";
+/// The vault's schedule counter is still the count read (or still absent).
+pub const SCHEDULES_COUNTED: &str = "schedules-counted";
+/// No other account holds the number a new account claims (the vault's count as read).
+pub const ACCOUNT_NUMBER_FREE: &str = "account-number-free";
 
 /// The account becoming a parent is live and has no parent itself (decision 038).
 pub const PARENT_TOP: &str = "parent-top";

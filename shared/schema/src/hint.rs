@@ -1,5 +1,5 @@
 //! A person's roster as their access token carries it: the `rh` claim
-//! ([`ROSTER_HINT_CLAIM`](crate::domain::scopes::ROSTER_HINT_CLAIM), decision 044).
+//! ([`ROSTER_HINT_CLAIM`](dochiya_domain::scopes::ROSTER_HINT_CLAIM), decision 044).
 //!
 //! Our authorization server reads the roster when it mints a token and signs it into the
 //! token; a new instance then knows the caller's vaults without the roster query, and
@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use crate::codec::{Membership, ROLE, sv};
-use crate::store::Attrs;
+use dochiya_store::Attrs;
 
 /// Most memberships a hint carries; a person with more gets no hint (the roster query
 /// then runs as before): the token stays small on every request.
@@ -82,8 +82,8 @@ pub fn decode(hint: &Value) -> Option<(Vec<Membership>, Option<i64>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{Currency, NameKey, VaultId, VaultZone};
     use crate::types::Role;
+    use dochiya_domain::{Currency, NameKey, VaultId, VaultZone};
 
     fn member(name: &str, role: Role) -> Membership {
         Membership {

@@ -9,8 +9,8 @@
 //! Sort keys sort as text: dates are `YYYY-MM-DD`, months `YYYY-MM`, and
 //! transaction ids fixed-width, so ranges and newest-first queries are key ranges.
 
-use crate::domain::{AccountId, LocalDate, NameKey, PersonId, TransactionId, VaultId, YearMonth};
-use crate::store::{Key, SkRange};
+use dochiya_domain::{AccountId, LocalDate, NameKey, PersonId, TransactionId, VaultId, YearMonth};
+use dochiya_store::{Key, SkRange};
 
 /// Sort key of a vault's own settings item.
 pub const VAULT_META: &str = "META";
@@ -383,6 +383,24 @@ pub fn recurring_head(vault: VaultId) -> Key {
     Key::new(vault_pk(vault), RECURRING_HEAD)
 }
 
+/// The vault's schedule counter (`V#<id>` / `RV`): how many schedules it keeps, set
+/// by every creation and removal only if it is as read, so creations racing past the
+/// cap cannot all land. `RV` sorts after `RP#` and before `S#`, inside no range.
+pub fn recurring_count(vault: VaultId) -> Key {
+    Key::new(vault_pk(vault), "RV")
+}
+
+/// Prefix of the account-number claims (`V#<id>` / `N#<nnn>`): the n-th account of
+/// a vault claims number n, only if absent, so creations racing past the cap cannot
+/// all land. `N` sorts after `MB#`/`META` and before `OL#`/`OP#`, inside no range.
+pub const ACCOUNT_NUMBER_PREFIX: &str = "N#";
+
+/// The claim of the vault's `n`-th account (1-based; accounts are never deleted, so
+/// the count only grows).
+pub fn account_number(vault: VaultId, n: usize) -> Key {
+    Key::new(vault_pk(vault), format!("{ACCOUNT_NUMBER_PREFIX}{n:04}"))
+}
+
 /// The guard that makes a hand entry of a posted occurrence a probable duplicate
 /// (`V#<id>` / `DR#<hash of date and lines>`), whenever it was posted.
 pub fn recurring_guard(vault: VaultId, content_hash: &str) -> Key {
@@ -631,6 +649,51 @@ mod tests {
         assert!(within(&tag_days_between(d, d), &day));
         assert!(!within(&tag_days_between(d.next_day(), last), &day));
         assert!(is_tag_rollup(&month) && is_tag_rollup(&day) && !is_month_rollup(&month));
+    }
+
+    #[test]
+    fn cap_counters_sit_outside_every_vault_range() {
+        let v = VaultId::from_uuid(uuid::Uuid::nil());
+        let within = |r: &SkRange, sk: &str| match r {
+            SkRange::Between(lo, hi) => lo.as_str() <= sk && sk <= hi.as_str(),
+            SkRange::Prefix(p) => sk.starts_with(p.as_str()),
+            SkRange::All => true,
+        };
+        let (first, last) = (
+            LocalDate::parse("1900-01-01").unwrap(),
+            LocalDate::parse("2999-12-31").unwrap(),
+        );
+        let (m0, m1) = (
+            YearMonth::parse("1900-01").unwrap(),
+            YearMonth::parse("2999-12").unwrap(),
+        );
+        let id = TransactionId::from_u64(u64::MAX).unwrap();
+        let ranges = [
+            accounts(),
+            accounts_and_months_through(None),
+            months_and_budgets_through(m0, m1),
+            days_between(first, last),
+            transactions_between(None, None),
+            transaction_versions(id),
+            snapshots(),
+            budgets(),
+            members_and_meta(),
+            installments_open_in(m0),
+            recurrings(),
+            tag_months_between(m0, m1),
+            tag_days_between(first, last),
+            transactions_by_id(),
+        ];
+        for sk in [
+            account_number(v, 1).sk,
+            account_number(v, 9999).sk,
+            recurring_count(v).sk,
+        ] {
+            for r in &ranges {
+                assert!(!within(r, &sk), "{sk} in {r:?}");
+            }
+        }
+        assert!(account_number(v, 9).sk < account_number(v, 10).sk);
     }
 
     #[test]

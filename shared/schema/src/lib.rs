@@ -6,9 +6,6 @@
 //! These change far less often than the operations in dochiya-ledger, so an edit to
 //! an operation does not rebuild them, and they stay small enough to read whole.
 
-pub use dochiya_domain as domain;
-pub use dochiya_store as store;
-
 pub mod backup;
 pub mod codec;
 pub mod cursor;

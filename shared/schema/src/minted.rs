@@ -10,7 +10,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::domain::TransactionId;
+use dochiya_domain::TransactionId;
 
 /// The last id this instance minted.
 #[derive(Debug, Default)]

@@ -4,7 +4,7 @@
 //! resolves them. Results carry ids and [`Money`]; the tools layer renders them
 //! (money with `to_string()`, ids with `to_string()`, dates with `to_string()`).
 
-use crate::domain::{
+use dochiya_domain::{
     AccountId, AccountKind, Currency, Decimal, Every, LocalDate, Money, ParseError, TransactionId, VaultId,
     VaultZone, YearMonth,
 };
@@ -107,7 +107,7 @@ pub struct AccountInfo {
     /// Its parent's name (a child category; an archived parent by its handle).
     pub parent: Option<String>,
     /// A card's billing cycle, when set.
-    pub billing: Option<crate::domain::Billing>,
+    pub billing: Option<dochiya_domain::Billing>,
     /// A live card's next bill (the next payment on or after today), when billing is set.
     pub next_bill: Option<NextBill>,
 }
@@ -119,6 +119,20 @@ pub struct NextBill {
     pub due_date: LocalDate,
     /// Its total (charges, refunds and installment parts of its period).
     pub amount: Money,
+    /// What is left of it once the card's payments have settled its bills in order.
+    pub remaining: Money,
+    /// What the card's 할부 still owes after this bill.
+    pub installments_left: InstallmentsLeft,
+}
+
+/// What a card's open installment purchases (할부) still owe after a bill: the sum of
+/// their parts on later bills, and how many purchases have such parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InstallmentsLeft {
+    /// The parts still to be billed.
+    pub amount: Money,
+    /// The purchases they belong to.
+    pub count: u32,
 }
 
 /// Result of `list_accounts`.
@@ -148,7 +162,7 @@ pub struct NewAccount {
     /// The parent (대분류) of a new income or expense account, by name.
     pub parent: Option<String>,
     /// A card's billing cycle (liabilities only).
-    pub billing: Option<crate::domain::Billing>,
+    pub billing: Option<dochiya_domain::Billing>,
 }
 
 /// Result of `create_account`.
@@ -381,7 +395,7 @@ pub struct NewSplit {
     /// Its tags (at most 5; see `domain::parse_tags`).
     pub tags: Vec<String>,
     /// A card purchase paid in this many monthly parts (one `from` line: a card with billing).
-    pub installments: Option<crate::domain::Installments>,
+    pub installments: Option<dochiya_domain::Installments>,
 }
 
 /// One simple entry of a batch (`record_transactions`).
@@ -404,7 +418,7 @@ pub struct BatchEntry {
     /// Its tags (at most 5; see `domain::parse_tags`).
     pub tags: Vec<String>,
     /// See [`NewSplit::installments`].
-    pub installments: Option<crate::domain::Installments>,
+    pub installments: Option<dochiya_domain::Installments>,
 }
 
 /// A batch entry the caller's layer could not read (e.g. an amount that is no
@@ -441,15 +455,27 @@ pub enum MatchedBy {
     SameDate,
     /// A live entry with the same accounts and amount, dated a day before or after.
     DayApart,
+    /// A live split entry whose posting on the line's card (or bank) account has the
+    /// line's amount, dated within a day.
+    Split,
+    /// A live simple entry on the line's card (or bank) account with the line's
+    /// amount and another category, dated within a day.
+    OtherCategory,
+    /// The installment part the book already derives for the line's card and bill
+    /// (the line says `할부 n/m` or `n/m회차` and has that part's amount).
+    Installment,
 }
 
 /// An entry already in the ledger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Duplicate {
-    /// The existing transaction.
+    /// The existing transaction (for an installment part: the purchase).
     pub transaction_id: TransactionId,
     /// How it was found.
     pub matched_by: MatchedBy,
+    /// Another live entry the line matches just as well that no other line took:
+    /// the line is reported against the first, and the book may hold it twice.
+    pub also: Option<TransactionId>,
 }
 
 /// What happened to one entry of a batch.
@@ -517,7 +543,7 @@ pub struct Recorded {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DirectionNote {
     /// How it reads.
-    pub reading: crate::domain::Reading,
+    pub reading: dochiya_domain::Reading,
     /// The account the money left (its current name).
     pub from: String,
     /// The account the money arrived at (its current name).
@@ -638,6 +664,8 @@ pub struct TransactionQuery {
     pub tag: Option<String>,
     /// Newest recorded first (`order: "recorded"`) instead of newest date first.
     pub order_recorded: bool,
+    /// Only entries this member recorded: a member's name, or `"me"` for the caller's own.
+    pub recorded_by: Option<String>,
 }
 
 /// Result of `list_transactions`.
@@ -978,10 +1006,12 @@ pub struct BudgetInput {
     pub amount: Decimal,
     /// The month it is set for (default this month in the vault's zone).
     pub month: Option<YearMonth>,
-    /// Whether later months keep it until a later setting.
-    pub repeat: bool,
-    /// What is left of the month, or overspent, carries into the next (default false).
-    pub rollover: bool,
+    /// Whether later months keep it until a later setting (`None`: that month's own
+    /// setting's, else true).
+    pub repeat: Option<bool>,
+    /// What is left of the month, or overspent, carries into the next (`None`: as the
+    /// setting in force that month says, else false).
+    pub rollover: Option<bool>,
 }
 
 /// Result of `set_budget`.
@@ -1016,11 +1046,12 @@ pub struct BudgetRow {
     pub budget: Money,
     /// Spent in the month, refunds subtracted.
     pub spent: Money,
-    /// `budget - spent` (negative when over).
+    /// `budget + carried - spent` (negative when over).
     pub remaining: Money,
-    /// `spent * 100 / budget`, rounded down.
-    pub percent_used: i64,
-    /// `spent > budget`.
+    /// `spent * 100 / (budget + carried)`, rounded down while within it and up once
+    /// over it; `None` when nothing is available (carried overspending ate the budget).
+    pub percent_used: Option<i64>,
+    /// `spent > budget + carried`; then `percent_used`, when present, is above 100.
     pub over: bool,
     /// Carried from the months before (rollover on in the month before; `None` when off).
     pub carried: Option<Money>,
@@ -1033,11 +1064,12 @@ pub struct BudgetTotals {
     pub budget: Money,
     /// Sum of their spending.
     pub spent: Money,
-    /// `budget - spent`.
+    /// `budget + carried - spent`, over the rows.
     pub remaining: Money,
-    /// Whole percent used, rounded down; `None` when no budget is set.
+    /// Whole percent of budget + carried used, rounded as the rows' are; `None` when
+    /// nothing is available (no budget set, or carried overspending ate it).
     pub percent_used: Option<i64>,
-    /// `spent > budget`.
+    /// `remaining < 0`; then `percent_used`, when present, is above 100.
     pub over: bool,
 }
 
@@ -1231,6 +1263,19 @@ pub struct RecurringView {
     pub next: Option<LocalDate>,
     /// The latest date it posted.
     pub last_posted: Option<LocalDate>,
+    /// Set when it stopped posting: why, and the occurrence it stopped at.
+    pub stuck: Option<Stuck>,
+}
+
+pub use crate::error::StuckReason;
+
+/// A recurring entry that stopped posting: why, and the first occurrence it could not post.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stuck {
+    /// Why.
+    pub reason: StuckReason,
+    /// The occurrence it stopped at (nothing from that date on is posted until it is changed).
+    pub since: LocalDate,
 }
 
 /// Result of `set_recurring`.
@@ -1293,8 +1338,8 @@ impl OperationId {
     pub fn parse(text: &str) -> Result<OperationId, ParseError> {
         TransactionId::parse(text).map(OperationId).map_err(|_| {
             ParseError::new(format!(
-                "\"{}\" is not an operation id; ids are decimal strings of digits as a write returned them (operationId), e.g. \"4818349038087529260\"",
-                text.trim()
+                "{} is not an operation id; ids are decimal strings of digits as a write returned them (operationId), e.g. \"4818349038087529260\"",
+                dochiya_quote::quote(text.trim())
             ))
         })
     }
@@ -1405,10 +1450,15 @@ pub struct CardBill {
     pub items: Vec<BillItem>,
     /// The sum of the items.
     pub total: Money,
-    /// Paid into the card after the period closed, through the due date.
+    /// What of `total` the card's payments settled, every payment paying the oldest
+    /// unpaid bill first, whatever its date (decision 047).
     pub paid: Money,
+    /// The part of `paid` that came from payments dated after the due date (`None`: none).
+    pub paid_late: Option<Money>,
     /// `total` − `paid`.
     pub remaining: Money,
+    /// What the card's 할부 still owes after this bill.
+    pub installments_left: InstallmentsLeft,
 }
 
 /// Result of setting or clearing a card's billing (`update_account` with `billing`).
@@ -1423,7 +1473,7 @@ pub struct BillingSet {
     /// Its kind (always liability).
     pub kind: AccountKind,
     /// The cycle now (`None`: cleared).
-    pub billing: Option<crate::domain::Billing>,
+    pub billing: Option<dochiya_domain::Billing>,
     /// False when it already was so (nothing written).
     pub changed: bool,
 }

@@ -14,7 +14,7 @@ use dochiya_ledger::ledger::{
 };
 use dochiya_testkit::contract::ledger_suite::{fresh_person, ledger_over};
 use dochiya_testkit::contract::store_suite::block_on;
-use dochiya_testkit::store::testing::CountingStore;
+use dochiya_testkit::testing::CountingStore;
 
 fn d(text: &str) -> Decimal {
     Decimal::parse(text).expect("a test amount")

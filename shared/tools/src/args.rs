@@ -9,16 +9,17 @@ use std::borrow::Cow;
 use std::fmt;
 
 use dochiya_protocol::ToolError;
+use dochiya_quote::{quote, quote_escaped, quote_name};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Deserialize;
 use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde_json::value::RawValue;
 
-use dochiya_ledger::domain::limits::{
+use dochiya_domain::limits::{
     MAX_ACCOUNT_REF_CHARS, MAX_CODE_CHARS, MAX_CURSOR_CHARS, MAX_EXTERNAL_REF_CHARS,
     MAX_IDEMPOTENCY_KEY_CHARS, MAX_INVITE_CODE_CHARS, MAX_MEMO_CHARS, MAX_NAME_CHARS, MAX_SEARCH_CHARS,
 };
-use dochiya_ledger::domain::{Decimal, LocalDate, TransactionId, YearMonth};
+use dochiya_domain::{Decimal, LocalDate, TransactionId, YearMonth};
 
 /// The pattern every transaction id matches: a decimal integer without leading zeros.
 pub(crate) const TRANSACTION_ID_PATTERN: &str = "^(0|[1-9][0-9]*)$";
@@ -49,7 +50,9 @@ pub(crate) fn parse<T: DeserializeOwned>(arguments: Option<&RawValue>) -> Result
     Ok(parsed)
 }
 
-/// Rewrites a serde error at `path` into a sentence naming the argument.
+/// Rewrites a serde error at `path` into a sentence naming the argument. Whatever of the
+/// sent text serde put in its message (a value, an unknown name, a map key in the path)
+/// is quoted by the one rule of `dochiya_quote`: at most 64 characters of it.
 fn explain(path: &str, error: &serde_json::Error) -> String {
     let full = error.to_string();
     // serde_json appends the position in the JSON text; it means nothing to a model.
@@ -58,6 +61,7 @@ fn explain(path: &str, error: &serde_json::Error) -> String {
         _ => full.as_str(),
     };
     let at_root = path == "." || path.is_empty();
+    let at = quote_name(path);
     if let Some(rest) = message.strip_prefix("unknown field ") {
         let (field, accepted) = match rest.strip_suffix(", there are no fields") {
             Some(field) => (field, None),
@@ -72,8 +76,9 @@ fn explain(path: &str, error: &serde_json::Error) -> String {
         let place = if parent.is_empty() || parent == "." {
             String::new()
         } else {
-            format!(" in `{parent}`")
+            format!(" in {}", quote_name(parent))
         };
+        let field = quote_name(bare);
         return match accepted {
             Some(accepted) => format!(
                 "Unknown argument {field}{place}. The accepted arguments are {accepted}; check the spelling against the input schema."
@@ -85,29 +90,44 @@ fn explain(path: &str, error: &serde_json::Error) -> String {
         return if at_root {
             format!("Missing required argument {field}.")
         } else {
-            format!("Missing {field} in `{path}`.")
+            format!("Missing {field} in {at}.")
         };
     }
     if let Some(rest) = message.strip_prefix("unknown variant ") {
         let (got, accepted) = split_expected(rest);
         let accepted = accepted.unwrap_or("the values in the input schema");
-        return format!("Argument `{path}` is {got}, which is not allowed; use one of {accepted}.");
+        let got = shown(got);
+        return format!("Argument {at} is {got}, which is not allowed; use one of {accepted}.");
     }
     if let Some(rest) = message.strip_prefix("invalid value: ") {
         let (got, expected) = split_expected(rest);
         let expected = expected.map(plain_type).unwrap_or_else(|| "another value".into());
-        return format!("Argument `{path}` has an invalid value: it is {got}, but it must be {expected}.");
+        let got = shown(got);
+        return format!("Argument {at} has an invalid value: it is {got}, but it must be {expected}.");
     }
     if let Some(rest) = message.strip_prefix("invalid type: ") {
         let (got, expected) = split_expected(rest);
         let expected = expected.map(plain_type).unwrap_or_else(|| "another type".into());
-        return format!("Argument `{path}` has the wrong type: it is {got}, but it must be {expected}.");
+        let got = shown(got);
+        return format!("Argument {at} has the wrong type: it is {got}, but it must be {expected}.");
     }
     if at_root {
         return format!("The arguments are not valid: {message}.");
     }
     // Messages from our own argument types are already whole sentences.
-    format!("Argument `{path}`: {message}")
+    format!("Argument {at}: {message}")
+}
+
+/// A value as serde names it in a message (`string "…"`, `` `name` ``, `integer `5``),
+/// its sent text cut by the one quoting rule; serde already escaped a string.
+fn shown(got: &str) -> String {
+    if let Some(inner) = got.strip_prefix("string \"").and_then(|r| r.strip_suffix('"')) {
+        return format!("string {}", quote_escaped(inner));
+    }
+    match got.strip_prefix('`').and_then(|r| r.strip_suffix('`')) {
+        Some(inner) => quote_name(inner).to_string(),
+        None => got.to_owned(),
+    }
 }
 
 /// Splits serde's "X, expected Y" into X and Y (without serde's "one of").
@@ -150,7 +170,7 @@ pub(crate) type NameArg = Bounded<MAX_NAME_CHARS>;
 pub(crate) type AccountArg = Bounded<MAX_ACCOUNT_REF_CHARS>;
 /// A tag argument (room for a leading `#` and spaces; the ledger's rules decide).
 pub(crate) type TagArg = Bounded<MAX_TAG_ARG_CHARS>;
-const MAX_TAG_ARG_CHARS: usize = dochiya_ledger::domain::limits::MAX_TAG_CHARS + 2;
+const MAX_TAG_ARG_CHARS: usize = dochiya_domain::limits::MAX_TAG_CHARS + 2;
 /// A memo or void reason.
 pub(crate) type MemoArg = Bounded<MAX_MEMO_CHARS>;
 /// An idempotency key.
@@ -448,7 +468,8 @@ impl<'de> Deserialize<'de> for OnlyMonthArg {
             && let Ok(day) = LocalDate::parse(t)
         {
             return Err(de::Error::custom(sentence(&format!(
-                "\"{t}\" is a date; the month is YYYY-MM: send \"{}\" for that month",
+                "{} is a date; the month is YYYY-MM: send \"{}\" for that month",
+                quote(t),
                 day.month()
             ))));
         }

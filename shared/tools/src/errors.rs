@@ -10,6 +10,7 @@ use std::borrow::Cow;
 
 use dochiya_ledger::{EditShape, Entity, ErrorKind, Field, LedgerError, Side};
 use dochiya_protocol::ToolError;
+use dochiya_quote::quote;
 
 use crate::wording::describe;
 
@@ -102,7 +103,8 @@ fn message(error: &LedgerError, spell: Spelling) -> String {
         ),
         LedgerError::BadCursor => "Invalid cursor: the cursor is not one this listing made; pass nextCursor exactly as returned, with the same vault and filters, or omit it to start from the newest.".into(),
         LedgerError::IdempotencyKeyReused { key } => format!(
-            "idempotencyKey \"{key}\" was already used for a different entry. If this is a retry of that entry, resend exactly the same arguments; if it is a new entry, make up a new idempotencyKey."
+            "idempotencyKey {} was already used for a different entry. If this is a retry of that entry, resend exactly the same arguments; if it is a new entry, make up a new idempotencyKey.",
+            quote(key)
         ),
         LedgerError::ProbableDuplicate {
             earlier_id,
@@ -122,7 +124,8 @@ fn message(error: &LedgerError, spell: Spelling) -> String {
             external_ref,
             transaction_id,
         } => format!(
-            "externalRef \"{external_ref}\" was already recorded in this vault as transactionId \"{transaction_id}\", so nothing was recorded: this statement line is in the ledger. Check it with get_transaction; leave externalRef out only if this really is another entry."
+            "externalRef {} was already recorded in this vault as transactionId \"{transaction_id}\", so nothing was recorded: this statement line is in the ledger. Check it with get_transaction; leave externalRef out only if this really is another entry.",
+            quote(external_ref)
         ),
         // The argument naming a vault or an account is called after what it names.
         LedgerError::Ambiguous { what, name, .. } if name.is_empty() => {
@@ -159,7 +162,7 @@ fn message(error: &LedgerError, spell: Spelling) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dochiya_ledger::store::StoreError;
+    use dochiya_store::StoreError;
 
     fn invalid(e: ToolError) -> String {
         match e {

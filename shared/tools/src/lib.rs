@@ -7,7 +7,10 @@ mod args;
 mod errors;
 mod lines;
 mod operation;
+mod output_check;
 mod prompts;
+#[cfg(test)]
+mod samples;
 pub mod schema;
 mod text;
 mod tools;
@@ -130,6 +133,51 @@ mod tests {
             &mut seen,
         );
         assert_eq!(seen, ["t/properties/a/anyOf", "t/properties/a/anyOf/0/$ref"]);
+    }
+
+    /// The house style on top of the generator's rule (decision 049): an empty result
+    /// field is absent, never `null`, so no published output schema allows `null`.
+    #[test]
+    fn no_output_schema_allows_null() {
+        let found: Vec<String> = specs()
+            .iter()
+            .flat_map(|spec| {
+                schema::null_places(&spec.output_schema)
+                    .into_iter()
+                    .map(move |at| format!("{}{at}", spec.name))
+            })
+            .collect();
+        assert_eq!(found, Vec::<String>::new());
+    }
+
+    /// The schema rule for every tool (decision 049): its result with every optional
+    /// field absent (and every nullable one null) and with every one present, as its
+    /// serializer can write them, fits the output schema it publishes.
+    #[test]
+    fn every_result_fits_its_published_schema() {
+        use samples::{Fill, sample};
+        let mut problems = Vec::new();
+        let mut tools_checked = 0;
+        for (name, written, published) in tools::output_schemas() {
+            let writer = jsonschema::validator_for(&written).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let reader = jsonschema::options()
+                .should_validate_formats(true)
+                .build(&published)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            for fill in [Fill::Least, Fill::Most] {
+                let result = sample(&written, fill);
+                // The sample is something the serializer writes, so a refusal below is real.
+                assert!(writer.is_valid(&result), "{name} {fill:?}: {result}");
+                problems.extend(
+                    reader
+                        .iter_errors(&result)
+                        .map(|e| format!("{name} {fill:?} at {}: {e}", e.instance_path())),
+                );
+            }
+            tools_checked += 1;
+        }
+        assert_eq!(problems, Vec::<String>::new());
+        assert_eq!(tools_checked, specs().len());
     }
 
     /// The budget every conversation pays: at most 30 tools and 32 KB of name +

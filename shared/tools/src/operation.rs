@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::{Field, Ledger, LedgerError};
 use dochiya_protocol::{Principal, Tool, ToolAnnotations, ToolError, ToolSpec};
 use schemars::JsonSchema;
@@ -16,6 +16,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
+use crate::output_check::OutputCheck;
 use crate::{args, errors, schema};
 
 /// What a tool does to the ledger; its scope and its annotations both follow from it
@@ -56,8 +57,8 @@ impl Kind {
     /// The OAuth scope a caller needs (the scope names are defined once, by the auth crate).
     pub(crate) const fn scope(self) -> &'static str {
         match self {
-            Kind::Read => dochiya_ledger::domain::scopes::SCOPE_READ,
-            Kind::Write { .. } => dochiya_ledger::domain::scopes::SCOPE_WRITE,
+            Kind::Read => dochiya_domain::scopes::SCOPE_READ,
+            Kind::Write { .. } => dochiya_domain::scopes::SCOPE_WRITE,
         }
     }
 
@@ -155,6 +156,8 @@ pub(crate) fn check_examples<O: Operation>() {
 pub(crate) struct LedgerTool<O: Operation> {
     ledger: Arc<Ledger>,
     spec: ToolSpec,
+    /// Each result against `spec.output_schema`, in builds that run tests (decision 049).
+    output_check: OutputCheck,
     _operation: std::marker::PhantomData<fn() -> O>,
 }
 
@@ -164,6 +167,7 @@ impl<O: Operation> LedgerTool<O> {
         Self {
             ledger,
             spec: ToolSpec { view, ..spec::<O>() },
+            output_check: OutputCheck::new(),
             _operation: std::marker::PhantomData,
         }
     }
@@ -210,7 +214,9 @@ impl<O: Operation> Tool for LedgerTool<O> {
             .await
             .map_err(|e| errors::tool_error(e, spell))?;
         // Straight from the response type to text: no `Value` tree in between.
-        serde_json::value::to_raw_value(&output).map_err(|e| ToolError::Internal(Box::new(e)))
+        let raw = serde_json::value::to_raw_value(&output).map_err(|e| ToolError::Internal(Box::new(e)))?;
+        self.output_check.check(O::NAME, &self.spec.output_schema, &raw)?;
+        Ok(raw)
     }
 }
 
@@ -241,7 +247,7 @@ async fn against_vault_currency(
         .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
         .and_then(|v| v.get("vault").and_then(|n| n.as_str()).map(str::to_owned));
     match ledger.vault_currency(who, vault.as_deref()).await {
-        Ok(currency) => match dochiya_ledger::domain::other_currency(text, currency.code()) {
+        Ok(currency) => match dochiya_domain::other_currency(text, currency.code()) {
             Some(refusal) => ToolError::Invalid(format!("{argument}`: {refusal}.")),
             None => e,
         },

@@ -4,6 +4,13 @@
 //! inlined, then made plain for clients: some drop a tool whose schema uses
 //! `$ref`/`$defs` (docs/protocol.md §9), and an optional argument is described by
 //! its type alone (no `null` alternative; `null` is still accepted on input).
+//!
+//! An output schema tells the truth about `null` by one rule (decision 049): a
+//! property the serializer leaves out when it is empty (`skip_serializing_if`, so
+//! not `required`) loses its `null` alternative, since it is absent, never null; a
+//! property it always writes keeps whatever `null` schemars gives it, so a field
+//! that can be written as `null` is published as nullable. The house style is
+//! "absent, never null": `tests::no_output_schema_allows_null` finds any such field.
 
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
@@ -11,14 +18,27 @@ use serde_json::{Map, Value};
 
 /// The schema of a tool's arguments: a flat object.
 pub(crate) fn input_schema<T: JsonSchema>() -> Value {
-    generate::<T>(SchemaSettings::draft2020_12().for_deserialize())
+    let mut schema = generate::<T>(SchemaSettings::draft2020_12().for_deserialize());
+    simplify(&mut schema);
+    schema
 }
 
-/// The schema of a tool's `structuredContent`: a flat object.
+/// The schema of a tool's `structuredContent`: a flat object, nullable exactly where
+/// the serializer can write `null` (see the module's note).
 pub(crate) fn output_schema<T: JsonSchema>() -> Value {
+    let mut schema = generate::<T>(SchemaSettings::draft2020_12().for_serialize());
+    simplify_output(&mut schema);
+    schema
+}
+
+/// What the serializer of `T` can write, as schemars reads its serde attributes: the
+/// output schema before any `null` is taken out (the samples test derives results from it).
+#[cfg(test)]
+pub(crate) fn serializer_schema<T: JsonSchema>() -> Value {
     generate::<T>(SchemaSettings::draft2020_12().for_serialize())
 }
 
+/// The schema schemars derives, inlined, without a title or description at the root.
 fn generate<T: JsonSchema>(settings: SchemaSettings) -> Value {
     let generator = settings
         .with(|s| {
@@ -33,7 +53,6 @@ fn generate<T: JsonSchema>(settings: SchemaSettings) -> Value {
         root.remove("title");
         root.remove("description");
     }
-    simplify(&mut schema);
     schema
 }
 
@@ -43,19 +62,53 @@ fn simplify(schema: &mut Value) {
         Value::Object(map) => {
             drop_null_type(map);
             merge_nullable_any_of(map);
-            if map
-                .get("format")
-                .and_then(Value::as_str)
-                .is_some_and(|f| f.starts_with("int") || f.starts_with("uint"))
-            {
-                map.remove("format");
-            }
+            drop_integer_format(map);
             for value in map.values_mut() {
                 simplify(value);
             }
         }
         Value::Array(items) => items.iter_mut().for_each(simplify),
         _ => {}
+    }
+}
+
+/// Removes the `null` alternative of every property the serializer leaves out when
+/// empty (one not `required`), and non-standard integer formats, recursively.
+fn simplify_output(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            drop_integer_format(map);
+            let required: Vec<Value> = match map.get("required") {
+                Some(Value::Array(names)) => names.clone(),
+                _ => Vec::new(),
+            };
+            if let Some(Value::Object(properties)) = map.get_mut("properties") {
+                for (name, property) in properties.iter_mut() {
+                    if let Value::Object(p) = property
+                        && !required.iter().any(|r| r.as_str() == Some(name))
+                    {
+                        drop_null_type(p);
+                        merge_nullable_any_of(p);
+                    }
+                }
+            }
+            for value in map.values_mut() {
+                simplify_output(value);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(simplify_output),
+        _ => {}
+    }
+}
+
+/// `"format": "uint32"` and the like: not JSON Schema formats, so some clients warn.
+fn drop_integer_format(map: &mut Map<String, Value>) {
+    if map
+        .get("format")
+        .and_then(Value::as_str)
+        .is_some_and(|f| f.starts_with("int") || f.starts_with("uint"))
+    {
+        map.remove("format");
     }
 }
 
@@ -97,6 +150,37 @@ fn merge_nullable_any_of(map: &mut Map<String, Value>) {
             map.entry(key).or_insert(value);
         }
     }
+}
+
+/// Where a schema allows `null` (a `null` type, alternative or enum value), as JSON pointers.
+pub fn null_places(schema: &Value) -> Vec<String> {
+    fn visit(v: &Value, at: &str, found: &mut Vec<String>) {
+        match v {
+            Value::Object(map) => {
+                let in_type = match map.get("type") {
+                    Some(Value::String(t)) => t == "null",
+                    Some(Value::Array(types)) => types.iter().any(|t| t == "null"),
+                    _ => false,
+                };
+                let in_enum = matches!(map.get("enum"), Some(Value::Array(values)) if values.iter().any(Value::is_null));
+                if in_type || in_enum {
+                    found.push(at.to_owned());
+                }
+                for (key, inner) in map {
+                    visit(inner, &format!("{at}/{key}"), found);
+                }
+            }
+            Value::Array(items) => {
+                for (i, inner) in items.iter().enumerate() {
+                    visit(inner, &format!("{at}/{i}"), found);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    visit(schema, "", &mut found);
+    found
 }
 
 /// Why a published schema breaks the rules clients rely on.
@@ -252,6 +336,55 @@ mod tests {
             })
         );
         assert_eq!(check_published(&schema), Ok(()));
+    }
+
+    /// The output rule: a field written as `null` when empty is published nullable and
+    /// required; one left out when empty is published without `null`, not required.
+    #[test]
+    fn an_output_field_is_nullable_exactly_when_it_can_be_written_as_null() {
+        #[derive(JsonSchema, serde::Serialize)]
+        #[serde(rename_all = "camelCase")]
+        #[allow(dead_code)]
+        struct Out {
+            /// Written as null when empty.
+            written: Option<String>,
+            /// Left out when empty.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            left_out: Option<u32>,
+            /// A nested object left out when empty, its own fields judged the same way.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            inner: Option<Inner2>,
+        }
+        #[derive(JsonSchema, serde::Serialize)]
+        #[allow(dead_code)]
+        struct Inner2 {
+            /// Written as null when empty.
+            n: Option<bool>,
+        }
+        let schema = output_schema::<Out>();
+        assert_eq!(
+            schema,
+            json!({
+                "type": "object",
+                "properties": {
+                    "written": { "type": ["string", "null"], "description": "Written as null when empty." },
+                    "leftOut": { "type": "integer", "minimum": 0, "description": "Left out when empty." },
+                    "inner": {
+                        "type": "object",
+                        "properties": { "n": { "type": ["boolean", "null"], "description": "Written as null when empty." } },
+                        "required": ["n"],
+                        "description": "A nested object left out when empty, its own fields judged the same way."
+                    }
+                },
+                "required": ["written"]
+            })
+        );
+        assert_eq!(
+            null_places(&schema),
+            ["/properties/inner/properties/n", "/properties/written"]
+        );
+        // The input rule is unchanged: no null anywhere.
+        assert_eq!(null_places(&input_schema::<Outer>()), Vec::<String>::new());
     }
 
     #[test]

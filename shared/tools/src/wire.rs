@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use dochiya_ledger::domain::{AccountId, Every, LocalDate, Money, TransactionId, VaultId, YearMonth};
+use dochiya_domain::{AccountId, Every, LocalDate, Money, TransactionId, VaultId, YearMonth};
 use dochiya_ledger::ledger as lt;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
@@ -127,9 +127,9 @@ pub(crate) enum KindWire {
     Equity,
 }
 
-impl From<dochiya_ledger::domain::AccountKind> for KindWire {
-    fn from(k: dochiya_ledger::domain::AccountKind) -> Self {
-        use dochiya_ledger::domain::AccountKind as K;
+impl From<dochiya_domain::AccountKind> for KindWire {
+    fn from(k: dochiya_domain::AccountKind) -> Self {
+        use dochiya_domain::AccountKind as K;
         match k {
             K::Asset => KindWire::Asset,
             K::Liability => KindWire::Liability,
@@ -140,9 +140,9 @@ impl From<dochiya_ledger::domain::AccountKind> for KindWire {
     }
 }
 
-impl From<KindWire> for dochiya_ledger::domain::AccountKind {
+impl From<KindWire> for dochiya_domain::AccountKind {
     fn from(k: KindWire) -> Self {
-        use dochiya_ledger::domain::AccountKind as K;
+        use dochiya_domain::AccountKind as K;
         match k {
             KindWire::Asset => K::Asset,
             KindWire::Liability => K::Liability,
@@ -240,7 +240,8 @@ pub(crate) struct TransactionOut<Id = StoredId> {
     pub(crate) memo: String,
     /// True when it was voided: the record stays but it no longer counts in any balance.
     pub(crate) voided: bool,
-    /// Who recorded it (their name then); null for entries made before vaults could be shared.
+    /// Who recorded it: a member's name then, or "<schedule> (recurring)" for a recurring schedule's posting. Absent on entries made before vaults could be shared.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) recorded_by: Option<String>,
     /// The postings: `to` accounts (positive) first, then `from` accounts (negative).
     pub(crate) postings: Vec<PostingOut>,
@@ -317,7 +318,8 @@ impl<Id: IdOut> From<lt::Transaction> for TransactionOut<Id> {
             date: t.date.into(),
             memo: t.memo,
             voided: t.voided,
-            recorded_by: t.recorded_by,
+            // A posting was recorded by its schedule, nobody's own hand.
+            recorded_by: t.recorded_by.or_else(|| t.recurring.as_deref().map(posted_by)),
             postings: postings_out(t.postings),
             version: t.version,
             history: t
@@ -341,6 +343,12 @@ impl<Id: IdOut> From<lt::Transaction> for TransactionOut<Id> {
             installments: t.installments.map(|count| InstallmentsOut { count }),
         }
     }
+}
+
+/// Who recorded a recurring schedule's posting, as `recordedBy` shows it: the schedule,
+/// marked so it never reads as a member's name.
+pub(crate) fn posted_by(schedule: &str) -> String {
+    format!("{schedule} (recurring)")
 }
 
 /// A role in a shared vault, as arguments and results spell it.
@@ -461,6 +469,48 @@ pub(crate) struct RecurringOut {
     /// Latest date it posted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) last_posted: Option<DateOut>,
+    /// Present when it stopped posting: why, since when, and how to fix it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) stuck: Option<StuckOut>,
+}
+
+/// A recurring entry that stopped posting.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct StuckOut {
+    /// Why: a total would overflow, an account is archived, or the store refused the entry.
+    pub(crate) reason: StuckReasonWire,
+    /// The occurrence it stopped at; nothing from then on posts until it is changed.
+    pub(crate) since: DateOut,
+    /// What to do: change it (set_recurring with change: true) or remove it.
+    pub(crate) note: String,
+}
+
+// Why a schedule stopped posting, as results spell it. No doc comment: it would
+// become the field's description (the field's says enough).
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) enum StuckReasonWire {
+    #[allow(missing_docs)]
+    Overflow,
+    #[allow(missing_docs)]
+    ArchivedAccount,
+    #[allow(missing_docs)]
+    Refused,
+}
+
+impl From<lt::Stuck> for StuckOut {
+    fn from(s: lt::Stuck) -> Self {
+        Self {
+            reason: match s.reason {
+                lt::StuckReason::Overflow => StuckReasonWire::Overflow,
+                lt::StuckReason::ArchivedAccount => StuckReasonWire::ArchivedAccount,
+                lt::StuckReason::Refused => StuckReasonWire::Refused,
+            },
+            since: s.since.into(),
+            note: crate::wording::stuck_note(s),
+        }
+    }
 }
 
 impl From<lt::RecurringView> for RecurringOut {
@@ -478,6 +528,7 @@ impl From<lt::RecurringView> for RecurringOut {
             tags: r.tags,
             next: r.next.map(DateOut::from),
             last_posted: r.last_posted.map(DateOut::from),
+            stuck: r.stuck.map(StuckOut::from),
         }
     }
 }
@@ -507,6 +558,63 @@ impl From<Every> for EveryWire {
         match e {
             Every::Month => EveryWire::Month,
             Every::Year => EveryWire::Year,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dochiya_domain::Currency;
+    use serde_json::json;
+
+    fn transaction(recorded_by: Option<&str>, recurring: Option<&str>) -> lt::Transaction {
+        let krw = Currency::parse("KRW").unwrap();
+        let account = |id: &str, name: &str, amount: i64| lt::Posting {
+            account_id: AccountId::parse(id).unwrap(),
+            account: name.into(),
+            amount: Money::from_minor(amount, krw),
+        };
+        lt::Transaction {
+            transaction_id: TransactionId::parse("9007199254740993").unwrap(),
+            date: LocalDate::parse("2026-04-25").unwrap(),
+            memo: "월세".into(),
+            voided: false,
+            recorded_by: recorded_by.map(Into::into),
+            postings: vec![
+                account("0195b9c6-4a5e-7c3a-9f1e-2d3c4b5a6978", "주거비", 500_000),
+                account("0195b9c6-4a5e-7c3a-9f1e-2d3c4b5a6979", "카카오뱅크", -500_000),
+            ],
+            version: 1,
+            history: Vec::new(),
+            void_reason: None,
+            voided_at: None,
+            voided_by: None,
+            recurring: recurring.map(Into::into),
+            installments: None,
+            preview: false,
+            tags: Vec::new(),
+            operation_id: None,
+            recorded_at: None,
+        }
+    }
+
+    /// The serializer itself, not a schema of it: a posting names its schedule, an entry
+    /// from before sharing leaves `recordedBy` out, and both fit the published schema.
+    #[test]
+    fn recorded_by_is_a_name_or_absent_never_null() {
+        let published = crate::schema::output_schema::<TransactionOut>();
+        let schema = jsonschema::validator_for(&published).unwrap();
+        let posting =
+            serde_json::to_value(TransactionOut::<StoredId>::from(transaction(None, Some("월세")))).unwrap();
+        assert_eq!(posting["recordedBy"], json!("월세 (recurring)"));
+        let by_hand =
+            serde_json::to_value(TransactionOut::<StoredId>::from(transaction(Some("하은"), None))).unwrap();
+        assert_eq!(by_hand["recordedBy"], json!("하은"));
+        let old = serde_json::to_value(TransactionOut::<StoredId>::from(transaction(None, None))).unwrap();
+        assert_eq!(old.get("recordedBy"), None);
+        for v in [&posting, &by_hand, &old] {
+            assert!(schema.is_valid(v), "{v}");
         }
     }
 }

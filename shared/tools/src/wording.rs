@@ -6,9 +6,11 @@
 //! [`describe`] words an error in the ledger's terms; `errors.rs` rewords the errors
 //! about an argument with each tool's argument names and falls back to it.
 
-use dochiya_ledger::domain::{AccountKind, Money};
+use dochiya_domain::{AccountKind, Money};
 use dochiya_ledger::error::UndoBlock;
+use dochiya_ledger::ledger::{Stuck, StuckReason};
 use dochiya_ledger::{AccountShape, EditShape, Entity, LedgerError, Match, OwnerAction};
+use dochiya_quote::quote;
 
 /// A ledger error as a model or a person reads it, with the next step to take.
 pub fn describe(error: &LedgerError) -> String {
@@ -58,6 +60,11 @@ pub fn describe(error: &LedgerError) -> String {
         | E::SnapshotOfFlowAccount { .. }
         | E::FarFutureDate { .. }
         | E::OutOfRange { .. } => entries(error),
+        E::ScheduleCannotPost { name, date, reason } => format!(
+            "The recurring entry \"{name}\" cannot post its occurrence of {date}: {}. Nothing was recorded; send {}.",
+            stuck_reason(*reason),
+            stuck_fix(*reason)
+        ),
         E::ArchivedAccount { .. } | E::ArchiveWithBalance { .. } | E::AccountMismatch { .. } => {
             accounts(error)
         }
@@ -78,6 +85,36 @@ pub fn describe(error: &LedgerError) -> String {
         }
         // Never shown to a model (it becomes a logged internal error): the ledger's line.
         E::Internal { .. } => error.to_string(),
+    }
+}
+
+/// What a stuck recurring entry says in `list_recurring`: why it stopped and the way out.
+pub fn stuck_note(stuck: Stuck) -> String {
+    let since = stuck.since;
+    format!(
+        "It stopped posting at its occurrence of {since}: {}. Nothing from that date on posts until it is changed. To fix it, call set_recurring with its name, change: true and {}; the occurrences from {since} on are then posted. To stop it, call set_recurring with its name and remove: true.",
+        stuck_reason(stuck.reason),
+        stuck_fix(stuck.reason)
+    )
+}
+
+/// Why a recurring entry cannot post, as a clause.
+fn stuck_reason(reason: StuckReason) -> &'static str {
+    match reason {
+        StuckReason::Overflow => {
+            "it would put a stored total of one of its accounts out of range (past 9223372036854775807 minor units)"
+        }
+        StuckReason::ArchivedAccount => "one of its accounts is archived",
+        StuckReason::Refused => "the store refused its entry (an item would be too large)",
+    }
+}
+
+/// What to send to fix it, as a clause.
+fn stuck_fix(reason: StuckReason) -> &'static str {
+    match reason {
+        StuckReason::Overflow => "a smaller amount (check it for extra digits)",
+        StuckReason::ArchivedAccount => "live accounts as from and to (see list_accounts)",
+        StuckReason::Refused => "a shorter memo or fewer tags",
     }
 }
 
@@ -349,16 +386,16 @@ fn not_found(what: Entity, name: &str, within: Option<&str>, candidates: &[Strin
     }
     let place = within.map(|w| format!(" in {w}")).unwrap_or_default();
     let (subject, create) = match what {
-        Entity::Transaction => (format!("No transaction with id \"{name}\"{place}."), ""),
-        Entity::Snapshot => (format!("No snapshot for \"{name}\"{place}."), ""),
-        Entity::Member => (format!("No member named \"{name}\"{place}."), ""),
-        Entity::Recurring => (format!("No recurring entry named \"{name}\"{place}."), ""),
+        Entity::Transaction => (format!("No transaction with id {}{place}.", quote(name)), ""),
+        Entity::Snapshot => (format!("No snapshot for {}{place}.", quote(name)), ""),
+        Entity::Member => (format!("No member named {}{place}.", quote(name)), ""),
+        Entity::Recurring => (format!("No recurring entry named {}{place}.", quote(name)), ""),
         Entity::Vault => (
-            format!("No vault named \"{name}\"."),
+            format!("No vault named {}.", quote(name)),
             " or create_vault to make it",
         ),
         Entity::Account => (
-            format!("No account named \"{name}\"{place}."),
+            format!("No account named {}{place}.", quote(name)),
             " or create_account to add it",
         ),
     };
@@ -381,7 +418,10 @@ fn id_for_name(
     meant: Option<&str>,
     candidates: &[String],
 ) -> String {
-    let mut m = format!("\"{given}\" is {id_kind}, but names are expected, not ids: pass the {what}'s name.");
+    let mut m = format!(
+        "{} is {id_kind}, but names are expected, not ids: pass the {what}'s name.",
+        quote(given)
+    );
     if let Some(name) = meant {
         m.push_str(&format!(" That id is {what} \"{name}\"."));
     }
@@ -402,7 +442,7 @@ fn ambiguous(what: Entity, name: &str, matches: &[Match]) -> String {
     if name.is_empty() {
         format!("No {what} was named and there are several: {listed}.")
     } else {
-        format!("\"{name}\" matches several {what}s: {listed}.")
+        format!("{} matches several {what}s: {listed}.", quote(name))
     }
 }
 
@@ -419,7 +459,7 @@ fn name_taken(what: Entity, name: &str, existing: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dochiya_ledger::domain::{Clock, Currency, LocalDate, ManualClock, TransactionId};
+    use dochiya_domain::{Clock, Currency, LocalDate, ManualClock, TransactionId};
 
     // The exact sentences below were the ledger contract suite's until issue 28; the
     // suite now asserts each error's variant and fields, and the wording is tested here.
@@ -794,5 +834,27 @@ mod tests {
             difference: m(50),
         };
         assert!(describe(&u).starts_with("The split does not balance: the `from` lines sum to 12.00 and the `to` lines sum to 12.50, so the `to` side is 0.50 more."));
+    }
+
+    #[test]
+    fn a_schedule_that_cannot_post_says_why_and_the_way_out() {
+        let on = dochiya_domain::LocalDate::parse("2026-03-20").expect("a date");
+        let refused = LedgerError::ScheduleCannotPost {
+            name: "급여".into(),
+            date: on,
+            reason: StuckReason::Overflow,
+        };
+        assert_eq!(
+            describe(&refused),
+            "The recurring entry \"급여\" cannot post its occurrence of 2026-03-20: it would put a stored total of one of its accounts out of range (past 9223372036854775807 minor units). Nothing was recorded; send a smaller amount (check it for extra digits)."
+        );
+        let stuck = Stuck {
+            reason: StuckReason::ArchivedAccount,
+            since: on,
+        };
+        assert_eq!(
+            stuck_note(stuck),
+            "It stopped posting at its occurrence of 2026-03-20: one of its accounts is archived. Nothing from that date on posts until it is changed. To fix it, call set_recurring with its name, change: true and live accounts as from and to (see list_accounts); the occurrences from 2026-03-20 on are then posted. To stop it, call set_recurring with its name and remove: true."
+        );
     }
 }

@@ -3,13 +3,13 @@
 
 use std::sync::Arc;
 
-use dochiya_ledger::domain::{AccountKind, ManualClock, PersonId};
+use dochiya_domain::{AccountKind, ManualClock, PersonId};
 use dochiya_ledger::ledger::{NewAccount, NewVault};
-use dochiya_ledger::store::Store;
 use dochiya_ledger::{Ledger, LedgerConfig};
 use dochiya_protocol::Principal;
+use dochiya_store::Store;
 use dochiya_store_embedded::EmbeddedStore;
-use dochiya_testkit::store::testing::CountingStore;
+use dochiya_testkit::testing::CountingStore;
 
 /// 2026-03-15, noon in Seoul.
 const NOON: i64 = 1_773_543_600;

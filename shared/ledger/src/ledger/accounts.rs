@@ -8,7 +8,9 @@ use super::codec::{
     AccountRec, BudgetHead, Membership, PostingRec, SnapshotHead, TxRec, account_count_update,
     account_pointer, archive_mark, name_attrs, points_at_account,
 };
-use super::guards::{ACCOUNT_LIVE, ACCOUNT_NEW, NAME_FREE, NAME_HELD, VAULT_EXISTS, guard};
+use super::guards::{
+    ACCOUNT_LIVE, ACCOUNT_NEW, ACCOUNT_NUMBER_FREE, NAME_FREE, NAME_HELD, VAULT_EXISTS, guard,
+};
 use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
 use super::roster::{commit_failed, membership_check, require_owner};
@@ -16,13 +18,14 @@ use super::system_names::{Equity, SystemNames};
 use super::today::catalogue_today;
 use super::writer::{TxChange, transaction_ops};
 use super::*;
-use crate::domain::{AccountId, AccountKind, Money, Name, random_uuid};
 use crate::error::{AccountShape, Entity, Field, OwnerAction};
 use crate::keys;
-use crate::store::{Condition, Item, WriteOp};
+use dochiya_domain::{AccountId, AccountKind, Money, Name, random_uuid};
+use dochiya_store::{Condition, Item, WriteOp};
 
-/// Most accounts (live and archived) in one vault.
-const MAX_ACCOUNTS: usize = 500;
+/// Most accounts (live and archived) in one vault, unless the ledger's settings say
+/// otherwise (`LedgerConfig::max_accounts`).
+pub const MAX_ACCOUNTS: usize = 500;
 
 pub(super) async fn list_accounts(
     ledger: &Ledger,
@@ -180,11 +183,9 @@ async fn attempt_create(
             opening_transaction_id: None,
         });
     }
-    if cat.accounts.len() >= MAX_ACCOUNTS {
-        return Err(LedgerError::invalid(
-            Field::Name,
-            format!("a vault may have at most {MAX_ACCOUNTS} accounts"),
-        ));
+    let cap = ledger.config.max_accounts;
+    if cat.accounts.len() >= cap {
+        return Err(at_most_accounts(cap));
     }
     let opening = match input.opening_balance {
         Some(d) => Money::from_decimal(d, m.currency)
@@ -236,6 +237,12 @@ async fn attempt_create(
         },
         now.as_second(),
     ));
+    // An opening balance may bring the equity account too: both count.
+    let count = cat.accounts.len();
+    if count + usize::try_from(new_accounts).unwrap_or(usize::MAX) > cap {
+        return Err(at_most_accounts(cap));
+    }
+    ops.extend((count + 1..=count + usize::try_from(new_accounts).unwrap_or(0)).map(|n| number_claim(&m, n)));
     ops.push(account_count_update(
         keys::vault_meta(m.vault_id),
         new_accounts,
@@ -258,6 +265,24 @@ async fn attempt_create(
         }),
         // A name was taken (or an id collided) concurrently: re-read and decide again.
         Err(e) => Err(commit_failed(&m, e)),
+    }
+}
+
+fn at_most_accounts(cap: usize) -> LedgerError {
+    LedgerError::invalid(Field::Name, format!("a vault may have at most {cap} accounts"))
+}
+
+/// The claim of account number `n` (only if absent): the count the cap was checked
+/// against is part of the write's condition, so creations racing past the cap cannot
+/// all land; a loser decides again on fresh reads (accounts are never deleted, so
+/// the count only grows and every number is claimed once).
+fn number_claim(m: &Membership, n: usize) -> WriteOp {
+    WriteOp::Put {
+        item: Item {
+            key: keys::account_number(m.vault_id, n),
+            attrs: Default::default(),
+        },
+        guard: guard(ACCOUNT_NUMBER_FREE, Condition::NotExists),
     }
 }
 
@@ -363,7 +388,7 @@ fn opening_entry(
         date,
         names.opening_memo(&equity, &account.name),
         now.as_millisecond(),
-        Some(who.display_name()),
+        Some(who),
         vec![
             PostingRec {
                 account_id: account.account_id,
@@ -574,7 +599,7 @@ fn live_account(cat: &Catalogue, name: &str, m: &Membership) -> Result<AccountRe
 /// A new account name may not look like an archived account's handle: a handle
 /// always means one archived account (docs/decisions/027-archived-account-handles.md).
 fn refuse_handle_shape(name: &Name, field: Field) -> Result<(), LedgerError> {
-    if crate::domain::is_archived_handle(name.display()) {
+    if dochiya_domain::is_archived_handle(name.display()) {
         return Err(LedgerError::invalid(
             field,
             format!(

@@ -19,20 +19,21 @@ use super::entry::{
 };
 use super::guards::MEMBERSHIP;
 use super::idempotency::{IdempotencyKey, NextAction, changed_since, next_action};
+use super::installments::OpenPurchase;
 use super::record::external_ref_op;
 use super::resolve::{Catalogue, join_all, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
 use super::roster::{membership_check, vault_gone};
+use super::statement::{Book, BookEntry, LineKey, book_ranges, match_book, parts_from};
 use super::today::{Later, accounts_of, catalogue_today, shown};
 use super::view::{direction_note, view};
 use super::writer::{TxChange, refusing_overflow, transaction_ops};
 use super::*;
-use crate::domain::AccountId;
-use crate::domain::LocalDate;
-use crate::domain::limits::MAX_BATCH_ENTRIES;
 use crate::error::Field;
 use crate::keys;
-use crate::store::{Item, Key, StoreError};
+use dochiya_domain::AccountId;
+use dochiya_domain::limits::MAX_BATCH_ENTRIES;
+use dochiya_store::{Item, Key, StoreError};
 
 pub(super) async fn record_batch(
     ledger: &Ledger,
@@ -108,14 +109,14 @@ fn prepare(
     batch: &NewBatch,
     key: &IdempotencyKey,
     index: usize,
-    currency: crate::domain::Currency,
+    currency: dochiya_domain::Currency,
 ) -> Result<Prepared, LedgerError> {
     let e = match &batch.entries[index] {
         Ok(e) => e,
         // An amount in another currency is refused against this vault's, with no number.
         Err(u) => {
             let message = quoted_amount(&u.message)
-                .and_then(|t| crate::domain::other_currency(t, currency.code()))
+                .and_then(|t| dochiya_domain::other_currency(t, currency.code()))
                 .unwrap_or_else(|| u.message.clone());
             return Err(LedgerError::invalid(u.field, message));
         }
@@ -167,106 +168,6 @@ impl Found {
     fn get(&self, key: &Key) -> Option<&Item> {
         self.0.get(key).and_then(Option::as_ref)
     }
-}
-
-/// A live simple entry of the book, as a statement line may repeat it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct BookEntry {
-    id: TransactionId,
-    date: LocalDate,
-    to: AccountId,
-    from: AccountId,
-    minor: i64,
-    external_ref: Option<String>,
-}
-
-impl BookEntry {
-    /// `tx` as a line could repeat it: live, one `to` and one `from` posting of one amount.
-    fn of(tx: TxRec) -> Option<BookEntry> {
-        if tx.voided || tx.postings.len() != 2 {
-            return None;
-        }
-        let (a, b) = (&tx.postings[0], &tx.postings[1]);
-        let (to, from) = if a.amount > 0 { (a, b) } else { (b, a) };
-        if to.amount <= 0 || from.amount.checked_neg() != Some(to.amount) {
-            return None;
-        }
-        Some(BookEntry {
-            id: tx.id,
-            date: tx.date,
-            to: to.account_id,
-            from: from.account_id,
-            minor: to.amount,
-            external_ref: tx.external_ref,
-        })
-    }
-}
-
-/// A line as it is matched against the book: its accounts, amount, date and reference.
-struct LineKey<'a> {
-    to: AccountId,
-    from: AccountId,
-    minor: i64,
-    date: LocalDate,
-    external_ref: Option<&'a str>,
-}
-
-/// The days a batch's entries may repeat: each entry's date and the day either side,
-/// merged into ranges (one query each, all in the first round).
-fn book_ranges(dates: impl Iterator<Item = LocalDate>) -> Vec<(LocalDate, LocalDate)> {
-    let mut days: Vec<LocalDate> = dates.collect();
-    days.sort();
-    days.dedup();
-    let mut ranges: Vec<(LocalDate, LocalDate)> = Vec::new();
-    for d in days {
-        let (lo, hi) = (d.prev_day(), d.next_day());
-        match ranges.last_mut() {
-            Some((_, end)) if lo <= end.next_day() => *end = hi.max(*end),
-            _ => ranges.push((lo, hi)),
-        }
-    }
-    ranges
-}
-
-/// Which lines repeat a live entry of the book, by data: the same accounts and amount
-/// dated the same day (first, for every line) or a day apart (then), each book entry
-/// taken by one line at most, the earliest recorded first; a line with an externalRef
-/// never takes an entry recorded with another one. `taken` starts with the entries
-/// already accounted for (this call's own, and those matched by externalRef).
-fn match_book(
-    lines: &[Option<LineKey<'_>>],
-    book: &[BookEntry],
-    taken: &mut BTreeSet<TransactionId>,
-) -> Vec<Option<Duplicate>> {
-    let mut out: Vec<Option<Duplicate>> = lines.iter().map(|_| None).collect();
-    for (same_day, matched_by) in [(true, MatchedBy::SameDate), (false, MatchedBy::DayApart)] {
-        for (line, slot) in lines.iter().zip(out.iter_mut()) {
-            let Some(l) = line.as_ref().filter(|_| slot.is_none()) else {
-                continue;
-            };
-            let near = |d: LocalDate| {
-                if same_day {
-                    d == l.date
-                } else {
-                    d == l.date.prev_day() || d == l.date.next_day()
-                }
-            };
-            let found = book.iter().find(|b| {
-                !taken.contains(&b.id)
-                    && (b.to, b.from, b.minor) == (l.to, l.from, l.minor)
-                    && near(b.date)
-                    && (l.external_ref.is_none() || b.external_ref.is_none())
-            });
-            if let Some(b) = found {
-                taken.insert(b.id);
-                *slot = Some(Duplicate {
-                    transaction_id: b.id,
-                    matched_by,
-                });
-            }
-        }
-    }
-    out
 }
 
 /// What entries earlier in this batch took: externalRefs, and the duplicate guards
@@ -454,8 +355,18 @@ async fn attempt(
     run.finish(results)
 }
 
+/// The book a batch's lines may repeat, as the read round found it.
+struct BookRead {
+    /// Live entries dated within a day of any line, the earliest recorded first.
+    entries: Vec<BookEntry>,
+    /// Installment purchases still open, read only when a line names a part.
+    open: Vec<OpenPurchase>,
+}
+
 /// One round: every entry's record, its externalRef claim and its duplicate guards,
-/// the book's entries dated within a day of any entry, beside the account catalogue.
+/// the book's entries dated within a day of any entry and, when a line names an
+/// installment part (`할부 2/3`), the purchases still open from its month, beside
+/// the account catalogue.
 async fn read_round(
     ledger: &Ledger,
     who: &PersonId,
@@ -463,7 +374,7 @@ async fn read_round(
     input: &NewBatch,
     entries: &[Result<Entry<'_>, LedgerError>],
     op_key: &Key,
-) -> Result<(Catalogue, Later, Found, Vec<BookEntry>), LedgerError> {
+) -> Result<(Catalogue, Later, Found, BookRead), LedgerError> {
     let mut wanted: Vec<Key> = vec![op_key.clone()];
     let ok = || entries.iter().filter_map(|e| e.as_ref().ok());
     for e in ok() {
@@ -476,41 +387,55 @@ async fn read_round(
     }
     wanted.sort();
     wanted.dedup();
-    let ranges = if input.allow_duplicate {
-        vec![]
+    let (ranges, parts) = if input.allow_duplicate {
+        (vec![], None)
     } else {
-        book_ranges(ok().map(|e| e.date))
+        (
+            book_ranges(ok().map(|e| e.date)),
+            parts_from(ok().map(|e| (e.date, e.memo))),
+        )
     };
     let store = ledger.store.as_ref();
+    let pk = || keys::vault_pk(m.vault_id);
     let book_reads = join_all(
         ranges
             .iter()
             .map(|(lo, hi)| {
                 query_all(
                     store,
-                    keys::vault_pk(m.vault_id),
+                    pk(),
                     keys::transactions_between(Some(*lo), Some(*hi)),
                     true,
                 )
             })
+            .chain(parts.map(|month| query_all(store, pk(), keys::installments_open_in(month), true)))
             .collect(),
     );
-    let ((cat, got), book_pages) = join2(
+    let ((cat, got), mut book_pages) = join2(
         join2(catalogue_today(ledger, m), store.get_many(&wanted)),
         book_reads,
     )
     .await;
     let found = Found(wanted.into_iter().zip(got?).collect());
     let (cat, later) = cat?;
+    let open = match parts {
+        Some(_) => book_pages
+            .pop()
+            .ok_or_else(|| LedgerError::internal("the open installments were not read"))??
+            .iter()
+            .map(OpenPurchase::from_item)
+            .collect::<Result<Vec<_>, _>>()?,
+        None => Vec::new(),
+    };
     let mut book = Vec::new();
     for page in book_pages {
         for item in page? {
-            book.extend(BookEntry::of(TxRec::from_item(&item)?));
+            book.extend(BookEntry::of(TxRec::from_item(&item)?, &cat));
         }
     }
     // The earliest recorded first: ids are ordered by the time of recording.
-    book.sort_by_key(|b| b.id);
-    Ok((cat, later, found, book))
+    book.sort_by_key(BookEntry::id);
+    Ok((cat, later, found, BookRead { entries: book, open }))
 }
 
 /// Each entry's next step from its record; a record of this key with another
@@ -543,16 +468,17 @@ fn decide_keys(
 }
 
 /// Each entry's duplicate in the book, before any write: its externalRef claimed
-/// (exact), else, unless allowDuplicate, a live entry with the same accounts and
-/// amount dated within a day of it (see [`match_book`]). An entry whose reference an
-/// earlier entry of this batch also has is left to the loop (it repeats that one).
+/// (exact), else, unless allowDuplicate, what it repeats by data: a live entry with
+/// the same postings, one on the same card with the same amount (a split, another
+/// category), or an installment part (see [`match_book`]). An entry whose reference
+/// an earlier entry of this batch also has is left to the loop (it repeats that one).
 #[allow(clippy::too_many_arguments)]
 fn decide_duplicates(
     input: &NewBatch,
     entries: &[Result<Entry<'_>, LedgerError>],
     nexts: &[Option<NextAction>],
     found: &Found,
-    book: &[BookEntry],
+    book: &BookRead,
     cat: &Catalogue,
     m: &Membership,
     mut taken: BTreeSet<TransactionId>,
@@ -573,26 +499,28 @@ fn decide_duplicates(
                 dup = Some(Duplicate {
                     transaction_id: id,
                     matched_by: MatchedBy::ExternalRef,
+                    also: None,
                 });
             } else if starts
                 && !repeat_ref
                 && !input.allow_duplicate
                 && let Ok(p) = resolve_postings(cat, e, m)
-                && let [to, from] = p.as_slice()
             {
-                line = Some(LineKey {
-                    to: to.account_id,
-                    from: from.account_id,
-                    minor: to.amount,
-                    date: e.date,
-                    external_ref: e.external_ref,
-                });
+                line = Some(LineKey::new(&p, cat, e.date, e.memo, e.external_ref));
             }
         }
         dups.push(dup);
         lines.push(line);
     }
-    let by_data = match_book(&lines, book, &mut taken);
+    let by_data = match_book(
+        &lines,
+        &Book {
+            entries: &book.entries,
+            open: &book.open,
+            cat,
+        },
+        &taken,
+    );
     Ok(dups
         .into_iter()
         .zip(by_data)
@@ -624,6 +552,7 @@ impl Run<'_> {
             return Ok(EntryResult::Duplicate(Duplicate {
                 transaction_id: *id,
                 matched_by: MatchedBy::ExternalRef,
+                also: None,
             }));
         }
         if let Some(d) = self.dups.get(i).copied().flatten() {
@@ -649,7 +578,7 @@ impl Run<'_> {
                 e.date,
                 e.memo.to_string(),
                 self.now_ms,
-                Some(self.who.display_name()),
+                Some(self.who),
                 postings,
             )
         };
@@ -802,7 +731,7 @@ impl Run<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{Decimal, LocalDate};
+    use dochiya_domain::{Decimal, LocalDate};
 
     fn entry(amount: &str, external_ref: Option<&str>) -> Result<BatchEntry, Unreadable> {
         Ok(BatchEntry {

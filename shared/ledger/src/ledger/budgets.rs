@@ -11,10 +11,10 @@ use super::roster::{InVault, in_vault};
 use super::roster::{membership_check, vault_gone};
 use super::types::with_article;
 use super::*;
-use crate::domain::{AccountId, AccountKind, Money};
 use crate::error::Field;
 use crate::keys;
-use crate::store::{Condition, Guard, Item, StoreError, WriteOp};
+use dochiya_domain::{AccountId, AccountKind, Money};
+use dochiya_store::{Condition, Guard, Item, StoreError, WriteOp};
 
 /// Most budget settings (account × month items) one vault keeps: bounds every budget read.
 pub(super) const MAX_BUDGET_SETTINGS: usize = 5_000;
@@ -28,7 +28,7 @@ fn archived(name: &str) -> LedgerError {
 }
 
 /// A new setting needs room under [`MAX_BUDGET_SETTINGS`]; replacing one always fits.
-fn room_for(settings: &[Item], key: &crate::store::Key) -> Result<(), LedgerError> {
+fn room_for(settings: &[Item], key: &dochiya_store::Key) -> Result<(), LedgerError> {
     if settings.len() >= MAX_BUDGET_SETTINGS && !settings.iter().any(|i| &i.key == key) {
         return Err(LedgerError::invalid(
             Field::BudgetMonth,
@@ -127,6 +127,27 @@ pub(super) async fn settings_through(
     settings_of(&items)
 }
 
+/// What a setting of `account` for `month` keeps when not sent (`set_budget` changes
+/// only what it is sent): `repeat` that month's own setting's (else true), `rollover`
+/// the setting in force that month's (its own, else the latest earlier repeating one;
+/// else false). `settings` in month order.
+fn kept_or_sent(
+    settings: &[BudgetRec],
+    account: AccountId,
+    month: YearMonth,
+    input: &BudgetInput,
+) -> (bool, bool) {
+    let mine = || settings.iter().filter(|s| s.account_id == account);
+    let own = mine().find(|s| s.month == month);
+    let in_force = own.or_else(|| mine().rfind(|s| s.month < month && s.repeat));
+    (
+        input.repeat.unwrap_or_else(|| own.is_none_or(|s| s.repeat)),
+        input
+            .rollover
+            .unwrap_or_else(|| in_force.is_some_and(|s| s.rollover)),
+    )
+}
+
 pub(super) async fn set_budget(
     ledger: &Ledger,
     who: &PersonId,
@@ -185,12 +206,13 @@ async fn set_in(
     }
     let key = keys::budget(m.vault_id, month, a.account_id);
     room_for(&all, &key)?;
+    let (repeat, rollover) = kept_or_sent(&settings_of(&all)?, a.account_id, month, input);
     let rec = BudgetRec {
         account_id: a.account_id,
         month,
         amount: amount.minor(),
-        repeat: input.repeat,
-        rollover: input.rollover,
+        repeat,
+        rollover,
     };
     // The account item's own copy of the settings that still matter (decision 030);
     // an item from before it is rebuilt from every setting read above.
@@ -232,8 +254,8 @@ async fn set_in(
             account: a.name,
             month,
             amount,
-            repeat: input.repeat,
-            rollover: input.rollover,
+            repeat,
+            rollover,
         }),
         Err(StoreError::ConditionFailed {
             guard: MEMBERSHIP, ..
@@ -266,11 +288,20 @@ fn add(a: i64, b: i64) -> Result<i64, LedgerError> {
         .ok_or_else(|| LedgerError::internal("budget total out of range"))
 }
 
-/// Whole percent of `budget` that `spent` is, rounded down (toward negative
-/// infinity, so refunds beyond spending give a negative percent).
-pub(super) fn percent_used(spent: i64, budget: i64) -> i64 {
-    let p = (i128::from(spent) * 100).div_euclid(i128::from(budget.max(1)));
-    i64::try_from(p).unwrap_or(if p < 0 { i64::MIN } else { i64::MAX })
+/// Whole percent of `available` (budget + carried) that `spent` is, rounded toward the
+/// budget line: down while within it (toward negative infinity, so refunds beyond
+/// spending give a negative percent), up once over it, so `over` (spent > available)
+/// holds exactly when the percent is above 100. `None` when nothing is available.
+pub(super) fn percent_used(spent: i64, available: i64) -> Option<i64> {
+    if available <= 0 {
+        return None;
+    }
+    let (scaled, whole) = (i128::from(spent) * 100, i128::from(available));
+    let mut p = scaled.div_euclid(whole);
+    if spent > available && scaled.rem_euclid(whole) != 0 {
+        p += 1;
+    }
+    Some(i64::try_from(p).unwrap_or(if p < 0 { i64::MIN } else { i64::MAX }))
 }
 
 async fn report_in(
@@ -330,11 +361,13 @@ async fn report_in(
                 .is_some_and(|p| rows.iter().any(|x| x.account_id == p))
         })
         .collect();
-    let (mut total_budget, mut total_spent, mut total_remaining) = (0i64, 0i64, 0i64);
+    let (mut total_budget, mut total_spent, mut total_remaining, mut total_carried) =
+        (0i64, 0i64, 0i64, 0i64);
     for r in &counted {
         total_budget = add(total_budget, r.budget.minor())?;
         total_spent = add(total_spent, r.spent.minor())?;
         total_remaining = add(total_remaining, r.remaining.minor())?;
+        total_carried = add(total_carried, r.carried.map_or(0, Money::minor))?;
     }
     let (days_left, daily_allowance) = if month == today.month() {
         let days = i64::from(month.last_day().day()) - i64::from(today.day()) + 1;
@@ -353,7 +386,7 @@ async fn report_in(
             budget: money(total_budget, &m),
             spent: money(total_spent, &m),
             remaining: money(total_remaining, &m),
-            percent_used: (total_budget > 0).then(|| percent_used(total_spent, total_budget)),
+            percent_used: percent_used(total_spent, add(total_budget, total_carried)?),
             over: total_remaining < 0,
         },
         unbudgeted_spent: money(unbudgeted, &m),
@@ -435,7 +468,8 @@ impl Book<'_> {
             };
             let s = self.spent(a.account_id, month)?;
             let carried = self.carried(a.account_id, month)?;
-            let remaining = add(budget, carried.unwrap_or(0))?
+            let available = add(budget, carried.unwrap_or(0))?;
+            let remaining = available
                 .checked_sub(s)
                 .ok_or_else(|| LedgerError::internal("budget remaining out of range"))?;
             rows.push(BudgetRow {
@@ -444,7 +478,7 @@ impl Book<'_> {
                 budget: money(budget, self.m),
                 spent: money(s, self.m),
                 remaining: money(remaining, self.m),
-                percent_used: percent_used(s, budget),
+                percent_used: percent_used(s, available),
                 over: remaining < 0,
                 carried: carried.map(|c| money(c, self.m)),
             });
@@ -456,7 +490,7 @@ impl Book<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::VaultId;
+    use dochiya_domain::VaultId;
 
     fn month(text: &str) -> YearMonth {
         YearMonth::parse(text).expect("a month")
@@ -494,13 +528,35 @@ mod tests {
     }
 
     #[test]
-    fn percent_used_rounds_down() {
-        assert_eq!(percent_used(0, 600_000), 0);
-        assert_eq!(percent_used(599_999, 600_000), 99);
-        assert_eq!(percent_used(600_000, 600_000), 100);
-        assert_eq!(percent_used(104_500, 100_000), 104);
-        assert_eq!(percent_used(-1, 600_000), -1);
-        assert_eq!(percent_used(i64::MAX, 1), i64::MAX);
+    fn percent_used_rounds_toward_the_budget_line() {
+        assert_eq!(percent_used(0, 600_000), Some(0));
+        assert_eq!(percent_used(599_999, 600_000), Some(99));
+        assert_eq!(percent_used(600_000, 600_000), Some(100));
+        // Over by less than a percent is above 100, never "100 % used" while over.
+        assert_eq!(percent_used(600_001, 600_000), Some(101));
+        assert_eq!(percent_used(104_500, 100_000), Some(105));
+        assert_eq!(percent_used(200_000, 100_000), Some(200));
+        assert_eq!(percent_used(-1, 600_000), Some(-1));
+        assert_eq!(percent_used(i64::MAX, 1), Some(i64::MAX));
+        // Nothing available (overspending carried in ate the budget): no percent.
+        assert_eq!(percent_used(5, 0), None);
+        assert_eq!(percent_used(0, -10), None);
+        // `over` and the percent agree wherever something is available.
+        for (spent, available) in [
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (100, 99),
+            (99, 100),
+            (10_001, 10_000),
+            (-5, 3),
+        ] {
+            assert_eq!(
+                percent_used(spent, available).unwrap() > 100,
+                spent > available,
+                "{spent}/{available}"
+            );
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::guards::DUPLICATE_GUARD;
 use super::idempotency::Claim;
 use super::*;
 use crate::keys;
-use crate::store::{Condition, Item, Key, WriteOp};
+use dochiya_store::{Condition, Item, Key, WriteOp};
 
 /// The duplicate guards read for an entry, in the order of its `guard_keys`.
 pub(super) type Guards = Vec<Option<GuardRec>>;
@@ -153,7 +153,7 @@ mod tests {
     /// guard read is still what was read.
     #[test]
     fn guards_are_per_date_and_bucket_and_all_checked_on_write() {
-        let v = crate::domain::VaultId::from_uuid(uuid::Uuid::nil());
+        let v = dochiya_domain::VaultId::from_uuid(uuid::Uuid::nil());
         let w = 600_000;
         let on = LocalDate::parse("2026-03-15").unwrap();
         let at = |ms| guard_keys(v, on, "식비=4500", "카카오뱅크=-4500", ms, w);
@@ -192,7 +192,7 @@ mod tests {
         let shape: Vec<_> = ops
             .iter()
             .map(|op| {
-                let g = crate::store::eval::guard_of(op).expect("guarded");
+                let g = dochiya_store::eval::guard_of(op).expect("guarded");
                 (
                     op.key().clone(),
                     matches!(op, WriteOp::Put { .. }),
@@ -213,6 +213,6 @@ mod tests {
         // allowDuplicate: the guard moves without a condition, and nothing is checked.
         let free = bucket_guard_ops(&keys, false, &[None, Some(earlier)], &tx, 0, w);
         assert_eq!(free.len(), 1);
-        assert!(crate::store::eval::guard_of(&free[0]).is_none());
+        assert!(dochiya_store::eval::guard_of(&free[0]).is_none());
     }
 }

@@ -21,11 +21,11 @@ use super::today::{Later, catalogue_today, shown};
 use super::view::{not_found, versions, view};
 use super::writer::{TxChange, transaction_ops};
 use super::*;
-use crate::domain::{AccountId, Decimal, Money, NameKey};
 use crate::error::EditShape;
 use crate::error::{Field, Side};
 use crate::keys;
-use crate::store::{MAX_WRITE_OPS, StoreError};
+use dochiya_domain::{AccountId, Decimal, Money, NameKey};
+use dochiya_store::{MAX_WRITE_OPS, StoreError};
 
 pub(super) async fn edit(
     ledger: &Ledger,
@@ -467,7 +467,7 @@ async fn commit(
     ledger: &Ledger,
     who: &PersonId,
     v: InVault,
-    ops: Vec<crate::store::WriteOp>,
+    ops: Vec<dochiya_store::WriteOp>,
     result: Edited,
     rec: &IdemRec,
     history: &[VersionRec],

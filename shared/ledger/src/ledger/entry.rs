@@ -6,11 +6,11 @@ use super::codec::{GuardRec, IdemRec, Membership, PostingRec, content_hash};
 use super::idempotency::{IdempotencyKey, recorded};
 use super::resolve::Catalogue;
 use super::*;
-use crate::domain::limits::{MAX_EXTERNAL_REF_CHARS, MAX_MEMO_CHARS};
-use crate::domain::{Currency, Decimal, Money, NameKey, VaultId, VaultZone};
 use crate::error::{Field, Side};
 use crate::keys;
-use crate::store::Key;
+use dochiya_domain::limits::{MAX_EXTERNAL_REF_CHARS, MAX_MEMO_CHARS};
+use dochiya_domain::{Currency, Decimal, Money, NameKey, VaultId, VaultZone};
+use dochiya_store::Key;
 
 /// The shape rules that need no vault: both sides present, not too many lines, amounts positive.
 pub(super) fn check_lines(ledger: &Ledger, input: &NewSplit) -> Result<(), LedgerError> {
@@ -122,7 +122,7 @@ pub(super) fn clean_external_ref(raw: Option<&str>) -> Result<Option<String>, Le
 /// An entry's tags, validated (display forms, repeats dropped; decision 038).
 pub(super) fn entry_tags(raw: &[String]) -> Result<Vec<String>, LedgerError> {
     let tags =
-        crate::domain::parse_tags(raw).map_err(|e| LedgerError::from_parse(Field::Category("tags"), e))?;
+        dochiya_domain::parse_tags(raw).map_err(|e| LedgerError::from_parse(Field::Category("tags"), e))?;
     Ok(tags.iter().map(|t| t.display().to_string()).collect())
 }
 

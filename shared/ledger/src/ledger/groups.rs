@@ -13,10 +13,10 @@ use super::roster::require_owner;
 use super::roster::{commit_failed, membership_check};
 use super::types::with_article;
 use super::*;
-use crate::domain::{AccountId, AccountKind};
 use crate::error::{Entity, Field, OwnerAction};
 use crate::keys;
-use crate::store::{Condition, Guard, Value, WriteOp};
+use dochiya_domain::{AccountId, AccountKind};
+use dochiya_store::{Condition, Guard, Value, WriteOp};
 
 /// The argument every tree rule is reported on.
 pub(super) const PARENT_ARG: Field = Field::Category("parent");
@@ -239,7 +239,7 @@ pub(super) fn rows_by_group(
             account_id: Some(g),
             account: name,
             month: None,
-            amount: crate::domain::Money::from_minor(amount, m.currency),
+            amount: dochiya_domain::Money::from_minor(amount, m.currency),
             parent: None,
             tag: None,
         });

@@ -10,12 +10,11 @@ use super::Recorded;
 use super::codec::{IdemRec, Membership, TxRec, content_hash};
 use super::guards::{IDEMPOTENCY_CLAIM, guard};
 use super::view::view;
-use crate::domain::PersonId;
 use crate::error::{Field, LedgerError};
 use crate::keys;
-use crate::store::{Condition, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
-
-pub use crate::domain::limits::MAX_IDEMPOTENCY_KEY_CHARS;
+use dochiya_domain::PersonId;
+use dochiya_domain::limits::MAX_IDEMPOTENCY_KEY_CHARS;
+use dochiya_store::{Condition, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
 
 /// A caller's idempotency key: trimmed, 1–[`MAX_IDEMPOTENCY_KEY_CHARS`] characters, no control characters.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -142,7 +141,7 @@ pub(super) fn recorded(rec: &IdemRec, m: &Membership, replayed: bool, dry_run: b
 /// the key that recorded it look (`TC#<origin>`); none for an entry without an origin.
 /// It lives as long as that key's record can (`ttl_s` from now).
 pub(super) fn changed_op(
-    vault: crate::domain::VaultId,
+    vault: dochiya_domain::VaultId,
     tx: &TxRec,
     now_s: i64,
     ttl_s: i64,
@@ -182,10 +181,10 @@ mod tests {
     fn stored(expires_at: i64) -> Item {
         let rec = IdemRec {
             fingerprint: "f".into(),
-            vault_id: crate::domain::VaultId::from_uuid(uuid::Uuid::nil()),
+            vault_id: dochiya_domain::VaultId::from_uuid(uuid::Uuid::nil()),
             tx: super::super::codec::TxRec::new(
-                crate::domain::TransactionId::from_u64((1 << 53) + 1).unwrap(),
-                crate::domain::LocalDate::parse("2026-03-09").unwrap(),
+                dochiya_domain::TransactionId::from_u64((1 << 53) + 1).unwrap(),
+                dochiya_domain::LocalDate::parse("2026-03-09").unwrap(),
                 String::new(),
                 0,
                 None,

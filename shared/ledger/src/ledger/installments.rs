@@ -10,10 +10,10 @@ use std::collections::BTreeMap;
 
 use super::codec::{InstallmentPlan, PostingRec, TxRec, s, sv};
 use super::resolve::Catalogue;
-use crate::domain::{AccountId, AccountKind, Installments, LocalDate, Money, TransactionId, VaultId};
 use crate::error::{Field, LedgerError};
 use crate::keys;
-use crate::store::{Attrs, Item, Key, Value, WriteOp};
+use dochiya_domain::{AccountId, AccountKind, Installments, LocalDate, Money, TransactionId, VaultId};
+use dochiya_store::{Attrs, Item, Key, Value, WriteOp};
 
 /// The argument every refusal here names.
 const ARG: Field = Field::Card("installments");
@@ -25,7 +25,7 @@ pub(in crate::ledger) fn plan_for(
     cat: &Catalogue,
     postings: &[PostingRec],
     count: Installments,
-    currency: crate::domain::Currency,
+    currency: dochiya_domain::Currency,
 ) -> Result<InstallmentPlan, LedgerError> {
     let kind = |p: &PostingRec| cat.by_id(p.account_id).map(|a| a.kind);
     let credits: Vec<&PostingRec> = postings.iter().filter(|p| p.amount < 0).collect();

@@ -29,6 +29,7 @@ mod restore;
 mod roster;
 mod sharing;
 mod snapshots;
+mod statement;
 mod system_names;
 mod tagged;
 mod today;
@@ -44,15 +45,16 @@ use dochiya_schema::{codec, cursor, guards, minted};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::domain::{Clock, Entropy, LocalDate, OsEntropy, PersonId, TransactionId, YearMonth};
 use crate::error::LedgerError;
-use crate::store::Store;
+use dochiya_domain::{Clock, Entropy, LocalDate, OsEntropy, PersonId, TransactionId, YearMonth};
+use dochiya_store::Store;
 
-pub use backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError, Restored};
+pub use accounts::MAX_ACCOUNTS;
+pub use backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError, BackupMember, Restored};
 #[doc(hidden)]
 pub use codec::without_heads;
 pub use export::{ExportFormat, ExportPage, ExportRequest, MAX_PAGE_BYTES, MAX_PAGE_ENTRIES};
-pub use posting::{DueRun, PostingRun};
+pub use posting::{DueRun, MAX_FAILURES_KEPT, PostingRun, VaultFailure, backoff_secs};
 pub use recurring::MAX_SCHEDULES;
 pub use sharing::{INVITE_LIFETIME_SECS, MAX_MEMBERS};
 pub use system_names::KOREAN_OPENING_EQUITY;
@@ -73,6 +75,10 @@ pub struct LedgerConfig {
     /// Keep each caller's memberships in this instance between calls (default on).
     /// Saves a read round per call; correctness never depends on it (see `roster.rs`).
     pub cache_rosters: bool,
+    /// Most accounts, live and archived, in one vault (default [`MAX_ACCOUNTS`]).
+    pub max_accounts: usize,
+    /// Most recurring entries in one vault (default [`MAX_SCHEDULES`]).
+    pub max_schedules: usize,
 }
 
 impl Default for LedgerConfig {
@@ -83,6 +89,8 @@ impl Default for LedgerConfig {
             max_postings: 20,
             opening_equity_name: "Opening Balances".into(),
             cache_rosters: true,
+            max_accounts: MAX_ACCOUNTS,
+            max_schedules: MAX_SCHEDULES,
         }
     }
 }
@@ -162,7 +170,7 @@ impl Ledger {
     }
 
     /// A new transaction id at `unix_ms`: never one this instance minted before.
-    pub(crate) fn new_transaction_id(&self, unix_ms: i64) -> crate::domain::TransactionId {
+    pub(crate) fn new_transaction_id(&self, unix_ms: i64) -> dochiya_domain::TransactionId {
         self.ids.mint(unix_ms, self.entropy.next_u64())
     }
 
@@ -280,7 +288,7 @@ impl Ledger {
         who: &PersonId,
         vault: Option<&str>,
         account: &str,
-        billing: Option<crate::domain::Billing>,
+        billing: Option<dochiya_domain::Billing>,
     ) -> Result<BillingSet, LedgerError> {
         cards::set_billing(self, who, vault, account, billing).await
     }
@@ -337,11 +345,11 @@ impl Ledger {
         &self,
         who: &PersonId,
         vault: Option<&str>,
-    ) -> Result<crate::domain::Currency, LedgerError> {
+    ) -> Result<dochiya_domain::Currency, LedgerError> {
         roster::in_vault(self, who, vault, |v| async move { Ok(v.m.currency) }).await
     }
 
-    /// Record up to [`MAX_BATCH_ENTRIES`](crate::domain::limits::MAX_BATCH_ENTRIES)
+    /// Record up to [`MAX_BATCH_ENTRIES`](dochiya_domain::limits::MAX_BATCH_ENTRIES)
     /// simple entries, each exactly once (its own atomic write and idempotency record),
     /// with one result per entry: recorded, duplicate (by externalRef or by data, with
     /// the book) or that entry's error. See `batch.rs`.
@@ -581,7 +589,7 @@ impl Ledger {
 
     /// Post what is due in a vault, by id: the scheduled run's entry point (the vault id
     /// comes from the due index, never from a client). Nothing due writes nothing.
-    pub async fn post_due_vault(&self, vault: crate::domain::VaultId) -> Result<PostingRun, LedgerError> {
+    pub async fn post_due_vault(&self, vault: dochiya_domain::VaultId) -> Result<PostingRun, LedgerError> {
         posting::post_due_vault(self, vault, self.clock.now()).await
     }
 
@@ -594,18 +602,19 @@ impl Ledger {
     /// so nothing posts early): the shards of the due index in order, posting what is
     /// due in each vault whose head falls on or before the day after `at` in UTC (a
     /// vault's own zone may be ahead; each vault is then checked against its own
-    /// today), at most `max_vaults` vaults; `more` says due entries were left.
+    /// today), at most `max_vaults` vaults; `more` says due entries were left. A vault
+    /// that fails is counted in `failed`, backed off (decision 048) and passed; only a
+    /// failed read of the due index itself fails the run.
     pub async fn post_due_everywhere(
         &self,
         at: jiff::Timestamp,
         max_vaults: usize,
     ) -> Result<DueRun, LedgerError> {
         let at = at.min(self.clock.now());
-        let through = crate::domain::VaultZone::utc().date_at(at).next_day();
+        let through = dochiya_domain::VaultZone::utc().date_at(at).next_day();
         let mut run = DueRun::default();
         for shard in 0..crate::keys::DUE_SHARDS {
-            let budget = max_vaults.saturating_sub(run.vaults);
-            posting::post_due_shard(self, shard, through, at, budget, &mut run).await?;
+            posting::post_due_shard(self, shard, through, at, max_vaults, &mut run).await?;
             if run.more {
                 break;
             }

@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 use super::codec::{Membership, Period, Rollup};
 use super::resolve::{Catalogue, join2, query_all};
 use super::*;
-use crate::domain::{AccountId, AccountKind, Money};
 use crate::keys;
-use crate::store::Item;
+use dochiya_domain::{AccountId, AccountKind, Money};
+use dochiya_store::Item;
 
 /// Net change per account (debit-positive) summed over rollup items.
 fn sum_rollups(

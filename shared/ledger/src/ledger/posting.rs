@@ -9,6 +9,13 @@
 //! never posts a date twice. The claim is never deleted, so a voided occurrence is
 //! not posted again. Then the vault's head (`RN`: the earliest next due date) moves
 //! on, only if it is still what was read, so a schedule made meanwhile is not missed.
+//!
+//! An occurrence that cannot post for a reason of its own (an account archived, a
+//! total that would pass 64 bits, an item the store refuses) would fail the same way
+//! on every call: the schedule is marked stuck at that date instead (decision 048),
+//! leaves the head, and nothing else in the vault waits for it. A lost race replays.
+
+use std::collections::BTreeMap;
 
 use super::Ledger;
 use super::codec::{GuardRec, HEAD_NEXT, Membership, PostingRec, ScheduleRec, TxRec, posted_attrs, sv};
@@ -16,12 +23,13 @@ use super::entry::{line_text, posted_guard_key};
 use super::guards::{ACCOUNT_EXISTS, ACCOUNT_LIVE, RECURRING_CLAIM, RECURRING_HEAD, SCHEDULE_UNCHANGED};
 use super::operations::{EntryAction, OpKind, OpStamp};
 use super::resolve::query_all;
+use super::types::{Stuck, StuckReason};
 use super::writer::TxChange;
 use super::writer::transaction_ops;
-use crate::domain::{LocalDate, NameKey};
-use crate::error::LedgerError;
+use crate::error::{ErrorKind, LedgerError};
 use crate::keys;
-use crate::store::{Condition, Guard, Item, StoreError, Value, WriteOp};
+use dochiya_domain::{LocalDate, NameKey, VaultId};
+use dochiya_store::{Attrs, Condition, Guard, Item, Key, StoreError, Value, WriteOp, eval};
 
 /// Most occurrences of one schedule one run posts: a start is at most a year back,
 /// so a year of months and today's; the next run posts any rest.
@@ -37,6 +45,8 @@ pub struct PostingRun {
     pub posted: usize,
     /// Occurrences it found posted by another poster meanwhile.
     pub replayed: usize,
+    /// Schedules it marked stuck (an occurrence that cannot post as it is).
+    pub stuck: usize,
 }
 
 /// The condition "the head is still `read`".
@@ -101,9 +111,26 @@ pub(super) fn next_of(s: &ScheduleRec) -> Option<LocalDate> {
     }
 }
 
-/// The earliest next date of any of `all`.
+/// The earliest next date of any of `all` that can post (a stuck one waits for a change).
 pub(super) fn earliest(all: &[ScheduleRec]) -> Option<LocalDate> {
-    all.iter().filter_map(next_of).min()
+    all.iter().filter(|s| s.stuck.is_none()).filter_map(next_of).min()
+}
+
+/// Why a posting's write failed, when it is the schedule's own problem and would fail
+/// the same way again; `None` for a lost race or a failure of the store itself.
+pub(super) fn stuck_reason(e: &StoreError) -> Option<StuckReason> {
+    match e {
+        StoreError::ConditionFailed {
+            guard: ACCOUNT_LIVE | ACCOUNT_EXISTS,
+            ..
+        } => Some(StuckReason::ArchivedAccount),
+        // Every store words an overflowing `add` this way (`writer::refusing_overflow`).
+        StoreError::Invalid(message) if message.starts_with("numeric overflow") => {
+            Some(StuckReason::Overflow)
+        }
+        StoreError::Invalid(_) => Some(StuckReason::Refused),
+        _ => None,
+    }
 }
 
 /// Post what is due through today in the vault of `m`, given the head as read; then
@@ -141,7 +168,8 @@ async fn post_due_through(
 }
 
 /// Post one schedule's due occurrences, oldest first. A schedule removed meanwhile
-/// is left with an empty id (its caller drops it).
+/// is left with an empty id (its caller drops it); one whose occurrence cannot post
+/// is marked stuck and left there.
 async fn post_schedule(
     ledger: &Ledger,
     m: &Membership,
@@ -151,49 +179,13 @@ async fn post_schedule(
 ) -> Result<(), LedgerError> {
     // Bounded: each turn posts a date, or finds it posted (or the schedule moved) by another.
     for _ in 0..MAX_CATCH_UP * 3 {
-        let Some(date) = next_of(s).filter(|d| *d <= today) else {
+        let Some(date) = next_of(s).filter(|d| *d <= today && s.stuck.is_none()) else {
             return Ok(());
         };
-        let now = ledger.clock.now();
-        // A posting is an operation of its own, nobody's (any member may undo it).
-        let op = OpStamp::new(ledger, OpKind::Posting, None, now.as_millisecond());
-        let tx = TxRec {
-            recurring: Some(s.name.clone()),
-            operation_id: Some(op.id),
-            tags: s.tags.clone(),
-            ..TxRec::new(
-                ledger.new_transaction_id(now.as_millisecond()),
-                date,
-                s.memo.clone(),
-                now.as_millisecond(),
-                None,
-                vec![
-                    PostingRec {
-                        account_id: s.to_id,
-                        name: s.to_name.clone(),
-                        amount: s.amount,
-                    },
-                    PostingRec {
-                        account_id: s.from_id,
-                        name: s.from_name.clone(),
-                        amount: -s.amount,
-                    },
-                ],
-            )
-        };
-        let moved = ScheduleRec {
-            posted_through: Some(date),
-            last_posted: Some(date),
-            version: s.version.saturating_add(1),
-            ..s.clone()
-        };
-        match ledger
-            .store
-            .write(occurrence_ops(m, s, &moved, &tx, &op, now.as_second())?)
-            .await
-        {
+        let o = occurrence(ledger, m, s, date)?;
+        match ledger.store.write(o.ops).await {
             Ok(()) => {
-                *s = moved;
+                *s = o.moved;
                 run.posted += 1;
             }
             Err(StoreError::ConditionFailed {
@@ -201,25 +193,190 @@ async fn post_schedule(
                 ..
             }) => {
                 run.replayed += 1;
-                match ledger
-                    .store
-                    .get(&keys::recurring(m.vault_id, &s.name_key))
-                    .await?
-                {
-                    Some(item) => *s = ScheduleRec::from_attrs(&item.attrs)?,
-                    None => {
-                        s.schedule_id.clear();
-                        return Ok(());
-                    }
-                }
+                reread(ledger, m, s).await?;
             }
-            // An account of the schedule was archived: nothing can post until it is changed.
-            Err(StoreError::ConditionFailed {
-                guard: ACCOUNT_LIVE | ACCOUNT_EXISTS,
-                ..
-            }) => return Ok(()),
-            Err(e) => return Err(super::writer::refusing_overflow(e)),
+            Err(e) => match stuck_reason(&e) {
+                Some(reason) => {
+                    run.stuck += usize::from(mark_stuck(ledger, m, s, Stuck { reason, since: date }).await?);
+                }
+                None => return Err(e.into()),
+            },
         }
+        if s.schedule_id.is_empty() {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// Read `s` again after a lost race (an empty id when it was removed meanwhile).
+async fn reread(ledger: &Ledger, m: &Membership, s: &mut ScheduleRec) -> Result<(), LedgerError> {
+    match ledger
+        .store
+        .get(&keys::recurring(m.vault_id, &s.name_key))
+        .await?
+    {
+        Some(item) => *s = ScheduleRec::from_attrs(&item.attrs)?,
+        None => s.schedule_id.clear(),
+    }
+    Ok(())
+}
+
+/// Mark `s` stuck, only if it is still the version read (otherwise it is read again:
+/// whoever changed it decides). Whether this call marked it.
+async fn mark_stuck(
+    ledger: &Ledger,
+    m: &Membership,
+    s: &mut ScheduleRec,
+    stuck: Stuck,
+) -> Result<bool, LedgerError> {
+    let marked = ScheduleRec {
+        stuck: Some(stuck),
+        version: s.version.saturating_add(1),
+        ..s.clone()
+    };
+    let put = WriteOp::Put {
+        item: Item {
+            key: keys::recurring(m.vault_id, &s.name_key),
+            attrs: marked.to_attrs(),
+        },
+        guard: Some(Guard::new(SCHEDULE_UNCHANGED, s.unchanged())),
+    };
+    match ledger.store.write(vec![put]).await {
+        Ok(()) => {
+            *s = marked;
+            Ok(true)
+        }
+        Err(StoreError::ConditionFailed { .. }) => reread(ledger, m, s).await.map(|()| false),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// One occurrence's posting: its write, and the schedule as it is once that write lands.
+pub(super) struct Occurrence {
+    /// The atomic write.
+    pub ops: Vec<WriteOp>,
+    /// The schedule moved past the date.
+    pub moved: ScheduleRec,
+}
+
+/// The posting of `s`'s occurrence on `date`: a new transaction, an operation of its
+/// own, nobody's (any member may undo it).
+pub(super) fn occurrence(
+    ledger: &Ledger,
+    m: &Membership,
+    s: &ScheduleRec,
+    date: LocalDate,
+) -> Result<Occurrence, LedgerError> {
+    let now = ledger.clock.now();
+    let op = OpStamp::new(ledger, OpKind::Posting, None, now.as_millisecond());
+    let tx = TxRec {
+        recurring: Some(s.name.clone()),
+        operation_id: Some(op.id),
+        tags: s.tags.clone(),
+        ..TxRec::new(
+            ledger.new_transaction_id(now.as_millisecond()),
+            date,
+            s.memo.clone(),
+            now.as_millisecond(),
+            None,
+            vec![
+                PostingRec {
+                    account_id: s.to_id,
+                    name: s.to_name.clone(),
+                    amount: s.amount,
+                },
+                PostingRec {
+                    account_id: s.from_id,
+                    name: s.from_name.clone(),
+                    amount: -s.amount,
+                },
+            ],
+        )
+    };
+    let moved = ScheduleRec {
+        posted_through: Some(date),
+        last_posted: Some(date),
+        version: s.version.saturating_add(1),
+        ..s.clone()
+    };
+    let ops = occurrence_ops(m, s, &moved, &tx, &op, now.as_second())?;
+    Ok(Occurrence { ops, moved })
+}
+
+/// Refuse a schedule whose occurrences due through today cannot post (an account
+/// archived, a total past 64 bits, an item the store refuses) before it is stored:
+/// its postings are rehearsed on the items they would change, read in one round, by
+/// the stores' own rules (`store::eval`), so the refusal stores nothing. Nothing due:
+/// nothing read.
+pub(super) async fn check_postable(
+    ledger: &Ledger,
+    m: &Membership,
+    rec: &ScheduleRec,
+) -> Result<(), LedgerError> {
+    let today = ledger.today_in(m);
+    let mut s = rec.clone();
+    let mut writes = Vec::new();
+    while let Some(date) = next_of(&s).filter(|d| *d <= today && writes.len() < MAX_CATCH_UP) {
+        let o = occurrence(ledger, m, &s, date)?;
+        writes.push((date, o.ops));
+        s = o.moved;
+    }
+    if writes.is_empty() {
+        return Ok(());
+    }
+    let schedule = keys::recurring(m.vault_id, &rec.name_key);
+    let mut wanted: Vec<Key> = writes
+        .iter()
+        .flat_map(|(_, ops)| ops.iter().map(|op| op.key().clone()))
+        .filter(|k| *k != schedule)
+        .collect();
+    wanted.sort();
+    wanted.dedup();
+    let found = ledger.store.get_many(&wanted).await?;
+    let mut state: BTreeMap<Key, Attrs> = wanted
+        .into_iter()
+        .zip(found)
+        .filter_map(|(k, item)| item.map(|i| (k, i.attrs)))
+        .collect();
+    state.insert(schedule, rec.to_attrs());
+    for (date, ops) in &writes {
+        if let Err(e) = rehearse(&mut state, ops) {
+            return match stuck_reason(&e) {
+                Some(reason) => Err(LedgerError::ScheduleCannotPost {
+                    name: rec.name.clone(),
+                    date: *date,
+                    reason,
+                }),
+                // Anything else (a claim taken: someone posts it right now) is the posting's to meet.
+                None => Ok(()),
+            };
+        }
+    }
+    Ok(())
+}
+
+/// Apply one atomic write to `state` as every store does: each guard against the state
+/// before the write, then every operation, or none.
+fn rehearse(state: &mut BTreeMap<Key, Attrs>, ops: &[WriteOp]) -> Result<(), StoreError> {
+    eval::validate(ops)?;
+    let mut after = Vec::new();
+    for op in ops {
+        let current = state.get(op.key());
+        if let Some(condition) = eval::condition_of(op)
+            && !eval::holds(condition, current)
+        {
+            return Err(eval::guard_failed(op, None));
+        }
+        if let Some(next) = eval::apply(op, current)? {
+            after.push((op.key().clone(), next));
+        }
+    }
+    for (key, next) in after {
+        match next {
+            Some(attrs) => state.insert(key, attrs),
+            None => state.remove(&key),
+        };
     }
     Ok(())
 }
@@ -276,80 +433,265 @@ fn occurrence_ops(
 /// the due index, never from a client), with its settings from the vault's own item.
 pub(crate) async fn post_due_vault(
     ledger: &Ledger,
-    vault: crate::domain::VaultId,
+    vault: VaultId,
     at: jiff::Timestamp,
 ) -> Result<PostingRun, LedgerError> {
-    let store = ledger.store.as_ref();
-    let got = store
+    match vault_and_head(ledger, vault).await? {
+        Some((m, head)) => post_due_at(ledger, &m, head, at).await,
+        None => Ok(PostingRun::default()),
+    }
+}
+
+/// The vault's settings (as a membership of nobody) and its head, in one `get_many`;
+/// `None` when the vault is gone.
+async fn vault_and_head(
+    ledger: &Ledger,
+    vault: VaultId,
+) -> Result<Option<(Membership, Option<LocalDate>)>, LedgerError> {
+    let got = ledger
+        .store
         .get_many(&[keys::vault_meta(vault), keys::recurring_head(vault)])
         .await?;
     let Some(Some(meta)) = got.first() else {
-        return Ok(PostingRun::default());
+        return Ok(None);
     };
     let m = Membership::from_attrs(&meta.attrs)?;
     let head = super::codec::head_next(got.get(1).and_then(Option::as_ref))?;
+    Ok(Some((m, head)))
+}
+
+/// Post what is due in the vault of `m` as of `at` (its own today then), given the head.
+async fn post_due_at(
+    ledger: &Ledger,
+    m: &Membership,
+    head: Option<LocalDate>,
+    at: jiff::Timestamp,
+) -> Result<PostingRun, LedgerError> {
     let today = m.zone.date_at(at);
     if head.is_none_or(|d| d > today) {
         return Ok(PostingRun::default());
     }
-    post_due_through(ledger, &m, head, today)
-        .await
-        .map(|(_, run)| run)
+    post_due_through(ledger, m, head, today).await.map(|(_, run)| run)
 }
 
 /// What one scheduled run over the due index did.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct DueRun {
     /// Occurrences it posted.
     pub posted: usize,
     /// Occurrences it found posted by another poster meanwhile.
     pub replayed: usize,
-    /// Vaults it visited (due-index entries read).
+    /// Vaults it visited (due-index entries read and acted on).
     pub vaults: usize,
     /// It stopped at its cap with due entries left (the next run goes on from them).
     pub more: bool,
+    /// Vaults whose posting failed; the run went on with the next one.
+    pub failed: usize,
+    /// Vaults it left alone because they failed before and are backed off.
+    pub deferred: usize,
+    /// Schedules it marked stuck (an occurrence that cannot post as it is).
+    pub stuck: usize,
+    /// The failures, vault by vault (at most [`MAX_FAILURES_KEPT`]; `failed` counts all).
+    pub failures: Vec<VaultFailure>,
+}
+
+/// One vault's failed posting in a scheduled run, for the run's log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VaultFailure {
+    /// The vault's id (or, for an unreadable index entry, the entry's sort key).
+    pub vault: String,
+    /// What kind of failure.
+    pub kind: ErrorKind,
+    /// The error and its causes, one line.
+    pub error: String,
+}
+
+/// Most failures a run keeps for its log (it counts every one).
+pub const MAX_FAILURES_KEPT: usize = 100;
+/// Attribute of a due-index entry: how many runs in a row failed on its vault.
+const DUE_FAILURES: &str = "failures";
+/// Attribute of a due-index entry: no run visits it before this time (epoch seconds).
+const DUE_RETRY_AT: &str = "retryAt";
+/// Most due-index entries one shard query pages through in a run, backed-off ones included.
+const MAX_SCANNED: usize = 10_000;
+
+/// How long a vault whose posting failed `failures` runs in a row is left alone:
+/// 2 hours after the first failure, doubling, at most a day.
+pub fn backoff_secs(failures: i64) -> i64 {
+    let doublings = u32::try_from(failures.clamp(1, 5)).unwrap_or(5);
+    (3_600i64 << doublings).min(24 * 3_600)
 }
 
 /// The scheduled run over one shard of the due index: the vaults whose head is due on
-/// or before `through` (one query of at most `budget` entries), each posted as
-/// [`post_due_vault`] does as of `at`. With no budget left it only looks (one entry)
-/// whether the shard has any due, to say that more remain.
+/// or before `through`, each posted as [`post_due_vault`] does as of `at`, until the
+/// run has visited `max_vaults`. An entry backed off after a failure is passed over
+/// until its time; a vault that fails is counted, backed off, and the run goes on.
+/// With no budget left it only looks (one entry) whether the shard has any due, to
+/// say that more remain. Only a failed query of the index itself fails the run.
 pub(crate) async fn post_due_shard(
     ledger: &Ledger,
     shard: u32,
     through: LocalDate,
     at: jiff::Timestamp,
-    budget: usize,
+    max_vaults: usize,
     run: &mut DueRun,
 ) -> Result<(), LedgerError> {
-    let page = ledger
-        .store
-        .query(&crate::store::Query {
-            pk: keys::due_pk(shard),
-            range: keys::due_through(through),
-            forward: true,
-            limit: u32::try_from(budget.max(1)).unwrap_or(u32::MAX),
-            after: None,
-        })
-        .await?;
-    if budget == 0 {
-        run.more |= !page.items.is_empty();
-        return Ok(());
+    let mut after = None;
+    let mut scanned = 0;
+    loop {
+        let budget = max_vaults.saturating_sub(run.vaults);
+        let page = ledger
+            .store
+            .query(&dochiya_store::Query {
+                pk: keys::due_pk(shard),
+                range: keys::due_through(through),
+                forward: true,
+                limit: u32::try_from(budget.max(1)).unwrap_or(u32::MAX),
+                after: after.take(),
+            })
+            .await?;
+        if budget == 0 {
+            run.more |= page.items.iter().any(|i| !backed_off(i, at));
+            return Ok(());
+        }
+        for item in &page.items {
+            if backed_off(item, at) {
+                run.deferred += 1;
+            } else {
+                visit(ledger, item, at, run).await;
+            }
+        }
+        scanned += page.items.len();
+        match page.last_sk {
+            None => return Ok(()),
+            // The stores say exactly whether more follow the page.
+            Some(_) if run.vaults >= max_vaults || scanned >= MAX_SCANNED => {
+                run.more = true;
+                return Ok(());
+            }
+            Some(sk) => after = Some(sk),
+        }
     }
-    // The stores say exactly whether more follow the page.
-    run.more |= page.last_sk.is_some();
-    for item in &page.items {
-        let vault = match item.attrs.get("vaultId") {
-            Some(Value::S(v)) => crate::domain::VaultId::parse(v)
-                .map_err(|_| LedgerError::internal("a due-index entry has an unreadable vault id"))?,
-            _ => return Err(LedgerError::internal("a due-index entry has no vault id")),
+}
+
+/// Whether a due-index entry is backed off at `at`.
+fn backed_off(entry: &Item, at: jiff::Timestamp) -> bool {
+    matches!(entry.attrs.get(DUE_RETRY_AT), Some(Value::N(t)) if *t > at.as_second())
+}
+
+/// Visit one due-index entry: post its vault, clear its back-off when it had one, or
+/// count the failure and back it off (unless the store was only briefly unavailable).
+async fn visit(ledger: &Ledger, entry: &Item, at: jiff::Timestamp, run: &mut DueRun) {
+    run.vaults += 1;
+    let failures = match entry.attrs.get(DUE_FAILURES) {
+        Some(Value::N(n)) => *n,
+        _ => 0,
+    };
+    let outcome = match entry.attrs.get("vaultId") {
+        Some(Value::S(v)) => match VaultId::parse(v) {
+            Ok(vault) => post_entry(ledger, vault, &entry.key.sk, at).await,
+            Err(_) => Err(LedgerError::internal(
+                "a due-index entry has an unreadable vault id",
+            )),
+        },
+        _ => Err(LedgerError::internal("a due-index entry has no vault id")),
+    };
+    let backoff = match outcome {
+        Ok(one) => {
+            run.posted += one.posted;
+            run.replayed += one.replayed;
+            run.stuck += one.stuck;
+            (failures > 0).then(|| WriteOp::Update {
+                key: entry.key.clone(),
+                set: Default::default(),
+                add: Default::default(),
+                remove: vec![DUE_FAILURES.into(), DUE_RETRY_AT.into()],
+                guard: Some(Guard::new(DUE_ENTRY_PRESENT, Condition::Exists)),
+            })
+        }
+        Err(e) => {
+            run.failed += 1;
+            let transient = matches!(e, LedgerError::Transient(_));
+            if run.failures.len() < MAX_FAILURES_KEPT {
+                run.failures.push(VaultFailure {
+                    vault: match entry.attrs.get("vaultId") {
+                        Some(Value::S(v)) => v.clone(),
+                        _ => entry.key.sk.clone(),
+                    },
+                    kind: e.kind(),
+                    error: chain(&e),
+                });
+            }
+            (!transient).then(|| WriteOp::Update {
+                key: entry.key.clone(),
+                set: [(
+                    DUE_RETRY_AT.to_string(),
+                    Value::N(
+                        at.as_second()
+                            .saturating_add(backoff_secs(failures.saturating_add(1))),
+                    ),
+                )]
+                .into(),
+                add: [(DUE_FAILURES.to_string(), 1)].into(),
+                remove: vec![],
+                guard: Some(Guard::new(DUE_ENTRY_PRESENT, Condition::Exists)),
+            })
+        }
+    };
+    if let Some(op) = backoff {
+        // Best effort: an entry moved meanwhile (its vault was opened) needs none, and
+        // a store that fails here fails the next run's visit the same way.
+        let _ = ledger.store.write(vec![op]).await;
+    }
+}
+
+/// Guard of a back-off write: the due-index entry is still there (a vault opened
+/// meanwhile moved it, and a put would bring back an entry nothing points at).
+const DUE_ENTRY_PRESENT: &str = "due-entry-present";
+
+/// Post the vault of a due-index entry (sort key `entry`). An entry that no longer
+/// matches its vault's head (the vault is gone, or the head moved without it) is
+/// deleted, only if the head is still as read, so runs stop visiting it.
+async fn post_entry(
+    ledger: &Ledger,
+    vault: VaultId,
+    entry: &str,
+    at: jiff::Timestamp,
+) -> Result<PostingRun, LedgerError> {
+    let found = vault_and_head(ledger, vault).await?;
+    let head = found.as_ref().and_then(|(_, head)| *head);
+    if head.is_none_or(|d| keys::due(vault, d).sk != entry) {
+        let delete = vec![
+            WriteOp::Delete {
+                key: dochiya_store::Key::new(keys::due_pk(keys::due_shard(vault)), entry),
+                guard: None,
+            },
+            WriteOp::Check {
+                key: keys::recurring_head(vault),
+                guard: Guard::new(RECURRING_HEAD, head_unchanged(head)),
+            },
+        ];
+        return match ledger.store.write(delete).await {
+            Ok(()) | Err(StoreError::ConditionFailed { .. }) => Ok(PostingRun::default()),
+            Err(e) => Err(e.into()),
         };
-        let one = post_due_vault(ledger, vault, at).await?;
-        run.posted += one.posted;
-        run.replayed += one.replayed;
-        run.vaults += 1;
     }
-    Ok(())
+    match found {
+        Some((m, head)) => post_due_at(ledger, &m, head, at).await,
+        None => Ok(PostingRun::default()),
+    }
+}
+
+/// An error and its causes on one line, for the run's log.
+fn chain(e: &LedgerError) -> String {
+    let mut out = e.to_string();
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        out.push_str(": ");
+        out.push_str(&c.to_string());
+        cause = c.source();
+    }
+    out
 }
 
 /// Whether a head read says something may be due today in the vault of `m`.

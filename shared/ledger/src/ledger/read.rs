@@ -4,12 +4,13 @@ use super::codec::{TxRec, VersionRec, content_hash};
 use super::cursor;
 use super::resolve::{catalogue, join2, query_all};
 use super::roster::in_vault;
+use super::sharing::recorder_named;
 use super::view::{not_found, view};
 use super::*;
-use crate::domain::NameKey;
 use crate::error::Field;
 use crate::keys;
-use crate::store::Query;
+use dochiya_domain::NameKey;
+use dochiya_store::Query;
 
 /// Default page size.
 pub const DEFAULT_LIMIT: u32 = 50;
@@ -95,24 +96,34 @@ pub(super) async fn list_transactions(
     let tag = q
         .tag
         .as_deref()
-        .map(|t| crate::domain::Tag::parse(t).map_err(|e| LedgerError::from_parse(Field::Category("tag"), e)))
+        .map(|t| {
+            dochiya_domain::Tag::parse(t).map_err(|e| LedgerError::from_parse(Field::Category("tag"), e))
+        })
         .transpose()?
         .map(|t| t.key().clone());
     let (q, text, tag) = (&q, &text, &tag);
     in_vault(ledger, who, q.vault.as_deref(), |v| async move {
-        page_of(ledger, q, (text.as_ref(), tag.as_ref()), limit, v.m).await
+        page_of(ledger, who, q, (text.as_ref(), tag.as_ref()), limit, v.m).await
     })
     .await
 }
 
 async fn page_of(
     ledger: &Ledger,
+    who: &PersonId,
     q: &TransactionQuery,
     (text, tag): (Option<&NameKey>, Option<&NameKey>),
     limit: u32,
     m: super::codec::Membership,
 ) -> Result<TransactionPage, LedgerError> {
     let tag_part = tag.map(|t| format!("tag:{}", t.as_str()));
+    // Whose entries: read beside the page (the member list, unless it is "me").
+    let recorder = async {
+        match q.recorded_by.as_deref() {
+            Some(name) => recorder_named(ledger, who, &m, name).await.map(Some),
+            None => Ok(None),
+        }
+    };
     let filter_hash = content_hash(&[
         q.account
             .as_deref()
@@ -124,7 +135,12 @@ async fn page_of(
         text.map(|k| k.as_str()).unwrap_or(""),
         if q.include_voided { "with-voided" } else { "" },
         if q.order_recorded { "recorded" } else { "" },
-    ]) + tag_part.as_deref().unwrap_or("");
+    ]) + tag_part.as_deref().unwrap_or("")
+        // Appended only when set, so the cursors of other filters stay as they were.
+        + &q.recorded_by
+            .as_deref()
+            .map(|r| format!("by:{}", NameKey::of(r).as_str()))
+            .unwrap_or_default();
     let after = q
         .cursor
         .as_deref()
@@ -134,6 +150,7 @@ async fn page_of(
     // Newest recorded first reads the by-id items backwards: ids are time-ordered at
     // recording, so no index beyond them is needed; dates are then a filter.
     let filtered = q.account.is_some()
+        || q.recorded_by.is_some()
         || text.is_some()
         || tag.is_some()
         || (q.order_recorded && (q.from.is_some() || q.to.is_some()));
@@ -155,8 +172,9 @@ async fn page_of(
         },
         after,
     };
-    let (page, cat) = join2(ledger.store.query(&query), catalogue(ledger, &m)).await;
-    let (page, cat) = (page?, cat?);
+    let ((page, cat), recorder) =
+        join2(join2(ledger.store.query(&query), catalogue(ledger, &m)), recorder).await;
+    let (page, cat, recorder) = (page?, cat?, recorder?);
     let (account, account_choice) = match q.account.as_deref() {
         Some(a) => {
             let (a, choice) = cat.resolve_filter(a, &m)?;
@@ -174,7 +192,8 @@ async fn page_of(
             && q.to.is_none_or(|t| tx.date <= t)
             && account.is_none_or(|a| tx.postings.iter().any(|p| p.account_id == a))
             && text.is_none_or(|t| NameKey::of(&tx.memo).as_str().contains(t.as_str()))
-            && tag.is_none_or(|k| tx.tags.iter().any(|t| NameKey::of(t) == *k));
+            && tag.is_none_or(|k| tx.tags.iter().any(|t| NameKey::of(t) == *k))
+            && recorder.as_ref().is_none_or(|r| r.recorded(&tx));
         if !keep {
             continue;
         }

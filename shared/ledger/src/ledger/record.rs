@@ -24,7 +24,7 @@ use super::view::{direction_note, view};
 use super::writer::{TxChange, transaction_ops};
 use super::*;
 use crate::error::Field;
-use crate::store::{Condition, Item, Key, StoreError, WriteOp};
+use dochiya_store::{Condition, Item, Key, StoreError, WriteOp};
 
 pub(super) async fn record(
     ledger: &Ledger,
@@ -177,7 +177,7 @@ async fn attempt(
             e.date,
             e.memo.to_string(),
             now_ms,
-            Some(who.display_name()),
+            Some(who),
             postings,
         )
     };

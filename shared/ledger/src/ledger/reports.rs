@@ -8,10 +8,10 @@ use super::nets::{dated_later, natural, nets_and_later, scheduled};
 use super::resolve::{Catalogue, join2, query_all};
 use super::roster::in_vault;
 use super::*;
-use crate::domain::{AccountId, AccountKind, Money};
 use crate::error::Field;
 use crate::keys;
-use crate::store::Item;
+use dochiya_domain::{AccountId, AccountKind, Money};
+use dochiya_store::Item;
 
 /// Most months one history may span.
 const MAX_MONTHS: usize = 240;

@@ -9,10 +9,10 @@ use std::collections::BTreeMap;
 
 use super::codec::{AccountRec, Membership, archived_when};
 use super::types::AccountChoice;
-use crate::domain::{AccountId, LocalDate, NameKey, archived_handle, closest_names, id_shape};
 use crate::error::{Entity, LedgerError, Match};
 use crate::keys;
-use crate::store::{Item, Query, SkRange, Store};
+use dochiya_domain::{AccountId, LocalDate, NameKey, archived_handle, closest_names, id_shape};
+use dochiya_store::{Item, Query, SkRange, Store};
 
 /// Page size for queries that read a whole range.
 const PAGE: u32 = 1000;
@@ -194,7 +194,7 @@ impl Catalogue {
     }
 
     /// An account by id, live or archived.
-    pub fn by_id(&self, id: crate::domain::AccountId) -> Option<&AccountRec> {
+    pub fn by_id(&self, id: dochiya_domain::AccountId) -> Option<&AccountRec> {
         self.accounts.iter().find(|a| a.account_id == id)
     }
 
@@ -343,9 +343,9 @@ pub(super) async fn catalogue(ledger: &Ledger, vault: &Membership) -> Result<Cat
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{AccountKind, VaultId};
     use crate::ledger::codec::{BudgetHead, SnapshotHead, archive_mark};
-    use crate::store::Value;
+    use dochiya_domain::{AccountKind, VaultId};
+    use dochiya_store::Value;
 
     /// An account item as stored: archived (with the day, when given) or live.
     fn item(vault: VaultId, id: u128, name: &str, archived: Option<Option<(&str, i64)>>) -> Item {

@@ -13,10 +13,10 @@ use super::roster::in_vault;
 use super::roster::require_owner;
 use super::roster::{commit_failed, membership_check};
 use super::*;
-use crate::domain::Name;
 use crate::error::{Entity, Field, OwnerAction};
 use crate::keys;
-use crate::store::{Condition, Item, Value, WriteOp};
+use dochiya_domain::Name;
+use dochiya_store::{Condition, Item, Value, WriteOp};
 
 /// The attributes an archive mark adds, removed when the account comes back.
 const ARCHIVE_MARK: [&str; 2] = ["archivedOn", "archivedAt"];
@@ -32,7 +32,7 @@ pub(super) async fn restore_account(
         .map(|n| Name::parse(n).map_err(|e| LedgerError::from_parse(Field::NewName, e)))
         .transpose()?;
     if let Some(n) = &new
-        && crate::domain::is_archived_handle(n.display())
+        && dochiya_domain::is_archived_handle(n.display())
     {
         return Err(LedgerError::invalid(
             Field::NewName,

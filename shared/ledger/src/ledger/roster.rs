@@ -24,10 +24,10 @@ use super::codec::{EndedRec, Membership, ROSTER_VERSION as VERSION, head_next};
 use super::guards::{MEMBERSHIP, ROSTER_VERSION};
 use super::resolve::{join2, pick_vault, query_all};
 use super::types::Role;
-use crate::domain::{LocalDate, PersonId};
 use crate::error::{Entity, LedgerError, OwnerAction};
 use crate::keys;
-use crate::store::{Condition, Guard, StoreError, Value, WriteOp};
+use dochiya_domain::{LocalDate, PersonId};
+use dochiya_store::{Condition, Guard, StoreError, Value, WriteOp};
 
 /// Most people whose rosters one instance keeps; past it the cache starts over.
 /// (A Lambda instance serves one request at a time and few people; this only
@@ -198,7 +198,7 @@ pub(super) async fn fetch(ledger: &Ledger, who: &PersonId) -> Result<Arc<Roster>
     Ok(roster)
 }
 
-fn version_of(attrs: &crate::store::Attrs) -> Result<i64, LedgerError> {
+fn version_of(attrs: &dochiya_store::Attrs) -> Result<i64, LedgerError> {
     match attrs.get(VERSION) {
         Some(Value::N(v)) => Ok(*v),
         _ => Err(LedgerError::internal("stored roster version is not a number")),
@@ -397,11 +397,11 @@ fn ended_instead(roster: &Roster, wanted: Option<&str>, e: LedgerError) -> Ledge
     let wanted = wanted.map(str::trim).filter(|w| !w.is_empty());
     let ended = match wanted {
         Some(name) => {
-            let key = crate::domain::NameKey::of(name);
+            let key = dochiya_domain::NameKey::of(name);
             roster
                 .ended
                 .iter()
-                .find(|x| x.name_key == key || crate::domain::NameKey::of(&x.name) == key)
+                .find(|x| x.name_key == key || dochiya_domain::NameKey::of(&x.name) == key)
         }
         None if roster.members.is_empty() => roster.ended.first(),
         None => None,

@@ -29,10 +29,10 @@ use super::roster::MAX_VAULTS;
 use super::roster::{self, Roster, in_vault};
 use super::roster::{commit_failed, require_owner};
 use super::*;
-use crate::domain::{InviteCode, Name, NameKey, VaultId};
 use crate::error::{Entity, Field, OwnerAction};
 use crate::keys;
-use crate::store::{Condition, Guard, Item, Key, StoreError, WriteOp};
+use dochiya_domain::{InviteCode, Name, NameKey, VaultId};
+use dochiya_store::{Condition, Guard, Item, Key, StoreError, WriteOp};
 
 /// How long an invite code works.
 pub const INVITE_LIFETIME_SECS: i64 = 7 * 24 * 3600;
@@ -111,7 +111,7 @@ fn founder(who: &PersonId, m: &Membership, joined_at: i64) -> MemberRec {
 }
 
 /// The date, in the vault's zone, of an instant in epoch seconds.
-fn joined_on(m: &Membership, at: i64) -> crate::domain::LocalDate {
+fn joined_on(m: &Membership, at: i64) -> dochiya_domain::LocalDate {
     m.zone
         .date_at(jiff::Timestamp::from_second(at).unwrap_or(jiff::Timestamp::UNIX_EPOCH))
 }
@@ -124,7 +124,7 @@ fn joined_on(m: &Membership, at: i64) -> crate::domain::LocalDate {
 fn labels(list: &[MemberRec]) -> Vec<String> {
     let visible: Vec<String> = list
         .iter()
-        .map(|r| crate::domain::without_invisible(&r.name).into_owned())
+        .map(|r| dochiya_domain::without_invisible(&r.name).into_owned())
         .collect();
     let names: HashSet<NameKey> = visible.iter().map(|v| NameKey::of(v)).collect();
     let mut used: HashSet<NameKey> = HashSet::new();
@@ -648,6 +648,50 @@ fn removal(
         },
         Roster::moved_on(&them),
     ])
+}
+
+/// Whose entries a `recordedBy` filter means: `"me"` (any case) is the caller, with no
+/// read; another name is a member's, as `find_member` finds it (refused with the
+/// members' names when none has it).
+pub(super) async fn recorder_named(
+    ledger: &Ledger,
+    who: &PersonId,
+    m: &Membership,
+    name: &str,
+) -> Result<Recorder, LedgerError> {
+    if name.trim().eq_ignore_ascii_case("me") {
+        return Ok(Recorder {
+            person: who.as_str().to_owned(),
+            name: who.display_name(),
+        });
+    }
+    let members = read_members(ledger, m.vault_id).await?;
+    let list = members.or_sole(who, m);
+    let (member, _) = find_member(&list, name, m)?;
+    Ok(Recorder {
+        person: member.person.clone(),
+        name: member.name.clone(),
+    })
+}
+
+/// A member as the recorder of entries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Recorder {
+    /// Their subject, as entries keep it.
+    pub person: String,
+    /// Their display name, for entries from before the subject was kept.
+    pub name: String,
+}
+
+impl Recorder {
+    /// Whether `tx` is this member's entry: by subject, or by the name an entry from
+    /// before subjects were kept carries (never a recurring posting, nobody's own).
+    pub(super) fn recorded(&self, tx: &super::codec::TxRec) -> bool {
+        match &tx.recorder {
+            Some(sub) => *sub == self.person,
+            None => tx.recurring.is_none() && tx.recorded_by.as_deref() == Some(self.name.as_str()),
+        }
+    }
 }
 
 /// The member a name means: labels (see [`labels`]) compared like any name, normalized;

@@ -11,10 +11,10 @@ use super::resolve::{Catalogue, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
 use super::roster::{membership_check, vault_gone};
 use super::*;
-use crate::domain::{AccountId, AccountKind, Money};
 use crate::error::Field;
 use crate::keys;
-use crate::store::{Condition, Guard, Item, StoreError, WriteOp};
+use dochiya_domain::{AccountId, AccountKind, Money};
+use dochiya_store::{Condition, Guard, Item, StoreError, WriteOp};
 
 pub(super) async fn upsert_snapshot(
     ledger: &Ledger,

@@ -9,8 +9,8 @@
 
 use super::codec::{AccountRec, Membership};
 use super::resolve::Catalogue;
-use crate::domain::{AccountKind, Name, NameKey};
 use crate::error::LedgerError;
+use dochiya_domain::{AccountKind, Name, NameKey};
 
 /// The Korean name of the opening-balance equity account.
 pub const KOREAN_OPENING_EQUITY: &str = "기초잔액";

@@ -8,10 +8,10 @@ use super::codec::{Membership, TagRollup};
 use super::nets::DatedLater;
 use super::resolve::{Catalogue, join2, query_all};
 use super::*;
-use crate::domain::{AccountId, AccountKind, Money, NameKey, Tag};
 use crate::error::Field;
 use crate::keys;
-use crate::store::Item;
+use dochiya_domain::{AccountId, AccountKind, Money, NameKey, Tag};
+use dochiya_store::Item;
 
 /// What one tag moved: (account, month) -> debit-positive net, and its display.
 #[derive(Debug, Default)]

@@ -12,8 +12,8 @@ use super::codec::{AccountRec, Membership, StoredBalance};
 use super::resolve::{Catalogue, catalogue, join2};
 use super::writer::TxChange;
 use super::{AccountBalance, Ledger};
-use crate::domain::{AccountId, Currency, LocalDate, Money};
 use crate::error::{Field, LedgerError};
+use dochiya_domain::{AccountId, Currency, LocalDate, Money};
 
 /// Each account's net (debit-positive) of entries dated after today, as read.
 #[derive(Debug, Clone)]

@@ -26,10 +26,10 @@ use super::today::{Later, accounts_of, catalogue_today, shown};
 use super::types::OperationId;
 use super::writer::{TxChange, refusing_overflow, transaction_ops};
 use super::{Ledger, Role, UndoAction, UndoRequest, Undone, UndoneEntry};
-use crate::domain::{AccountId, PersonId, TransactionId};
 use crate::error::{LedgerError, UndoBlock};
 use crate::keys;
-use crate::store::{Condition, Guard, StoreError, Value, WriteOp};
+use dochiya_domain::{AccountId, PersonId, TransactionId};
+use dochiya_store::{Condition, Guard, StoreError, Value, WriteOp};
 
 pub(in crate::ledger) async fn undo(
     ledger: &Ledger,
@@ -498,7 +498,7 @@ struct Moved {
 }
 
 impl Moved {
-    fn apply(&mut self, change: &TxChange<'_>, today: crate::domain::LocalDate) -> Result<(), LedgerError> {
+    fn apply(&mut self, change: &TxChange<'_>, today: dochiya_domain::LocalDate) -> Result<(), LedgerError> {
         for (into, from) in [
             (&mut self.nets, change.nets()?),
             (&mut self.later, change.nets_after(today)?),

@@ -15,10 +15,10 @@ use super::roster;
 use super::roster::{MAX_VAULTS, require_owner};
 use super::sharing::{self, meta_founding};
 use super::*;
-use crate::domain::{Currency, Name, VaultId, VaultZone, random_uuid};
 use crate::error::{Entity, Field, OwnerAction};
 use crate::keys;
-use crate::store::{Condition, Item, StoreError, WriteOp};
+use dochiya_domain::{Currency, Name, VaultId, VaultZone, random_uuid};
+use dochiya_store::{Condition, Item, StoreError, WriteOp};
 
 pub(super) async fn list_vaults(ledger: &Ledger, who: &PersonId) -> Result<VaultList, LedgerError> {
     // Always read afresh: this is where a person looks to see what they have.

@@ -5,8 +5,8 @@
 use super::codec::{Membership, PostingRec, TxRec, VersionRec};
 use super::resolve::Catalogue;
 use super::*;
-use crate::domain::{Currency, Money};
 use crate::error::Entity;
+use dochiya_domain::{Currency, Money};
 
 /// How the entry reads when its direction is unusual: the first pair of a `from` and a
 /// `to` line, in line order, whose kinds make one (`domain::reading`); one note per
@@ -25,7 +25,7 @@ pub(super) fn direction_note(tx: &TxRec, cat: &Catalogue) -> Option<DirectionNot
         .filter_map(account)
         .flat_map(|f| to.iter().map(move |t| (f, *t)))
         .find_map(|(f, t)| {
-            crate::domain::reading(f.kind, t.kind).map(|reading| DirectionNote {
+            dochiya_domain::reading(f.kind, t.kind).map(|reading| DirectionNote {
                 reading,
                 from: f.name.clone(),
                 to: t.name.clone(),

@@ -17,10 +17,10 @@ use super::guards::{
     ACCOUNT_EXISTS, ACCOUNT_LIVE, TRANSACTION_LIVE, TRANSACTION_NEW, TRANSACTION_UNCHANGED, guard,
 };
 use super::installments::installment_ops;
-use crate::domain::{AccountId, LocalDate, NameKey, VaultId, YearMonth};
 use crate::error::{Field, LedgerError};
 use crate::keys;
-use crate::store::{Condition, Guard, Item, StoreError, WriteOp};
+use dochiya_domain::{AccountId, LocalDate, NameKey, VaultId, YearMonth};
+use dochiya_store::{Condition, Guard, Item, StoreError, WriteOp};
 
 /// A change to one transaction, as its write sees it.
 #[derive(Debug, Clone, Copy)]
@@ -307,8 +307,8 @@ pub(super) fn refusing_overflow(e: StoreError) -> LedgerError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::TransactionId;
-    use crate::store::Key;
+    use dochiya_domain::TransactionId;
+    use dochiya_store::Key;
 
     fn id(n: u128) -> AccountId {
         AccountId::from_uuid(uuid::Uuid::from_u128(n))
@@ -336,7 +336,7 @@ mod tests {
     fn summary(ops: &[WriteOp]) -> Vec<(Key, Option<&'static str>, Option<i64>)> {
         ops.iter()
             .map(|op| {
-                let guard = crate::store::eval::guard_of(op).map(|g| g.name);
+                let guard = dochiya_store::eval::guard_of(op).map(|g| g.name);
                 let net = match op {
                     WriteOp::Update { add, .. } => add.get("net").copied(),
                     _ => None,

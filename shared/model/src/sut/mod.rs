@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use dochiya_auth::{BearerAuthenticator, DevSecret, DevTokenIssuer};
-use dochiya_ledger::domain::{Clock, ManualClock, SeededEntropy};
+use dochiya_domain::{Clock, ManualClock, SeededEntropy};
 use dochiya_ledger::{Ledger, LedgerConfig};
 use dochiya_protocol::{Server, ServerConfig};
 use http::Request;

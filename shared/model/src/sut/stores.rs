@@ -4,10 +4,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use dochiya_ledger::store::Store;
+use dochiya_store::Store;
 use dochiya_store_dynamodb::{DynamoStore, TableCreation, create_table, load_client};
 use dochiya_store_embedded::EmbeddedStore;
-use dochiya_testkit::store::memory::MemoryStore;
+use dochiya_testkit::memory::MemoryStore;
 
 /// Which store the ledger under test runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -16,9 +16,9 @@ use serde_json::{Map, Value as Json, json};
 use sha2::{Digest, Sha256};
 
 use super::{Backup, BackupError};
-use crate::domain::{PersonId, VaultId};
 use crate::keys;
-use crate::store::{Attrs, Item, Key, MAX_ITEM_BYTES, Value};
+use dochiya_domain::{PersonId, VaultId};
+use dochiya_store::{Attrs, Item, Key, MAX_ITEM_BYTES, Value};
 
 /// The header's `format`.
 pub const BACKUP_FORMAT: &str = "dochiya-backup";
@@ -54,7 +54,8 @@ impl Backup {
     }
 
     /// Read a backup written by [`Backup::write_jsonl`], checking its header, that
-    /// every item belongs to its vault or persons, and its trailer.
+    /// every item belongs to its vault or persons, once, its trailer, and that it
+    /// holds nothing its vault's members do not imply ([`Backup::check_scope`]).
     pub fn read_jsonl(input: impl BufRead) -> Result<Backup, BackupError> {
         let mut lines = Lines::new(input);
         let Some(first) = lines.next_line()? else {
@@ -62,6 +63,7 @@ impl Backup {
         };
         let mut backup = header(&first)?;
         let mut hash = Sha256::new();
+        let mut lines_of: std::collections::HashMap<Key, usize> = std::collections::HashMap::new();
         loop {
             let Some(line) = lines.next_line()? else {
                 return Err(BackupError::Truncated(format!(
@@ -80,6 +82,12 @@ impl Backup {
             }
             let item = item_of(&value).map_err(|m| lines.bad(m))?;
             check_belongs(&backup, &item.key).map_err(|m| lines.bad(m))?;
+            if let Some(first) = lines_of.insert(item.key.clone(), lines.number) {
+                return Err(lines.bad(format!(
+                    "item {}/{} appears again (first on line {first}); a backup holds each item once",
+                    item.key.pk, item.key.sk
+                )));
+            }
             hash.update(line.as_bytes());
             hash.update(b"\n");
             backup.items.push(item);
@@ -94,6 +102,7 @@ impl Backup {
         {
             return Err(BackupError::NotABackup("it holds no vault settings item".into()));
         }
+        backup.check_scope()?;
         Ok(backup)
     }
 }
@@ -302,6 +311,7 @@ mod tests {
         let pk = keys::vault_pk(vault);
         let meta = BTreeMap::from([
             ("name".to_string(), Value::S("우리집".into())),
+            ("createdBy".to_string(), Value::S("alice".into())),
             ("accountCount".to_string(), Value::N(9_007_199_254_740_993)),
             ("shared".to_string(), Value::Bool(false)),
             (
@@ -313,6 +323,14 @@ mod tests {
             ),
         ]);
         let claim = BTreeMap::from([("vaultId".to_string(), Value::S(vault.to_string()))]);
+        let membership = crate::codec::Membership {
+            vault_id: vault,
+            name: "우리집".into(),
+            name_key: dochiya_domain::NameKey::of("우리집"),
+            currency: dochiya_domain::Currency::parse("KRW").expect("KRW"),
+            zone: dochiya_domain::VaultZone::parse("Asia/Seoul").expect("a zone"),
+            role: crate::types::Role::Owner,
+        };
         Backup {
             vault_id: vault,
             vault_name: "우리집".into(),
@@ -322,6 +340,10 @@ mod tests {
                 Item {
                     key: Key::new(pk, keys::VAULT_META),
                     attrs: meta,
+                },
+                Item {
+                    key: Key::new("P#alice", format!("M#{vault}")),
+                    attrs: membership.to_attrs(),
                 },
                 Item {
                     key: Key::new("P#alice", "VN#우리집"),
@@ -363,14 +385,14 @@ mod tests {
         assert_eq!(
             read(&written[..written.len() - 1]),
             Err(
-                "the backup is truncated or altered: line 4 is cut off; nothing was written. Export it again"
+                "the backup is truncated or altered: line 5 is cut off; nothing was written. Export it again"
                     .into()
             )
         );
-        let dropped = format!("{}\n{}\n{}\n", lines[0], lines[1], lines[3]);
+        let dropped = format!("{}\n{}\n{}\n{}\n", lines[0], lines[1], lines[2], lines[4]);
         assert_eq!(
             read(&dropped),
-            Err("the backup is truncated or altered: its trailer counts 2 items and the file holds 1; nothing was written. Export it again".into())
+            Err("the backup is truncated or altered: its trailer counts 3 items and the file holds 2; nothing was written. Export it again".into())
         );
         let altered = written.replacen("-12000", "-13000", 1);
         assert_eq!(
@@ -381,15 +403,26 @@ mod tests {
             read(&written.replacen("\"version\":1", "\"version\":2", 1)),
             Err("backup format version 2 is not one this dochiya reads (it reads version 1); use the dochiya that made it, or a newer one".into())
         );
-        let outside = written.replacen("P#alice", "P#mallory", 1);
+        let outside = written.replacen(r#""pk":"P#alice","sk":"VN#"#, r#""pk":"P#mallory","sk":"VN#"#, 1);
         assert_eq!(
             read(&outside),
             Err(format!(
-                "line 3: item P#mallory/VN#우리집 is not of vault {}",
+                "line 4: item P#mallory/VN#우리집 is not of vault {}",
                 VaultId::from_uuid(uuid::Uuid::from_u128(7))
             ))
         );
         assert_eq!(read(""), Err("not a dochiya backup: the input is empty".into()));
+        // The same key twice, the second copy different: which one is meant is a guess.
+        let mut twice = backup();
+        let mut again = twice.items[2].clone();
+        again
+            .attrs
+            .insert("vaultId".into(), Value::S("somewhere else".into()));
+        twice.items.push(again);
+        assert_eq!(
+            read(&text(&twice)),
+            Err("line 5: item P#alice/VN#우리집 appears again (first on line 4); a backup holds each item once".into())
+        );
         assert_eq!(
             read(&written.replacen(r#"{"N":"-12000"}"#, r#"{"N":-12000}"#, 1)),
             Err(r#"line 2: not a typed value: {"N":-12000}"#.into())

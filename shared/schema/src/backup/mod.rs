@@ -16,13 +16,15 @@
 //! says why a failed restore is invisible and resumable.
 
 mod jsonl;
+mod scope;
 
-use crate::domain::{PersonId, VaultId};
 use crate::error::LedgerError;
 use crate::keys;
-use crate::store::{Item, Value};
+use dochiya_domain::{PersonId, VaultId};
+use dochiya_store::{Item, Value};
 
 pub use jsonl::{BACKUP_FORMAT, BACKUP_VERSION};
+pub use scope::BackupMember;
 
 /// A vault's backup in memory: what the file's header says, and every item.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,6 +87,51 @@ pub enum BackupError {
         /// How many items differ or are missing.
         differing: usize,
     },
+    /// The same item key twice: which copy is meant is anyone's guess.
+    #[error("item {pk}/{sk} appears twice in the backup; nothing was written")]
+    Twice {
+        /// Its partition key.
+        pk: String,
+        /// Its sort key.
+        sk: String,
+    },
+    /// An item that is not the vault's, nor implied by its members' memberships.
+    #[error(
+        "item {pk}/{sk} is not this vault's to restore ({why}); a backup restores its vault and, for each of its members, only their membership, its name claim and their idempotency records of this vault; nothing was written"
+    )]
+    OutOfScope {
+        /// Its partition key.
+        pk: String,
+        /// Its sort key.
+        sk: String,
+        /// What it is instead.
+        why: String,
+    },
+    /// The header names someone the vault in the file has no member item for.
+    #[error(
+        "the backup's header names {person}, who is not a member of the vault in it; nothing was written"
+    )]
+    NotAMember {
+        /// The subject.
+        person: String,
+    },
+    /// A member of the vault in the file is missing from the header.
+    #[error("member {person} of the vault is missing from the backup's header; nothing was written")]
+    NotNamed {
+        /// The subject.
+        person: String,
+    },
+    /// An item of a person is already in the store with other content: an import
+    /// never overwrites a person's items.
+    #[error(
+        "item {pk}/{sk} is already in this store with other content, and an import never overwrites a person's items; nothing was written"
+    )]
+    WouldOverwrite {
+        /// Its partition key.
+        pk: String,
+        /// Its sort key.
+        sk: String,
+    },
     /// A `--person` mapping that cannot apply.
     #[error("{0}")]
     Mapping(String),
@@ -122,7 +169,7 @@ impl Backup {
             if item.key.sk == old_member {
                 item.key.sk = format!("{}{new}", keys::MEMBER_PREFIX);
             }
-            for attr in ["person", "createdBy"] {
+            for attr in ["person", "createdBy", crate::codec::RECORDER] {
                 if let Some(Value::S(v)) = item.attrs.get_mut(attr)
                     && v == old
                 {
@@ -136,5 +183,37 @@ impl Backup {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dochiya_store::Key;
+    use std::collections::BTreeMap;
+
+    /// A person moved to another subject keeps their entries: the recorder moves too.
+    #[test]
+    fn a_renamed_person_keeps_their_entries() {
+        let vault = VaultId::from_uuid(uuid::Uuid::nil());
+        let entry = |sub: &str| Item {
+            key: Key::new(keys::vault_pk(vault), format!("TI#{sub}")),
+            attrs: BTreeMap::from([(crate::codec::RECORDER.to_string(), Value::S(sub.into()))]),
+        };
+        let mut backup = Backup {
+            vault_id: vault,
+            vault_name: "가계부".into(),
+            persons: vec!["old".into(), "other".into()],
+            exported_at_ms: 0,
+            items: vec![entry("old"), entry("other")],
+        };
+        backup.rename_person("old", "new").expect("rename");
+        let recorders: Vec<&Value> = backup
+            .items
+            .iter()
+            .map(|i| &i.attrs[crate::codec::RECORDER])
+            .collect();
+        assert_eq!(recorders, [&Value::S("new".into()), &Value::S("other".into())]);
+        assert_eq!(backup.persons, ["new", "other"]);
     }
 }

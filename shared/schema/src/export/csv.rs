@@ -37,7 +37,7 @@ pub(super) fn entry(book: &Book, entry: &Entry<'_>, out: &mut String) {
                 Cell::Text(entry.memo),
                 Cell::Text(&a.name),
                 Cell::Plain(a.kind.as_str()),
-                Cell::Text(a.parent.as_deref().unwrap_or("")),
+                Cell::Text(a.parent.as_ref().map_or("", |(name, _)| name.as_str())),
                 Cell::Plain(&amount),
                 Cell::Text(&tags),
                 Cell::Plain(if entry.voided { "true" } else { "false" }),

@@ -1,9 +1,10 @@
 //! An hledger journal: accounts under `assets:`, `liabilities:`, `equity:`,
-//! `income:`, `expenses:` with their names kept, amounts in the vault's currency
-//! as the commodity, each entry's id as an `id:` tag, voided entries as comments.
+//! `income:`, `expenses:` with their names kept and a child category under its
+//! parent (`expenses:식비:외식`), amounts in the vault's currency as the commodity,
+//! each entry's id and tags as hledger tags, voided entries as comments.
 
-use super::{Book, Entry, Names, one_line, unique};
-use crate::domain::AccountKind;
+use super::{Book, Entry, Names, nested_names, one_line};
+use dochiya_domain::AccountKind;
 
 /// hledger's account type letter and top-level account of each kind.
 fn root(kind: AccountKind) -> (&'static str, &'static str) {
@@ -16,22 +17,38 @@ fn root(kind: AccountKind) -> (&'static str, &'static str) {
     }
 }
 
-/// `kind:name`; a `:` inside a name would start a sub-account, so it becomes `：`
-/// (U+FF1A), and runs of spaces (two end an account name) become one.
+/// One account name as a component: a `:` inside it would start a sub-account, so it
+/// becomes `：` (U+FF1A), and runs of spaces (two end an account name) become one.
+fn component(name: &str) -> String {
+    one_line(name)
+        .replace(':', "\u{ff1a}")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `kind:name`, a child category `kind:parent:name`, unique.
 pub(super) fn account_names(book: &Book) -> Names {
-    let names = book
-        .accounts
-        .iter()
-        .map(|a| {
-            let name = one_line(&a.name)
-                .replace(':', "\u{ff1a}")
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
-            format!("{}:{name}", root(a.kind).1)
+    nested_names(book, |i| root(book.accounts[i].kind).1, component, " #")
+}
+
+/// A tag as an hledger tag: its name cannot hold `:`, `,` or spaces (they become `：`,
+/// `，` and `-`); a tag that had any keeps its original as the value.
+fn tag(text: &str) -> String {
+    let name: String = one_line(text)
+        .chars()
+        .map(|c| match c {
+            ':' => '\u{ff1a}',
+            ',' => '\u{ff0c}',
+            c if c.is_whitespace() => '-',
+            c => c,
         })
         .collect();
-    unique(book, names, " #")
+    if name == text {
+        format!("{name}:")
+    } else {
+        format!("{name}:{}", one_line(text).replace(',', "\u{ff0c}"))
+    }
 }
 
 /// A comment naming the vault, the commodity's format (its decimal places, so
@@ -65,8 +82,9 @@ pub(super) fn entry(book: &Book, names: &Names, entry: &Entry<'_>, out: &mut Str
         ""
     };
     let mut tags = format!("id:{}", entry.id);
-    for tag in entry.tags {
-        tags.push_str(&format!(", {}:", tag.replace([',', ':', ' '], "-")));
+    for t in entry.tags {
+        tags.push_str(", ");
+        tags.push_str(&tag(t));
     }
     out.push_str(&format!("{lead}{} {code}{memo}  ; {tags}\n", entry.date));
     for (account, amount) in &entry.postings {
@@ -77,4 +95,17 @@ pub(super) fn entry(book: &Book, names: &Names, entry: &Entry<'_>, out: &mut Str
         ));
     }
     out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tag;
+
+    #[test]
+    fn tags_keep_their_name_or_their_original() {
+        assert_eq!(tag("여행"), "여행:");
+        assert_eq!(tag("health"), "health:");
+        assert_eq!(tag("제주 여행"), "제주-여행:제주 여행");
+        assert_eq!(tag("a:b,c"), "a\u{ff1a}b\u{ff0c}c:a:b\u{ff0c}c");
+    }
 }

@@ -17,9 +17,9 @@ mod hledger;
 use std::collections::BTreeMap;
 
 use crate::codec::TxRec;
-use crate::domain::{AccountId, AccountKind, Currency, LocalDate, Money, TransactionId};
 use crate::error::LedgerError;
 use crate::types::VaultRef;
+use dochiya_domain::{AccountId, AccountKind, Currency, LocalDate, Money, TransactionId};
 
 /// Most entries on one page.
 pub const MAX_PAGE_ENTRIES: u32 = 500;
@@ -98,8 +98,9 @@ pub struct BookAccount {
     /// The name that means it in every tool (an archived account's handle).
     pub name: String,
     pub kind: AccountKind,
-    /// The parent account's name, once accounts have parents (empty until then).
-    pub parent: Option<String>,
+    /// Its parent category (decision 038): the parent's name as every tool means it,
+    /// and its id (journals nest the account under it).
+    pub parent: Option<(String, AccountId)>,
 }
 
 /// What every format renders from: the vault and its accounts.
@@ -110,6 +111,8 @@ pub struct Book {
     /// Accounts by kind, then name, then id: a fixed order, so generated names are stable.
     pub accounts: Vec<BookAccount>,
     index: BTreeMap<AccountId, usize>,
+    /// Each account's parent, as an index into `accounts`.
+    parents: Vec<Option<usize>>,
 }
 
 /// One entry as the formats see it.
@@ -119,7 +122,7 @@ pub struct Entry<'a> {
     pub date: LocalDate,
     pub memo: &'a str,
     pub voided: bool,
-    /// The entry's tags, once entries have tags (empty until then).
+    /// The entry's tags, as written.
     pub tags: &'a [String],
     /// (index into `Book::accounts`, signed amount: debits positive).
     pub postings: Vec<(usize, Money)>,
@@ -135,13 +138,23 @@ impl Book {
                 b.id.to_string(),
             ))
         });
-        let index = accounts.iter().enumerate().map(|(i, a)| (a.id, i)).collect();
+        let index: BTreeMap<AccountId, usize> = accounts.iter().enumerate().map(|(i, a)| (a.id, i)).collect();
+        let parents = accounts
+            .iter()
+            .map(|a| a.parent.as_ref().and_then(|(_, id)| index.get(id).copied()))
+            .collect();
         Book {
             vault_name,
             currency,
             accounts,
             index,
+            parents,
         }
+    }
+
+    /// The parent of account `i` (an index into `accounts`), when it has one.
+    pub fn parent_of(&self, i: usize) -> Option<usize> {
+        self.parents.get(i).copied().flatten()
     }
 
     /// A stored entry as the formats see it.
@@ -161,7 +174,7 @@ impl Book {
             date: tx.date,
             memo: &tx.memo,
             voided: tx.voided,
-            tags: &[],
+            tags: &tx.tags,
             postings,
         })
     }
@@ -211,12 +224,17 @@ pub fn names_for(format: ExportFormat, book: &Book) -> Names {
 
 /// Make `names` unique: a later account whose name an earlier one already has gets
 /// the first 8 hex digits of its id appended with `sep` (a fixed order, so stable).
-pub(crate) fn unique(book: &Book, names: Vec<String>, sep: &str) -> Names {
+/// Only the names `counted` takes part; the others are kept as they are.
+fn unique_where(book: &Book, names: Vec<String>, sep: &str, counted: impl Fn(usize) -> bool) -> Names {
     let mut seen = std::collections::BTreeSet::new();
     names
         .into_iter()
         .zip(&book.accounts)
-        .map(|(name, a)| {
+        .enumerate()
+        .map(|(i, (name, a))| {
+            if !counted(i) {
+                return name;
+            }
             let id = a.id.as_uuid().simple().to_string();
             let mut candidate = name.clone();
             let mut digits = 8;
@@ -227,6 +245,33 @@ pub(crate) fn unique(book: &Book, names: Vec<String>, sep: &str) -> Names {
             candidate
         })
         .collect()
+}
+
+/// Each account's journal name, nested: `root` is the kind's top-level account (by
+/// account index) and `component` an account name as the format writes it; a child
+/// category is `<its parent's name>:<component>`, so `expenses:식비:외식` and the
+/// parent's balance includes its children's (decision 047). Unique as [`unique_where`]
+/// says: the top-level names first, then every name with the children under them.
+pub(crate) fn nested_names(
+    book: &Book,
+    root: impl Fn(usize) -> &'static str,
+    component: impl Fn(&str) -> String,
+    sep: &str,
+) -> Names {
+    let parts: Vec<String> = book.accounts.iter().map(|a| component(&a.name)).collect();
+    let top: Vec<String> = parts
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!("{}:{c}", root(i)))
+        .collect();
+    let top = unique_where(book, top, sep, |i| book.parent_of(i).is_none());
+    let names = (0..book.accounts.len())
+        .map(|i| match book.parent_of(i) {
+            Some(p) => format!("{}:{}", top[p], parts[i]),
+            None => top[i].clone(),
+        })
+        .collect();
+    unique_where(book, names, sep, |_| true)
 }
 
 /// Text on one line: line breaks and tabs become spaces (a memo is one line in every format).

@@ -17,14 +17,14 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::domain::{
+use crate::testing::{CountingStore, FailingStore, InjectedFailure, StoreCounts};
+use dochiya_domain::{
     AccountKind, Currency, Decimal, LocalDate, ManualClock, PersonId, Reading, TransactionId, VaultZone,
     YearMonth,
 };
-use crate::error::{AccountShape, EditShape, Entity, Field, LedgerError, Side};
-use crate::ledger::*;
-use crate::store::Store;
-use crate::store::testing::{CountingStore, FailingStore, InjectedFailure, StoreCounts};
+use dochiya_ledger::error::{AccountShape, EditShape, Entity, Field, LedgerError, Side};
+use dochiya_ledger::ledger::*;
+use dochiya_store::Store;
 
 /// 2026-03-15T03:00:00Z: noon in Seoul.
 const NOON_KST_2026_03_15: i64 = 1_773_543_600;
@@ -2072,8 +2072,8 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
         account: "식비".into(),
         amount: d("600000"),
         month: None,
-        repeat: true,
-        rollover: false,
+        repeat: Some(true),
+        rollover: Some(false),
     };
     assert_eq!(
         shape(measure(&counting, l.set_budget(&me, b.clone())).await),
@@ -2509,8 +2509,8 @@ fn budget(account: &str, amount: &str, on: Option<&str>, repeat: bool) -> Budget
         account: account.into(),
         amount: d(amount),
         month: on.map(month),
-        repeat,
-        rollover: false,
+        repeat: Some(repeat),
+        rollover: Some(false),
     }
 }
 
@@ -2700,10 +2700,17 @@ pub async fn budget_report_spent_remaining_and_allowance<S: Store>(store: S) {
                 "200000".into(),
                 "250000".into(),
                 "-50000".into(),
-                125,
+                Some(125),
                 true
             ),
-            ("식비", "600000".into(), "32000".into(), "568000".into(), 5, false),
+            (
+                "식비",
+                "600000".into(),
+                "32000".into(),
+                "568000".into(),
+                Some(5),
+                false
+            ),
         ]
     );
     let t = &r.totals;
@@ -2747,8 +2754,8 @@ pub async fn budget_report_spent_remaining_and_allowance<S: Store>(store: S) {
     assert_eq!(
         rows,
         vec![
-            ("쇼핑", "190000".into(), "10000".into(), 95, false),
-            ("식비", "12000".into(), "588000".into(), 2, false),
+            ("쇼핑", "190000".into(), "10000".into(), Some(95), false),
+            ("식비", "12000".into(), "588000".into(), Some(2), false),
         ]
     );
     // 800,000 − 202,000 = 598,000; ÷ 17 = 35,176.47… → 35,176.
@@ -2896,6 +2903,8 @@ mod batches;
 pub use batches::*;
 mod statements;
 pub use statements::*;
+mod card_statements;
+pub use card_statements::*;
 mod names;
 pub use names::*;
 
@@ -2924,10 +2933,22 @@ mod categories;
 pub use categories::*;
 mod undo;
 pub use undo::*;
+mod recorded_by;
+pub use recorded_by::*;
+mod budget_settings;
+pub use budget_settings::*;
 mod hints;
 pub use hints::*;
 mod scheduled;
 pub use scheduled::*;
+// ---------------------------------------------------------------- hardening, round four (decision 048)
+
+mod caps;
+pub use caps::*;
+mod restore;
+pub use restore::*;
+mod stuck;
+pub use stuck::*;
 // ---------------------------------------------------------------- card bills (decision 040)
 
 mod cards;
@@ -3458,14 +3479,14 @@ pub async fn snapshot_heads_fall_back_for_older_items<S: Store>(store: S) {
     let v = first.vault.vault_id;
     let a = first.account_id;
     for key in [
-        crate::keys::account(v, a),
-        crate::keys::snapshot(v, a, date("2026-03-13")),
-        crate::keys::snapshot(v, a, date("2026-03-12")),
+        dochiya_ledger::keys::account(v, a),
+        dochiya_ledger::keys::snapshot(v, a, date("2026-03-13")),
+        dochiya_ledger::keys::snapshot(v, a, date("2026-03-12")),
     ] {
         let mut item = store.get(&key).await.expect("get").expect("stored");
-        crate::ledger::without_heads(&mut item.attrs);
+        dochiya_ledger::ledger::without_heads(&mut item.attrs);
         store
-            .write(vec![crate::store::WriteOp::Put { item, guard: None }])
+            .write(vec![dochiya_store::WriteOp::Put { item, guard: None }])
             .await
             .expect("put as before");
     }
@@ -3546,8 +3567,8 @@ pub async fn budget_heads_keep_list_accounts_at_two_queries<S: Store>(store: S) 
         account: account.into(),
         amount: d(amount),
         month: Some(month(on)),
-        repeat,
-        rollover: false,
+        repeat: Some(repeat),
+        rollover: Some(false),
     };
     for b in [
         set("식비", "2026-02", "600000", true),
@@ -3571,7 +3592,7 @@ pub async fn budget_heads_keep_list_accounts_at_two_queries<S: Store>(store: S) 
         [("쇼핑".into(), None), ("식비".into(), Some("700000".into()))]
     );
     // 식비's account item as an earlier version stored it.
-    let key = crate::keys::account(
+    let key = dochiya_ledger::keys::account(
         list.vault.vault_id,
         list.accounts
             .iter()
@@ -3580,9 +3601,9 @@ pub async fn budget_heads_keep_list_accounts_at_two_queries<S: Store>(store: S) 
             .account_id,
     );
     let mut item = store.get(&key).await.expect("get").expect("stored");
-    crate::ledger::without_heads(&mut item.attrs);
+    dochiya_ledger::ledger::without_heads(&mut item.attrs);
     store
-        .write(vec![crate::store::WriteOp::Put { item, guard: None }])
+        .write(vec![dochiya_store::WriteOp::Put { item, guard: None }])
         .await
         .expect("put as before");
     let (shape, list) = shape_of(&counting, l.list_accounts(&me, None, false)).await;
@@ -3846,12 +3867,28 @@ macro_rules! ledger_contract_tests {
             undo_of_a_recurring_posting,
             scheduled_run_is_capped_and_as_of_its_time,
             scheduled_runs_overlap_with_reads_and_each_other,
+            // hardening, round four (decision 048)
+            scheduled_run_isolates_a_failing_vault,
+            a_restored_vault_is_posted_by_the_next_run,
+            a_schedule_that_cannot_post_is_refused_and_stores_nothing,
+            a_stuck_schedule_blocks_nothing_and_says_why,
+            caps_hold_under_concurrent_creates,
+            a_restore_that_names_other_people_writes_nothing,
+            // whose entry is whose (ledger_suite/recorded_by.rs)
+            recorded_by_finds_each_persons_entries,
+            // budget settings kept and what is left (ledger_suite/budget_settings.rs)
+            budget_changes_keep_what_is_not_sent,
             // card bills (ledger_suite/cards.rs)
             card_bills_follow_each_cycle,
             installment_parts_land_on_consecutive_bills,
             card_bill_refunds_and_payments,
             installment_purchase_edited_and_voided,
             card_bill_reads_do_not_grow_with_history,
+            payments_settle_bills_in_order,
+            // statements against splits and installment parts (ledger_suite/card_statements.rs)
+            statement_lines_match_splits_and_installment_parts,
+            a_line_matching_two_entries_names_both,
+            statement_reads_open_installments_only_for_a_part,
         );
     };
 }

@@ -1,4 +1,4 @@
-//! Contract suites every [`crate::store::Store`] must pass, generic over the store.
+//! Contract suites every [`dochiya_store::Store`] must pass, generic over the store.
 //!
 //! Store crates instantiate them from their own tests with the macros defined
 //! here, so the embedded and DynamoDB stores are held to the same rules.

@@ -1,6 +1,6 @@
 //! Store-level contract: conditions, atomicity, queries and cursors over any Store.
 //!
-//! Every rule in the [`crate::store`] module docs, as tests generic over the
+//! Every rule in the [`dochiya_store`] crate docs, as tests generic over the
 //! store. A store crate instantiates all of them in its own `tests/` with
 //!
 //! ```text
@@ -21,7 +21,7 @@
 //! - a query limit of 0 is [`StoreError::Invalid`];
 //! - `add` to a non-numeric attribute is [`StoreError::Invalid`];
 //! - keys and attribute names DynamoDB refuses are refused by every store
-//!   ([`crate::store::eval::validate_key`], reserved `PK`/`SK`), reads included.
+//!   ([`dochiya_store::eval::validate_key`], reserved `PK`/`SK`), reads included.
 //!
 //! [`StoreError::Transient`] is retryable by contract, so the concurrency tests
 //! retry it (DynamoDB reports conflicting transactions that way); every other
@@ -31,7 +31,7 @@ use std::collections::BTreeMap;
 use std::future::Future;
 use std::sync::Arc;
 
-use crate::store::{
+use dochiya_store::{
     Attrs, Condition, Guard, Item, Key, MAX_ITEM_BYTES, MAX_WRITE_OPS, Page, Query, SkRange, Store,
     StoreError, TTL_ATTRIBUTE, Value, WriteOp,
 };

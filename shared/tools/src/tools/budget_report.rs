@@ -1,7 +1,7 @@
 //! `budget_report`: each budgeted account's budget, spending and what is left in a month.
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -62,8 +62,9 @@ struct Row {
     spent: AmountOut,
     /// budget + carried − spent; negative when over.
     remaining: AmountOut,
-    /// spent × 100 ÷ budget, a whole number rounded down.
-    percent_used: i64,
+    /// spent × 100 ÷ (budget + carried), a whole number rounded down, or up once over (so above 100 exactly when over). Absent when budget + carried is 0 or less.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    percent_used: Option<i64>,
     /// True when spent exceeds budget + carried.
     over: bool,
     /// Left over (negative: overspent) from earlier months, with rollover on.
@@ -79,12 +80,12 @@ struct Totals {
     budget: AmountOut,
     /// Sum of their spending.
     spent: AmountOut,
-    /// budget − spent.
+    /// Sum of the rows' remaining: budget + carried − spent.
     remaining: AmountOut,
-    /// Whole percent used, rounded down; absent with no budget.
+    /// spent × 100 ÷ (budget + carried), rounded as the rows' are; absent when that is 0 or less (no budget).
     #[serde(skip_serializing_if = "Option::is_none")]
     percent_used: Option<i64>,
-    /// True when spent exceeds budget.
+    /// True when remaining is negative.
     over: bool,
 }
 

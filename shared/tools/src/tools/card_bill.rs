@@ -2,7 +2,8 @@
 //! argument and result the account tools share.
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::{Billing, BillingError, Installments, PersonId};
+use dochiya_domain::{Billing, BillingError, Installments, PersonId};
+use dochiya_ledger::ledger::InstallmentsLeft;
 use dochiya_ledger::{Field, Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -124,10 +125,33 @@ pub(crate) struct Output {
     items: Vec<ItemOut>,
     /// The bill's amount: the sum of the items.
     total: AmountOut,
-    /// Paid into the card from an asset after the period closed, through the due date.
+    /// Settled by payments into the card from an asset, each paying the oldest unpaid bill first whatever its date.
     paid: AmountOut,
-    /// total − paid.
+    /// The part of paid that came after the due date.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    paid_late: Option<AmountOut>,
+    /// total − paid: still to pay.
     remaining: AmountOut,
+    /// What the card's 할부 still owes after this bill.
+    installments_left: InstallmentsLeftOut,
+}
+
+/// What a card's 할부 still owes after a bill.
+#[derive(Debug, Serialize, JsonSchema)]
+pub(crate) struct InstallmentsLeftOut {
+    /// The parts on later bills.
+    amount: AmountOut,
+    /// How many purchases they are of.
+    count: u32,
+}
+
+impl From<InstallmentsLeft> for InstallmentsLeftOut {
+    fn from(l: InstallmentsLeft) -> Self {
+        InstallmentsLeftOut {
+            amount: l.amount.into(),
+            count: l.count,
+        }
+    }
 }
 
 /// The `card_bill` tool.
@@ -139,7 +163,7 @@ impl Operation for CardBill {
     type Output = Output;
     const NAME: &'static str = "card_bill";
     const TITLE: &'static str = "Card bill";
-    const DESCRIPTION: &'static str = "One credit-card bill (이번 달 카드값, 결제 예정 금액): its usage period, due date, each charge and refund of the period and each 할부 part, the total, what was paid and what remains. Not the card's balance.";
+    const DESCRIPTION: &'static str = "One credit-card bill (이번 달 카드값, 결제 예정 금액): its usage period, due date, each charge and refund of the period and each 할부 part, the total, what was paid (payments settle the oldest bill first) and what remains, and what 할부 still owes after it (할부 남은 거). Not the card's balance.";
     const KIND: Kind = READ;
     #[cfg(test)]
     const EXAMPLES: crate::operation::Examples = (
@@ -177,7 +201,9 @@ impl Operation for CardBill {
                 .collect(),
             total: b.total.into(),
             paid: b.paid.into(),
+            paid_late: b.paid_late.map(Into::into),
             remaining: b.remaining.into(),
+            installments_left: b.installments_left.into(),
         })
     }
 }

@@ -1,7 +1,7 @@
 //! `create_account`: a new account in a vault, optionally with an opening balance.
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::ledger::NewAccount;
 use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;

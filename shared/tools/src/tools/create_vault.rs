@@ -1,7 +1,7 @@
 //! `create_vault`: a new household book with its currency and time zone.
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::{Currency, PersonId, VaultZone};
+use dochiya_domain::{Currency, PersonId, VaultZone};
 use dochiya_ledger::ledger::NewVault;
 use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;

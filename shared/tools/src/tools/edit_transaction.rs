@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::ledger::{EditLines, Edited, TransactionEdit};
 use dochiya_ledger::{Field, Ledger, LedgerError};
 use schemars::JsonSchema;

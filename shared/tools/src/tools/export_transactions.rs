@@ -1,7 +1,7 @@
 //! `export_transactions`: a period's entries as CSV, hledger or Beancount text, a page at a time.
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::ledger::{ExportFormat, ExportRequest};
 use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;

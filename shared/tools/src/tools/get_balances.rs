@@ -1,7 +1,7 @@
 //! `get_balances`: every account's balance as of a date, with assets, liabilities and net worth.
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -1,7 +1,7 @@
 //! `list_accounts`: a vault's accounts with kind and current balance.
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -64,6 +64,9 @@ struct AccountRow {
     /// A card with billing: its next bill; card_bill has the items.
     #[serde(skip_serializing_if = "Option::is_none")]
     next_bill: Option<NextBillOut>,
+    /// A card with billing: what its 할부 still owes after the next bill.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    installments_left: Option<super::card_bill::InstallmentsLeftOut>,
 }
 
 /// A card's next bill.
@@ -74,6 +77,8 @@ struct NextBillOut {
     due_date: crate::wire::DateOut,
     /// Its total.
     amount: AmountOut,
+    /// What is left to pay of it (payments settle the oldest bill first).
+    remaining: AmountOut,
 }
 
 /// The `list_accounts` tool.
@@ -114,9 +119,11 @@ impl Operation for ListAccounts {
                     budget: a.budget.map(Into::into),
                     parent: a.parent,
                     billing: a.billing.map(Into::into),
+                    installments_left: a.next_bill.as_ref().map(|b| b.installments_left.into()),
                     next_bill: a.next_bill.map(|b| NextBillOut {
                         due_date: b.due_date.into(),
                         amount: b.amount.into(),
+                        remaining: b.remaining.into(),
                     }),
                 })
                 .collect(),

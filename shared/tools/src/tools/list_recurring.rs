@@ -1,7 +1,7 @@
 //! `list_recurring`: the vault's recurring entries and what is still to come in a month.
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::Serialize;

@@ -1,7 +1,7 @@
 //! `list_snapshots`: the balances seen that are stored, to check or undo them.
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::ledger::SnapshotQuery;
 use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;

@@ -1,7 +1,8 @@
-//! `list_transactions`: newest first, filtered by account, dates and memo text, one page at a time.
+//! `list_transactions`: newest first, filtered by account, dates, memo text, tag and
+//! recorder, one page at a time.
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::ledger::TransactionQuery;
 use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
@@ -35,8 +36,10 @@ pub(crate) struct Args {
     cursor: Option<CursorArg>,
     /// true: include voided entries.
     include_voided: Option<bool>,
-    /// recorded: newest recorded first (방금 거).
+    /// recorded: newest recorded first.
     order: Option<Order>,
+    /// Only entries this member recorded: their name, or "me". 방금 거 (what I just entered): {"recordedBy": "me", "order": "recorded", "limit": 1}.
+    recorded_by: Option<NameArg>,
 }
 
 /// How `list_transactions` sorts.
@@ -81,8 +84,9 @@ impl Operation for ListTransactions {
         &[
                 r#"{"account": "식비", "from": "2026-03-01", "to": "2026-03-31", "text": "점심", "limit": 200, "cursor": "c"}"#,
                 r#"{"order": "recorded", "limit": 5}"#,
+                r#"{"recordedBy": "me", "order": "recorded", "limit": 1}"#,
             ],
-            &[r#"{"from": "2026/03/01"}"#, r#"{"limit": "5"}"#, r#"{"page": 2}"#, r#"{"order": "newest"}"#],
+            &[r#"{"from": "2026/03/01"}"#, r#"{"limit": "5"}"#, r#"{"page": 2}"#, r#"{"order": "newest"}"#, r#"{"recordedBy": 5}"#],
     );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
@@ -111,6 +115,7 @@ impl Operation for ListTransactions {
                     include_voided: args.include_voided.unwrap_or(false),
                     tag: args.tag.map(String::from),
                     order_recorded: args.order == Some(Order::Recorded),
+                    recorded_by: args.recorded_by.map(String::from),
                 },
             )
             .await?;

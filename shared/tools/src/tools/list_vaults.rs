@@ -1,7 +1,7 @@
 //! `list_vaults`: the caller's vaults with currency, time zone, today and account count.
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -33,6 +33,16 @@ macro_rules! tool_table {
             vec![$(ToolSpec { view: None $(.or(Some($view)))?, ..spec::<$module::$operation>() }),*]
         }
 
+        /// Each tool's name, what its serializer can write, and its published output schema.
+        #[cfg(test)]
+        pub(crate) fn output_schemas() -> Vec<(&'static str, serde_json::Value, serde_json::Value)> {
+            vec![$((
+                <$module::$operation as Operation>::NAME,
+                crate::schema::serializer_schema::<<$module::$operation as Operation>::Output>(),
+                crate::schema::output_schema::<<$module::$operation as Operation>::Output>(),
+            )),*]
+        }
+
         /// Each tool's schema/parser agreement on its own examples (see `Operation::EXAMPLES`).
         #[cfg(test)]
         pub(crate) fn check_every_example() {

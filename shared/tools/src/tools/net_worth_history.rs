@@ -1,7 +1,7 @@
 //! `net_worth_history`: month-end assets, liabilities and net worth over a range of months.
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

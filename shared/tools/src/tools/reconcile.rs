@@ -1,7 +1,7 @@
 //! `reconcile`: each account's latest snapshot against the ledger's balance on its date.
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::ledger::ReconcileStatus;
 use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::ledger::{EditLines, NewSplit, SplitLine};
 use dochiya_ledger::{Field, Ledger, LedgerError};
 use schemars::JsonSchema;
@@ -53,7 +53,7 @@ pub(crate) struct Args {
 
 /// The two forms an entry comes in.
 enum Form {
-    Simple(String, String, dochiya_ledger::domain::Decimal),
+    Simple(String, String, dochiya_domain::Decimal),
     Split(EditLines),
 }
 

@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::{Decimal, LocalDate, PersonId};
+use dochiya_domain::{Decimal, LocalDate, PersonId};
 use dochiya_ledger::ledger::{BatchEntry, EditLines, BatchRecorded, EntryResult, MatchedBy, NewBatch, Unreadable};
 use dochiya_ledger::{Field, Ledger, LedgerError, Side};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
@@ -134,6 +134,9 @@ enum MatchedByOut {
     ExternalRef,
     SameDate,
     DayApart,
+    Split,
+    OtherCategory,
+    Installment,
 }
 
 /// One entry's outcome.
@@ -147,9 +150,12 @@ struct EntryOut {
     /// The recorded transaction, or for a duplicate the existing one. Absent on a dry run and for errors.
     #[serde(skip_serializing_if = "Option::is_none")]
     transaction_id: Option<TransactionIdOut>,
-    /// For a duplicate: its externalRef was recorded before, or a live entry with the same accounts and amount is dated the same day (sameDate) or a day apart (dayApart).
+    /// For a duplicate: its externalRef was recorded before; a live entry with the same accounts and amount is dated the same day (sameDate) or a day apart (dayApart); within a day, an entry on the same card with this amount is a split (split) or has another category (otherCategory); or it is a 할부 part the book already bills (installment; transactionId is the purchase).
     #[serde(skip_serializing_if = "Option::is_none")]
     matched_by: Option<MatchedByOut>,
+    /// For a duplicate: another book entry it matches as well, which no other line took (the book may hold it twice).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    also_matches: Option<TransactionIdOut>,
     /// For an error: what is wrong and what to do.
     #[serde(skip_serializing_if = "Option::is_none")]
     message: Option<String>,
@@ -208,7 +214,7 @@ impl Operation for RecordTransactions {
     type Output = Output;
     const NAME: &'static str = "record_transactions";
     const TITLE: &'static str = "Record many transactions";
-    const DESCRIPTION: &'static str = "Imports many entries at once (카드 명세서, 통장 내역, a pasted statement; up to 100), each exactly once. Call with dryRun true first: every problem is listed; then again without it. Give each line its approval number as externalRef: a line already in the book comes back duplicate, not recorded twice. One result per entry: recorded, duplicate or error.";
+    const DESCRIPTION: &'static str = "Imports many entries at once (카드 명세서, 통장 내역, a pasted statement; up to 100), each exactly once. Call with dryRun true first: every problem is listed; then again without it. Give each line its approval number as externalRef: a line already in the book (also as a split, or a 할부 part: keep \"할부 2/3\" in its memo) comes back duplicate, not recorded twice. One result per entry: recorded, duplicate or error.";
     const KIND: Kind = write(true);
     #[cfg(test)]
     const EXAMPLES: crate::operation::Examples = (
@@ -259,7 +265,7 @@ fn read_entry(e: Entry) -> Result<BatchEntry, Unreadable> {
         .map_err(|m| unreadable(Field::Date, m))?;
     let installments = e
         .installments
-        .map(dochiya_ledger::domain::Installments::new)
+        .map(dochiya_domain::Installments::new)
         .transpose()
         .map_err(|p| unreadable(Field::Card("installments"), p.message().to_string()))?;
     let (from, to, amount, lines) = match (e.from, e.to, e.amount, e.lines) {
@@ -364,6 +370,7 @@ fn output(b: BatchRecorded, splits: &[bool]) -> Result<Output, LedgerError> {
                     status,
                     transaction_id: transaction_id.map(Into::into),
                     matched_by: None,
+                    also_matches: None,
                     message: None,
                     current: current.map(|t| (*t).into()),
                     note: note.as_ref().map(crate::tools::recorded::note),
@@ -379,7 +386,11 @@ fn output(b: BatchRecorded, splits: &[bool]) -> Result<Output, LedgerError> {
                         MatchedBy::ExternalRef => MatchedByOut::ExternalRef,
                         MatchedBy::SameDate => MatchedByOut::SameDate,
                         MatchedBy::DayApart => MatchedByOut::DayApart,
+                        MatchedBy::Split => MatchedByOut::Split,
+                        MatchedBy::OtherCategory => MatchedByOut::OtherCategory,
+                        MatchedBy::Installment => MatchedByOut::Installment,
                     }),
+                    also_matches: d.also.map(Into::into),
                     message: None,
                     current: None,
                     note: None,
@@ -392,6 +403,7 @@ fn output(b: BatchRecorded, splits: &[bool]) -> Result<Output, LedgerError> {
                     status: Status::Error,
                     transaction_id: None,
                     matched_by: None,
+                    also_matches: None,
                     // An internal failure of one entry fails the call, as it would for one record.
                     message: Some(entry_message(
                         e,

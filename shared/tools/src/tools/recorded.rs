@@ -1,6 +1,6 @@
 //! The result shared by `record_transaction` and `record_split_transaction`.
 
-use dochiya_ledger::domain::Reading;
+use dochiya_domain::Reading;
 use dochiya_ledger::ledger::{DirectionNote, Recorded};
 use schemars::JsonSchema;
 use serde::Serialize;

@@ -1,14 +1,14 @@
 //! `set_budget`: a monthly budget for an expense account, from a month on (or for that month only).
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::ledger::BudgetInput;
 use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{AccountArg, MonthArg, NameArg, PositiveAmountArg};
-use crate::operation::{Kind, write, Operation};
+use crate::args::{AccountArg, NameArg, OnlyMonthArg, PositiveAmountArg};
+use crate::operation::{Kind, Operation, destructive};
 use crate::text;
 use crate::wire::{AmountOut, MonthOut, UuidOut, VaultOut};
 
@@ -23,10 +23,10 @@ pub(crate) struct Args {
     /// The month's budget, 0 or more, e.g. "600000"; "0" clears it.
     amount: PositiveAmountArg,
     /// First month, YYYY-MM; default this month.
-    month: Option<MonthArg>,
-    /// false: this month only (default: later months too).
+    month: Option<OnlyMonthArg>,
+    /// false: this month only; true: later months too. Omitted: as set before (default true).
     repeat: Option<bool>,
-    /// true: what is left, or overspent, carries into the next month.
+    /// true: what is left, or overspent, carries into the next month. Omitted: as set before (default false).
     rollover: Option<bool>,
 }
 
@@ -46,9 +46,9 @@ pub(crate) struct Output {
     month: MonthOut,
     /// The budget set, decimal string in the vault currency; "0" means cleared.
     amount: AmountOut,
-    /// Whether later months keep this amount.
+    /// Whether later months keep this amount (as sent, or kept from before).
     repeat: bool,
-    /// Whether what is left carries into the next month.
+    /// Whether what is left carries into the next month (as sent, or kept from before).
     rollover: bool,
 }
 
@@ -61,8 +61,9 @@ impl Operation for SetBudget {
     type Output = Output;
     const NAME: &'static str = "set_budget";
     const TITLE: &'static str = "Set a monthly budget";
-    const DESCRIPTION: &'static str = "Sets a monthly budget (예산) for an expense account, e.g. 식비 600000: from `month` on (repeat, default) or that month only. \"0\" clears it. Then budget_report.";
-    const KIND: Kind = write(true);
+    const DESCRIPTION: &'static str = "Sets a monthly budget (예산) for an expense account, e.g. 식비 600000: from `month` on (repeat, default) or that month only. \"0\" clears it. Changes only what is sent. Then budget_report.";
+    // "0" removes a budget.
+    const KIND: Kind = destructive(true);
     #[cfg(test)]
     const EXAMPLES: crate::operation::Examples = (
         &[
@@ -74,6 +75,7 @@ impl Operation for SetBudget {
                 r#"{"account": "식비"}"#,
                 r#"{"account": "식비", "amount": "1", "month": "2026/04"}"#,
                 r#"{"account": "식비", "amount": "1", "repeat": "yes"}"#,
+                r#"{"account": "식비", "amount": "1", "month": "2026-04-15"}"#,
             ],
     );
 
@@ -86,8 +88,8 @@ impl Operation for SetBudget {
                     account: args.account.into(),
                     amount: args.amount.0,
                     month: args.month.map(|m| m.0),
-                    repeat: args.repeat.unwrap_or(true),
-                    rollover: args.rollover.unwrap_or(false),
+                    repeat: args.repeat,
+                    rollover: args.rollover,
                 },
             )
             .await?;

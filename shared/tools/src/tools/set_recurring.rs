@@ -1,7 +1,7 @@
 //! `set_recurring`: a fixed cost (월세, 관리비) that posts itself on its day, by name.
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::{Every, PersonId};
+use dochiya_domain::{Every, PersonId};
 use dochiya_ledger::ledger::RecurringInput;
 use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;

@@ -1,7 +1,7 @@
 //! `spending_report`: expense (or income) totals for a period, by account or by month.
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::ledger::{FlowKind, ReportBy, ReportRequest};
 use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;
@@ -105,7 +105,7 @@ impl Operation for SpendingReport {
     type Output = Output;
     const NAME: &'static str = "spending_report";
     const TITLE: &'static str = "Spending report";
-    const DESCRIPTION: &'static str = "Spending (지출, 소비) or income (수입) between two dates, by account (category) or by month: \"how much on 식비 this month\". Refunds reduce it; voided entries do not count. Entries behind a row: list_transactions with that account and dates. Against a budget: budget_report.";
+    const DESCRIPTION: &'static str = "Spending (지출, 소비) or income (수입) between two dates, by account (category), month, group (대분류: children in their parent) or tag: \"how much on 식비 this month\". Refunds reduce it; voided entries do not count. Entries behind a row: list_transactions with that account and dates. Against a budget: budget_report.";
     const KIND: Kind = READ;
     #[cfg(test)]
     const EXAMPLES: crate::operation::Examples = (

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::ledger::{OperationId, UndoRequest};
 use dochiya_ledger::{Ledger, LedgerError};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};

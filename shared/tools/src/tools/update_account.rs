@@ -3,7 +3,7 @@
 //! fields of the same call, each applied only when sent.
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::{Field, Ledger, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -77,7 +77,7 @@ enum Change<'a> {
     Archive { force: bool },
     Restore(Option<&'a str>),
     Parent(&'a str),
-    Billing(Option<dochiya_ledger::domain::Billing>),
+    Billing(Option<dochiya_domain::Billing>),
 }
 
 fn change(args: &Args) -> Result<Change<'_>, LedgerError> {

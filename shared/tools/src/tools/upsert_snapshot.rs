@@ -1,7 +1,7 @@
 //! `upsert_snapshot`: the balance a person actually saw for an account on a date.
 
 use async_trait::async_trait;
-use dochiya_ledger::domain::PersonId;
+use dochiya_domain::PersonId;
 use dochiya_ledger::ledger::SnapshotInput;
 use dochiya_ledger::{Ledger, LedgerError};
 use schemars::JsonSchema;

@@ -21,9 +21,9 @@ use super::resolve::query_all;
 use super::roster::in_vault;
 use super::*;
 use crate::keys;
-use crate::store::{Item, SkRange, Value};
+use dochiya_store::{Item, SkRange, Value};
 
-pub use dochiya_schema::backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError};
+pub use dochiya_schema::backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError, BackupMember};
 pub use restore::Restored;
 
 /// Read everything of the caller's vault `vault` (or their only one) that a backup keeps.

@@ -13,10 +13,10 @@ use super::roster::in_vault;
 use super::roster::{commit_failed, membership_check};
 use super::types::with_article;
 use super::*;
-use crate::domain::{AccountId, AccountKind, Billing, Money};
 use crate::error::Field;
 use crate::keys;
-use crate::store::WriteOp;
+use dochiya_domain::{AccountId, AccountKind, Billing, Money};
+use dochiya_store::WriteOp;
 
 /// Refuse billing on an account that is not a liability (only cards have bills).
 pub(super) fn check_billable(name: &str, kind: AccountKind) -> Result<(), LedgerError> {
@@ -94,7 +94,7 @@ pub(super) async fn card_bill(
     who: &PersonId,
     vault: Option<&str>,
     account: &str,
-    month: Option<crate::domain::YearMonth>,
+    month: Option<dochiya_domain::YearMonth>,
 ) -> Result<CardBill, LedgerError> {
     in_vault(ledger, who, vault, |v| async move {
         let m = v.m;
@@ -116,6 +116,7 @@ pub(super) async fn card_bill(
         let reads = bill::read(ledger, &m, &[wanted]).await?;
         let b = bill::compute(&reads, &cat, wanted, m.currency)?;
         let money = |v: i64| Money::from_minor(v, m.currency);
+        let (left, installments_left) = (remaining(&b)?, installments_left(&b, m.currency));
         Ok(CardBill {
             vault: m.vault_ref(),
             currency: m.currency,
@@ -125,7 +126,9 @@ pub(super) async fn card_bill(
             items: b.items,
             total: money(b.total),
             paid: money(b.paid),
-            remaining: money(b.total.checked_sub(b.paid).ok_or_else(|| LedgerError::out_of_range("the card bill"))?),
+            paid_late: (b.paid_late > 0).then(|| money(b.paid_late)),
+            remaining: money(left),
+            installments_left,
         })
     })
     .await
@@ -137,7 +140,7 @@ pub(super) async fn next_bills(
     ledger: &Ledger,
     m: &Membership,
     cat: &Catalogue,
-    today: crate::domain::LocalDate,
+    today: dochiya_domain::LocalDate,
 ) -> Result<BTreeMap<AccountId, NextBill>, LedgerError> {
     let wanted: Vec<bill::Wanted> = cat
         .accounts
@@ -158,8 +161,25 @@ pub(super) async fn next_bills(
                 NextBill {
                     due_date: b.dates.due,
                     amount: Money::from_minor(b.total, m.currency),
+                    remaining: Money::from_minor(remaining(&b)?, m.currency),
+                    installments_left: installments_left(&b, m.currency),
                 },
             ))
         })
         .collect()
+}
+
+/// What is left of a bill once payments settled it.
+fn remaining(b: &bill::Computed) -> Result<i64, LedgerError> {
+    b.total
+        .checked_sub(b.paid)
+        .ok_or_else(|| LedgerError::out_of_range("the card bill"))
+}
+
+/// A bill's 할부 left after it, as results show it.
+fn installments_left(b: &bill::Computed, currency: dochiya_domain::Currency) -> InstallmentsLeft {
+    InstallmentsLeft {
+        amount: Money::from_minor(b.installments_left.0, currency),
+        count: b.installments_left.1,
+    }
 }

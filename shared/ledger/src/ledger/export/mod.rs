@@ -12,7 +12,7 @@ use super::resolve::{Catalogue, catalogue, join2};
 use super::roster::in_vault;
 use super::*;
 use crate::keys;
-use crate::store::Query;
+use dochiya_store::Query;
 
 use dochiya_schema::export::{Book, BookAccount, names_for, preamble, render};
 // The tool's request and page, and its bounds: re-exported by the ledger's root.
@@ -27,7 +27,7 @@ fn book_of(m: &Membership, cat: &Catalogue) -> Book {
             id: a.account_id,
             name: cat.shown_name(a).to_string(),
             kind: a.kind,
-            parent: None,
+            parent: super::groups::parent_name(cat, a).zip(a.parent),
         })
         .collect();
     Book::new(m.name.clone(), m.currency, accounts)

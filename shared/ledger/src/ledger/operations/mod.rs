@@ -13,10 +13,10 @@ use std::collections::BTreeMap;
 
 use super::codec::{OPERATION_ID, TxRec, operation_of, sv};
 use super::types::OperationId;
-use crate::domain::{PersonId, TransactionId, VaultId};
 use crate::error::LedgerError;
 use crate::keys;
-use crate::store::{Attrs, Condition, Guard, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
+use dochiya_domain::{PersonId, TransactionId, VaultId};
+use dochiya_store::{Attrs, Condition, Guard, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
 
 /// The batch's operation claim is absent (first entry written) or holds this operation.
 pub(super) const OPERATION_CLAIM: &str = "operation-claim";

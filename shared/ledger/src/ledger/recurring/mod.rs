@@ -9,18 +9,19 @@
 
 use super::codec::{Membership, ScheduleRec, head_next};
 use super::entry::{clean_memo, positive};
-use super::guards::{MEMBERSHIP, SCHEDULE_NEW, SCHEDULE_UNCHANGED};
+use super::guards::{MEMBERSHIP, SCHEDULE_NEW, SCHEDULE_UNCHANGED, SCHEDULES_COUNTED};
 use super::posting::{due, earliest, head_ops, next_of, schedules};
 use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
 use super::roster::{membership_check, vault_gone};
 use super::*;
-use crate::domain::{Every, Money, Name, Schedule, ScheduleError, closest_names, random_uuid};
 use crate::error::{Entity, Field};
 use crate::keys;
-use crate::store::{Condition, Guard, Item, StoreError, WriteOp};
+use dochiya_domain::{Every, Money, Name, Schedule, ScheduleError, closest_names, random_uuid};
+use dochiya_store::{Condition, Guard, Item, StoreError, WriteOp};
 
-/// Most schedules one vault keeps: bounds every posting run and listing.
+/// Most schedules one vault keeps: bounds every posting run and listing (unless the
+/// ledger's settings say otherwise: `LedgerConfig::max_schedules`).
 pub const MAX_SCHEDULES: usize = 50;
 
 fn field(arg: &'static str) -> Field {
@@ -53,6 +54,7 @@ fn view(s: &ScheduleRec, cat: Option<&Catalogue>, m: &Membership) -> RecurringVi
         tags: s.tags.clone(),
         next: next_of(s),
         last_posted: s.last_posted,
+        stuck: s.stuck,
     }
 }
 
@@ -134,8 +136,8 @@ fn differences(s: &ScheduleRec, input: &RecurringInput, wanted: &Wanted<'_>, m: 
         differ("memo", format!("\"{}\"", s.memo), format!("\"{memo}\""));
     }
     if let Some(tags) = wanted.tags {
-        let keys = |t: &[String]| -> Vec<crate::domain::NameKey> {
-            t.iter().map(|t| crate::domain::NameKey::of(t)).collect()
+        let keys = |t: &[String]| -> Vec<dochiya_domain::NameKey> {
+            t.iter().map(|t| dochiya_domain::NameKey::of(t)).collect()
         };
         if keys(&s.tags) != keys(tags) {
             differ("tags", format!("{:?}", s.tags), format!("{tags:?}"));
@@ -146,8 +148,8 @@ fn differences(s: &ScheduleRec, input: &RecurringInput, wanted: &Wanted<'_>, m: 
 
 /// What a call sent, resolved in the vault: accounts by id, the amount in minor units.
 struct Wanted<'a> {
-    from: Option<(crate::domain::AccountId, String)>,
-    to: Option<(crate::domain::AccountId, String)>,
+    from: Option<(dochiya_domain::AccountId, String)>,
+    to: Option<(dochiya_domain::AccountId, String)>,
     amount: Option<i64>,
     memo: Option<&'a str>,
     /// Checked and folded; `None`: not sent.
@@ -189,13 +191,18 @@ async fn set_in(
 ) -> Result<RecurringSet, LedgerError> {
     let m = v.m.clone();
     let store = ledger.store.as_ref();
-    let head_key = keys::recurring_head(m.vault_id);
-    let ((cat, all), head) = join2(
+    let head_and_count = [
+        keys::recurring_head(m.vault_id),
+        keys::recurring_count(m.vault_id),
+    ];
+    let ((cat, all), got) = join2(
         join2(catalogue(ledger, &m), schedules(ledger, &m)),
-        store.get(&head_key),
+        store.get_many(&head_and_count),
     )
     .await;
-    let (cat, all, head) = (cat?, all?, head_next(head?.as_ref())?);
+    let (cat, all, got) = (cat?, all?, got?);
+    let head = head_next(got.first().and_then(Option::as_ref))?;
+    let count = counted(got.get(1).and_then(Option::as_ref))?;
     // Post what is due first (`in_vault` does, then runs this again): a change or a
     // removal applies from the next date on, never to an occurrence already due.
     if due(ledger, &m, head) {
@@ -203,7 +210,7 @@ async fn set_in(
     }
     let existing = all.iter().find(|s| &s.name_key == name.key()).cloned();
     if input.remove {
-        return remove(ledger, who, &v, &cat, &all, existing, name, head).await;
+        return remove(ledger, who, &v, &cat, (&all, count), existing, name, head).await;
     }
     let w = wanted(input, memo, &cat, &m)?;
     let result = |s: &ScheduleRec, created, changed| RecurringSet {
@@ -232,8 +239,10 @@ async fn set_in(
         // A change that sends only what the schedule already has changes nothing.
         Some(s) if differences(s, input, &w, &m).is_empty() => return Ok(result(s, false, false)),
         Some(s) => changed(ledger, &m, s, input, &w)?,
-        None => created(ledger, &m, &all, input, name, &w)?,
+        None => created(ledger, &m, schedule_count(count, &all), input, name, &w)?,
     };
+    // What it makes due at once must be able to post: refused here, nothing is stored.
+    super::posting::check_postable(ledger, &m, &rec).await?;
     let mut ops = vec![
         membership_check(who, &m),
         WriteOp::Put {
@@ -247,6 +256,9 @@ async fn set_in(
             }),
         },
     ];
+    if existing.is_none() {
+        ops.push(count_op(&m, count, &all, 1));
+    }
     let next = [head, next_of(&rec)].into_iter().flatten().min();
     if next != head {
         ops.extend(head_ops(&m, head, next));
@@ -273,11 +285,52 @@ async fn set_in(
     Ok(result(shown, existing.is_none(), existing.is_some()))
 }
 
+/// Attribute of the schedule counter (`RV`): how many schedules the vault keeps.
+const SCHEDULE_COUNT: &str = "n";
+
+/// The schedule counter as read (`None`: no item yet, in a vault whose schedules were
+/// all made before it; their query counts them then).
+fn counted(item: Option<&Item>) -> Result<Option<i64>, LedgerError> {
+    match item.map(|i| i.attrs.get(SCHEDULE_COUNT)) {
+        None => Ok(None),
+        Some(Some(dochiya_store::Value::N(n))) => Ok(Some(*n)),
+        Some(_) => Err(LedgerError::internal(
+            "the vault's schedule counter is unreadable",
+        )),
+    }
+}
+
+/// How many schedules the vault keeps: the counter, or (before it) the query's count.
+fn schedule_count(counter: Option<i64>, all: &[ScheduleRec]) -> i64 {
+    counter.unwrap_or_else(|| i64::try_from(all.len()).unwrap_or(i64::MAX))
+}
+
+/// A creation (`delta` 1) or a removal (−1) sets the counter, only if it is still
+/// what was read (absent: still absent). The count a cap is checked against is the
+/// one this write's condition holds, so creations racing past the cap cannot all
+/// land: the losers decide again on fresh reads (decision 048).
+fn count_op(m: &Membership, read: Option<i64>, all: &[ScheduleRec], delta: i64) -> WriteOp {
+    let n = schedule_count(read, all).saturating_add(delta);
+    WriteOp::Put {
+        item: Item {
+            key: keys::recurring_count(m.vault_id),
+            attrs: [(SCHEDULE_COUNT.to_string(), dochiya_store::Value::N(n))].into(),
+        },
+        guard: Some(Guard::new(
+            SCHEDULES_COUNTED,
+            match read {
+                Some(n) => Condition::AttrEquals(SCHEDULE_COUNT.into(), dochiya_store::Value::N(n)),
+                None => Condition::NotExists,
+            },
+        )),
+    }
+}
+
 /// A new schedule from a call: from, to and amount required; start at most a year back.
 fn created(
     ledger: &Ledger,
     m: &Membership,
-    all: &[ScheduleRec],
+    count: i64,
     input: &RecurringInput,
     name: &Name,
     w: &Wanted<'_>,
@@ -301,12 +354,11 @@ fn created(
             ),
         ));
     };
-    if all.len() >= MAX_SCHEDULES {
+    let cap = ledger.config.max_schedules;
+    if usize::try_from(count).unwrap_or(usize::MAX) >= cap {
         return Err(LedgerError::invalid(
             field("name"),
-            format!(
-                "a vault keeps at most {MAX_SCHEDULES} recurring entries; remove one first (remove: true)"
-            ),
+            format!("a vault keeps at most {cap} recurring entries; remove one first (remove: true)"),
         ));
     }
     if from_id == to_id {
@@ -348,11 +400,14 @@ fn created(
         posted_through: None,
         last_posted: None,
         version: 1,
+        stuck: None,
     })
 }
 
 /// A schedule changed by a call: what it sent replaces, the rest stays; everything
 /// through today stays decided as it was (a change applies from the next date on).
+/// A stuck schedule is unstuck, and its change applies from the occurrence it stopped
+/// at: those occurrences were never posted, so they post now with the new settings.
 fn changed(
     ledger: &Ledger,
     m: &Membership,
@@ -387,8 +442,12 @@ fn changed(
         memo: w.memo.map_or_else(|| s.memo.clone(), str::to_string),
         tags: w.tags.map_or_else(|| s.tags.clone(), <[String]>::to_vec),
         dates,
-        posted_through: Some(s.posted_through.map_or(today, |p| p.max(today))),
+        posted_through: match s.stuck {
+            Some(_) => s.posted_through,
+            None => Some(s.posted_through.map_or(today, |p| p.max(today))),
+        },
         version: s.version.saturating_add(1),
+        stuck: None,
         ..s.clone()
     })
 }
@@ -400,7 +459,7 @@ async fn remove(
     who: &PersonId,
     v: &InVault,
     cat: &Catalogue,
-    all: &[ScheduleRec],
+    (all, count): (&[ScheduleRec], Option<i64>),
     existing: Option<ScheduleRec>,
     name: &Name,
     head: Option<LocalDate>,
@@ -421,6 +480,7 @@ async fn remove(
             key: keys::recurring(m.vault_id, &s.name_key),
             guard: Some(Guard::new(SCHEDULE_UNCHANGED, s.unchanged())),
         },
+        count_op(m, count, all, -1),
     ];
     let next = earliest(&rest);
     if next != head {
@@ -460,7 +520,8 @@ pub(super) async fn list_recurring(
         let month = month.unwrap_or_else(|| today.month());
         let mut upcoming = Vec::new();
         let mut total: i64 = 0;
-        for s in &all {
+        // A stuck schedule posts nothing until it is changed: nothing of it is upcoming.
+        for s in all.iter().filter(|s| s.stuck.is_none()) {
             let after = [s.posted_through, Some(today), Some(month.first_day().prev_day())]
                 .into_iter()
                 .flatten()

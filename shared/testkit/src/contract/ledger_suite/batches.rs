@@ -2,7 +2,7 @@
 //! externalRef unique per vault, retries after failures, dry runs, on every store.
 
 use super::*;
-use crate::error::Field;
+use dochiya_ledger::error::Field;
 
 /// A batch entry as the tools hand it over: read, or why not.
 type EntryInput = Result<BatchEntry, Unreadable>;
@@ -211,6 +211,7 @@ pub async fn batches_share_external_refs<S: Store>(store: S) {
             EntryResult::Duplicate(Duplicate {
                 transaction_id,
                 matched_by: MatchedBy::ExternalRef,
+                also: None,
             }) => assert_eq!(Some(*transaction_id), first_ids[5 + i]),
             other => panic!("entry {i}: expected a duplicate by externalRef, got {other:?}"),
         }
@@ -225,7 +226,7 @@ pub async fn batches_share_external_refs<S: Store>(store: S) {
     let id = recorded_ids(&r)[0].expect("first recorded");
     assert!(matches!(
         &r.results[1],
-        EntryResult::Duplicate(Duplicate { transaction_id, matched_by: MatchedBy::ExternalRef }) if *transaction_id == id
+        EntryResult::Duplicate(Duplicate { transaction_id, matched_by: MatchedBy::ExternalRef, .. }) if *transaction_id == id
     ));
     // The same two lines in a later statement: the book holds the reference, so both
     // are its duplicates (the second used to fail the whole call on the claim).
@@ -234,7 +235,7 @@ pub async fn batches_share_external_refs<S: Store>(store: S) {
     for r in &again.results {
         assert!(matches!(
             r,
-            EntryResult::Duplicate(Duplicate { transaction_id, matched_by: MatchedBy::ExternalRef }) if *transaction_id == id
+            EntryResult::Duplicate(Duplicate { transaction_id, matched_by: MatchedBy::ExternalRef, also: None }) if *transaction_id == id
         ));
     }
 
@@ -267,7 +268,7 @@ pub async fn batches_share_external_refs<S: Store>(store: S) {
     .expect("after single");
     assert!(matches!(
         &r.results[0],
-        EntryResult::Duplicate(Duplicate { transaction_id, matched_by: MatchedBy::ExternalRef })
+        EntryResult::Duplicate(Duplicate { transaction_id, matched_by: MatchedBy::ExternalRef, .. })
             if *transaction_id == s.transaction.transaction_id
     ));
     // References are per vault: another vault of the same person takes "x-0".
@@ -343,6 +344,7 @@ pub async fn concurrent_single_and_batch_one_entry_per_ref<S: Store>(store: S) {
                 EntryResult::Duplicate(Duplicate {
                     transaction_id,
                     matched_by: MatchedBy::ExternalRef,
+                    also: None,
                 }),
                 Some(id),
             ) => {

@@ -4,15 +4,15 @@
 //! charges, the read budget of a bill, and the refusals.
 
 use super::*;
-use crate::domain::{Billing, Installments};
+use dochiya_domain::{Billing, Installments};
 
 /// A cycle for the tests (valid by construction).
-fn cycle(closing: i64, payment: i64) -> Billing {
+pub(super) fn cycle(closing: i64, payment: i64) -> Billing {
     Billing::new(closing, payment).expect("a test cycle")
 }
 
 /// A card (liability) with `billing`.
-async fn card(l: &Ledger, who: &PersonId, name: &str, billing: Option<Billing>) {
+pub(super) async fn card(l: &Ledger, who: &PersonId, name: &str, billing: Option<Billing>) {
     call!(l.create_account(
         who,
         NewAccount {
@@ -29,7 +29,7 @@ async fn card(l: &Ledger, who: &PersonId, name: &str, billing: Option<Billing>) 
 }
 
 /// 가계부 with 카카오뱅크 (asset), 식비, 쇼핑, 가전 (expenses).
-async fn book(l: &Ledger, who: &PersonId) {
+pub(super) async fn book(l: &Ledger, who: &PersonId) {
     vault(l, who, "가계부").await;
     account(l, who, "카카오뱅크", AccountKind::Asset, Some("10000000")).await;
     for e in ["식비", "쇼핑", "가전"] {
@@ -38,7 +38,14 @@ async fn book(l: &Ledger, who: &PersonId) {
 }
 
 /// A purchase of `amount` on `card` for `to`, in `parts` installments when given.
-fn purchase(card: &str, to: &str, amount: &str, on: &str, memo: &str, parts: Option<i64>) -> NewSplit {
+pub(super) fn purchase(
+    card: &str,
+    to: &str,
+    amount: &str,
+    on: &str,
+    memo: &str,
+    parts: Option<i64>,
+) -> NewSplit {
     NewSplit {
         vault: None,
         from: vec![SplitLine {
@@ -61,11 +68,11 @@ fn purchase(card: &str, to: &str, amount: &str, on: &str, memo: &str, parts: Opt
     }
 }
 
-async fn buy(l: &Ledger, who: &PersonId, p: NewSplit) -> Recorded {
+pub(super) async fn buy(l: &Ledger, who: &PersonId, p: NewSplit) -> Recorded {
     call!(l.record_split(who, p.clone())).expect("record")
 }
 
-async fn bill(l: &Ledger, who: &PersonId, card: &str, paid_in: Option<&str>) -> CardBill {
+pub(super) async fn bill(l: &Ledger, who: &PersonId, card: &str, paid_in: Option<&str>) -> CardBill {
     call!(l.card_bill(who, None, card, paid_in.map(month))).expect("card_bill")
 }
 
@@ -83,17 +90,17 @@ fn dates3(from: &str, to: &str, due: &str) -> (String, String, String) {
 }
 
 /// (date, memo, amount, part) of one bill item.
-type ItemRow = (String, String, String, Option<(u8, u8)>);
+pub(super) type ItemRow = (String, String, String, Option<(u8, u8)>);
 
 /// Each item of a bill as an [`ItemRow`].
-fn items_of(b: &CardBill) -> Vec<ItemRow> {
+pub(super) fn items_of(b: &CardBill) -> Vec<ItemRow> {
     b.items
         .iter()
         .map(|i| (i.date.to_string(), i.memo.clone(), i.amount.to_string(), i.part))
         .collect()
 }
 
-fn item(
+pub(super) fn item(
     on: &str,
     memo: &str,
     amount: &str,
@@ -103,8 +110,18 @@ fn item(
 }
 
 /// (total, paid, remaining).
-fn sums(b: &CardBill) -> (String, String, String) {
+pub(super) fn sums(b: &CardBill) -> (String, String, String) {
     (b.total.to_string(), b.paid.to_string(), b.remaining.to_string())
+}
+
+/// One account as list_accounts shows it.
+async fn listed_card(l: &Ledger, who: &PersonId, name: &str) -> AccountInfo {
+    call!(l.list_accounts(who, None, false))
+        .expect("list_accounts")
+        .accounts
+        .into_iter()
+        .find(|a| a.name == name)
+        .expect("the card")
 }
 
 /// Closing 31 / paying 14, closing 18 / paying 1, closing 11 / paying 24: each charge
@@ -264,6 +281,30 @@ pub async fn installment_parts_land_on_consecutive_bills<S: Store>(store: S) {
         vec![item("2025-12-05", "냉장고", "100000", Some((12, 12)))]
     );
     assert_eq!(parts(&bill(&l, &me, "신한카드", Some("2027-01")).await), vec![]);
+    // What 할부 still owes after each bill: every later part of every purchase.
+    for (paid_in, amount, count) in [
+        ("2025-11", "1300000", 2),
+        ("2026-01", "1133333", 2),
+        ("2026-02", "1000000", 1),
+        ("2026-12", "0", 0),
+    ] {
+        let b = bill(&l, &me, "신한카드", Some(paid_in)).await;
+        assert_eq!(
+            (b.installments_left.amount.to_string(), b.installments_left.count),
+            (amount.to_string(), count),
+            "{paid_in}"
+        );
+    }
+    // list_accounts: after the next bill (April 2026: the fridge's 4th part), in one call.
+    let card = listed_card(&l, &me, "신한카드").await;
+    assert_eq!(
+        card.next_bill.as_ref().map(|n| (
+            n.amount.to_string(),
+            n.installments_left.amount.to_string(),
+            n.installments_left.count
+        )),
+        Some(("100000".into(), "800000".into(), 1))
+    );
     // Balances and reports see the whole amount on the purchase date.
     let b = balances(&l, &me).await;
     assert_eq!(
@@ -275,13 +316,20 @@ pub async fn installment_parts_land_on_consecutive_bills<S: Store>(store: S) {
 }
 
 /// A refund in the period lowers the bill; the last bill's payment inside this
-/// period is not an item; payments after the close through the due date are `paid`;
-/// `nextBill` in list_accounts is the next payment on or after today.
+/// period is not an item and pays that last bill; the payments after it pay this
+/// one, the one a day after the due date as `paidLate`; `nextBill` in list_accounts
+/// is the next payment on or after today, with what remains of it.
 pub async fn card_bill_refunds_and_payments<S: Store>(store: S) {
     let (l, _clock) = ledger_over(Arc::new(store));
     let me = fresh_person("card-payments");
     book(&l, &me).await;
     card(&l, &me, "신한카드", Some(cycle(31, 14))).await;
+    buy(
+        &l,
+        &me,
+        purchase("신한카드", "쇼핑", "70000", "2026-01-20", "가방", None),
+    )
+    .await;
     buy(
         &l,
         &me,
@@ -349,37 +397,38 @@ pub async fn card_bill_refunds_and_payments<S: Store>(store: S) {
             item("2026-02-15", "셔츠 환불", "-20000", None),
         ]
     );
-    assert_eq!(sums(&march), ("50000".into(), "35000".into(), "15000".into()));
+    // 70,000 paid February's bill; 30,000 + 5,000 by the due date and 1,000 a day late.
+    assert_eq!(sums(&march), ("50000".into(), "36000".into(), "14000".into()));
+    assert_eq!(march.paid_late.map(|m| m.to_string()), Some("1000".into()));
+    let february = bill(&l, &me, "신한카드", Some("2026-02")).await;
+    assert_eq!(sums(&february), ("70000".into(), "70000".into(), "0".into()));
+    assert_eq!(february.paid_late, None);
     // Today is 2026-03-15: the next payment is April's.
     let next = bill(&l, &me, "신한카드", None).await;
     assert_eq!(dates_of(&next), dates3("2026-03-01", "2026-03-31", "2026-04-14"));
     assert_eq!(items_of(&next), vec![item("2026-03-10", "점심", "10000", None)]);
     assert_eq!(sums(&next), ("10000".into(), "0".into(), "10000".into()));
-    let listed = call!(l.list_accounts(&me, None, false)).expect("list_accounts");
-    let shown = listed
-        .accounts
-        .iter()
-        .find(|a| a.name == "신한카드")
-        .expect("card");
+    let shown = listed_card(&l, &me, "신한카드").await;
     assert_eq!(
         (
             shown.billing,
-            shown
-                .next_bill
-                .as_ref()
-                .map(|n| (n.due_date.to_string(), n.amount.to_string())),
+            shown.next_bill.as_ref().map(|n| (
+                n.due_date.to_string(),
+                n.amount.to_string(),
+                n.remaining.to_string()
+            )),
         ),
-        (Some(cycle(31, 14)), Some(("2026-04-14".into(), "10000".into())))
+        (
+            Some(cycle(31, 14)),
+            Some(("2026-04-14".into(), "10000".into(), "10000".into()))
+        )
     );
-    // The card's balance is not its bill: 80,000 − 20,000 − 106,000 … owed as of today.
-    assert_eq!(shown.balance.to_string(), "-46000");
+    // The card's balance is not its bill: 150,000 − 20,000 − 106,000 owed as of today
+    // (March's 14,000 left and April's 10,000).
+    assert_eq!(shown.balance.to_string(), "24000");
     // Accounts without billing show none.
-    let bank = listed
-        .accounts
-        .iter()
-        .find(|a| a.name == "카카오뱅크")
-        .expect("bank");
-    assert_eq!((bank.billing, bank.next_bill.clone()), (None, None));
+    let bank = listed_card(&l, &me, "카카오뱅크").await;
+    assert_eq!((bank.billing, bank.next_bill), (None, None));
 }
 
 /// Editing an installment purchase moves every part (amount, date); voiding it takes
@@ -566,17 +615,73 @@ pub async fn card_billing_refuses_bad_input<S: Store>(store: S) {
     assert!(!again.changed);
     let cleared = call!(l.set_billing(&me, None, "국민카드", None)).expect("clear");
     assert_eq!((cleared.changed, cleared.billing), (true, None));
-    let listed = call!(l.list_accounts(&me, None, false)).expect("list");
-    let shown = listed
-        .accounts
-        .iter()
-        .find(|a| a.name == "국민카드")
-        .expect("card");
+    let shown = listed_card(&l, &me, "국민카드").await;
     assert_eq!((shown.billing, shown.next_bill.clone()), (None, None));
 }
 
-/// A bill is three queries in two rounds (the accounts, then the period's entries and
-/// the open installments), however long the card's history; list_accounts with a
+/// 412,300 due on 02-14, paid 300,000 that day and 112,300 two days late: February's
+/// bill is paid, 112,300 of it late; the late payment does not count again for March.
+/// March is overpaid by 30,000, which April's bill counts; a 할부 part on every bill.
+pub async fn payments_settle_bills_in_order<S: Store>(store: S) {
+    let (l, _clock) = ledger_over(Arc::new(store));
+    let me = fresh_person("card-settle");
+    book(&l, &me).await;
+    card(&l, &me, "신한카드", Some(cycle(31, 14))).await;
+    for (to, amount, on, memo, parts) in [
+        ("식비", "282300", "2026-01-05", "마트", None),
+        ("가전", "90000", "2026-01-10", "TV", Some(3)),
+        ("식비", "100000", "2026-01-20", "식당", None),
+        ("쇼핑", "50000", "2026-02-05", "신발", None),
+        ("식비", "20000", "2026-02-20", "점심", None),
+        ("식비", "10000", "2026-03-10", "커피", None),
+    ] {
+        buy(&l, &me, purchase("신한카드", to, amount, on, memo, parts)).await;
+    }
+    for (amount, on) in [
+        ("300000", "2026-02-14"),
+        ("112300", "2026-02-16"),
+        ("130000", "2026-03-10"),
+    ] {
+        record(&l, &me, tx("카카오뱅크", "신한카드", amount, Some(on), "카드값")).await;
+    }
+    let settled = |b: &CardBill| {
+        (
+            sums(b),
+            b.paid_late.map(|m| m.to_string()),
+            b.installments_left.amount.to_string(),
+        )
+    };
+    let s3 = |t: &str, p: &str, r: &str| (t.to_string(), p.to_string(), r.to_string());
+    let cases = [
+        // 282,300 + 100,000 + TV 1/3 30,000.
+        (
+            "2026-02",
+            (s3("412300", "412300", "0"), Some("112300".into()), "60000".into()),
+        ),
+        // 50,000 + 20,000 + TV 2/3: the 02-16 payment went to February.
+        ("2026-03", (s3("100000", "100000", "0"), None, "30000".into())),
+        // 10,000 + TV 3/3, 30,000 of it paid by March's overpayment.
+        ("2026-04", (s3("40000", "30000", "10000"), None, "0".into())),
+    ];
+    for (paid_in, expected) in cases {
+        let b = bill(&l, &me, "신한카드", Some(paid_in)).await;
+        assert_eq!(settled(&b), expected, "{paid_in}");
+    }
+    let card = listed_card(&l, &me, "신한카드").await;
+    assert_eq!(
+        (
+            card.balance.to_string(),
+            card.next_bill
+                .as_ref()
+                .map(|n| (n.amount.to_string(), n.remaining.to_string()))
+        ),
+        ("10000".into(), Some(("40000".into(), "10000".into())))
+    );
+}
+
+/// A bill is three queries in two rounds (the accounts, then the entries from the
+/// period on and the open installments), however long the card's history before the
+/// period (decision 047: the card's balance stands for it); list_accounts with a
 /// billed card adds the same two queries in a second round.
 pub async fn card_bill_reads_do_not_grow_with_history<S: Store>(store: S) {
     let store: Arc<dyn Store> = Arc::new(store);

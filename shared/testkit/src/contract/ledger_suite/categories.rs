@@ -396,7 +396,7 @@ pub async fn categories_refuse_bad_input<S: Store>(store: S) {
 
 fn rolling(account: &str, amount: &str, on: &str, rollover: bool) -> BudgetInput {
     BudgetInput {
-        rollover,
+        rollover: Some(rollover),
         ..budget(account, amount, Some(on), true)
     }
 }

@@ -421,7 +421,7 @@ pub async fn recurring_scheduled_run_posts_only_what_is_due<S: Store>(store: S) 
     set(&l, &due, rent(Some(15), None)).await;
     set(&l, &later, rent(Some(20), None)).await;
     clock.advance_seconds(DAY); // 2026-03-15, noon in Seoul; nobody reads
-    let run = call!(l.post_due_everywhere(crate::domain::Clock::now(clock.as_ref()), 1_000))
+    let run = call!(l.post_due_everywhere(dochiya_domain::Clock::now(clock.as_ref()), 1_000))
         .expect("scheduled run");
     assert!(run.posted >= 1, "{run:?}");
     // Before any read of the vault: the run left nothing due there.
@@ -539,11 +539,12 @@ pub async fn set_recurring_is_one_read_round<S: Store>(store: S) {
         (made.created, made.recurring.next.map(|d| d.to_string())),
         (true, Some("2026-03-25".into()))
     );
-    // The accounts and the schedules (2 queries), the head (1 get), the roster
-    // version with the head (1 get_many), all in one round; then the one write.
+    // The accounts and the schedules (2 queries), the head with the creation counter
+    // (1 get_many, decision 048), the roster version with the head (1 get_many), all
+    // in one round; then the one write.
     assert_eq!(
         (k.queries, k.gets, k.get_manys, k.writes, k.read_rounds),
-        (2, 1, 1, 1, 1)
+        (2, 0, 2, 1, 1)
     );
     // The same call again changes nothing and writes nothing.
     counting.reset();

@@ -1,9 +1,14 @@
 //! Contract tests of the scheduled run over the due index (decision 036): as of the
 //! scheduler's time and never after the clock, at most so many vaults a run, saying
-//! whether due entries were left; a second run posts nothing.
+//! whether due entries were left; a second run posts nothing. A vault that fails is
+//! counted and backed off while the run goes on (decision 048); a restored vault is in
+//! the index at once.
 
 use super::*;
-use crate::domain::Clock as _;
+use crate::memory::MemoryStore;
+use dochiya_domain::Clock as _;
+use dochiya_ledger::keys;
+use dochiya_store::{Item, Key, Value, WriteOp};
 
 /// Seconds in a day.
 const DAY: i64 = 24 * 3600;
@@ -44,9 +49,9 @@ async fn rent_dates(l: &Ledger, who: &PersonId) -> Vec<String> {
 fn run(posted: usize, vaults: usize, more: bool) -> DueRun {
     DueRun {
         posted,
-        replayed: 0,
         vaults,
         more,
+        ..DueRun::default()
     }
 }
 
@@ -116,4 +121,104 @@ pub async fn scheduled_runs_overlap_with_reads_and_each_other<S: Store>(store: S
         call!(l.post_due_everywhere(now, 100)).expect("run"),
         run(0, 0, false)
     );
+}
+
+/// One vault among six fails (a schedule item nobody can read: corrupt data, not a
+/// schedule's problem): every other due vault is posted, the failure is counted with
+/// the vault's id, and the run answers. The failing vault is then left alone for 2
+/// hours, tried again, and left for 4: not visited at full cost by every hourly run.
+pub async fn scheduled_run_isolates_a_failing_vault<S: Store>(store: S) {
+    let store: Arc<dyn Store> = Arc::new(store);
+    let (l, clock) = ledger_over(store.clone());
+    clock.advance_seconds(-DAY); // 2026-03-14, noon in Seoul
+    let mut good = Vec::new();
+    for i in 0..5 {
+        good.push(household_with_rent(&l, &format!("isolated-{i}"), 15).await);
+    }
+    let bad = household_with_rent(&l, "isolated-bad", 15).await;
+    let bad_vault = call!(l.list_vaults(&bad)).expect("list_vaults").vaults[0].vault_id;
+    let unreadable = Item {
+        key: Key::new(keys::vault_pk(bad_vault), "RC#깨짐"),
+        attrs: [("name".to_string(), Value::S("깨짐".into()))].into(),
+    };
+    store
+        .write(vec![WriteOp::Put {
+            item: unreadable,
+            guard: None,
+        }])
+        .await
+        .expect("put");
+    clock.advance_seconds(DAY); // 2026-03-15: every rent is due; nobody reads
+    let first = call!(l.post_due_everywhere(clock.now(), 100)).expect("the run runs");
+    assert_eq!(
+        (
+            first.posted,
+            first.vaults,
+            first.failed,
+            first.deferred,
+            first.more
+        ),
+        (5, 6, 1, 0, false)
+    );
+    let failure = &first.failures[..];
+    assert_eq!(failure.len(), 1);
+    assert_eq!(
+        (failure[0].vault.as_str(), failure[0].kind),
+        (
+            bad_vault.to_string().as_str(),
+            dochiya_ledger::error::ErrorKind::Internal
+        )
+    );
+    for who in &good {
+        assert_eq!(rent_dates(&l, who).await, ["2026-03-15"]);
+    }
+    let seen = |r: &DueRun| (r.vaults, r.failed, r.deferred);
+    clock.advance_seconds(3600); // an hour later: backed off (2 hours)
+    assert_eq!(
+        seen(&call!(l.post_due_everywhere(clock.now(), 100)).expect("run")),
+        (0, 0, 1)
+    );
+    clock.advance_seconds(3600); // two hours after: tried, failed again, backed off for 4
+    assert_eq!(
+        seen(&call!(l.post_due_everywhere(clock.now(), 100)).expect("run")),
+        (1, 1, 0)
+    );
+    clock.advance_seconds(3 * 3600);
+    assert_eq!(
+        seen(&call!(l.post_due_everywhere(clock.now(), 100)).expect("run")),
+        (0, 0, 1)
+    );
+    clock.advance_seconds(3600);
+    assert_eq!(
+        seen(&call!(l.post_due_everywhere(clock.now(), 100)).expect("run")),
+        (1, 1, 0)
+    );
+    assert_eq!(
+        (
+            backoff_secs(1),
+            backoff_secs(2),
+            backoff_secs(5),
+            backoff_secs(40)
+        ),
+        (7200, 14_400, 86_400, 86_400)
+    );
+}
+
+/// A restored vault is in the due index at once: the next scheduled run posts its rent
+/// though nobody opened the vault; restoring the same file again writes nothing.
+pub async fn a_restored_vault_is_posted_by_the_next_run<S: Store>(store: S) {
+    let (src, clock) = ledger_over(Arc::new(MemoryStore::new()));
+    let who = household_with_rent(&src, "restored", 20).await;
+    let backup = call!(src.backup(&who, None)).expect("backup");
+    let l = Ledger::new(Arc::new(store), clock.clone(), LedgerConfig::default());
+    let restored = l.restore(&backup).await.expect("restore");
+    assert!(!restored.already_there);
+    let again = l.restore(&backup).await.expect("restore again");
+    assert_eq!((again.already_there, again.written), (true, 0));
+    clock.advance_seconds(6 * DAY); // 2026-03-21
+    assert_eq!(
+        call!(l.post_due_everywhere(clock.now(), 100)).expect("run"),
+        run(1, 1, false)
+    );
+    assert_eq!(rent_dates(&l, &who).await, ["2026-03-20"]);
 }

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::error::ErrorKind;
+use dochiya_ledger::error::ErrorKind;
 
 use super::batches::{batch, counts, entry};
 use super::*;
@@ -260,32 +260,20 @@ pub async fn statement_without_refs_matches_hand_entries<S: Store>(store: S) {
     assert_eq!(won(&balances(&l, &me).await, "신한카드") - before, 95_200);
 }
 
-/// An entry that would put a balance past 64 bits is that entry's error; the entries
-/// before it are reported as written (and are), the ones after it still decided.
-pub async fn overflow_in_the_middle_of_a_batch<S: Store>(store: S) {
-    let clock = Arc::new(ManualClock::at_unix_seconds(NOON_KST_2026_03_15));
-    let config = LedgerConfig {
-        max_postings: 200,
-        ..LedgerConfig::default()
-    };
-    let l = Ledger::new(Arc::new(store), clock.clone(), config);
-    let me = fresh_person("batch-overflow");
-    vault(&l, &me, "큰돈").await;
-    account(&l, &me, "자산", AccountKind::Asset, None).await;
-    account(&l, &me, "수입", AccountKind::Income, None).await;
-    let max = "9999999999999999";
-    // Nine splits of 100 lines of the largest amount: 9e18 − 900 in 자산.
+/// Nine splits of 100 lines of the largest amount from 수입 to 자산, on February 1–9:
+/// 9e18 − 900 in 자산 (a ledger allowing 200 lines a transaction).
+pub(super) async fn nine_full_splits(l: &Ledger, who: &PersonId) {
     for i in 0..9 {
         let lines = |account: &str| {
             (0..100)
                 .map(|_| SplitLine {
                     account: account.into(),
-                    amount: d(max),
+                    amount: d("9999999999999999"),
                 })
                 .collect::<Vec<_>>()
         };
         call!(l.record_split(
-            &me,
+            who,
             NewSplit {
                 vault: None,
                 from: lines("수입"),
@@ -303,6 +291,23 @@ pub async fn overflow_in_the_middle_of_a_batch<S: Store>(store: S) {
         ))
         .expect("fill");
     }
+}
+
+/// An entry that would put a balance past 64 bits is that entry's error; the entries
+/// before it are reported as written (and are), the ones after it still decided.
+pub async fn overflow_in_the_middle_of_a_batch<S: Store>(store: S) {
+    let clock = Arc::new(ManualClock::at_unix_seconds(NOON_KST_2026_03_15));
+    let config = LedgerConfig {
+        max_postings: 200,
+        ..LedgerConfig::default()
+    };
+    let l = Ledger::new(Arc::new(store), clock.clone(), config);
+    let me = fresh_person("batch-overflow");
+    vault(&l, &me, "큰돈").await;
+    account(&l, &me, "자산", AccountKind::Asset, None).await;
+    account(&l, &me, "수입", AccountKind::Income, None).await;
+    let max = "9999999999999999";
+    nine_full_splits(&l, &me).await;
     // 22 more fit (headroom 2.2337e17), the 23rd does not; a small one after it does.
     let mut entries: Vec<_> = (0..23)
         .map(|i| entry("수입", "자산", max, "2026-03-10", &format!("큰 {i}"), None))
@@ -357,6 +362,7 @@ pub async fn ended_access_is_named_not_hidden<S: Store>(store: S) {
         include_voided: false,
         tag: None,
         order_recorded: false,
+        recorded_by: None,
     };
     let e = call!(l.list_transactions(&b, listing(None))).unwrap_err();
     assert!(removed(&e) && e.kind() == ErrorKind::NotFound, "{e:?}");

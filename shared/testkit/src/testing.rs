@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use async_trait::async_trait;
 
-use super::{Item, Key, Page, Query, Store, StoreError, WriteOp};
+use dochiya_store::{Item, Key, Page, Query, Store, StoreError, WriteOp};
 
 /// Calls made through a [`CountingStore`] since it was created or last reset.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -304,8 +304,8 @@ impl<S: Store + ?Sized> Store for FailingStore<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::memory::MemoryStore;
-    use crate::store::{Attrs, Condition, Guard, SkRange, Value};
+    use crate::memory::MemoryStore;
+    use dochiya_store::{Attrs, Condition, Guard, SkRange, Value};
 
     fn put(pk: &str, sk: &str, n: i64) -> WriteOp {
         let mut attrs = Attrs::new();

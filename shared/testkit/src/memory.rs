@@ -1,7 +1,7 @@
 //! A store in process memory: a sorted map under a lock.
 //!
 //! The stand-in the ledger's contract tests run on; it follows the same
-//! [`super::eval`] rules as the embedded store.
+//! [`dochiya_store::eval`] rules as the embedded store.
 
 use std::collections::BTreeMap;
 use std::ops::Bound;
@@ -9,8 +9,8 @@ use std::sync::Mutex;
 
 use async_trait::async_trait;
 
-use super::eval;
-use super::{Attrs, Item, Key, Page, Query, SkRange, Store, StoreError, WriteOp};
+use dochiya_store::eval;
+use dochiya_store::{Attrs, Item, Key, Page, Query, SkRange, Store, StoreError, WriteOp};
 
 /// Items kept in a `BTreeMap` keyed by (PK, SK).
 #[derive(Debug, Default)]
