@@ -6,7 +6,6 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
-use crate::book::views::POSTED_BY;
 use crate::money::Currency;
 
 /// Real ids and the model's labels for them, both ways.
@@ -112,11 +111,7 @@ impl Canon<'_> {
             .unwrap_or_default();
         postings.sort_by_key(|p| (p.0.clone(), p.1.as_i64()));
         let recurring = t.get("recurring").cloned().unwrap_or(Value::Null);
-        let recorded_by = if recurring.is_null() {
-            t["recordedBy"].clone()
-        } else {
-            json!(POSTED_BY)
-        };
+        let recorded_by = t.get("recordedBy").cloned().unwrap_or(Value::Null);
         json!({
             "id": t.get("transactionId").map_or(Value::Null, |v| self.id(v)),
             "date": t["date"],
@@ -219,6 +214,7 @@ impl Canon<'_> {
                     "status": x["status"],
                     "tx": x.get("transactionId").map_or(Value::Null, |v| self.id(v)),
                     "matchedBy": x.get("matchedBy").cloned().unwrap_or(Value::Null),
+                    "also": x.get("alsoMatches").map_or(Value::Null, |v| self.id(v)),
                 })
             })
             .collect();

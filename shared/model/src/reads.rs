@@ -185,9 +185,12 @@ fn accounts(live: &mut Live, book: &Book) {
                     .and_then(Value::as_str)
                     .or(a["name"].as_str())
                     .unwrap_or("?");
-                let next = a
-                    .get("nextBill")
-                    .map_or(Value::Null, |n| json!([n["dueDate"], c.amount(&n["amount"])]));
+                let next = a.get("nextBill").map_or(Value::Null, |n| {
+                    json!([n["dueDate"], c.amount(&n["amount"]), c.amount(&n["remaining"])])
+                });
+                let left = a
+                    .get("installmentsLeft")
+                    .map_or(Value::Null, |l| json!([c.amount(&l["amount"]), l["count"]]));
                 out.insert(
                     key.to_owned(),
                     json!({
@@ -198,6 +201,7 @@ fn accounts(live: &mut Live, book: &Book) {
                         "billing": a.get("billing").map_or(Value::Null, billing),
                         "budget": a.get("budget").map_or(Value::Null, |b| c.amount(b)),
                         "nextBill": next,
+                        "installmentsLeft": left,
                     }),
                 );
             }
@@ -326,7 +330,9 @@ fn cards(live: &mut Live, book: &Book) {
                         "items": items,
                         "total": c.amount(&r["total"]),
                         "paid": c.amount(&r["paid"]),
+                        "paidLate": r.get("paidLate").map_or(Value::Null, |x| c.amount(x)),
                         "remaining": c.amount(&r["remaining"]),
+                        "installmentsLeft": [c.amount(&r["installmentsLeft"]["amount"]), r["installmentsLeft"]["count"]],
                     })
                 },
             );

@@ -1,11 +1,14 @@
 //! `record_transactions`: a statement matched with the book line by line
-//! (docs/tools.md, "record_transactions"; decision 032).
+//! (docs/tools.md, "record_transactions"; decisions 032 and 047).
 //!
 //! A line is a duplicate of the book by its `externalRef`, or by data: a live entry
-//! recorded before the batch with the same two accounts and amount, or (a card
-//! statement's line against a split receipt or any entry) whose posting on the line's
-//! card has the line's amount on that side, dated the same day, else a day apart. Each
-//! book entry absorbs one line; same-day matches go first; the earliest recorded first.
+//! recorded before the batch with the same accounts and amounts (`sameDate`, then
+//! `dayApart`), else one whose card side (its one asset or liability net) is the
+//! line's, the rest other categories (`split` when either has more than two accounts,
+//! else `otherCategory`), the same day, then a day apart. Each pass runs over every
+//! line; each book entry absorbs one line, the earliest recorded first; a matched line
+//! names another entry it matches that no line took (`alsoMatches`). Statement lines
+//! naming a 할부 part are not drawn yet, so `installment` matches are not modelled.
 
 use serde_json::{Value, json};
 
@@ -24,8 +27,8 @@ enum Decision {
     Replayed(usize),
     /// Would be recorded (dry run).
     Would,
-    /// Already in the book as entry n; how it matched (None: by the card side).
-    Duplicate(usize, Option<&'static str>),
+    /// Already in the book as entry n: how it matched, and another entry it matches.
+    Duplicate(usize, &'static str, Option<usize>),
     /// The same reference as an earlier line of the batch (its entry, unless a dry run).
     Twice(Option<usize>),
     /// Refused.
@@ -33,38 +36,60 @@ enum Decision {
 }
 
 impl Book {
-    /// The card side of a charge line (money leaving a card, as a card statement lists a
-    /// purchase): the card and its posting. Payments and refunds onto a card match as
-    /// any line does (same accounts and amount): issue 49 leaves them so.
-    fn card_side(&self, d: &Draft) -> Option<(usize, i64)> {
-        let c = &d.content;
-        let [(card, x)] = c.from[..] else { return None };
-        let charge = self.accounts[card].kind == Kind::Liability
-            && c.to.iter().all(|l| self.accounts[l.0].kind != Kind::Liability);
-        charge.then_some((card, -x))
+    /// Each account's net (debit-positive) in `c`, zero nets left out, by account.
+    fn nets(c: &super::Content) -> Vec<(usize, i64)> {
+        let mut nets: Vec<(usize, i64)> = Vec::new();
+        for (a, x) in c.lines() {
+            match nets.iter_mut().find(|n| n.0 == a) {
+                Some(n) => n.1 += x,
+                None => nets.push((a, x)),
+            }
+        }
+        nets.retain(|n| n.1 != 0);
+        nets.sort_unstable();
+        nets
     }
 
-    /// Book entry `n` is a data match for line `d`: how, or None.
-    fn matches(&self, n: usize, d: &Draft) -> Option<Option<&'static str>> {
+    /// The card side of a line or entry: its one net on an asset or liability account
+    /// (the card or bank a statement is of), the rest categories; none for a transfer.
+    fn card_side(&self, nets: &[(usize, i64)]) -> Option<(usize, i64)> {
+        let mut money = nets
+            .iter()
+            .filter(|n| matches!(self.accounts[n.0].kind, Kind::Asset | Kind::Liability));
+        match (money.next(), money.next()) {
+            (Some(&one), None) => Some(one),
+            _ => None,
+        }
+    }
+
+    /// How book entry `n` matches line `d` in `pass` (0 the same accounts and amount
+    /// the same day, 1 a day apart, 2 the same card side the same day, 3 a day apart),
+    /// or None. A line with a reference never takes an entry recorded with another.
+    fn matches(&self, n: usize, d: &Draft, pass: u8) -> Option<&'static str> {
         let e = &self.entries[n];
-        if let (Some(line_ref), Some(book_ref)) = (&d.external_ref, &e.recorded_ref)
-            && line_ref != book_ref
-        {
+        if d.external_ref.is_some() && e.recorded_ref.is_some() {
             return None;
         }
-        if d.content.is_simple() && e.content.is_simple() && e.content.data() == d.content.data() {
-            let how = if e.content.date == d.content.date {
-                "sameDate"
-            } else {
-                "dayApart"
-            };
-            return Some(Some(how));
+        let apart = calendar::days_between(e.content.date, d.content.date).abs();
+        if apart != i64::from(pass % 2) {
+            return None;
         }
-        let card = self.card_side(d)?;
-        e.content.lines().contains(&card).then_some(None)
+        let (book, line) = (Self::nets(&e.content), Self::nets(&d.content));
+        if pass < 2 {
+            return (book == line).then_some(if pass == 0 { "sameDate" } else { "dayApart" });
+        }
+        let side = self.card_side(&line)?;
+        let split = book.len() > 2 || line.len() > 2;
+        (book != line && self.card_side(&book) == Some(side)).then_some(if split {
+            "split"
+        } else {
+            "otherCategory"
+        })
     }
 
-    /// Decides every line: replays, errors, references, then data matches in two passes.
+    /// Decides every line: replays, references, errors, then data matches in four
+    /// passes over all lines, each book entry taken by one line; a matched line names
+    /// another entry it matches that no line took (docs/tools.md, "record_transactions").
     fn decide(
         &self,
         drafts: &[Draft],
@@ -73,13 +98,23 @@ impl Book {
         first: usize,
     ) -> Vec<Decision> {
         let mut out: Vec<Option<Decision>> = vec![None; drafts.len()];
+        let ours: Vec<usize> = recorded.iter().flatten().copied().collect();
+        let mut taken: Vec<usize> = ours.clone();
+        let mut refs: Vec<&str> = Vec::new();
+        // Lines whose reference an earlier line has: the write loop decides them.
+        let mut repeat = vec![false; drafts.len()];
         for (i, d) in drafts.iter().enumerate() {
+            if let Some(r) = d.external_ref.as_deref() {
+                repeat[i] = refs.contains(&r);
+                refs.push(r);
+            }
             // A reference the book holds is decided first (before the line's accounts).
             let by_ref = d.external_ref.as_deref().and_then(|r| self.ref_claimed(r));
             out[i] = if let Some(n) = recorded.get(i).copied().flatten() {
                 Some(Decision::Replayed(n))
             } else if let Some(n) = by_ref {
-                Some(Decision::Duplicate(n, Some("externalRef")))
+                taken.push(n);
+                Some(Decision::Duplicate(n, "externalRef", None))
             } else if !self.acceptable(d) {
                 Some(Decision::Error)
             } else {
@@ -89,28 +124,39 @@ impl Book {
         if allow_duplicate {
             return out.into_iter().map(|d| d.unwrap_or(Decision::Would)).collect();
         }
-        let mut taken: Vec<usize> = Vec::new();
-        let ours: Vec<usize> = recorded.iter().flatten().copied().collect();
-        for apart in [0, 1] {
-            for (i, d) in drafts.iter().enumerate() {
-                if out[i].is_some() {
+        let candidates = |d: &Draft, pass: u8| -> Vec<(usize, &'static str)> {
+            let mut found: Vec<(i64, usize, &'static str)> = self
+                .live()
+                .filter(|(n, _)| *n < first && !ours.contains(n))
+                .filter_map(|(n, e)| self.matches(n, d, pass).map(|how| (e.recorded_at, n, how)))
+                .collect();
+            found.sort_unstable();
+            found.into_iter().map(|(_, n, how)| (n, how)).collect()
+        };
+        let open: Vec<usize> = (0..drafts.len())
+            .filter(|&i| out[i].is_none() && !repeat[i])
+            .collect();
+        let mut matched: Vec<(usize, usize, &'static str)> = Vec::new();
+        for pass in 0..4 {
+            for &i in &open {
+                if matched.iter().any(|m| m.0 == i) {
                     continue;
                 }
-                let found = self
-                    .live()
-                    .filter(|(n, e)| {
-                        *n < first
-                            && !taken.contains(n)
-                            && !ours.contains(n)
-                            && calendar::days_between(e.content.date, d.content.date).abs() == apart
-                    })
-                    .filter_map(|(n, e)| self.matches(n, d).map(|how| (e.recorded_at, n, how)))
-                    .min_by_key(|(at, n, _)| (*at, *n));
-                if let Some((_, n, how)) = found {
+                if let Some((n, how)) = candidates(&drafts[i], pass)
+                    .into_iter()
+                    .find(|c| !taken.contains(&c.0))
+                {
                     taken.push(n);
-                    out[i] = Some(Decision::Duplicate(n, how));
+                    matched.push((i, n, how));
                 }
             }
+        }
+        for (i, n, how) in matched {
+            let also = (0..4)
+                .flat_map(|pass| candidates(&drafts[i], pass))
+                .map(|c| c.0)
+                .find(|c| !taken.contains(c) && *c != n);
+            out[i] = Some(Decision::Duplicate(n, how, also));
         }
         out.into_iter().map(|d| d.unwrap_or(Decision::Would)).collect()
     }
@@ -210,15 +256,15 @@ impl Book {
         let rows: Vec<Value> = results
             .iter()
             .map(|d| {
-                let (status, count, n, how) = match d {
-                    Decision::Recorded(n) => ("recorded", "recorded", Some(*n), None),
-                    Decision::Replayed(n) => ("recorded", "replayed", Some(*n), None),
-                    Decision::Would => ("wouldRecord", "wouldRecord", None, None),
-                    Decision::Duplicate(n, how) => {
-                        ("duplicate", "duplicate", Some(*n), Some(how.unwrap_or("*")))
+                let (status, count, n, how, also) = match d {
+                    Decision::Recorded(n) => ("recorded", "recorded", Some(*n), None, None),
+                    Decision::Replayed(n) => ("recorded", "replayed", Some(*n), None, None),
+                    Decision::Would => ("wouldRecord", "wouldRecord", None, None, None),
+                    Decision::Duplicate(n, how, also) => {
+                        ("duplicate", "duplicate", Some(*n), Some(*how), *also)
                     }
-                    Decision::Twice(n) => ("duplicate", "duplicate", *n, Some("externalRef")),
-                    Decision::Error => ("error", "error", None, None),
+                    Decision::Twice(n) => ("duplicate", "duplicate", *n, Some("externalRef"), None),
+                    Decision::Error => ("error", "error", None, None, None),
                 };
                 counts[count] = json!(counts[count].as_i64().unwrap_or(0) + 1);
                 // A dry run's repeat of a line names the preview's id, which exists nowhere
@@ -227,7 +273,7 @@ impl Book {
                     (Decision::Twice(None), _) => json!("*"),
                     (_, n) => json!(n.map(|n| format!("t{n}"))),
                 };
-                json!({"status": status, "tx": tx, "matchedBy": how})
+                json!({"status": status, "tx": tx, "matchedBy": how, "also": also.map(|n| format!("t{n}"))})
             })
             .collect();
         let mut view = json!({"results": rows, "counts": counts, "dryRun": dry_run});

@@ -6,6 +6,23 @@ use serde_json::{Value, json};
 use super::{Book, Budget, Expect, Kind};
 use crate::calendar::{self, Month};
 
+/// `percentUsed`: spent × 100 ÷ (budget + carried), down while within it, up once over
+/// it; none when nothing is available.
+fn percent_used(spent: i64, available: i64) -> Option<i64> {
+    if available <= 0 {
+        return None;
+    }
+    let (whole, rest) = (
+        (spent * 100).div_euclid(available),
+        (spent * 100).rem_euclid(available),
+    );
+    Some(if spent > available && rest != 0 {
+        whole + 1
+    } else {
+        whole
+    })
+}
+
 /// How many months back a rollover carries at most.
 const CARRY_MONTHS: i32 = 12;
 
@@ -13,6 +30,12 @@ impl Book {
     /// The setting in force for account `a` in month `m`: the one for that month, else the
     /// latest repeating one before it; a zero amount is no budget.
     fn setting(&self, a: usize, m: Month) -> Option<&Budget> {
+        self.setting_made(a, m).filter(|b| b.amount > 0)
+    }
+
+    /// The setting in force for `a` in `m`, a cleared one ("0") too: what an omitted
+    /// `rollover` keeps.
+    fn setting_made(&self, a: usize, m: Month) -> Option<&Budget> {
         let exact = self.budgets.iter().rev().find(|b| b.account == a && b.month == m);
         let earlier = || {
             self.budgets
@@ -28,7 +51,7 @@ impl Book {
                 })
                 .max_by_key(|b| b.month)
         };
-        exact.or_else(earlier).filter(|b| b.amount > 0)
+        exact.or_else(earlier)
     }
 
     /// Spending of `a` and its children in month `m`, dated up to today.
@@ -65,9 +88,11 @@ impl Book {
             self.call(who, "set_budget", args, Expect::Refused);
             return;
         }
-        // A left-out rollover keeps the setting in force (issue 49: it used to turn it off).
-        let rollover = rollover.unwrap_or_else(|| self.setting(a, m).is_some_and(|b| b.rollover));
-        let repeat = repeat.unwrap_or(true);
+        // A call changes only what it is sent: a left-out rollover is the setting in
+        // force's, a left-out repeat the month's own setting's (true when none).
+        let rollover = rollover.unwrap_or_else(|| self.setting_made(a, m).is_some_and(|b| b.rollover));
+        let own = self.budgets.iter().rev().find(|b| b.account == a && b.month == m);
+        let repeat = repeat.unwrap_or_else(|| own.is_none_or(|b| b.repeat));
         self.budgets.push(Budget {
             account: a,
             month: m,
@@ -115,7 +140,7 @@ impl Book {
             .filter(|&a| self.accounts[a].handle.is_none() && self.setting(a, m).is_some())
             .collect();
         let mut rows = serde_json::Map::new();
-        let (mut budget, mut spent, mut remaining) = (0, 0, 0);
+        let (mut budget, mut spent, mut remaining, mut carried_in) = (0, 0, 0, 0);
         for &a in &budgeted {
             let b = self.setting(a, m).map_or(0, |b| b.amount);
             let s = self.spent(a, m);
@@ -123,12 +148,20 @@ impl Book {
             let left = b + carried.unwrap_or(0) - s;
             rows.insert(
                 self.accounts[a].reference().to_owned(),
-                json!([b, s, left, (s * 100).div_euclid(b), left < 0, carried]),
+                json!([
+                    b,
+                    s,
+                    left,
+                    percent_used(s, b + carried.unwrap_or(0)),
+                    left < 0,
+                    carried
+                ]),
             );
             if self.accounts[a].parent.is_none_or(|p| !budgeted.contains(&p)) {
                 budget += b;
                 spent += s;
                 remaining += left;
+                carried_in += carried.unwrap_or(0);
             }
         }
         let covered = |a: usize| {
@@ -147,7 +180,7 @@ impl Book {
         json!({
             "month": calendar::month_text(m),
             "rows": rows,
-            "totals": [budget, spent, remaining, (budget > 0).then(|| (spent * 100).div_euclid(budget)), remaining < 0],
+            "totals": [budget, spent, remaining, percent_used(spent, budget + carried_in), remaining < 0],
             "unbudgetedSpent": unbudgeted,
             "daysLeft": current.then_some(days_left),
             "dailyAllowance": current.then(|| remaining.max(0) / days_left),

@@ -59,47 +59,84 @@ pub fn part(amount: i64, n: u8, k: u8) -> i64 {
 /// One item of a bill: the entry, its date, memo, amount, and `(part, of)` for 할부.
 type Item = (usize, Date, String, i64, Option<(u8, u8)>);
 
+/// One bill as the contract describes it.
+pub struct Bill {
+    /// Its charges, refunds and 할부 parts.
+    pub items: Vec<Item>,
+    /// What of it the card's payments settled, the oldest bill first.
+    pub paid: i64,
+    /// The part of `paid` from payments dated after the due date.
+    pub paid_late: i64,
+    /// The card's 할부 parts on later bills: their sum and how many purchases.
+    pub left: (i64, u32),
+}
+
 impl Book {
-    /// Bill `m` of card `c`: its items, and what was paid.
-    fn bill(&self, c: usize, b: Billing, m: Month) -> (Vec<Item>, i64) {
-        let (from, to) = b.period(m);
+    /// Bill `m` of card `c`. Every payment (money onto the card from an asset account)
+    /// pays the oldest bill not yet paid, whatever its date: all payments together
+    /// cover the bills in order, so this one is paid for what they leave over after
+    /// every earlier bill, and paid late for what only payments after its due date
+    /// covered (docs/tools.md, "Bills").
+    fn bill(&self, c: usize, b: Billing, m: Month) -> Bill {
         let due = b.due(m);
         let mut items = Vec::new();
-        let mut paid = 0;
+        // Payments in all, those after the due date, and every earlier bill's items.
+        let (mut payments, mut late, mut before) = (0, 0, 0);
+        let mut left = (0, 0);
         for (n, e) in self.live() {
             let lines = e.content.lines();
-            let Some(&(_, debit)) = lines.iter().find(|l| l.0 == c) else {
+            let debit: i64 = lines.iter().filter(|l| l.0 == c).map(|l| l.1).sum();
+            if debit == 0 {
                 continue;
-            };
+            }
             let date = e.content.date;
             if let Some(count) = e
                 .installments
                 .filter(|_| e.content.from.first().map(|l| l.0) == Some(c))
             {
                 let first = b.bill_of(date);
+                let mut later = 0;
                 for k in 1..=count {
-                    if first + Month::from(k) - 1 == m {
-                        let x = part(e.content.amount(), count, k);
+                    let x = part(e.content.amount(), count, k);
+                    let on = first + Month::from(k) - 1;
+                    if on == m {
                         items.push((n, date, e.content.memo.clone(), x, Some((k, count))));
+                    } else if on < m {
+                        before += x;
+                    } else {
+                        later += x;
                     }
+                }
+                if later > 0 {
+                    left = (left.0 + later, left.1 + 1);
                 }
                 continue;
             }
             let payment = debit > 0
                 && lines
                     .iter()
-                    .filter(|l| l.1 < 0)
-                    .all(|l| self.accounts[l.0].kind == Kind::Asset);
+                    .any(|l| l.1 < 0 && self.accounts[l.0].kind == Kind::Asset);
             if payment {
-                if date > to && date <= due {
-                    paid += debit;
+                payments += debit;
+                if date > due {
+                    late += debit;
                 }
-            } else if date >= from && date <= to {
+            } else if b.bill_of(date) == m {
                 items.push((n, date, e.content.memo.clone(), -debit, None));
+            } else if b.bill_of(date) < m {
+                before -= debit;
             }
         }
         items.sort_by_key(|i| (i.1, i.0, i.4));
-        (items, paid)
+        let total: i64 = items.iter().map(|i| i.3).sum();
+        let covered = |paid: i64| (paid - before).clamp(0, total.max(0));
+        let paid = covered(payments);
+        Bill {
+            items,
+            paid,
+            paid_late: paid - covered(payments - late),
+            left,
+        }
     }
 
     /// `card_bill` of card `c` for month `m` (None: the next payment on or after today).
@@ -108,10 +145,11 @@ impl Book {
             return Value::Null;
         };
         let m = m.unwrap_or_else(|| b.next_bill(self.today()));
-        let (items, paid) = self.bill(c, b, m);
-        let total: i64 = items.iter().map(|i| i.3).sum();
+        let bill = self.bill(c, b, m);
+        let total: i64 = bill.items.iter().map(|i| i.3).sum();
         let (from, to) = b.period(m);
-        let mut items: Vec<Value> = items
+        let mut items: Vec<Value> = bill
+            .items
             .iter()
             .map(|(n, d, memo, x, p)| {
                 json!([
@@ -130,22 +168,26 @@ impl Book {
             "dueDate": calendar::date_text(b.due(m)),
             "items": items,
             "total": total,
-            "paid": paid,
-            "remaining": total - paid,
+            "paid": bill.paid,
+            "paidLate": (bill.paid_late != 0).then_some(bill.paid_late),
+            "remaining": total - bill.paid,
+            "installmentsLeft": [bill.left.0, bill.left.1],
         })
     }
 
-    /// A live card's next bill as `list_accounts` shows it: `[dueDate, amount]`.
-    pub fn next_bill_view(&self, c: usize) -> Value {
+    /// A live card's next bill as `list_accounts` shows it: `[dueDate, amount,
+    /// remaining]`, and its 할부 left after that bill, `[amount, count]`.
+    pub fn next_bill_view(&self, c: usize) -> (Value, Value) {
         let account = &self.accounts[c];
         let Some(b) = account.billing.filter(|_| account.handle.is_none()) else {
-            return Value::Null;
+            return (Value::Null, Value::Null);
         };
         let m = b.next_bill(self.today());
-        let (items, _) = self.bill(c, b, m);
-        json!([
-            calendar::date_text(b.due(m)),
-            items.iter().map(|i| i.3).sum::<i64>()
-        ])
+        let bill = self.bill(c, b, m);
+        let total = bill.items.iter().map(|i| i.3).sum::<i64>();
+        (
+            json!([calendar::date_text(b.due(m)), total, total - bill.paid]),
+            json!([bill.left.0, bill.left.1]),
+        )
     }
 }

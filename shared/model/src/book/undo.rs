@@ -99,8 +99,15 @@ impl Book {
             undone.push(json!([format!("t{n}"), action]));
         }
         book.operations[o].undone = true;
-        let entries: Vec<usize> = book.operations[o].changes.iter().map(|c| c.0).collect();
-        let accounts = book.accounts_with_previous(&entries, true);
+        // The accounts of each entry as it is now and as it was before: the version an
+        // undone edit leaves behind; a void or unvoid moves no posting.
+        let mut accounts = Vec::new();
+        for (n, change, _) in &book.operations[o].changes {
+            let edited = matches!(change, Change::Edited(_));
+            accounts.extend(book.accounts_with_previous(&[*n], edited));
+        }
+        accounts.sort_unstable();
+        accounts.dedup();
         let view = json!({
             "operation": format!("op{o}"),
             "undone": undone,

@@ -9,9 +9,6 @@ use serde_json::{Map, Value, json};
 use super::{Billing, Book, Kind, Origin};
 use crate::calendar::{self, Month};
 
-/// The label of a schedule's postings in `recordedBy` (what recorded them is not a person).
-pub const POSTED_BY: &str = "(schedule)";
-
 /// Entry `n` as a `Transaction`.
 pub fn tx_view(book: &Book, n: usize) -> Value {
     let e = &book.entries[n];
@@ -25,7 +22,11 @@ pub fn tx_view(book: &Book, n: usize) -> Value {
     postings.sort();
     let (recorded_by, recurring) = match e.origin {
         Origin::Hand(p) | Origin::Batch(p) | Origin::Opening(p) => (json!(book.people[p].name), Value::Null),
-        Origin::Posting(s) => (json!(POSTED_BY), json!(book.schedules[s].name)),
+        // A schedule's posting names it: "<name> (recurring)", whoever edits it later.
+        Origin::Posting(s) => {
+            let name = &book.schedules[s].name;
+            (json!(format!("{name} (recurring)")), json!(name))
+        }
     };
     json!({
         "id": format!("t{n}"),
@@ -154,6 +155,7 @@ impl Book {
             let budget = (account.kind == Kind::Expense && account.handle.is_none())
                 .then(|| self.budget_now(a))
                 .flatten();
+            let (next_bill, installments_left) = self.next_bill_view(a);
             out.insert(
                 account.reference().to_owned(),
                 json!({
@@ -163,7 +165,8 @@ impl Book {
                     "parent": account.parent.map(|p| self.accounts[p].reference()),
                     "billing": billing_json(account.billing),
                     "budget": budget,
-                    "nextBill": self.next_bill_view(a),
+                    "nextBill": next_bill,
+                    "installmentsLeft": installments_left,
                 }),
             );
         }
