@@ -424,8 +424,15 @@ fn statement(book: &Book) -> Option<BoxedStrategy<Step>> {
         let c = &e.content;
         let card = c.from.first().filter(|_| c.from.len() == 1).copied();
         if let Some((card, total)) = card.filter(|l| book.accounts[l.0].handle.is_none()) {
-            for shift in [0, 1] {
+            // The same purchase a day apart or not, and (the third) under another category.
+            for shift in [0, 1, 2] {
                 let to = c.to.first().map_or(spending[0], |l| l.0);
+                let to = if shift < 2 {
+                    to
+                } else {
+                    spending.iter().copied().find(|&s| s != to).unwrap_or(to)
+                };
+                let shift = shift % 2;
                 let mut line = simple(
                     card,
                     to,
@@ -438,6 +445,7 @@ fn statement(book: &Book) -> Option<BoxedStrategy<Step>> {
                 known.push(line);
             }
         }
+        known.extend(part_lines(book, e));
     }
     let fresh = (
         select(paying),
@@ -479,6 +487,43 @@ fn statement(book: &Book) -> Option<BoxedStrategy<Step>> {
             })
             .boxed(),
     )
+}
+
+/// Lines a card statement lists for a 할부 purchase: a part named `할부 k/n` or
+/// `k/n회차`, dated on the purchase, in its bill's period or around its due date (a
+/// day past the window too, which must not match).
+fn part_lines(book: &Book, e: &crate::book::Entry) -> Vec<EntrySpec> {
+    let c = &e.content;
+    let (Some(n), Some(&(card, amount))) = (e.installments, c.from.first()) else {
+        return Vec::new();
+    };
+    let Some(b) = book.accounts[card]
+        .billing
+        .filter(|_| book.accounts[card].handle.is_none())
+    else {
+        return Vec::new();
+    };
+    let to = c.to.first().map_or(card, |l| l.0);
+    let first = b.bill_of(c.date);
+    (1..=n)
+        .flat_map(|k| {
+            let m = first + i32::from(k) - 1;
+            let x = crate::book::part(amount, n, k);
+            let memo = if k % 2 == 0 {
+                format!("{} 할부 {k}/{n}", c.memo)
+            } else {
+                format!("{k}/{n}회차 {}", c.memo)
+            };
+            let due = b.due(m);
+            [
+                c.date,
+                b.period(m).0,
+                calendar::add_days(due, 1),
+                calendar::add_days(due, 2),
+            ]
+            .map(|d| simple(card, to, x, DateArg::At(d), memo.clone(), vec![]))
+        })
+        .collect()
 }
 
 /// An edit of any entry: its amount, date (across months), memo, accounts, lines or tags.

@@ -8,7 +8,9 @@
 //! else `otherCategory`), the same day, then a day apart. Each pass runs over every
 //! line; each book entry absorbs one line, the earliest recorded first; a matched line
 //! names another entry it matches that no line took (`alsoMatches`). Statement lines
-//! naming a 할부 part are not drawn yet, so `installment` matches are not modelled.
+//! naming a 할부 part (`할부 2/3`, `2/3회차`) with that part's amount on its card match
+//! the part the book bills (`installment`, tried between the same accounts and the
+//! card side); each part absorbs one line.
 
 use serde_json::{Value, json};
 
@@ -17,6 +19,22 @@ use super::views::balances_view;
 use super::{Book, Expect, Kind, Learn, Origin};
 use crate::calendar;
 use crate::step::EntrySpec;
+
+/// The 할부 part a statement line's memo names, `할부 k/n` or `k/n회차`: `(k, n)`.
+fn part_named(memo: &str) -> Option<(u8, u8)> {
+    let at = memo.find('/')?;
+    let k: String = memo[..at]
+        .chars()
+        .rev()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let k: String = k.chars().rev().collect();
+    let n: String = memo[at + 1..].chars().take_while(char::is_ascii_digit).collect();
+    let rest = &memo[at + 1 + n.len()..];
+    let (k, n) = (k.parse::<u8>().ok()?, n.parse::<u8>().ok()?);
+    let named = memo.contains("할부") || rest.starts_with('회');
+    (named && (1..=n).contains(&k) && (2..=36).contains(&n)).then_some((k, n))
+}
 
 /// What became of one line.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,7 +81,7 @@ impl Book {
     }
 
     /// How book entry `n` matches line `d` in `pass` (0 the same accounts and amount
-    /// the same day, 1 a day apart, 2 the same card side the same day, 3 a day apart),
+    /// the same day, 1 a day apart; 3 the same card side the same day, 4 a day apart),
     /// or None. A line with a reference never takes an entry recorded with another.
     fn matches(&self, n: usize, d: &Draft, pass: u8) -> Option<&'static str> {
         let e = &self.entries[n];
@@ -71,7 +89,8 @@ impl Book {
             return None;
         }
         let apart = calendar::days_between(e.content.date, d.content.date).abs();
-        if apart != i64::from(pass % 2) {
+        let same_day = pass == 0 || pass == 3;
+        if apart != i64::from(!same_day) {
             return None;
         }
         let (book, line) = (Self::nets(&e.content), Self::nets(&d.content));
@@ -85,6 +104,26 @@ impl Book {
         } else {
             "otherCategory"
         })
+    }
+
+    /// Whether line `d` repeats part `k` of 할부 purchase `n`: the line names part k of
+    /// that purchase's count, charges its card (a card with billing) with that part's
+    /// amount, and is dated within a day of the purchase or in the part's bill from
+    /// its period's start to its due date, a day either side.
+    fn repeats_part(&self, n: usize, d: &Draft) -> Option<u8> {
+        let (k, of) = part_named(&d.content.memo)?;
+        let (card, x) = self.card_side(&Self::nets(&d.content))?;
+        let e = &self.entries[n];
+        let &(purchase_card, amount) = e.content.from.first()?;
+        let b = self.accounts[card].billing?;
+        if e.installments != Some(of) || purchase_card != card || -super::part(amount, of, k) != x {
+            return None;
+        }
+        let m = b.bill_of(e.content.date) + i32::from(k) - 1;
+        let (date, lo, hi) = (d.content.date, b.period(m).0, b.due(m));
+        let near = calendar::days_between(e.content.date, date).abs() <= 1;
+        let within = calendar::add_days(lo, -1) <= date && date <= calendar::add_days(hi, 1);
+        (near || within).then_some(k)
     }
 
     /// Decides every line: replays, references, errors, then data matches in four
@@ -124,38 +163,48 @@ impl Book {
         if allow_duplicate {
             return out.into_iter().map(|d| d.unwrap_or(Decision::Would)).collect();
         }
-        let candidates = |d: &Draft, pass: u8| -> Vec<(usize, &'static str)> {
+        // A target: a book entry, or part k of a 할부 purchase.
+        let mut taken: Vec<(usize, Option<u8>)> = taken.into_iter().map(|n| (n, None)).collect();
+        let candidates = |d: &Draft, pass: u8| -> Vec<((usize, Option<u8>), &'static str)> {
+            if pass == 2 {
+                return self
+                    .live()
+                    .filter(|(n, _)| *n < first)
+                    .filter_map(|(n, _)| self.repeats_part(n, d).map(|k| ((n, Some(k)), "installment")))
+                    .collect();
+            }
             let mut found: Vec<(i64, usize, &'static str)> = self
                 .live()
                 .filter(|(n, _)| *n < first && !ours.contains(n))
                 .filter_map(|(n, e)| self.matches(n, d, pass).map(|how| (e.recorded_at, n, how)))
                 .collect();
             found.sort_unstable();
-            found.into_iter().map(|(_, n, how)| (n, how)).collect()
+            found.into_iter().map(|(_, n, how)| ((n, None), how)).collect()
         };
         let open: Vec<usize> = (0..drafts.len())
             .filter(|&i| out[i].is_none() && !repeat[i])
             .collect();
         let mut matched: Vec<(usize, usize, &'static str)> = Vec::new();
-        for pass in 0..4 {
+        for pass in 0..5 {
             for &i in &open {
                 if matched.iter().any(|m| m.0 == i) {
                     continue;
                 }
-                if let Some((n, how)) = candidates(&drafts[i], pass)
+                if let Some((t, how)) = candidates(&drafts[i], pass)
                     .into_iter()
                     .find(|c| !taken.contains(&c.0))
                 {
-                    taken.push(n);
-                    matched.push((i, n, how));
+                    taken.push(t);
+                    matched.push((i, t.0, how));
                 }
             }
         }
         for (i, n, how) in matched {
-            let also = (0..4)
+            let also = (0..5)
                 .flat_map(|pass| candidates(&drafts[i], pass))
                 .map(|c| c.0)
-                .find(|c| !taken.contains(c) && *c != n);
+                .find(|c| !taken.contains(c) && c.0 != n)
+                .map(|c| c.0);
             out[i] = Some(Decision::Duplicate(n, how, also));
         }
         out.into_iter().map(|d| d.unwrap_or(Decision::Would)).collect()

@@ -28,7 +28,7 @@ use crate::calendar::{self, Month};
 use crate::money::Currency;
 
 pub use crate::terms::{Billing, Kind};
-pub use cards::item_order;
+pub use cards::{item_order, part};
 pub use setup::Setup;
 
 /// Seconds an idempotency record is kept (7 days).
