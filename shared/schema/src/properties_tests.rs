@@ -7,9 +7,9 @@ use proptest::prelude::*;
 
 use crate::backup::Backup;
 use crate::cursor;
-use crate::domain::{LocalDate, TransactionId, VaultId};
+use dochiya_domain::{LocalDate, TransactionId, VaultId};
 use crate::keys;
-use crate::store::{Item, Key, Value};
+use dochiya_store::{Item, Key, Value};
 use crate::types::OperationId;
 
 /// A stored value: strings of any characters, integers of any size, nested lists and maps.
@@ -68,7 +68,7 @@ proptest! {
 
     #[test]
     fn cursors_refuse_anything_else_and_round_trip(t in any::<String>(), hex in "[0-9a-f]{0,300}", v in any::<u128>(),
-        hash in "[a-z0-9]{0,16}", y in 1900_i16..2999, id in (crate::domain::TWO_POW_53 + 1)..=u64::MAX) {
+        hash in "[a-z0-9]{0,16}", y in 1900_i16..2999, id in (dochiya_domain::TWO_POW_53 + 1)..=u64::MAX) {
         let vault = VaultId::from_uuid(uuid::Uuid::from_u128(v));
         // Anything else is refused (a hex string that is no cursor included), never a panic.
         prop_assert!(cursor::decode(&t, vault, &hash).is_err());
@@ -106,7 +106,7 @@ proptest! {
     }
 
     #[test]
-    fn operation_ids_parse_or_refuse(t in any::<String>(), id in (crate::domain::TWO_POW_53 + 1)..=u64::MAX) {
+    fn operation_ids_parse_or_refuse(t in any::<String>(), id in (dochiya_domain::TWO_POW_53 + 1)..=u64::MAX) {
         if let Err(e) = OperationId::parse(&t) {
             prop_assert!(!e.message().is_empty());
         }

@@ -499,8 +499,8 @@ mod properties {
             let mut args = read(&args).expect("a well-formed line is read");
             let e = read_entry(args.entries.remove(0)).expect("a well-formed line is an entry");
             prop_assert_eq!((e.from, e.to), (from, to));
-            let currency = dochiya_ledger::domain::Currency::parse(if cents { "USD" } else { "KRW" }).expect("a currency");
-            let money = dochiya_ledger::domain::Money::from_decimal(e.amount, currency).expect("in range");
+            let currency = dochiya_domain::Currency::parse(if cents { "USD" } else { "KRW" }).expect("a currency");
+            let money = dochiya_domain::Money::from_decimal(e.amount, currency).expect("in range");
             prop_assert_eq!(money.minor(), minor);
             prop_assert_eq!(e.date.map(|d| d.to_string()), Some(date));
             prop_assert_eq!(e.memo, Some(memo));

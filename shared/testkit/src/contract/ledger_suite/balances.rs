@@ -326,7 +326,10 @@ pub async fn archive_refuses_money_left_unless_forced<S: Store>(store: S) {
         [
             (Some("쇼핑".to_string()), "250000".to_string()),
             // By its handle, as every report row of an archived account (decision 027).
-            (Some("식비 (archived 2026-03-15)".to_string()), "12000".to_string())
+            (
+                Some("식비 (archived 2026-03-15)".to_string()),
+                "12000".to_string()
+            )
         ]
     );
 }

@@ -252,7 +252,10 @@ pub async fn categories_roll_up_by_group_account_and_tag<S: Store>(store: S) {
     let by_group = rows(&l, &me, march(ReportBy::Group, None)).await;
     let handle = by_group[1].0.clone();
     assert!(handle.starts_with("배달 (archived "), "{by_group:?}");
-    assert!(by_account.contains(&row(&handle, None, "22000")), "{by_account:?}");
+    assert!(
+        by_account.contains(&row(&handle, None, "22000")),
+        "{by_account:?}"
+    );
 }
 
 /// A tag report reads the tag rollups of its months, not the entries: two queries

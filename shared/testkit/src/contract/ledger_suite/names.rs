@@ -234,8 +234,12 @@ pub async fn handle_shaped_names_are_refused<S: Store>(store: S) {
     let ok = call!(l.rename_account(&me, None, "국민카드", "국민카드 (archived soon)")).expect("rename");
     assert_eq!((ok.name.as_str(), ok.changed), ("국민카드 (archived soon)", true));
     // The name it already has: nothing changes, and the answer says so.
-    let same = call!(l.rename_account(&me, None, "국민카드 (archived soon)", "국민카드 (archived soon)")).expect("same");
-    assert_eq!((same.name.as_str(), same.changed), ("국민카드 (archived soon)", false));
+    let same = call!(l.rename_account(&me, None, "국민카드 (archived soon)", "국민카드 (archived soon)"))
+        .expect("same");
+    assert_eq!(
+        (same.name.as_str(), same.changed),
+        ("국민카드 (archived soon)", false)
+    );
 }
 
 /// An id where a name belongs says names are expected, which account has that id, and names to pass.
