@@ -236,8 +236,11 @@ async fn set_in(
                 ),
             ));
         }
-        // A change that sends only what the schedule already has changes nothing.
-        Some(s) if differences(s, input, &w, &m).is_empty() => return Ok(result(s, false, false)),
+        // A change that sends only what the schedule already has changes nothing, unless
+        // the schedule is stuck: then it is the way out, which tries posting again.
+        Some(s) if s.stuck.is_none() && differences(s, input, &w, &m).is_empty() => {
+            return Ok(result(s, false, false));
+        }
         Some(s) => changed(ledger, &m, s, input, &w)?,
         None => created(ledger, &m, schedule_count(count, &all), input, name, &w)?,
     };
