@@ -1,16 +1,14 @@
 //! The schema's readers under arbitrary input (issue 51): page cursors and backup files
 //! never panic, refuse what is not theirs, and read back exactly what was written.
 
-use std::collections::BTreeMap;
-
 use proptest::prelude::*;
 
 use crate::backup::Backup;
 use crate::cursor;
-use dochiya_domain::{LocalDate, TransactionId, VaultId};
 use crate::keys;
-use dochiya_store::{Item, Key, Value};
 use crate::types::OperationId;
+use dochiya_domain::{LocalDate, TransactionId, VaultId};
+use dochiya_store::{Item, Key, Value};
 
 /// A stored value: strings of any characters, integers of any size, nested lists and maps.
 fn value() -> impl Strategy<Value = Value> {
@@ -27,7 +25,9 @@ fn value() -> impl Strategy<Value = Value> {
     })
 }
 
-/// A backup of one vault: its meta item with arbitrary attributes, and a person's claim.
+/// A backup of one vault made before sharing: its meta item with arbitrary attributes
+/// and its creator, the one member (decision 048: nothing outside the vault unless a
+/// membership implies it).
 fn backup() -> impl Strategy<Value = Backup> {
     (
         any::<u128>(),
@@ -35,24 +35,18 @@ fn backup() -> impl Strategy<Value = Backup> {
         prop::collection::btree_map("[a-zA-Z]{1,10}", value(), 0..6),
         any::<i64>(),
     )
-        .prop_map(|(id, name, attrs, at)| {
+        .prop_map(|(id, name, mut attrs, at)| {
             let vault = VaultId::from_uuid(uuid::Uuid::from_u128(id));
-            let claim = BTreeMap::from([("vaultId".to_string(), Value::S(vault.to_string()))]);
+            attrs.insert("createdBy".to_string(), Value::S("alice".into()));
             Backup {
                 vault_id: vault,
-                vault_name: name.clone(),
+                vault_name: name,
                 persons: vec!["alice".into()],
                 exported_at_ms: at,
-                items: vec![
-                    Item {
-                        key: Key::new(keys::vault_pk(vault), keys::VAULT_META),
-                        attrs,
-                    },
-                    Item {
-                        key: Key::new("P#alice", format!("VN#{name}")),
-                        attrs: claim,
-                    },
-                ],
+                items: vec![Item {
+                    key: Key::new(keys::vault_pk(vault), keys::VAULT_META),
+                    attrs,
+                }],
             }
         })
 }
