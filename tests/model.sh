@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A soak of the reference model (shared/model, decision 053): CASES random household
+# A soak of the reference model (shared/model, decision 054): CASES random household
 # histories (default 1000) on the memory store and as many on the embedded store, each
 # checked against the model after every step. The seed of every history is printed on a
 # failure; MODEL_SEED=<seed> tests/model.sh replays that one (CASES is then ignored).

@@ -19,6 +19,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 use dochiya_authserver::AuthServer;
 use dochiya_protocol::{Authenticator, HostPolicy, Server, ServerConfig, ServerError, Tool};
+use url::Url;
 
 pub use assemble::{Assembled, build};
 pub use cli::Command;
@@ -115,10 +116,11 @@ fn icons(resource_url: &str) -> Vec<dochiya_protocol::Icon> {
         mime_type: "image/svg+xml".into(),
         sizes: vec!["any".into()],
     }];
-    if let Some(rest) = resource_url.strip_prefix("https://") {
-        let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if let Ok(url) = Url::parse(resource_url)
+        && url.scheme() == "https"
+    {
         icons.push(dochiya_protocol::Icon {
-            src: format!("https://{authority}/favicon.ico"),
+            src: format!("{}/favicon.ico", url.origin().ascii_serialization()),
             mime_type: "image/x-icon".into(),
             sizes: vec!["32x32".into()],
         });
@@ -126,25 +128,27 @@ fn icons(resource_url: &str) -> Vec<dochiya_protocol::Icon> {
     icons
 }
 
-/// `scheme://host[:port]` of the resource URL, plus, for a local server, the same
-/// port under every loopback name it answers to.
+/// The resource URL's origin, plus, for a local server, the same port under every
+/// loopback name it answers to. Written as a browser writes `Origin`: lower-case host, no
+/// default port.
 fn own_origins(config: &AppConfig, resource_url: &str) -> Vec<String> {
-    let Some((scheme, rest)) = resource_url.split_once("://") else {
+    let Ok(url) = Url::parse(resource_url) else {
         return Vec::new();
     };
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let mut origins = vec![format!("{scheme}://{authority}")];
-    if !config.under_lambda() {
-        let port = authority
-            .rsplit_once(':')
-            .map(|(_, p)| p)
-            .filter(|p| !p.contains(']'));
-        if let Some(port) = port {
-            for host in ["127.0.0.1", "localhost", "[::1]"] {
-                let origin = format!("http://{host}:{port}");
-                if !origins.contains(&origin) {
-                    origins.push(origin);
-                }
+    let mut origins = vec![url.origin().ascii_serialization()];
+    // The local server speaks plain http: on the URL's own port, or on 80 when an http URL
+    // names none (an https URL without a port is a proxy in front, not this listener).
+    let port = url.port().or((url.scheme() == "http").then_some(80));
+    if !config.under_lambda()
+        && let Some(port) = port
+    {
+        for host in ["127.0.0.1", "localhost", "[::1]"] {
+            let Ok(loopback) = Url::parse(&format!("http://{host}:{port}")) else {
+                continue;
+            };
+            let origin = loopback.origin().ascii_serialization();
+            if !origins.contains(&origin) {
+                origins.push(origin);
             }
         }
     }
@@ -438,6 +442,15 @@ mod tests {
         assert_eq!(deployed[1].sizes, ["32x32"]);
     }
 
+    /// The icon's origin is the URL's origin as a parser writes it, not the text after
+    /// `https://`: no user part, lower case, no default port.
+    #[test]
+    fn the_icon_is_at_the_parsed_origin() {
+        let deployed = icons("https://me@Ledger.Example.com:443/mcp?x#y");
+        assert_eq!(deployed[1].src, "https://ledger.example.com/favicon.ico");
+        assert_eq!(icons("not a url").len(), 1);
+    }
+
     /// The configuration of `env` with the clients' port 8123 (dev auth: no issuer needed).
     fn config(env: &[(&str, &str)]) -> Config {
         let lookup = |k: &str| {
@@ -462,6 +475,26 @@ mod tests {
             ]
         );
         assert_eq!(c.host_policy, HostPolicy::Loopback);
+    }
+
+    /// A browser's `Origin` omits a default port: a local server named on port 80 is
+    /// allowed as `http://localhost`, not `http://localhost:80`; an https URL with no port
+    /// (a tunnel in front) adds no loopback names.
+    #[test]
+    fn own_origins_are_written_as_a_browser_writes_origin() {
+        let port_80 = server_config(
+            &config(&[("DOCHIYA_RESOURCE_URL", "http://127.0.0.1:80/mcp")]),
+            "i",
+        );
+        assert_eq!(
+            port_80.allowed_origins,
+            ["http://127.0.0.1", "http://localhost", "http://[::1]"]
+        );
+        let tunnel = server_config(
+            &config(&[("DOCHIYA_RESOURCE_URL", "https://Ledger.Example.com/mcp")]),
+            "i",
+        );
+        assert_eq!(tunnel.allowed_origins, ["https://ledger.example.com"]);
     }
 
     #[test]

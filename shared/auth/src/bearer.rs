@@ -42,12 +42,10 @@ pub fn bearer_token<'a>(credentials: &Credentials<'a>) -> Result<&'a str, AuthFa
     Ok(token)
 }
 
-/// Whether any query parameter is named `access_token` (RFC 6750 §2.3).
+/// Whether any query parameter is named `access_token` (RFC 6750 §2.3), however its name
+/// is percent-encoded: the name is compared decoded, as a server reading the form would.
 fn query_has_access_token(query: &str) -> bool {
-    query.split('&').any(|pair| {
-        let name = pair.split_once('=').map_or(pair, |(name, _)| name);
-        name.eq_ignore_ascii_case("access_token") || name.eq_ignore_ascii_case("access%5Ftoken")
-    })
+    form_urlencoded::parse(query.as_bytes()).any(|(name, _)| name.eq_ignore_ascii_case("access_token"))
 }
 
 /// An `InvalidToken` failure with a log-only reason.
@@ -99,6 +97,20 @@ mod tests {
             expected
         );
         assert_eq!(bearer_token(&creds(None, Some("ACCESS_TOKEN"))), expected);
+        // Any percent-encoding of the name is the same name, not only `%5F` for the `_`.
+        assert_eq!(bearer_token(&creds(None, Some("access%5Ftoken=a.b.c"))), expected);
+        assert_eq!(
+            bearer_token(&creds(None, Some("x=1&%61ccess_token=a.b.c"))),
+            expected
+        );
+        assert_eq!(
+            bearer_token(&creds(Some("Bearer a.b.c"), Some("%41CCESS%5f%54OKEN=a.b.c"))),
+            expected
+        );
+        assert_eq!(
+            bearer_token(&creds(None, Some("access+token=1"))),
+            Err(AuthFailure::Missing)
+        );
         assert_eq!(
             bearer_token(&creds(None, Some("my_access_token=1"))),
             Err(AuthFailure::Missing)

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use reqwest::Url;
+use url::Url;
 
 /// `DOCHIYA_AUTH`: which kind of tokens the server accepts.
 pub const ENV_AUTH: &str = "DOCHIYA_AUTH";

@@ -4,6 +4,7 @@
 use dochiya_domain::scopes::SCOPES_SUPPORTED;
 use dochiya_protocol::Challenge;
 use serde_json::{Value, json};
+use url::Url;
 
 /// The PRM `resource_name`.
 pub const RESOURCE_NAME: &str = "dochiya";
@@ -12,18 +13,26 @@ pub const WELL_KNOWN_PREFIX: &str = "/.well-known/oauth-protected-resource";
 
 /// The RFC 9728 §3.1 metadata URL for a resource: the well-known prefix inserted between the
 /// host and the path, e.g. `https://host/mcp` → `https://host/.well-known/oauth-protected-resource/mcp`.
+/// Without a scheme, `https` is meant. The host is written as a URL parser writes it (lower
+/// case, no default port), as clients compare it.
 pub fn metadata_url_for(resource_url: &str) -> String {
-    let (scheme, rest) = match resource_url.split_once("://") {
-        Some(parts) => parts,
-        None => ("https", resource_url),
+    let with_scheme = if resource_url.contains("://") {
+        resource_url.to_owned()
+    } else {
+        format!("https://{resource_url}")
     };
-    let (authority, path) = match rest.find('/') {
-        Some(i) => rest.split_at(i),
-        None => (rest, ""),
+    let Ok(mut url) = Url::parse(&with_scheme) else {
+        // The configuration refuses a resource URL that does not parse before it gets here;
+        // the challenge still names the prefix after what was given rather than nothing.
+        return format!("{with_scheme}{WELL_KNOWN_PREFIX}");
     };
     // A lone "/" is no path: the terminating slash after the host is dropped (RFC 9728 §3.1).
-    let path = if path == "/" { "" } else { path };
-    format!("{scheme}://{authority}{WELL_KNOWN_PREFIX}{path}")
+    let path = match url.path() {
+        "/" => String::new(),
+        path => path.to_owned(),
+    };
+    url.set_path(&format!("{WELL_KNOWN_PREFIX}{path}"));
+    url.into()
 }
 
 /// The fixed facts about this protected resource, computed once at startup.
@@ -132,6 +141,29 @@ mod tests {
         assert_eq!(
             metadata_url_for("https://example.com"),
             "https://example.com/.well-known/oauth-protected-resource"
+        );
+    }
+
+    /// Read as a URL, not split as text: the host as a parser writes it, the default port
+    /// dropped, a query after the path (RFC 9728 §3.1), and `https` when no scheme is given.
+    /// What no parser reads (the configuration refuses it first) still gets the prefix.
+    #[test]
+    fn metadata_url_is_built_from_the_parsed_url() {
+        assert_eq!(
+            metadata_url_for("https://MCP.Example.com:443/mcp"),
+            "https://mcp.example.com/.well-known/oauth-protected-resource/mcp"
+        );
+        assert_eq!(
+            metadata_url_for("https://example.com?tenant=a"),
+            "https://example.com/.well-known/oauth-protected-resource?tenant=a"
+        );
+        assert_eq!(
+            metadata_url_for("mcp.example.com/mcp"),
+            "https://mcp.example.com/.well-known/oauth-protected-resource/mcp"
+        );
+        assert_eq!(
+            metadata_url_for("https://"),
+            "https:///.well-known/oauth-protected-resource"
         );
     }
 

@@ -1,5 +1,5 @@
 //! A reference model of the household book, random household histories, and the
-//! system under test they run against (issue 51; decision 053).
+//! system under test they run against (issue 51; decision 054).
 //!
 //! - [`book`]: the model, written from docs/tools.md, every read a sum of postings;
 //! - [`step`] and [`generate`]: what a household does, drawn from what the book holds;

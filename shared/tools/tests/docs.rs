@@ -1,14 +1,22 @@
 //! `docs/tools.md` stays in step with the code: one `### name` section per tool, in the
 //! order of `specs()`, each with the tool's kind, exactly its argument names and the
-//! top-level fields of its result; the README's tool table and the `tools/list`
-//! snapshot name the same tools.
+//! top-level fields of its result; its table of the tools at a glance and the
+//! `tools/list` snapshot name the same tools in the same order. The README stays a front
+//! door (at most 16 KiB, its tool count the code's) and `docs/benchmarks.md` a page of
+//! current figures (at most 24 KiB; their history is in git).
 
 use std::collections::BTreeSet;
 
 /// The tool contract page, read at compile time so an edit to it rebuilds this test.
 const TOOLS_MD: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/tools.md"));
-/// The README, for its tool table.
+/// The README, for its size and its count of tools.
 const README: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"));
+/// The benchmarks page, for its size.
+const BENCHMARKS: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/benchmarks.md"));
+/// The README's bound: what it is, the two commands, connecting, deploying, where to read on.
+const README_MAX_BYTES: usize = 16 * 1024;
+/// The benchmarks page's bound: the current figures and how to take them again.
+const BENCHMARKS_MAX_BYTES: usize = 24 * 1024;
 /// The `tools/list` snapshot the end-to-end tests keep equal to what the server sends.
 const SNAPSHOT: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -233,26 +241,64 @@ fn tools_md_matches_the_code() {
     }
 }
 
-/// The README's tool table and the `tools/list` snapshot name exactly the tools of the
-/// code, in its order.
+/// The tool names of the first Markdown table under `header`: the first `` `name` `` of
+/// each row, up to the first line that is not a row.
+fn table_names<'a>(markdown: &'a str, header: &str) -> Option<Vec<&'a str>> {
+    let table = markdown.split(header).nth(1)?;
+    Some(
+        table
+            .lines()
+            .skip(2)
+            .take_while(|l| l.starts_with("| `"))
+            .filter_map(|l| l.split('`').nth(1))
+            .collect(),
+    )
+}
+
+/// The table reader takes each row's first name and stops at the table's end.
 #[test]
-fn readme_and_snapshot_name_the_same_tools() {
+fn table_names_reads_rows_up_to_the_end() {
+    let page = "x\n| tool | what it does |\n|---|---|\n| `a` | uses `b` |\n| `c` | z |\n\n| `d` | after |\n";
+    assert_eq!(table_names(page, "| tool | what it does |"), Some(vec!["a", "c"]));
+    assert_eq!(table_names(page, "| nothing |"), None);
+}
+
+/// docs/tools.md's table of the tools at a glance and the `tools/list` snapshot name
+/// exactly the tools of the code, in its order.
+#[test]
+fn tools_md_table_and_snapshot_name_the_same_tools() {
     let code: Vec<&str> = dochiya_tools::specs().iter().map(|s| s.name).collect();
-    let table = README
-        .split("| tool | what it does |")
-        .nth(1)
-        .expect("the README's tool table");
-    let readme: Vec<&str> = table
-        .lines()
-        .skip(2)
-        .take_while(|l| l.starts_with("| `"))
-        .filter_map(|l| l.split('`').nth(1))
-        .collect();
-    assert_eq!(readme, code, "README tool table");
+    let table = table_names(TOOLS_MD, "| tool | what it does |").expect("docs/tools.md's table of the tools");
+    assert_eq!(table, code, "docs/tools.md's table of the tools at a glance");
     let snapshot: serde_json::Value = serde_json::from_str(SNAPSHOT).expect("snapshot JSON");
     let listed: Vec<&str> = snapshot["tools"]
         .as_array()
         .map(|t| t.iter().filter_map(|t| t["name"].as_str()).collect())
         .unwrap_or_default();
     assert_eq!(listed, code, "tools/list snapshot");
+}
+
+/// The README and the benchmarks page stay within their bounds: what grows goes to a page
+/// of docs/ (and a figure's history to git), not into them.
+#[test]
+fn front_pages_stay_short() {
+    assert!(
+        README.len() <= README_MAX_BYTES,
+        "README.md is {} bytes, over {README_MAX_BYTES}: move detail to docs/",
+        README.len()
+    );
+    assert!(
+        BENCHMARKS.len() <= BENCHMARKS_MAX_BYTES,
+        "docs/benchmarks.md is {} bytes, over {BENCHMARKS_MAX_BYTES}: keep current figures, history is in git",
+        BENCHMARKS.len()
+    );
+}
+
+/// The README's count of tools, and of the reads among them, is the code's.
+#[test]
+fn readme_counts_the_tools_of_the_code() {
+    let specs = dochiya_tools::specs();
+    let reads = specs.iter().filter(|s| s.annotations.read_only).count();
+    let claim = format!("**{} tools**: {reads} reads", specs.len());
+    assert!(README.contains(&claim), "README.md should say {claim:?}");
 }
