@@ -6,5 +6,5 @@ use dochiya_model::runner::run;
 
 #[test]
 fn histories_on_dynamodb() {
-    run::<OnDynamo>("histories_on_dynamodb", 3);
+    run::<OnDynamo>("histories_on_dynamodb", 5);
 }
