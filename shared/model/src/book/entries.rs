@@ -121,9 +121,10 @@ impl Book {
     /// date for 45 days; a left-out date just past midnight also matches yesterday's entry
     /// recorded yesterday).
     ///
-    /// Three ways the ledger's guard is narrower than the contract's words, reported in
+    /// Four ways the ledger's guard is narrower than the contract's words, reported in
     /// issue 51 and followed here: it compares what each entry was recorded as (an edit
-    /// does not move it), by the accounts' names then (a rename in between hides it),
+    /// does not move it), by the accounts' names then (a rename in between hides it; a
+    /// posting by its schedule's names when set or changed),
     /// and it remembers only the latest entry of each 10-minute bucket of the clock
     /// (and the latest posting of a date), so an entry recorded with `allowDuplicate`
     /// and then voided hides an earlier live one.

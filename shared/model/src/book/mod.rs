@@ -217,6 +217,9 @@ pub struct Schedule {
     pub from: usize,
     /// Paid to.
     pub to: usize,
+    /// The accounts' names (from, to) when it was set or last changed: what the
+    /// duplicate guard of its postings keeps (a rename since does not reach it).
+    pub names: (String, String),
     /// Each time.
     pub amount: i64,
     /// Day of the month.

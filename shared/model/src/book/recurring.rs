@@ -60,7 +60,14 @@ impl Book {
                     date_left_out: false,
                 };
                 let op = self.new_operation(None);
-                self.add_entry(&draft, Origin::Posting(s), Some(op));
+                let n = self.add_entry(&draft, Origin::Posting(s), Some(op));
+                // The guard of a posting knows its accounts by the schedule's names (the
+                // ledger posts without reading the accounts; reported in issue 51).
+                let (from, to) = &self.schedules[s].names;
+                let x = self.schedules[s].amount;
+                let mut guard = vec![(super::fold(from), -x), (super::fold(to), x)];
+                guard.sort();
+                self.entries[n].guard = guard;
             }
             self.schedules[s].posted_through = Some(today);
         }
@@ -80,6 +87,10 @@ impl Book {
             name: name.to_owned(),
             from: spec.from,
             to: spec.to,
+            names: (
+                self.accounts[spec.from].name.clone(),
+                self.accounts[spec.to].name.clone(),
+            ),
             amount: spec.amount,
             day: spec.day.unwrap_or(LAST_DAY),
             yearly: spec.yearly,
@@ -228,6 +239,10 @@ impl Book {
         let mut wanted = self.schedules[s].clone();
         wanted.from = spec.from;
         wanted.to = spec.to;
+        wanted.names = (
+            self.accounts[spec.from].name.clone(),
+            self.accounts[spec.to].name.clone(),
+        );
         wanted.amount = spec.amount;
         if let Some(d) = spec.day {
             wanted.day = d;
