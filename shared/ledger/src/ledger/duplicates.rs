@@ -7,6 +7,7 @@ use super::codec::{GuardRec, IdemRec, Membership, TxRec, guard_points_at};
 use super::entry::{Entry, window_ms};
 use super::guards::DUPLICATE_GUARD;
 use super::idempotency::Claim;
+use super::posting::POSTED_GUARD_SECS;
 use super::*;
 use crate::keys;
 use dochiya_store::{Condition, Item, Key, WriteOp};
@@ -20,7 +21,17 @@ fn within_window<'g>(e: &Entry<'_>, guards: &'g Guards, window_ms: i64, now_ms: 
     let mut live: Vec<&GuardRec> = guards
         .iter()
         .flatten()
-        .filter(|g| (g.posted || now_ms.saturating_sub(g.recorded_at_ms) < window_ms) && e.repeats(g))
+        .filter(|g| {
+            // A posting's guard holds for its 45 days; the store may still return it
+            // after its record expired (the TTL attribute is data only).
+            let age = now_ms.saturating_sub(g.recorded_at_ms);
+            let in_force = if g.posted {
+                age < POSTED_GUARD_SECS.saturating_mul(1000)
+            } else {
+                age < window_ms
+            };
+            in_force && e.repeats(g)
+        })
         .collect();
     live.sort_by_key(|g| std::cmp::Reverse(g.recorded_at_ms));
     live.dedup_by_key(|g| g.transaction_id);

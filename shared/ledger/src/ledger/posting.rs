@@ -36,7 +36,7 @@ use dochiya_store::{Attrs, Condition, Guard, Item, Key, StoreError, Value, Write
 pub(crate) const MAX_CATCH_UP: usize = 13;
 /// How long the hand-entry guard of a posting is kept: a household enters its rent
 /// by hand within days of the date, if at all.
-const POSTED_GUARD_SECS: i64 = 45 * 24 * 3600;
+pub(super) const POSTED_GUARD_SECS: i64 = 45 * 24 * 3600;
 
 /// What one run did.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]

@@ -291,6 +291,26 @@ pub async fn recurring_voids_and_duplicates<S: Store>(store: S) {
         Err(LedgerError::ProbableDuplicate { earlier_id, .. }) => assert_eq!(earlier_id, posted_id),
         other => panic!("{other:?}"),
     }
+    // The posting's guard holds for 45 days from the posting (decision 036), whether or
+    // not the store has deleted its expired record yet: on day 44 still refused, on
+    // day 46 the same rent is a new entry. Found by the model's soak (issue 51).
+    clock.advance_seconds(44 * DAY - 5 * 3600);
+    match call!(l.record_transaction(
+        &me,
+        tx("카카오뱅크", "주거비", "500000", Some("2026-03-25"), "3월 월세")
+    )) {
+        Err(LedgerError::ProbableDuplicate { earlier_id, .. }) => assert_eq!(earlier_id, posted_id),
+        other => panic!("{other:?}"),
+    }
+    clock.advance_seconds(2 * DAY);
+    let late = record(
+        &l,
+        &me,
+        tx("카카오뱅크", "주거비", "500000", Some("2026-03-25"), "3월 월세"),
+    )
+    .await;
+    assert_ne!(late.transaction.transaction_id, posted_id);
+    assert_eq!(late.transaction.date.to_string(), "2026-03-25");
 }
 
 /// A vault in Los Angeles posts at its own midnight, not Seoul's or UTC's.
