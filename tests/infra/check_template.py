@@ -708,11 +708,12 @@ def check_post_due_iam(sam, cfn, root):
         problems.append(f"grants {sorted(granted)}, not exactly {sorted(POST_DUE_ACTIONS)}")
     if not POST_DUE_ACTIONS <= (store_actions(root) or PLANNED_STORE_ACTIONS):
         problems.append("the scheduled run's actions are not all calls the store makes")
-    # The partitions named are the ones the keys module builds.
-    keys_rs = (root / "shared/schema/src/keys.rs").read_text(encoding="utf-8")
+    # The partitions named are the ones the ledger's stored items are keyed by.
+    stored = sorted((root / "shared/ledger/src/stored").glob("*.rs"))
+    keys_rs = "".join(p.read_text(encoding="utf-8") for p in stored)
     for prefix in ("V#", "DUE#"):
         if f'format!("{prefix}{{' not in keys_rs:
-            problems.append(f"shared/schema/src/keys.rs builds no {prefix} partition key")
+            problems.append(f"shared/ledger/src/stored/ builds no {prefix} partition key")
     return problems
 
 

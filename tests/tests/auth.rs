@@ -3,8 +3,6 @@
 //!
 //! Keys are the test-only fixtures of `shared/auth/tests/fixtures`.
 
-mod e2e;
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -13,9 +11,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use crate::e2e::{Response, binary_path, send};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use e2e::{Response, binary_path, send};
 use jsonwebtoken::jwk::Jwk;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use serde_json::{Value, json};
@@ -551,7 +549,7 @@ fn in_a_real_lambda_dev_mode_is_refused_and_jwt_mode_needs_its_settings() {
 #[test]
 fn the_token_subcommand_mints_tokens_the_dev_server_accepts() {
     const SECRET: &str = "e2e-dev-secret-0123456789-abcdefghij";
-    let s = e2e::Server::start_with(&[("DOCHIYA_DEV_SECRET", SECRET)]);
+    let s = crate::e2e::Server::start_with(&[("DOCHIYA_DEV_SECRET", SECRET)]);
     let mint = |sub: &str, scopes: &str, port: u16| {
         let output = Command::new(binary_path())
             .args([

@@ -3,12 +3,10 @@
 //! and register → authorize → sign in → consent → token → tools/call → refresh → revoke
 //! works on the embedded store, with the printed dev token still accepted beside.
 
-mod e2e;
-
 use std::collections::HashMap;
 
 use base64::Engine as _;
-use e2e::{Response, Server, send};
+use crate::e2e::{Response, Server, send};
 use serde_json::{Value, json};
 
 const PROTOCOL: (&str, &str) = ("mcp-protocol-version", "2025-06-18");
@@ -88,7 +86,7 @@ fn a_client_connects_through_the_builtin_authorization_server() {
 /// On DynamoDB (moto) with the signing key in KMS (moto): the same flow, no key on disk.
 #[test]
 fn on_dynamodb_with_the_signing_key_in_kms() {
-    let mut env = e2e::dynamodb_env();
+    let mut env = crate::e2e::dynamodb_env();
     let endpoint = env[0].1.clone();
     env.push((
         "AWS_ENDPOINT_URL_KMS",
@@ -131,7 +129,7 @@ fn on_dynamodb_with_the_signing_key_in_kms() {
     );
     env.push(("DOCHIYA_TABLE", table));
     let pairs: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let created = e2e::run(&["create-table"], &pairs);
+    let created = crate::e2e::run(&["create-table"], &pairs);
     assert!(
         created.status.success(),
         "{}",

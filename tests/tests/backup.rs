@@ -1,4 +1,4 @@
-//! The full backup end to end: the two-month household (`export_book.rs`), kept by
+//! The full backup end to end: the two-month household (`book.rs`), kept by
 //! two people, recorded on the embedded store on disk; `dochiya-mcp export` writes
 //! its backup, `dochiya-mcp import` restores it into DynamoDB (moto); every read
 //! tool then gives both people the same answers there as on the embedded store.
@@ -7,14 +7,6 @@
 //! header naming someone who never kept the vault, and a vault name a person already
 //! uses for another vault are refused with a message, the target store left as it was.
 
-#[path = "tools_harness.rs"]
-mod harness;
-
-#[path = "export_book.rs"]
-mod book;
-
-mod e2e;
-
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -22,7 +14,7 @@ use std::sync::Arc;
 
 use dochiya_store_dynamodb::DynamoStore;
 use dochiya_store_embedded::EmbeddedStore;
-use harness::{Client, Harness};
+use crate::harness::{Client, Harness};
 use serde_json::{Value, json};
 
 const OWNER: &str = "backup-owner";
@@ -30,7 +22,7 @@ const PARTNER: &str = "backup-partner";
 
 /// `dochiya-mcp ARGS` with exactly `env` (nothing inherited) and `stdin`: (success, stdout, stderr).
 fn dochiya(args: &[&str], env: &[(&str, String)], stdin: &[u8]) -> (bool, Vec<u8>, String) {
-    let mut command = Command::new(e2e::binary_path());
+    let mut command = Command::new(crate::e2e::binary_path());
     for (key, _) in std::env::vars_os() {
         let key = key.to_string_lossy();
         if key.starts_with("DOCHIYA_") || key.starts_with("AWS_") {
@@ -62,7 +54,7 @@ fn dochiya(args: &[&str], env: &[(&str, String)], stdin: &[u8]) -> (bool, Vec<u8
 }
 
 fn dynamo_env(table: &str) -> Vec<(&'static str, String)> {
-    let mut env = e2e::dynamodb_env();
+    let mut env = crate::e2e::dynamodb_env();
     env.push(("DOCHIYA_TABLE", table.to_owned()));
     env
 }
@@ -125,7 +117,7 @@ async fn answers(p: &Client<'_>, ids: &[String]) -> Vec<(String, Value)> {
 async fn household_on_disk(dir: &Path) -> (Vec<String>, Vec<(String, Value)>, Vec<(String, Value)>) {
     let h = Harness::over(Arc::new(EmbeddedStore::open_in_dir(dir).expect("embedded store"))).await;
     let owner = h.person(OWNER);
-    let ids = book::record(&owner).await;
+    let ids = crate::book::record(&owner).await;
     let invite = owner.ok("share_vault", "{}").await;
     let partner = h.person(PARTNER);
     partner
@@ -146,7 +138,7 @@ async fn a_book_moves_from_the_embedded_store_to_dynamodb_with_every_answer_the_
 
     let data_dir: Vec<(&str, String)> = vec![("DOCHIYA_DATA_DIR", dir.to_string_lossy().into_owned())];
     let (ok, file, err) = dochiya(
-        &["export", "--vault", book::VAULT, "--sub", OWNER],
+        &["export", "--vault", crate::book::VAULT, "--sub", OWNER],
         &data_dir,
         b"",
     );
@@ -217,7 +209,7 @@ async fn bad_backups_are_refused_and_leave_the_store_as_it_was() {
     household_on_disk(&dir).await;
     let data_dir: Vec<(&str, String)> = vec![("DOCHIYA_DATA_DIR", dir.to_string_lossy().into_owned())];
     let (ok, file, err) = dochiya(
-        &["export", "--sub", OWNER, "--vault", book::VAULT],
+        &["export", "--sub", OWNER, "--vault", crate::book::VAULT],
         &data_dir,
         b"",
     );
@@ -265,7 +257,7 @@ async fn bad_backups_are_refused_and_leave_the_store_as_it_was() {
         Arc::new(dochiya_domain::SystemClock),
         dochiya_ledger::LedgerConfig::default(),
     );
-    let new_vault = dochiya_ledger::ledger::NewVault {
+    let new_vault = dochiya_ledger::api::NewVault {
         name: "우리집".into(),
         currency: None,
         time_zone: None,

@@ -3,14 +3,12 @@
 //! SIGKILL mid-stream, a restart on the same data directory, and every acknowledged entry
 //! is there, replays as itself, and the balances add up to exactly the stored entries.
 
-mod e2e;
-
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use e2e::{Server, send};
+use crate::e2e::{Server, send};
 use serde_json::{Value, json};
 
 const PROTOCOL: (&str, &str) = ("mcp-protocol-version", "2025-06-18");

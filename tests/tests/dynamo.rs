@@ -6,14 +6,12 @@
 //!   member's own partition;
 //! - idempotency records carry their TTL (`expiresAt`, epoch seconds, ~7 days out).
 
-mod e2e;
-
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use e2e::{Response, Server, binary_path, dynamodb_env, run};
+use crate::e2e::{Response, Server, binary_path, dynamodb_env, run};
 use serde_json::{Value, json};
 
 const PROTOCOL: (&str, &str) = ("mcp-protocol-version", "2025-06-18");

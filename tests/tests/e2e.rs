@@ -1,7 +1,7 @@
 //! Helpers for the end-to-end tests: start the built server, speak HTTP to it.
 //!
-//! Included as a module (`mod e2e;`) by each test that runs the binary. Those tests
-//! belong to the `dochiya-mcp` package (functions/mcp/Cargo.toml), so Cargo builds the
+//! A module of the end-to-end test binary (`tests/tests/main.rs`), used by each test
+//! that runs the server. Those tests belong to the `dochiya-mcp` package (functions/mcp/Cargo.toml), so Cargo builds the
 //! binary for them and names it in `CARGO_BIN_EXE_dochiya-mcp`: a test never runs a
 //! stale binary left from an earlier build. [`Server::start`] runs it on a free port
 //! (`DOCHIYA_PORT=0`; the binary prints the address it bound) with its own temporary
@@ -9,7 +9,9 @@
 //! client over a raw socket, so a test controls every header byte (no `Accept` unless
 //! the test sends one).
 
-#![allow(dead_code)] // each test file uses a different part of these helpers
+// Without the moto feature the modules that need moto are left out, and with them the
+// only users of some helpers.
+#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

@@ -1,4 +1,4 @@
-//! `export_transactions` on the two-month household (`export_book.rs`), checked by
+//! `export_transactions` on the two-month household (`book.rs`), checked by
 //! the tools the ledger world uses: `hledger check` and `bean-check` accept the
 //! files, `hledger bal` equals get_balances for every account, and the CSV read
 //! back with Python's csv module sums to the same balances.
@@ -8,17 +8,11 @@
 //! Run without them, the checks that need a tool say so loudly and stop there;
 //! under CI or with that variable set, a missing tool fails the test.
 
-#[path = "tools_harness.rs"]
-mod harness;
-
-#[path = "export_book.rs"]
-mod book;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use harness::{Client, Harness};
+use crate::harness::{Client, Harness};
 use serde_json::{Value, json};
 
 /// Every page of an export, concatenated, and the number of pages.
@@ -129,9 +123,9 @@ fn temp_file(name: &str, text: &str) -> PathBuf {
 async fn the_household_exports_in_three_formats_that_their_tools_accept() {
     let h = Harness::new().await;
     let p = h.person("export-household");
-    let ids = book::record(&p).await;
+    let ids = crate::book::record(&p).await;
     let expected = balances(&p, "2026-02-28").await;
-    for (name, balance) in book::FEBRUARY_END {
+    for (name, balance) in crate::book::FEBRUARY_END {
         assert_eq!(expected[*name].1, *balance, "{name}: the hand computation");
     }
 
@@ -258,7 +252,7 @@ async fn the_household_exports_in_three_formats_that_their_tools_accept() {
 async fn pages_join_into_the_whole_file_and_bad_requests_say_what_to_send() {
     let h = Harness::new().await;
     let p = h.person("export-pages");
-    book::record(&p).await;
+    crate::book::record(&p).await;
     let (whole, pages) = export(&p, json!({"format": "hledger"})).await;
     assert_eq!(pages, 1);
     let one = p
@@ -440,7 +434,7 @@ fn hledger_sum(hledger: &Path, file: &str, query: &[&str]) -> String {
 async fn exports_keep_groups_and_tags_as_the_reports_count_them() {
     let h = Harness::new().await;
     let p = h.person("export-groups");
-    book::record(&p).await;
+    crate::book::record(&p).await;
     add_groups_and_tags(&p).await;
     let groups = spending(&p, true, None).await;
     let trip = spending(&p, false, Some("제주 여행")).await;

@@ -2,17 +2,14 @@
 //! string arguments, look-alike names, totals past 64 bits. The local server's
 //! socket limits are probed end to end in `local_limits.rs`.
 
-#[path = "tools_harness.rs"]
-mod harness;
-
-use harness::{Client, Harness};
+use crate::harness::{Client, Harness};
 use serde_json::json;
 
 /// The largest single amount (decision 013), as text.
 const BIG: &str = "9000000000000000";
 
 /// One split moving 10 × [`BIG`] (9e16) from `from` to `to` on `date`.
-async fn move_big(p: &Client<'_>, from: &str, to: &str, date: &str, key: &str) -> harness::Outcome {
+async fn move_big(p: &Client<'_>, from: &str, to: &str, date: &str, key: &str) -> crate::harness::Outcome {
     let lines = |account: &str| {
         (0..10)
             .map(|_| json!({"account": account, "amount": BIG}))
@@ -221,7 +218,7 @@ async fn a_backdated_write_that_overflows_a_month_is_refused_and_stores_nothing(
     );
     assert_eq!(late["transactions"][0]["memo"], "late-49");
     let balances = p.ok("get_balances", "{}").await;
-    let deposit = harness::balances_by_name(&balances)
+    let deposit = crate::harness::balances_by_name(&balances)
         .into_iter()
         .find(|(name, _)| name == "예금");
     assert_eq!(
@@ -408,7 +405,7 @@ async fn a_megabyte_in_any_argument_is_refused_quoting_at_most_64_characters() {
 #[tokio::test]
 async fn a_megabyte_in_a_request_is_refused_quoting_at_most_64_characters() {
     // The app as assembled: its prompts and views are served.
-    let dir = harness::DataDir::new("megabyte-requests");
+    let dir = crate::harness::DataDir::new("megabyte-requests");
     let h = Harness::assembled(&dir.0).await;
     let token = h.person("megabyte-requests").token;
     let huge = "x".repeat(1_000_000);
@@ -466,7 +463,7 @@ async fn a_megabyte_in_a_request_is_refused_quoting_at_most_64_characters() {
             legacy("tools/list", format!(r#"{{"cursor":"{huge}"}}"#)),
         ),
     ] {
-        let (status, json) = h.post(Some(&token), harness::LEGACY, &body).await;
+        let (status, json) = h.post(Some(&token), crate::harness::LEGACY, &body).await;
         check(what, status, &json.to_string());
     }
     // The modern generation: the version claimed in `_meta`, and a name its header disagrees with.
@@ -592,7 +589,7 @@ fn without_placeholder(value: &serde_json::Value) -> serde_json::Value {
 /// account name of one line with no control or text-direction character.
 #[tokio::test]
 async fn prompt_arguments_are_checked_like_tool_arguments() {
-    let dir = harness::DataDir::new("prompt-arguments");
+    let dir = crate::harness::DataDir::new("prompt-arguments");
     let h = Harness::assembled(&dir.0).await;
     let token = h.person("prompts").token;
     let get = |prompt: &str, arguments: serde_json::Value| {
@@ -611,7 +608,11 @@ async fn prompt_arguments_are_checked_like_tool_arguments() {
         ("import_statement", json!({"account": "카드\u{0007}"})),
     ] {
         let (_, answer) = h
-            .post(Some(&token), harness::LEGACY, &get(prompt, arguments.clone()))
+            .post(
+                Some(&token),
+                crate::harness::LEGACY,
+                &get(prompt, arguments.clone()),
+            )
             .await;
         if answer["error"]["code"] != -32602 {
             accepted.push(format!("{prompt} {arguments}"));
@@ -621,7 +622,7 @@ async fn prompt_arguments_are_checked_like_tool_arguments() {
     let (_, answer) = h
         .post(
             Some(&token),
-            harness::LEGACY,
+            crate::harness::LEGACY,
             &get("monthly_review", json!({"month": "2026-02", "language": null})),
         )
         .await;

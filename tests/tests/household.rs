@@ -15,10 +15,7 @@
 //! - Net worth at March end: 3,417,500 − 37,000 = 3,380,500
 //!   (= equity 500,000 + income 3,000,000 − expenses 119,500).
 
-#[path = "tools_harness.rs"]
-mod harness;
-
-use harness::{Client, Harness, balances_by_name};
+use crate::harness::{Client, Harness, balances_by_name};
 use serde_json::{Value, json};
 
 fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
@@ -546,29 +543,30 @@ async fn a_budget_month() {
     a_budget_month_on(Harness::new().await).await;
 }
 
-/// The same budget month with the ledger over DynamoDB (the local moto server).
-#[cfg(feature = "moto")]
-#[tokio::test]
-async fn a_budget_month_on_dynamodb() {
-    use dochiya_store_dynamodb::{DynamoStore, TableCreation, create_table, load_client};
-    assert!(
-        std::env::var_os("AWS_ENDPOINT_URL_DYNAMODB").is_some(),
-        "AWS_ENDPOINT_URL_DYNAMODB is not set: this test needs the local moto server that tests/run.sh starts"
-    );
-    let client = load_client().await;
-    let table = format!(
-        "household-budgets-{}-{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0)
-    );
-    assert_eq!(
-        create_table(&client, &table).await.expect("create table"),
-        TableCreation::Created
-    );
-    a_budget_month_on(Harness::over(std::sync::Arc::new(DynamoStore::new(client, table))).await).await;
+dochiya_testkit::moto_only! {
+    /// The same budget month with the ledger over DynamoDB (the local moto server).
+    #[tokio::test]
+    async fn a_budget_month_on_dynamodb() {
+        use dochiya_store_dynamodb::{DynamoStore, TableCreation, create_table, load_client};
+        assert!(
+            std::env::var_os("AWS_ENDPOINT_URL_DYNAMODB").is_some(),
+            "AWS_ENDPOINT_URL_DYNAMODB is not set: this test needs the local moto server that tests/run.sh starts"
+        );
+        let client = load_client().await;
+        let table = format!(
+            "household-budgets-{}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or(0)
+        );
+        assert_eq!(
+            create_table(&client, &table).await.expect("create table"),
+            TableCreation::Created
+        );
+        a_budget_month_on(Harness::over(std::sync::Arc::new(DynamoStore::new(client, table))).await).await;
+    }
 }
 
 // ============================================================ record_transactions

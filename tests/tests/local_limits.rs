@@ -7,13 +7,11 @@
 //! under a second; the client waits far longer than the deadline before giving up,
 //! so a probe fails only when the server holds the connection.
 
-mod e2e;
-
 use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
-use e2e::Server;
+use crate::e2e::Server;
 
 /// Far past the server's deadline: reaching it means the server held the socket.
 const CLIENT_PATIENCE: Duration = Duration::from_secs(8);
@@ -152,7 +150,7 @@ fn a_declared_length_over_the_limit_is_413_before_the_body_is_read() {
     let mut big = br#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":""#.to_vec();
     big.resize(4 * 1024 * 1024, b'a');
     for _ in 0..5 {
-        let r = e2e::send(
+        let r = crate::e2e::send(
             s.port,
             "POST",
             "/mcp",
@@ -195,7 +193,7 @@ fn connections_over_the_cap_are_closed_at_once() {
     // Freed slots are reused (the server notices the closes at once; allow a moment).
     let mut answered = false;
     for _ in 0..50 {
-        if let Ok(r) = e2e::send(s.port, "GET", "/.well-known/oauth-protected-resource", &[], b"")
+        if let Ok(r) = crate::e2e::send(s.port, "GET", "/.well-known/oauth-protected-resource", &[], b"")
             && r.status == 200
         {
             answered = true;
@@ -249,7 +247,7 @@ fn accept_failures_back_off_and_are_logged_at_most_once_a_second() {
     // 48 descriptors: the runtime and store take a handful, so 60 clients exhaust them.
     let mut child = Command::new("sh")
         .args(["-c", "ulimit -n 48 && exec \"$0\""])
-        .arg(e2e::binary_path())
+        .arg(crate::e2e::binary_path())
         .env_clear()
         .env("DOCHIYA_PORT", "0")
         .env("DOCHIYA_DATA_DIR", &data_dir)
@@ -307,7 +305,7 @@ fn accept_failures_back_off_and_are_logged_at_most_once_a_second() {
     // Descriptors free again: the server serves (the idle ones time out or close).
     let mut answered = false;
     for _ in 0..100 {
-        if e2e::send(port, "GET", "/.well-known/oauth-protected-resource", &[], b"")
+        if crate::e2e::send(port, "GET", "/.well-known/oauth-protected-resource", &[], b"")
             .is_ok_and(|r| r.status == 200)
         {
             answered = true;

@@ -1,9 +1,7 @@
 //! The built `dochiya-mcp` over raw HTTP: every HTTP and negotiation rule of the protocol
 //! layer as a client sees it (docs/design.md §2, docs/protocol.md §12).
 
-mod e2e;
-
-use e2e::{Response, Server};
+use crate::e2e::{Response, Server};
 use serde_json::{Value, json};
 
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"e2e","version":"1"}}"#;

@@ -2,9 +2,7 @@
 //! running server accepts, bad arguments get the usage, `create-table` needs a table name.
 //! (`create-table` against a real table is in dynamo.rs, with the other moto tests.)
 
-mod e2e;
-
-use e2e::{Server, run};
+use crate::e2e::{Server, run};
 use serde_json::json;
 
 fn list_vaults(s: &Server, bearer: &str) -> (u16, serde_json::Value) {

@@ -11,15 +11,13 @@
 //! in two vaults. As of 2026-05-16T00:00Z the rent's 03-15, 04-15 and 05-15 are due,
 //! each on its date; the fee's 05-20 is not.
 
-mod e2e;
-
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use dochiya_domain::{AccountKind, Decimal, LocalDate, ManualClock, PersonId, VaultId};
-use dochiya_ledger::ledger::{NewAccount, NewVault, RecurringInput, TransactionQuery};
+use dochiya_ledger::api::{NewAccount, NewVault, RecurringInput, TransactionQuery};
 use dochiya_ledger::{Ledger, LedgerConfig};
 use dochiya_store::{Query, SkRange, Store};
 use serde_json::{Value, json};
@@ -156,7 +154,7 @@ async fn post_due_subcommand_posts_what_was_due_at_the_given_time() {
     let env = [("DOCHIYA_DATA_DIR", dir_text.as_str())];
     let at = ["post-due", "--at", "2026-05-16T00:00:00Z"];
     for expected in [summary(3, 1), summary(0, 0)] {
-        let out = e2e::run(&at, &env);
+        let out = crate::e2e::run(&at, &env);
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(
             out.status.success(),
@@ -213,7 +211,7 @@ async fn post_due_goes_on_past_a_failing_vault_and_exits_zero() {
         ("2026-05-16T01:00:00Z", (0, 0, 0, 1)),
     ];
     for (at, (posted, vaults, failed, deferred)) in runs {
-        let out = e2e::run(&["post-due", "--at", at], &env);
+        let out = crate::e2e::run(&["post-due", "--at", at], &env);
         let (stdout, stderr) = (
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr),
@@ -310,7 +308,7 @@ async fn the_local_server_posts_on_its_timer() {
         );
         book(&l, &who, "월세", 15, "2026-03-01").await
     };
-    let mut child = Command::new(e2e::binary_path())
+    let mut child = Command::new(crate::e2e::binary_path())
         .env_clear()
         .env("DOCHIYA_DATA_DIR", &dir)
         .env("DOCHIYA_PORT", "0")
@@ -371,7 +369,7 @@ async fn the_local_server_posts_on_its_timer() {
 
 // ---------------------------------------------------------------- Lambda on moto
 
-#[cfg(feature = "moto")]
+dochiya_testkit::moto_only! {
 mod lambda {
     use super::*;
     use std::io::{Read, Write};
@@ -465,7 +463,7 @@ mod lambda {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_scheduled_function_posts_only_what_is_due_on_dynamodb() {
         let table = format!("e2e-scheduled-{}", std::process::id());
-        let env = e2e::dynamodb_env();
+        let env = crate::e2e::dynamodb_env();
         let client = dochiya_store_dynamodb::load_client().await;
         dochiya_store_dynamodb::create_table(&client, &table)
             .await
@@ -474,7 +472,7 @@ mod lambda {
         let (rent, fee) = set_up(Arc::clone(&store)).await;
         // The schedule's event twice (the second an overlap or a retry), then one it never sends.
         let (port, answers) = runtime_api(vec![EVENT.into(), EVENT.into(), "{}".into()]);
-        let mut child = Command::new(e2e::binary_path())
+        let mut child = Command::new(crate::e2e::binary_path())
             .env_clear()
             .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
             .env("DOCHIYA_TABLE", &table)
@@ -513,4 +511,5 @@ mod lambda {
         assert_eq!(entries(Arc::clone(&store), &rent).await, rent_rows());
         assert_eq!(entries(store, &fee).await, vec![]);
     }
+}
 }

@@ -4,13 +4,10 @@
 //!
 //! The `tools/list` snapshot lives in `tools_list.snapshot.json` beside this file.
 //! After an intended change to a tool's declaration, regenerate it with
-//! `DOCHIYA_UPDATE_SNAPSHOTS=1 cargo test -p dochiya-mcp --test tools tools_list_is_stable`
+//! `DOCHIYA_UPDATE_SNAPSHOTS=1 cargo test -p dochiya-mcp --test e2e tools::tools_list_is_stable`
 //! and review the diff.
 
-#[path = "tools_harness.rs"]
-mod harness;
-
-use harness::{Client, Harness, LEGACY, balances_by_name};
+use crate::harness::{Client, Harness, LEGACY, balances_by_name};
 use serde_json::{Value, json};
 
 /// The household of docs/tools.md: 우리집 with its accounts; 카카오뱅크 opens with 1,000,000 won on 2026-02-28.

@@ -2,10 +2,7 @@
 //! embedded store in a data directory, system clock, dev auth with the app's own
 //! generated secret, and a token minted the way `dochiya-mcp token` mints one.
 
-#[path = "tools_harness.rs"]
-mod harness;
-
-use harness::{DataDir, Harness};
+use crate::harness::{DataDir, Harness};
 use serde_json::json;
 
 #[tokio::test]

@@ -3,11 +3,8 @@
 //! gets `_meta.ui` on `spending_report`, `budget_report` and `card_bill` (in `tools/list` and on their
 //! results) and the views by `resources/read` (decision 042).
 
-#[path = "tools_harness.rs"]
-mod harness;
-
+use crate::harness::{DataDir, Harness};
 use dochiya_tools::views;
-use harness::{DataDir, Harness};
 use serde_json::{Value, json};
 
 const UI: &str =

@@ -11,7 +11,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use dochiya_domain::{Decimal, LocalDate, PersonId, SystemClock};
-use dochiya_ledger::ledger::{BatchEntry, ExportFormat, ExportRequest, NewAccount, NewBatch, NewVault};
+use dochiya_ledger::api::{BatchEntry, NewAccount, NewBatch, NewVault};
+use dochiya_ledger::portability::export::{ExportFormat, ExportRequest};
 use dochiya_ledger::{Ledger, LedgerConfig};
 use dochiya_store_embedded::EmbeddedStore;
 

@@ -817,7 +817,7 @@ const DUE_VAULTS: usize = 20;
 /// says so) and never opened since; then one run, counted, and the same per 1,000.
 async fn scheduled_run(rig: &Rig) -> Result<(), Failure> {
     use dochiya_domain::{AccountKind, Clock as _, Decimal, LocalDate, ManualClock, PersonId, VaultZone};
-    use dochiya_ledger::ledger::{NewAccount, NewVault, RecurringInput};
+    use dochiya_ledger::api::{NewAccount, NewVault, RecurringInput};
     let now = SystemClock.now();
     let today = VaultZone::seoul().date_at(now).to_string();
     let (_, _, day) = ymd(&today)?;
@@ -885,7 +885,7 @@ async fn scheduled_run(rig: &Rig) -> Result<(), Failure> {
         sdk_text(&sdk)
     );
     // Linear in the vaults due but for the 64 shard queries, which any run makes.
-    let shards = u64::from(dochiya_ledger::keys::DUE_SHARDS);
+    let shards = u64::from(dochiya_ledger::stored::keys::DUE_SHARDS);
     let per = |n: u64, fixed: u64| fixed + (n.saturating_sub(fixed)) * 1_000 / DUE_VAULTS as u64;
     let scaled: BTreeMap<String, u64> = sdk
         .iter()

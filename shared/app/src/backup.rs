@@ -6,8 +6,9 @@ use std::fmt;
 use std::sync::Arc;
 
 use dochiya_domain::{PersonId, SystemClock};
-use dochiya_ledger::ledger::{Backup, BackupError};
-use dochiya_ledger::{Ledger, LedgerConfig, LedgerError};
+use dochiya_ledger::api::LedgerError;
+use dochiya_ledger::portability::backup::{Backup, BackupError};
+use dochiya_ledger::{Ledger, LedgerConfig};
 
 use crate::{AppConfig, StartupError, assemble, logging};
 
@@ -129,7 +130,7 @@ fn access_summary(backup: &Backup) -> Result<String, BackupError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dochiya_ledger::Entity;
+    use dochiya_ledger::api::Entity;
     use dochiya_store::StoreError;
 
     #[test]

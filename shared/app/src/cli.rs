@@ -56,59 +56,75 @@ usage: dochiya-mcp [serve] [--port N]
        dochiya-mcp post-due [--at 2026-03-15T00:00:00Z] [--max-vaults N]
 Configuration is read from DOCHIYA_* environment variables (see README).";
 
+/// The subcommands, each as the first argument.
+const SUBCOMMANDS: [&str; 7] = [
+    "serve",
+    "token",
+    "create-table",
+    "export",
+    "import",
+    "post-due",
+    "help",
+];
+
 /// Parse the arguments after the program name.
 pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String> {
-    let mut args = args.into_iter().peekable();
-    let sub = match args.peek().map(String::as_str) {
-        Some("serve") | Some("token") | Some("create-table") | Some("export") | Some("import")
-        | Some("post-due") | Some("help") => args.next(),
-        Some("-h") | Some("--help") => return Ok(Command::Help),
-        _ => None,
-    };
-    let mut port = None;
-    let mut subject = None;
-    let mut name = None;
-    let mut scopes = None;
-    let mut vault = None;
-    let mut persons = Vec::new();
-    let mut at = None;
-    let mut max_vaults = None;
-    let mut check = false;
-    while let Some(arg) = args.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f.to_owned(), Some(v.to_owned())),
-            _ => (arg.clone(), None),
-        };
-        let mut value = || {
-            inline
-                .clone()
-                .or_else(|| args.next())
-                .ok_or_else(|| format!("{flag} needs a value"))
-        };
-        match flag.as_str() {
-            "--port" => port = Some(crate::config::parse_port(&value()?)?),
-            "--sub" => subject = Some(value()?),
-            "--name" => name = Some(value()?),
-            "--scopes" => scopes = Some(value()?),
-            "--vault" => vault = Some(value()?),
-            "--person" => {
-                let v = value()?;
+    let mut parser = lexopt::Parser::from_args(args);
+    // Only the first argument can name a subcommand; a later word is an unknown argument.
+    let sub = parser
+        .raw_args()
+        .map_err(message)?
+        .next_if(|first| first.to_str().is_some_and(|f| SUBCOMMANDS.contains(&f)))
+        .and_then(|sub| sub.into_string().ok());
+    let flags = read_flags(&mut parser)?;
+    command(sub.as_deref(), flags)
+}
+
+/// The flags as given, before they are checked against the subcommand.
+#[derive(Default)]
+struct Flags {
+    port: Option<u16>,
+    subject: Option<String>,
+    name: Option<String>,
+    scopes: Option<String>,
+    vault: Option<String>,
+    persons: Vec<(String, String)>,
+    at: Option<jiff::Timestamp>,
+    max_vaults: Option<usize>,
+    check: bool,
+    /// `-h` or `--help` came before anything wrong: usage, whatever else was given.
+    help: bool,
+}
+
+/// Read every flag (`--flag value` or `--flag=value`); stop at `-h`/`--help`.
+fn read_flags(parser: &mut lexopt::Parser) -> Result<Flags, String> {
+    use lexopt::Arg::{Long, Short};
+    let mut flags = Flags::default();
+    while let Some(arg) = parser.next().map_err(message)? {
+        match arg {
+            Long("port") => flags.port = Some(crate::config::parse_port(&value(parser)?)?),
+            Long("sub") => flags.subject = Some(value(parser)?),
+            Long("name") => flags.name = Some(value(parser)?),
+            Long("scopes") => flags.scopes = Some(value(parser)?),
+            Long("vault") => flags.vault = Some(value(parser)?),
+            Long("person") => {
+                let v = value(parser)?;
                 match v.split_once('=') {
                     Some((old, new)) if !old.is_empty() && !new.is_empty() => {
-                        persons.push((old.to_owned(), new.to_owned()))
+                        flags.persons.push((old.to_owned(), new.to_owned()))
                     }
                     _ => return Err(format!("--person needs OLD_SUB=NEW_SUB, not {v:?}")),
                 }
             }
-            "--at" => {
-                let v = value()?;
-                at = Some(v.parse::<jiff::Timestamp>().map_err(|_| {
+            Long("at") => {
+                let v = value(parser)?;
+                flags.at = Some(v.parse::<jiff::Timestamp>().map_err(|_| {
                     format!("--at needs an RFC 3339 time such as 2026-03-15T00:00:00Z, not {v:?}")
                 })?);
             }
-            "--max-vaults" => {
-                let v = value()?;
-                max_vaults = Some(
+            Long("max-vaults") => {
+                let v = value(parser)?;
+                flags.max_vaults = Some(
                     v.parse::<usize>()
                         .ok()
                         .filter(|n| (1..=100_000).contains(n))
@@ -117,18 +133,62 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
                         })?,
                 );
             }
-            "--check" if inline.is_none() => check = true,
-            "-h" | "--help" => return Ok(Command::Help),
-            other => return Err(format!("unknown argument {other:?}")),
+            Long("check") => flags.check = true,
+            Short('h') | Long("help") => {
+                flags.help = true;
+                break;
+            }
+            other => return Err(message(other.unexpected())),
         }
     }
-    if vault.is_some() && sub.as_deref() != Some("export") {
+    Ok(flags)
+}
+
+/// The value of the flag just read.
+fn value(parser: &mut lexopt::Parser) -> Result<String, String> {
+    let value = parser.value().map_err(message)?;
+    value
+        .into_string()
+        .map_err(|v| format!("{:?} is not UTF-8", v.to_string_lossy()))
+}
+
+/// The parser's refusals in our words (the same words as before it was used).
+fn message(error: lexopt::Error) -> String {
+    match error {
+        lexopt::Error::MissingValue { option: Some(option) } => format!("{option} needs a value"),
+        lexopt::Error::UnexpectedOption(option) => format!("unknown argument {option:?}"),
+        lexopt::Error::UnexpectedValue { option, .. } => format!("{option} takes no value"),
+        lexopt::Error::UnexpectedArgument(argument) => {
+            format!("unknown argument {:?}", argument.to_string_lossy())
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The command `sub` names, with the flags that belong to it (and no others).
+fn command(sub: Option<&str>, flags: Flags) -> Result<Command, String> {
+    if flags.help {
+        return Ok(Command::Help);
+    }
+    let Flags {
+        port,
+        subject,
+        name,
+        scopes,
+        vault,
+        persons,
+        at,
+        max_vaults,
+        check,
+        help: _,
+    } = flags;
+    if vault.is_some() && sub != Some("export") {
         return Err("--vault belongs to `export`".to_owned());
     }
-    if (!persons.is_empty() || check) && sub.as_deref() != Some("import") {
+    if (!persons.is_empty() || check) && sub != Some("import") {
         return Err("--person and --check belong to `import`".to_owned());
     }
-    if (at.is_some() || max_vaults.is_some()) && sub.as_deref() != Some("post-due") {
+    if (at.is_some() || max_vaults.is_some()) && sub != Some("post-due") {
         return Err("--at and --max-vaults belong to `post-due`".to_owned());
     }
     let only_port = |cmd: &str| {
@@ -140,7 +200,7 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String>
             Ok(())
         }
     };
-    match sub.as_deref() {
+    match sub {
         None | Some("serve") => only_port("serve").map(|()| Command::Serve { port }),
         Some("token") => Ok(Command::Token {
             sub: subject.unwrap_or_else(|| crate::assemble::STARTUP_TOKEN_SUBJECT.to_owned()),
@@ -234,6 +294,39 @@ mod tests {
         );
         assert_eq!(p(&["create-table"]), Ok(Command::CreateTable));
         assert_eq!(p(&["--help"]), Ok(Command::Help));
+    }
+
+    /// Where a parser reads differently from splitting by hand: `--` ends the flags (what
+    /// follows is an argument, refused), a subcommand counts only first, a flag that takes
+    /// no value refuses one, and a value may start with `-`.
+    #[test]
+    fn the_command_line_reads_as_getopt_does() {
+        assert_eq!(p(&["--"]), Ok(Command::Serve { port: None }));
+        assert_eq!(
+            p(&["--", "--port", "1"]),
+            Err("unknown argument \"--port\"".into())
+        );
+        assert_eq!(
+            p(&["--port", "1", "token"]),
+            Err("unknown argument \"token\"".into())
+        );
+        assert_eq!(p(&["serve", "extra"]), Err("unknown argument \"extra\"".into()));
+        assert_eq!(p(&["-x"]), Err("unknown argument \"-x\"".into()));
+        assert_eq!(
+            p(&["import", "--check=yes"]),
+            Err("--check takes no value".into())
+        );
+        assert_eq!(
+            p(&["token", "--sub", "-h"]),
+            Ok(Command::Token {
+                sub: "-h".into(),
+                name: None,
+                scopes: "ledger:read ledger:write".into(),
+                port: None
+            })
+        );
+        assert_eq!(p(&["--help", "--bogus"]), Ok(Command::Help));
+        assert_eq!(p(&["-h"]), Ok(Command::Help));
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub enum RunError {
     Event(String),
     /// The ledger failed (the store, or a bug); what was posted stays posted.
     #[error("posting due recurring entries")]
-    Ledger(#[from] dochiya_ledger::LedgerError),
+    Ledger(#[from] dochiya_ledger::api::LedgerError),
 }
 
 /// The time a scheduler invocation is for: `scheduledTime` (RFC 3339), which the

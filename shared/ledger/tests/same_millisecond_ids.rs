@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use dochiya_domain::{AccountKind, Decimal, Entropy, ManualClock, PersonId};
-use dochiya_ledger::ledger::{NewAccount, NewTransaction, NewVault};
+use dochiya_ledger::api::{NewAccount, NewTransaction, NewVault};
 use dochiya_ledger::{Ledger, LedgerConfig};
 use dochiya_testkit::memory::MemoryStore;
 

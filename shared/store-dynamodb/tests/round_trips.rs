@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use dochiya_domain::{AccountKind, Decimal, LocalDate, YearMonth};
-use dochiya_ledger::ledger::{
+use dochiya_ledger::api::{
     FlowKind, NewAccount, NewTransaction, NewVault, ReportBy, ReportRequest, SnapshotInput, TransactionQuery,
 };
 use dochiya_testkit::contract::ledger_suite::{fresh_person, ledger_over};

@@ -8,3 +8,18 @@
 pub mod contract;
 pub mod memory;
 pub mod testing;
+
+/// Keeps the items inside only when this crate's `moto` feature is on: the tests that
+/// need the moto server, inside a test target that also runs without it.
+#[cfg(feature = "moto")]
+#[macro_export]
+macro_rules! moto_only {
+    ($($item:item)*) => { $($item)* };
+}
+
+/// Keeps the items inside only when this crate's `moto` feature is on (it is off).
+#[cfg(not(feature = "moto"))]
+#[macro_export]
+macro_rules! moto_only {
+    ($($item:item)*) => {};
+}

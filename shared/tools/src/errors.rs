@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 
-use dochiya_ledger::{EditShape, Entity, ErrorKind, Field, LedgerError, Side};
+use dochiya_ledger::api::{EditShape, Entity, ErrorKind, Field, LedgerError, Side};
 use dochiya_protocol::ToolError;
 use dochiya_quote::quote;
 

@@ -3,8 +3,8 @@
 
 use std::borrow::Cow;
 
-use dochiya_ledger::Field;
-use dochiya_ledger::ledger::{EditLines, SplitLine};
+use dochiya_ledger::api::Field;
+use dochiya_ledger::api::{EditLines, SplitLine};
 use schemars::JsonSchema;
 use serde::Deserialize;
 

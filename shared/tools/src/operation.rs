@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use dochiya_domain::PersonId;
-use dochiya_ledger::{Field, Ledger, LedgerError};
+use dochiya_ledger::Ledger;
+use dochiya_ledger::api::{Field, LedgerError};
 use dochiya_protocol::{Principal, Tool, ToolAnnotations, ToolError, ToolSpec};
 use schemars::JsonSchema;
 use serde::Serialize;

@@ -3,16 +3,15 @@
 //! (decision 049): a result the schema forbids is an internal error naming the tool,
 //! where in the result and which schema keyword, never a result a client refuses.
 //!
-//! On in debug builds with the `check-output` feature (the test builds of the crates
-//! that run tools turn it on through their dev-dependencies) and in this crate's own
-//! unit tests; the release build compiles the no-op below and links no validator.
+//! On in every debug build (tests, examples, `cargo run`); the release build compiles the
+//! no-op below and links no validator.
 
 use dochiya_protocol::ToolError;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
 /// A result its tool's published output schema forbids.
-#[cfg(all(debug_assertions, any(test, feature = "check-output")))]
+#[cfg(debug_assertions)]
 #[derive(Debug, thiserror::Error)]
 #[error("{tool}: structuredContent does not match its published outputSchema: {}", problems.join("; "))]
 pub(crate) struct OutputAgainstSchema {
@@ -23,11 +22,11 @@ pub(crate) struct OutputAgainstSchema {
 }
 
 /// The published output schema of one tool, compiled on first use.
-#[cfg(all(debug_assertions, any(test, feature = "check-output")))]
+#[cfg(debug_assertions)]
 #[derive(Debug)]
 pub(crate) struct OutputCheck(std::sync::OnceLock<Result<jsonschema::Validator, String>>);
 
-#[cfg(all(debug_assertions, any(test, feature = "check-output")))]
+#[cfg(debug_assertions)]
 impl OutputCheck {
     /// A check whose schema is compiled on its first result.
     pub(crate) fn new() -> Self {
@@ -73,11 +72,11 @@ impl OutputCheck {
 }
 
 /// Nothing to check in a release build.
-#[cfg(not(all(debug_assertions, any(test, feature = "check-output"))))]
+#[cfg(not(debug_assertions))]
 #[derive(Debug)]
 pub(crate) struct OutputCheck;
 
-#[cfg(not(all(debug_assertions, any(test, feature = "check-output"))))]
+#[cfg(not(debug_assertions))]
 impl OutputCheck {
     /// No check.
     pub(crate) const fn new() -> Self {

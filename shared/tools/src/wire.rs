@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 
 use dochiya_domain::{AccountId, Every, LocalDate, Money, TransactionId, VaultId, YearMonth};
-use dochiya_ledger::ledger as lt;
+use dochiya_ledger::api as lt;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
 

@@ -7,9 +7,9 @@
 //! about an argument with each tool's argument names and falls back to it.
 
 use dochiya_domain::{AccountKind, Money};
-use dochiya_ledger::error::UndoBlock;
-use dochiya_ledger::ledger::{Stuck, StuckReason};
-use dochiya_ledger::{AccountShape, EditShape, Entity, LedgerError, Match, OwnerAction};
+use dochiya_ledger::api::UndoBlock;
+use dochiya_ledger::api::{AccountShape, EditShape, Entity, LedgerError, Match, OwnerAction};
+use dochiya_ledger::api::{Stuck, StuckReason};
 use dochiya_quote::quote;
 
 /// A ledger error as a model or a person reads it, with the next step to take.
@@ -674,7 +674,10 @@ mod tests {
                 tid(7)
             )
         );
-        let invalid = LedgerError::invalid(dochiya_ledger::Field::Limit, "limit must be between 1 and 200");
+        let invalid = LedgerError::invalid(
+            dochiya_ledger::api::Field::Limit,
+            "limit must be between 1 and 200",
+        );
         assert_eq!(
             describe(&invalid),
             "Invalid limit: limit must be between 1 and 200"

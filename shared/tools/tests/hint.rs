@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use dochiya_domain::{AccountKind, ManualClock, PersonId};
-use dochiya_ledger::ledger::{NewAccount, NewVault};
+use dochiya_ledger::api::{NewAccount, NewVault};
 use dochiya_ledger::{Ledger, LedgerConfig};
 use dochiya_protocol::Principal;
 use dochiya_store::Store;

@@ -18,8 +18,8 @@ use super::system_names::{Equity, SystemNames};
 use super::today::catalogue_today;
 use super::writer::{TxChange, transaction_ops};
 use super::*;
-use crate::error::{AccountShape, Entity, Field, OwnerAction};
-use crate::keys;
+use crate::api::{AccountShape, Entity, Field, OwnerAction};
+use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind, Money, Name, random_uuid};
 use dochiya_store::{Condition, Item, WriteOp};
 

@@ -9,10 +9,10 @@ use super::guards::{BUDGET_HEAD, MEMBERSHIP};
 use super::resolve::{Catalogue, catalogue, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
 use super::roster::{membership_check, vault_gone};
-use super::types::with_article;
 use super::*;
-use crate::error::Field;
-use crate::keys;
+use crate::api::Field;
+use crate::api::with_article;
+use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind, Money};
 use dochiya_store::{Condition, Guard, Item, StoreError, WriteOp};
 

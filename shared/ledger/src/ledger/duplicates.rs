@@ -9,7 +9,7 @@ use super::guards::DUPLICATE_GUARD;
 use super::idempotency::Claim;
 use super::posting::POSTED_GUARD_SECS;
 use super::*;
-use crate::keys;
+use crate::stored::keys;
 use dochiya_store::{Condition, Item, Key, WriteOp};
 
 /// The duplicate guards read for an entry, in the order of its `guard_keys`.

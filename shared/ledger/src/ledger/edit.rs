@@ -21,9 +21,9 @@ use super::today::{Later, catalogue_today, shown};
 use super::view::{not_found, versions, view};
 use super::writer::{TxChange, transaction_ops};
 use super::*;
-use crate::error::EditShape;
-use crate::error::{Field, Side};
-use crate::keys;
+use crate::api::EditShape;
+use crate::api::{Field, Side};
+use crate::stored::keys;
 use dochiya_domain::{AccountId, Decimal, Money, NameKey};
 use dochiya_store::{MAX_WRITE_OPS, StoreError};
 

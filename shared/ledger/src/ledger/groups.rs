@@ -11,10 +11,10 @@ use super::resolve::{Catalogue, catalogue, retrying};
 use super::roster::in_vault;
 use super::roster::require_owner;
 use super::roster::{commit_failed, membership_check};
-use super::types::with_article;
 use super::*;
-use crate::error::{Entity, Field, OwnerAction};
-use crate::keys;
+use crate::api::with_article;
+use crate::api::{Entity, Field, OwnerAction};
+use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind};
 use dochiya_store::{Condition, Guard, Value, WriteOp};
 

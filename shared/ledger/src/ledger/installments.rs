@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 
 use super::codec::{InstallmentPlan, PostingRec, TxRec, s, sv};
 use super::resolve::Catalogue;
-use crate::error::{Field, LedgerError};
-use crate::keys;
+use crate::api::{Field, LedgerError};
+use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind, Installments, LocalDate, Money, TransactionId, VaultId};
 use dochiya_store::{Attrs, Item, Key, Value, WriteOp};
 

@@ -38,27 +38,27 @@ mod vaults;
 mod view;
 mod writer;
 
-pub use dochiya_schema::types;
-// Schema modules that the operations below reach as `super::codec` and so on.
-use dochiya_schema::{codec, cursor, guards, minted};
+// The stored shape and shared helpers that the operations below reach as `super::codec`
+// and so on, until they name their rooms.
+use crate::core::{cursor, minted};
+use crate::portability::backup::{Backup, BackupError};
+use crate::portability::export::{ExportPage, ExportRequest};
+use crate::stored::{attrs as codec, guards};
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::error::LedgerError;
 use dochiya_domain::{Clock, Entropy, LocalDate, OsEntropy, PersonId, TransactionId, YearMonth};
 use dochiya_store::Store;
 
+// What a tool sends and gets back, named by the operations below as `super::…`.
+use crate::api::*;
 pub use accounts::MAX_ACCOUNTS;
-pub use backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError, BackupMember, Restored};
-#[doc(hidden)]
-pub use codec::without_heads;
-pub use export::{ExportFormat, ExportPage, ExportRequest, MAX_PAGE_BYTES, MAX_PAGE_ENTRIES};
+pub use backup::Restored;
 pub use posting::{DueRun, MAX_FAILURES_KEPT, PostingRun, VaultFailure, backoff_secs};
 pub use recurring::MAX_SCHEDULES;
 pub use sharing::{INVITE_LIFETIME_SECS, MAX_MEMBERS};
 pub use system_names::KOREAN_OPENING_EQUITY;
-pub use types::*;
 
 /// Settings of the ledger service.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -180,7 +180,7 @@ impl Ledger {
     }
 
     /// The caller's roster as the hint their next access token carries (decision 044):
-    /// read afresh, one query; `None` past [`dochiya_schema::hint::MAX_HINTED_VAULTS`].
+    /// read afresh, one query; `None` past [`crate::core::roster_hint::MAX_HINTED_VAULTS`].
     pub async fn roster_hint(&self, who: &PersonId) -> Result<Option<serde_json::Value>, LedgerError> {
         roster::hint(self, who).await
     }
@@ -613,7 +613,7 @@ impl Ledger {
         let at = at.min(self.clock.now());
         let through = dochiya_domain::VaultZone::utc().date_at(at).next_day();
         let mut run = DueRun::default();
-        for shard in 0..crate::keys::DUE_SHARDS {
+        for shard in 0..crate::stored::keys::DUE_SHARDS {
             posting::post_due_shard(self, shard, through, at, max_vaults, &mut run).await?;
             if run.more {
                 break;

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use super::codec::{Membership, Period, Rollup};
 use super::resolve::{Catalogue, join2, query_all};
 use super::*;
-use crate::keys;
+use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind, Money};
 use dochiya_store::Item;
 

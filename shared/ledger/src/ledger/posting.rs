@@ -23,11 +23,11 @@ use super::entry::{line_text, posted_guard_key};
 use super::guards::{ACCOUNT_EXISTS, ACCOUNT_LIVE, RECURRING_CLAIM, RECURRING_HEAD, SCHEDULE_UNCHANGED};
 use super::operations::{EntryAction, OpKind, OpStamp};
 use super::resolve::query_all;
-use super::types::{Stuck, StuckReason};
 use super::writer::TxChange;
 use super::writer::transaction_ops;
-use crate::error::{ErrorKind, LedgerError};
-use crate::keys;
+use crate::api::{ErrorKind, LedgerError};
+use crate::api::{Stuck, StuckReason};
+use crate::stored::keys;
 use dochiya_domain::{LocalDate, NameKey, VaultId};
 use dochiya_store::{Attrs, Condition, Guard, Item, Key, StoreError, Value, WriteOp, eval};
 

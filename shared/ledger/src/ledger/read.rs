@@ -7,8 +7,8 @@ use super::roster::in_vault;
 use super::sharing::recorder_named;
 use super::view::{not_found, view};
 use super::*;
-use crate::error::Field;
-use crate::keys;
+use crate::api::Field;
+use crate::stored::keys;
 use dochiya_domain::NameKey;
 use dochiya_store::Query;
 

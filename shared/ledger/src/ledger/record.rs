@@ -23,7 +23,7 @@ use super::today::{Later, accounts_of, catalogue_today, shown};
 use super::view::{direction_note, view};
 use super::writer::{TxChange, transaction_ops};
 use super::*;
-use crate::error::Field;
+use crate::api::Field;
 use dochiya_store::{Condition, Item, Key, StoreError, WriteOp};
 
 pub(super) async fn record(

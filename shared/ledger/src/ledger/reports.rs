@@ -8,8 +8,8 @@ use super::nets::{dated_later, natural, nets_and_later, scheduled};
 use super::resolve::{Catalogue, join2, query_all};
 use super::roster::in_vault;
 use super::*;
-use crate::error::Field;
-use crate::keys;
+use crate::api::Field;
+use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind, Money};
 use dochiya_store::Item;
 

@@ -8,9 +8,9 @@ use super::Ledger;
 use std::collections::BTreeMap;
 
 use super::codec::{AccountRec, Membership, archived_when};
-use super::types::AccountChoice;
-use crate::error::{Entity, LedgerError, Match};
-use crate::keys;
+use crate::api::AccountChoice;
+use crate::api::{Entity, LedgerError, Match};
+use crate::stored::keys;
 use dochiya_domain::{AccountId, LocalDate, NameKey, archived_handle, closest_names, id_shape};
 use dochiya_store::{Item, Query, SkRange, Store};
 

@@ -13,8 +13,8 @@ use super::roster::in_vault;
 use super::roster::require_owner;
 use super::roster::{commit_failed, membership_check};
 use super::*;
-use crate::error::{Entity, Field, OwnerAction};
-use crate::keys;
+use crate::api::{Entity, Field, OwnerAction};
+use crate::stored::keys;
 use dochiya_domain::Name;
 use dochiya_store::{Condition, Item, Value, WriteOp};
 

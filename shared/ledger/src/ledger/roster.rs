@@ -23,9 +23,9 @@ use super::Ledger;
 use super::codec::{EndedRec, Membership, ROSTER_VERSION as VERSION, head_next};
 use super::guards::{MEMBERSHIP, ROSTER_VERSION};
 use super::resolve::{join2, pick_vault, query_all};
-use super::types::Role;
-use crate::error::{Entity, LedgerError, OwnerAction};
-use crate::keys;
+use crate::api::Role;
+use crate::api::{Entity, LedgerError, OwnerAction};
+use crate::stored::keys;
 use dochiya_domain::{LocalDate, PersonId};
 use dochiya_store::{Condition, Guard, StoreError, Value, WriteOp};
 
@@ -138,7 +138,7 @@ impl RosterCache {
     }
 }
 
-/// Remember the roster a caller's verified token carries ([`dochiya_schema::hint`]),
+/// Remember the roster a caller's verified token carries ([`crate::core::roster_hint`]),
 /// unless this instance already has one for them (its own is at least as new). Trusted
 /// no more than a roster cached here: every read checks its version in the same round,
 /// every write carries a check on it. Whether it was taken.
@@ -147,7 +147,7 @@ pub(super) fn take_hint(ledger: &Ledger, who: &PersonId, hint: &serde_json::Valu
         return false;
     }
     // One that cannot be read is ignored: the roster query runs as without a hint.
-    let Some((mut members, version)) = dochiya_schema::hint::decode(hint) else {
+    let Some((mut members, version)) = crate::core::roster_hint::decode(hint) else {
         return false;
     };
     members.sort_by(|a, b| a.name_key.cmp(&b.name_key));
@@ -167,7 +167,7 @@ pub(super) fn take_hint(ledger: &Ledger, who: &PersonId, hint: &serde_json::Valu
 /// cached here); `None` when they hold more vaults than a hint carries.
 pub(super) async fn hint(ledger: &Ledger, who: &PersonId) -> Result<Option<serde_json::Value>, LedgerError> {
     let roster = fetch(ledger, who).await?;
-    Ok(dochiya_schema::hint::encode(&roster.members, roster.version))
+    Ok(crate::core::roster_hint::encode(&roster.members, roster.version))
 }
 
 /// Read the caller's roster from the store (one query) and remember it.
@@ -388,7 +388,7 @@ fn ended_instead(roster: &Roster, wanted: Option<&str>, e: LedgerError) -> Ledge
     if !matches!(
         e,
         LedgerError::NotFound {
-            what: crate::error::Entity::Vault,
+            what: crate::api::Entity::Vault,
             ..
         }
     ) {

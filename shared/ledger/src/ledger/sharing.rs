@@ -29,8 +29,8 @@ use super::roster::MAX_VAULTS;
 use super::roster::{self, Roster, in_vault};
 use super::roster::{commit_failed, require_owner};
 use super::*;
-use crate::error::{Entity, Field, OwnerAction};
-use crate::keys;
+use crate::api::{Entity, Field, OwnerAction};
+use crate::stored::keys;
 use dochiya_domain::{InviteCode, Name, NameKey, VaultId};
 use dochiya_store::{Condition, Guard, Item, Key, StoreError, WriteOp};
 

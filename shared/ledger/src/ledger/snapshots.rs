@@ -11,8 +11,8 @@ use super::resolve::{Catalogue, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
 use super::roster::{membership_check, vault_gone};
 use super::*;
-use crate::error::Field;
-use crate::keys;
+use crate::api::Field;
+use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind, Money};
 use dochiya_store::{Condition, Guard, Item, StoreError, WriteOp};
 

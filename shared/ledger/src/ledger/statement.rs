@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use super::codec::{PostingRec, TxRec};
 use super::installments::OpenPurchase;
 use super::resolve::Catalogue;
-use super::types::{Duplicate, MatchedBy};
+use crate::api::{Duplicate, MatchedBy};
 use dochiya_domain::{AccountId, AccountKind, LocalDate, TransactionId, YearMonth, installment_part};
 
 /// Each account's net (debit-positive) in a set of postings, by account id.
@@ -318,8 +318,8 @@ pub(super) fn match_book(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::keys;
     use crate::ledger::codec::{AccountRec, BudgetHead, SnapshotHead};
+    use crate::stored::keys;
     use dochiya_domain::{Billing, Installments, NameKey, VaultId};
     use dochiya_store::Item;
 

@@ -9,7 +9,7 @@
 
 use super::codec::{AccountRec, Membership};
 use super::resolve::Catalogue;
-use crate::error::LedgerError;
+use crate::api::LedgerError;
 use dochiya_domain::{AccountKind, Name, NameKey};
 
 /// The Korean name of the opening-balance equity account.

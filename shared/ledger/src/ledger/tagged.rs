@@ -8,8 +8,8 @@ use super::codec::{Membership, TagRollup};
 use super::nets::DatedLater;
 use super::resolve::{Catalogue, join2, query_all};
 use super::*;
-use crate::error::Field;
-use crate::keys;
+use crate::api::Field;
+use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind, Money, NameKey, Tag};
 use dochiya_store::Item;
 

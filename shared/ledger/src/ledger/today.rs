@@ -12,7 +12,7 @@ use super::codec::{AccountRec, Membership, StoredBalance};
 use super::resolve::{Catalogue, catalogue, join2};
 use super::writer::TxChange;
 use super::{AccountBalance, Ledger};
-use crate::error::{Field, LedgerError};
+use crate::api::{Field, LedgerError};
 use dochiya_domain::{AccountId, Currency, LocalDate, Money};
 
 /// Each account's net (debit-positive) of entries dated after today, as read.

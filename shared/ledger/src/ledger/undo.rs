@@ -23,11 +23,11 @@ use super::resolve::{Catalogue, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
 use super::roster::{membership_check, vault_gone};
 use super::today::{Later, accounts_of, catalogue_today, shown};
-use super::types::OperationId;
 use super::writer::{TxChange, refusing_overflow, transaction_ops};
 use super::{Ledger, Role, UndoAction, UndoRequest, Undone, UndoneEntry};
-use crate::error::{LedgerError, UndoBlock};
-use crate::keys;
+use crate::api::OperationId;
+use crate::api::{LedgerError, UndoBlock};
+use crate::stored::keys;
 use dochiya_domain::{AccountId, PersonId, TransactionId};
 use dochiya_store::{Condition, Guard, StoreError, Value, WriteOp};
 

@@ -15,8 +15,8 @@ use super::roster;
 use super::roster::{MAX_VAULTS, require_owner};
 use super::sharing::{self, meta_founding};
 use super::*;
-use crate::error::{Entity, Field, OwnerAction};
-use crate::keys;
+use crate::api::{Entity, Field, OwnerAction};
+use crate::stored::keys;
 use dochiya_domain::{Currency, Name, VaultId, VaultZone, random_uuid};
 use dochiya_store::{Condition, Item, StoreError, WriteOp};
 

@@ -5,7 +5,7 @@
 use super::codec::{Membership, PostingRec, TxRec, VersionRec};
 use super::resolve::Catalogue;
 use super::*;
-use crate::error::Entity;
+use crate::api::Entity;
 use dochiya_domain::{Currency, Money};
 
 /// How the entry reads when its direction is unusual: the first pair of a `from` and a

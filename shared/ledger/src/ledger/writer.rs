@@ -17,8 +17,8 @@ use super::guards::{
     ACCOUNT_EXISTS, ACCOUNT_LIVE, TRANSACTION_LIVE, TRANSACTION_NEW, TRANSACTION_UNCHANGED, guard,
 };
 use super::installments::installment_ops;
-use crate::error::{Field, LedgerError};
-use crate::keys;
+use crate::api::{Field, LedgerError};
+use crate::stored::keys;
 use dochiya_domain::{AccountId, LocalDate, NameKey, VaultId, YearMonth};
 use dochiya_store::{Condition, Guard, Item, StoreError, WriteOp};
 

@@ -3,8 +3,9 @@
 
 use async_trait::async_trait;
 use dochiya_domain::{Billing, BillingError, Installments, PersonId};
-use dochiya_ledger::ledger::InstallmentsLeft;
-use dochiya_ledger::{Field, Ledger, LedgerError};
+use dochiya_ledger::api::InstallmentsLeft;
+use dochiya_ledger::Ledger;
+use dochiya_ledger::api::{Field, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -2,8 +2,9 @@
 
 use async_trait::async_trait;
 use dochiya_domain::{Currency, PersonId, VaultZone};
-use dochiya_ledger::ledger::NewVault;
-use dochiya_ledger::{Ledger, LedgerError};
+use dochiya_ledger::api::NewVault;
+use dochiya_ledger::Ledger;
+use dochiya_ledger::api::LedgerError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -64,13 +65,13 @@ impl Operation for CreateVault {
             .as_deref()
             .map(Currency::parse)
             .transpose()
-            .map_err(|e| LedgerError::from_parse(dochiya_ledger::Field::Currency, e))?;
+            .map_err(|e| LedgerError::from_parse(dochiya_ledger::api::Field::Currency, e))?;
         let time_zone = args
             .time_zone
             .as_deref()
             .map(VaultZone::parse)
             .transpose()
-            .map_err(|e| LedgerError::from_parse(dochiya_ledger::Field::TimeZone, e))?;
+            .map_err(|e| LedgerError::from_parse(dochiya_ledger::api::Field::TimeZone, e))?;
         let v = ledger
             .create_vault(
                 who,

@@ -4,8 +4,9 @@ use std::borrow::Cow;
 
 use async_trait::async_trait;
 use dochiya_domain::PersonId;
-use dochiya_ledger::ledger::{EditLines, Edited, TransactionEdit};
-use dochiya_ledger::{Field, Ledger, LedgerError};
+use dochiya_ledger::api::{EditLines, Edited, TransactionEdit};
+use dochiya_ledger::Ledger;
+use dochiya_ledger::api::{Field, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -2,8 +2,9 @@
 
 use async_trait::async_trait;
 use dochiya_domain::PersonId;
-use dochiya_ledger::ledger::{ExportFormat, ExportRequest};
-use dochiya_ledger::{Ledger, LedgerError};
+use dochiya_ledger::portability::export::{ExportFormat, ExportRequest};
+use dochiya_ledger::Ledger;
+use dochiya_ledger::api::LedgerError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

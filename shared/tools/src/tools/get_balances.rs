@@ -2,7 +2,8 @@
 
 use async_trait::async_trait;
 use dochiya_domain::PersonId;
-use dochiya_ledger::{Ledger, LedgerError};
+use dochiya_ledger::Ledger;
+use dochiya_ledger::api::LedgerError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -57,8 +58,8 @@ struct BalanceRow {
     scheduled: Option<AmountOut>,
 }
 
-impl From<dochiya_ledger::ledger::BalanceRow> for BalanceRow {
-    fn from(a: dochiya_ledger::ledger::BalanceRow) -> Self {
+impl From<dochiya_ledger::api::BalanceRow> for BalanceRow {
+    fn from(a: dochiya_ledger::api::BalanceRow) -> Self {
         Self {
             account_id: a.account_id.into(),
             name: a.name,

@@ -3,8 +3,9 @@
 
 use async_trait::async_trait;
 use dochiya_domain::PersonId;
-use dochiya_ledger::ledger::TransactionQuery;
-use dochiya_ledger::{Ledger, LedgerError};
+use dochiya_ledger::api::TransactionQuery;
+use dochiya_ledger::Ledger;
+use dochiya_ledger::api::LedgerError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -95,7 +96,7 @@ impl Operation for ListTransactions {
         }
         if let Some(limit) = args.limit.filter(|l| !(1..=200).contains(l)) {
             return Err(LedgerError::invalid(
-                dochiya_ledger::Field::Limit,
+                dochiya_ledger::api::Field::Limit,
                 format!(
                     "{limit} is outside 1–200; leave it out for 50 per page, and use nextCursor for more."
                 ),

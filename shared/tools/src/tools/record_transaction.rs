@@ -5,8 +5,9 @@ use std::borrow::Cow;
 
 use async_trait::async_trait;
 use dochiya_domain::PersonId;
-use dochiya_ledger::ledger::{EditLines, NewSplit, SplitLine};
-use dochiya_ledger::{Field, Ledger, LedgerError};
+use dochiya_ledger::api::{EditLines, NewSplit, SplitLine};
+use dochiya_ledger::Ledger;
+use dochiya_ledger::api::{Field, LedgerError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 

@@ -4,8 +4,9 @@ use std::borrow::Cow;
 
 use async_trait::async_trait;
 use dochiya_domain::{Decimal, LocalDate, PersonId};
-use dochiya_ledger::ledger::{BatchEntry, EditLines, BatchRecorded, EntryResult, MatchedBy, NewBatch, Unreadable};
-use dochiya_ledger::{Field, Ledger, LedgerError, Side};
+use dochiya_ledger::api::{BatchEntry, EditLines, BatchRecorded, EntryResult, MatchedBy, NewBatch, Unreadable};
+use dochiya_ledger::Ledger;
+use dochiya_ledger::api::{Field, LedgerError, Side};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::de::Deserializer;
 use serde::{Deserialize, Serialize};

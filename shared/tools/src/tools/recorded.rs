@@ -1,7 +1,7 @@
 //! The result shared by `record_transaction` and `record_split_transaction`.
 
 use dochiya_domain::Reading;
-use dochiya_ledger::ledger::{DirectionNote, Recorded};
+use dochiya_ledger::api::{DirectionNote, Recorded};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -50,8 +50,8 @@ pub(crate) struct BalanceOut {
     scheduled: Option<AmountOut>,
 }
 
-impl From<dochiya_ledger::ledger::AccountBalance> for BalanceOut {
-    fn from(b: dochiya_ledger::ledger::AccountBalance) -> Self {
+impl From<dochiya_ledger::api::AccountBalance> for BalanceOut {
+    fn from(b: dochiya_ledger::api::AccountBalance) -> Self {
         Self {
             account_id: b.account_id.into(),
             account: b.account,

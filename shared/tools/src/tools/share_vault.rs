@@ -2,7 +2,8 @@
 
 use async_trait::async_trait;
 use dochiya_domain::PersonId;
-use dochiya_ledger::{Ledger, LedgerError};
+use dochiya_ledger::Ledger;
+use dochiya_ledger::api::LedgerError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -55,7 +56,7 @@ impl Operation for ShareVault {
         let role = args
             .role
             .map(Into::into)
-            .unwrap_or(dochiya_ledger::ledger::Role::Member);
+            .unwrap_or(dochiya_ledger::api::Role::Member);
         let s = ledger.share_vault(who, args.vault.as_deref(), role).await?;
         Ok(Output {
             vault: s.vault.into(),

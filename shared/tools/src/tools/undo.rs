@@ -5,8 +5,9 @@ use std::fmt;
 
 use async_trait::async_trait;
 use dochiya_domain::PersonId;
-use dochiya_ledger::ledger::{OperationId, UndoRequest};
-use dochiya_ledger::{Ledger, LedgerError};
+use dochiya_ledger::api::{OperationId, UndoRequest};
+use dochiya_ledger::Ledger;
+use dochiya_ledger::api::LedgerError;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize};

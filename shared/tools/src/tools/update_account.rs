@@ -4,7 +4,8 @@
 
 use async_trait::async_trait;
 use dochiya_domain::PersonId;
-use dochiya_ledger::{Field, Ledger, LedgerError};
+use dochiya_ledger::Ledger;
+use dochiya_ledger::api::{Field, LedgerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

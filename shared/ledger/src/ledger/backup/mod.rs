@@ -9,7 +9,7 @@
 //! that adds items or attributes is carried without a change here. Invites are
 //! left out: they live under the hash of a code nobody keeps, and expire in days.
 //!
-//! The file is JSON lines (dochiya-schema's `backup` module): a versioned header,
+//! The file is JSON lines ([`crate::portability::backup`]): a versioned header,
 //! one item per line, and a trailer with the count and a SHA-256 of the item lines,
 //! so a truncated or altered file is refused before anything is written.
 //! `restore.rs` says why a failed restore is invisible and resumable.
@@ -20,10 +20,10 @@ use super::codec::{MemberRec, Membership};
 use super::resolve::query_all;
 use super::roster::in_vault;
 use super::*;
-use crate::keys;
+use crate::stored::keys;
 use dochiya_store::{Item, SkRange, Value};
 
-pub use dochiya_schema::backup::{BACKUP_FORMAT, BACKUP_VERSION, Backup, BackupError, BackupMember};
+use crate::portability::backup::{Backup, BackupError};
 pub use restore::Restored;
 
 /// Read everything of the caller's vault `vault` (or their only one) that a backup keeps.

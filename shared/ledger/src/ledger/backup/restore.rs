@@ -22,11 +22,11 @@
 use std::collections::BTreeMap;
 
 use super::{Backup, BackupError};
-use crate::keys;
 use crate::ledger::Ledger;
 use crate::ledger::codec::{Membership, head_next};
 use crate::ledger::resolve::query_all;
 use crate::ledger::roster::Roster;
+use crate::stored::keys;
 use dochiya_domain::PersonId;
 use dochiya_store::{Condition, Guard, Item, Key, SkRange, StoreError, Value, WriteOp};
 
@@ -67,7 +67,7 @@ pub(in crate::ledger) async fn restore(ledger: &Ledger, backup: &Backup) -> Resu
     let person_present = store
         .get_many(&person_keys)
         .await
-        .map_err(crate::LedgerError::from)?;
+        .map_err(crate::api::LedgerError::from)?;
     let same = |item: &Item, found: Option<&Item>| found.is_some_and(|f| f.attrs == item.attrs);
 
     if present.contains_key(keys::VAULT_META) {
@@ -170,7 +170,7 @@ async fn index_if_missing(ledger: &Ledger, backup: &Backup) -> Result<bool, Back
     if store
         .get(&entry.key)
         .await
-        .map_err(crate::LedgerError::from)?
+        .map_err(crate::api::LedgerError::from)?
         .is_some()
     {
         return Ok(false);
@@ -181,7 +181,7 @@ async fn index_if_missing(ledger: &Ledger, backup: &Backup) -> Result<bool, Back
             guard: None,
         }])
         .await
-        .map_err(crate::LedgerError::from)?;
+        .map_err(crate::api::LedgerError::from)?;
     Ok(true)
 }
 
@@ -197,7 +197,11 @@ async fn check_name_claims(ledger: &Ledger, backup: &Backup) -> Result<Vec<(Key,
         let person = item.key.pk.trim_start_matches("P#");
         let who = PersonId::new(person).map_err(|e| BackupError::Mapping(e.to_string()))?;
         let key = keys::vault_name(&who, &m.name_key);
-        let found = ledger.store.get(&key).await.map_err(crate::LedgerError::from)?;
+        let found = ledger
+            .store
+            .get(&key)
+            .await
+            .map_err(crate::api::LedgerError::from)?;
         match found {
             None => claims.push((key, false)),
             Some(f) if f.attrs.get("vaultId") == Some(&Value::S(backup.vault_id.to_string())) => {

@@ -9,7 +9,7 @@ use super::super::codec::{Membership, TxRec};
 use super::super::installments::OpenPurchase;
 use super::super::resolve::{Catalogue, join2, query_all};
 use super::super::*;
-use crate::keys;
+use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind, BillDates, Billing, Money, YearMonth};
 
 /// A bill as computed, before it is named for a result.

@@ -11,10 +11,10 @@ use super::guards::{ACCOUNT_LIVE, guard};
 use super::resolve::{Catalogue, catalogue, retrying};
 use super::roster::in_vault;
 use super::roster::{commit_failed, membership_check};
-use super::types::with_article;
 use super::*;
-use crate::error::Field;
-use crate::keys;
+use crate::api::Field;
+use crate::api::with_article;
+use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind, Billing, Money};
 use dochiya_store::WriteOp;
 

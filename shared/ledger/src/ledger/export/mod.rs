@@ -2,8 +2,8 @@
 //! reads (CSV for spreadsheets, hledger and Beancount journals), a page at a time.
 //!
 //! This module reads a page of the vault's entries and its accounts; the formats
-//! themselves, the page bounds and the request and page types are dochiya-schema's
-//! `export` module. docs/decisions/035-export-and-backup.md says why the formats look
+//! themselves, the page bounds and the request and page types are in
+//! [`crate::portability::export`]. docs/decisions/035-export-and-backup.md says why the formats look
 //! as they do.
 
 use super::codec::{Membership, TxRec, content_hash};
@@ -11,12 +11,11 @@ use super::cursor;
 use super::resolve::{Catalogue, catalogue, join2};
 use super::roster::in_vault;
 use super::*;
-use crate::keys;
+use crate::stored::keys;
 use dochiya_store::Query;
 
-use dochiya_schema::export::{Book, BookAccount, names_for, preamble, render};
-// The tool's request and page, and its bounds: re-exported by the ledger's root.
-pub use dochiya_schema::export::{ExportFormat, ExportPage, ExportRequest, MAX_PAGE_BYTES, MAX_PAGE_ENTRIES};
+use crate::portability::export::{Book, BookAccount, names_for, preamble, render};
+use crate::portability::export::{ExportPage, ExportRequest, MAX_PAGE_BYTES, MAX_PAGE_ENTRIES};
 
 /// The vault's book: its accounts under the names that mean them in every tool.
 fn book_of(m: &Membership, cat: &Catalogue) -> Book {

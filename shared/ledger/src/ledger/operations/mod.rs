@@ -12,9 +12,9 @@
 use std::collections::BTreeMap;
 
 use super::codec::{OPERATION_ID, TxRec, operation_of, sv};
-use super::types::OperationId;
-use crate::error::LedgerError;
-use crate::keys;
+use crate::api::LedgerError;
+use crate::api::OperationId;
+use crate::stored::keys;
 use dochiya_domain::{PersonId, TransactionId, VaultId};
 use dochiya_store::{Attrs, Condition, Guard, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
 

@@ -15,8 +15,8 @@ use super::resolve::{Catalogue, catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
 use super::roster::{membership_check, vault_gone};
 use super::*;
-use crate::error::{Entity, Field};
-use crate::keys;
+use crate::api::{Entity, Field};
+use crate::stored::keys;
 use dochiya_domain::{Every, Money, Name, Schedule, ScheduleError, closest_names, random_uuid};
 use dochiya_store::{Condition, Guard, Item, StoreError, WriteOp};
 

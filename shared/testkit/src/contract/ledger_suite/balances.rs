@@ -2,7 +2,7 @@
 //! left, create_account repeats, and the system names a vault gets, on every store.
 
 use super::*;
-use dochiya_ledger::error::ErrorKind;
+use dochiya_ledger::api::ErrorKind;
 
 /// (account, balance, scheduled) of a write's balances, in result order.
 fn shown(b: &[AccountBalance]) -> Vec<(String, String, Option<String>)> {

@@ -2,7 +2,7 @@
 //! externalRef unique per vault, retries after failures, dry runs, on every store.
 
 use super::*;
-use dochiya_ledger::error::Field;
+use dochiya_ledger::api::Field;
 
 /// A batch entry as the tools hand it over: read, or why not.
 type EntryInput = Result<BatchEntry, Unreadable>;

@@ -264,7 +264,7 @@ pub async fn ids_where_names_belong<S: Store>(store: S) {
                 && meant.as_deref() == Some("카카오뱅크") && candidates == &["식비", "카카오뱅크"]),
         "{e:?}"
     );
-    assert_eq!(e.kind(), dochiya_ledger::error::ErrorKind::InvalidInput);
+    assert_eq!(e.kind(), dochiya_ledger::api::ErrorKind::InvalidInput);
     let tx_id = lunch.transaction.transaction_id.to_string();
     let e = call!(l.list_transactions(
         &me,

@@ -7,7 +7,8 @@
 use super::*;
 use crate::memory::MemoryStore;
 use dochiya_domain::{NameKey, VaultId};
-use dochiya_ledger::keys;
+use dochiya_ledger::portability::backup::Backup;
+use dochiya_ledger::stored::keys;
 use dochiya_store::{Item, Query, SkRange, Value};
 
 /// Every item of a partition, in key order.

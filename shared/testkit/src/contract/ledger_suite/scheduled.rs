@@ -7,7 +7,7 @@
 use super::*;
 use crate::memory::MemoryStore;
 use dochiya_domain::Clock as _;
-use dochiya_ledger::keys;
+use dochiya_ledger::stored::keys;
 use dochiya_store::{Item, Key, Value, WriteOp};
 
 /// Seconds in a day.
@@ -166,7 +166,7 @@ pub async fn scheduled_run_isolates_a_failing_vault<S: Store>(store: S) {
         (failure[0].vault.as_str(), failure[0].kind),
         (
             bad_vault.to_string().as_str(),
-            dochiya_ledger::error::ErrorKind::Internal
+            dochiya_ledger::api::ErrorKind::Internal
         )
     );
     for who in &good {

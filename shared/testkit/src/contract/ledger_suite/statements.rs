@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use dochiya_ledger::error::ErrorKind;
+use dochiya_ledger::api::ErrorKind;
 
 use super::batches::{batch, counts, entry};
 use super::*;

@@ -309,7 +309,7 @@ pub async fn undo_refused_after_a_later_change<S: Store>(store: S) {
     let void_op = v.operation_id.expect("void op");
     let shown = book(&l, &me).await;
     let err = undo(&l, &me, Some(op)).await.unwrap_err();
-    assert_eq!(err.kind(), dochiya_ledger::error::ErrorKind::Conflict);
+    assert_eq!(err.kind(), dochiya_ledger::api::ErrorKind::Conflict);
     // Each entry in the way, in recording order (by id).
     let mut blocks = [
         (
@@ -411,7 +411,7 @@ pub async fn undo_without_an_id_and_who_may<S: Store>(store: S) {
         matches!(&none, LedgerError::NoOperation { vault } if vault == "가계부"),
         "{none:?}"
     );
-    assert_eq!(none.kind(), dochiya_ledger::error::ErrorKind::NotFound);
+    assert_eq!(none.kind(), dochiya_ledger::api::ErrorKind::NotFound);
 
     clock.advance_seconds(60);
     let mine = record(
@@ -468,7 +468,7 @@ pub async fn undo_without_an_id_and_who_may<S: Store>(store: S) {
     let stranger = fresh_person("undo-stranger");
     household(&l, &stranger).await;
     let e = undo(&l, &stranger, Some(theirs_op)).await.unwrap_err();
-    assert_eq!(e.kind(), dochiya_ledger::error::ErrorKind::NotFound);
+    assert_eq!(e.kind(), dochiya_ledger::api::ErrorKind::NotFound);
     assert_eq!(book(&l, &owner).await, shown, "nothing changed by any refusal");
 }
 

@@ -16,9 +16,9 @@ mod hledger;
 
 use std::collections::BTreeMap;
 
-use crate::codec::TxRec;
-use crate::error::LedgerError;
-use crate::types::VaultRef;
+use crate::api::LedgerError;
+use crate::api::VaultRef;
+use crate::stored::attrs::TxRec;
 use dochiya_domain::{AccountId, AccountKind, Currency, LocalDate, Money, TransactionId};
 
 /// Most entries on one page.

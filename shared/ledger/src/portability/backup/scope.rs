@@ -8,9 +8,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Backup, BackupError};
-use crate::codec::{MemberRec, Membership};
-use crate::keys;
-use crate::types::Role;
+use crate::api::Role;
+use crate::stored::attrs::{MemberRec, Membership};
+use crate::stored::keys;
 use dochiya_domain::PersonId;
 use dochiya_store::{Item, Key, Value};
 

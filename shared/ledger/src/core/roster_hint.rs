@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use crate::codec::{Membership, ROLE, sv};
+use crate::stored::attrs::{Membership, ROLE, sv};
 use dochiya_store::Attrs;
 
 /// Most memberships a hint carries; a person with more gets no hint (the roster query
@@ -82,7 +82,7 @@ pub fn decode(hint: &Value) -> Option<(Vec<Membership>, Option<i64>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::Role;
+    use crate::api::Role;
     use dochiya_domain::{Currency, NameKey, VaultId, VaultZone};
 
     fn member(name: &str, role: Role) -> Membership {

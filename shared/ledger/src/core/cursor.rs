@@ -5,8 +5,8 @@
 //! caller's resolved membership, so a cursor from someone else's listing can at
 //! most be refused, never read their data.
 
-use crate::error::LedgerError;
-use crate::keys;
+use crate::api::LedgerError;
+use crate::stored::keys;
 use dochiya_domain::VaultId;
 
 const VERSION: &str = "c1";

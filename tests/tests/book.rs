@@ -1,5 +1,4 @@
-//! The two-month household the export and backup tests share (included with
-//! `#[path]`): vault 우리집 (KRW), January and February 2026, with an opening
+//! The two-month household the export and backup tests share: vault 우리집 (KRW), January and February 2026, with an opening
 //! balance, a split, a refund, voids, edits, an archived account, memos that
 //! quote, comma, semicolon, start with a parenthesis or look like a formula, a
 //! snapshot and a budget.

@@ -16,7 +16,7 @@ use serde_json::{Map, Value as Json, json};
 use sha2::{Digest, Sha256};
 
 use super::{Backup, BackupError};
-use crate::keys;
+use crate::stored::keys;
 use dochiya_domain::{PersonId, VaultId};
 use dochiya_store::{Attrs, Item, Key, MAX_ITEM_BYTES, Value};
 
@@ -323,13 +323,13 @@ mod tests {
             ),
         ]);
         let claim = BTreeMap::from([("vaultId".to_string(), Value::S(vault.to_string()))]);
-        let membership = crate::codec::Membership {
+        let membership = crate::stored::attrs::Membership {
             vault_id: vault,
             name: "우리집".into(),
             name_key: dochiya_domain::NameKey::of("우리집"),
             currency: dochiya_domain::Currency::parse("KRW").expect("KRW"),
             zone: dochiya_domain::VaultZone::parse("Asia/Seoul").expect("a zone"),
-            role: crate::types::Role::Owner,
+            role: crate::api::Role::Owner,
         };
         Backup {
             vault_id: vault,

@@ -3,10 +3,10 @@
 
 use proptest::prelude::*;
 
-use crate::backup::Backup;
-use crate::cursor;
-use crate::keys;
-use crate::types::OperationId;
+use crate::api::OperationId;
+use crate::core::cursor;
+use crate::portability::backup::Backup;
+use crate::stored::keys;
 use dochiya_domain::{LocalDate, TransactionId, VaultId};
 use dochiya_store::{Item, Key, Value};
 

@@ -426,7 +426,7 @@ pub struct BatchEntry {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unreadable {
     /// Which input of the entry.
-    pub field: crate::error::Field,
+    pub field: crate::api::Field,
     /// What is wrong with it.
     pub message: String,
 }
@@ -496,7 +496,7 @@ pub enum EntryResult {
     /// Already in the ledger; not recorded again.
     Duplicate(Duplicate),
     /// Not recorded: the error `record_transaction` would give for it.
-    Failed(crate::error::LedgerError),
+    Failed(crate::api::LedgerError),
 }
 
 /// Result of `record_transactions`.
@@ -1267,7 +1267,7 @@ pub struct RecurringView {
     pub stuck: Option<Stuck>,
 }
 
-pub use crate::error::StuckReason;
+use crate::api::StuckReason;
 
 /// A recurring entry that stopped posting: why, and the first occurrence it could not post.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,8 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::error::LedgerError;
-use crate::types::{Role, Stuck, StuckReason, VaultRef};
+use crate::api::LedgerError;
+use crate::api::{Role, Stuck, StuckReason, VaultRef};
 use dochiya_domain::{
     AccountId, AccountKind, Billing, Currency, Every, Installments, LocalDate, NameKey, PersonId, Schedule,
     TransactionId, VaultId, VaultZone, YearMonth,
@@ -713,7 +713,7 @@ pub struct TxRec {
     /// Its tags as written, validated by `domain::parse_tags` (absent: none; decision 038).
     pub tags: Vec<String>,
     /// The operation whose change it shows now (absent on entries from before operations).
-    pub operation_id: Option<crate::types::OperationId>,
+    pub operation_id: Option<crate::api::OperationId>,
     /// An installment purchase: how many parts, on which card (absent: one-time).
     pub installments: Option<InstallmentPlan>,
 }
@@ -1272,7 +1272,7 @@ impl ScheduleRec {
 }
 
 /// A posting claim (`RP#…`): the transaction that posted the occurrence.
-pub fn posted_attrs(tx: TransactionId, op: crate::types::OperationId) -> Attrs {
+pub fn posted_attrs(tx: TransactionId, op: crate::api::OperationId) -> Attrs {
     BTreeMap::from([
         ("transactionId".into(), sv(tx.to_string())),
         (OPERATION_ID.into(), sv(op.to_string())),
@@ -1591,10 +1591,10 @@ pub fn content_hash(parts: &[&str]) -> String {
 pub const OPERATION_ID: &str = "operationId";
 
 /// Read a transaction's `operationId` attribute (absent: recorded before operations).
-pub fn operation_of(attrs: &Attrs) -> Result<Option<crate::types::OperationId>, LedgerError> {
+pub fn operation_of(attrs: &Attrs) -> Result<Option<crate::api::OperationId>, LedgerError> {
     match attrs.get(OPERATION_ID) {
         None => Ok(None),
-        Some(Value::S(s)) => crate::types::OperationId::parse(s)
+        Some(Value::S(s)) => crate::api::OperationId::parse(s)
             .map(Some)
             .map_err(|_| LedgerError::internal("stored item has an unreadable operation id")),
         Some(_) => Err(LedgerError::internal(

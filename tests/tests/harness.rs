@@ -9,7 +9,8 @@
 //! successful result is validated against the `outputSchema` published in
 //! `tools/list` with the `jsonschema` crate; each error result is checked to carry
 //! no `structuredContent`.
-// Each test file uses a different part of the harness.
+// Without the moto feature the modules that need moto are left out, and with them the
+// only users of some helpers.
 #![allow(dead_code)]
 
 use std::collections::HashMap;

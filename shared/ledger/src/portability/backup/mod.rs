@@ -15,15 +15,15 @@
 //! altered file is refused before anything is written. dochiya-ledger's `restore.rs`
 //! says why a failed restore is invisible and resumable.
 
-mod jsonl;
+mod file;
 mod scope;
 
-use crate::error::LedgerError;
-use crate::keys;
+use crate::api::LedgerError;
+use crate::stored::keys;
 use dochiya_domain::{PersonId, VaultId};
 use dochiya_store::{Item, Value};
 
-pub use jsonl::{BACKUP_FORMAT, BACKUP_VERSION};
+pub use file::{BACKUP_FORMAT, BACKUP_VERSION};
 pub use scope::BackupMember;
 
 /// A vault's backup in memory: what the file's header says, and every item.
@@ -169,7 +169,7 @@ impl Backup {
             if item.key.sk == old_member {
                 item.key.sk = format!("{}{new}", keys::MEMBER_PREFIX);
             }
-            for attr in ["person", "createdBy", crate::codec::RECORDER] {
+            for attr in ["person", "createdBy", crate::stored::attrs::RECORDER] {
                 if let Some(Value::S(v)) = item.attrs.get_mut(attr)
                     && v == old
                 {
@@ -198,7 +198,7 @@ mod tests {
         let vault = VaultId::from_uuid(uuid::Uuid::nil());
         let entry = |sub: &str| Item {
             key: Key::new(keys::vault_pk(vault), format!("TI#{sub}")),
-            attrs: BTreeMap::from([(crate::codec::RECORDER.to_string(), Value::S(sub.into()))]),
+            attrs: BTreeMap::from([(crate::stored::attrs::RECORDER.to_string(), Value::S(sub.into()))]),
         };
         let mut backup = Backup {
             vault_id: vault,
@@ -211,7 +211,7 @@ mod tests {
         let recorders: Vec<&Value> = backup
             .items
             .iter()
-            .map(|i| &i.attrs[crate::codec::RECORDER])
+            .map(|i| &i.attrs[crate::stored::attrs::RECORDER])
             .collect();
         assert_eq!(recorders, [&Value::S("new".into()), &Value::S("other".into())]);
         assert_eq!(backup.persons, ["new", "other"]);
