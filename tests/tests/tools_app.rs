@@ -9,8 +9,17 @@ use serde_json::json;
 async fn the_assembled_app_serves_the_same_tools_end_to_end() {
     let dir = DataDir::new("tools-app");
     let h = Harness::assembled(&dir.0).await;
-    // The app publishes exactly the declarations the other tests check.
-    assert_eq!(h.tools_list, Harness::new().await.tools_list);
+    // The app publishes exactly the declarations the other tests check, and links its
+    // three views in `_meta` (decision 042; tests/tests/views.rs checks the links).
+    let mut published = h.tools_list.clone();
+    let mut linked = Vec::new();
+    for tool in published["tools"].as_array_mut().expect("tools") {
+        if tool.as_object_mut().and_then(|t| t.remove("_meta")).is_some() {
+            linked.push(tool["name"].clone());
+        }
+    }
+    assert_eq!(linked, vec!["spending_report", "budget_report", "card_bill"]);
+    assert_eq!(published, Harness::new().await.tools_list);
 
     // The server instructions a model reads first are the tools' own.
     let (status, init) = h

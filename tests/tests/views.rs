@@ -1,7 +1,8 @@
-//! MCP Apps views through the app as `dochiya-mcp` assembles it: a client without the
-//! extension gets what it got before views existed, byte for byte; one that declares it
-//! gets `_meta.ui` on `spending_report`, `budget_report` and `card_bill` (in `tools/list` and on their
-//! results) and the views by `resources/read` (decision 042).
+//! MCP Apps views through the app as `dochiya-mcp` assembles it: every client from
+//! 2025-06-18 on, in both eras, gets `_meta.ui` on `spending_report`, `budget_report` and
+//! `card_bill` (in `tools/list` and on their results) and otherwise what it got before
+//! views existed; a client that declares the extension is also told so in its
+//! capabilities; `resources/read` serves the views (decision 042).
 
 use crate::harness::{DataDir, Harness};
 use dochiya_tools::views;
@@ -29,61 +30,61 @@ fn json(bytes: &[u8]) -> Value {
     serde_json::from_slice(bytes).expect("JSON body")
 }
 
-#[tokio::test]
-async fn tools_list_without_the_extension_is_byte_for_byte_the_list_without_views() {
-    let dir = DataDir::new("views-list");
-    let app = Harness::assembled(&dir.0).await;
-    // The tool tests' server has no views at all: its list is the committed snapshot's.
-    let bare = Harness::new().await;
-    let requests = [
-        (modern("tools/list", None), body(1, "tools/list", "", "{}")),
-        (
-            vec![("mcp-protocol-version", "2025-11-25")],
-            r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#.to_owned(),
-        ),
-        (
-            vec![("mcp-protocol-version", "2025-03-26")],
-            r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#.to_owned(),
-        ),
-    ];
-    for (headers, request) in &requests {
-        let (status, with) = app.post_raw(None, headers, request).await;
-        assert_eq!(status, 200);
-        assert_eq!(with, bare.post_raw(None, headers, request).await.1, "{request}");
-        assert!(!String::from_utf8_lossy(&with).contains("ui://"));
-    }
-    // With the extension: the same list plus `_meta.ui` on the two report tools.
-    let (_, linked) = app
-        .post_raw(None, &modern("tools/list", None), &body(4, "tools/list", "", UI))
-        .await;
-    let mut tools = json(&linked)["result"]["tools"].clone();
-    let text = tools.to_string();
-    assert!(!text.contains("anyOf") && !text.contains("oneOf"));
+/// The three links, by tool, and `tools` without them.
+fn links_of(mut tools: Value) -> (Vec<(Value, Value)>, Value) {
     let mut links = Vec::new();
     for tool in tools.as_array_mut().expect("tools") {
         if let Some(meta) = tool.as_object_mut().and_then(|t| t.remove("_meta")) {
             links.push((tool["name"].clone(), meta));
         }
     }
-    assert_eq!(
-        links,
-        vec![
-            (
-                json!("spending_report"),
-                json!({"ui": {"resourceUri": views::SPENDING}})
-            ),
-            (
-                json!("budget_report"),
-                json!({"ui": {"resourceUri": views::BUDGET}})
-            ),
-            (
-                json!("card_bill"),
-                json!({"ui": {"resourceUri": views::CARD_BILL}})
-            ),
-        ]
-    );
-    let (_, plain) = app.post_raw(None, &requests[0].0, &requests[0].1).await;
-    assert_eq!(tools, json(&plain)["result"]["tools"]);
+    (links, tools)
+}
+
+#[tokio::test]
+async fn tools_list_links_the_three_views_for_every_client_and_is_otherwise_the_list_without_views() {
+    let dir = DataDir::new("views-list");
+    let app = Harness::assembled(&dir.0).await;
+    // The tool tests' server has no views at all: its list is the committed snapshot's.
+    let bare = Harness::new().await;
+    let three = vec![
+        (
+            json!("spending_report"),
+            json!({"ui": {"resourceUri": views::SPENDING}}),
+        ),
+        (
+            json!("budget_report"),
+            json!({"ui": {"resourceUri": views::BUDGET}}),
+        ),
+        (
+            json!("card_bill"),
+            json!({"ui": {"resourceUri": views::CARD_BILL}}),
+        ),
+    ];
+    let requests = [
+        (modern("tools/list", None), body(1, "tools/list", "", "{}"), true),
+        (modern("tools/list", None), body(2, "tools/list", "", UI), true),
+        (
+            vec![("mcp-protocol-version", "2025-11-25")],
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#.to_owned(),
+            true,
+        ),
+        // No structured results on 2025-03-26, so nothing for a view to show: no links.
+        (
+            vec![("mcp-protocol-version", "2025-03-26")],
+            r#"{"jsonrpc":"2.0","id":4,"method":"tools/list"}"#.to_owned(),
+            false,
+        ),
+    ];
+    for (headers, request, linked) in &requests {
+        let (status, with) = app.post_raw(None, headers, request).await;
+        assert_eq!(status, 200);
+        let (_, without) = bare.post_raw(None, headers, request).await;
+        let (links, rest) = links_of(json(&with)["result"]["tools"].clone());
+        assert_eq!(links, if *linked { three.clone() } else { vec![] }, "{request}");
+        assert_eq!(rest, json(&without)["result"]["tools"], "{request}");
+        assert!(!rest.to_string().contains("anyOf") && !rest.to_string().contains("oneOf"));
+    }
 }
 
 #[tokio::test]
@@ -110,7 +111,7 @@ async fn discovery_declares_the_extension_only_to_a_client_that_declares_it() {
 }
 
 #[tokio::test]
-async fn report_results_link_their_view_only_for_the_extension_and_are_otherwise_unchanged() {
+async fn report_results_link_their_view_for_every_client_and_are_otherwise_unchanged() {
     let dir = DataDir::new("views-results");
     let app = Harness::assembled(&dir.0).await;
     let p = app.person("views-person");
@@ -148,10 +149,11 @@ async fn report_results_link_their_view_only_for_the_extension_and_are_otherwise
         };
         let headers = modern("tools/call", Some(tool));
         let (_, plain) = app.post_raw(Some(&p.token), &headers, &call("{}")).await;
-        let (_, linked) = app.post_raw(Some(&p.token), &headers, &call(UI)).await;
-        assert!(!String::from_utf8_lossy(&plain).contains("ui://"), "{tool}");
-        let (plain, mut linked) = (json(&plain), json(&linked));
-        assert_eq!(plain["result"]["isError"], false, "{tool}: {plain}");
+        let (_, told) = app.post_raw(Some(&p.token), &headers, &call(UI)).await;
+        // The same answer whether or not the client declared the extension.
+        assert_eq!(json(&plain), json(&told), "{tool}");
+        let mut linked = json(&plain);
+        assert_eq!(linked["result"]["isError"], false, "{tool}: {linked}");
         let ui = linked["result"]["_meta"]
             .as_object_mut()
             .and_then(|m| m.remove("ui"));
@@ -160,7 +162,23 @@ async fn report_results_link_their_view_only_for_the_extension_and_are_otherwise
         } else {
             assert_eq!(ui, Some(json!({"resourceUri": view})), "{tool}");
         }
-        assert_eq!(linked, plain, "{tool}: nothing else differs");
+        // On the legacy leg too: the result carries the link in `_meta`.
+        let legacy = [("mcp-protocol-version", "2025-11-25")];
+        let legacy_call = format!(
+            r#"{{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{{"name":"{tool}","arguments":{arguments}}}}}"#
+        );
+        let (_, old) = app.post_raw(Some(&p.token), &legacy, &legacy_call).await;
+        let old = json(&old);
+        assert_eq!(old["result"]["isError"], false, "{tool}: {old}");
+        if view.is_empty() {
+            assert_eq!(old["result"].get("_meta"), None, "{tool}");
+        } else {
+            assert_eq!(
+                old["result"]["_meta"],
+                json!({"ui": {"resourceUri": view}}),
+                "{tool}"
+            );
+        }
     }
 }
 

@@ -1,7 +1,8 @@
 // dochiya's MCP Apps views in a real browser, with the official host side of the
 // extension (@modelcontextprotocol/ext-apps AppBridge, bundled for the page by the stage).
 //
-// As a 2026-07-28 client that declares io.modelcontextprotocol/ui, this script keeps a
+// As a 2026-07-28 client that declares io.modelcontextprotocol/ui (and, for one view, as
+// a 2025-11-25 client that declared it only in initialize), this script keeps a
 // small household in the running server, reads each view by resources/read from the
 // link the tool published, and calls spending_report, budget_report and card_bill for
 // REAL results (parent groups still come from a fixture in spending_report's shape). A host page on loopback loads each view into a sandboxed iframe (opaque
@@ -53,11 +54,24 @@ async function call(tool, args) {
 
 const tools = (await mcp('tools/list', {})).tools;
 const linkOf = (tool) => tools.find((t) => t.name === tool)?._meta?.ui?.resourceUri;
-async function view(uri) {
-  const read = await mcp('resources/read', { uri }, uri);
-  const content = read.contents[0];
+const NO_ORIGIN = JSON.stringify({ connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] });
+async function view(uri, read = (u) => mcp('resources/read', { uri: u }, u)) {
+  const content = (await read(uri)).contents[0];
   if (content.mimeType !== 'text/html;profile=mcp-app') throw new Error(`${uri}: ${content.mimeType}`);
+  check(`${uri}: declared CSP`, JSON.stringify(content._meta?.ui?.csp), NO_ORIGIN);
   return content.text;
+}
+
+// ---- the legacy side: a 2025-11-25 client, as Claude and most hosts connect today ----
+// It declares the extension once, in initialize; its later requests carry no
+// capabilities (and there is no session), yet they get the links all the same.
+async function legacy(method, params) {
+  const headers = { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25', authorization: `Bearer ${token}` };
+  const body = { jsonrpc: '2.0', id: nextId++, method, ...(params ? { params } : {}) };
+  const res = await fetch(mcpUrl, { method: 'POST', headers, body: JSON.stringify(body) });
+  const json = await res.json();
+  if (json.error) throw new Error(`legacy ${method}: ${JSON.stringify(json.error)}`);
+  return json.result;
 }
 
 // A household this month, in won: groceries and eating out under budgets, one over.
@@ -128,6 +142,20 @@ const html = {
   budget: await view(linkOf('budget_report')),
   card: await view(linkOf('card_bill')),
 };
+
+const init = await legacy('initialize', {
+  protocolVersion: '2025-11-25', capabilities: { extensions: UI }, clientInfo: { name: 'legacy-host', version: '1' },
+});
+check('legacy initialize: extension declared back', JSON.stringify(init.capabilities.extensions), JSON.stringify(UI));
+const legacyTools = (await legacy('tools/list')).tools;
+for (const tool of ['spending_report', 'budget_report', 'card_bill']) {
+  check(`legacy tools/list: ${tool} link`, legacyTools.find((t) => t.name === tool)?._meta?.ui?.resourceUri, linkOf(tool));
+}
+const legacySpending = await legacy('tools/call', { name: 'spending_report', arguments: { vault, from: month, to: month } });
+check('legacy spending_report: result _meta.ui', legacySpending._meta?.ui?.resourceUri, linkOf('spending_report'));
+check('legacy spending_report: the same numbers', JSON.stringify(legacySpending.structuredContent), JSON.stringify(spending.structuredContent));
+const legacyHtml = await view(linkOf('spending_report'), (uri) => legacy('resources/read', { uri }));
+check('legacy resources/read: the same view', legacyHtml, html.spending);
 
 // ---- expected text, computed here from the result's strings ----
 function money(value, currency, lang) {
@@ -272,6 +300,8 @@ for (const theme of ['light', 'dark']) {
   }
 }
 await checkSpending('spending-usd', dollars, 'light', 'en-US');
+// The legacy client's result, in the view it found through the legacy link.
+await checkSpending('spending-legacy', legacySpending, 'light', 'ko-KR');
 await checkGroups('light', 'ko-KR');
 await checkGroups('dark', 'en-US');
 

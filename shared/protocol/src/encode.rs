@@ -185,7 +185,7 @@ impl Shaper {
 
     /// A successful tool call: the JSON as text, plus `structuredContent` where the era allows.
     /// `output` is the tool's result already serialized (compact JSON); `view`, the tool's
-    /// MCP Apps view for a client that declared the extension, goes in `_meta.ui`.
+    /// MCP Apps view, goes in `_meta.ui`.
     pub fn tool_success<'a>(
         &'a self,
         version: Version,

@@ -48,7 +48,7 @@ pub(crate) struct Registry {
     by_name: HashMap<&'static str, usize>,
     list_2025_03_26: Box<RawValue>,
     list_structured: Box<RawValue>,
-    /// The structured list with each linked tool's `_meta.ui`, for clients with the MCP Apps extension.
+    /// The structured list with each linked tool's `_meta.ui` (whenever views are served).
     list_linked: Box<RawValue>,
 }
 
@@ -88,8 +88,8 @@ impl Registry {
         self.by_name.get(name).map(|&i| &self.tools[i])
     }
 
-    /// The pre-rendered `tools` array for `version`; `linked` when the client declared
-    /// the MCP Apps extension.
+    /// The pre-rendered `tools` array for `version`; `linked` when the server serves MCP
+    /// Apps views (never on 2025-03-26, which has no structured results for a view).
     pub fn list(&self, version: Version, linked: bool) -> &RawValue {
         if linked && version.has_structured_content() {
             &self.list_linked
@@ -147,7 +147,7 @@ fn has_reference(schema: &Value) -> bool {
 }
 
 /// One `Tool` object as published; 2025-03-26 has no `title` and no `outputSchema`;
-/// `linked` adds the tool's view as `_meta.ui` (only for clients with the extension).
+/// `linked` adds the tool's view as `_meta.ui` (whenever the server serves views).
 fn describe(spec: &ToolSpec, structured: bool, linked: bool) -> Value {
     let a = spec.annotations;
     let mut tool = Map::new();

@@ -450,12 +450,15 @@ impl Server {
     fn dispatch(&self, id: Box<RawValue>, method: &str, version: Version, head: ParamsHead) -> Step<'_> {
         let fail = |id, error| Step::Done(Reply::Error { id: Some(id), error });
         let done = |id, result| Step::Done(Reply::Result { id, result });
-        // Only a client that declares MCP Apps sees anything of it (decision 042).
-        let ui =
-            !self.config.views.is_empty() && view::declares_ui(head.client_capabilities(version, method));
+        // Tools and their results link their views for every client, in both eras: a host
+        // without MCP Apps ignores `_meta`, and on the legacy leg nothing after
+        // `initialize` could say a host has it. Only the capabilities answer the
+        // extension's declaration in kind (decision 042).
+        let link = !self.config.views.is_empty();
+        let declares = link && view::declares_ui(head.client_capabilities(version, method));
         match (method, version.is_modern()) {
-            ("server/discover", true) => done(id, self.discover(ui)),
-            ("initialize", false) => done(id, self.initialize(version, ui)),
+            ("server/discover", true) => done(id, self.discover(declares)),
+            ("initialize", false) => done(id, self.initialize(version, declares)),
             ("ping", false) => done(id, ResultObject::new()),
             // Accepted and answered `{}` on the legacy leg: we never send log notifications,
             // so there is nothing to filter (removed in 2026-07-28, where it is -32601).
@@ -472,7 +475,7 @@ impl Server {
                     RpcError::invalid_params("Invalid params: unknown cursor (tools/list has one page)"),
                 ),
                 _ => {
-                    let result = ResultObject::new().raw("tools", self.registry.list(version, ui));
+                    let result = ResultObject::new().raw("tools", self.registry.list(version, link));
                     done(id, self.shaper.shape(version, ResultKind::Cacheable, result))
                 }
             },
@@ -515,7 +518,11 @@ impl Server {
                     version,
                     tool,
                     arguments,
-                    view: tool.spec().view.filter(|_| ui),
+                    // A view shows structuredContent, which 2025-03-26 has not: no link there.
+                    view: tool
+                        .spec()
+                        .view
+                        .filter(|_| link && version.has_structured_content()),
                 }
             }
             ("resources/read", _) if !self.config.views.is_empty() => match head.uri {
@@ -562,7 +569,7 @@ impl Server {
         }
     }
 
-    /// The capabilities a client is told: with the MCP Apps extension only if it declared it.
+    /// The capabilities a client is told: with the MCP Apps extension if it declared it.
     fn capabilities(&self, ui: bool) -> &RawValue {
         if ui {
             &self.capabilities_ui

@@ -1,11 +1,12 @@
 //! MCP Apps views (the `io.modelcontextprotocol/ui` extension, SEP-1865): `ui://` HTML
-//! resources a host renders for a tool's result, linked from the tool only for a client
-//! that declares the extension (docs/decisions/042-mcp-apps-views.md).
+//! resources a host renders for a tool's result (docs/decisions/042-mcp-apps-views.md).
 //!
-//! A client without the extension sees exactly what it saw before views existed: the
-//! same capabilities, the same `tools/list`, the same results. The declaration is read
-//! from the request itself on the 2026-07-28 leg (`clientCapabilities` in `_meta`), and
-//! from `initialize` on the legacy leg, where nothing later carries it (no sessions).
+//! Every client, in both eras, sees the three tools and their results link their view in
+//! `_meta.ui.resourceUri`; a host without the extension ignores `_meta`, and the
+//! model-facing text (names, descriptions, schemas) is the same for all. Only the
+//! capabilities differ: `initialize` and `server/discover` declare the extension back to
+//! a client that declared it (in `clientCapabilities` of the request's `_meta` on the
+//! 2026-07-28 leg, in `initialize` on the legacy leg).
 
 use serde_json::{Value, json};
 
@@ -53,8 +54,12 @@ pub(crate) fn contents(view: &ViewSpec) -> Value {
         "uri": view.uri,
         "mimeType": VIEW_MIME_TYPE,
         "text": view.html,
-        // No outside origin at all: the host's restrictive default CSP fits.
-        "_meta": { "ui": { "csp": {}, "prefersBorder": true } },
+        // No outside origin at all, said explicitly: no fetch, no image, font or script
+        // from elsewhere, no frame (the host's most restrictive CSP).
+        "_meta": { "ui": {
+            "csp": { "connectDomains": [], "resourceDomains": [], "frameDomains": [], "baseUriDomains": [] },
+            "prefersBorder": true,
+        } },
     }])
 }
 

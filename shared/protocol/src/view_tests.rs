@@ -1,6 +1,7 @@
-//! MCP Apps views through the handler: a client without the extension gets exactly the
-//! bytes a server without views sends; one that declares it gets the declaration, the
-//! links and `resources/read` (decision 042).
+//! MCP Apps views through the handler: every client, in both eras, gets the links in
+//! `_meta.ui` and otherwise exactly the bytes a server without views sends; one that
+//! declares the extension is also told so in its capabilities, and `resources/read`
+//! serves the views (decision 042).
 
 use std::sync::Arc;
 
@@ -113,16 +114,57 @@ fn without_extension() -> Vec<(Modern, String)> {
     ]
 }
 
+/// `value` without any `_meta.ui`, and without a `_meta` left empty by that.
+fn without_links(mut value: Value) -> Value {
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(map) => {
+                if let Some(Value::Object(meta)) = map.get_mut("_meta") {
+                    meta.remove("ui");
+                    if meta.is_empty() {
+                        map.remove("_meta");
+                    }
+                }
+                map.values_mut().for_each(strip);
+            }
+            Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut value);
+    value
+}
+
 #[tokio::test]
-async fn without_the_extension_every_answer_is_byte_for_byte_a_server_without_views() {
+async fn without_the_extension_a_client_gets_the_links_and_nothing_else_changes() {
     let (with, without) = (server(true), server(false));
     for (headers, body) in without_extension() {
         let a = post(&with, headers, Some("read"), &body).await;
         let b = post(&without, headers, Some("read"), &body).await;
-        assert_eq!(a.0, 200, "{body}");
-        assert_eq!(a, b, "{body}");
+        assert_eq!((a.0, b.0), (200, 200), "{body}");
         let text = String::from_utf8_lossy(&a.1);
-        assert!(!text.contains("ui://") && !text.contains(UI_EXTENSION), "{text}");
+        // The capabilities never name the extension to a client that did not declare it.
+        assert!(!text.contains(UI_EXTENSION), "{text}");
+        let (a, b) = (json(&a.1), json(&b.1));
+        assert_eq!(without_links(a.clone()), b, "{body}");
+        // The links are there, on the linked tool and its results only.
+        if body.contains("tools/list") {
+            let tools = &a["result"]["tools"];
+            assert_eq!(
+                tools[0]["_meta"],
+                json!({"ui": {"resourceUri": VIEW.uri}}),
+                "{body}"
+            );
+            assert_eq!(tools[1].get("_meta"), None, "{body}");
+        } else if body.contains("tools/call") {
+            assert_eq!(
+                a["result"]["_meta"]["ui"],
+                json!({"resourceUri": VIEW.uri}),
+                "{body}"
+            );
+        } else {
+            assert_eq!(a, b, "{body}");
+        }
     }
 }
 
@@ -150,7 +192,7 @@ async fn a_modern_client_with_the_extension_is_told_and_gets_the_links() {
     let list = json(&l)["result"]["tools"].clone();
     assert_eq!(list[0]["_meta"], json!({"ui": {"resourceUri": VIEW.uri}}));
     assert_eq!(list[1].get("_meta"), None, "a tool without a view links nothing");
-    // The list is the one without the extension plus `_meta` on the linked tool.
+    // The list is the one a client without the extension gets.
     let (_, plain) = post(
         &s,
         Some(("tools/list", None)),
@@ -158,9 +200,7 @@ async fn a_modern_client_with_the_extension_is_told_and_gets_the_links() {
         &modern(2, "tools/list", "", "{}"),
     )
     .await;
-    let mut stripped = list.clone();
-    stripped[0].as_object_mut().unwrap().remove("_meta");
-    assert_eq!(stripped, json(&plain)["result"]["tools"]);
+    assert_eq!(list, json(&plain)["result"]["tools"]);
     // A result of the linked tool names its view beside the serverInfo.
     let call = modern(3, "tools/call", r#""name":"echo","arguments":{}"#, UI);
     let (_, r) = post(&s, Some(("tools/call", Some("echo"))), Some("read"), &call).await;
@@ -173,7 +213,7 @@ async fn a_modern_client_with_the_extension_is_told_and_gets_the_links() {
 }
 
 #[tokio::test]
-async fn a_legacy_client_is_told_in_initialize_and_nowhere_else() {
+async fn a_legacy_client_is_told_in_initialize_and_later_requests_still_link() {
     let s = server(true);
     let init = format!(
         r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-06-18","capabilities":{UI},"clientInfo":{{"name":"c","version":"1"}}}}}}"#
@@ -183,7 +223,8 @@ async fn a_legacy_client_is_told_in_initialize_and_nowhere_else() {
         json(&i)["result"]["capabilities"]["extensions"],
         json!({UI_EXTENSION: {"mimeTypes": [VIEW_MIME_TYPE]}})
     );
-    // Later legacy requests carry no capabilities and there is no session to remember them.
+    // Later legacy requests carry no capabilities and there is no session to remember
+    // them: the links are there anyway.
     let (_, l) = post(
         &s,
         None,
@@ -191,7 +232,10 @@ async fn a_legacy_client_is_told_in_initialize_and_nowhere_else() {
         r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
     )
     .await;
-    assert!(!String::from_utf8_lossy(&l).contains("ui://"));
+    assert_eq!(
+        json(&l)["result"]["tools"][0]["_meta"],
+        json!({"ui": {"resourceUri": VIEW.uri}})
+    );
 }
 
 #[tokio::test]
@@ -208,7 +252,8 @@ async fn resources_read_serves_a_view_to_any_token_and_says_which_uri_is_unknown
     assert_eq!(
         r["contents"],
         json!([{"uri": VIEW.uri, "mimeType": VIEW_MIME_TYPE, "text": VIEW.html,
-                "_meta": {"ui": {"csp": {}, "prefersBorder": true}}}])
+                "_meta": {"ui": {"csp": {"connectDomains": [], "resourceDomains": [], "frameDomains": [], "baseUriDomains": []},
+                               "prefersBorder": true}}}])
     );
     assert_eq!(
         (&r["resultType"], &r["cacheScope"]),
@@ -228,6 +273,14 @@ async fn resources_read_serves_a_view_to_any_token_and_says_which_uri_is_unknown
         json(&e)["error"],
         json!({"code": -32602, "message": "Resource not found: ui://test/nope", "data": {"uri": "ui://test/nope"}})
     );
+    // The legacy leg reads the views too.
+    let legacy_view = format!(
+        r#"{{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{{"uri":"{}"}}}}"#,
+        VIEW.uri
+    );
+    let (status, lv) = post(&s, None, Some("read"), &legacy_view).await;
+    assert_eq!(status, 200);
+    assert_eq!(json(&lv)["result"]["contents"], r["contents"]);
     let legacy =
         r#"{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"test://static-text"}}"#;
     let (_, e) = post(&s, None, None, legacy).await;
