@@ -790,6 +790,27 @@ fn sharing(book: &Book) -> Option<BoxedStrategy<Step>> {
                 .boxed(),
         ),
         (1, (1..people).prop_map(|who| Step::Leave { who }).boxed()),
+        // Deleting the vault: refusals and dry runs by anyone, and a real one by person 0
+        // (the book then starts again).
+        (
+            2,
+            (0..people, any::<bool>(), any::<bool>())
+                .prop_map(|(who, confirm, dry_run)| Step::DeleteVault {
+                    who,
+                    confirm,
+                    dry_run: dry_run || (who != 0 && confirm),
+                })
+                .boxed(),
+        ),
+        (
+            1,
+            Just(Step::DeleteVault {
+                who: 0,
+                confirm: true,
+                dry_run: false,
+            })
+            .boxed(),
+        ),
     ];
     if !others.is_empty() {
         arms.push((

@@ -99,6 +99,12 @@ impl Live {
                 if let Some(w) = call.write {
                     self.first.entry(w).or_insert_with(|| v.clone());
                 }
+                // A vault deleted for good: its ids and its writes' first results mean
+                // nothing now, and the book that follows labels them from the start again.
+                if call.tool == "delete_vault" && call.args["dryRun"] == json!(false) {
+                    self.first.clear();
+                    self.ids = Ids::default();
+                }
                 let actual = self.canon(book).write(call.tool, &v);
                 let mut diffs = Vec::new();
                 differences(view, &actual, "", &mut diffs);

@@ -262,6 +262,16 @@ pub enum Step {
         /// Who.
         who: usize,
     },
+    /// `delete_vault`; a deletion that goes through starts the book again (person 0
+    /// makes the vault anew with the set-up's accounts, alone).
+    DeleteVault {
+        /// Who.
+        who: usize,
+        /// The vault's name typed again (else a misspelling).
+        confirm: bool,
+        /// Count only.
+        dry_run: bool,
+    },
 }
 
 impl fmt::Debug for DateArg {
@@ -459,6 +469,14 @@ impl Step {
             Step::Join { who, invite } => write!(f, "p{who} joins with invite {invite}"),
             Step::Remove { who, member } => write!(f, "p{who} removes p{member}"),
             Step::Leave { who } => write!(f, "p{who} leaves"),
+            Step::DeleteVault {
+                who,
+                confirm,
+                dry_run,
+            } => write!(
+                f,
+                "p{who} deletes the vault (confirmed {confirm}, dry run {dry_run})"
+            ),
             _ => Ok(()),
         }
     }

@@ -47,6 +47,7 @@ pub(crate) fn argument(field: Field) -> Cow<'static, str> {
         Field::Entries => "entries",
         Field::InviteCode => "inviteCode",
         Field::Member => "member",
+        Field::Confirm => "confirm",
         Field::Recurring(arg) => arg,
         Field::Category(arg) => arg,
         Field::Card(arg) => arg,

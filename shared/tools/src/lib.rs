@@ -38,8 +38,9 @@ pub fn specs() -> Vec<ToolSpec> {
     tools::specs()
 }
 
-/// Most tools `tools/list` may carry: a model chooses worse among more.
-pub const MAX_TOOLS: usize = 30;
+/// Most tools `tools/list` may carry: a model chooses worse among more (34 from the
+/// fourth round, which adds settle-up, goals and deletion within the same 32 KB).
+pub const MAX_TOOLS: usize = 34;
 
 /// Most bytes of model-facing text (name + description + compact input schema, summed
 /// over every tool) every conversation pays for; the aim is 28 KB.
@@ -180,7 +181,7 @@ mod tests {
         assert_eq!(tools_checked, specs().len());
     }
 
-    /// The budget every conversation pays: at most 30 tools and 32 KB of name +
+    /// The budget every conversation pays: at most 34 tools and 32 KB of name +
     /// description + input schema (docs/benchmarks.md keeps the figure).
     #[test]
     fn model_facing_text_fits_the_budget() {

@@ -41,6 +41,7 @@ pub fn describe(error: &LedgerError) -> String {
         E::NameTaken { what, name, existing } => name_taken(*what, name, existing),
         E::InvalidInput { field, message } => format!("Invalid {field}: {message}"),
         E::AccessEnded { .. }
+        | E::VaultDeleted { .. }
         | E::NeedsOwner { .. }
         | E::InviteUnknown
         | E::InviteUsed
@@ -126,6 +127,9 @@ fn sharing(error: &LedgerError) -> String {
             "Your access to vault \"{vault}\" ended on {on} ({}). Its entries are not yours to read or record any more. Do not create a new vault to carry on this book: ask one of its owners for a new invite and call join_vault with it.",
             if *removed { "an owner removed you" } else { "you left it" }
         ),
+        E::VaultDeleted { vault, on } => format!(
+            "Vault \"{vault}\" was deleted on {on} by an owner, with every entry; nothing of it is left to read. If the household keeps a book elsewhere, ask an owner which vault and for an invite (join_vault); otherwise create_vault starts a new one."
+        ),
         E::NeedsOwner { action, vault } => format!(
             "Only an owner of vault \"{vault}\" can {}; you are a member there. Ask an owner to do it, or to make you an owner (share_vault with role \"owner\", then join_vault with that code).",
             owner_action(*action)
@@ -162,6 +166,7 @@ fn owner_action(action: OwnerAction) -> &'static str {
         OwnerAction::Invite => "invite people",
         OwnerAction::RemoveMembers => "remove members",
         OwnerAction::ArrangeCategories => "change an account's parent",
+        OwnerAction::DeleteVault => "delete the vault",
     }
 }
 
@@ -730,6 +735,20 @@ mod tests {
         assert!(
             describe(&ended(false))
                 .starts_with("Your access to vault \"가계부\" ended on 2026-03-15 (you left it).")
+        );
+        assert_eq!(
+            describe(&LedgerError::VaultDeleted {
+                vault: "가계부".into(),
+                on: date("2026-03-15"),
+            }),
+            "Vault \"가계부\" was deleted on 2026-03-15 by an owner, with every entry; nothing of it is left to read. If the household keeps a book elsewhere, ask an owner which vault and for an invite (join_vault); otherwise create_vault starts a new one."
+        );
+        assert!(
+            describe(&LedgerError::NeedsOwner {
+                action: OwnerAction::DeleteVault,
+                vault: "가계부".into(),
+            })
+            .starts_with("Only an owner of vault \"가계부\" can delete the vault; you are a member there.")
         );
     }
 

@@ -1191,6 +1191,34 @@ pub struct LeftVault {
     pub left: bool,
 }
 
+/// What a vault's deletion removed (or, in a dry run, would remove).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DeletedCounts {
+    /// Transactions, live and voided.
+    pub entries: u64,
+    /// Accounts, live and archived.
+    pub accounts: u64,
+    /// Members who kept the vault (the caller included).
+    pub members: u64,
+    /// Recurring schedules.
+    pub schedules: u64,
+    /// Budget settings (one per account and month set).
+    pub budgets: u64,
+    /// Balance snapshots.
+    pub snapshots: u64,
+}
+
+/// Result of `delete_vault`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeletedVault {
+    /// The vault deleted.
+    pub vault: VaultRef,
+    /// What went with it.
+    pub deleted: DeletedCounts,
+    /// True: nothing was deleted, `deleted` is what would go.
+    pub dry_run: bool,
+}
+
 // ---------------------------------------------------------------- names (archived handles)
 
 /// Which account a read filter used when its name is a live account's that archived

@@ -136,6 +136,8 @@ pub enum Field {
     InviteCode,
     /// A member of a shared vault, by name.
     Member,
+    /// The vault's name typed again to confirm a deletion.
+    Confirm,
     /// An argument of a recurring schedule, by its argument name (`day`, `end`, `start`…).
     Recurring(&'static str),
     /// An argument of the category tree, tags or rollover, by its argument name
@@ -178,6 +180,7 @@ impl fmt::Display for Field {
             Field::Entries => f.write_str("entries"),
             Field::InviteCode => f.write_str("invite code"),
             Field::Member => f.write_str("member"),
+            Field::Confirm => f.write_str("confirmation"),
             Field::Recurring(arg) => f.write_str(arg),
             Field::Category(arg) => f.write_str(arg),
             Field::Card(arg) => f.write_str(arg),
@@ -200,6 +203,8 @@ pub enum OwnerAction {
     RemoveMembers,
     /// update_account with parent.
     ArrangeCategories,
+    /// delete_vault.
+    DeleteVault,
 }
 
 /// How an edit's request can be malformed (worded with argument names by the tools).
@@ -350,6 +355,14 @@ pub enum LedgerError {
         on: LocalDate,
         /// Removed by an owner (else the caller left).
         removed: bool,
+    },
+    /// The vault the caller means was deleted by an owner on `on`.
+    #[error("vault deleted: \"{vault}\" on {on}")]
+    VaultDeleted {
+        /// The vault's name.
+        vault: String,
+        /// The day it was deleted, in the vault's zone.
+        on: LocalDate,
     },
     /// A range whose start is after its end (dates or months).
     #[error("backwards range: {from} to {to}")]
@@ -620,9 +633,10 @@ impl LedgerError {
     /// What kind of failure this is.
     pub fn kind(&self) -> ErrorKind {
         match self {
-            LedgerError::NotFound { .. } | LedgerError::InviteUnknown | LedgerError::AccessEnded { .. } => {
-                ErrorKind::NotFound
-            }
+            LedgerError::NotFound { .. }
+            | LedgerError::InviteUnknown
+            | LedgerError::AccessEnded { .. }
+            | LedgerError::VaultDeleted { .. } => ErrorKind::NotFound,
             LedgerError::InviteUsed
             | LedgerError::JoinNameTaken { .. }
             | LedgerError::MemberNameTaken { .. }

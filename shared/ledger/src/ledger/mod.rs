@@ -10,6 +10,7 @@ mod backup;
 mod batch;
 mod budgets;
 mod cards;
+mod deletion;
 mod duplicates;
 mod edit;
 mod entry;
@@ -565,6 +566,18 @@ impl Ledger {
     /// Leave a shared vault (not as its last owner while others remain, nor as its only member).
     pub async fn leave_vault(&self, who: &PersonId, vault: Option<&str>) -> Result<LeftVault, LedgerError> {
         sharing::leave_vault(self, who, vault).await
+    }
+
+    /// Delete a vault and everything of it (owner only, `confirm` its name typed
+    /// again); `dry_run` counts what would go. Finishes a deletion an earlier call left.
+    pub async fn delete_vault(
+        &self,
+        who: &PersonId,
+        vault: &str,
+        confirm: &str,
+        dry_run: bool,
+    ) -> Result<DeletedVault, LedgerError> {
+        deletion::delete_vault(self, who, vault, confirm, dry_run).await
     }
 
     /// Create, change (`change: true`) or remove a recurring entry by name. What is

@@ -407,6 +407,10 @@ fn ended_instead(roster: &Roster, wanted: Option<&str>, e: LedgerError) -> Ledge
         None => None,
     };
     match ended {
+        Some(x) if x.deleted => LedgerError::VaultDeleted {
+            vault: wanted.map_or_else(|| x.name.clone(), str::to_string),
+            on: x.on,
+        },
         Some(x) => LedgerError::AccessEnded {
             vault: wanted.map_or_else(|| x.name.clone(), str::to_string),
             on: x.on,

@@ -51,18 +51,18 @@ fn owner_check(who: &PersonId, m: &Membership) -> WriteOp {
 }
 
 /// A vault's member items and settings, read in one query.
-struct Members {
+pub(super) struct Members {
     /// Oldest first; empty for a vault never shared (made before sharing existed).
-    list: Vec<MemberRec>,
+    pub(super) list: Vec<MemberRec>,
     /// The members version on `META`.
-    version: i64,
+    pub(super) version: i64,
     /// When the vault was made (epoch seconds).
     created_at: i64,
     /// Whether `META` exists at all.
     exists: bool,
 }
 
-async fn read_members(ledger: &Ledger, vault: VaultId) -> Result<Members, LedgerError> {
+pub(super) async fn read_members(ledger: &Ledger, vault: VaultId) -> Result<Members, LedgerError> {
     let items = query_all(
         ledger.store.as_ref(),
         keys::vault_pk(vault),
@@ -91,7 +91,7 @@ async fn read_members(ledger: &Ledger, vault: VaultId) -> Result<Members, Ledger
 
 impl Members {
     /// The member list, with the caller as sole owner for a vault never shared.
-    fn or_sole(self, who: &PersonId, m: &Membership) -> Vec<MemberRec> {
+    pub(super) fn or_sole(self, who: &PersonId, m: &Membership) -> Vec<MemberRec> {
         if !self.list.is_empty() {
             return self.list;
         }
@@ -625,6 +625,7 @@ fn removal(
         name_key: member.name_key.clone(),
         on: ledger.today_in(m),
         removed,
+        deleted: false,
     };
     Ok(vec![
         WriteOp::Put {

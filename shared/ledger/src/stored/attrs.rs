@@ -368,6 +368,8 @@ pub struct EndedRec {
     pub on: LocalDate,
     /// Removed by an owner (else they left).
     pub removed: bool,
+    /// The vault itself was deleted by an owner (absent: false).
+    pub deleted: bool,
 }
 
 impl EndedRec {
@@ -379,6 +381,7 @@ impl EndedRec {
             ("nameKey".into(), sv(self.name_key.as_str())),
             ("endedOn".into(), sv(self.on.to_string())),
             ("removed".into(), Value::Bool(self.removed)),
+            ("deleted".into(), Value::Bool(self.deleted)),
         ])
     }
 
@@ -390,6 +393,7 @@ impl EndedRec {
             name_key: NameKey::from_stored(s(a, "nameKey")?.to_string()),
             on: parse_or_corrupt(LocalDate::parse(s(a, "endedOn")?), "date")?,
             removed: flag(a, "removed")?,
+            deleted: flag(a, "deleted")?,
         })
     }
 }

@@ -98,6 +98,26 @@ pub fn vault_name(who: &PersonId, name: &NameKey) -> Key {
     Key::new(person_pk(who), format!("VN#{}", name.as_str()))
 }
 
+/// A vault deletion under way (`P#<sub>` / `DV#<vaultId>`), in the deleting owner's
+/// partition from the write that ends every membership until the vault's last item is
+/// gone: the owner's next `delete_vault` finishes what a crash left (decision 057).
+pub fn deletion(who: &PersonId, vault: VaultId) -> Key {
+    Key::new(person_pk(who), format!("{DELETION_PREFIX}{vault}"))
+}
+
+/// Sort-key prefix of the deletions under way in a person's partition.
+pub const DELETION_PREFIX: &str = "DV#";
+
+/// Every deletion under way in a person's partition.
+pub fn deletions() -> SkRange {
+    SkRange::Prefix(DELETION_PREFIX.into())
+}
+
+/// Every idempotency record in a person's partition (a batch's operation claim too).
+pub fn idempotency_records() -> SkRange {
+    SkRange::Prefix("IK#".into())
+}
+
 /// An idempotency record of a person (`P#<sub>` / `IK#<key>`).
 pub fn idempotency(who: &PersonId, key: &str) -> Key {
     Key::new(person_pk(who), format!("IK#{key}"))

@@ -58,6 +58,13 @@ impl Book {
             Step::Join { who, invite } => person_ok(*who) && *invite < self.invites.len(),
             Step::Remove { who, member } => person_ok(*who) && person_ok(*member) && *member != 0,
             Step::Leave { who } => person_ok(*who) && *who != 0,
+            // Only person 0 deletes for real: the book then starts again as the set-up
+            // makes it, which person 0 does.
+            Step::DeleteVault {
+                who,
+                confirm,
+                dry_run,
+            } => person_ok(*who) && (*who == 0 || !*confirm || *dry_run),
         }
     }
 
@@ -179,6 +186,11 @@ impl Book {
             Step::Join { who, invite } => self.join(*who, *invite),
             Step::Remove { who, member } => self.remove(*who, *member),
             Step::Leave { who } => self.leave(*who),
+            Step::DeleteVault {
+                who,
+                confirm,
+                dry_run,
+            } => self.delete_vault(*who, *confirm, *dry_run),
         }
         for w in writes..self.writes.len() {
             self.writes[w].step = Some(step.clone());

@@ -1,9 +1,13 @@
-//! Sharing: `share_vault`, `join_vault`, `remove_member`, `leave_vault`
+//! Sharing: `share_vault`, `join_vault`, `remove_member`, `leave_vault`, and
+//! `delete_vault`
 //! (docs/tools.md, "Sharing"). Members today are the people keeping the vault and who
 //! recorded what; owners, shares and settle-up extend this file.
 
 use serde_json::{Value, json};
 
+use std::collections::BTreeSet;
+
+use super::setup::Setup;
 use super::{Book, Expect, Invite, Learn, Role};
 
 /// An invite code works for 7 days.
@@ -88,6 +92,60 @@ impl Book {
         self.people[m].role = None;
         let view = json!({"member": self.people[m].name, "removed": true});
         self.call(who, "remove_member", args, Expect::Ok(view));
+    }
+
+    /// What a deletion of the vault removes, as `delete_vault` counts it: every
+    /// transaction ever recorded (voided ones too), every account (archived ones and
+    /// the opening-balance account too), the members, the live schedules, one budget
+    /// setting per account and month set (a clear is a setting too), no snapshots (the
+    /// model makes none).
+    fn deleted_counts(&self) -> Value {
+        let budgets: BTreeSet<(usize, String)> = self
+            .budgets
+            .iter()
+            .map(|b| (b.account, format!("{:?}", b.month)))
+            .collect();
+        json!({
+            "entries": self.entries.len(),
+            "accounts": self.accounts.len(),
+            "members": self.people.iter().filter(|p| p.role.is_some()).count(),
+            "schedules": self.schedules.iter().filter(|s| !s.removed).count(),
+            "budgets": budgets.len(),
+            "snapshots": 0,
+        })
+    }
+
+    /// `delete_vault`: refused to a member, to a misspelt confirmation and to someone
+    /// without the vault; a dry run counts; a deletion counts, and the book starts
+    /// again as the set-up makes it (person 0 alone, the same accounts, nothing
+    /// recorded), the same name free for it at once.
+    pub fn delete_vault(&mut self, who: usize, confirm: bool, dry_run: bool) {
+        let name = self.setup.vault;
+        let typed = if confirm {
+            name.to_owned()
+        } else {
+            format!("{name} 2")
+        };
+        let args = json!({"vault": name, "confirm": typed, "dryRun": dry_run});
+        if !self.is_owner(who) || !confirm {
+            self.call(who, "delete_vault", args, Expect::Refused);
+            return;
+        }
+        let view = json!({"vault": {"name": name}, "deleted": self.deleted_counts(), "dryRun": dry_run});
+        self.call(who, "delete_vault", args, Expect::Ok(view));
+        if dry_run {
+            return;
+        }
+        let mut calls = std::mem::take(&mut self.calls);
+        let mut fresh = Book::new(Setup {
+            start: self.now,
+            members: 1,
+            ..self.setup.clone()
+        });
+        calls.append(&mut fresh.calls);
+        fresh.calls = calls;
+        fresh.next_key = self.next_key;
+        *self = fresh;
     }
 
     /// `leave_vault`.

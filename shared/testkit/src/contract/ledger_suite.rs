@@ -2950,6 +2950,10 @@ mod restore;
 pub use restore::*;
 mod stuck;
 pub use stuck::*;
+// ---------------------------------------------------------------- deleting a vault (decision 057)
+
+mod deletion;
+pub use deletion::*;
 // ---------------------------------------------------------------- card bills (decision 040)
 
 mod cards;
@@ -3875,6 +3879,9 @@ macro_rules! ledger_contract_tests {
             a_stuck_schedule_blocks_nothing_and_says_why,
             caps_hold_under_concurrent_creates,
             a_restore_that_names_other_people_writes_nothing,
+            // deleting a vault (ledger_suite/deletion.rs)
+            delete_vault_takes_everything_and_frees_the_name,
+            a_deletion_cut_short_is_finished_by_the_next_call,
             // whose entry is whose (ledger_suite/recorded_by.rs)
             recorded_by_finds_each_persons_entries,
             // budget settings kept and what is left (ledger_suite/budget_settings.rs)

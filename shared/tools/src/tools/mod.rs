@@ -82,4 +82,5 @@ tool_table! {
     join_vault::JoinVault,
     remove_member::RemoveMember,
     leave_vault::LeaveVault,
+    delete_vault::DeleteVault,
 }
