@@ -54,11 +54,14 @@ async function call(tool, args) {
 
 const tools = (await mcp('tools/list', {})).tools;
 const linkOf = (tool) => tools.find((t) => t.name === tool)?._meta?.ui?.resourceUri;
-const NO_ORIGIN = JSON.stringify({ connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] });
+// No outside origin of any kind, declared explicitly (compared with sorted keys: the
+// server's JSON orders them its own way).
+const NO_ORIGIN = JSON.stringify({ baseUriDomains: [], connectDomains: [], frameDomains: [], resourceDomains: [] });
+const sorted = (o) => JSON.stringify(Object.fromEntries(Object.entries(o ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))));
 async function view(uri, read = (u) => mcp('resources/read', { uri: u }, u)) {
   const content = (await read(uri)).contents[0];
   if (content.mimeType !== 'text/html;profile=mcp-app') throw new Error(`${uri}: ${content.mimeType}`);
-  check(`${uri}: declared CSP`, JSON.stringify(content._meta?.ui?.csp), NO_ORIGIN);
+  check(`${uri}: declared CSP`, sorted(content._meta?.ui?.csp), NO_ORIGIN);
   return content.text;
 }
 
