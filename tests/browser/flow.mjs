@@ -8,8 +8,8 @@
 // client's document host, or its name marked unverified) -> Deny -> access_denied
 // -> again: sign-in -> consent, "remember" ticked -> Allow -> redirect -> token ->
 // tools/call -> refresh -> a new authorization: sign-in answered straight back to the
-// client (remembered consent) -> tools/call -> revoke (the client must name itself and
-// be the token's) -> refused.
+// client (remembered consent) -> tools/call -> the privacy page the pages link ->
+// revoke (the client must name itself and be the token's) -> refused.
 //
 // usage: DOCHIYA_MCP_URL=… SHOTS=dir LABEL=… node flow.mjs cimd|dcr [en|ko]
 import http from 'node:http';
@@ -226,6 +226,23 @@ const consentPage = async () => {
     if (!consent.includes(expected)) fail(`consent page lacks ${JSON.stringify(expected)}`);
   }
   if (consent.includes('<script')) fail('the consent page has a script');
+  const privacyLink = `<footer><a href="/privacy">${lang === 'ko' ? '개인정보 처리' : 'Privacy'}</a></footer>`;
+  if (!consent.includes(privacyLink)) fail('the consent page does not link the privacy page');
+};
+// The privacy page, in the browser's language, with the operator's contact or the
+// sentence that none is set.
+const privacyPage = async () => {
+  await page.goto(`${issuer}/privacy`);
+  const html = await page.content();
+  const contact = process.env.SUPPORT_CONTACT;
+  const expected = lang === 'ko'
+    ? ['<h1>이 dochiya 서버의 개인정보 처리</h1>', '<h2>저장하는 것</h2>', '<h2>보관 기간</h2>', '<h2>내보내기와 삭제</h2>', '(delete_vault)']
+    : ['<h1>Privacy at this dochiya server</h1>', '<h2>What is stored</h2>', '<h2>For how long</h2>', '<h2>Export and delete</h2>', '(delete_vault)'];
+  expected.push(contact
+    ? `<p class="contact">${contact}</p>`
+    : (lang === 'ko' ? '연락처를 정하지 않았습니다' : 'has not set a contact'));
+  for (const e of expected) if (!html.includes(e)) fail(`privacy page lacks ${JSON.stringify(e)}`);
+  await page.screenshot({ path: `${shots}/${label}-4-privacy.png`, fullPage: true });
 };
 try {
   // Deny first: the client hears access_denied, with its state and our issuer.
@@ -291,6 +308,7 @@ try {
   if (listedAgain.isError || !JSON.stringify(listedAgain.structuredContent).includes(vaultName)) fail('tools/call after the remembered consent');
   await remembered.close();
   await third.client.close();
+  await privacyPage();
 } finally {
   await browser.close();
 }
@@ -320,5 +338,5 @@ try {
 if (!refused) fail('refresh after revoke was accepted');
 await authed.close();
 callbackServer.close();
-console.log(`PASS browser flow ${label}: 401 -> PRM -> AS metadata -> ${registration.toUpperCase()} -> authorize -> ${signIn} -> consent (${lang}) -> deny -> access_denied -> sign-in -> consent, remember -> code -> token -> tools/call -> refresh -> authorize -> ${signIn} -> remembered consent -> code -> tools/call -> revoke (no client: 401, another client: 400) -> revoke -> refused`);
+console.log(`PASS browser flow ${label}: 401 -> PRM -> AS metadata -> ${registration.toUpperCase()} -> authorize -> ${signIn} -> consent (${lang}) -> deny -> access_denied -> sign-in -> consent, remember -> code -> token -> tools/call -> refresh -> authorize -> ${signIn} -> remembered consent -> code -> tools/call -> privacy page -> revoke (no client: 401, another client: 400) -> revoke -> refused`);
 process.exit(0);

@@ -27,6 +27,8 @@ EXPECTED_ROUTES = {
     "GET /.well-known/oauth-protected-resource/mcp",
     # The origin's icon, which clients show beside the connector.
     "GET /favicon.ico",
+    # The privacy page: what is stored, for how long, whom to write to.
+    "GET /privacy",
     # The builtin authorization server (dochiya-authserver): RFC 8414 metadata at the
     # origin, and every endpoint and page under /oauth/.
     "GET /.well-known/oauth-authorization-server",
@@ -58,6 +60,8 @@ CONTRACT_ENV = {
     # the recurring entries' scheduled run (shared/app/src/config.rs)
     "DOCHIYA_POST_DUE_EVERY_SECS",
     "DOCHIYA_POST_DUE_MAX_VAULTS",
+    # the privacy page's contact (shared/app/src/config.rs)
+    "DOCHIYA_SUPPORT_CONTACT",
 }
 # What the Lambda must be given.
 REQUIRED_ENV = {
@@ -718,7 +722,7 @@ def check_post_due_iam(sam, cfn, root):
 
 
 CHECKS = [
-    ("routes: all eight, one integration, no gateway authorizer, invoke permission", check_routes),
+    ("routes: all nine, one integration, no gateway authorizer, invoke permission", check_routes),
     ("stage: $default, throttling, access log, no base path", check_stage),
     ("function: arm64, provided.al2023, rust-cargolambda binary, release profile", check_function),
     ("table: PITR, deletion protection, TTL expiresAt, Retain, SSE", check_table),

@@ -6,7 +6,9 @@
 # answers straight back to the client) and revokes. Two connections per store: one registering by Client ID Metadata Document
 # (a document served on loopback, English pages), one by dynamic registration (Korean
 # pages); once on the embedded store, once on DynamoDB with the signing key in KMS (both
-# moto, started by stage 20). Screenshots of the sign-in and consent pages land in
+# moto, started by stage 20), then the privacy page the pages link (with the
+# operator's contact, or the local server's sentence that none is set). Screenshots of
+# the sign-in, consent and privacy pages land in
 # $DOCHIYA_BUILD_DIR/browser/. Pins: tests/browser/package-lock.json.
 source tests/clients/install.sh
 source tests/clients/server.sh
@@ -26,6 +28,9 @@ browser_shots="$DOCHIYA_BUILD_DIR/browser"
 rm -rf "$browser_shots"
 mkdir -p "$browser_shots"
 browser_failed=()
+# The privacy page's contact on the servers with an upstream provider (the local one has
+# none, and its page says so).
+browser_contact="privacy@dochiya.test"
 
 # browser_store_run LABEL VAR=value...: a server in builtin mode signing in at a fresh
 # stand-in provider, then the CIMD and the DCR connection against it.
@@ -34,7 +39,8 @@ browser_store_run() {
   shift
   op_port=$(free_port)
   interop_start_server "authserver-$label" DOCHIYA_AUTH=builtin \
-    DOCHIYA_OIDC_ISSUER="http://127.0.0.1:$op_port" DOCHIYA_OIDC_CLIENT_ID=dochiya "$@"
+    DOCHIYA_OIDC_ISSUER="http://127.0.0.1:$op_port" DOCHIYA_OIDC_CLIENT_ID=dochiya \
+    DOCHIYA_SUPPORT_CONTACT="$browser_contact" "$@"
   op_log="$DOCHIYA_BUILD_DIR/authserver-$label-op.log"
   # exec: the background pid is node itself, so the clean-up stops the provider.
   (cd "$browser_node_dir" && OP_PORT=$op_port CALLBACK="http://127.0.0.1:$INTEROP_PORT/oauth/callback" \
@@ -50,7 +56,8 @@ browser_store_run() {
     lang=en
     [[ $registration == dcr ]] && lang=ko
     if ! (cd "$browser_node_dir" && DOCHIYA_MCP_URL="$INTEROP_URL" SHOTS="$browser_shots" \
-      LABEL="$label-$registration" "$browser_node_bin/node" flow.mjs "$registration" "$lang"); then
+      SUPPORT_CONTACT="$browser_contact" LABEL="$label-$registration" \
+      "$browser_node_bin/node" flow.mjs "$registration" "$lang"); then
       browser_failed+=("$label-$registration")
       echo "server log: $DOCHIYA_BUILD_DIR/authserver-$label-server.log; provider log: $op_log" >&2
     fi

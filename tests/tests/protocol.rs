@@ -609,3 +609,25 @@ fn icons_and_the_favicon() {
     assert_eq!(&favicon.body[..6], &[0, 0, 1, 0, 1, 0]);
     assert_eq!(favicon.body.len(), 4286);
 }
+
+/// The privacy page at the origin, in the caller's language, with the operator's
+/// contact; the same in every auth mode (here the default dev mode), no token needed.
+#[test]
+fn the_privacy_page_in_korean_with_the_contact() {
+    let s = Server::start_with(&[("DOCHIYA_SUPPORT_CONTACT", "privacy@dochiya.test")]);
+    let page = s.send("GET", "/privacy", &[("accept-language", "ko-KR,ko;q=0.9")], b"");
+    assert_eq!(page.status, 200);
+    assert_eq!(page.header("content-type"), Some("text/html; charset=utf-8"));
+    assert_eq!(page.header("vary"), Some("accept-language"));
+    let html = String::from_utf8_lossy(&page.body);
+    assert!(
+        html.contains("<h1>이 dochiya 서버의 개인정보 처리</h1>"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<p class=\"contact\">privacy@dochiya.test</p>"),
+        "{html}"
+    );
+    let english = s.send("GET", "/privacy", &[], b"");
+    assert!(String::from_utf8_lossy(&english.body).contains("<h2>Export and delete</h2>"));
+}

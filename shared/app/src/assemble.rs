@@ -76,7 +76,8 @@ pub async fn build(config: &Config) -> Result<Assembled, StartupError> {
         tools,
         authenticator,
     )?
-    .with_authserver(authserver);
+    .with_authserver(authserver)
+    .with_support_contact(config.app.support_contact.as_deref());
     Ok(Assembled {
         app,
         auth: auth_config.clone(),

@@ -55,6 +55,9 @@ pub struct AppConfig {
     /// This Lambda function is the scheduled run (`_HANDLER` is `post-due`: the
     /// function's configured handler), not the MCP endpoint.
     pub post_due_handler: bool,
+    /// Whom people write to about their data (`DOCHIYA_SUPPORT_CONTACT`: an e-mail
+    /// address or a URL, at most 200 characters), shown on the privacy page.
+    pub support_contact: Option<String>,
 }
 
 /// A configuration value that cannot be used.
@@ -128,6 +131,20 @@ impl AppConfig {
                 }
             },
         };
+        let support_contact = match set("DOCHIYA_SUPPORT_CONTACT").map(|c| c.trim().to_owned()) {
+            None => None,
+            Some(c) if c.is_empty() => None,
+            Some(c) if c.chars().count() <= 200 && !c.chars().any(char::is_control) => Some(c),
+            Some(c) => {
+                return Err(ConfigError {
+                    var: "DOCHIYA_SUPPORT_CONTACT",
+                    message: format!(
+                        "{} characters or a control character: give an e-mail address or a URL of at most 200 characters",
+                        c.chars().count()
+                    ),
+                });
+            }
+        };
         let post_due_max_vaults = number("DOCHIYA_POST_DUE_MAX_VAULTS", 100_000)?
             .map_or(crate::scheduled::DEFAULT_MAX_VAULTS, |n| {
                 usize::try_from(n).unwrap_or(usize::MAX)
@@ -157,6 +174,7 @@ impl AppConfig {
             post_due_every,
             post_due_max_vaults,
             post_due_handler: set("_HANDLER").is_some_and(|h| h.trim() == crate::scheduled::HANDLER),
+            support_contact,
         })
     }
 
@@ -398,5 +416,31 @@ mod tests {
                 .map(|e| e.to_string()),
             Some("DOCHIYA_STRICT_VERSION_HEADER: \"yes\" is not true or false".into())
         );
+    }
+
+    #[test]
+    fn the_support_contact_is_a_short_line_or_refused() {
+        assert_eq!(parse(&[]).unwrap().support_contact, None);
+        assert_eq!(
+            parse(&[("DOCHIYA_SUPPORT_CONTACT", "  ")])
+                .unwrap()
+                .support_contact,
+            None
+        );
+        assert_eq!(
+            parse(&[("DOCHIYA_SUPPORT_CONTACT", " help@ledger.example ")])
+                .unwrap()
+                .support_contact
+                .as_deref(),
+            Some("help@ledger.example")
+        );
+        let long = "a".repeat(201);
+        assert_eq!(
+            parse(&[("DOCHIYA_SUPPORT_CONTACT", &long)])
+                .unwrap_err()
+                .to_string(),
+            "DOCHIYA_SUPPORT_CONTACT: 201 characters or a control character: give an e-mail address or a URL of at most 200 characters"
+        );
+        assert!(parse(&[("DOCHIYA_SUPPORT_CONTACT", "a\nb")]).is_err());
     }
 }

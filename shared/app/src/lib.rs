@@ -183,6 +183,8 @@ pub struct Router {
     /// Only loopback `Host`s reach the authorization server (the local server: a page on
     /// another site must not reach it by DNS rebinding).
     pub loopback_only: bool,
+    /// Whom people write to about their data, on the privacy page.
+    pub support_contact: Option<Arc<str>>,
 }
 
 impl Handle for Router {
@@ -190,6 +192,11 @@ impl Handle for Router {
         // The origin's icon (clients show it beside the connector): public, the same for all.
         if req.uri().path() == "/favicon.ico" && req.method() == http::Method::GET {
             return favicon::response();
+        }
+        // What is stored and whom to write to: public, in every mode (issue 55).
+        if req.uri().path() == dochiya_authserver::PRIVACY_PATH && req.method() == http::Method::GET {
+            let lang = dochiya_authserver::pages::Lang::negotiate(&req);
+            return dochiya_authserver::pages::privacy(lang, self.support_contact.as_deref());
         }
         if let Some(authserver) = &self.authserver
             && AuthServer::owns(req.uri().path())
@@ -215,6 +222,8 @@ pub struct App {
     pub authserver: Option<Arc<AuthServer>>,
     /// Largest request body the gate accepts (the local adapter buffers one byte more).
     pub body_limit: usize,
+    /// Whom people write to about their data (`DOCHIYA_SUPPORT_CONTACT`).
+    pub support_contact: Option<Arc<str>>,
 }
 
 impl App {
@@ -230,12 +239,19 @@ impl App {
             server: Arc::new(server),
             authserver: None,
             body_limit,
+            support_contact: None,
         })
     }
 
     /// The same app with our authorization server mounted beside the MCP path.
     pub fn with_authserver(mut self, authserver: Option<Arc<AuthServer>>) -> Self {
         self.authserver = authserver;
+        self
+    }
+
+    /// The same app naming `contact` on its privacy page.
+    pub fn with_support_contact(mut self, contact: Option<&str>) -> Self {
+        self.support_contact = contact.map(Arc::from);
         self
     }
 
@@ -255,6 +271,7 @@ impl App {
             server: Arc::clone(&self.server),
             authserver: self.authserver.clone(),
             loopback_only,
+            support_contact: self.support_contact.clone(),
         }
     }
 

@@ -59,6 +59,8 @@ pub const CALLBACK_PATH: &str = "/oauth/callback";
 pub const CONSENT_PATH: &str = "/oauth/consent";
 /// The pages' style sheet (served, so the CSP needs no inline style).
 pub const STYLE_PATH: &str = "/oauth/style.css";
+/// The privacy page (served by the app in every mode; every page links it).
+pub const PRIVACY_PATH: &str = "/privacy";
 
 /// The authorization server: configuration, state, key; one instance per process.
 pub struct AuthServer {

@@ -1,5 +1,5 @@
-//! Our own HTML: the local sign-in page, the consent page and the error page, in English
-//! and Korean by `Accept-Language`. No script at all (the CSP forbids it), a served style
+//! Our own HTML: the local sign-in page, the consent page, the error page and the privacy
+//! page, in English and Korean by `Accept-Language`. No script at all (the CSP forbids it), a served style
 //! sheet, one column that reads on a phone; every interpolated value is escaped.
 
 use bytes::Bytes;
@@ -106,6 +106,7 @@ struct Words {
     allow: &'static str,
     deny: &'static str,
     error_title: &'static str,
+    privacy: &'static str,
 }
 
 const EN: Words = Words {
@@ -127,6 +128,7 @@ const EN: Words = Words {
     allow: "Allow",
     deny: "Deny",
     error_title: "This sign-in cannot continue",
+    privacy: "Privacy",
 };
 
 const KO: Words = Words {
@@ -148,6 +150,7 @@ const KO: Words = Words {
     allow: "허용",
     deny: "거부",
     error_title: "이 로그인은 계속할 수 없습니다",
+    privacy: "개인정보 처리",
 };
 
 fn words(lang: Lang) -> &'static Words {
@@ -163,11 +166,13 @@ fn page(lang: Lang, title: &str, body: &str) -> String {
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <meta name=\"referrer\" content=\"same-origin\">\
          <title>{}</title><link rel=\"stylesheet\" href=\"{}\"></head>\
-         <body><main>{}</main></body></html>\n",
+         <body><main>{}<footer><a href=\"{}\">{}</a></footer></main></body></html>\n",
         lang.code(),
         escape(title),
         crate::STYLE_PATH,
-        body
+        body,
+        crate::PRIVACY_PATH,
+        escape(words(lang).privacy),
     )
 }
 
@@ -294,6 +299,116 @@ pub fn error(lang: Lang, status: StatusCode, detail: &str) -> Response<Bytes> {
     web::html(status, page(lang, w.error_title, &body), None)
 }
 
+/// What the privacy page says, section by section: (heading, paragraphs).
+type Sections = [(&'static str, &'static [&'static str]); 6];
+
+const PRIVACY_EN: Sections = [
+    (
+        "What is stored",
+        &[
+            "Your ledgers: vaults, accounts, transactions with their memos and tags, earlier versions of edited transactions, budgets, recurring entries and balance snapshots. Who recorded each entry, and the members of each shared vault with the names they joined under.",
+            "For signing in: the name the sign-in gave you (your account's subject), the apps you allowed and whether to remember that, and the tokens' records. No password is stored here.",
+        ],
+    ),
+    (
+        "Where",
+        &[
+            "In one database of the server's operator: a DynamoDB table in their AWS account when the server runs on AWS, or a file in its data directory when it runs on a computer. Nothing is sent anywhere else.",
+        ],
+    ),
+    (
+        "For how long",
+        &[
+            "Your ledgers, until you delete them. A record that lets a repeated write happen once: 7 days. A sign-in request: 10 minutes; an authorization code: 1 minute; an access token: 1 hour; a refresh token: 30 days from its last use; a remembered choice: 90 days. On AWS, the operator's request logs are kept as long as the operator sets (30 days unless changed), and the table's point-in-time backups 35 days.",
+        ],
+    ),
+    (
+        "Who sees it",
+        &[
+            "You, through the apps you allowed. The other members of a vault you share see that vault's entries, and who recorded them. The server's operator can read the database.",
+        ],
+    ),
+    (
+        "Export and delete",
+        &[
+            "Ask your assistant to export a vault (export_transactions: CSV, hledger or Beancount). An owner of a vault can delete it with everything in it (delete_vault); every member loses it at once. You can leave a shared vault (leave_vault); its entries stay with the household. To have everything about you deleted, write to the contact below.",
+        ],
+    ),
+    ("Contact", &[]),
+];
+
+const PRIVACY_KO: Sections = [
+    (
+        "저장하는 것",
+        &[
+            "가계부: 금고, 계정, 메모와 태그가 붙은 거래, 수정된 거래의 이전 내용, 예산, 반복 거래, 잔액 스냅샷. 거래마다 누가 기록했는지, 함께 쓰는 금고의 구성원과 그들이 참여할 때 쓴 이름.",
+            "로그인: 로그인이 정해 준 이름(계정 식별자), 허용한 앱과 그 선택을 기억할지, 토큰 기록. 비밀번호는 여기에 저장하지 않습니다.",
+        ],
+    ),
+    (
+        "저장 위치",
+        &[
+            "서버 운영자의 데이터베이스 한 곳: AWS에서 실행되면 운영자의 AWS 계정에 있는 DynamoDB 테이블, 컴퓨터에서 실행되면 데이터 폴더의 파일. 다른 곳으로 보내지 않습니다.",
+        ],
+    ),
+    (
+        "보관 기간",
+        &[
+            "가계부는 직접 삭제할 때까지. 같은 기록이 두 번 쓰이지 않게 하는 기록: 7일. 로그인 요청: 10분, 인가 코드: 1분, 액세스 토큰: 1시간, 리프레시 토큰: 마지막 사용부터 30일, 기억한 선택: 90일. AWS에서는 운영자의 요청 로그를 운영자가 정한 기간(바꾸지 않으면 30일), 테이블의 시점 복구 백업을 35일 보관합니다.",
+        ],
+    ),
+    (
+        "볼 수 있는 사람",
+        &[
+            "허용한 앱을 통해 본인. 함께 쓰는 금고의 다른 구성원은 그 금고의 거래와 누가 기록했는지를 봅니다. 서버 운영자는 데이터베이스를 읽을 수 있습니다.",
+        ],
+    ),
+    (
+        "내보내기와 삭제",
+        &[
+            "어시스턴트에게 금고 내보내기를 요청하세요(export_transactions: CSV, hledger, Beancount). 금고의 소유자는 금고와 그 안의 모든 것을 삭제할 수 있고(delete_vault), 모든 구성원이 즉시 접근을 잃습니다. 함께 쓰는 금고에서 나갈 수 있고(leave_vault), 거래는 가구에 남습니다. 본인에 관한 모든 것의 삭제는 아래 연락처로 요청하세요.",
+        ],
+    ),
+    ("연락처", &[]),
+];
+
+/// `GET /privacy`: what is stored, where, for how long, who sees it, how to export and
+/// delete, and whom to write to (`contact`, the operator's setting; said when unset).
+pub fn privacy(lang: Lang, contact: Option<&str>) -> Response<Bytes> {
+    let (title, sections, no_contact) = match lang {
+        Lang::En => (
+            "Privacy at this dochiya server",
+            &PRIVACY_EN,
+            "This server's operator has not set a contact; ask whoever gave you its address.",
+        ),
+        Lang::Ko => (
+            "이 dochiya 서버의 개인정보 처리",
+            &PRIVACY_KO,
+            "이 서버의 운영자가 연락처를 정하지 않았습니다. 서버 주소를 알려 준 사람에게 문의하세요.",
+        ),
+    };
+    let mut body = format!("<h1>{}</h1>", escape(title));
+    for (heading, paragraphs) in sections {
+        body.push_str(&format!("<h2>{}</h2>", escape(heading)));
+        for p in *paragraphs {
+            body.push_str(&format!("<p>{}</p>", escape(p)));
+        }
+    }
+    match contact {
+        Some(c) => body.push_str(&format!("<p class=\"contact\">{}</p>", escape(c))),
+        None => body.push_str(&format!("<p>{}</p>", escape(no_contact))),
+    }
+    let mut response = web::html(StatusCode::OK, page(lang, title, &body), None);
+    response.headers_mut().insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=3600"),
+    );
+    response
+        .headers_mut()
+        .insert(header::VARY, HeaderValue::from_static("accept-language"));
+    response
+}
+
 const STYLE: &str = "\
 *{box-sizing:border-box}\
 body{margin:0;font:17px/1.5 system-ui,-apple-system,'Noto Sans KR','Noto Sans CJK KR',sans-serif;background:#f6f5f2;color:#1d1d1b}\
@@ -311,6 +426,8 @@ button.secondary{background:#e4e2dc;color:#1d1d1b}\
 .host,.client{word-break:break-all}\
 .error{color:#8a1c1c}\
 .origin,.unverified{font-size:.9rem}.unverified{color:#7a4b00}\
+h2{font-size:1.05rem;margin-top:1.4rem}\
+footer{margin-top:2rem;font-size:.9rem}footer a{color:#1f5f4a}\
 ";
 
 /// `GET /oauth/style.css`.
@@ -351,6 +468,56 @@ mod tests {
         assert_eq!(Lang::negotiate(&with_lang("de")), Lang::En);
         assert_eq!(Lang::negotiate(&with_lang("ko;q=0, en;q=0.1")), Lang::En);
         assert_eq!(Lang::negotiate(&Request::new(Bytes::new())), Lang::En);
+    }
+
+    fn text(response: &Response<Bytes>) -> String {
+        String::from_utf8(response.body().to_vec()).unwrap()
+    }
+
+    #[test]
+    fn the_privacy_page_says_what_is_kept_how_long_and_whom_to_write_to() {
+        let en = privacy(Lang::En, Some("help@ledger.example <admin>"));
+        assert_eq!(en.status(), StatusCode::OK);
+        assert_eq!(en.headers()[header::VARY], "accept-language");
+        assert!(en.headers().contains_key(header::CONTENT_SECURITY_POLICY));
+        let html = text(&en);
+        assert!(
+            html.contains("<title>Privacy at this dochiya server</title>"),
+            "{html}"
+        );
+        let headings: Vec<&str> = html
+            .split("<h2>")
+            .skip(1)
+            .map(|h| h.split('<').next().unwrap_or(""))
+            .collect();
+        assert_eq!(
+            headings,
+            [
+                "What is stored",
+                "Where",
+                "For how long",
+                "Who sees it",
+                "Export and delete",
+                "Contact"
+            ]
+        );
+        assert!(html.contains("an access token: 1 hour; a refresh token: 30 days from its last use"));
+        assert!(html.contains("(delete_vault)"));
+        assert!(html.contains("<p class=\"contact\">help@ledger.example &lt;admin&gt;</p>"));
+        let ko = text(&privacy(Lang::Ko, None));
+        assert!(ko.contains("<html lang=\"ko\">"));
+        assert!(ko.contains("<h2>보관 기간</h2>"));
+        assert!(ko.contains("이 서버의 운영자가 연락처를 정하지 않았습니다."));
+        assert!(!ko.contains("class=\"contact\""));
+    }
+
+    #[test]
+    fn every_page_links_the_privacy_page_in_its_language() {
+        let link = |words: &str| format!("<footer><a href=\"/privacy\">{words}</a></footer>");
+        assert!(signin(Lang::En, "r", "c").contains(&link("Privacy")));
+        assert!(signin(Lang::Ko, "r", "c").contains(&link("개인정보 처리")));
+        assert!(text(&error(Lang::En, StatusCode::BAD_REQUEST, "x")).contains(&link("Privacy")));
+        assert!(text(&privacy(Lang::Ko, None)).contains(&link("개인정보 처리")));
     }
 
     #[test]
