@@ -27,6 +27,7 @@ EXPECTED_ROUTES = {
     "GET /.well-known/oauth-protected-resource/mcp",
     # The origin's icon, which clients show beside the connector.
     "GET /favicon.ico",
+    "GET /icon.svg",
     # The privacy page: what is stored, for how long, whom to write to.
     "GET /privacy",
     # The builtin authorization server (dochiya-authserver): RFC 8414 metadata at the

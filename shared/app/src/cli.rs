@@ -35,6 +35,11 @@ pub enum Command {
         /// `--check`: read and check the file, say whom it gives access, write nothing.
         check: bool,
     },
+    /// Delete a person's data (vaults they alone keep, their memberships, grants).
+    DeletePerson {
+        /// `--sub`: whose (required: no default person is deleted).
+        sub: String,
+    },
     /// Post the recurring entries due in every vault (the scheduled run), once.
     PostDue {
         /// `--at`: as of this time (RFC 3339; never later than now; default now).
@@ -54,16 +59,18 @@ usage: dochiya-mcp [serve] [--port N]
        dochiya-mcp export [--vault NAME] [--sub S] > book.jsonl
        dochiya-mcp import [--check] [--person OLD_SUB=NEW_SUB]... < book.jsonl
        dochiya-mcp post-due [--at 2026-03-15T00:00:00Z] [--max-vaults N]
+       dochiya-mcp delete-person --sub S
 Configuration is read from DOCHIYA_* environment variables (see README).";
 
 /// The subcommands, each as the first argument.
-const SUBCOMMANDS: [&str; 7] = [
+const SUBCOMMANDS: [&str; 8] = [
     "serve",
     "token",
     "create-table",
     "export",
     "import",
     "post-due",
+    "delete-person",
     "help",
 ];
 
@@ -223,6 +230,11 @@ fn command(sub: Option<&str>, flags: Flags) -> Result<Command, String> {
             (Some(_), _) => Err("--port does not apply to import".to_owned()),
             (None, r) => r.map(|()| Command::Import { persons, check }),
         },
+        Some("delete-person") => match (subject, port, scopes, name) {
+            (Some(sub), None, None, None) => Ok(Command::DeletePerson { sub }),
+            (None, ..) => Err("delete-person needs --sub: whose data to delete".to_owned()),
+            _ => Err("delete-person takes --sub only".to_owned()),
+        },
         Some("post-due") => match (port, only_port("post-due")) {
             (Some(_), _) => Err("--port does not apply to post-due".to_owned()),
             (None, r) => r.map(|()| Command::PostDue { at, max_vaults }),
@@ -360,6 +372,22 @@ mod tests {
         assert_eq!(
             p(&["post-due", "--port", "1"]),
             Err("--port does not apply to post-due".into())
+        );
+    }
+
+    #[test]
+    fn delete_person_names_its_person_and_nothing_else() {
+        assert_eq!(
+            p(&["delete-person", "--sub", "u-1"]),
+            Ok(Command::DeletePerson { sub: "u-1".into() })
+        );
+        assert_eq!(
+            p(&["delete-person"]),
+            Err("delete-person needs --sub: whose data to delete".into())
+        );
+        assert_eq!(
+            p(&["delete-person", "--sub", "u-1", "--port", "9"]),
+            Err("delete-person takes --sub only".into())
         );
     }
 

@@ -1,6 +1,7 @@
 //! dochiya's icon: an old Korean coin (엽전, a disc with a square hole) on a green
 //! rounded square, as a 32×32 `/favicon.ico` drawn here pixel by pixel (no image file,
-//! the same bytes every build) and as the SVG data URI of `serverInfo.icons`.
+//! the same bytes every build), as the SVG data URI of `serverInfo.icons`, and as the
+//! SVG itself at `/icon.svg` (the icon `server.json` names; `docs/icon.svg` is a copy).
 
 use std::sync::OnceLock;
 
@@ -104,6 +105,32 @@ pub fn response() -> http::Response<Bytes> {
     headers.insert(
         http::header::CACHE_CONTROL,
         http::HeaderValue::from_static("public, max-age=86400"),
+    );
+    response
+}
+
+/// `GET /icon.svg`: the same drawing as SVG, cacheable for a day; the drawing
+/// `server.json`'s icon names (`docs/icon.svg`), served from every deployment's own
+/// origin. An SVG opened on its own is a document, so it also says: no sniffing, and
+/// nothing to load or run.
+pub fn svg_response() -> http::Response<Bytes> {
+    let mut response = http::Response::new(Bytes::from_static(SVG.as_bytes()));
+    let headers = response.headers_mut();
+    headers.insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static("image/svg+xml"),
+    );
+    headers.insert(
+        http::header::CACHE_CONTROL,
+        http::HeaderValue::from_static("public, max-age=86400"),
+    );
+    headers.insert(
+        http::header::X_CONTENT_TYPE_OPTIONS,
+        http::HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        http::header::CONTENT_SECURITY_POLICY,
+        http::HeaderValue::from_static("default-src 'none'"),
     );
     response
 }

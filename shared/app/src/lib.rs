@@ -4,6 +4,7 @@
 //! [`local`] and [`lambda`] are the two adapters over [`dochiya_protocol::Server::handle`];
 //! neither contains protocol logic.
 
+pub mod account;
 pub mod assemble;
 pub mod backup;
 pub mod cli;
@@ -66,6 +67,9 @@ pub enum StartupError {
     /// A backup could not be written, read or restored.
     #[error("backup")]
     Backup(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// Deleting a person stopped part-way (running it again finishes it).
+    #[error("delete-person (run it again to finish)")]
+    DeletePerson(#[source] account::DeletionError),
     /// The protocol server refused its tools or documents.
     #[error("assembling the MCP server")]
     Server(#[from] ServerError),
@@ -192,6 +196,10 @@ impl Handle for Router {
         // The origin's icon (clients show it beside the connector): public, the same for all.
         if req.uri().path() == "/favicon.ico" && req.method() == http::Method::GET {
             return favicon::response();
+        }
+        // The same drawing as SVG (the registry entry's icon, from this origin): public too.
+        if req.uri().path() == "/icon.svg" && req.method() == http::Method::GET {
+            return favicon::svg_response();
         }
         // What is stored and whom to write to: public, in every mode (issue 55).
         if req.uri().path() == dochiya_authserver::PRIVACY_PATH && req.method() == http::Method::GET {
@@ -384,6 +392,20 @@ pub async fn run(command: Command, lookup: impl Fn(&str) -> Option<String>) -> R
         }
         Command::Export { vault, sub } => backup::export(&app, vault.as_deref(), &sub).await,
         Command::Import { persons, check } => backup::import(&app, &persons, check).await,
+        Command::DeletePerson { sub } => {
+            logging::init(&app.log_filter, false);
+            let store = assemble::open_store(&app).await?;
+            let ledger = dochiya_ledger::Ledger::new(
+                store.clone(),
+                Arc::new(dochiya_domain::SystemClock),
+                dochiya_ledger::LedgerConfig::default(),
+            );
+            let done = account::delete_person(&ledger, store.as_ref(), &sub)
+                .await
+                .map_err(StartupError::DeletePerson)?;
+            println!("{}", account::summary(&sub, &done));
+            Ok(())
+        }
         Command::PostDue { at, max_vaults } => {
             logging::init(&app.log_filter, false);
             let ledger = scheduled_ledger(&app).await?;
@@ -447,6 +469,100 @@ mod tests {
                 .is_some_and(|d| d.chars().count() <= 100)
         );
         assert_eq!(entry.get("packages"), None);
+    }
+
+    /// server.json passes our restatement of the registry's rules
+    /// (tests/listing/server.schema.json), names the repository and serves its icon over
+    /// https; the same schema refuses an `http:` icon and a 101-character description,
+    /// so it can fail.
+    #[test]
+    fn server_json_passes_the_listing_schema() {
+        let text = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../server.json"));
+        let schema = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/listing/server.schema.json"
+        ));
+        let entry: serde_json::Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}"));
+        let schema: serde_json::Value = serde_json::from_str(schema).unwrap_or_else(|e| panic!("{e}"));
+        let listing = jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft202012)
+            .should_validate_formats(true)
+            .build(&schema)
+            .unwrap_or_else(|e| panic!("the listing schema does not compile: {e}"));
+        let errors: Vec<String> = listing.iter_errors(&entry).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:?}");
+
+        assert_eq!(entry["websiteUrl"], "https://github.com/dochiya/dochiya");
+        assert_eq!(entry["repository"]["url"], "https://github.com/dochiya/dochiya");
+        assert_eq!(entry["repository"]["source"], "github");
+        let icons = entry["icons"].as_array().map(Vec::as_slice).unwrap_or_default();
+        assert!(!icons.is_empty());
+        for icon in icons {
+            assert!(
+                icon["src"].as_str().is_some_and(|s| s.starts_with("https://")),
+                "{icon}"
+            );
+        }
+
+        let mut plain = entry.clone();
+        plain["icons"][0]["src"] =
+            "http://raw.githubusercontent.com/dochiya/dochiya/main/docs/icon.svg".into();
+        assert!(!listing.is_valid(&plain));
+        let mut long = entry.clone();
+        long["description"] = "가".repeat(101).into();
+        assert!(!listing.is_valid(&long));
+        long["description"] = "가".repeat(100).into();
+        assert!(listing.is_valid(&long));
+    }
+
+    /// Refuses every token: the routes under test answer before any token is asked for.
+    struct NoTokens(serde_json::Value);
+
+    #[async_trait::async_trait]
+    impl Authenticator for NoTokens {
+        async fn authenticate(
+            &self,
+            _: dochiya_protocol::Credentials<'_>,
+        ) -> Result<dochiya_protocol::Principal, dochiya_protocol::AuthFailure> {
+            Err(dochiya_protocol::AuthFailure::Missing)
+        }
+        fn challenge(&self, _: &dochiya_protocol::Challenge<'_>) -> String {
+            "Bearer".to_owned()
+        }
+        fn resource_metadata(&self) -> &serde_json::Value {
+            &self.0
+        }
+    }
+
+    /// Every deployment serves the registry entry's icon at `GET /icon.svg` (the router
+    /// answers it: the MCP server alone would say 404), and docs/icon.svg, the copy
+    /// server.json names, is the same drawing.
+    #[tokio::test]
+    async fn the_icon_svg_is_served_and_matches_docs() {
+        let app = App::from_parts(
+            ServerConfig::default(),
+            Vec::new(),
+            Arc::new(NoTokens(serde_json::json!({}))),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        for router in [app.local_router(), app.lambda_router()] {
+            let req = http::Request::get("/icon.svg")
+                .body(Bytes::new())
+                .unwrap_or_else(|e| panic!("{e}"));
+            let svg = router.handle(req).await;
+            assert_eq!(svg.status(), http::StatusCode::OK);
+            assert_eq!(svg.body().as_ref(), favicon::SVG.as_bytes());
+            let headers = svg.headers();
+            assert_eq!(headers[http::header::CONTENT_TYPE], "image/svg+xml");
+            assert_eq!(headers[http::header::CACHE_CONTROL], "public, max-age=86400");
+            assert_eq!(headers[http::header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+            let post = http::Request::post("/icon.svg")
+                .body(Bytes::new())
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert_ne!(router.handle(post).await.body().as_ref(), favicon::SVG.as_bytes());
+        }
+        let docs = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/icon.svg"));
+        assert_eq!(docs, format!("{}\n", favicon::SVG));
     }
 
     #[test]

@@ -27,6 +27,7 @@ impl Authenticator for TestAuth {
                 scopes: vec!["ledger:read".into()],
                 name: None,
                 roster_hint: None,
+                issued_at: None,
             }),
             Some(_) => Err(AuthFailure::InvalidToken {
                 reason: "test".into(),

@@ -153,6 +153,7 @@ mod tests {
                 scopes: vec!["ledger:read".to_owned()],
                 name: None,
                 roster_hint: None,
+                issued_at: None,
             },
             issuer: ISS.to_owned(),
             audiences: vec![AUD.to_owned()],

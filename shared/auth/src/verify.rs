@@ -383,6 +383,8 @@ struct AccessClaims {
     /// The roster hint ([`dochiya_domain::scopes::ROSTER_HINT_CLAIM`], decision 044):
     /// kept only from our own authorization server.
     rh: Option<Value>,
+    /// Issued at (epoch seconds).
+    iat: Option<Value>,
 }
 
 /// `iss`, `aud`, `exp` and `nbf` of a verified token, as the cache re-checks them.
@@ -464,11 +466,18 @@ fn principal_from(claims: AccessClaims, keep_hint: bool) -> Result<Principal, Au
     let roster_hint = claims
         .rh
         .filter(|h| keep_hint && h.is_object() && h.to_string().len() <= MAX_ROSTER_HINT_BYTES);
+    // Seconds as JSON allows them; a fraction is cut, another type is no `iat`.
+    let issued_at = claims.iat.as_ref().and_then(|v| {
+        v.as_i64()
+            .or_else(|| v.as_u64().map(|n| i64::try_from(n).unwrap_or(i64::MAX)))
+            .or_else(|| v.as_f64().filter(|f| f.is_finite()).map(|f| f as i64))
+    });
     Ok(Principal {
         person,
         scopes,
         name,
         roster_hint,
+        issued_at,
     })
 }
 

@@ -61,14 +61,25 @@ async fn a_minted_dev_token_authenticates_with_its_subject_and_scopes() {
             Duration::from_secs(3600),
         )
         .expect("mint");
+    let before = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let got = auth(a.as_ref(), &token).await;
+    // The token's `iat` is when it was minted: just now.
+    let issued_at = got.as_ref().ok().and_then(|p| p.issued_at);
+    assert!(
+        issued_at.is_some_and(|iat| (0..=5).contains(&(i64::try_from(before).unwrap_or(0) - iat))),
+        "{issued_at:?} is not about {before}"
+    );
     assert_eq!(
-        auth(a.as_ref(), &token).await,
+        got,
         Ok(Principal {
             person: "local-person".to_owned(),
             scopes: vec!["ledger:read".to_owned(), "ledger:write".to_owned()],
             // Dev tokens carry a display name: the subject unless one is given.
             name: Some("local-person".to_owned()),
             roster_hint: None,
+            issued_at,
         })
     );
     let named = issuer

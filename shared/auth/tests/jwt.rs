@@ -38,6 +38,7 @@ fn principal(person: &str, scopes: &[&str]) -> Result<Principal, AuthFailure> {
         scopes: scopes.iter().map(|s| (*s).to_owned()).collect(),
         name: None,
         roster_hint: None,
+        issued_at: None,
     })
 }
 

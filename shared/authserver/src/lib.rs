@@ -18,6 +18,7 @@ pub mod client_meta;
 pub mod clients;
 pub mod clock;
 pub mod config;
+pub mod forget;
 pub mod keys;
 pub mod pages;
 pub mod signin_code;

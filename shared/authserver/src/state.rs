@@ -31,10 +31,21 @@ pub fn client_key(client_id: &str) -> Key {
 }
 /// `AS#CONSENT#<hash(sub)>` / `<hash(client_id)>`: a remembered consent.
 pub fn consent_key(sub: &str, client_id: &str) -> Key {
-    Key::new(
-        format!("AS#CONSENT#{}", crate::web::hash(sub)),
-        crate::web::hash(client_id),
-    )
+    Key::new(consent_partition(sub), crate::web::hash(client_id))
+}
+/// `AS#CONSENT#<hash(sub)>`: every consent a person gave.
+pub fn consent_partition(sub: &str) -> String {
+    format!("AS#CONSENT#{}", crate::web::hash(sub))
+}
+/// Sort-key prefix of a person's grant index items.
+pub const GRANT_PREFIX: &str = "FAM#";
+/// `AS#WHO#<hash(sub)>`: the index of a person's refresh families (`forget`).
+pub fn person_grants_partition(sub: &str) -> String {
+    format!("AS#WHO#{}", crate::web::hash(sub))
+}
+/// `AS#WHO#<hash(sub)>` / `FAM#<sid>`: one refresh family of a person, expiring with it.
+pub fn person_grant_key(sub: &str, sid: &str) -> Key {
+    Key::new(person_grants_partition(sub), format!("{GRANT_PREFIX}{sid}"))
 }
 /// `AS#RATE` / `DCR#<hour>`: registrations counted in one clock hour.
 pub fn registration_rate_key(hour: i64) -> Key {
@@ -328,6 +339,14 @@ impl Family {
             current: s(a, "current")?,
             expires_at: n(a, TTL_ATTRIBUTE)?,
         })
+    }
+
+    /// The family's entry in its person's grant index, with the family's expiry.
+    pub fn index_item(&self) -> Item {
+        Item {
+            key: person_grant_key(&self.sub, &self.sid),
+            attrs: attrs(&[(TTL_ATTRIBUTE, Some(Value::N(self.expires_at)))]),
+        }
     }
 
     /// Revoke the whole family (every refresh token of it stops working).

@@ -141,6 +141,11 @@ async fn code_grant(server: &AuthServer, params: &web::Params, client_id: &str) 
             item: family.item(),
             guard: Some(Guard::new("family-new", Condition::NotExists)),
         },
+        // Found again by its person when they delete their data (`forget`).
+        WriteOp::Put {
+            item: family.index_item(),
+            guard: None,
+        },
     ];
     match server.store.write(ops).await {
         Ok(()) => {}
@@ -233,7 +238,12 @@ async fn refresh_grant(server: &AuthServer, params: &web::Params, client_id: &st
             Condition::AttrEquals("current".into(), Value::S(presented_hash)),
         )),
     };
-    match server.store.write(vec![op]).await {
+    // The index entry slides with the family's expiry.
+    let index = WriteOp::Put {
+        item: next.index_item(),
+        guard: None,
+    };
+    match server.store.write(vec![op, index]).await {
         Ok(()) => token_response(server, &next, &scope, &refresh).await,
         Err(StoreError::ConditionFailed { .. }) => {
             let _ = Family::revoke(&*server.store, sid).await;

@@ -598,3 +598,99 @@ async fn the_sign_in_page_lets_its_post_reach_the_clients_redirect() {
         .as_str()
     );
 }
+
+/// Deleting a person (decision 059): every grant of theirs ends, rotated or not, on
+/// every client, with their consents; another person's grant is untouched; running it
+/// again finds nothing.
+#[tokio::test]
+async fn forgetting_a_person_ends_every_grant_of_theirs_and_no_other() {
+    use dochiya_authserver::forget::{Forgotten, forget};
+    let h = Harness::new();
+    let one = h.register(REDIRECT).await;
+    let two = h.register(REDIRECT).await;
+    let first = refresh_token_of(&h, &one, "kim").await;
+    // Rotated once: the index follows the family.
+    let r = refresh(&h, &one, &first, None).await;
+    assert_eq!(r.status(), StatusCode::OK, "{}", text(&r));
+    let kim_one = json(&r)["refresh_token"].as_str().unwrap().to_owned();
+    let kim_two = refresh_token_of(&h, &two, "kim").await;
+    let lee = refresh_token_of(&h, &one, "lee").await;
+    // kim has the consent to client two remembered (its code is never redeemed).
+    let mut browser = Browser::default();
+    let (_, c) = pkce();
+    let ask = Ask {
+        client_id: &two,
+        redirect: REDIRECT,
+        challenge: &c,
+        scope: Some("ledger:read"),
+        resource: None,
+        state: "s",
+    };
+    let r = browser.get(&h, &ask.url()).await;
+    let html = text(&browser.get(&h, &location(&r)).await);
+    let r = browser
+        .post(
+            &h,
+            "/oauth/signin",
+            &[
+                ("request", &hidden(&html, "request")),
+                ("csrf", &hidden(&html, "csrf")),
+                ("name", "kim"),
+                ("code", &h.code()),
+            ],
+        )
+        .await;
+    let html = text(&browser.get(&h, &location(&r)).await);
+    let r = browser
+        .post(
+            &h,
+            "/oauth/consent",
+            &[
+                ("request", &hidden(&html, "request")),
+                ("csrf", &hidden(&html, "csrf")),
+                ("decision", "allow"),
+                ("remember", "yes"),
+            ],
+        )
+        .await;
+    assert!(location(&r).starts_with(REDIRECT));
+
+    let gone = forget(h.store.as_ref(), "kim").await.expect("forget");
+    // Two families (one per client) and the remembered consent.
+    assert_eq!(
+        gone,
+        Forgotten {
+            grants: 2,
+            consents: 1
+        }
+    );
+    // The consent is forgotten: kim's next sign-in asks again.
+    let r = browser.get(&h, &ask.url()).await;
+    let html = text(&browser.get(&h, &location(&r)).await);
+    let r = browser
+        .post(
+            &h,
+            "/oauth/signin",
+            &[
+                ("request", &hidden(&html, "request")),
+                ("csrf", &hidden(&html, "csrf")),
+                ("name", "kim"),
+                ("code", &h.code()),
+            ],
+        )
+        .await;
+    assert!(location(&r).contains("/oauth/consent"), "{}", location(&r));
+    for (client, rt) in [(&one, &kim_one), (&two, &kim_two)] {
+        let r = refresh(&h, client, rt, None).await;
+        assert_eq!(
+            (r.status(), json(&r)["error"].clone()),
+            (StatusCode::BAD_REQUEST, serde_json::json!("invalid_grant"))
+        );
+    }
+    let r = refresh(&h, &one, &lee, None).await;
+    assert_eq!(r.status(), StatusCode::OK, "{}", text(&r));
+    assert_eq!(
+        forget(h.store.as_ref(), "kim").await.expect("again"),
+        Forgotten::default()
+    );
+}

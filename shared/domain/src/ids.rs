@@ -140,6 +140,8 @@ pub fn is_usable_subject(sub: &str) -> bool {
 pub struct PersonId {
     sub: String,
     name: Option<String>,
+    /// When their token was issued (epoch seconds), if it says.
+    issued_at: Option<i64>,
 }
 
 impl PersonId {
@@ -151,7 +153,11 @@ impl PersonId {
                 "the token subject is empty, too long, or has control characters",
             ));
         }
-        Ok(PersonId { sub, name: None })
+        Ok(PersonId {
+            sub,
+            name: None,
+            issued_at: None,
+        })
     }
 
     /// The same person with the display name from their token (`name`,
@@ -173,6 +179,17 @@ impl PersonId {
             .map(|n| n.trim().to_string())
             .filter(|n| !n.is_empty());
         PersonId { name, ..self }
+    }
+
+    /// The same person, signed in at `issued_at` (the token's `iat`, epoch seconds): a
+    /// person who deleted their data since is refused on tokens from before.
+    pub fn with_issued_at(self, issued_at: Option<i64>) -> PersonId {
+        PersonId { issued_at, ..self }
+    }
+
+    /// When their token was issued (epoch seconds), if it says.
+    pub fn issued_at(&self) -> Option<i64> {
+        self.issued_at
     }
 
     /// The subject text.

@@ -14,6 +14,9 @@ pub struct Principal {
     /// (its `rh` claim, decision 044), for the ledger to spare a new instance the roster
     /// query; `None` from any other issuer.
     pub roster_hint: Option<serde_json::Value>,
+    /// The token's `iat` (epoch seconds), if it has one: a person who deleted their
+    /// data since is refused on it.
+    pub issued_at: Option<i64>,
 }
 
 impl Principal {

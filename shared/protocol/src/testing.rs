@@ -135,6 +135,7 @@ impl Authenticator for TestAuth {
             scopes: scopes.iter().map(|s| (*s).to_owned()).collect(),
             name: None,
             roster_hint: None,
+            issued_at: None,
         })
     }
 

@@ -201,7 +201,8 @@ impl<O: Operation> Tool for LedgerTool<O> {
     ) -> Result<Box<RawValue>, ToolError> {
         let who = PersonId::new(principal.person.clone())
             .map_err(|e| ToolError::Internal(Box::new(e)))?
-            .with_name(principal.name.clone());
+            .with_name(principal.name.clone())
+            .with_issued_at(principal.issued_at);
         // A new instance learns the caller's vaults from their token (decision 044).
         if let Some(hint) = &principal.roster_hint {
             self.ledger.take_roster_hint(&who, hint);

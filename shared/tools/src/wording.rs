@@ -42,6 +42,7 @@ pub fn describe(error: &LedgerError) -> String {
         E::InvalidInput { field, message } => format!("Invalid {field}: {message}"),
         E::AccessEnded { .. }
         | E::VaultDeleted { .. }
+        | E::PersonDeleted
         | E::NeedsOwner { .. }
         | E::InviteUnknown
         | E::InviteUsed
@@ -130,6 +131,7 @@ fn sharing(error: &LedgerError) -> String {
         E::VaultDeleted { vault, on } => format!(
             "Vault \"{vault}\" was deleted on {on} by an owner, with every entry; nothing of it is left to read. If the household keeps a book elsewhere, ask an owner which vault and for an invite (join_vault); otherwise create_vault starts a new one."
         ),
+        E::PersonDeleted => "This person's data was deleted (their account page, or the operator) after this sign-in: nothing is left to read, and this sign-in can record nothing. Sign in again to start a new, empty book.".into(),
         E::NeedsOwner { action, vault } => format!(
             "Only an owner of vault \"{vault}\" can {}; you are a member there. Ask an owner to do it, or to make you an owner (share_vault with role \"owner\", then join_vault with that code).",
             owner_action(*action)

@@ -76,6 +76,7 @@ async fn a_token_hint_spares_a_new_instance_the_roster_query() {
         scopes: vec!["ledger:read".into()],
         name: None,
         roster_hint,
+        issued_at: None,
     };
     // Without the hint, the roster query and its round come first; with it, they do not.
     assert_eq!(

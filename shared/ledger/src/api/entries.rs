@@ -1219,6 +1219,26 @@ pub struct DeletedVault {
     pub dry_run: bool,
 }
 
+/// Result of deleting a person (`Ledger::delete_person`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DeletedPerson {
+    /// The vaults deleted (they kept them alone), by their name.
+    pub deleted: Vec<String>,
+    /// The shared vaults left to the household.
+    pub left: Vec<LeftShared>,
+    /// Other items of theirs removed (ended memberships, idempotency records).
+    pub records: u64,
+}
+
+/// A shared vault a deleted person left.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeftShared {
+    /// Its name, as they knew it.
+    pub vault: String,
+    /// The member who became owner because they were its last one.
+    pub new_owner: Option<String>,
+}
+
 // ---------------------------------------------------------------- names (archived handles)
 
 /// Which account a read filter used when its name is a live account's that archived

@@ -364,6 +364,9 @@ pub enum LedgerError {
         /// The day it was deleted, in the vault's zone.
         on: LocalDate,
     },
+    /// The person deleted their data after this token was issued: it reaches nothing.
+    #[error("person deleted")]
+    PersonDeleted,
     /// A range whose start is after its end (dates or months).
     #[error("backwards range: {from} to {to}")]
     BackwardsRange {
@@ -636,7 +639,8 @@ impl LedgerError {
             LedgerError::NotFound { .. }
             | LedgerError::InviteUnknown
             | LedgerError::AccessEnded { .. }
-            | LedgerError::VaultDeleted { .. } => ErrorKind::NotFound,
+            | LedgerError::VaultDeleted { .. }
+            | LedgerError::PersonDeleted => ErrorKind::NotFound,
             LedgerError::InviteUsed
             | LedgerError::JoinNameTaken { .. }
             | LedgerError::MemberNameTaken { .. }

@@ -350,7 +350,7 @@ async fn delete_records(ledger: &Ledger, person: &PersonId, vault: VaultId) -> R
 }
 
 /// Delete `keys`, unconditionally, in writes of at most [`DELETES_PER_WRITE`].
-async fn delete_all(ledger: &Ledger, keys: Vec<Key>) -> Result<(), LedgerError> {
+pub(super) async fn delete_all(ledger: &Ledger, keys: Vec<Key>) -> Result<(), LedgerError> {
     for chunk in keys.chunks(DELETES_PER_WRITE) {
         let ops = chunk
             .iter()
@@ -366,7 +366,7 @@ async fn delete_all(ledger: &Ledger, keys: Vec<Key>) -> Result<(), LedgerError> 
 
 /// Finish every deletion of `who`'s that an earlier call closed but did not end; what
 /// each removed, by the vault it was.
-async fn finish_left_over(
+pub(super) async fn finish_left_over(
     ledger: &Ledger,
     who: &PersonId,
 ) -> Result<Vec<(Membership, DeletedCounts)>, LedgerError> {

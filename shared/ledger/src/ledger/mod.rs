@@ -15,6 +15,7 @@ mod duplicates;
 mod edit;
 mod entry;
 mod export;
+mod forget;
 mod groups;
 mod idempotency;
 mod installments;
@@ -578,6 +579,13 @@ impl Ledger {
         dry_run: bool,
     ) -> Result<DeletedVault, LedgerError> {
         deletion::delete_vault(self, who, vault, confirm, dry_run).await
+    }
+
+    /// Delete everything the ledger keeps of `who` (decision 059): vaults they alone keep
+    /// go; shared vaults are left (the earliest member inherits a last owner's role); a
+    /// token issued before is refused from then on. Safe to run again.
+    pub async fn delete_person(&self, who: &PersonId) -> Result<DeletedPerson, LedgerError> {
+        forget::delete_person(self, who).await
     }
 
     /// Create, change (`change: true`) or remove a recurring entry by name. What is

@@ -27,7 +27,10 @@ use crate::api::Role;
 use crate::api::{Entity, LedgerError, OwnerAction};
 use crate::stored::keys;
 use dochiya_domain::{LocalDate, PersonId};
-use dochiya_store::{Condition, Guard, StoreError, Value, WriteOp};
+use dochiya_store::{Condition, Guard, StoreError, TTL_ATTRIBUTE, Value, WriteOp};
+
+/// The attribute of a roster version item that says when the person deleted their data.
+pub(super) const CLOSED_AT: &str = "closedAt";
 
 /// Most people whose rosters one instance keeps; past it the cache starts over.
 /// (A Lambda instance serves one request at a time and few people; this only
@@ -61,7 +64,8 @@ impl Roster {
             key: keys::roster_version(who),
             set: Default::default(),
             add: [(VERSION.to_string(), 1)].into(),
-            remove: vec![],
+            // A closing mark's expiry goes: the version item now counts memberships again.
+            remove: vec![TTL_ATTRIBUTE.into()],
             guard: Some(Guard::new(ROSTER_VERSION, self.unchanged())),
         }
     }
@@ -74,7 +78,7 @@ impl Roster {
             key: keys::roster_version(whose),
             set: Default::default(),
             add: [(VERSION.to_string(), 1)].into(),
-            remove: vec![],
+            remove: vec![TTL_ATTRIBUTE.into()],
             guard: None,
         }
     }
@@ -166,18 +170,32 @@ pub(super) fn take_hint(ledger: &Ledger, who: &PersonId, hint: &serde_json::Valu
 /// The caller's roster as their next token's hint: read afresh (one query, and then
 /// cached here); `None` when they hold more vaults than a hint carries.
 pub(super) async fn hint(ledger: &Ledger, who: &PersonId) -> Result<Option<serde_json::Value>, LedgerError> {
-    let roster = fetch(ledger, who).await?;
+    // For a token being minted now: a closing mark refuses only older tokens.
+    let roster = fetch_unchecked(ledger, who).await?;
     Ok(crate::core::roster_hint::encode(&roster.members, roster.version))
 }
 
-/// Read the caller's roster from the store (one query) and remember it.
+/// Read the caller's roster from the store (one query) and remember it; refused when
+/// the person deleted their data after the caller's token was issued.
 pub(super) async fn fetch(ledger: &Ledger, who: &PersonId) -> Result<Arc<Roster>, LedgerError> {
+    read(ledger, who, true).await
+}
+
+/// [`fetch`] for the deletion of the person itself, which a closing mark does not stop.
+pub(super) async fn fetch_unchecked(ledger: &Ledger, who: &PersonId) -> Result<Arc<Roster>, LedgerError> {
+    read(ledger, who, false).await
+}
+
+async fn read(ledger: &Ledger, who: &PersonId, check_closed: bool) -> Result<Arc<Roster>, LedgerError> {
     let items = query_all(ledger.store.as_ref(), keys::person_pk(who), keys::roster(), true).await?;
     let mut version = None;
     let mut members = Vec::with_capacity(items.len());
     let mut ended = Vec::new();
     for item in &items {
         if keys::is_roster_version(&item.key.sk) {
+            if check_closed && closed_for(&item.attrs, who.issued_at()) {
+                return Err(LedgerError::PersonDeleted);
+            }
             version = Some(version_of(&item.attrs)?);
         } else if keys::is_ended_membership(&item.key.sk) {
             ended.push(EndedRec::from_attrs(&item.attrs)?);
@@ -196,6 +214,15 @@ pub(super) async fn fetch(ledger: &Ledger, who: &PersonId) -> Result<Arc<Roster>
     });
     ledger.rosters.put(who, roster.clone());
     Ok(roster)
+}
+
+/// Whether a roster version item's closing mark refuses a caller whose token was
+/// issued at `issued_at` (epoch seconds; unknown is refused while the mark stands).
+fn closed_for(attrs: &dochiya_store::Attrs, issued_at: Option<i64>) -> bool {
+    match attrs.get(CLOSED_AT) {
+        Some(Value::N(at)) => issued_at.is_none_or(|iat| iat <= *at),
+        _ => false,
+    }
 }
 
 fn version_of(attrs: &dochiya_store::Attrs) -> Result<i64, LedgerError> {
@@ -464,3 +491,18 @@ pub(super) fn require_owner(m: &Membership, action: OwnerAction) -> Result<(), L
 
 /// Most vaults one person may hold.
 pub(super) const MAX_VAULTS: usize = 100;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_closing_mark_refuses_tokens_issued_until_it() {
+        let attrs: dochiya_store::Attrs = [(CLOSED_AT.to_string(), Value::N(1_000))].into();
+        assert!(closed_for(&attrs, Some(999)));
+        assert!(closed_for(&attrs, Some(1_000)));
+        assert!(!closed_for(&attrs, Some(1_001)));
+        assert!(closed_for(&attrs, None));
+        assert!(!closed_for(&Default::default(), None));
+    }
+}

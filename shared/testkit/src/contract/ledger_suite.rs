@@ -2954,6 +2954,10 @@ pub use stuck::*;
 
 mod deletion;
 pub use deletion::*;
+// ---------------------------------------------------------------- deleting a person (decision 059)
+
+mod forget;
+pub use forget::*;
 // ---------------------------------------------------------------- card bills (decision 040)
 
 mod cards;
@@ -3882,6 +3886,8 @@ macro_rules! ledger_contract_tests {
             // deleting a vault (ledger_suite/deletion.rs)
             delete_vault_takes_everything_and_frees_the_name,
             a_deletion_cut_short_is_finished_by_the_next_call,
+            // deleting a person (ledger_suite/forget.rs)
+            deleting_a_person_leaves_the_household_its_book,
             // whose entry is whose (ledger_suite/recorded_by.rs)
             recorded_by_finds_each_persons_entries,
             // budget settings kept and what is left (ledger_suite/budget_settings.rs)

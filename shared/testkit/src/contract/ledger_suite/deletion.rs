@@ -10,7 +10,7 @@ use dochiya_ledger::stored::keys;
 use dochiya_store::{Query, SkRange, Value};
 
 /// Every item of a partition.
-async fn partition(store: &dyn Store, pk: String) -> Vec<dochiya_store::Item> {
+pub(super) async fn partition(store: &dyn Store, pk: String) -> Vec<dochiya_store::Item> {
     let mut out = Vec::new();
     let mut after = None;
     loop {
