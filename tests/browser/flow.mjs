@@ -9,7 +9,8 @@
 // -> again: sign-in -> consent, "remember" ticked -> Allow -> redirect -> token ->
 // tools/call -> refresh -> a new authorization: sign-in answered straight back to the
 // client (remembered consent) -> tools/call -> the privacy page the pages link ->
-// revoke (the client must name itself and be the token's) -> refused.
+// revoke (the client must name itself and be the token's) -> refused -> the account
+// page: sign in, see and download, refusals, delete everything -> tokens refused.
 //
 // usage: DOCHIYA_MCP_URL=… SHOTS=dir LABEL=… node flow.mjs cimd|dcr [en|ko]
 import http from 'node:http';
@@ -154,6 +155,7 @@ const context = await browser.newContext({
   locale: lang === 'ko' ? 'ko-KR' : 'en-US',
   extraHTTPHeaders: { 'accept-language': lang === 'ko' ? 'ko-KR,ko;q=0.9' : 'en-US,en;q=0.9' },
   viewport: { width: 420, height: 820 },
+  acceptDownloads: true,
 });
 const page = await context.newPage();
 page.setDefaultTimeout(15000);
@@ -294,6 +296,7 @@ if (again.isError) fail('tools/call with the refreshed token');
 // is answered with the redirect straight to the client (the sign-in page's form-action
 // must allow it, or Chromium stops there).
 const kept = provider.tokensValue;
+let thirdTokens;
 provider.saveTokens(undefined);
 try {
   const third = await startAuthorization();
@@ -302,6 +305,7 @@ try {
   const params = await callback();
   if (!params.get('code') || params.get('state') !== provider.stateValue) fail(`remembered: callback params ${params}`);
   await third.transport.finishAuth(params.get('code'), params.get('iss'));
+  thirdTokens = provider.tokensValue;
   const remembered = newClient();
   await remembered.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider, fetch: logFetch }));
   const listedAgain = await remembered.callTool({ name: 'list_vaults', arguments: {} });
@@ -309,8 +313,9 @@ try {
   await remembered.close();
   await third.client.close();
   await privacyPage();
-} finally {
+} catch (e) {
   await browser.close();
+  throw e;
 }
 // The grant of step 2 lives on beside the new one; it is the one revoked below.
 provider.saveTokens(kept);
@@ -336,7 +341,101 @@ try {
   if (!refused) fail(`refresh after revoke failed the wrong way: ${e}`);
 }
 if (!refused) fail('refresh after revoke was accepted');
+
+// 7. The account page (decision 059): sign in at /account, see the book, download its
+// backup; a post from another site and a wrong word delete nothing; then delete
+// everything: the app's access token reaches nothing, its refresh token is refused, and
+// the page asks for a sign-in again.
+const accountSignIn = async () => {
+  await page.goto(`${issuer}/account`);
+  for (let i = 0; i < 300; i++) {
+    const u = new URL(page.url());
+    const has = (selector) => page.$(selector).catch(() => null);
+    if (u.origin === issuer && u.pathname === '/oauth/account' && (await has('main h1'))) return;
+    if (await has('input[name=login]')) {
+      await page.fill('input[name=login]', 'test-user');
+      await page.fill('input[name=password]', 'any-password');
+      await submit('upstream sign-in (account)');
+    } else if (await has('input[name=name]')) {
+      await page.fill('input[name=name]', 'Test Person (local)');
+      const { readFileSync } = await import('node:fs');
+      await page.fill('input[name=code]', readFileSync(process.env.SIGNIN_CODE_FILE, 'utf8').trim());
+      await submit('local sign-in (account)');
+    } else if (u.pathname.includes('/interaction/') && (await has('button[type=submit]'))) {
+      await submit('the provider\'s consent (account)');
+    } else {
+      await page.waitForTimeout(100);
+    }
+  }
+  fail(`the account sign-in is stuck at ${page.url()}`);
+};
+const ko = lang === 'ko';
+// The account page's forms post back to the page's own URL: wait for that post's answer.
+const postAccount = async (button) => {
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/oauth/account'),
+    page.click(button),
+  ]);
+  await page.waitForLoadState();
+  return response.status();
+};
+try {
+  await accountSignIn();
+  let html = await page.content();
+  for (const e of [ko ? '<h1>내 데이터</h1>' : '<h1>Your data</h1>', vaultName, ko ? '소유자' : 'owner']) {
+    if (!html.includes(e)) fail(`account page lacks ${JSON.stringify(e)}`);
+  }
+  if (html.includes('<script')) fail('the account page has a script');
+  await page.screenshot({ path: `${shots}/${label}-5-account.png`, fullPage: true });
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.click(`a[href*="vault=${encodeURIComponent(vaultName)}"]`),
+  ]);
+  const { readFileSync } = await import('node:fs');
+  const backup = readFileSync(await download.path(), 'utf8');
+  if (!backup.includes(vaultName) || !download.suggestedFilename().endsWith('.jsonl')) fail(`backup download: ${download.suggestedFilename()}`);
+  // Another site's form, carrying the person's cookie (as a browser might): refused.
+  const session = (await context.cookies(`${issuer}/oauth/account`)).find((c) => c.name === 'dochiya_account');
+  if (!session || !session.httpOnly || session.sameSite !== 'Lax') fail(`account cookie ${JSON.stringify(session)}`);
+  const csrf = await page.getAttribute('input[name=csrf]', 'value');
+  const forged = await fetch(`${issuer}/oauth/account`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example', cookie: `dochiya_account=${session.value}` },
+    body: new URLSearchParams({ csrf, action: 'delete', confirm: 'delete' }),
+  });
+  if (forged.status !== 403) fail(`a cross-site deletion answered ${forged.status}`);
+  // A wrong word: refused, nothing deleted.
+  await page.fill('input[name=confirm]', 'yes');
+  const wrong = await postAccount('button.danger');
+  if (wrong !== 400 || !(await page.content()).includes('nothing was deleted')) fail(`a wrong confirmation answered ${wrong}`);
+  await page.goto(`${issuer}/oauth/account`);
+  if (!(await page.content()).includes(vaultName)) fail('the book is gone after refused deletions');
+  // The word: everything deleted.
+  await page.fill('input[name=confirm]', ko ? '삭제' : 'delete');
+  await page.screenshot({ path: `${shots}/${label}-6-account-confirm.png`, fullPage: true });
+  const deleted = await postAccount('button.danger');
+  html = await page.content();
+  if (deleted !== 200) fail(`the deletion answered ${deleted}`);
+  if (!html.includes(ko ? '<h1>데이터를 삭제했습니다</h1>' : '<h1>Your data was deleted</h1>') || !html.includes(vaultName)) fail(`after the deletion: ${html}`);
+  await page.screenshot({ path: `${shots}/${label}-7-deleted.png`, fullPage: true });
+  // The app's access token from before reaches nothing; its refresh token is refused.
+  const after = await authed.callTool({ name: 'list_vaults', arguments: {} });
+  if (!after.isError || !JSON.stringify(after.content).includes('data was deleted')) fail(`a token from before the deletion: ${JSON.stringify(after)}`);
+  let ended = false;
+  try {
+    await refreshAuthorization(issuer, { metadata, clientInformation, refreshToken: thirdTokens.refresh_token, resource: new URL(mcpUrl) });
+  } catch (e) {
+    ended = /invalid_grant/.test(String(e?.message ?? e) + String(e?.code ?? ''));
+    if (!ended) fail(`refresh after the deletion failed the wrong way: ${e}`);
+  }
+  if (!ended) fail('a refresh token from before the deletion was accepted');
+  // Signed out: the page asks for a sign-in again, and the book is not there.
+  await accountSignIn();
+  if ((await page.content()).includes(vaultName)) fail('the deleted book is still listed');
+} finally {
+  await browser.close();
+}
 await authed.close();
 callbackServer.close();
-console.log(`PASS browser flow ${label}: 401 -> PRM -> AS metadata -> ${registration.toUpperCase()} -> authorize -> ${signIn} -> consent (${lang}) -> deny -> access_denied -> sign-in -> consent, remember -> code -> token -> tools/call -> refresh -> authorize -> ${signIn} -> remembered consent -> code -> tools/call -> privacy page -> revoke (no client: 401, another client: 400) -> revoke -> refused`);
+console.log(`PASS browser flow ${label}: 401 -> PRM -> AS metadata -> ${registration.toUpperCase()} -> authorize -> ${signIn} -> consent (${lang}) -> deny -> access_denied -> sign-in -> consent, remember -> code -> token -> tools/call -> refresh -> authorize -> ${signIn} -> remembered consent -> code -> tools/call -> privacy page -> revoke (no client: 401, another client: 400) -> revoke -> refused -> account page (download, cross-site 403, wrong word, delete) -> old tokens refused`);
 process.exit(0);

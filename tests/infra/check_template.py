@@ -34,6 +34,8 @@ EXPECTED_ROUTES = {
     # origin, and every endpoint and page under /oauth/.
     "GET /.well-known/oauth-authorization-server",
     "ANY /oauth/{proxy+}",
+    # The person's own page (a redirect into /oauth/account).
+    "GET /account",
 }
 
 # The configuration variables the app reads (shared/app/src/config.rs and the crates' from_lookup).

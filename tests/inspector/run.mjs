@@ -6,6 +6,7 @@
 //   sign-in page -> our consent page (the client's name marked unverified, or the host
 //   its document lives at) -> Deny -> access_denied back in the Inspector
 //   -> again: sign-in -> consent, "remember" ticked -> Allow -> code -> token -> the call
+//   -> the Apps tab lists the three tools with a view
 //   -> the server's clock +2 h: the access token is stale, the Inspector refreshes
 //   -> the clock +31 days: the refresh token is gone too, the Inspector authorizes anew
 //      -> sign-in -> no consent page (remembered) -> straight back with a code -> the call
@@ -148,6 +149,19 @@ try {
   if (!tokenRequests.some((b) => b.includes('grant_type=authorization_code'))) fail('no code was redeemed');
   await shot('3-result');
   step('allow (remembered) -> code -> token -> tools/call');
+
+  // The views (decision 042): the Inspector's Apps tab lists every tool whose
+  // `_meta.ui.resourceUri` names a ui:// view, in both eras; exactly our three.
+  await page.click('text="Apps"');
+  for (const tool of ['spending_report', 'budget_report', 'card_bill']) {
+    await page.waitForSelector(`text="${tool}"`).catch(() => fail(`the Apps tab does not list ${tool}`));
+  }
+  const apps = await text();
+  for (const tool of ['record_transaction', 'list_vaults', 'delete_vault']) {
+    if (apps.includes(tool)) fail(`the Apps tab lists ${tool}, which has no view`);
+  }
+  await shot('3b-apps');
+  step('the Apps tab lists spending_report, budget_report and card_bill');
 
   // 3. Two hours on: the access token has expired, the refresh token has not.
   writeFileSync(env('CLOCK_FILE'), '+2h\n');

@@ -1,5 +1,5 @@
 //! Deleting a person's data (decision 059): the one sequence that the operator's
-//! `dochiya-mcp delete-person` runs. The authorization server forgets them first (no
+//! `dochiya-mcp delete-person` and the account page run. The authorization server forgets them first (no
 //! refresh can mint a token after), then the ledger deletes their data and marks them
 //! closed (a token issued before is refused).
 

@@ -145,11 +145,89 @@ impl Prepared {
             } => {
                 let server = AuthServer::new(*config, Arc::clone(store), *key, Arc::new(AsClock))
                     .map_err(|e| StartupError::AuthServer(Box::new(e)))?
-                    .with_hints(Arc::new(LedgerHints(Arc::clone(ledger))));
+                    .with_hints(Arc::new(LedgerHints(Arc::clone(ledger))))
+                    .with_account(Arc::new(LedgerAccount {
+                        ledger: Arc::clone(ledger),
+                        store: Arc::clone(store),
+                    }));
                 tracing::info!(issuer = server.issuer(), "built-in authorization server ready");
                 Ok((verifier, Some(Arc::new(server))))
             }
         }
+    }
+}
+
+/// What the account page shows, downloads and deletes: the ledger's reads and the one
+/// deletion sequence (`crate::account`).
+struct LedgerAccount {
+    ledger: Arc<Ledger>,
+    store: Arc<dyn Store>,
+}
+
+impl LedgerAccount {
+    /// The person as of the account page's sign-in (a deletion since refuses them).
+    fn person(sub: &str, signed_in_at: i64) -> Result<dochiya_domain::PersonId, String> {
+        dochiya_domain::PersonId::new(sub)
+            .map(|p| p.with_issued_at(Some(signed_in_at)))
+            .map_err(|e| e.to_string())
+    }
+}
+
+#[async_trait::async_trait]
+impl dochiya_authserver::account::AccountData for LedgerAccount {
+    async fn books(
+        &self,
+        sub: &str,
+        signed_in_at: i64,
+    ) -> Result<Vec<dochiya_authserver::account::Book>, String> {
+        let who = Self::person(sub, signed_in_at)?;
+        let list = self
+            .ledger
+            .list_vaults(&who)
+            .await
+            .map_err(|e| dochiya_tools::wording::describe(&e))?;
+        Ok(list
+            .vaults
+            .into_iter()
+            .map(|v| dochiya_authserver::account::Book {
+                name: v.name,
+                role: v.role.as_str().to_owned(),
+                members: v.member_count,
+                accounts: v.account_count,
+            })
+            .collect())
+    }
+
+    async fn export(&self, sub: &str, signed_in_at: i64, vault: &str) -> Result<(String, Vec<u8>), String> {
+        let who = Self::person(sub, signed_in_at)?;
+        let backup = self
+            .ledger
+            .backup(&who, Some(vault))
+            .await
+            .map_err(|e| dochiya_tools::wording::describe(&e))?;
+        let mut bytes = Vec::new();
+        backup.write_jsonl(&mut bytes).map_err(|e| e.to_string())?;
+        Ok((format!("dochiya-{}.jsonl", backup.vault_id), bytes))
+    }
+
+    async fn delete(&self, sub: &str) -> Result<dochiya_authserver::account::Deletion, String> {
+        let done = crate::account::delete_person(&self.ledger, self.store.as_ref(), sub)
+            .await
+            .map_err(|e| {
+                tracing::error!(error = ?e, "deleting a person stopped part-way");
+                "the deletion stopped part-way; try again to finish it".to_owned()
+            })?;
+        Ok(dochiya_authserver::account::Deletion {
+            deleted: done.ledger.deleted,
+            left: done
+                .ledger
+                .left
+                .into_iter()
+                .map(|l| (l.vault, l.new_owner))
+                .collect(),
+            grants: done.grants.grants,
+            consents: done.grants.consents,
+        })
     }
 }
 

@@ -495,6 +495,11 @@ mod tests {
         assert_eq!(entry["websiteUrl"], "https://github.com/dochiya/dochiya");
         assert_eq!(entry["repository"]["url"], "https://github.com/dochiya/dochiya");
         assert_eq!(entry["repository"]["source"], "github");
+        // The project's support channel (each deployment's own contact is on its pages).
+        assert_eq!(
+            entry["_meta"]["io.modelcontextprotocol.registry/publisher-provided"]["support"],
+            "https://github.com/dochiya/dochiya/issues"
+        );
         let icons = entry["icons"].as_array().map(Vec::as_slice).unwrap_or_default();
         assert!(!icons.is_empty());
         for icon in icons {

@@ -10,7 +10,7 @@
 
 use bytes::Bytes;
 use dochiya_store::{Condition, Guard, Item, TTL_ATTRIBUTE, Value, WriteOp};
-use http::header::{self, HeaderValue};
+use http::header;
 use http::{Request, Response, StatusCode};
 use reqwest::Url;
 
@@ -18,12 +18,11 @@ use crate::cimd::Fetcher;
 use crate::clients::{self, ClientError, store_failure};
 use crate::config::{Deployment, SignIn};
 use crate::pages::{self, ClientOrigin, ConsentView, Lang};
+use crate::sign_in::{BINDING_COOKIE, callback_url, set_binding_cookie, sign_in_target};
 use crate::signin_code::CodeRefusal;
 use crate::state::{self, CodeRecord, PendingRequest, Stage, attrs, text};
 use crate::{AuthServer, SCOPES, web};
 
-/// The browser-binding cookie.
-pub const BINDING_COOKIE: &str = "dochiya_as";
 /// The longest name the local sign-in accepts (it becomes the `sub`).
 pub const MAX_LOCAL_NAME_CHARS: usize = 64;
 
@@ -117,16 +116,6 @@ fn error_back(
     }
     pairs.push(("iss", server.issuer()));
     web::redirect(&with_params(redirect_uri, &pairs))
-}
-
-fn set_binding_cookie(response: &mut Response<Bytes>, value: &str, secure: bool) {
-    let cookie = format!(
-        "{BINDING_COOKIE}={value}; Path=/oauth; HttpOnly; SameSite=Lax; Max-Age=86400{}",
-        if secure { "; Secure" } else { "" }
-    );
-    if let Ok(v) = HeaderValue::from_str(&cookie) {
-        response.headers_mut().append(header::SET_COOKIE, v);
-    }
 }
 
 /// `GET|POST /oauth/authorize`.
@@ -231,45 +220,6 @@ pub async fn authorize(server: &AuthServer, req: &Request<Bytes>) -> Response<By
         server.issuer().starts_with("https://"),
     );
     response
-}
-
-/// Where the person signs in: the upstream provider (its state, nonce and PKCE verifier
-/// kept on the pending request) or, with no upstream, our own loopback sign-in page.
-/// The error is an OAuth error code and description for the client.
-async fn sign_in_target(
-    server: &AuthServer,
-    pending: &mut PendingRequest,
-) -> Result<String, (&'static str, &'static str)> {
-    let (SignIn::Upstream(_), Some(upstream)) = (&server.config.sign_in, &server.upstream) else {
-        return Ok(format!(
-            "{}{}?request={}",
-            server.issuer(),
-            crate::SIGNIN_PATH,
-            pending.id
-        ));
-    };
-    let (Ok(secret), Ok(nonce)) = (web::random_token(32), web::random_token(32)) else {
-        return Err(("server_error", "no randomness"));
-    };
-    let started = upstream
-        .start(&format!("{}.{secret}", pending.id), &nonce, &callback_url(server))
-        .await
-        .map_err(|e| {
-            tracing::warn!(error = ?e.to_string(), "upstream OpenID provider unavailable");
-            (
-                "temporarily_unavailable",
-                "the sign-in provider is unavailable; try again",
-            )
-        })?;
-    pending.upstream_state = Some(web::hash(&secret));
-    pending.nonce = Some(nonce);
-    pending.upstream_verifier = Some(started.verifier);
-    Ok(started.url)
-}
-
-/// Our callback URL at the upstream provider.
-pub fn callback_url(server: &AuthServer) -> String {
-    format!("{}{}", server.issuer(), crate::CALLBACK_PATH)
 }
 
 /// A live request that this browser started, at `stage`; else the page to show.
@@ -512,6 +462,10 @@ pub async fn upstream_callback(server: &AuthServer, req: &Request<Bytes>) -> Res
 /// After sign-in: a remembered consent that covers the scopes issues the code at once;
 /// otherwise on to the consent page.
 async fn signed_in(server: &AuthServer, mut pending: PendingRequest, from: Stage) -> Response<Bytes> {
+    // The account page's own sign-in: a session there, no code for any client.
+    if pending.client_id == crate::account::ACCOUNT_CLIENT {
+        return crate::account::signed_in(server, pending, from).await;
+    }
     let Some(sub) = pending.sub.clone() else {
         return web::oauth_error("server_error", "no subject");
     };

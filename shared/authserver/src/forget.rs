@@ -2,8 +2,8 @@
 //! goes (decision 059). Run before the ledger deletes their data, so no refresh can mint
 //! a token after the ledger's closing mark.
 //!
-//! Refresh families are keyed by their id alone; each has an index item in the person's
-//! own partition (`AS#WHO#<hash(sub)>` / `FAM#<sid>`, written with the family and
+//! Refresh families and account-page sessions are keyed by their own ids; each has an
+//! index item in the person's own partition (`AS#WHO#<hash(sub)>` / `FAM#<sid>`, written with the family and
 //! expiring with it), so a person's grants are found without a scan. Remembered
 //! consents live under the person already. Authorization requests and unused codes
 //! (minutes of life, no index) expire on their own; a code redeemed after this is a
@@ -20,6 +20,8 @@ pub struct Forgotten {
     pub grants: u64,
     /// Remembered consents removed.
     pub consents: u64,
+    /// Account-page sessions ended.
+    pub sessions: u64,
 }
 
 /// End every grant of `sub` and remove every record that names them. Safe to re-run.
@@ -31,6 +33,9 @@ pub async fn forget(store: &dyn Store, sub: &str) -> Result<Forgotten, StoreErro
         if let Some(sid) = key.sk.strip_prefix(crate::state::GRANT_PREFIX) {
             doomed.push(family_key(sid));
             out.grants += 1;
+        } else if let Some(hash) = key.sk.strip_prefix(crate::state::SESSION_PREFIX) {
+            doomed.push(crate::account::session_key(hash));
+            out.sessions += 1;
         }
         doomed.push(key);
     }

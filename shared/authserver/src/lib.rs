@@ -12,6 +12,7 @@
 //! the ledger's [`Store`](dochiya_store::Store) (`AS#` partitions, docs/keys.md),
 //! and [`keys`] signs access tokens.
 
+pub mod account;
 pub mod authorize;
 pub mod cimd;
 pub mod client_meta;
@@ -21,6 +22,7 @@ pub mod config;
 pub mod forget;
 pub mod keys;
 pub mod pages;
+pub mod sign_in;
 pub mod signin_code;
 pub mod state;
 pub mod token;
@@ -75,6 +77,8 @@ pub struct AuthServer {
     signin_code: Option<signin_code::SignInCode>,
     /// Where an access token's roster hint comes from (none: tokens carry none).
     hints: Option<Arc<dyn TokenHints>>,
+    /// What the account page shows and deletes (none: no account page).
+    account: Option<Arc<dyn account::AccountData>>,
 }
 
 /// The roster hint an access token carries (its `rh` claim, decision 044): the ledger's
@@ -152,12 +156,19 @@ impl AuthServer {
             upstream,
             signin_code,
             hints: None,
+            account: None,
         })
     }
 
     /// The same server, its access tokens carrying the roster hint `hints` gives.
     pub fn with_hints(mut self, hints: Arc<dyn TokenHints>) -> Self {
         self.hints = Some(hints);
+        self
+    }
+
+    /// The same server with an account page over `data` (`/account`).
+    pub fn with_account(mut self, data: Arc<dyn account::AccountData>) -> Self {
+        self.account = Some(data);
         self
     }
 
@@ -199,7 +210,7 @@ impl AuthServer {
 
     /// Whether a request path belongs to the authorization server.
     pub fn owns(path: &str) -> bool {
-        path == METADATA_PATH || path.starts_with("/oauth/")
+        path == METADATA_PATH || path == account::SHORT_PATH || path.starts_with("/oauth/")
     }
 
     /// Answer one HTTP request on an [`AuthServer::owns`] path. Never panics on input.
@@ -228,6 +239,10 @@ impl AuthServer {
             (TOKEN_PATH, &Method::POST) => token::token(self, &req).await,
             (REVOKE_PATH, &Method::POST) => token::revoke(self, &req).await,
             (REGISTER_PATH, &Method::POST) => clients::register(self, &req).await,
+            (account::SHORT_PATH, &Method::GET) if self.account.is_some() => account::short(self),
+            (account::ACCOUNT_PATH, &Method::GET) => account::page(self, &req).await,
+            (account::ACCOUNT_PATH, &Method::POST) => account::submit(self, &req).await,
+            (account::EXPORT_PATH, &Method::GET) => account::export(self, &req).await,
             (
                 METADATA_PATH | JWKS_PATH | STYLE_PATH | AUTHORIZE_PATH | SIGNIN_PATH | CALLBACK_PATH
                 | CONSENT_PATH | TOKEN_PATH | REVOKE_PATH | REGISTER_PATH,

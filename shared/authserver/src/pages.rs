@@ -160,7 +160,8 @@ fn words(lang: Lang) -> &'static Words {
     }
 }
 
-fn page(lang: Lang, title: &str, body: &str) -> String {
+/// A whole page: `body` under `title`, the style sheet, the privacy link.
+pub(crate) fn page(lang: Lang, title: &str, body: &str) -> String {
     format!(
         "<!doctype html>\n<html lang=\"{}\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
@@ -331,7 +332,7 @@ const PRIVACY_EN: Sections = [
     (
         "Export and delete",
         &[
-            "Ask your assistant to export a vault (export_transactions: CSV, hledger or Beancount). An owner of a vault can delete it with everything in it (delete_vault); every member loses it at once. You can leave a shared vault (leave_vault); its entries stay with the household. To have everything about you deleted, write to the contact below.",
+            "Ask your assistant to export a vault (export_transactions: CSV, hledger or Beancount). An owner of a vault can delete it with everything in it (delete_vault); every member loses it at once. You can leave a shared vault (leave_vault); its entries stay with the household. To see what is kept about you, download your books' backups and delete everything of yours, sign in at /account (on a server that signs you in itself); or write to the contact below.",
         ],
     ),
     ("Contact", &[]),
@@ -366,7 +367,7 @@ const PRIVACY_KO: Sections = [
     (
         "내보내기와 삭제",
         &[
-            "어시스턴트에게 금고 내보내기를 요청하세요(export_transactions: CSV, hledger, Beancount). 금고의 소유자는 금고와 그 안의 모든 것을 삭제할 수 있고(delete_vault), 모든 구성원이 즉시 접근을 잃습니다. 함께 쓰는 금고에서 나갈 수 있고(leave_vault), 거래는 가구에 남습니다. 본인에 관한 모든 것의 삭제는 아래 연락처로 요청하세요.",
+            "어시스턴트에게 금고 내보내기를 요청하세요(export_transactions: CSV, hledger, Beancount). 금고의 소유자는 금고와 그 안의 모든 것을 삭제할 수 있고(delete_vault), 모든 구성원이 즉시 접근을 잃습니다. 함께 쓰는 금고에서 나갈 수 있고(leave_vault), 거래는 가구에 남습니다. 내게 저장된 것을 보고, 가계부 백업을 내려받고, 내 데이터를 모두 지우려면 /account 에서 로그인하세요(이 서버가 직접 로그인을 받는 경우). 또는 아래 연락처로 요청하세요.",
         ],
     ),
     ("연락처", &[]),
@@ -417,11 +418,13 @@ h1{font-size:1.35rem;line-height:1.3}\
 ul{padding-left:1.2rem}li{margin:.4rem 0}\
 label{display:block;margin:.8rem 0 .3rem}\
 label.check{display:flex;gap:.5rem;align-items:center}\
-input[name=name],input[name=code]{width:100%;font:inherit;padding:.6rem;border:1px solid #999;border-radius:.4rem}\
+input[name=name],input[name=code],input[name=confirm]{width:100%;font:inherit;padding:.6rem;border:1px solid #999;border-radius:.4rem}\
 input[name=code]{font-family:ui-monospace,monospace;letter-spacing:.08em}\
 .hint{font-size:.9rem;color:#55534e;margin:.3rem 0 0}\
 button{font:inherit;padding:.7rem 1.2rem;border:0;border-radius:.4rem;background:#1f5f4a;color:#fff;margin-top:1rem;min-width:7rem}\
 button.secondary{background:#e4e2dc;color:#1d1d1b}\
+button.danger{background:#8a1c1c}\
+.books a{color:#1f5f4a;white-space:nowrap}\
 .buttons{display:flex;gap:.8rem;flex-wrap:wrap}\
 .host,.client{word-break:break-all}\
 .error{color:#8a1c1c}\
@@ -503,6 +506,7 @@ mod tests {
         );
         assert!(html.contains("an access token: 1 hour; a refresh token: 30 days from its last use"));
         assert!(html.contains("(delete_vault)"));
+        assert!(html.contains("sign in at /account"));
         assert!(html.contains("<p class=\"contact\">help@ledger.example &lt;admin&gt;</p>"));
         let ko = text(&privacy(Lang::Ko, None));
         assert!(ko.contains("<html lang=\"ko\">"));

@@ -39,9 +39,19 @@ pub fn consent_partition(sub: &str) -> String {
 }
 /// Sort-key prefix of a person's grant index items.
 pub const GRANT_PREFIX: &str = "FAM#";
-/// `AS#WHO#<hash(sub)>`: the index of a person's refresh families (`forget`).
+/// `AS#WHO#<hash(sub)>`: the index of a person's refresh families and account sessions
+/// (`forget`).
 pub fn person_grants_partition(sub: &str) -> String {
     format!("AS#WHO#{}", crate::web::hash(sub))
+}
+/// Sort-key prefix of a person's account-page sessions in their index.
+pub const SESSION_PREFIX: &str = "SES#";
+/// `AS#WHO#<hash(sub)>` / `SES#<hash(token)>`: one account-page session of a person.
+pub fn person_session_key(sub: &str, token_hash: &str) -> Key {
+    Key::new(
+        person_grants_partition(sub),
+        format!("{SESSION_PREFIX}{token_hash}"),
+    )
 }
 /// `AS#WHO#<hash(sub)>` / `FAM#<sid>`: one refresh family of a person, expiring with it.
 pub fn person_grant_key(sub: &str, sid: &str) -> Key {

@@ -661,7 +661,8 @@ async fn forgetting_a_person_ends_every_grant_of_theirs_and_no_other() {
         gone,
         Forgotten {
             grants: 2,
-            consents: 1
+            consents: 1,
+            sessions: 0,
         }
     );
     // The consent is forgotten: kim's next sign-in asks again.

@@ -67,6 +67,13 @@ impl Harness {
         self
     }
 
+    /// The same harness with an account page over `data`.
+    pub fn with_account(mut self, data: Arc<dyn dochiya_authserver::account::AccountData>) -> Self {
+        let server = Arc::try_unwrap(self.server).unwrap_or_else(|_| panic!("the server is shared"));
+        self.server = Arc::new(server.with_account(data));
+        self
+    }
+
     /// The local sign-in code of this server (what the terminal shows at start).
     pub fn code(&self) -> String {
         self.server.sign_in_code().expect("local sign-in has a code")

@@ -27,11 +27,12 @@ use dochiya_store::{Condition, Key, SkRange, StoreError, TTL_ATTRIBUTE, Value, W
 
 /// How long the closing mark outlives the deletion: past every access token's life.
 const CLOSED_MARK_SECS: i64 = 24 * 3600;
-/// Vaults one deletion works through (a person holds at most this many memberships
-/// in practice; a larger roster is worked through by running the deletion again).
-const MAX_VAULTS_PER_RUN: usize = 200;
 
 pub(super) async fn delete_person(ledger: &Ledger, who: &PersonId) -> Result<DeletedPerson, LedgerError> {
+    // The deletion acts as a sign-in of now: a closing mark of an earlier deletion (the
+    // person came back and kept a new book) does not stop this one.
+    let now = ledger.clock.now().as_second();
+    let who = &who.clone().with_issued_at(Some(now));
     let mut out = DeletedPerson::default();
     // An earlier vault deletion that a crash cut short, and anything cached.
     ledger.rosters.forget(who);
@@ -39,7 +40,8 @@ pub(super) async fn delete_person(ledger: &Ledger, who: &PersonId) -> Result<Del
         out.deleted.push(m.name);
     }
     let roster = roster::fetch_unchecked(ledger, who).await?;
-    for m in roster.members.iter().take(MAX_VAULTS_PER_RUN) {
+    // Bounded: a person keeps at most `MAX_VAULTS` vaults (create and join refuse more).
+    for m in &roster.members {
         let members = read_members(ledger, m.vault_id).await?;
         let list = members.or_sole(who, m);
         if list.len() <= 1 {

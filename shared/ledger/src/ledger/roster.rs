@@ -217,10 +217,12 @@ async fn read(ledger: &Ledger, who: &PersonId, check_closed: bool) -> Result<Arc
 }
 
 /// Whether a roster version item's closing mark refuses a caller whose token was
-/// issued at `issued_at` (epoch seconds; unknown is refused while the mark stands).
+/// issued at `issued_at` (epoch seconds; unknown is refused while the mark stands). A
+/// token of the deletion's own second passes: a sign-in right after the deletion must
+/// work, and no grant was left to mint one just before it.
 fn closed_for(attrs: &dochiya_store::Attrs, issued_at: Option<i64>) -> bool {
     match attrs.get(CLOSED_AT) {
-        Some(Value::N(at)) => issued_at.is_none_or(|iat| iat <= *at),
+        Some(Value::N(at)) => issued_at.is_none_or(|iat| iat < *at),
         _ => false,
     }
 }
@@ -500,7 +502,7 @@ mod tests {
     fn a_closing_mark_refuses_tokens_issued_until_it() {
         let attrs: dochiya_store::Attrs = [(CLOSED_AT.to_string(), Value::N(1_000))].into();
         assert!(closed_for(&attrs, Some(999)));
-        assert!(closed_for(&attrs, Some(1_000)));
+        assert!(!closed_for(&attrs, Some(1_000)));
         assert!(!closed_for(&attrs, Some(1_001)));
         assert!(closed_for(&attrs, None));
         assert!(!closed_for(&Default::default(), None));

@@ -113,4 +113,13 @@ pub async fn deleting_a_person_leaves_the_household_its_book<S: Store>(store: S)
     assert_eq!(call!(l.list_vaults(&anew)).expect("list_vaults").vaults, vec![]);
     call!(l.create_vault(&anew, again.clone())).expect("a new book");
     assert_eq!(call!(l.list_vaults(&anew)).expect("list_vaults").vaults.len(), 1);
+    // And deleting them again later (the earlier mark stops nothing) takes the new book,
+    // and the token of that sign-in is from before this deletion.
+    clock.advance_seconds(5);
+    let again = call!(l.delete_person(&a)).expect("a second deletion");
+    assert_eq!(again.deleted, ["새 가계부"]);
+    assert_eq!(
+        call!(l.list_vaults(&anew)).unwrap_err().to_string(),
+        "person deleted"
+    );
 }
