@@ -725,7 +725,7 @@ def check_post_due_iam(sam, cfn, root):
 
 
 CHECKS = [
-    ("routes: all nine, one integration, no gateway authorizer, invoke permission", check_routes),
+    ("routes: every expected route, one integration, no gateway authorizer, invoke permission", check_routes),
     ("stage: $default, throttling, access log, no base path", check_stage),
     ("function: arm64, provided.al2023, rust-cargolambda binary, release profile", check_function),
     ("table: PITR, deletion protection, TTL expiresAt, Retain, SSE", check_table),

@@ -610,3 +610,49 @@ fn refuse_handle_shape(name: &Name, field: Field) -> Result<(), LedgerError> {
     }
     Ok(())
 }
+
+impl Ledger {
+    /// Accounts of a vault with kind and current balance; archived ones only when asked.
+    pub async fn list_accounts(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        include_archived: bool,
+    ) -> Result<AccountList, LedgerError> {
+        list_accounts(self, who, vault, include_archived).await
+    }
+
+    /// Create an account, optionally with an opening balance posted against the
+    /// opening-balance equity account (created when missing). An existing live
+    /// account with that name and kind is returned with `created: false`.
+    pub async fn create_account(
+        &self,
+        who: &PersonId,
+        input: NewAccount,
+    ) -> Result<CreatedAccount, LedgerError> {
+        create_account(self, who, input).await
+    }
+
+    /// Rename a live account.
+    pub async fn rename_account(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        account: &str,
+        new_name: &str,
+    ) -> Result<RenamedAccount, LedgerError> {
+        rename_account(self, who, vault, account, new_name).await
+    }
+
+    /// Archive a live account: frees its name, keeps its history; new transactions refuse it.
+    /// An account holding money (today or in entries dated later) is refused unless `force`.
+    pub async fn archive_account(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        account: &str,
+        force: bool,
+    ) -> Result<ArchivedAccount, LedgerError> {
+        archive_account(self, who, vault, account, force).await
+    }
+}

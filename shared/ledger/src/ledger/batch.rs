@@ -728,6 +728,20 @@ impl Run<'_> {
     }
 }
 
+impl Ledger {
+    /// Record up to [`MAX_BATCH_ENTRIES`](dochiya_domain::limits::MAX_BATCH_ENTRIES)
+    /// simple entries, each exactly once (its own atomic write and idempotency record),
+    /// with one result per entry: recorded, duplicate (by externalRef or by data, with
+    /// the book) or that entry's error. See `batch.rs`.
+    pub async fn record_transactions(
+        &self,
+        who: &PersonId,
+        input: NewBatch,
+    ) -> Result<BatchRecorded, LedgerError> {
+        record_batch(self, who, input).await
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

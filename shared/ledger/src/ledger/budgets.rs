@@ -487,6 +487,25 @@ impl Book<'_> {
     }
 }
 
+impl Ledger {
+    /// Set an expense account's budget for a month (default this month), for later
+    /// months too when `repeat`; an amount of 0 clears it. Setting again replaces it.
+    pub async fn set_budget(&self, who: &PersonId, input: BudgetInput) -> Result<BudgetSet, LedgerError> {
+        set_budget(self, who, input).await
+    }
+
+    /// Each budgeted expense account's budget, spending and what is left in a month
+    /// (default this month), with totals and what was spent without a budget.
+    pub async fn budget_report(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        month: Option<YearMonth>,
+    ) -> Result<BudgetReport, LedgerError> {
+        budget_report(self, who, vault, month).await
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

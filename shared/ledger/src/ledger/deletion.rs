@@ -397,6 +397,20 @@ pub(super) async fn finish_left_over(
     Ok(done)
 }
 
+impl Ledger {
+    /// Delete a vault and everything of it (owner only, `confirm` its name typed
+    /// again); `dry_run` counts what would go. Finishes a deletion an earlier call left.
+    pub async fn delete_vault(
+        &self,
+        who: &PersonId,
+        vault: &str,
+        confirm: &str,
+        dry_run: bool,
+    ) -> Result<DeletedVault, LedgerError> {
+        delete_vault(self, who, vault, confirm, dry_run).await
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -589,3 +589,15 @@ fn touched(old: &TxRec, new: &TxRec) -> Vec<AccountId> {
     }
     ids
 }
+
+impl Ledger {
+    /// Correct a transaction in place: same id, new version, the previous one kept
+    /// (see [`TransactionEdit`]). Idempotent per `idempotency_key`, like recording.
+    pub async fn edit_transaction(
+        &self,
+        who: &PersonId,
+        input: TransactionEdit,
+    ) -> Result<Edited, LedgerError> {
+        edit(self, who, input).await
+    }
+}

@@ -160,6 +160,15 @@ async fn close(ledger: &Ledger, who: &PersonId) -> Result<(), LedgerError> {
     Ok(())
 }
 
+impl Ledger {
+    /// Delete everything the ledger keeps of `who` (decision 059): vaults they alone keep
+    /// go; shared vaults are left (the earliest member inherits a last owner's role); a
+    /// token issued before is refused from then on. Safe to run again.
+    pub async fn delete_person(&self, who: &PersonId) -> Result<DeletedPerson, LedgerError> {
+        delete_person(self, who).await
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -252,3 +252,17 @@ pub(super) fn rows_by_group(
     });
     Ok(rows)
 }
+
+impl Ledger {
+    /// Put a live income or expense account under `parent` (same kind, two levels),
+    /// move it to another, or (`""`) make it top-level (decision 038).
+    pub async fn set_account_parent(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        account: &str,
+        parent: &str,
+    ) -> Result<ParentSet, LedgerError> {
+        set_parent(self, who, vault, account, parent).await
+    }
+}

@@ -698,3 +698,35 @@ fn chain(e: &LedgerError) -> String {
 pub(super) fn due(ledger: &Ledger, m: &Membership, head: Option<LocalDate>) -> bool {
     head.is_some_and(|d| d <= ledger.today_in(m))
 }
+
+impl Ledger {
+    /// The scheduled run as of `at` (the scheduler's time; never later than the clock,
+    /// so nothing posts early): the shards of the due index in order, posting what is
+    /// due in each vault whose head falls on or before the day after `at` in UTC (a
+    /// vault's own zone may be ahead; each vault is then checked against its own
+    /// today), at most `max_vaults` vaults; `more` says due entries were left. A vault
+    /// that fails is counted in `failed`, backed off (decision 048) and passed; only a
+    /// failed read of the due index itself fails the run.
+    pub async fn post_due_everywhere(
+        &self,
+        at: jiff::Timestamp,
+        max_vaults: usize,
+    ) -> Result<DueRun, LedgerError> {
+        let at = at.min(self.clock.now());
+        let through = dochiya_domain::VaultZone::utc().date_at(at).next_day();
+        let mut run = DueRun::default();
+        for shard in 0..crate::stored::keys::DUE_SHARDS {
+            post_due_shard(self, shard, through, at, max_vaults, &mut run).await?;
+            if run.more {
+                break;
+            }
+        }
+        Ok(run)
+    }
+
+    /// Post what is due in a vault, by id: the scheduled run's entry point (the vault id
+    /// comes from the due index, never from a client). Nothing due writes nothing.
+    pub async fn post_due_vault(&self, vault: dochiya_domain::VaultId) -> Result<PostingRun, LedgerError> {
+        post_due_vault(self, vault, self.clock.now()).await
+    }
+}

@@ -213,3 +213,24 @@ async fn page_of(
         account_choice,
     })
 }
+
+impl Ledger {
+    /// One transaction by id, in one of the caller's vaults.
+    pub async fn get_transaction(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        id: TransactionId,
+    ) -> Result<TransactionView, LedgerError> {
+        get_transaction(self, who, vault, id).await
+    }
+
+    /// Transactions newest first, filtered, one page at a time.
+    pub async fn list_transactions(
+        &self,
+        who: &PersonId,
+        query: TransactionQuery,
+    ) -> Result<TransactionPage, LedgerError> {
+        list_transactions(self, who, query).await
+    }
+}

@@ -316,3 +316,52 @@ pub(super) async fn void(
     })
     .await
 }
+
+impl Ledger {
+    /// Record money moving `from` one account `to` another (see [`NewTransaction`]).
+    pub async fn record_transaction(
+        &self,
+        who: &PersonId,
+        input: NewTransaction,
+    ) -> Result<Recorded, LedgerError> {
+        let split = NewSplit {
+            vault: input.vault,
+            from: vec![SplitLine {
+                account: input.from,
+                amount: input.amount,
+            }],
+            to: vec![SplitLine {
+                account: input.to,
+                amount: input.amount,
+            }],
+            date: input.date,
+            memo: input.memo,
+            idempotency_key: input.idempotency_key,
+            allow_duplicate: input.allow_duplicate,
+            future_date: input.future_date,
+            dry_run: input.dry_run,
+            external_ref: input.external_ref,
+            tags: input.tags,
+            installments: None,
+        };
+        record(self, who, split).await
+    }
+
+    /// Record a split transaction: several `from` and `to` lines whose sums must match.
+    /// Idempotent per `idempotency_key`; guarded against identical entries minutes apart.
+    pub async fn record_split(&self, who: &PersonId, input: NewSplit) -> Result<Recorded, LedgerError> {
+        record(self, who, input).await
+    }
+
+    /// Void a transaction: keeps the record, reverses its effect; once.
+    /// Voiding a voided transaction writes nothing and says `already_voided`.
+    pub async fn void_transaction(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        id: TransactionId,
+        reason: Option<&str>,
+    ) -> Result<Voided, LedgerError> {
+        void(self, who, vault, id, reason).await
+    }
+}

@@ -416,3 +416,35 @@ async fn history_in(
         points,
     })
 }
+
+impl Ledger {
+    /// Every account's balance at the end of `as_of` (default today in the vault's zone).
+    pub async fn get_balances(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        as_of: Option<LocalDate>,
+    ) -> Result<Balances, LedgerError> {
+        get_balances(self, who, vault, as_of).await
+    }
+
+    /// Expense (or income) totals between two dates, by account or by month.
+    pub async fn spending_report(
+        &self,
+        who: &PersonId,
+        request: ReportRequest,
+    ) -> Result<SpendingReport, LedgerError> {
+        spending_report(self, who, request).await
+    }
+
+    /// Month-end assets, liabilities and net worth for each month from `from` to `to`.
+    pub async fn net_worth_history(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        from: YearMonth,
+        to: YearMonth,
+    ) -> Result<NetWorthHistory, LedgerError> {
+        net_worth_history(self, who, vault, from, to).await
+    }
+}

@@ -115,3 +115,17 @@ pub(super) async fn restore_account(
     })
     .await
 }
+
+impl Ledger {
+    /// Bring an archived account back under its name or `new_name`; a live one is
+    /// returned with `restored: false`.
+    pub async fn restore_account(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        account: &str,
+        new_name: Option<&str>,
+    ) -> Result<RestoredAccount, LedgerError> {
+        restore_account(self, who, vault, account, new_name).await
+    }
+}

@@ -494,6 +494,30 @@ pub(super) fn require_owner(m: &Membership, action: OwnerAction) -> Result<(), L
 /// Most vaults one person may hold.
 pub(super) const MAX_VAULTS: usize = 100;
 
+impl Ledger {
+    /// The caller's roster as the hint their next access token carries (decision 044):
+    /// read afresh, one query; `None` past [`crate::core::roster_hint::MAX_HINTED_VAULTS`].
+    pub async fn roster_hint(&self, who: &PersonId) -> Result<Option<serde_json::Value>, LedgerError> {
+        hint(self, who).await
+    }
+
+    /// Take the roster hint of the caller's verified token, so a new instance spares the
+    /// roster query; ignored when this instance has the caller's roster already, or the
+    /// hint cannot be read. Whether it was taken.
+    pub fn take_roster_hint(&self, who: &PersonId, hint: &serde_json::Value) -> bool {
+        take_hint(self, who, hint)
+    }
+
+    /// The currency of the vault a call means (to word a refused amount against it).
+    pub async fn vault_currency(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+    ) -> Result<dochiya_domain::Currency, LedgerError> {
+        in_vault(self, who, vault, |v| async move { Ok(v.m.currency) }).await
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

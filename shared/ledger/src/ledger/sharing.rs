@@ -805,6 +805,61 @@ pub(super) async fn leave_vault(
     .await
 }
 
+impl Ledger {
+    /// An invite code for the vault (owners only): single-use, 7 days, granting `role`.
+    pub async fn share_vault(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        role: Role,
+    ) -> Result<SharedInvite, LedgerError> {
+        share_vault(self, who, vault, role).await
+    }
+
+    /// Join the vault an invite code opens, under the vault's name or `name`
+    /// (the joiner's own name for it). Exactly one join succeeds per code.
+    pub async fn join_vault(
+        &self,
+        who: &PersonId,
+        code: &str,
+        name: Option<&str>,
+    ) -> Result<Joined, LedgerError> {
+        join_vault(self, who, code, name, None).await
+    }
+
+    /// [`Ledger::join_vault`], also choosing the display name the others see
+    /// (`member_name`; else the token's name, numbered when another member has it).
+    pub async fn join_vault_as(
+        &self,
+        who: &PersonId,
+        code: &str,
+        name: Option<&str>,
+        member_name: Option<&str>,
+    ) -> Result<Joined, LedgerError> {
+        join_vault(self, who, code, name, member_name).await
+    }
+
+    /// The people keeping a vault, oldest first.
+    pub async fn list_members(&self, who: &PersonId, vault: Option<&str>) -> Result<MemberList, LedgerError> {
+        list_members(self, who, vault).await
+    }
+
+    /// Take a member out of a vault (owners only); takes effect on every instance at once.
+    pub async fn remove_member(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        member: &str,
+    ) -> Result<RemovedMember, LedgerError> {
+        remove_member(self, who, vault, member).await
+    }
+
+    /// Leave a shared vault (not as its last owner while others remain, nor as its only member).
+    pub async fn leave_vault(&self, who: &PersonId, vault: Option<&str>) -> Result<LeftVault, LedgerError> {
+        leave_vault(self, who, vault).await
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

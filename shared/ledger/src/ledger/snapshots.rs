@@ -422,3 +422,44 @@ pub(super) async fn delete_snapshot(
     })
     .await
 }
+
+impl Ledger {
+    /// Each account's latest snapshot against the ledger's balance on its date.
+    pub async fn reconcile(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        account: Option<&str>,
+    ) -> Result<Reconciliation, LedgerError> {
+        reconcile(self, who, vault, account).await
+    }
+
+    /// The stored snapshots, by account name then date, optionally of one account and a date range.
+    pub async fn list_snapshots(
+        &self,
+        who: &PersonId,
+        query: SnapshotQuery,
+    ) -> Result<SnapshotList, LedgerError> {
+        list_snapshots(self, who, query).await
+    }
+
+    /// Delete an account's snapshot on a date; `deleted: false` when there was none.
+    pub async fn delete_snapshot(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        account: &str,
+        date: LocalDate,
+    ) -> Result<SnapshotDeleted, LedgerError> {
+        delete_snapshot(self, who, vault, account, date).await
+    }
+
+    /// Write (or replace) the balance seen for an account on a date.
+    pub async fn upsert_snapshot(
+        &self,
+        who: &PersonId,
+        input: SnapshotInput,
+    ) -> Result<SnapshotOutcome, LedgerError> {
+        upsert_snapshot(self, who, input).await
+    }
+}

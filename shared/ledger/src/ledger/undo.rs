@@ -521,3 +521,11 @@ impl Moved {
         later.balance(a, of(&self.nets), of(&self.later))
     }
 }
+
+impl Ledger {
+    /// Take back one operation (default: the caller's own latest in the vault): recorded
+    /// entries voided, an edit restored, a void brought back; once, all or nothing refused.
+    pub async fn undo(&self, who: &PersonId, input: UndoRequest) -> Result<Undone, LedgerError> {
+        undo(self, who, input).await
+    }
+}

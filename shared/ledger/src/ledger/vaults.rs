@@ -290,3 +290,27 @@ async fn attempt_rename(
         Err(e) => Err(e.into()),
     }
 }
+
+impl Ledger {
+    /// The caller's vaults with currency, time zone, today's date there, and live account count.
+    pub async fn list_vaults(&self, who: &PersonId) -> Result<VaultList, LedgerError> {
+        list_vaults(self, who).await
+    }
+
+    /// Create a vault; when the caller already has one with that name and the
+    /// same settings, return it with `created: false` (a retry is harmless).
+    /// Same name with different settings is [`LedgerError::NameTaken`].
+    pub async fn create_vault(&self, who: &PersonId, input: NewVault) -> Result<CreatedVault, LedgerError> {
+        create_vault(self, who, input).await
+    }
+
+    /// Rename one of the caller's vaults (found by its current name).
+    pub async fn rename_vault(
+        &self,
+        who: &PersonId,
+        vault: &str,
+        new_name: &str,
+    ) -> Result<RenamedVault, LedgerError> {
+        rename_vault(self, who, vault, new_name).await
+    }
+}

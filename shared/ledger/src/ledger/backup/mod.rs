@@ -94,3 +94,16 @@ async fn person_items(ledger: &Ledger, m: &Membership, person: &str) -> Result<V
     );
     Ok(out)
 }
+
+impl Ledger {
+    /// A full-fidelity backup of one of the caller's vaults (see `backup/mod.rs`).
+    pub async fn backup(&self, who: &PersonId, vault: Option<&str>) -> Result<Backup, LedgerError> {
+        backup(self, who, vault).await
+    }
+
+    /// Restore a backup into this ledger's store: invisible until complete,
+    /// resumable, and a no-op when the vault is already there as backed up.
+    pub async fn restore(&self, backup: &Backup) -> Result<Restored, BackupError> {
+        restore::restore(self, backup).await
+    }
+}

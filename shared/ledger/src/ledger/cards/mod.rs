@@ -183,3 +183,28 @@ fn installments_left(b: &bill::Computed, currency: dochiya_domain::Currency) -> 
         count: b.installments_left.1,
     }
 }
+
+impl Ledger {
+    /// Set (`Some`) or clear (`None`) a card's billing cycle (liabilities only).
+    pub async fn set_billing(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        account: &str,
+        billing: Option<dochiya_domain::Billing>,
+    ) -> Result<BillingSet, LedgerError> {
+        set_billing(self, who, vault, account, billing).await
+    }
+
+    /// One bill of a card with billing: the bill paid in `month` (default: the next
+    /// payment on or after today), its items, total, what was paid and what remains.
+    pub async fn card_bill(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        account: &str,
+        month: Option<YearMonth>,
+    ) -> Result<CardBill, LedgerError> {
+        card_bill(self, who, vault, account, month).await
+    }
+}

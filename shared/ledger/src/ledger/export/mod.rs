@@ -110,3 +110,14 @@ async fn page(ledger: &Ledger, request: &ExportRequest, m: Membership) -> Result
         next_cursor: next.map(|sk| cursor::encode(m.vault_id, &filter, &sk)),
     })
 }
+
+impl Ledger {
+    /// The entries of a period as CSV, hledger or Beancount text, oldest first, a page at a time.
+    pub async fn export_transactions(
+        &self,
+        who: &PersonId,
+        request: ExportRequest,
+    ) -> Result<ExportPage, LedgerError> {
+        export_transactions(self, who, request).await
+    }
+}

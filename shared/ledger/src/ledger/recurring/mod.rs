@@ -552,3 +552,25 @@ pub(super) async fn list_recurring(
     })
     .await
 }
+
+impl Ledger {
+    /// Create, change (`change: true`) or remove a recurring entry by name. What is
+    /// due already (a start in the past) is posted before the answer.
+    pub async fn set_recurring(
+        &self,
+        who: &PersonId,
+        input: RecurringInput,
+    ) -> Result<RecurringSet, LedgerError> {
+        set_recurring(self, who, input).await
+    }
+
+    /// The vault's recurring entries and what is still to come in a month (default this month).
+    pub async fn list_recurring(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        month: Option<YearMonth>,
+    ) -> Result<RecurringList, LedgerError> {
+        list_recurring(self, who, vault, month).await
+    }
+}
