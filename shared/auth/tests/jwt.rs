@@ -17,13 +17,39 @@ fn authenticator(server: &JwksServer, refetch_interval: Duration) -> BearerAuthe
     BearerAuthenticator::jwt(RESOURCE, &[ISSUER.to_owned()], &config).expect("authenticator builds")
 }
 
+/// The principal a token yields, its `iat` set aside (`the_tokens_iat_is_handed_on` checks it).
 async fn auth(a: &BearerAuthenticator, token: &str) -> Result<Principal, AuthFailure> {
+    auth_with_iat(a, token)
+        .await
+        .map(|p| Principal { issued_at: None, ..p })
+}
+
+async fn auth_with_iat(a: &BearerAuthenticator, token: &str) -> Result<Principal, AuthFailure> {
     let header = format!("Bearer {token}");
     a.authenticate(Credentials {
         authorization: Some(&header),
         query: None,
     })
     .await
+}
+
+/// `iat` reaches the ledger (a person deleted since is refused on older tokens): a whole
+/// number as it is, a fraction cut, another type as none.
+#[tokio::test]
+async fn the_tokens_iat_is_handed_on() {
+    let key = SigningKey::rsa_a();
+    let server = JwksServer::start(jwks(&[&key])).await;
+    let a = authenticator(&server, SLOW);
+    for (iat, expected) in [
+        (json!(1_790_000_000), Some(1_790_000_000)),
+        (json!(1_790_000_000.75), Some(1_790_000_000)),
+        (json!("1790000000"), None),
+    ] {
+        let mut claims = good_claims("person-iat", "ledger:read");
+        claims["iat"] = iat.clone();
+        let got = auth_with_iat(&a, &key.sign(&claims)).await.map(|p| p.issued_at);
+        assert_eq!(got, Ok(expected), "{iat}");
+    }
 }
 
 fn rejected(reason: &str) -> Result<Principal, AuthFailure> {
