@@ -10,6 +10,12 @@ is the module's context, not a sibling. A circle is a set of siblings that reach
 each other (a strongly connected component of more than one); each is printed with
 one place per edge, so the way to break it shows.
 
+A second rule holds in the ledger's operations (`crate::ledger`): an operation never
+imports another operation. An operation is a module whose `impl Ledger` block has a
+`pub` method (what the tools call); what several operations need lives in a module
+without one, or in one of the CORE modules, which every call into a vault goes through
+(the roster and the vault it resolves, the due postings that run first).
+
 Usage: tests/lint/import_circles.py [ROOT]   (from the repository root; exits 1 on a circle)
 """
 
@@ -144,6 +150,24 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
+# The ledger modules with public methods that serve every operation rather than a tool.
+CORE = {"roster", "resolve", "posting"}
+OPERATIONS_SCOPE = ("ledger",)
+PUBLIC_METHOD = re.compile(r"^impl Ledger \{(?:.|\n)*?^    pub (?:async )?fn ", re.M)
+
+
+def operations(src: pathlib.Path) -> set[str]:
+    """The ledger's operation modules: a `pub` method in an `impl Ledger` block, not CORE."""
+    out = set()
+    for path in sorted((src / "ledger").glob("**/*.rs")):
+        here = module_of(src, path)
+        if len(here) < 2 or here[1] in CORE:
+            continue
+        if PUBLIC_METHOD.search(without_tests(strip(path.read_text(encoding="utf-8")))):
+            out.add(here[1])
+    return out
+
+
 def main() -> int:
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".")
     found = 0
@@ -154,6 +178,12 @@ def main() -> int:
             if e:
                 scope, x, y = e
                 scopes.setdefault(scope, {}).setdefault(x, {}).setdefault(y, where)
+        ops = operations(src) if (src / "ledger").is_dir() else set()
+        for x, ys in sorted(scopes.get(OPERATIONS_SCOPE, {}).items()):
+            for y, where in sorted(ys.items()):
+                if x in ops and y in ops:
+                    found += 1
+                    print(f"operation {x} imports operation {y} in {src.parent.name} ({where})")
         for scope, graph in sorted(scopes.items()):
             for comp in circles({x: set(ys) for x, ys in graph.items()}):
                 found += 1
@@ -163,7 +193,7 @@ def main() -> int:
                     for y in sorted(set(graph.get(x, {})) & set(comp)):
                         print(f"  {x} -> {y}  ({graph[x][y]})")
     if not found:
-        print("no import circles in shared/*/src")
+        print("no import circles in shared/*/src, and no ledger operation imports another")
     return 1 if found else 0
 
 

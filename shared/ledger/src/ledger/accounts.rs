@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::budgets;
+use super::budget_settings;
 use super::codec::account_live;
 use super::codec::{
     AccountRec, BudgetHead, Membership, PostingRec, SnapshotHead, TxRec, account_count_update,
@@ -42,14 +42,14 @@ pub(super) async fn list_accounts(
         let month = today.month();
         let (cat, later) = join2(catalogue(ledger, &m), super::nets::later_than(ledger, &m, today)).await;
         let cat = cat?;
-        let settings = match budgets::settings_from_heads(&cat) {
+        let settings = match budget_settings::settings_from_heads(&cat) {
             Some(settings) => settings,
             // An account item from before the heads: the settings decide (one more round).
-            None => budgets::settings_through(ledger, &m, month).await?,
+            None => budget_settings::settings_through(ledger, &m, month).await?,
         };
-        let budgets = budgets::in_force(&settings, month);
+        let budgets = budget_settings::in_force(&settings, month);
         // Cards with billing: their next bills (one more round, only when there are any).
-        let bills = super::cards::next_bills(ledger, &m, &cat, today).await?;
+        let bills = super::bills::next_bills(ledger, &m, &cat, today).await?;
         list_of(&m, &cat, &later?, include_archived, (&budgets, &bills))
     })
     .await
@@ -128,7 +128,7 @@ pub(super) async fn create_account(
         ));
     }
     if input.billing.is_some() {
-        super::cards::check_billable(name.display(), input.kind)?;
+        super::bills::check_billable(name.display(), input.kind)?;
     }
     if input.opening_date.is_some() && input.opening_balance.is_none() {
         return Err(LedgerError::invalid(

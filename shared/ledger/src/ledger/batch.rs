@@ -14,13 +14,13 @@ use std::sync::{Mutex, MutexGuard};
 
 use super::codec::{GuardRec, IdemRec, Membership, StoredBalance, TxRec, content_hash, external_ref_tx};
 use super::duplicates::guard_ops;
+use super::entry::external_ref_op;
 use super::entry::{
     Entry, check_balanced, check_lines, clean_external_ref, clean_memo, resolve_postings, window_ms,
 };
 use super::guards::MEMBERSHIP;
 use super::idempotency::{IdempotencyKey, NextAction, changed_since, next_action};
 use super::installments::OpenPurchase;
-use super::record::external_ref_op;
 use super::resolve::{Catalogue, join_all, join2, query_all, retrying};
 use super::roster::{InVault, in_vault};
 use super::roster::{membership_check, vault_gone};

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use super::budget_settings::{in_force, in_force_with_rollover, settings_of, tail_from};
 use super::codec::{BudgetHead, BudgetRec, Membership, Rollup, account_item_live, account_live};
 use super::guards::{BUDGET_HEAD, MEMBERSHIP};
 use super::resolve::{Catalogue, catalogue, join2, query_all, retrying};
@@ -38,93 +39,6 @@ fn room_for(settings: &[Item], key: &dochiya_store::Key) -> Result<(), LedgerErr
         ));
     }
     Ok(())
-}
-
-/// The budget in force in `month` for each account, in minor units (> 0 only).
-///
-/// A setting made for exactly that month wins; otherwise the latest earlier
-/// setting made with `repeat`. An amount of 0 is a cleared budget.
-pub(super) fn in_force(settings: &[BudgetRec], month: YearMonth) -> BTreeMap<AccountId, i64> {
-    in_force_with_rollover(settings, month)
-        .into_iter()
-        .map(|(a, (amount, _))| (a, amount))
-        .collect()
-}
-
-/// As [`in_force`], with whether the setting in force rolls over.
-pub(super) fn in_force_with_rollover(
-    settings: &[BudgetRec],
-    month: YearMonth,
-) -> BTreeMap<AccountId, (i64, bool)> {
-    let mut carried: BTreeMap<AccountId, (i64, bool)> = BTreeMap::new();
-    let mut exact: BTreeMap<AccountId, (i64, bool)> = BTreeMap::new();
-    for s in settings {
-        if s.month == month {
-            exact.insert(s.account_id, (s.amount, s.rollover));
-        } else if s.month < month && s.repeat {
-            // Ascending months: a later repeating setting replaces an earlier one.
-            carried.insert(s.account_id, (s.amount, s.rollover));
-        }
-    }
-    carried.extend(exact);
-    carried.retain(|_, (amount, _)| *amount > 0);
-    carried
-}
-
-/// Of one account's settings, those that can decide its budget in `month` or any
-/// later month: the latest repeating one before `month`, and every one from `month` on.
-pub(super) fn tail_from(mut settings: Vec<BudgetRec>, month: YearMonth) -> Vec<BudgetRec> {
-    settings.sort_by_key(|s| s.month);
-    let carried = settings.iter().rfind(|s| s.month < month && s.repeat).cloned();
-    carried
-        .into_iter()
-        .chain(settings.into_iter().filter(|s| s.month >= month))
-        .collect()
-}
-
-/// Every account's settings as their account items keep them (decision 030), in
-/// key order; `None` when a live expense account's item predates the heads.
-pub(super) fn settings_from_heads(cat: &Catalogue) -> Option<Vec<BudgetRec>> {
-    let mut out = Vec::new();
-    for a in cat
-        .accounts
-        .iter()
-        .filter(|a| a.kind == AccountKind::Expense && !a.archived)
-    {
-        match &a.budgets {
-            BudgetHead::Known { tail, .. } => out.extend(tail.iter().cloned()),
-            BudgetHead::Unknown => return None,
-        }
-    }
-    out.sort_by_key(|s| (s.month, s.account_id));
-    Some(out)
-}
-
-/// Budget settings among queried items, in key order (month, then account).
-fn settings_of(items: &[Item]) -> Result<Vec<BudgetRec>, LedgerError> {
-    let mut out: Vec<BudgetRec> = items
-        .iter()
-        .filter(|i| keys::is_budget(&i.key.sk))
-        .map(|i| BudgetRec::from_attrs(&i.attrs))
-        .collect::<Result<_, _>>()?;
-    out.sort_by_key(|s| (s.month, s.account_id));
-    Ok(out)
-}
-
-/// Every budget setting of the vault up to `month` (one query).
-pub(super) async fn settings_through(
-    ledger: &Ledger,
-    m: &Membership,
-    month: YearMonth,
-) -> Result<Vec<BudgetRec>, LedgerError> {
-    let items = query_all(
-        ledger.store.as_ref(),
-        keys::vault_pk(m.vault_id),
-        keys::budgets_through(month),
-        true,
-    )
-    .await?;
-    settings_of(&items)
 }
 
 /// What a setting of `account` for `month` keeps when not sent (`set_budget` changes

@@ -449,6 +449,20 @@ pub(super) fn line_text(account: &NameKey, minor: i64) -> String {
     format!("{}={minor}", account.as_str())
 }
 
+/// The entry's externalRef claimed for `tx`, only if no transaction holds it yet.
+pub(super) fn external_ref_op(e: &Entry<'_>, tx: TransactionId) -> Option<dochiya_store::WriteOp> {
+    e.xr_key.as_ref().map(|key| dochiya_store::WriteOp::Put {
+        item: dochiya_store::Item {
+            key: key.clone(),
+            attrs: crate::stored::attrs::external_ref_attrs(tx),
+        },
+        guard: super::guards::guard(
+            crate::stored::guards::EXTERNAL_REF_FREE,
+            dochiya_store::Condition::NotExists,
+        ),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

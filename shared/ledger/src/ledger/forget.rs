@@ -17,9 +17,9 @@
 
 use super::codec::{MemberRec, Membership, ROSTER_VERSION as VERSION, points_at_vault};
 use super::guards::{MEMBER_PRESENT, MEMBERS_UNCHANGED, MEMBERSHIP, NAME_HELD, guard};
+use super::members::read_members;
 use super::resolve::{query_all, retrying};
 use super::roster::{self, CLOSED_AT, Roster};
-use super::sharing::read_members;
 use super::*;
 use crate::stored::attrs::{members_unchanged, members_update, owner_role};
 use crate::stored::keys;
@@ -36,7 +36,7 @@ pub(super) async fn delete_person(ledger: &Ledger, who: &PersonId) -> Result<Del
     let mut out = DeletedPerson::default();
     // An earlier vault deletion that a crash cut short, and anything cached.
     ledger.rosters.forget(who);
-    for (m, _) in super::deletion::finish_left_over(ledger, who).await? {
+    for (m, _) in super::closing::finish_left_over(ledger, who).await? {
         out.deleted.push(m.name);
     }
     let roster = roster::fetch_unchecked(ledger, who).await?;
@@ -45,7 +45,7 @@ pub(super) async fn delete_person(ledger: &Ledger, who: &PersonId) -> Result<Del
         let members = read_members(ledger, m.vault_id).await?;
         let list = members.or_sole(who, m);
         if list.len() <= 1 {
-            let gone = super::deletion::delete_vault(ledger, who, &m.name, &m.name, false).await?;
+            let gone = super::closing::delete_vault(ledger, who, &m.name, &m.name, false).await?;
             out.deleted.push(gone.vault.name);
             continue;
         }
@@ -135,7 +135,7 @@ async fn clear_partition(ledger: &Ledger, who: &PersonId) -> Result<u64, LedgerE
         .filter(|k| !keys::is_roster_version(&k.sk))
         .collect();
     let n = keys.len() as u64;
-    super::deletion::delete_all(ledger, keys).await?;
+    super::closing::delete_all(ledger, keys).await?;
     Ok(n)
 }
 

@@ -5,18 +5,15 @@
 
 use std::collections::BTreeMap;
 
-use super::codec::{AccountRec, CHILD_SEQ, Membership, PARENT, account_live, sv};
-use super::guards::{CHILD_UNCHANGED, PARENT_TOP};
-use super::resolve::{Catalogue, catalogue, retrying};
-use super::roster::in_vault;
-use super::roster::require_owner;
-use super::roster::{commit_failed, membership_check};
+use super::codec::{AccountRec, CHILD_SEQ, Membership, PARENT, account_live};
+use super::guards::PARENT_TOP;
+use super::resolve::Catalogue;
 use super::*;
+use crate::api::Field;
 use crate::api::with_article;
-use crate::api::{Entity, Field, OwnerAction};
 use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind};
-use dochiya_store::{Condition, Guard, Value, WriteOp};
+use dochiya_store::{Condition, Guard, WriteOp};
 
 /// The argument every tree rule is reported on.
 pub(super) const PARENT_ARG: Field = Field::Category("parent");
@@ -130,88 +127,6 @@ pub(super) fn attach_op(m: &Membership, parent: &AccountRec) -> WriteOp {
     }
 }
 
-/// The condition that an account is live with the parent and child count read.
-fn unchanged(a: &AccountRec) -> Condition {
-    let parent = match a.parent {
-        Some(p) => Condition::AttrEquals(PARENT.into(), sv(p.to_string())),
-        None => Condition::AttrAbsent(PARENT.into()),
-    };
-    let seq = match a.child_seq {
-        0 => Condition::AttrAbsent(CHILD_SEQ.into()),
-        n => Condition::AttrEquals(CHILD_SEQ.into(), Value::N(n)),
-    };
-    Condition::All(vec![account_live(), parent, seq])
-}
-
-/// `update_account` with `parent`: attach the account to a parent, move it to
-/// another, or (`""`) make it top-level. Reports follow at once: they read the tree.
-pub(super) async fn set_parent(
-    ledger: &Ledger,
-    who: &PersonId,
-    vault: Option<&str>,
-    account: &str,
-    parent: &str,
-) -> Result<ParentSet, LedgerError> {
-    retrying(|| {
-        in_vault(ledger, who, vault, |v| async move {
-            let m = v.m.clone();
-            require_owner(&m, OwnerAction::ArrangeCategories)?;
-            let cat = catalogue(ledger, &m).await?;
-            let a = cat.resolve(account, false, &m).map_err(|e| match e {
-                LedgerError::ArchivedAccount { name } => LedgerError::NotFound {
-                    what: Entity::Account,
-                    name,
-                    within: Some(format!(
-                        "{} (an archived account has that name; bring it back first with archive: false)",
-                        m.described()
-                    )),
-                    candidates: vec![],
-                },
-                other => other,
-            })?;
-            let new_parent = match parent.trim() {
-                "" => None,
-                name => Some(check_parent(&cat, Some(a), (&a.name, a.kind), name, &m)?),
-            };
-            let done = |changed| ParentSet {
-                vault: m.vault_ref(),
-                account_id: a.account_id,
-                name: a.name.clone(),
-                kind: a.kind,
-                parent: new_parent.map(|p| p.name.clone()),
-                changed,
-            };
-            if a.parent == new_parent.map(|p| p.account_id) {
-                return Ok(done(false));
-            }
-            let (set, remove) = match new_parent {
-                Some(p) => (
-                    BTreeMap::from([(PARENT.into(), sv(p.account_id.to_string()))]),
-                    vec![],
-                ),
-                None => (BTreeMap::new(), vec![PARENT.to_string()]),
-            };
-            let mut ops = vec![
-                membership_check(who, &m),
-                WriteOp::Update {
-                    key: keys::account(m.vault_id, a.account_id),
-                    set,
-                    add: BTreeMap::new(),
-                    remove,
-                    guard: Some(Guard::new(CHILD_UNCHANGED, unchanged(a))),
-                },
-            ];
-            ops.extend(new_parent.map(|p| attach_op(&m, p)));
-            match v.commit(ledger, who, ops).await {
-                Ok(()) => Ok(done(true)),
-                // The tree moved meanwhile: read it again and decide again.
-                Err(e) => Err(commit_failed(&m, e)),
-            }
-        })
-    })
-    .await
-}
-
 /// One row per group with a non-zero total (a child's amount in its parent's row),
 /// largest first, then by name. The tree is today's: a child moved to another
 /// parent takes its whole history with it.
@@ -251,18 +166,4 @@ pub(super) fn rows_by_group(
             .then_with(|| x.account.cmp(&y.account))
     });
     Ok(rows)
-}
-
-impl Ledger {
-    /// Put a live income or expense account under `parent` (same kind, two levels),
-    /// move it to another, or (`""`) make it top-level (decision 038).
-    pub async fn set_account_parent(
-        &self,
-        who: &PersonId,
-        vault: Option<&str>,
-        account: &str,
-        parent: &str,
-    ) -> Result<ParentSet, LedgerError> {
-        set_parent(self, who, vault, account, parent).await
-    }
 }

@@ -2,10 +2,11 @@
 
 use super::codec::{TxRec, VersionRec, content_hash};
 use super::cursor;
+use super::members::recorder_named;
 use super::resolve::{catalogue, join2, query_all};
 use super::roster::in_vault;
-use super::sharing::recorder_named;
-use super::view::{not_found, view};
+use super::view::transaction_in;
+use super::view::view;
 use super::*;
 use crate::api::Field;
 use crate::stored::keys;
@@ -53,24 +54,6 @@ pub(super) async fn get_transaction(
         })
     })
     .await
-}
-
-/// A transaction by id in this vault, with the vault's accounts (one read round).
-pub(super) async fn transaction_in(
-    ledger: &Ledger,
-    m: &super::codec::Membership,
-    id: TransactionId,
-) -> Result<(TxRec, super::resolve::Catalogue), LedgerError> {
-    let (item, cat) = join2(
-        ledger.store.get(&keys::transaction_by_id(m.vault_id, id)),
-        catalogue(ledger, m),
-    )
-    .await;
-    let cat = cat?;
-    match item? {
-        Some(item) => Ok((TxRec::from_item(&item)?, cat)),
-        None => Err(not_found(id, m)),
-    }
 }
 
 pub(super) async fn list_transactions(

@@ -9,12 +9,13 @@
 //! and the duplicate guard or the externalRef claim (plus the caller's roster first when this instance
 //! has not cached it; see `roster.rs`).
 
-use super::codec::{GuardRec, IdemRec, Membership, TxRec, external_ref_attrs, external_ref_tx};
+use super::codec::{GuardRec, IdemRec, Membership, TxRec, external_ref_tx};
 use super::duplicates::{Guards, duplicate_check, guard_ops, pointed_at};
+use super::entry::external_ref_op;
 use super::entry::{
     Entry, check_balanced, check_lines, clean_external_ref, clean_memo, resolve_postings, window_ms,
 };
-use super::guards::{EXTERNAL_REF_FREE, IDEMPOTENCY_CLAIM, MEMBERSHIP};
+use super::guards::{IDEMPOTENCY_CLAIM, MEMBERSHIP};
 use super::idempotency::{IdempotencyKey, NextAction, changed_op, changed_since, next_action, recorded};
 use super::resolve::{Catalogue, join2, retrying};
 use super::roster::{InVault, in_vault};
@@ -24,7 +25,7 @@ use super::view::{direction_note, view};
 use super::writer::{TxChange, transaction_ops};
 use super::*;
 use crate::api::Field;
-use dochiya_store::{Condition, Item, Key, StoreError, WriteOp};
+use dochiya_store::{Item, Key, StoreError};
 
 pub(super) async fn record(
     ledger: &Ledger,
@@ -110,17 +111,6 @@ async fn read_round(
         .map(|item| item.map(|i| GuardRec::from_attrs(&i.attrs)).transpose())
         .collect::<Result<_, _>>()?;
     Ok(reads)
-}
-
-/// The entry's externalRef claimed for `tx`, only if no transaction holds it yet.
-pub(super) fn external_ref_op(e: &Entry<'_>, tx: TransactionId) -> Option<WriteOp> {
-    e.xr_key.as_ref().map(|key| WriteOp::Put {
-        item: Item {
-            key: key.clone(),
-            attrs: external_ref_attrs(tx),
-        },
-        guard: super::guards::guard(EXTERNAL_REF_FREE, Condition::NotExists),
-    })
 }
 
 async fn attempt(
@@ -243,7 +233,7 @@ pub(super) async fn void(
             let m = v.m.clone();
             // Boxed, like `catalogue_today`: the second query inline would grow the future.
             let (found, later) = Box::pin(join2(
-                super::read::transaction_in(ledger, &m, id),
+                super::view::transaction_in(ledger, &m, id),
                 Later::read(ledger, &m),
             ))
             .await;

@@ -10,10 +10,10 @@ use super::codec::{
 use super::guards::{
     MEMBER_PRESENT, NAME_FREE, NAME_HELD, VAULT_EXISTS, VAULT_NAME_UNCHANGED, VAULT_NEW, guard,
 };
+use super::members::{self, meta_founding};
 use super::resolve::{pick_vault, retrying};
 use super::roster;
 use super::roster::{MAX_VAULTS, require_owner};
-use super::sharing::{self, meta_founding};
 use super::*;
 use crate::api::{Entity, Field, OwnerAction};
 use crate::stored::keys;
@@ -56,7 +56,7 @@ pub(super) async fn list_vaults(ledger: &Ledger, who: &PersonId) -> Result<Vault
             members: Vec::new(),
         });
     }
-    sharing::fill_members(ledger, who, all, &founded, &mut vaults).await?;
+    members::fill_members(ledger, who, all, &founded, &mut vaults).await?;
     Ok(VaultList { vaults })
 }
 

@@ -3,9 +3,10 @@
 //! and read paths (record, edit, batch, idempotency, read) all show the same way.
 
 use super::codec::{Membership, PostingRec, TxRec, VersionRec};
-use super::resolve::Catalogue;
+use super::resolve::{Catalogue, catalogue, join2};
 use super::*;
 use crate::api::Entity;
+use crate::stored::keys;
 use dochiya_domain::{Currency, Money};
 
 /// How the entry reads when its direction is unusual: the first pair of a `from` and a
@@ -105,4 +106,22 @@ pub(super) fn versions(
         .collect();
     out.sort_by_key(|v| v.version);
     out
+}
+
+/// A transaction by id in this vault, with the vault's accounts (one read round).
+pub(super) async fn transaction_in(
+    ledger: &Ledger,
+    m: &super::codec::Membership,
+    id: TransactionId,
+) -> Result<(TxRec, super::resolve::Catalogue), LedgerError> {
+    let (item, cat) = join2(
+        ledger.store.get(&keys::transaction_by_id(m.vault_id, id)),
+        catalogue(ledger, m),
+    )
+    .await;
+    let cat = cat?;
+    match item? {
+        Some(item) => Ok((TxRec::from_item(&item)?, cat)),
+        None => Err(not_found(id, m)),
+    }
 }

@@ -14,7 +14,7 @@ use dochiya_domain::{AccountId, AccountKind, BillDates, Billing, Money, YearMont
 
 /// A bill as computed, before it is named for a result.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Computed {
+pub(in crate::ledger) struct Computed {
     pub dates: BillDates,
     pub items: Vec<BillItem>,
     pub total: i64,
@@ -27,17 +27,21 @@ pub(super) struct Computed {
 }
 
 /// One card's bill to compute: the card, its cycle, the month it is paid in.
-pub(super) type Wanted = (AccountId, Billing, YearMonth);
+pub(in crate::ledger) type Wanted = (AccountId, Billing, YearMonth);
 
 /// What the two reads found, for any number of bills.
-pub(super) struct Reads {
+pub(in crate::ledger) struct Reads {
     txs: Vec<TxRec>,
     open: Vec<OpenPurchase>,
 }
 
 /// The two reads covering every wanted bill, in one round: the entries from the
 /// earliest period's first day on, and the purchases open from the earliest month.
-pub(super) async fn read(ledger: &Ledger, m: &Membership, wanted: &[Wanted]) -> Result<Reads, LedgerError> {
+pub(in crate::ledger) async fn read(
+    ledger: &Ledger,
+    m: &Membership,
+    wanted: &[Wanted],
+) -> Result<Reads, LedgerError> {
     let bills: Vec<BillDates> = wanted.iter().map(|(_, b, month)| b.bill(*month)).collect();
     let (Some(from), Some(month)) = (
         bills.iter().map(|b| b.from).min(),
@@ -96,7 +100,7 @@ struct After {
 /// The bill of `card` paid in `month` from `reads`: each charge (positive) and refund
 /// (negative) dated in the period, each installment part the bill carries, what the
 /// card's payments settled of it, and the 할부 left after it.
-pub(super) fn compute(
+pub(in crate::ledger) fn compute(
     reads: &Reads,
     cat: &Catalogue,
     (card, billing, month): Wanted,

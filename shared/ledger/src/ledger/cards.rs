@@ -1,11 +1,7 @@
-//! Cards: a liability's billing cycle, its installment purchases, and its bills
-//! (decision 040). The calendar rules are pure (`domain::billing`); this module reads
-//! and writes what they need.
+//! Cards: setting a card's billing cycle and reading its bills (decision 040); the bills
+//! themselves are computed in `bills`.
 
-mod bill;
-
-use std::collections::BTreeMap;
-
+use super::bills::{bill, check_billable, installments_left, remaining};
 use super::codec::{AccountRec, BILLING_ATTRS, Membership, account_live, billing_attrs};
 use super::guards::{ACCOUNT_LIVE, guard};
 use super::resolve::{Catalogue, catalogue, retrying};
@@ -13,24 +9,10 @@ use super::roster::in_vault;
 use super::roster::{commit_failed, membership_check};
 use super::*;
 use crate::api::Field;
-use crate::api::with_article;
 use crate::stored::keys;
-use dochiya_domain::{AccountId, AccountKind, Billing, Money};
+use dochiya_domain::{Billing, Money};
 use dochiya_store::WriteOp;
-
-/// Refuse billing on an account that is not a liability (only cards have bills).
-pub(super) fn check_billable(name: &str, kind: AccountKind) -> Result<(), LedgerError> {
-    if kind == AccountKind::Liability {
-        return Ok(());
-    }
-    Err(LedgerError::invalid(
-        Field::Card("billing"),
-        format!(
-            "\"{name}\" is {} account; billing is for a card, a liability account (create the card with kind liability)",
-            with_article(kind)
-        ),
-    ))
-}
+use std::collections::BTreeMap;
 
 /// Set (`Some`) or clear (`None`) a card's billing cycle; the same setting again writes nothing.
 pub(super) async fn set_billing(
@@ -84,7 +66,7 @@ pub(super) async fn set_billing(
 }
 
 /// A live account by name (an archived card's billing cannot change).
-fn live_card(cat: &Catalogue, name: &str, m: &Membership) -> Result<AccountRec, LedgerError> {
+pub(super) fn live_card(cat: &Catalogue, name: &str, m: &Membership) -> Result<AccountRec, LedgerError> {
     cat.resolve(name, false, m).cloned()
 }
 
@@ -132,56 +114,6 @@ pub(super) async fn card_bill(
         })
     })
     .await
-}
-
-/// Each live card's next bill (paid on or after `today`), in one read round; empty,
-/// and nothing read, when no live card has billing.
-pub(super) async fn next_bills(
-    ledger: &Ledger,
-    m: &Membership,
-    cat: &Catalogue,
-    today: dochiya_domain::LocalDate,
-) -> Result<BTreeMap<AccountId, NextBill>, LedgerError> {
-    let wanted: Vec<bill::Wanted> = cat
-        .accounts
-        .iter()
-        .filter(|a| !a.archived)
-        .filter_map(|a| a.billing.map(|b| (a.account_id, b, b.next_bill(today))))
-        .collect();
-    if wanted.is_empty() {
-        return Ok(BTreeMap::new());
-    }
-    let reads = bill::read(ledger, m, &wanted).await?;
-    wanted
-        .iter()
-        .map(|w| {
-            let b = bill::compute(&reads, cat, *w, m.currency)?;
-            Ok((
-                w.0,
-                NextBill {
-                    due_date: b.dates.due,
-                    amount: Money::from_minor(b.total, m.currency),
-                    remaining: Money::from_minor(remaining(&b)?, m.currency),
-                    installments_left: installments_left(&b, m.currency),
-                },
-            ))
-        })
-        .collect()
-}
-
-/// What is left of a bill once payments settled it.
-fn remaining(b: &bill::Computed) -> Result<i64, LedgerError> {
-    b.total
-        .checked_sub(b.paid)
-        .ok_or_else(|| LedgerError::out_of_range("the card bill"))
-}
-
-/// A bill's 할부 left after it, as results show it.
-fn installments_left(b: &bill::Computed, currency: dochiya_domain::Currency) -> InstallmentsLeft {
-    InstallmentsLeft {
-        amount: Money::from_minor(b.installments_left.0, currency),
-        count: b.installments_left.1,
-    }
 }
 
 impl Ledger {
