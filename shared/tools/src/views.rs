@@ -1,9 +1,29 @@
 //! The MCP Apps views (docs/views.md): one static HTML file each under `shared/tools/views/`,
-//! embedded in the binary, no build step and no outside origin. A tool links its view in
+//! embedded in the binary, no build step and no outside origin. What every view shares
+//! (`views/common.js`: money as text, the host conversation, drawing helpers) is written
+//! once and put into each view's script where its `/* views/common.js */` line stands,
+//! so each view is still served as one self-contained file. A tool links its view in
 //! the one tool table (`tools/mod.rs`, `=> views::X`); the protocol layer serves them by
 //! `resources/read` and links them only for clients that declare the extension.
 
+use std::sync::LazyLock;
+
 use dochiya_protocol::ViewSpec;
+
+/// The line in a view's script that the shared script replaces.
+const COMMON_MARK: &str = "/* views/common.js */\n";
+/// The script every view shares.
+const COMMON: &str = include_str!("../views/common.js");
+
+/// A view's file with the shared script put in its place.
+fn assembled(file: &str) -> String {
+    file.replacen(COMMON_MARK, COMMON, 1)
+}
+
+static SPENDING_HTML: LazyLock<String> = LazyLock::new(|| assembled(include_str!("../views/spending.html")));
+static BUDGET_HTML: LazyLock<String> = LazyLock::new(|| assembled(include_str!("../views/budget.html")));
+static CARD_BILL_HTML: LazyLock<String> =
+    LazyLock::new(|| assembled(include_str!("../views/card-bill.html")));
 
 /// Spending by category (`spending_report`).
 pub const SPENDING: &str = "ui://dochiya/spending.html";
@@ -21,17 +41,17 @@ pub fn all() -> Vec<ViewSpec> {
         ViewSpec {
             uri: SPENDING,
             name: "spending",
-            html: include_str!("../views/spending.html"),
+            html: SPENDING_HTML.as_str(),
         },
         ViewSpec {
             uri: BUDGET,
             name: "budget",
-            html: include_str!("../views/budget.html"),
+            html: BUDGET_HTML.as_str(),
         },
         ViewSpec {
             uri: CARD_BILL,
             name: "card_bill",
-            html: include_str!("../views/card-bill.html"),
+            html: CARD_BILL_HTML.as_str(),
         },
     ]
 }
@@ -39,6 +59,27 @@ pub fn all() -> Vec<ViewSpec> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each view carries the shared script once, in its own script, with its own name.
+    #[test]
+    fn each_view_carries_the_shared_script_once() {
+        for (view, app) in all()
+            .iter()
+            .zip(["dochiya-spending", "dochiya-budget", "dochiya-card-bill"])
+        {
+            assert_eq!(view.html.matches(COMMON).count(), 1, "{}", view.uri);
+            assert!(!view.html.contains(COMMON_MARK), "{}", view.uri);
+            assert!(
+                view.html.contains(&format!("const APP_NAME = \"{app}\";\n")),
+                "{}",
+                view.uri
+            );
+            let script = view.html.find("<script>").unwrap_or(usize::MAX);
+            let end = view.html.find("</script>").unwrap_or(0);
+            let at = view.html.find(COMMON).unwrap_or(0);
+            assert!(script < at && at < end, "{}", view.uri);
+        }
+    }
 
     #[test]
     fn views_are_small_self_contained_html_documents() {
