@@ -3735,6 +3735,58 @@ pub async fn round_trips_of_sharing_and_batches<S: Store>(store: S) {
     assert_eq!(shape, (1, 0, 1, 1, 1), "remove_member");
 }
 
+/// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
+/// for every store: a test is registered here, beside its code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_suite_main {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            vaults_create_list_rename,
+            account_names_resolve_normalized,
+            balance_signs_for_every_kind,
+            opening_balances_post_against_equity,
+            rename_and_archive_accounts,
+            record_refuses_bad_input,
+            idempotency_replays_and_refuses,
+            duplicate_guard,
+            dry_run_writes_nothing,
+            void_once,
+            edit_in_place,
+            retry_with_or_without_the_default_date_replays,
+            balances_are_as_of_today_with_later_entries_apart,
+            list_transactions_filters_and_pages,
+            reports_by_account_month_and_net_worth,
+            snapshots_and_reconcile,
+            snapshots_listed_deleted_and_bounded,
+            race_twenty_creates_one_account,
+            race_twenty_records_same_key,
+            race_fifty_random_transactions,
+            injected_write_failure_leaves_nothing_partial,
+            round_trips_per_operation,
+            snapshot_heads_follow_every_write,
+            snapshot_heads_fall_back_for_older_items,
+            budget_heads_keep_list_accounts_at_two_queries,
+            round_trips_of_sharing_and_batches,
+            stale_roster_never_decides,
+            isolation_between_people,
+            budgets_repeat_across_months,
+            budgets_clear_and_refuse,
+            budget_report_spent_remaining_and_allowance,
+            budget_month_follows_the_vault_zone,
+            budget_report_reads_do_not_grow_with_entries,
+            share_join_and_record_together,
+            roles_limit_what_members_do,
+            join_asks_for_a_name_on_collision,
+            removal_takes_effect_on_every_instance,
+            last_owner_hands_over_before_leaving,
+            race_fifty_joins_one_code,
+            idempotency_keys_are_per_person,
+        );
+    };
+}
+
 /// Instantiate the tests of the ledger's input rules: refusals decided from the
 /// arguments and the vault's names before anything is written, whatever the store.
 ///
@@ -3766,7 +3818,10 @@ macro_rules! ledger_rule_tests {
 #[macro_export]
 macro_rules! ledger_contract_tests {
     ($factory:expr) => {
-        $crate::ledger_contract_tests!($factory, report_transactions = $crate::contract::ledger_suite::REPORT_TRANSACTIONS);
+        $crate::ledger_contract_tests!(
+            $factory,
+            report_transactions = $crate::contract::ledger_suite::REPORT_TRANSACTIONS
+        );
     };
     ($factory:expr, report_transactions = $n:expr) => {
         #[test]
@@ -3776,134 +3831,28 @@ macro_rules! ledger_contract_tests {
                 $crate::contract::ledger_suite::report_reads_accounts_times_months_with(store, $n).await;
             });
         }
-        $crate::__ledger_contract_tests!(
-            $factory;
-            vaults_create_list_rename,
-            account_names_resolve_normalized,
-            balance_signs_for_every_kind,
-            opening_balances_post_against_equity,
-            rename_and_archive_accounts,
-            // The one case of the input rules that runs on every store (the rest:
-            // `ledger_rule_tests!`, on the memory store only).
-            record_refuses_bad_input,
-            idempotency_replays_and_refuses,
-            duplicate_guard,
-            dry_run_writes_nothing,
-            void_once,
-            edit_in_place,
-            retry_with_or_without_the_default_date_replays,
-            balances_are_as_of_today_with_later_entries_apart,
-            list_transactions_filters_and_pages,
-            reports_by_account_month_and_net_worth,
-            snapshots_and_reconcile,
-            snapshots_listed_deleted_and_bounded,
-            race_twenty_creates_one_account,
-            race_twenty_records_same_key,
-            race_fifty_random_transactions,
-            injected_write_failure_leaves_nothing_partial,
-            round_trips_per_operation,
-            snapshot_heads_follow_every_write,
-            snapshot_heads_fall_back_for_older_items,
-            budget_heads_keep_list_accounts_at_two_queries,
-            round_trips_of_sharing_and_batches,
-            stale_roster_never_decides,
-            isolation_between_people,
-            budgets_repeat_across_months,
-            budgets_clear_and_refuse,
-            budget_report_spent_remaining_and_allowance,
-            budget_month_follows_the_vault_zone,
-            budget_report_reads_do_not_grow_with_entries,
-            batch_of_a_hundred_each_once,
-            batch_retry_after_failure_records_each_once,
-            batches_share_external_refs,
-            concurrent_single_and_batch_one_entry_per_ref,
-            batch_dry_run_reports_every_problem,
-            share_join_and_record_together,
-            roles_limit_what_members_do,
-            join_asks_for_a_name_on_collision,
-            removal_takes_effect_on_every_instance,
-            // token hints (ledger_suite/hints.rs)
-            a_token_hint_spares_the_roster_query,
-            stale_token_hint_never_decides,
-            last_owner_hands_over_before_leaving,
-            race_fifty_joins_one_code,
-            member_names_are_unique_and_each_removable,
-            concurrent_joins_hold_the_member_cap,
-            idempotency_keys_are_per_person,
-            // names: archived handles, id-shaped names
-            archived_accounts_have_handles,
-            // What writes tell a model (ledger_suite/writes.rs).
-            listings_leave_voided_entries_out_unless_asked,
-            replays_show_the_entry_as_it_is_now,
-            unusual_directions_are_recorded_with_a_note,
-            duplicate_guard_goes_by_the_entry,
-            duplicate_guard_catches_a_repeat_after_local_midnight,
-            dry_runs_are_previews,
-            // balances in write results, archiving, system names
-            write_results_show_balances_as_of_today,
-            archive_refuses_money_left_unless_forced,
-            create_account_repeat_must_match,
-            system_names_follow_the_vault,
-            // a household's month (ledger_suite/statements.rs)
-            monthly_backfill_is_all_recorded,
-            retry_across_midnight_replays,
-            statement_with_refs_matches_hand_entries,
-            statement_without_refs_matches_hand_entries,
-            overflow_in_the_middle_of_a_batch,
-            ended_access_is_named_not_hidden,
-            // the third round's surface (ledger_suite/surface.rs)
-            archived_accounts_come_back,
-            list_vaults_shows_members,
-            // recurring entries (ledger_suite/recurring.rs)
-            recurring_posts_missed_months_once_under_races,
-            recurring_day_31_uses_the_last_day,
-            recurring_change_and_removal,
-            recurring_voids_and_duplicates,
-            recurring_turns_at_los_angeles_midnight,
-            recurring_scheduled_run_posts_only_what_is_due,
-            recurring_tags_ride_on_postings,
-            set_recurring_is_one_read_round,
-            // categories, tags and rollover (ledger_suite/categories.rs)
-            categories_roll_up_by_group_account_and_tag,
-            tag_reports_read_rollups_not_entries,
-            budgets_cover_children_and_roll_over,
-            // operations and undo (ledger_suite/undo.rs)
-            undo_of_a_batch_brings_every_total_back,
-            undo_of_an_edit_and_of_a_void,
-            undo_refused_after_a_later_change,
-            undo_retry_after_failure_in_the_middle,
-            undo_without_an_id_and_who_may,
-            undo_of_a_recurring_posting,
-            scheduled_run_is_capped_and_as_of_its_time,
-            scheduled_runs_overlap_with_reads_and_each_other,
-            // hardening, round four (decision 048)
-            scheduled_run_isolates_a_failing_vault,
-            a_restored_vault_is_posted_by_the_next_run,
-            a_schedule_that_cannot_post_is_refused_and_stores_nothing,
-            a_stuck_schedule_blocks_nothing_and_says_why,
-            caps_hold_under_concurrent_creates,
-            a_restore_that_names_other_people_writes_nothing,
-            // deleting a vault (ledger_suite/deletion.rs)
-            delete_vault_takes_everything_and_frees_the_name,
-            a_deletion_cut_short_is_finished_by_the_next_call,
-            // deleting a person (ledger_suite/forget.rs)
-            deleting_a_person_leaves_the_household_its_book,
-            // whose entry is whose (ledger_suite/recorded_by.rs)
-            recorded_by_finds_each_persons_entries,
-            // budget settings kept and what is left (ledger_suite/budget_settings.rs)
-            budget_changes_keep_what_is_not_sent,
-            // card bills (ledger_suite/cards.rs)
-            card_bills_follow_each_cycle,
-            installment_parts_land_on_consecutive_bills,
-            card_bill_refunds_and_payments,
-            installment_purchase_edited_and_voided,
-            card_bill_reads_do_not_grow_with_history,
-            payments_settle_bills_in_order,
-            // statements against splits and installment parts (ledger_suite/card_statements.rs)
-            statement_lines_match_splits_and_installment_parts,
-            a_line_matching_two_entries_names_both,
-            statement_reads_open_installments_only_for_a_part,
-        );
+        $crate::__ledger_suite_main!($factory);
+        $crate::__ledger_suite_batches!($factory);
+        $crate::__ledger_suite_hints!($factory);
+        $crate::__ledger_suite_members!($factory);
+        $crate::__ledger_suite_names!($factory);
+        $crate::__ledger_suite_writes!($factory);
+        $crate::__ledger_suite_balances!($factory);
+        $crate::__ledger_suite_statements!($factory);
+        $crate::__ledger_suite_surface!($factory);
+        $crate::__ledger_suite_recurring!($factory);
+        $crate::__ledger_suite_categories!($factory);
+        $crate::__ledger_suite_undo!($factory);
+        $crate::__ledger_suite_scheduled!($factory);
+        $crate::__ledger_suite_stuck!($factory);
+        $crate::__ledger_suite_caps!($factory);
+        $crate::__ledger_suite_restore!($factory);
+        $crate::__ledger_suite_deletion!($factory);
+        $crate::__ledger_suite_forget!($factory);
+        $crate::__ledger_suite_recorded_by!($factory);
+        $crate::__ledger_suite_budget_settings!($factory);
+        $crate::__ledger_suite_cards!($factory);
+        $crate::__ledger_suite_card_statements!($factory);
     };
 }
 

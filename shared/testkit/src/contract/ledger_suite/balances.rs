@@ -521,3 +521,19 @@ pub async fn system_names_follow_the_vault<S: Store>(store: S) {
         )
     );
 }
+
+/// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
+/// for every store: a test is registered here, beside its code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_suite_balances {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            write_results_show_balances_as_of_today,
+            archive_refuses_money_left_unless_forced,
+            create_account_repeat_must_match,
+            system_names_follow_the_vault,
+        );
+    };
+}

@@ -464,3 +464,20 @@ pub async fn batch_dry_run_reports_every_problem<S: Store>(store: S) {
         );
     }
 }
+
+/// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
+/// for every store: a test is registered here, beside its code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_suite_batches {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            batch_of_a_hundred_each_once,
+            batch_retry_after_failure_records_each_once,
+            batches_share_external_refs,
+            concurrent_single_and_batch_one_entry_per_ref,
+            batch_dry_run_reports_every_problem,
+        );
+    };
+}

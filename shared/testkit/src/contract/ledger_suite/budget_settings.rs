@@ -144,3 +144,16 @@ pub async fn budget_changes_keep_what_is_not_sent<S: Store>(store: S) {
     assert_eq!(food_row(&l, &me, "2026-04").await.0, "60000");
     assert_eq!(food_row(&l, &me, "2026-05").await.0, "30000");
 }
+
+/// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
+/// for every store: a test is registered here, beside its code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_suite_budget_settings {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            budget_changes_keep_what_is_not_sent,
+        );
+    };
+}

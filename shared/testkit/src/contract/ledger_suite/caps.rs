@@ -117,3 +117,16 @@ fn schedule(name: &str) -> RecurringInput {
         ..Default::default()
     }
 }
+
+/// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
+/// for every store: a test is registered here, beside its code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_suite_caps {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            caps_hold_under_concurrent_creates,
+        );
+    };
+}

@@ -272,3 +272,18 @@ pub async fn statement_reads_open_installments_only_for_a_part<S: Store>(store: 
     // version; then the same and the open purchases.
     assert_eq!((plain, part), ((3, 0, 2, 0, 1), (4, 0, 2, 0, 1)));
 }
+
+/// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
+/// for every store: a test is registered here, beside its code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_suite_card_statements {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            statement_lines_match_splits_and_installment_parts,
+            a_line_matching_two_entries_names_both,
+            statement_reads_open_installments_only_for_a_part,
+        );
+    };
+}

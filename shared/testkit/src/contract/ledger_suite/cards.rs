@@ -740,3 +740,21 @@ pub async fn card_bill_reads_do_not_grow_with_history<S: Store>(store: S) {
     let (shape, _) = shape_of(&counting, l.list_accounts(&me, None, false)).await;
     assert_two_rounds(shape, (4, 0, 1, 0), "list_accounts with a billed card");
 }
+
+/// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
+/// for every store: a test is registered here, beside its code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_suite_cards {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            card_bills_follow_each_cycle,
+            installment_parts_land_on_consecutive_bills,
+            card_bill_refunds_and_payments,
+            installment_purchase_edited_and_voided,
+            card_bill_reads_do_not_grow_with_history,
+            payments_settle_bills_in_order,
+        );
+    };
+}

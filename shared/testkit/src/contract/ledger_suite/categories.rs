@@ -507,3 +507,18 @@ pub async fn budgets_cover_children_and_roll_over<S: Store>(store: S) {
         ]
     );
 }
+
+/// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
+/// for every store: a test is registered here, beside its code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_suite_categories {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            categories_roll_up_by_group_account_and_tag,
+            tag_reports_read_rollups_not_entries,
+            budgets_cover_children_and_roll_over,
+        );
+    };
+}

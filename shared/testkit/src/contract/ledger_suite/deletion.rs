@@ -201,3 +201,17 @@ pub async fn a_deletion_cut_short_is_finished_by_the_next_call<S: Store>(store: 
         Vec::<String>::new()
     );
 }
+
+/// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
+/// for every store: a test is registered here, beside its code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_suite_deletion {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            delete_vault_takes_everything_and_frees_the_name,
+            a_deletion_cut_short_is_finished_by_the_next_call,
+        );
+    };
+}

@@ -122,3 +122,17 @@ pub async fn stale_token_hint_never_decides<S: Store>(store: S) {
     .expect("list");
     assert_eq!(page.transactions.len(), 0);
 }
+
+/// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
+/// for every store: a test is registered here, beside its code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_suite_hints {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            a_token_hint_spares_the_roster_query,
+            stale_token_hint_never_decides,
+        );
+    };
+}

@@ -121,3 +121,17 @@ pub async fn concurrent_joins_hold_the_member_cap<S: Store>(store: S) {
     let members = call!(l.list_members(&owner, None)).expect("members").members;
     assert_eq!(members.len(), MAX_MEMBERS);
 }
+
+/// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
+/// for every store: a test is registered here, beside its code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_suite_members {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            member_names_are_unique_and_each_removable,
+            concurrent_joins_hold_the_member_cap,
+        );
+    };
+}

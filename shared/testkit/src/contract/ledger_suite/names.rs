@@ -287,3 +287,16 @@ pub async fn ids_where_names_belong<S: Store>(store: S) {
         "{e:?}"
     );
 }
+
+/// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
+/// for every store: a test is registered here, beside its code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_suite_names {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            archived_accounts_have_handles,
+        );
+    };
+}

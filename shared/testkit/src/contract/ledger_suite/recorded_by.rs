@@ -133,3 +133,16 @@ async fn date_of(l: &Ledger, who: &PersonId, id: TransactionId) -> LocalDate {
         .transaction
         .date
 }
+
+/// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
+/// for every store: a test is registered here, beside its code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_suite_recorded_by {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            recorded_by_finds_each_persons_entries,
+        );
+    };
+}

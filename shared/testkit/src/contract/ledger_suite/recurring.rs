@@ -575,3 +575,23 @@ pub async fn set_recurring_is_one_read_round<S: Store>(store: S) {
         (false, false, 0, 1)
     );
 }
+
+/// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
+/// for every store: a test is registered here, beside its code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_suite_recurring {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            recurring_posts_missed_months_once_under_races,
+            recurring_day_31_uses_the_last_day,
+            recurring_change_and_removal,
+            recurring_voids_and_duplicates,
+            recurring_turns_at_los_angeles_midnight,
+            recurring_scheduled_run_posts_only_what_is_due,
+            recurring_tags_ride_on_postings,
+            set_recurring_is_one_read_round,
+        );
+    };
+}

@@ -199,3 +199,16 @@ pub async fn a_restore_that_names_other_people_writes_nothing<S: Store>(store: S
             .all(|i| !i.key.sk.contains(&honest.vault_id.to_string()))
     );
 }
+
+/// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
+/// for every store: a test is registered here, beside its code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_suite_restore {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            a_restore_that_names_other_people_writes_nothing,
+        );
+    };
+}

@@ -222,3 +222,19 @@ pub async fn a_restored_vault_is_posted_by_the_next_run<S: Store>(store: S) {
     );
     assert_eq!(rent_dates(&l, &who).await, ["2026-03-20"]);
 }
+
+/// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
+/// for every store: a test is registered here, beside its code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_suite_scheduled {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            scheduled_run_is_capped_and_as_of_its_time,
+            scheduled_runs_overlap_with_reads_and_each_other,
+            scheduled_run_isolates_a_failing_vault,
+            a_restored_vault_is_posted_by_the_next_run,
+        );
+    };
+}

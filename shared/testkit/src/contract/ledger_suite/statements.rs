@@ -393,3 +393,21 @@ pub async fn ended_access_is_named_not_hidden<S: Store>(store: S) {
     call!(l.join_vault(&c, &again.invite_code, None)).expect("rejoin");
     call!(l.get_balances(&c, None, None)).expect("rejoined");
 }
+
+/// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
+/// for every store: a test is registered here, beside its code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_suite_statements {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            monthly_backfill_is_all_recorded,
+            retry_across_midnight_replays,
+            statement_with_refs_matches_hand_entries,
+            statement_without_refs_matches_hand_entries,
+            overflow_in_the_middle_of_a_batch,
+            ended_access_is_named_not_hidden,
+        );
+    };
+}

@@ -232,3 +232,17 @@ pub async fn a_stuck_schedule_blocks_nothing_and_says_why<S: Store>(store: S) {
         vec![("급여".to_string(), None), ("월세".to_string(), None)]
     );
 }
+
+/// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
+/// for every store: a test is registered here, beside its code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_suite_stuck {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            a_schedule_that_cannot_post_is_refused_and_stores_nothing,
+            a_stuck_schedule_blocks_nothing_and_says_why,
+        );
+    };
+}

@@ -99,3 +99,17 @@ pub async fn list_vaults_shows_members<S: Store>(store: S) {
     );
     assert_eq!(shared.vaults[0].member_count, 2);
 }
+
+/// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
+/// for every store: a test is registered here, beside its code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_suite_surface {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            archived_accounts_come_back,
+            list_vaults_shows_members,
+        );
+    };
+}

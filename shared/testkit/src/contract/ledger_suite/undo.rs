@@ -525,3 +525,21 @@ pub async fn undo_of_a_recurring_posting<S: Store>(store: S) {
         "not posted again"
     );
 }
+
+/// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
+/// for every store: a test is registered here, beside its code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_suite_undo {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            undo_of_a_batch_brings_every_total_back,
+            undo_of_an_edit_and_of_a_void,
+            undo_refused_after_a_later_change,
+            undo_retry_after_failure_in_the_middle,
+            undo_without_an_id_and_who_may,
+            undo_of_a_recurring_posting,
+        );
+    };
+}

@@ -518,3 +518,21 @@ pub async fn dry_runs_are_previews<S: Store>(store: S) {
     assert_eq!((still.transaction.version, still.transaction.preview), (1, false));
     assert_eq!(still.transaction.postings[0].amount.to_string(), "7000");
 }
+
+/// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
+/// for every store: a test is registered here, beside its code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_suite_writes {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            listings_leave_voided_entries_out_unless_asked,
+            replays_show_the_entry_as_it_is_now,
+            unusual_directions_are_recorded_with_a_note,
+            duplicate_guard_goes_by_the_entry,
+            duplicate_guard_catches_a_repeat_after_local_midnight,
+            dry_runs_are_previews,
+        );
+    };
+}
