@@ -19,7 +19,9 @@ use http::header::{self, HeaderValue};
 use http::{Request, Response, StatusCode};
 
 use crate::AuthServer;
-use crate::pages::{self, Lang, escape};
+use maud::html;
+
+use crate::pages::{self, Lang};
 use crate::state::{self, PendingRequest, Stage, attrs, n, s, text};
 use crate::web;
 
@@ -440,7 +442,7 @@ pub(crate) fn deletion_lines(lang: Lang, d: &Deletion) -> Vec<String> {
     out
 }
 
-/// The page's text for a book's line (shared with the page builder).
+/// The page's text for a book's line (plain text: the page escapes it).
 pub(crate) fn book_line(lang: Lang, b: &Book) -> String {
     let role = match (lang, b.role.as_str()) {
         (Lang::Ko, "owner") => "소유자",
@@ -451,18 +453,13 @@ pub(crate) fn book_line(lang: Lang, b: &Book) -> String {
     match lang {
         Lang::En => format!(
             "{}: {role}, {} {}, {} account{}",
-            escape(&b.name),
+            b.name,
             b.members,
             if b.members == 1 { "person" } else { "people" },
             b.accounts,
             if b.accounts == 1 { "" } else { "s" }
         ),
-        Lang::Ko => format!(
-            "{}: {role}, {}명, 계정 {}개",
-            escape(&b.name),
-            b.members,
-            b.accounts
-        ),
+        Lang::Ko => format!("{}: {role}, {}명, 계정 {}개", b.name, b.members, b.accounts),
     }
 }
 
@@ -472,70 +469,48 @@ pub(crate) fn account_page(lang: Lang, name: &str, books: &[Book], csrf: &str, f
     let ko = lang == Lang::Ko;
     let t = |en: &'static str, ko_text: &'static str| if ko { ko_text } else { en };
     let title = t("Your data", "내 데이터");
-    let mut body = format!(
-        "<h1>{}</h1><p>{} <strong>{}</strong></p><h2>{}</h2>",
-        escape(title),
-        escape(t("Signed in as", "로그인:")),
-        escape(name),
-        escape(t("Your books", "내 가계부")),
-    );
-    if books.is_empty() {
-        body.push_str(&format!(
-            "<p>{}</p>",
-            escape(t("No book is kept for you.", "보관된 가계부가 없습니다."))
-        ));
-    } else {
-        body.push_str("<ul class=\"books\">");
-        for b in books {
-            body.push_str(&format!(
-                "<li>{} <a href=\"{}?vault={}\">{}</a></li>",
-                book_line(lang, b),
-                EXPORT_PATH,
-                escape(&percent(&b.name)),
-                escape(t("Download its backup", "백업 내려받기")),
-            ));
+    let body = html! {
+        h1 { (title) }
+        p { (t("Signed in as", "로그인:")) " " strong { (name) } }
+        h2 { (t("Your books", "내 가계부")) }
+        @if books.is_empty() {
+            p { (t("No book is kept for you.", "보관된 가계부가 없습니다.")) }
+        } @else {
+            ul class="books" {
+                @for b in books {
+                    li {
+                        (book_line(lang, b)) " "
+                        a href={ (EXPORT_PATH) "?vault=" (percent(&b.name)) } { (t("Download its backup", "백업 내려받기")) }
+                    }
+                }
+            }
         }
-        body.push_str("</ul>");
-    }
-    body.push_str(&format!(
-        "<h2>{}</h2><p>{}</p>",
-        escape(t("Delete everything of mine", "내 데이터 모두 삭제")),
-        escape(t(
+        h2 { (t("Delete everything of mine", "내 데이터 모두 삭제")) }
+        p { (t(
             "Books only you keep are deleted with every entry. Books you share stay with the household: you leave them, your entries stay under your name, and if you were the last owner the member who joined first becomes owner. Every app you connected is signed out. This cannot be undone; download backups first.",
             "나만 쓰는 가계부는 모든 기록과 함께 삭제됩니다. 함께 쓰는 가계부는 가족에게 남습니다: 나는 빠지고, 내가 남긴 기록은 내 이름으로 남으며, 내가 마지막 소유자였다면 가장 먼저 참여한 구성원이 소유자가 됩니다. 연결한 모든 앱에서 로그아웃됩니다. 되돌릴 수 없으니 먼저 백업을 내려받으세요.",
-        )),
-    ));
-    if fresh {
-        body.push_str(&format!(
-            "<form method=\"post\" action=\"{action}\">\
-             <input type=\"hidden\" name=\"csrf\" value=\"{csrf}\">\
-             <input type=\"hidden\" name=\"action\" value=\"delete\">\
-             <label for=\"confirm\">{label}</label>\
-             <input id=\"confirm\" name=\"confirm\" required maxlength=\"20\" autocomplete=\"off\">\
-             <button type=\"submit\" class=\"danger\">{go}</button></form>",
-            action = ACCOUNT_PATH,
-            csrf = escape(csrf),
-            label = escape(t("Type “delete” to confirm", "확인하려면 ‘삭제’라고 입력하세요")),
-            go = escape(t("Delete everything", "모두 삭제")),
-        ));
-    } else {
-        body.push_str(&format!(
-            "<p>{}</p>",
-            escape(t(
+        )) }
+        @if fresh {
+            form method="post" action=(ACCOUNT_PATH) {
+                input type="hidden" name="csrf" value=(csrf);
+                input type="hidden" name="action" value="delete";
+                label for="confirm" { (t("Type “delete” to confirm", "확인하려면 ‘삭제’라고 입력하세요")) }
+                input id="confirm" name="confirm" required maxlength="20" autocomplete="off";
+                button type="submit" class="danger" { (t("Delete everything", "모두 삭제")) }
+            }
+        } @else {
+            p { (t(
                 "Deleting needs a sign-in from the last 10 minutes: sign out, then sign in again.",
                 "삭제하려면 10분 안에 로그인한 상태여야 합니다. 로그아웃한 뒤 다시 로그인하세요.",
-            ))
-        ));
-    }
-    body.push_str(&format!(
-        "<form method=\"post\" action=\"{}\"><input type=\"hidden\" name=\"csrf\" value=\"{}\">\
-         <input type=\"hidden\" name=\"action\" value=\"signout\">\
-         <button type=\"submit\" class=\"secondary\">{}</button></form>",
-        ACCOUNT_PATH,
-        escape(csrf),
-        escape(t("Sign out", "로그아웃")),
-    ));
-    pages::page(lang, title, &body)
+            )) }
+        }
+        form method="post" action=(ACCOUNT_PATH) {
+            input type="hidden" name="csrf" value=(csrf);
+            input type="hidden" name="action" value="signout";
+            button type="submit" class="secondary" { (t("Sign out", "로그아웃")) }
+        }
+    };
+    pages::page(lang, title, body)
 }
 
 /// After signing out of the account page.
@@ -544,16 +519,11 @@ pub(crate) fn signed_out_page(lang: Lang) -> String {
         Lang::En => ("Signed out", "You are signed out of this page."),
         Lang::Ko => ("로그아웃됨", "이 페이지에서 로그아웃했습니다."),
     };
-    pages::page(
-        lang,
-        title,
-        &format!("<h1>{}</h1><p>{}</p>", escape(title), escape(text)),
-    )
+    pages::page(lang, title, html! { h1 { (title) } p { (text) } })
 }
 
 /// After a deletion: what happened, one line each.
 pub(crate) fn deleted_page(lang: Lang, done: &Deletion) -> String {
-    let lines = deletion_lines(lang, done);
     let (title, lead) = match lang {
         Lang::En => (
             "Your data was deleted",
@@ -564,25 +534,19 @@ pub(crate) fn deleted_page(lang: Lang, done: &Deletion) -> String {
             "이 서버에서 내 데이터가 모두 지워졌고, 연결한 모든 앱에서 로그아웃되었습니다.",
         ),
     };
-    let mut body = format!("<h1>{}</h1><p>{}</p><ul>", escape(title), escape(lead));
-    for line in &lines {
-        body.push_str(&format!("<li>{}</li>", escape(line)));
-    }
-    body.push_str("</ul>");
-    pages::page(lang, title, &body)
+    let body = html! {
+        h1 { (title) }
+        p { (lead) }
+        ul { @for line in deletion_lines(lang, done) { li { (line) } } }
+    };
+    pages::page(lang, title, body)
 }
 
 /// A query value percent-encoded (every byte but unreserved ones).
 fn percent(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() * 3);
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    form_urlencoded::byte_serialize(text.as_bytes())
+        .collect::<String>()
+        .replace('+', "%20")
 }
 
 #[cfg(test)]

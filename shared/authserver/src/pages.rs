@@ -6,6 +6,8 @@ use bytes::Bytes;
 use http::header::{self, HeaderValue};
 use http::{Request, Response, StatusCode};
 
+use maud::{DOCTYPE, Markup, html};
+
 use crate::web;
 
 /// The page language.
@@ -68,22 +70,6 @@ fn parse_q(q: &str) -> u16 {
         digits.push('0');
     }
     (int + digits.parse::<u16>().unwrap_or(0)).min(1000)
-}
-
-/// HTML-escape text for element content and quoted attributes.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 struct Words {
@@ -161,48 +147,48 @@ fn words(lang: Lang) -> &'static Words {
 }
 
 /// A whole page: `body` under `title`, the style sheet, the privacy link.
-pub(crate) fn page(lang: Lang, title: &str, body: &str) -> String {
-    format!(
-        "<!doctype html>\n<html lang=\"{}\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <meta name=\"referrer\" content=\"same-origin\">\
-         <title>{}</title><link rel=\"stylesheet\" href=\"{}\"></head>\
-         <body><main>{}<footer><a href=\"{}\">{}</a></footer></main></body></html>\n",
-        lang.code(),
-        escape(title),
-        crate::STYLE_PATH,
-        body,
-        crate::PRIVACY_PATH,
-        escape(words(lang).privacy),
-    )
+pub(crate) fn page(lang: Lang, title: &str, body: Markup) -> String {
+    html! {
+        (DOCTYPE)
+        html lang=(lang.code()) {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                meta name="referrer" content="same-origin";
+                title { (title) }
+                link rel="stylesheet" href=(crate::STYLE_PATH);
+            }
+            body {
+                main {
+                    (body)
+                    footer { a href=(crate::PRIVACY_PATH) { (words(lang).privacy) } }
+                }
+            }
+        }
+    }
+    .into_string()
+        + "\n"
 }
 
 /// The local sign-in page.
 pub fn signin(lang: Lang, request_id: &str, csrf: &str) -> String {
     let w = words(lang);
-    let body = format!(
-        "<h1>{title}</h1><p>{lead}</p>\
-         <form method=\"post\" action=\"{action}\">\
-         <input type=\"hidden\" name=\"request\" value=\"{id}\">\
-         <input type=\"hidden\" name=\"csrf\" value=\"{csrf}\">\
-         <label for=\"name\">{label}</label>\
-         <input id=\"name\" name=\"name\" required maxlength=\"64\" autocomplete=\"username\" autofocus>\
-         <label for=\"code\">{code_label}</label>\
-         <input id=\"code\" name=\"code\" required maxlength=\"20\" autocomplete=\"one-time-code\" \
-         spellcheck=\"false\" placeholder=\"XXXX-XXXX-XXXX\" aria-describedby=\"code-hint\">\
-         <p id=\"code-hint\" class=\"hint\">{code_hint}</p>\
-         <button type=\"submit\">{go}</button></form>",
-        title = escape(w.signin_title),
-        lead = escape(w.signin_lead),
-        action = crate::SIGNIN_PATH,
-        id = escape(request_id),
-        csrf = escape(csrf),
-        label = escape(w.name_label),
-        code_label = escape(w.code_label),
-        code_hint = escape(w.code_hint),
-        go = escape(w.continue_button),
-    );
-    page(lang, w.signin_title, &body)
+    let body = html! {
+        h1 { (w.signin_title) }
+        p { (w.signin_lead) }
+        form method="post" action=(crate::SIGNIN_PATH) {
+            input type="hidden" name="request" value=(request_id);
+            input type="hidden" name="csrf" value=(csrf);
+            label for="name" { (w.name_label) }
+            input id="name" name="name" required maxlength="64" autocomplete="username" autofocus;
+            label for="code" { (w.code_label) }
+            input id="code" name="code" required maxlength="20" autocomplete="one-time-code"
+                spellcheck="false" placeholder="XXXX-XXXX-XXXX" aria-describedby="code-hint";
+            p id="code-hint" class="hint" { (w.code_hint) }
+            button type="submit" { (w.continue_button) }
+        }
+    };
+    page(lang, w.signin_title, body)
 }
 
 /// Where a client's name comes from, as the consent page says it.
@@ -240,64 +226,49 @@ pub struct ConsentView<'a> {
 /// The consent page.
 pub fn consent(lang: Lang, view: &ConsentView<'_>) -> String {
     let w = words(lang);
-    let mut items = String::new();
-    for scope in view.scopes {
-        let text = match *scope {
-            dochiya_domain::scopes::SCOPE_READ => w.read,
-            dochiya_domain::scopes::SCOPE_WRITE => w.write,
-            _ => continue,
-        };
-        items.push_str(&format!("<li>{}</li>", escape(text)));
-    }
-    // Beside the name, what vouches for it: the host of its document, or nothing.
-    let marked = match view.origin {
-        ClientOrigin::Document { host } => format!(
-            " <span class=\"origin\">({}<strong class=\"host\">{}</strong>{})</span>",
-            escape(w.published_at.0),
-            escape(host),
-            escape(w.published_at.1)
-        ),
-        ClientOrigin::Registered => format!(" <span class=\"unverified\">({})</span>", escape(w.unverified)),
+    let scopes = view.scopes.iter().filter_map(|scope| match *scope {
+        dochiya_domain::scopes::SCOPE_READ => Some(w.read),
+        dochiya_domain::scopes::SCOPE_WRITE => Some(w.write),
+        _ => None,
+    });
+    let body = html! {
+        h1 { (w.consent_title) }
+        p class="who" { (w.signed_in_as) " " strong { (view.person) } }
+        p {
+            strong class="client" { (view.client_name) }
+            // Beside the name, what vouches for it: the host of its document, or nothing.
+            @match view.origin {
+                ClientOrigin::Document { host } => {
+                    " " span class="origin" { "(" (w.published_at.0) strong class="host" { (host) } (w.published_at.1) ")" }
+                }
+                ClientOrigin::Registered => { " " span class="unverified" { "(" (w.unverified) ")" } }
+            }
+            " " (w.wants)
+        }
+        ul { @for text in scopes { li { (text) } } }
+        p { (w.returns_to) " " strong class="host" { (view.redirect_host) } }
+        form method="post" action=(crate::CONSENT_PATH) {
+            input type="hidden" name="request" value=(view.request_id);
+            input type="hidden" name="csrf" value=(view.csrf);
+            label class="check" { input type="checkbox" name="remember" value="yes"; " " (w.remember) }
+            div class="buttons" {
+                button type="submit" name="decision" value="allow" { (w.allow) }
+                button type="submit" name="decision" value="deny" class="secondary" { (w.deny) }
+            }
+        }
     };
-    let body = format!(
-        "<h1>{title}</h1>\
-         <p class=\"who\">{signed_in} <strong>{person}</strong></p>\
-         <p><strong class=\"client\">{client}</strong>{marked} {wants}</p><ul>{items}</ul>\
-         <p>{returns} <strong class=\"host\">{host}</strong></p>\
-         <form method=\"post\" action=\"{action}\">\
-         <input type=\"hidden\" name=\"request\" value=\"{id}\">\
-         <input type=\"hidden\" name=\"csrf\" value=\"{csrf}\">\
-         <label class=\"check\"><input type=\"checkbox\" name=\"remember\" value=\"yes\"> {remember}</label>\
-         <div class=\"buttons\"><button type=\"submit\" name=\"decision\" value=\"allow\">{allow}</button>\
-         <button type=\"submit\" name=\"decision\" value=\"deny\" class=\"secondary\">{deny}</button></div>\
-         </form>",
-        title = escape(w.consent_title),
-        signed_in = escape(w.signed_in_as),
-        person = escape(view.person),
-        client = escape(view.client_name),
-        wants = escape(w.wants),
-        returns = escape(w.returns_to),
-        host = escape(view.redirect_host),
-        action = crate::CONSENT_PATH,
-        id = escape(view.request_id),
-        csrf = escape(view.csrf),
-        remember = escape(w.remember),
-        allow = escape(w.allow),
-        deny = escape(w.deny),
-    );
-    page(lang, w.consent_title, &body)
+    page(lang, w.consent_title, body)
 }
 
 /// An error page: shown instead of redirecting when the redirect target itself is not
 /// trusted (unknown client, unregistered redirect URI), so we are never an open redirect.
 pub fn error(lang: Lang, status: StatusCode, detail: &str) -> Response<Bytes> {
     let w = words(lang);
-    let body = format!(
-        "<h1>{}</h1><p class=\"error\">{}</p>",
-        escape(w.error_title),
-        escape(detail)
-    );
-    web::html(status, page(lang, w.error_title, &body), None)
+    let body = html! {
+        h1 { (w.error_title) }
+        p class="error" { (detail) }
+    };
+    web::html(status, page(lang, w.error_title, body), None)
 }
 
 /// What the privacy page says, section by section: (heading, paragraphs).
@@ -388,18 +359,18 @@ pub fn privacy(lang: Lang, contact: Option<&str>) -> Response<Bytes> {
             "이 서버의 운영자가 연락처를 정하지 않았습니다. 서버 주소를 알려 준 사람에게 문의하세요.",
         ),
     };
-    let mut body = format!("<h1>{}</h1>", escape(title));
-    for (heading, paragraphs) in sections {
-        body.push_str(&format!("<h2>{}</h2>", escape(heading)));
-        for p in *paragraphs {
-            body.push_str(&format!("<p>{}</p>", escape(p)));
+    let body = html! {
+        h1 { (title) }
+        @for (heading, paragraphs) in sections {
+            h2 { (heading) }
+            @for p in *paragraphs { p { (p) } }
         }
-    }
-    match contact {
-        Some(c) => body.push_str(&format!("<p class=\"contact\">{}</p>", escape(c))),
-        None => body.push_str(&format!("<p>{}</p>", escape(no_contact))),
-    }
-    let mut response = web::html(StatusCode::OK, page(lang, title, &body), None);
+        @match contact {
+            Some(c) => p class="contact" { (c) },
+            None => p { (no_contact) },
+        }
+    };
+    let mut response = web::html(StatusCode::OK, page(lang, title, body), None);
     response.headers_mut().insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static("public, max-age=3600"),

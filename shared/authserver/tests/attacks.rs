@@ -85,7 +85,7 @@ async fn a_redirect_uri_mismatch_is_shown_on_our_page_and_never_redirected() {
         assert_eq!(r.status(), StatusCode::BAD_REQUEST, "{bad}");
         assert!(r.headers().get("location").is_none(), "{bad}");
         assert!(
-            text(&r).contains("redirect_uri is not one of this client&#39;s registered redirect URIs"),
+            text(&r).contains("redirect_uri is not one of this client's registered redirect URIs"),
             "{}",
             text(&r)
         );
@@ -380,7 +380,7 @@ fn aws() -> Harness {
 }
 
 const NOT_PUBLIC: &str =
-    "the client document&#39;s address is not public; a client_id must be a public https URL";
+    "the client document's address is not public; a client_id must be a public https URL";
 
 #[tokio::test]
 async fn a_client_document_on_a_private_or_loopback_address_is_refused_in_every_mode() {
@@ -607,7 +607,7 @@ async fn consent_without_or_with_a_wrong_csrf_token_is_refused() {
     ] {
         let r = browser.post(&h, "/oauth/consent", &pairs).await;
         assert_eq!(r.status(), StatusCode::FORBIDDEN);
-        assert!(text(&r).contains("the form&#39;s security token is missing or wrong"));
+        assert!(text(&r).contains("the form's security token is missing or wrong"));
         assert!(r.headers().get("location").is_none());
     }
     // From another site (a framing or auto-submitting page): refused by Origin.
