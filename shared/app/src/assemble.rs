@@ -247,6 +247,11 @@ impl dochiya_authserver::TokenHints for LedgerHints {
             }
         }
     }
+
+    async fn closed_at(&self, sub: &str) -> Result<Option<i64>, String> {
+        let who = dochiya_domain::PersonId::new(sub).map_err(|e| e.to_string())?;
+        self.0.closed_at(&who).await.map_err(|e| e.to_string())
+    }
 }
 
 /// A dev token for `subject` (its display name the same) with `scopes`, valid for

@@ -88,6 +88,12 @@ pub trait TokenHints: Send + Sync {
     /// The claim's value for `sub`, or `None` for no claim (a failed read included:
     /// a token without a hint costs the resource one query, never a refused grant).
     async fn roster_hint(&self, sub: &str) -> Option<serde_json::Value>;
+
+    /// When `sub` deleted their data, if they did (epoch seconds): a refresh of a grant
+    /// from before is refused. An error refuses the refresh for now.
+    async fn closed_at(&self, _sub: &str) -> Result<Option<i64>, String> {
+        Ok(None)
+    }
 }
 
 impl std::fmt::Debug for AuthServer {

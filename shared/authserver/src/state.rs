@@ -318,6 +318,9 @@ pub struct Family {
     pub current: String,
     /// Epoch seconds (sliding).
     pub expires_at: i64,
+    /// When the sign-in that started it happened (epoch seconds; 0 for a family stored
+    /// before this was kept): a person who deleted their data since ends it.
+    pub since: i64,
 }
 
 impl Family {
@@ -332,6 +335,7 @@ impl Family {
                 ("scope", text(&self.scope)),
                 ("resource", text(&self.resource)),
                 ("current", text(&self.current)),
+                ("since", Some(Value::N(self.since))),
                 (TTL_ATTRIBUTE, Some(Value::N(self.expires_at))),
             ]),
         }
@@ -348,6 +352,7 @@ impl Family {
             resource: s(a, "resource")?,
             current: s(a, "current")?,
             expires_at: n(a, TTL_ATTRIBUTE)?,
+            since: n(a, "since").unwrap_or(0),
         })
     }
 

@@ -116,6 +116,7 @@ async fn code_grant(server: &AuthServer, params: &web::Params, client_id: &str) 
         resource: record.resource.clone(),
         current: web::hash(&refresh),
         expires_at: now + server.config.lifetimes.refresh,
+        since: now,
     };
     let ops = vec![
         // Single use: the delete succeeds for exactly one redemption.
@@ -201,6 +202,26 @@ async fn refresh_grant(server: &AuthServer, params: &web::Params, client_id: &st
             "invalid_grant",
             "the refresh token is unknown, expired or revoked",
         );
+    }
+    // A person who deleted their data after this sign-in: the grant ends here (a family
+    // from before the per-person index was kept is found this way, not by `forget`).
+    if let Some(hints) = &server.hints {
+        match hints.closed_at(&family.sub).await {
+            Ok(Some(at)) if family.since < at => {
+                if let Err(e) = Family::revoke(&*server.store, sid).await {
+                    return store_failure(&e);
+                }
+                return web::oauth_error(
+                    "invalid_grant",
+                    "the refresh token is unknown, expired or revoked",
+                );
+            }
+            Ok(_) => {}
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read whether the person deleted their data");
+                return web::oauth_error("temporarily_unavailable", "try the refresh again");
+            }
+        }
     }
     let granted: Vec<&str> = family.scope.split(' ').collect();
     let scope = match params.get("scope") {

@@ -695,3 +695,42 @@ async fn forgetting_a_person_ends_every_grant_of_theirs_and_no_other() {
         Forgotten::default()
     );
 }
+
+/// The ledger's closing mark of a person who deleted their data (decision 059).
+struct Closed(std::sync::atomic::AtomicI64);
+
+#[async_trait::async_trait]
+impl dochiya_authserver::TokenHints for Closed {
+    async fn roster_hint(&self, _sub: &str) -> Option<serde_json::Value> {
+        None
+    }
+    async fn closed_at(&self, sub: &str) -> Result<Option<i64>, String> {
+        let at = self.0.load(std::sync::atomic::Ordering::SeqCst);
+        Ok((sub == "kim" && at > 0).then_some(at))
+    }
+}
+
+/// A grant from before the person deleted their data is refused at its next refresh,
+/// even one no per-person index lists (stored before the index was kept); a sign-in
+/// after the deletion refreshes.
+#[tokio::test]
+async fn a_grant_from_before_a_deletion_refreshes_no_more() {
+    use dochiya_authserver::Clock as _;
+    let closed = std::sync::Arc::new(Closed(0.into()));
+    let h = Harness::new().with_hints(closed.clone());
+    let client = h.register(REDIRECT).await;
+    let before = refresh_token_of(&h, &client, "kim").await;
+    let lee = refresh_token_of(&h, &client, "lee").await;
+    h.clock.advance(10);
+    closed.0.store(h.clock.now(), std::sync::atomic::Ordering::SeqCst);
+    let r = refresh(&h, &client, &before, None).await;
+    assert_eq!(
+        (r.status(), json(&r)["error"].clone()),
+        (StatusCode::BAD_REQUEST, serde_json::json!("invalid_grant"))
+    );
+    let r = refresh(&h, &client, &lee, None).await;
+    assert_eq!(r.status(), StatusCode::OK, "another person: {}", text(&r));
+    let after = refresh_token_of(&h, &client, "kim").await;
+    let r = refresh(&h, &client, &after, None).await;
+    assert_eq!(r.status(), StatusCode::OK, "a sign-in after: {}", text(&r));
+}

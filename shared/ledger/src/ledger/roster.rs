@@ -495,6 +495,16 @@ pub(super) fn require_owner(m: &Membership, action: OwnerAction) -> Result<(), L
 pub(super) const MAX_VAULTS: usize = 100;
 
 impl Ledger {
+    /// When `who` deleted their data (epoch seconds), if they did: their roster
+    /// version's closing mark, one read (the authorization server ends older grants).
+    pub async fn closed_at(&self, who: &PersonId) -> Result<Option<i64>, LedgerError> {
+        let item = self.store.get(&keys::roster_version(who)).await?;
+        Ok(item.and_then(|i| match i.attrs.get(CLOSED_AT) {
+            Some(Value::N(at)) => Some(*at),
+            _ => None,
+        }))
+    }
+
     /// The caller's roster as the hint their next access token carries (decision 044):
     /// read afresh, one query; `None` past [`crate::core::roster_hint::MAX_HINTED_VAULTS`].
     pub async fn roster_hint(&self, who: &PersonId) -> Result<Option<serde_json::Value>, LedgerError> {

@@ -90,6 +90,9 @@ pub async fn deleting_a_person_leaves_the_household_its_book<S: Store>(store: S)
         [("M", Some(&Value::N(now)))]
     );
 
+    // The mark the authorization server reads to end older grants.
+    assert_eq!(call!(l.closed_at(&a)).expect("closed_at"), Some(now));
+    assert_eq!(call!(l.closed_at(&b)).expect("closed_at"), None);
     // A token from before is refused, for reads and for a new vault alike.
     let old = a.clone().with_issued_at(Some(now - 60));
     let refused = call!(l.list_vaults(&old)).unwrap_err();
