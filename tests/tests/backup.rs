@@ -291,3 +291,52 @@ async fn bad_backups_are_refused_and_leave_the_store_as_it_was() {
     assert_eq!(moved["vaults"][0]["name"], "우리집");
     let _ = std::fs::remove_dir_all(PathBuf::from(&dir));
 }
+
+/// `dochiya-mcp delete-person` (decision 059), as an operator runs it against the table:
+/// the owner of a shared household is deleted; the partner keeps the book as its owner,
+/// the owner's token from before reaches nothing, and the command refuses to run
+/// without naming whom.
+#[tokio::test]
+async fn an_operator_deletes_a_person_with_the_command() {
+    let table = unique("delete-person");
+    new_table(&table);
+    let h = dynamo_harness(&table).await;
+    let owner_sub = unique("deleted-owner");
+    let owner = h.person_named(&owner_sub, "지훈");
+    crate::book::record(&owner).await;
+    let invite = owner.ok("share_vault", "{}").await;
+    let partner = h.person_named(&unique("partner"), "하은");
+    partner
+        .ok(
+            "join_vault",
+            &json!({"inviteCode": invite["inviteCode"]}).to_string(),
+        )
+        .await;
+    // The tokens above are from an earlier second than the deletion (`iat` < `closedAt`).
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+
+    let (ok, _, err) = dochiya(&["delete-person"], &dynamo_env(&table), b"");
+    assert!(!ok);
+    assert!(err.contains("delete-person needs --sub: whose data to delete"), "{err}");
+
+    let (ok, out, err) = dochiya(&["delete-person", "--sub", &owner_sub], &dynamo_env(&table), b"");
+    assert!(ok, "delete-person: {err}");
+    let out = String::from_utf8_lossy(&out).trim().to_owned();
+    let prefix = format!(
+        "dochiya: deleted person {owner_sub:?}: vaults deleted []; shared vaults left [\"{}\" (now owned by 하은)]; ",
+        crate::book::VAULT
+    );
+    let suffix = " other records; 0 grants ended, 0 consents removed";
+    let records = out
+        .strip_prefix(&prefix)
+        .and_then(|rest| rest.strip_suffix(suffix))
+        .and_then(|n| n.parse::<u64>().ok());
+    assert!(records.is_some_and(|n| n > 0), "{out}");
+
+    let vaults = partner.ok("list_vaults", "{}").await;
+    assert_eq!(vaults["vaults"][0]["name"], crate::book::VAULT);
+    assert_eq!(vaults["vaults"][0]["role"], "owner");
+    assert_eq!(vaults["vaults"][0]["memberCount"], 1);
+    let refused = owner.err("list_vaults", "{}").await;
+    assert!(refused.starts_with("This person's data was deleted"), "{refused}");
+}
