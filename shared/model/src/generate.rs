@@ -282,7 +282,9 @@ fn split(book: &Book) -> Option<BoxedStrategy<Step>> {
     if paying.is_empty() || spending.len() < 2 {
         return None;
     }
-    let lines = prop::sample::subsequence(spending, 2..=3);
+    // At most as many lines as there are categories (proptest panics on more).
+    let most = spending.len().min(3);
+    let lines = prop::sample::subsequence(spending, 2..=most);
     Some(
         (
             who(book),
@@ -533,19 +535,90 @@ fn edit(book: &Book) -> Option<BoxedStrategy<Step>> {
     }
     let spending = of_kind(book, &[Kind::Expense], false);
     let paying = of_kind(book, &[Kind::Asset, Kind::Liability], false);
-    let kinds = prop_oneof![
-        3 => amount(book).prop_map(|x| EditSpec { amount: Some(x), ..EditSpec::default() }),
-        3 => (-40_i64..=3).prop_map(|d| EditSpec { date: Some(d), ..EditSpec::default() }),
-        1 => memo().prop_map(|m| EditSpec { memo: Some(m), ..EditSpec::default() }),
-        2 => select(spending.clone()).prop_map(|a| EditSpec { to: Some(a), ..EditSpec::default() }),
-        1 => select(paying.clone()).prop_map(|a| EditSpec { from: Some(a), ..EditSpec::default() }),
-        1 => tags().prop_map(|t| EditSpec { tags: Some(t), ..EditSpec::default() }),
-        1 => (select(paying), prop::sample::subsequence(spending, 1..=2), amount(book)).prop_map(|(f, to, x)| {
-            let to: Vec<(usize, i64)> = to.into_iter().map(|a| (a, x)).collect();
-            let total = to.iter().map(|l| l.1).sum();
-            EditSpec { lines: Some((vec![(f, total)], to)), ..EditSpec::default() }
-        }),
+    // A book can be down to one live category, or none (the rest archived): an arm that
+    // would pick from an empty list, or two from one, is left out (proptest panics on
+    // either while generating, before any case runs).
+    let mut arms: Vec<(u32, BoxedStrategy<EditSpec>)> = vec![
+        (
+            3,
+            amount(book)
+                .prop_map(|x| EditSpec {
+                    amount: Some(x),
+                    ..EditSpec::default()
+                })
+                .boxed(),
+        ),
+        (
+            3,
+            (-40_i64..=3)
+                .prop_map(|d| EditSpec {
+                    date: Some(d),
+                    ..EditSpec::default()
+                })
+                .boxed(),
+        ),
+        (
+            1,
+            memo()
+                .prop_map(|m| EditSpec {
+                    memo: Some(m),
+                    ..EditSpec::default()
+                })
+                .boxed(),
+        ),
+        (
+            1,
+            tags()
+                .prop_map(|t| EditSpec {
+                    tags: Some(t),
+                    ..EditSpec::default()
+                })
+                .boxed(),
+        ),
     ];
+    if !spending.is_empty() {
+        arms.push((
+            2,
+            select(spending.clone())
+                .prop_map(|a| EditSpec {
+                    to: Some(a),
+                    ..EditSpec::default()
+                })
+                .boxed(),
+        ));
+    }
+    if !paying.is_empty() {
+        arms.push((
+            1,
+            select(paying.clone())
+                .prop_map(|a| EditSpec {
+                    from: Some(a),
+                    ..EditSpec::default()
+                })
+                .boxed(),
+        ));
+    }
+    if !paying.is_empty() && !spending.is_empty() {
+        let most = spending.len().min(2);
+        arms.push((
+            1,
+            (
+                select(paying),
+                prop::sample::subsequence(spending, 1..=most),
+                amount(book),
+            )
+                .prop_map(|(f, to, x)| {
+                    let to: Vec<(usize, i64)> = to.into_iter().map(|a| (a, x)).collect();
+                    let total = to.iter().map(|l| l.1).sum();
+                    EditSpec {
+                        lines: Some((vec![(f, total)], to)),
+                        ..EditSpec::default()
+                    }
+                })
+                .boxed(),
+        ));
+    }
+    let kinds = Union::new_weighted(arms);
     let entries = book.entries.len();
     let recent = entries.saturating_sub(8)..entries;
     Some(

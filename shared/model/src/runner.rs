@@ -74,6 +74,8 @@ pub fn run<S: OnStore>(label: &str, default_cases: u64) {
         now.map(|d| d.as_secs() ^ u64::from(d.subsec_nanos()))
             .unwrap_or(0)
     });
+    // Shown with a failure whatever it is (a panic outside a case has no seed of its own).
+    println!("{label}: MODEL_BASE={base}, {cases} histories");
     let started = std::time::Instant::now();
     let mut steps = 0;
     for i in 0..cases {
@@ -102,7 +104,16 @@ fn run_one<S: OnStore>(label: &str, seed: u64) -> Result<usize, String> {
     let mut runner = TestRunner::new_with_rng(config.clone(), rng);
     let strategy = Household::sequential_strategy(S::STEPS);
     let ran = Cell::new(0);
+    // Quiet while the runner shrinks (every tried case panics); loud again however the
+    // run ends, a panic outside a case (in generating one) included, so it is told.
+    struct Loud;
+    impl Drop for Loud {
+        fn drop(&mut self) {
+            QUIET.with(|q| q.set(false));
+        }
+    }
     QUIET.with(|q| q.set(true));
+    let loud = Loud;
     let result = runner.run(&strategy, |(book, steps, seen)| {
         ran.set(steps.len());
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -110,7 +121,7 @@ fn run_one<S: OnStore>(label: &str, seed: u64) -> Result<usize, String> {
         }));
         outcome.map_err(|e| TestCaseError::fail(panic_text(e.as_ref())))
     });
-    QUIET.with(|q| q.set(false));
+    drop(loud);
     match result {
         Ok(()) => Ok(ran.get()),
         Err(TestError::Fail(reason, (book, steps, _))) => Err(format!(
