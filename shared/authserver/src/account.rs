@@ -171,18 +171,13 @@ pub async fn page(server: &AuthServer, req: &Request<Bytes>) -> Response<Bytes> 
 async fn start_sign_in(server: &AuthServer, req: &Request<Bytes>) -> Response<Bytes> {
     let lang = Lang::negotiate(req);
     let unavailable = || pages::error(lang, StatusCode::SERVICE_UNAVAILABLE, "no randomness");
-    let binding_value =
-        match web::cookie(req, crate::sign_in::BINDING_COOKIE).filter(|c| web::looks_like_token(c)) {
-            Some(c) => c.to_owned(),
-            None => match web::random_token(32) {
-                Ok(t) => t,
-                Err(_) => return unavailable(),
-            },
-        };
+    let Ok(binding_value) = crate::sign_in::binding_value(req) else {
+        return unavailable();
+    };
     let (Ok(id), Ok(csrf)) = (web::random_token(16), web::random_token(32)) else {
         return unavailable();
     };
-    let mut pending = PendingRequest {
+    let pending = PendingRequest {
         id,
         client_id: ACCOUNT_CLIENT.into(),
         client_name: "dochiya".into(),
@@ -201,24 +196,13 @@ async fn start_sign_in(server: &AuthServer, req: &Request<Bytes>) -> Response<By
         upstream_verifier: None,
         expires_at: server.now() + server.config.lifetimes.request,
     };
-    let next = match crate::sign_in::sign_in_target(server, &mut pending).await {
-        Ok(url) => url,
-        Err((_, description)) => return pages::error(lang, StatusCode::SERVICE_UNAVAILABLE, description),
-    };
-    let write = server
-        .store
-        .write(vec![WriteOp::Put {
-            item: pending.item(),
-            guard: Some(Guard::new("request-new", Condition::NotExists)),
-        }])
-        .await;
-    if let Err(e) = write {
-        return crate::clients::store_failure(&e);
+    match crate::sign_in::start(server, pending, &binding_value).await {
+        Ok(response) => no_store(response),
+        Err(crate::sign_in::NotStarted::Target(_, description)) => {
+            pages::error(lang, StatusCode::SERVICE_UNAVAILABLE, description)
+        }
+        Err(crate::sign_in::NotStarted::Store(e)) => crate::clients::store_failure(&e),
     }
-    let mut response = web::redirect(&next);
-    *response.status_mut() = StatusCode::FOUND;
-    crate::sign_in::set_binding_cookie(&mut response, &binding_value, secure(server));
-    no_store(response)
 }
 
 /// The sign-in of an account request completed: the session starts (the request is

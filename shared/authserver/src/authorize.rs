@@ -18,7 +18,7 @@ use crate::cimd::Fetcher;
 use crate::clients::{self, ClientError, store_failure};
 use crate::config::{Deployment, SignIn};
 use crate::pages::{self, ClientOrigin, ConsentView, Lang};
-use crate::sign_in::{BINDING_COOKIE, callback_url, set_binding_cookie, sign_in_target};
+use crate::sign_in::{BINDING_COOKIE, NotStarted, callback_url};
 use crate::signin_code::CodeRefusal;
 use crate::state::{self, CodeRecord, PendingRequest, Stage, attrs, text};
 use crate::{AuthServer, SCOPES, web};
@@ -169,17 +169,13 @@ pub async fn authorize(server: &AuthServer, req: &Request<Bytes>) -> Response<By
             "scope may only contain ledger:read and ledger:write",
         );
     };
-    let binding_value = match web::cookie(req, BINDING_COOKIE).filter(|c| web::looks_like_token(c)) {
-        Some(c) => c.to_owned(),
-        None => match web::random_token(32) {
-            Ok(t) => t,
-            Err(_) => return back("server_error", "no randomness"),
-        },
+    let Ok(binding_value) = crate::sign_in::binding_value(req) else {
+        return back("server_error", "no randomness");
     };
     let (Ok(id), Ok(csrf)) = (web::random_token(16), web::random_token(32)) else {
         return back("server_error", "no randomness");
     };
-    let mut pending = PendingRequest {
+    let pending = PendingRequest {
         id,
         client_id: client.id.clone(),
         client_name: client.name.clone(),
@@ -198,28 +194,11 @@ pub async fn authorize(server: &AuthServer, req: &Request<Bytes>) -> Response<By
         upstream_verifier: None,
         expires_at: server.now() + server.config.lifetimes.request,
     };
-    let next = match sign_in_target(server, &mut pending).await {
-        Ok(url) => url,
-        Err((error, description)) => return back(error, description),
-    };
-    if let Err(e) = server
-        .store
-        .write(vec![WriteOp::Put {
-            item: pending.item(),
-            guard: Some(Guard::new("request-new", Condition::NotExists)),
-        }])
-        .await
-    {
-        return store_failure(&e);
+    match crate::sign_in::start(server, pending, &binding_value).await {
+        Ok(response) => response,
+        Err(NotStarted::Target(error, description)) => back(error, description),
+        Err(NotStarted::Store(e)) => store_failure(&e),
     }
-    let mut response = web::redirect(&next);
-    *response.status_mut() = StatusCode::FOUND;
-    set_binding_cookie(
-        &mut response,
-        &binding_value,
-        server.issuer().starts_with("https://"),
-    );
-    response
 }
 
 /// A live request that this browser started, at `stage`; else the page to show.

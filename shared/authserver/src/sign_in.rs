@@ -61,3 +61,46 @@ pub(crate) async fn sign_in_target(
 pub fn callback_url(server: &AuthServer) -> String {
     format!("{}{}", server.issuer(), crate::CALLBACK_PATH)
 }
+
+/// The browser's binding value: the one its cookie carries, else a new one.
+pub(crate) fn binding_value(req: &http::Request<Bytes>) -> Result<String, aws_lc_rs::error::Unspecified> {
+    match web::cookie(req, BINDING_COOKIE).filter(|c| web::looks_like_token(c)) {
+        Some(c) => Ok(c.to_owned()),
+        None => web::random_token(32),
+    }
+}
+
+/// Why a sign-in could not be started.
+pub(crate) enum NotStarted {
+    /// No sign-in target (an OAuth error code and description).
+    Target(&'static str, &'static str),
+    /// The request could not be stored.
+    Store(dochiya_store::StoreError),
+}
+
+/// Store a new request `pending` (bound to `binding`) and send the browser to its
+/// sign-in, with the binding cookie: for an app's authorization and the account page.
+pub(crate) async fn start(
+    server: &AuthServer,
+    mut pending: PendingRequest,
+    binding: &str,
+) -> Result<Response<Bytes>, NotStarted> {
+    let next = sign_in_target(server, &mut pending)
+        .await
+        .map_err(|(error, description)| NotStarted::Target(error, description))?;
+    server
+        .store
+        .write(vec![dochiya_store::WriteOp::Put {
+            item: pending.item(),
+            guard: Some(dochiya_store::Guard::new(
+                "request-new",
+                dochiya_store::Condition::NotExists,
+            )),
+        }])
+        .await
+        .map_err(NotStarted::Store)?;
+    let mut response = web::redirect(&next);
+    *response.status_mut() = http::StatusCode::FOUND;
+    set_binding_cookie(&mut response, binding, server.issuer().starts_with("https://"));
+    Ok(response)
+}
