@@ -59,6 +59,7 @@ async fn book(l: &Ledger, who: &PersonId, name: &str, day: i64, start: &str) -> 
                 opening_date: None,
                 parent: None,
                 billing: None,
+                owner: None,
             },
         ))
         .await

@@ -328,7 +328,7 @@ async fn record_transaction_refuses_bad_amounts_and_accounts() {
             r#"{"from": "카카오뱅크", "to": "식비", "amount": "5", "idempotency_key": "d"}"#
         )
         .await,
-        "Unknown argument `idempotency_key`. The accepted arguments are `vault`, `from`, `to`, `amount`, `lines`, `date`, `memo`, `idempotencyKey`, `allowDuplicate`, `futureDate`, `dryRun`, `externalRef`, `tags`, `installments`; check the spelling against the input schema."
+        "Unknown argument `idempotency_key`. The accepted arguments are `vault`, `from`, `to`, `amount`, `lines`, `date`, `memo`, `idempotencyKey`, `allowDuplicate`, `futureDate`, `dryRun`, `externalRef`, `tags`, `installments`, `for`; check the spelling against the input schema."
     );
     // Nothing above was written.
     assert_eq!(
@@ -897,7 +897,7 @@ async fn spending_report_by_account_and_month() {
             r#"{"from": "2026-03-01", "to": "2026-03-31", "by": "week"}"#
         )
         .await,
-        "Argument `by` is `week`, which is not allowed; use one of `account`, `month`, `group`, `tag`."
+        "Argument `by` is `week`, which is not allowed; use one of `account`, `month`, `group`, `tag`, `member`."
     );
     assert_eq!(
         p.err("spending_report", r#"{"from": "2026-03-01"}"#).await,
@@ -1076,7 +1076,7 @@ async fn snapshots_upsert_and_reconcile() {
     );
 }
 
-// ---- create_vault and rename_vault ----
+// ---- create_vault and update_vault ----
 
 #[tokio::test]
 async fn create_vault_is_idempotent_and_checks_settings() {
@@ -1099,7 +1099,7 @@ async fn create_vault_is_idempotent_and_checks_settings() {
     assert_eq!(
         p.err("create_vault", r#"{"name": "우리집", "currency": "USD"}"#)
             .await,
-        "A vault named \"우리집\" already exists as a vault in KRW with time zone Asia/Seoul. Use that vault as it is, or choose a different name (rename_vault renames)."
+        "A vault named \"우리집\" already exists as a vault in KRW with time zone Asia/Seoul. Use that vault as it is, or choose a different name (update_vault with newName renames)."
     );
     assert_eq!(
         p.err("create_vault", r#"{"name": "x", "currency": "WON"}"#).await,
@@ -1117,15 +1117,21 @@ async fn create_vault_is_idempotent_and_checks_settings() {
 }
 
 #[tokio::test]
-async fn rename_vault_by_name() {
+async fn update_vault_renames_by_name() {
     let h = Harness::new().await;
     let p = h.person("rename-vault");
     p.ok("create_vault", r#"{"name": "가계부"}"#).await;
     p.ok("create_vault", r#"{"name": "여행"}"#).await;
     let r = p
-        .ok("rename_vault", r#"{"vault": "가계부", "newName": "우리집"}"#)
+        .ok("update_vault", r#"{"vault": "가계부", "newName": "우리집"}"#)
         .await;
     assert_eq!(r["name"], "우리집");
+    assert_eq!(r["changed"], json!(true));
+    assert_eq!(r["shares"], json!([{"member": "rename-vault", "weight": 1}]));
+    let again = p
+        .ok("update_vault", r#"{"vault": "우리집", "newName": "우리집"}"#)
+        .await;
+    assert_eq!(again["changed"], json!(false));
     let names: Vec<Value> = p.ok("list_vaults", "{}").await["vaults"]
         .as_array()
         .cloned()
@@ -1135,22 +1141,22 @@ async fn rename_vault_by_name() {
         .collect();
     assert_eq!(names, vec![json!("여행"), json!("우리집")]);
     assert_eq!(
-        p.err("rename_vault", r#"{"vault": "가계부", "newName": "x"}"#)
+        p.err("update_vault", r#"{"vault": "가계부", "newName": "x"}"#)
             .await,
         "No vault named \"가계부\". Call list_vaults to see what exists or create_vault to make it."
     );
     assert_eq!(
-        p.err("rename_vault", r#"{"vault": "우리집", "newName": "여행"}"#)
+        p.err("update_vault", r#"{"vault": "우리집", "newName": "여행"}"#)
             .await,
         RENAME_VAULT_TAKEN
     );
     assert_eq!(
-        p.err("rename_vault", r#"{"newName": "x"}"#).await,
-        "Missing required argument `vault`."
+        p.err("update_vault", r#"{"vault": "우리집"}"#).await,
+        "Invalid arguments: nothing to change: send newName, shares, or both."
     );
 }
 
-const RENAME_VAULT_TAKEN: &str = "A vault named \"여행\" already exists as another of your vaults (KRW). Use that vault as it is, or choose a different name (rename_vault renames).";
+const RENAME_VAULT_TAKEN: &str = "A vault named \"여행\" already exists as another of your vaults (KRW). Use that vault as it is, or choose a different name (update_vault with newName renames).";
 
 // ---- create_account, update_account ----
 
@@ -1286,7 +1292,7 @@ async fn rename_and_archive_accounts_keep_history() {
     // What to send instead, before any work.
     assert_eq!(
         p.err("update_account", r#"{"account": "교통"}"#).await,
-        "Invalid arguments: nothing to change: send newName, archive (true to archive, false to bring back), parent or billing."
+        "Invalid arguments: nothing to change: send newName, archive (true to archive, false to bring back), parent, billing or owner."
     );
     assert_eq!(
         p.err(

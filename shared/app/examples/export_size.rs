@@ -53,6 +53,7 @@ async fn run() {
             opening_date: None,
             parent: None,
             billing: None,
+            owner: None,
         };
         ledger.create_account(&who, account).await.expect("account");
     }
@@ -83,6 +84,7 @@ async fn run() {
                     lines: None,
                     tags: vec![],
                     installments: None,
+                    for_whom: None,
                 })
             })
             .collect();

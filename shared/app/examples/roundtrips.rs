@@ -561,7 +561,7 @@ async fn main() -> Result<(), Failure> {
     .await?;
     run("list_recurring", Read, json!({})).await?;
     run(
-        "rename_vault",
+        "update_vault",
         Write,
         json!({"vault": "우리집", "newName": "우리집2"}),
     )
@@ -738,7 +738,7 @@ async fn main() -> Result<(), Failure> {
             ("undo", Class::Write, json!({})),
             ("create_vault", Class::Write, json!({"name": format!("여행{t}")})),
             (
-                "rename_vault",
+                "update_vault",
                 Class::Write,
                 json!({"vault": format!("여행{t}"), "newName": format!("여행2{t}")}),
             ),
@@ -781,7 +781,7 @@ async fn main() -> Result<(), Failure> {
     let mut hinted = Vec::new();
     // The first table made a second vault: these calls name the household's.
     for (tool, class, mut args) in cases("-h", &hinted_id) {
-        if !matches!(tool, "list_vaults" | "create_vault" | "rename_vault") {
+        if !matches!(tool, "list_vaults" | "create_vault" | "update_vault") {
             args["vault"] = json!("우리집2");
         }
         let token = rig.hinted_token("roundtrips-a").await?;
@@ -847,6 +847,7 @@ async fn scheduled_run(rig: &Rig) -> Result<(), Failure> {
                 opening_date: None,
                 parent: None,
                 billing: None,
+                owner: None,
             };
             Box::pin(yesterday.create_account(&who, account)).await?;
         }

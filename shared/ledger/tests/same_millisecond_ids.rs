@@ -52,6 +52,7 @@ async fn one_millisecond_and_the_same_random_bits_still_give_distinct_ids() {
             opening_date: None,
             parent: None,
             billing: None,
+            owner: None,
         };
         Box::pin(l.create_account(&me, account))
             .await
@@ -72,6 +73,7 @@ async fn one_millisecond_and_the_same_random_bits_still_give_distinct_ids() {
             dry_run: false,
             external_ref: None,
             tags: vec![],
+            for_whom: None,
         };
         let recorded = Box::pin(l.record_transaction(&me, entry))
             .await

@@ -37,6 +37,7 @@ fn account(name: &str, kind: AccountKind, opening: Option<&str>) -> NewAccount {
         opening_date: None,
         parent: None,
         billing: None,
+        owner: None,
     }
 }
 
@@ -54,6 +55,7 @@ fn lunch(key: &str) -> NewTransaction {
         dry_run: false,
         external_ref: None,
         tags: vec![],
+        for_whom: None,
     }
 }
 

@@ -51,6 +51,7 @@ pub(crate) fn argument(field: Field) -> Cow<'static, str> {
         Field::Recurring(arg) => arg,
         Field::Category(arg) => arg,
         Field::Card(arg) => arg,
+        Field::Household(arg) => arg,
     })
 }
 

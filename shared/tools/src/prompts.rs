@@ -106,6 +106,7 @@ fn monthly_review(args: &PromptArguments) -> Result<String, String> {
              4. get_balances: 월말 잔액과 순자산; net_worth_history로 최근 몇 달의 추이.\n\
              5. 결제일이 있는 카드마다 card_bill: 이번 청구서(할부 회차 포함)와 남은 금액. list_recurring: 월세·구독 같은 정기 지출과 다음 날짜.\n\
              6. reconcile: 은행·카드 잔액과 맞지 않는 계정이 있는지.\n\
+             7. 멤버가 둘 이상인 금고라면 settle_up (그 달): 각자 낸 돈과 분담액, 누가 누구에게 얼마를 보내면 정산되는지; spending_report by member로 각자 쓴 돈.\n\
              짧게 요약하고 눈에 띄는 지출과 다음 달 제안을 말해 주세요. 기록을 고치기 전에는 먼저 물어보세요 (고칠 때는 edit_transaction)."
         )
     } else {
@@ -118,6 +119,7 @@ fn monthly_review(args: &PromptArguments) -> Result<String, String> {
              4. get_balances: month-end balances and net worth; net_worth_history for the last few months.\n\
              5. card_bill for each card with billing: its bill (installment parts included) and what remains. list_recurring: fixed costs such as rent and subscriptions, and their next dates.\n\
              6. reconcile: any account whose bank or card balance disagrees.\n\
+             7. A vault with two or more members: settle_up for the month (what each put in, their share, who pays whom to settle) and spending_report by member.\n\
              Summarize briefly, point out what stands out and suggest one thing for next month. Ask before changing any entry (edit_transaction fixes one)."
         )
     })
@@ -211,7 +213,16 @@ mod tests {
             let import = import_statement(&l).unwrap();
             let start = start_household(&l).unwrap();
             for (text, words) in [
-                (&review, &["card_bill", "list_recurring", "by group"][..]),
+                (
+                    &review,
+                    &[
+                        "card_bill",
+                        "list_recurring",
+                        "by group",
+                        "settle_up",
+                        "by member",
+                    ][..],
+                ),
                 (&import, &["installments", "lines", "list_recurring"][..]),
                 (&start, &["billing", "parent", "set_recurring"][..]),
             ] {

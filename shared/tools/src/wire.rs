@@ -265,6 +265,9 @@ pub(crate) struct TransactionOut<Id = StoredId> {
     /// Its tags (absent: none).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(crate) tags: Vec<String>,
+    /// Whose spending it was when not its categories': a member, or "shared".
+    #[serde(rename = "for", skip_serializing_if = "Option::is_none")]
+    pub(crate) for_whom: Option<String>,
     /// When it was recorded, RFC 3339 UTC (absent on old entries).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) recorded_at: Option<String>,
@@ -338,6 +341,7 @@ impl<Id: IdOut> From<lt::Transaction> for TransactionOut<Id> {
             voided_by: t.voided_by,
             recurring: t.recurring,
             tags: t.tags,
+            for_whom: t.for_whom,
             recorded_at: t.recorded_at.map(|at| at.to_string()),
             operation_id: t.operation_id.map(Into::into),
             installments: t.installments.map(|count| InstallmentsOut { count }),
@@ -596,6 +600,7 @@ mod tests {
             tags: Vec::new(),
             operation_id: None,
             recorded_at: None,
+            for_whom: None,
         }
     }
 

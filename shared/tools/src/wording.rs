@@ -152,7 +152,7 @@ fn sharing(error: &LedgerError) -> String {
             "You are the last owner of vault \"{vault}\" and others remain, so you cannot leave yet. Hand over first: call share_vault with role \"owner\" and have another member join_vault with that code (it makes them an owner); then leave_vault."
         ),
         E::OnlyMember { vault } => format!(
-            "You are the only member of vault \"{vault}\", so leaving would leave it with nobody. Nothing was changed; rename it with rename_vault if you no longer want it under this name."
+            "You are the only member of vault \"{vault}\", so leaving would leave it with nobody. Nothing was changed; rename it with update_vault if you no longer want it under this name."
         ),
         // `describe` sends only the variants above here.
         other => other.to_string(),
@@ -169,6 +169,8 @@ fn owner_action(action: OwnerAction) -> &'static str {
         OwnerAction::RemoveMembers => "remove members",
         OwnerAction::ArrangeCategories => "change an account's parent",
         OwnerAction::DeleteVault => "delete the vault",
+        OwnerAction::SetShares => "set the members' shares",
+        OwnerAction::AssignOwners => "set whose an account is",
     }
 }
 
@@ -456,7 +458,7 @@ fn ambiguous(what: Entity, name: &str, matches: &[Match]) -> String {
 fn name_taken(what: Entity, name: &str, existing: &str) -> String {
     let (article, renamer) = match what {
         Entity::Account => ("An", "update_account with newName"),
-        _ => ("A", "rename_vault"),
+        _ => ("A", "update_vault with newName"),
     };
     format!(
         "{article} {what} named \"{name}\" already exists as {existing}. Use that {what} as it is, or choose a different name ({renamer} renames)."

@@ -66,6 +66,7 @@ async fn a_token_hint_spares_a_new_instance_the_roster_query() {
             opening_date: None,
             parent: None,
             billing: None,
+            owner: None,
         },
     )
     .await

@@ -83,6 +83,8 @@ pub struct RenamedVault {
     pub vault_id: VaultId,
     /// The new display name.
     pub name: String,
+    /// False when it already had exactly that name (nothing written).
+    pub changed: bool,
 }
 
 /// One account in `list_accounts`.
@@ -110,6 +112,8 @@ pub struct AccountInfo {
     pub billing: Option<dochiya_domain::Billing>,
     /// A live card's next bill (the next payment on or after today), when billing is set.
     pub next_bill: Option<NextBill>,
+    /// The member whose account it is (`None`: the household's).
+    pub owner: Option<String>,
 }
 
 /// A card's next bill in `list_accounts`.
@@ -163,6 +167,8 @@ pub struct NewAccount {
     pub parent: Option<String>,
     /// A card's billing cycle (liabilities only).
     pub billing: Option<dochiya_domain::Billing>,
+    /// The member whose account it is, by name (`None` or `""`: the household's).
+    pub owner: Option<String>,
 }
 
 /// Result of `create_account`.
@@ -300,6 +306,8 @@ pub struct Transaction {
     pub operation_id: Option<OperationId>,
     /// When it was recorded (`None`: entries from before this was kept).
     pub recorded_at: Option<jiff::Timestamp>,
+    /// Whose spending it was when not its categories': a member's name, or `"shared"`.
+    pub for_whom: Option<String>,
 }
 
 /// An earlier version of an edited transaction: its content until an edit replaced it.
@@ -358,6 +366,8 @@ pub struct NewTransaction {
     pub external_ref: Option<String>,
     /// Its tags (at most 5; see `domain::parse_tags`).
     pub tags: Vec<String>,
+    /// Whose spending it was: a member's name, or `"shared"`.
+    pub for_whom: Option<String>,
 }
 
 /// One line of a split.
@@ -396,6 +406,8 @@ pub struct NewSplit {
     pub tags: Vec<String>,
     /// A card purchase paid in this many monthly parts (one `from` line: a card with billing).
     pub installments: Option<dochiya_domain::Installments>,
+    /// Whose spending it was: a member's name, or `"shared"` (see [`Transaction::for_whom`]).
+    pub for_whom: Option<String>,
 }
 
 /// One simple entry of a batch (`record_transactions`).
@@ -419,6 +431,8 @@ pub struct BatchEntry {
     pub tags: Vec<String>,
     /// See [`NewSplit::installments`].
     pub installments: Option<dochiya_domain::Installments>,
+    /// See [`NewSplit::for_whom`].
+    pub for_whom: Option<String>,
 }
 
 /// A batch entry the caller's layer could not read (e.g. an amount that is no
@@ -579,6 +593,8 @@ pub struct TransactionEdit {
     pub dry_run: bool,
     /// Its tags anew (`Some(vec![])` removes every tag; `None` keeps them).
     pub tags: Option<Vec<String>>,
+    /// Whose spending it was anew: a member's name, `"shared"`, or `""` (by its categories again).
+    pub for_whom: Option<String>,
 }
 
 /// The lines of a corrected transaction.
@@ -763,6 +779,8 @@ pub enum ReportBy {
     Group,
     /// One row per tag.
     Tag,
+    /// One row per member: what was theirs alone plus their share of the household's.
+    Member,
 }
 
 /// Arguments of `spending_report`.
@@ -797,6 +815,8 @@ pub struct ReportRow {
     pub parent: Option<String>,
     /// The tag (by tag).
     pub tag: Option<String>,
+    /// The member (by member).
+    pub member: Option<String>,
 }
 
 /// Result of `spending_report`.

@@ -146,6 +146,9 @@ pub enum Field {
     /// An argument of a card's billing, its installments or its bill, by its argument
     /// name (`billing`, `installments`, `account`, `month`).
     Card(&'static str),
+    /// An argument of the household's arrangement, by its argument name (`for`,
+    /// `owner`, `shares`).
+    Household(&'static str),
 }
 
 impl fmt::Display for Field {
@@ -184,6 +187,7 @@ impl fmt::Display for Field {
             Field::Recurring(arg) => f.write_str(arg),
             Field::Category(arg) => f.write_str(arg),
             Field::Card(arg) => f.write_str(arg),
+            Field::Household(arg) => f.write_str(arg),
         }
     }
 }
@@ -205,6 +209,10 @@ pub enum OwnerAction {
     ArrangeCategories,
     /// delete_vault.
     DeleteVault,
+    /// update_vault with shares.
+    SetShares,
+    /// update_account with owner.
+    AssignOwners,
 }
 
 /// How an edit's request can be malformed (worded with argument names by the tools).

@@ -3,6 +3,8 @@
 
 mod entries;
 mod error;
+mod household;
 
 pub use entries::*;
 pub use error::*;
+pub use household::*;

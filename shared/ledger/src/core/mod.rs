@@ -3,3 +3,4 @@
 pub(crate) mod cursor;
 pub(crate) mod minted;
 pub(crate) mod roster_hint;
+pub(crate) mod settle;

@@ -50,7 +50,17 @@ pub(super) async fn list_accounts(
         let budgets = budget_settings::in_force(&settings, month);
         // Cards with billing: their next bills (one more round, only when there are any).
         let bills = super::bills::next_bills(ledger, &m, &cat, today).await?;
-        list_of(&m, &cat, &later?, include_archived, (&budgets, &bills))
+        // Owners by name (one more round, only when an account has one).
+        let owners = super::household::owner_labels(ledger, who, &m, &cat.accounts).await?;
+        let mut list = list_of(&m, &cat, &later?, include_archived, (&budgets, &bills))?;
+        for (info, a) in list
+            .accounts
+            .iter_mut()
+            .filter_map(|i| cat.by_id(i.account_id).map(|a| (i, a)))
+        {
+            info.owner = a.owner.as_ref().and_then(|o| owners.get(o).cloned());
+        }
+        Ok(list)
     })
     .await
 }
@@ -102,6 +112,7 @@ fn list_of(
                 parent: super::groups::parent_name(cat, a),
                 billing: a.billing,
                 next_bill: bills.get(&a.account_id).cloned(),
+                owner: None,
             })
         })
         .collect::<Result<Vec<_>, LedgerError>>()?;
@@ -202,6 +213,11 @@ async fn attempt_create(
             &m,
         )?),
     };
+    let owner = match input.owner.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(_) if input.kind == AccountKind::Equity => None,
+        Some(name) => Some(super::household::member_subject(ledger, who, &m, name).await?),
+    };
     let now = ledger.clock.now();
     let account = AccountRec {
         account_id: AccountId::from_uuid(random_uuid(ledger.entropy.as_ref())),
@@ -216,6 +232,7 @@ async fn attempt_create(
         parent: parent.map(|p| p.account_id),
         child_seq: 0,
         billing: input.billing,
+        owner,
     };
     let mut ops = vec![membership_check(who, &m)];
     ops.extend(parent.map(|p| super::groups::attach_op(&m, p)));
@@ -372,6 +389,7 @@ fn opening_entry(
                 parent: None,
                 child_seq: 0,
                 billing: None,
+                owner: None,
             },
             true,
         ),
@@ -654,5 +672,16 @@ impl Ledger {
         force: bool,
     ) -> Result<ArchivedAccount, LedgerError> {
         archive_account(self, who, vault, account, force).await
+    }
+
+    /// Make an account a member's own (`owner` a member's name), or the household's again (`""`).
+    pub async fn set_account_owner(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        account: &str,
+        owner: &str,
+    ) -> Result<OwnerSet, LedgerError> {
+        super::household::set_account_owner(self, who, vault, account, owner).await
     }
 }

@@ -143,6 +143,7 @@ fn prepare(
         future_date: true,
         tags: e.tags.clone(),
         installments: e.installments,
+        for_whom: e.for_whom.clone(),
     };
     let memo = clean_memo(e.memo.as_deref(), Field::Memo)?;
     let external_ref = clean_external_ref(e.external_ref.as_deref())?;
@@ -566,8 +567,18 @@ impl Run<'_> {
             Ok(p) => p,
             Err(err) => return Ok(EntryResult::Failed(err)),
         };
+        // Whose spending it was (one more read, only for an entry that names a member).
+        let for_whom = match e.input.for_whom.as_deref() {
+            Some(f) => match super::household::for_subject(self.ledger, self.who, &self.v.m, f).await {
+                Ok(f) => f,
+                Err(err) => return Ok(EntryResult::Failed(err)),
+            },
+            None => None,
+        };
         let id = self.new_id();
         let tx = TxRec {
+            for_name: for_whom.as_ref().map(|f| f.1.clone()),
+            for_whom: for_whom.map(|f| f.0),
             origin: Some(e.origin.clone()),
             external_ref: e.external_ref.map(str::to_string),
             tags: e.tags.clone(),
@@ -582,6 +593,9 @@ impl Run<'_> {
                 postings,
             )
         };
+        if let Err(err) = super::household::check_for(&tx, &self.cat) {
+            return Ok(EntryResult::Failed(err));
+        }
         // What the entry leaves, checked before its write: one that would overflow a
         // balance is that entry's error, and the entries before it stay written.
         let (moved, balances) = match self.after(&tx) {
@@ -758,6 +772,7 @@ mod tests {
             lines: None,
             tags: vec![],
             installments: None,
+            for_whom: None,
         })
     }
 

@@ -59,6 +59,7 @@ fn check_shape(ledger: &Ledger, input: &TransactionEdit) -> Result<(), LedgerErr
         && input.date.is_none()
         && input.memo.is_none()
         && input.tags.is_none()
+        && input.for_whom.is_none()
     {
         return Err(LedgerError::EditShape(EditShape::NothingToChange));
     }
@@ -122,7 +123,13 @@ fn fingerprint(input: &TransactionEdit, memo: Option<&str>, m: &Membership) -> R
                 let keys: Vec<String> = tags.iter().map(|t| NameKey::of(t).as_str().to_string()).collect();
                 format!("\u{1e}tg:{}", keys.join("\u{1f}"))
             }
-        })
+        }
+        // Likewise only with `for`.
+        + &input
+            .for_whom
+            .as_deref()
+            .map(|f| format!("\u{1e}for:{}", NameKey::of(f.trim()).as_str()))
+            .unwrap_or_default())
 }
 
 /// What the read round found.
@@ -398,10 +405,17 @@ async fn attempt(
         super::entry::check_not_far_future(d, ledger.today_in(&m))?;
     }
     let op = OpStamp::new(ledger, OpKind::Edit, Some(who), now_ms);
-    let new = TxRec {
+    let mut new = TxRec {
         operation_id: Some(op.id),
         ..next_version(&cat, &current, (input, memo), &m, now_ms)?
     };
+    // Whose spending it was, anew (one more read, only when it names a member).
+    if let Some(f) = input.for_whom.as_deref() {
+        let f = super::household::for_subject(ledger, who, &m, f).await?;
+        new.for_name = f.as_ref().map(|f| f.1.clone());
+        new.for_whom = f.map(|f| f.0);
+    }
+    super::household::check_for(&new, &cat)?;
     if new.same_content(&current) {
         // Nothing differs: nothing is written, and a retry would answer the same.
         return unchanged(&current, &history, &cat, &later, &m, input.dry_run);

@@ -304,6 +304,16 @@ impl<'a> Entry<'a> {
         if let Some(n) = self.input.installments {
             parts.push(format!("in:{}", n.count()));
         }
+        // Only when given: a retry saying another member's `for` is another request.
+        if let Some(f) = self
+            .input
+            .for_whom
+            .as_deref()
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+        {
+            parts.push(format!("for:{}", NameKey::of(f).as_str()));
+        }
         let own = parts.join("\u{1e}");
         if self.print_prefix.is_empty() {
             own

@@ -157,6 +157,7 @@ pub(super) fn rows_by_group(
             amount: dochiya_domain::Money::from_minor(amount, m.currency),
             parent: None,
             tag: None,
+            member: None,
         });
     }
     rows.sort_by(|x, y| {

@@ -151,6 +151,11 @@ async fn attempt(
     let postings = resolve_postings(&cat, &e, &m)?;
     check_balanced(&e, m.currency)?;
     let installments = e.installments(&cat, &postings, m.currency)?;
+    // Whose spending it was (one more read, only when it names a member).
+    let for_whom = match input.for_whom.as_deref() {
+        Some(f) => super::household::for_subject(ledger, who, &m, f).await?,
+        None => None,
+    };
     if let Some(replayed) = duplicate_check(ledger, &e, &claim, &reads.guards, &m, now_ms).await? {
         return Ok(replayed);
     }
@@ -162,6 +167,8 @@ async fn attempt(
         tags: e.tags.clone(),
         operation_id: Some(op.id),
         installments,
+        for_name: for_whom.as_ref().map(|f| f.1.clone()),
+        for_whom: for_whom.map(|f| f.0),
         ..TxRec::new(
             ledger.new_transaction_id(now_ms),
             e.date,
@@ -171,6 +178,7 @@ async fn attempt(
             postings,
         )
     };
+    super::household::check_for(&tx, &cat)?;
     let change = TxChange::Create(&tx);
     let rec = IdemRec {
         fingerprint: e.fingerprint(),
@@ -328,6 +336,7 @@ impl Ledger {
             memo: input.memo,
             idempotency_key: input.idempotency_key,
             allow_duplicate: input.allow_duplicate,
+            for_whom: input.for_whom,
             future_date: input.future_date,
             dry_run: input.dry_run,
             external_ref: input.external_ref,

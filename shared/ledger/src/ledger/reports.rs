@@ -112,7 +112,13 @@ pub(super) async fn spending_report(
         ));
     }
     let r = &r;
-    in_vault(ledger, who, r.vault.as_deref(), |v| report_in(ledger, r, v.m)).await
+    in_vault(ledger, who, r.vault.as_deref(), |v| async move {
+        if r.by == ReportBy::Member {
+            return super::household::report_by_member(ledger, who, r, v.m).await;
+        }
+        report_in(ledger, r, v.m).await
+    })
+    .await
 }
 
 async fn report_in(
@@ -197,6 +203,8 @@ async fn report_in(
         ReportBy::Group => super::groups::rows_by_group(&cells, kind, &cat, &m)?,
         ReportBy::Tag => super::tagged::rows_by_tag(&mut per_tag, &later, &kinds, kind, &m)?,
         ReportBy::Month => rows_by_month(r, &cells, kind, &m)?,
+        // Answered from the entries (`household::report_by_member`), never from rollups.
+        ReportBy::Member => return Err(LedgerError::internal("a report by member reached the rollups")),
     };
     let total = money_sum(rows.iter().map(|x| x.amount.minor()), &m, "report total")?;
     Ok(SpendingReport {
@@ -257,6 +265,7 @@ fn rows_by_month(
                 amount: Money::from_minor(natural(kind, net.minor())?, m.currency),
                 parent: None,
                 tag: None,
+                member: None,
             })
         })
         .collect()
@@ -322,6 +331,7 @@ fn rows_by_account(
             amount: Money::from_minor(amount, m.currency),
             parent: cat.by_id(a).and_then(|x| super::groups::parent_name(cat, x)),
             tag: None,
+            member: None,
         });
     }
     rows.sort_by(|x, y| {
@@ -418,6 +428,12 @@ async fn history_in(
 }
 
 impl Ledger {
+    /// Who put what into the household over a period, their shares of what it used,
+    /// and the fewest transfers that settle it.
+    pub async fn settle_up(&self, who: &PersonId, request: SettleRequest) -> Result<Settlement, LedgerError> {
+        super::household::settle_up(self, who, request).await
+    }
+
     /// Every account's balance at the end of `as_of` (default today in the vault's zone).
     pub async fn get_balances(
         &self,

@@ -363,6 +363,7 @@ mod tests {
             budgets: BudgetHead::for_new_account(),
             parent: None,
             child_seq: 0,
+            owner: None,
         }
         .to_attrs(0);
         match archived {

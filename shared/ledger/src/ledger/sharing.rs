@@ -464,12 +464,23 @@ fn removal(
         removed,
         deleted: false,
     };
+    // The vault keeps who they were, so a settle-up over their time still shows them.
+    let former = super::household::FormerRec {
+        person: member.person.clone(),
+        name: dochiya_domain::without_invisible(&member.name).into_owned(),
+        joined_at: member.joined_at,
+        left_at: ledger.clock.now().as_second(),
+    };
     Ok(vec![
         WriteOp::Put {
             item: Item {
                 key: keys::ended_membership(&them, vault),
                 attrs: ended.to_attrs(),
             },
+            guard: None,
+        },
+        WriteOp::Put {
+            item: former.item(vault),
             guard: None,
         },
         WriteOp::Delete {

@@ -140,6 +140,7 @@ pub(super) fn rows_by_tag(
             amount: Money::from_minor(amount, m.currency),
             parent: None,
             tag: Some(t.tag.clone()),
+            member: None,
         });
     }
     rows.sort_by(|x, y| {

@@ -175,7 +175,7 @@ fn created(ledger: &Ledger, m: &Membership, created: bool) -> CreatedVault {
 pub(super) async fn rename_vault(
     ledger: &Ledger,
     who: &PersonId,
-    vault: &str,
+    vault: Option<&str>,
     new_name: &str,
 ) -> Result<RenamedVault, LedgerError> {
     let new = Name::parse(new_name).map_err(|e| LedgerError::from_parse(Field::NewName, e))?;
@@ -200,14 +200,22 @@ const NO_MEMBER_ITEM: &str = "vault has no member item";
 async fn attempt_rename(
     ledger: &Ledger,
     who: &PersonId,
-    vault: &str,
+    vault: Option<&str>,
     new: &Name,
     with_member: bool,
 ) -> Result<RenamedVault, LedgerError> {
     let roster = roster::fetch(ledger, who).await?;
     let all = &roster.members;
-    let m = pick_vault(all, Some(vault))?;
+    let m = pick_vault(all, vault)?;
     require_owner(&m, OwnerAction::RenameVault)?;
+    if m.name == new.display() {
+        // Already so: nothing is written, and a retry answers the same.
+        return Ok(RenamedVault {
+            vault_id: m.vault_id,
+            name: m.name.clone(),
+            changed: false,
+        });
+    }
     if let Some(other) = all
         .iter()
         .find(|o| &o.name_key == new.key() && o.vault_id != m.vault_id)
@@ -280,6 +288,7 @@ async fn attempt_rename(
             Ok(RenamedVault {
                 vault_id: m.vault_id,
                 name: new.display().to_string(),
+                changed: true,
             })
         }
         Err(StoreError::ConditionFailed {
@@ -289,6 +298,66 @@ async fn attempt_rename(
         Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
         Err(e) => Err(e.into()),
     }
+}
+
+pub(super) async fn update_vault(
+    ledger: &Ledger,
+    who: &PersonId,
+    input: VaultUpdate,
+) -> Result<VaultUpdated, LedgerError> {
+    if input.new_name.is_none() && input.shares.is_none() {
+        return Err(LedgerError::invalid(
+            Field::Entries,
+            "nothing to change: send newName, shares, or both",
+        ));
+    }
+    if let Some(s) = &input.shares
+        && s.len() > super::MAX_MEMBERS
+    {
+        return Err(LedgerError::invalid(
+            Field::Household("shares"),
+            format!(
+                "a vault has at most {} members; {} weights were sent",
+                super::MAX_MEMBERS,
+                s.len()
+            ),
+        ));
+    }
+    let mut changed = false;
+    let mut shares_now = None;
+    if let Some(asked) = &input.shares {
+        let (c, s) = super::household::set_shares(ledger, who, input.vault.as_deref(), asked).await?;
+        changed |= c;
+        shares_now = Some(s);
+    }
+    let (vault_id, name) = match &input.new_name {
+        Some(new_name) => {
+            let r = rename_vault(ledger, who, input.vault.as_deref(), new_name).await?;
+            changed |= r.changed;
+            (r.vault_id, r.name)
+        }
+        None => {
+            let m = super::roster::in_vault(ledger, who, input.vault.as_deref(), |v| async move { Ok(v.m) })
+                .await?;
+            (m.vault_id, m.name)
+        }
+    };
+    let shares = match shares_now {
+        Some(s) => s,
+        None => {
+            super::roster::in_vault(ledger, who, Some(&name), |v| async move {
+                let h = super::household::read_household(ledger, who, &v.m).await?;
+                Ok(h.current_shares(ledger.today_in(&v.m).month()))
+            })
+            .await?
+        }
+    };
+    Ok(VaultUpdated {
+        vault_id,
+        name,
+        shares,
+        changed,
+    })
 }
 
 impl Ledger {
@@ -311,6 +380,15 @@ impl Ledger {
         vault: &str,
         new_name: &str,
     ) -> Result<RenamedVault, LedgerError> {
-        rename_vault(self, who, vault, new_name).await
+        rename_vault(self, who, Some(vault), new_name).await
+    }
+
+    /// Rename a vault, set its members' shares, or both (shares: owner only).
+    pub async fn update_vault(
+        &self,
+        who: &PersonId,
+        input: VaultUpdate,
+    ) -> Result<VaultUpdated, LedgerError> {
+        update_vault(self, who, input).await
     }
 }

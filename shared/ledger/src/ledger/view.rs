@@ -67,6 +67,7 @@ pub(super) fn view(tx: &TxRec, cat: Option<&Catalogue>, currency: Currency) -> T
         installments: tx.installments.map(|p| p.count.count()),
         preview: false,
         tags: tx.tags.clone(),
+        for_whom: tx.for_name.clone(),
         operation_id: tx.operation_id,
         recorded_at: (tx.recorded_at_ms != 0)
             .then(|| jiff::Timestamp::from_millisecond(tx.recorded_at_ms).ok())

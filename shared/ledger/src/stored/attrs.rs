@@ -541,6 +541,8 @@ pub struct AccountRec {
     pub child_seq: i64,
     /// A card's billing cycle (liabilities only; `None`: not set).
     pub billing: Option<Billing>,
+    /// The member whose account it is, by subject (`None`: the household's; decision 060).
+    pub owner: Option<String>,
 }
 
 impl AccountRec {
@@ -570,6 +572,9 @@ impl AccountRec {
         if let Some(b) = self.billing {
             attrs.extend(billing_attrs(b));
         }
+        if let Some(o) = &self.owner {
+            attrs.insert(OWNER.into(), sv(o));
+        }
         attrs
     }
 
@@ -596,7 +601,26 @@ impl AccountRec {
             },
             child_seq: n_or_zero(a, CHILD_SEQ)?,
             billing: billing_of(a)?,
+            owner: optional_s(a, OWNER)?,
         })
+    }
+}
+
+/// Attribute of an account naming its owner's subject (absent: shared).
+pub const OWNER: &str = "owner";
+/// Attribute of a transaction saying whose spending it was (a subject, or [`FOR_SHARED`]).
+pub const FOR: &str = "for";
+/// Attribute of a transaction holding the name its `for` showed by.
+pub const FOR_NAME: &str = "forName";
+/// The stored `for` of spending for everyone.
+pub const FOR_SHARED: &str = "*";
+
+/// An optional string attribute (mistyped: corrupt).
+fn optional_s(a: &Attrs, key: &str) -> Result<Option<String>, LedgerError> {
+    match a.get(key) {
+        None => Ok(None),
+        Some(Value::S(v)) => Ok(Some(v.clone())),
+        Some(_) => Err(corrupt(key)),
     }
 }
 
@@ -720,6 +744,10 @@ pub struct TxRec {
     pub operation_id: Option<crate::api::OperationId>,
     /// An installment purchase: how many parts, on which card (absent: one-time).
     pub installments: Option<InstallmentPlan>,
+    /// Whose spending it was when not its categories' (a subject or [`FOR_SHARED`]; decision 060).
+    pub for_whom: Option<String>,
+    /// The name `for_whom` showed by when written (`"shared"` for [`FOR_SHARED`]).
+    pub for_name: Option<String>,
 }
 
 /// How a card purchase is paid: in `count` monthly parts on the bills of `card`.
@@ -759,6 +787,8 @@ impl TxRec {
             tags: Vec::new(),
             operation_id: None,
             installments: None,
+            for_whom: None,
+            for_name: None,
         }
     }
 
@@ -820,6 +850,12 @@ impl TxRec {
         }
         if let Some(op) = self.operation_id {
             attrs.insert(OPERATION_ID.into(), sv(op.to_string()));
+        }
+        if let Some(f) = &self.for_whom {
+            attrs.insert(FOR.into(), sv(f));
+        }
+        if let Some(f) = &self.for_name {
+            attrs.insert(FOR_NAME.into(), sv(f));
         }
         attrs
     }
@@ -899,6 +935,8 @@ impl TxRec {
                     card: parse_or_corrupt(AccountId::parse(s(a, INSTALLMENT_CARD)?), "installment card")?,
                 }),
             },
+            for_whom: optional_s(a, FOR)?,
+            for_name: optional_s(a, FOR_NAME)?,
         })
     }
 
@@ -916,7 +954,8 @@ impl TxRec {
             p.sort_unstable();
             p
         };
-        (&self.date, &self.memo, &self.tags) == (&other.date, &other.memo, &other.tags)
+        (&self.date, &self.memo, &self.tags, &self.for_whom)
+            == (&other.date, &other.memo, &other.tags, &other.for_whom)
             && sorted(self) == sorted(other)
     }
 }

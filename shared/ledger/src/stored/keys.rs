@@ -128,6 +128,20 @@ pub fn member(vault: VaultId, who: &PersonId) -> Key {
     Key::new(vault_pk(vault), format!("{MEMBER_PREFIX}{}", who.as_str()))
 }
 
+/// Prefix of a former member's item in a vault (`V#<id>` / `FM#<sub>`; decision 060).
+pub const FORMER_MEMBER_PREFIX: &str = "FM#";
+
+/// What a vault keeps of someone who left it or was removed: their name and time
+/// there, so a settle-up over a period they were in still shows them.
+pub fn former_member(vault: VaultId, sub: &str) -> Key {
+    Key::new(vault_pk(vault), format!("{FORMER_MEMBER_PREFIX}{sub}"))
+}
+
+/// Every former member item of a vault.
+pub fn former_members() -> SkRange {
+    SkRange::Prefix(FORMER_MEMBER_PREFIX.into())
+}
+
 /// An invite, found by the hash of its code alone (`INV#<hash>` / `INV#`): the
 /// joiner knows nothing else, so the invite cannot live in the vault's partition.
 pub fn invite(code_hash: &str) -> Key {

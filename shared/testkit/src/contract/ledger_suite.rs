@@ -102,6 +102,7 @@ async fn account(
             opening_date: None,
             parent: None,
             billing: None,
+            owner: None,
         }
     ))
     .expect("create_account")
@@ -121,6 +122,7 @@ fn tx(from: &str, to: &str, amount: &str, on: Option<&str>, memo: &str) -> NewTr
         dry_run: false,
         external_ref: None,
         tags: vec![],
+        for_whom: None,
     }
 }
 
@@ -358,6 +360,7 @@ pub async fn account_names_resolve_normalized<S: Store>(store: S) {
             opening_date: None,
             parent: None,
             billing: None,
+            owner: None,
         }
     ))
     .unwrap_err();
@@ -462,6 +465,7 @@ pub async fn opening_balances_post_against_equity<S: Store>(store: S) {
             opening_date: None,
             parent: None,
             billing: None,
+            owner: None,
         }
     ))
     .unwrap_err();
@@ -593,6 +597,7 @@ pub async fn record_refuses_bad_input<S: Store>(store: S) {
         external_ref: None,
         tags: vec![],
         installments: None,
+        for_whom: None,
     };
     let e = call!(l.record_split(&me, split.clone())).unwrap_err();
     assert!(
@@ -902,6 +907,7 @@ fn edit_of(id: TransactionId) -> TransactionEdit {
         future_date: false,
         dry_run: false,
         tags: None,
+        for_whom: None,
     }
 }
 
@@ -1110,6 +1116,7 @@ pub async fn edit_in_place<S: Store>(store: S) {
             external_ref: None,
             tags: vec![],
             installments: None,
+            for_whom: None,
         }
     ))
     .expect("split");
@@ -1844,6 +1851,7 @@ pub async fn injected_write_failure_leaves_nothing_partial<S: Store>(store: S) {
                 opening_date: None,
                 parent: None,
                 billing: None,
+                owner: None,
             }
         )
         .await
@@ -2112,6 +2120,7 @@ pub async fn round_trips_per_operation<S: Store>(store: S) {
         opening_date: None,
         parent: None,
         billing: None,
+        owner: None,
     };
     assert_eq!(
         shape(measure(&counting, l.create_account(&me, na)).await),
@@ -2423,6 +2432,7 @@ pub async fn isolation_between_people<S: Store>(store: S) {
             opening_date: None,
             parent: None,
             billing: None,
+            owner: None,
         }
     ))
     .expect("create");
@@ -3104,6 +3114,7 @@ pub async fn roles_limit_what_members_do<S: Store>(store: S) {
             opening_date: None,
             parent: None,
             billing: None,
+            owner: None,
         }
     ))
     .expect("member creates an account");
@@ -3693,6 +3704,7 @@ pub async fn round_trips_of_sharing_and_batches<S: Store>(store: S) {
         external_ref: None,
         tags: vec![],
         installments: None,
+        for_whom: None,
     };
     let (shape, _) = shape_of(&counting, l.record_split(&b, split)).await;
     assert_eq!(shape, (2, 2, 2, 1, 1), "record_split_transaction (a member)");
@@ -3708,6 +3720,7 @@ pub async fn round_trips_of_sharing_and_batches<S: Store>(store: S) {
             lines: None,
             tags: vec![],
             installments: None,
+            for_whom: None,
         })
     };
     let batch = NewBatch {

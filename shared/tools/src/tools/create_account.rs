@@ -31,6 +31,8 @@ pub(crate) struct Args {
     parent: Option<NameArg>,
     /// A card's bill cycle.
     billing: Option<super::card_bill::BillingArg>,
+    #[schemars(description = text::OWNER)]
+    owner: Option<NameArg>,
 }
 
 /// Result of `create_account`.
@@ -93,6 +95,7 @@ impl Operation for CreateAccount {
                     opening_date: args.opening_date.map(|d| d.0),
                     parent: args.parent.map(String::from),
                     billing: args.billing.as_ref().map(|b| b.parse()).transpose()?.flatten(),
+                    owner: args.owner.map(String::from),
                 },
             )
             .await?;

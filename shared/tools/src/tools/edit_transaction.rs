@@ -47,6 +47,9 @@ pub(crate) struct Args {
     dry_run: Option<bool>,
     /// Tags anew ([] removes them).
     tags: Option<Vec<TagArg>>,
+    /// A member, "shared", or "" (by its categories again); see record_transaction.
+    #[serde(rename = "for")]
+    for_whom: Option<NameArg>,
 }
 
 /// Result of `edit_transaction`.
@@ -134,6 +137,7 @@ impl Operation for EditTransaction {
                     future_date: args.future_date.unwrap_or(false),
                     dry_run: args.dry_run.unwrap_or(false),
                     tags: args.tags.map(|t| t.into_iter().map(String::from).collect()),
+                    for_whom: args.for_whom.map(String::from),
                 },
             )
             .await?;

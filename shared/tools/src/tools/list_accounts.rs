@@ -59,6 +59,9 @@ struct AccountRow {
     /// Its parent category (reports by group count it there).
     #[serde(skip_serializing_if = "Option::is_none")]
     parent: Option<String>,
+    /// Whose it is (absent: the household's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    owner: Option<String>,
     /// A card's billing cycle (update_account).
     #[serde(skip_serializing_if = "Option::is_none")]
     billing: Option<super::card_bill::BillingOut>,
@@ -119,6 +122,7 @@ impl Operation for ListAccounts {
                     handle: a.handle,
                     budget: a.budget.map(Into::into),
                     parent: a.parent,
+                    owner: a.owner,
                     billing: a.billing.map(Into::into),
                     installments_left: a.next_bill.as_ref().map(|b| b.installments_left.into()),
                     next_bill: a.next_bill.map(|b| NextBillOut {

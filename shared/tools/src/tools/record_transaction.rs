@@ -50,6 +50,9 @@ pub(crate) struct Args {
     tags: Option<Vec<TagArg>>,
     #[schemars(description = text::INSTALLMENTS)]
     installments: Option<i64>,
+    #[serde(rename = "for")]
+    #[schemars(description = text::FOR)]
+    for_whom: Option<NameArg>,
 }
 
 /// The two forms an entry comes in.
@@ -167,6 +170,7 @@ impl Operation for RecordTransaction {
                     external_ref,
                     tags,
                     installments,
+                    for_whom: args.for_whom.map(String::from),
                 },
             )
             .await?;

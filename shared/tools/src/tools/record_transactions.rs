@@ -98,6 +98,9 @@ struct Entry {
     tags: Option<Vec<TagArg>>,
     #[schemars(description = text::INSTALLMENTS)]
     installments: Option<i64>,
+    /// A member or "shared"; see record_transaction.
+    #[serde(rename = "for")]
+    for_whom: Option<NameArg>,
 }
 
 /// Arguments of `record_transactions`.
@@ -321,6 +324,7 @@ fn read_entry(e: Entry) -> Result<BatchEntry, Unreadable> {
         lines,
         tags: e.tags.unwrap_or_default().into_iter().map(String::from).collect(),
         installments,
+        for_whom: e.for_whom.map(String::from),
     })
 }
 

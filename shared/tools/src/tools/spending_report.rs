@@ -21,6 +21,7 @@ pub(crate) enum By {
     Month,
     Group,
     Tag,
+    Member,
 }
 
 /// Which flow to sum.
@@ -41,7 +42,7 @@ pub(crate) struct Args {
     from: DayOrMonthArg,
     /// Last day, YYYY-MM-DD (YYYY-MM: its last day).
     to: DayOrMonthArg,
-    /// account (default, largest first), month, group (children in their parent) or tag.
+    /// account (default, largest first), month, group (children in their parent), tag, or member (each person's own plus their share of shared spending).
     by: Option<By>,
     /// expense (default) or income.
     kind: Option<Flow>,
@@ -95,6 +96,9 @@ struct Row {
     /// The tag (by tag).
     #[serde(skip_serializing_if = "Option::is_none")]
     tag: Option<String>,
+    /// The member (by member).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    member: Option<String>,
 }
 
 /// The `spending_report` tool.
@@ -127,6 +131,7 @@ impl Operation for SpendingReport {
             By::Month => ReportBy::Month,
             By::Group => ReportBy::Group,
             By::Tag => ReportBy::Tag,
+            By::Member => ReportBy::Member,
         };
         let kind = match args.kind.unwrap_or(Flow::Expense) {
             Flow::Expense => FlowKind::Expense,
@@ -159,6 +164,7 @@ impl Operation for SpendingReport {
                 ReportBy::Month => By::Month,
                 ReportBy::Group => By::Group,
                 ReportBy::Tag => By::Tag,
+                ReportBy::Member => By::Member,
             },
             total: report.total.into(),
             rows: report
@@ -171,6 +177,7 @@ impl Operation for SpendingReport {
                     amount: r.amount.into(),
                     parent: r.parent,
                     tag: r.tag,
+                    member: r.member,
                 })
                 .collect(),
             scheduled: report.scheduled.map(Into::into),

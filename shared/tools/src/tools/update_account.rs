@@ -32,6 +32,8 @@ pub(crate) struct Args {
     parent: Option<NameArg>,
     /// A card's bill cycle; {} clears it.
     billing: Option<super::card_bill::BillingArg>,
+    #[schemars(description = text::OWNER)]
+    owner: Option<NameArg>,
 }
 
 /// The account after the update.
@@ -52,6 +54,9 @@ struct AccountOut {
     /// A card's billing cycle (after a billing change; absent when cleared).
     #[serde(skip_serializing_if = "Option::is_none")]
     billing: Option<super::card_bill::BillingOut>,
+    /// Whose it is (after an owner change; absent: the household's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    owner: Option<String>,
 }
 
 /// Result of `update_account`.
@@ -79,10 +84,25 @@ enum Change<'a> {
     Restore(Option<&'a str>),
     Parent(&'a str),
     Billing(Option<dochiya_domain::Billing>),
+    Owner(&'a str),
 }
 
 fn change(args: &Args) -> Result<Change<'_>, LedgerError> {
     let new_name = args.new_name.as_deref();
+    if let Some(owner) = args.owner.as_deref() {
+        if new_name.is_some()
+            || args.archive.is_some()
+            || args.force.is_some()
+            || args.billing.is_some()
+            || args.parent.is_some()
+        {
+            return Err(LedgerError::invalid(
+                Field::Entries,
+                "send owner in its own call, with account only",
+            ));
+        }
+        return Ok(Change::Owner(owner));
+    }
     if let Some(parent) = args.parent.as_deref() {
         if args.archive.is_some() || new_name.is_some() || args.force.is_some() || args.billing.is_some() {
             return Err(LedgerError::invalid(
@@ -117,7 +137,7 @@ fn change(args: &Args) -> Result<Change<'_>, LedgerError> {
         (None, Some(name), _) => Ok(Change::Rename(name)),
         (None, None, _) => Err(LedgerError::invalid(
             Field::Entries,
-            "nothing to change: send newName, archive (true to archive, false to bring back), parent or billing",
+            "nothing to change: send newName, archive (true to archive, false to bring back), parent, billing or owner",
         )),
     }
 }
@@ -141,6 +161,7 @@ impl Operation for UpdateAccount {
             r#"{"account": "신한카드", "archive": true, "force": true}"#,
             r#"{"account": "신한카드", "billing": {"closingDay": 31, "paymentDay": 14}}"#,
             r#"{"account": "신한카드", "billing": {}}"#,
+            r#"{"account": "하은 신한카드", "owner": "하은"}"#,
             r#"{"vault": "우리집", "account": "국민카드 (archived 2026-05-31)", "archive": false, "newName": "국민카드2"}"#,
             // Refused by the tool with what to send instead, not by the schema.
             r#"{"account": "a"}"#,
@@ -175,6 +196,7 @@ impl Operation for UpdateAccount {
                         archived: false,
                         parent: None,
                         billing: None,
+                        owner: None,
                     },
                     balance: None,
                     scheduled: None,
@@ -192,6 +214,7 @@ impl Operation for UpdateAccount {
                         archived: true,
                         parent: None,
                         billing: None,
+                        owner: None,
                     },
                     balance: Some(a.balance.into()),
                     scheduled: a.scheduled.map(Into::into),
@@ -211,6 +234,7 @@ impl Operation for UpdateAccount {
                         archived: false,
                         parent: None,
                         billing: None,
+                        owner: None,
                     },
                     balance: None,
                     scheduled: None,
@@ -228,6 +252,7 @@ impl Operation for UpdateAccount {
                         archived: false,
                         parent: a.parent,
                         billing: None,
+                        owner: None,
                     },
                     balance: None,
                     scheduled: None,
@@ -245,6 +270,25 @@ impl Operation for UpdateAccount {
                         archived: false,
                         parent: None,
                         billing: a.billing.map(Into::into),
+                        owner: None,
+                    },
+                    balance: None,
+                    scheduled: None,
+                }
+            }
+            Change::Owner(owner) => {
+                let a = ledger.set_account_owner(who, vault, &args.account, owner).await?;
+                Output {
+                    vault: a.vault.into(),
+                    changed: a.changed,
+                    account: AccountOut {
+                        account_id: a.account_id.into(),
+                        name: a.name,
+                        kind: a.kind.into(),
+                        archived: false,
+                        parent: None,
+                        billing: None,
+                        owner: a.owner,
                     },
                     balance: None,
                     scheduled: None,

@@ -83,6 +83,7 @@ pub async fn write_results_show_balances_as_of_today<S: Store>(store: S) {
             external_ref: None,
             tags: vec![],
             installments: None,
+            for_whom: None,
         }
     ))
     .expect("split");
@@ -155,6 +156,7 @@ pub async fn write_results_show_balances_as_of_today<S: Store>(store: S) {
             lines: None,
             tags: vec![],
             installments: None,
+            for_whom: None,
         })
     };
     let batch = call!(l.record_transactions(
@@ -185,6 +187,7 @@ pub async fn write_results_show_balances_as_of_today<S: Store>(store: S) {
         opening_date: Some(date("2026-04-01")),
         parent: None,
         billing: None,
+        owner: None,
     };
     let created = call!(l.create_account(&me, savings.clone())).expect("create");
     assert_eq!(
@@ -348,6 +351,7 @@ pub async fn create_account_repeat_must_match<S: Store>(store: S) {
         opening_date: None,
         parent: None,
         billing: None,
+        owner: None,
     };
     for (kind, opening) in [(AccountKind::Asset, Some("1000000")), (AccountKind::Asset, None)] {
         let again = call!(l.create_account(&me, bank(kind, opening))).expect("repeat");
@@ -384,6 +388,7 @@ pub async fn create_account_repeat_must_match<S: Store>(store: S) {
         opening_date: None,
         parent: None,
         billing: None,
+        owner: None,
     };
     assert!(
         !call!(l.create_account(&me, cash("0")))
@@ -419,6 +424,7 @@ pub async fn system_names_follow_the_vault<S: Store>(store: S) {
         opening_date: None,
         parent: None,
         billing: None,
+        owner: None,
     };
     // The opening entry's memo and the names of its accounts.
     async fn opening_of(l: &Ledger, me: &PersonId, vault: &str, a: &CreatedAccount) -> (String, Vec<String>) {

@@ -26,6 +26,7 @@ pub(super) fn entry(
         lines: None,
         tags: vec![],
         installments: None,
+        for_whom: None,
     })
 }
 
@@ -283,6 +284,7 @@ pub async fn batches_share_external_refs<S: Store>(store: S) {
             opening_date: None,
             parent: None,
             billing: None,
+            owner: None,
         }
     ))
     .expect("account");
@@ -296,6 +298,7 @@ pub async fn batches_share_external_refs<S: Store>(store: S) {
             opening_date: None,
             parent: None,
             billing: None,
+            owner: None,
         }
     ))
     .expect("account");

@@ -62,6 +62,7 @@ pub async fn caps_hold_under_concurrent_creates<S: Store>(store: S) {
                         opening_date: None,
                         parent: None,
                         billing: None,
+                        owner: None,
                     },
                 )
             })

@@ -23,6 +23,7 @@ pub(super) async fn card(l: &Ledger, who: &PersonId, name: &str, billing: Option
             opening_date: None,
             parent: None,
             billing,
+            owner: None,
         }
     ))
     .expect("create card");
@@ -65,6 +66,7 @@ pub(super) fn purchase(
         external_ref: None,
         tags: vec![],
         installments: parts.map(|n| Installments::new(n).expect("a test count")),
+        for_whom: None,
     }
 }
 
@@ -536,6 +538,7 @@ pub async fn card_billing_refuses_bad_input<S: Store>(store: S) {
                 opening_date: None,
                 parent: None,
                 billing: Some(cycle(31, 14)),
+                owner: None,
             }
         ))
         .unwrap_err();

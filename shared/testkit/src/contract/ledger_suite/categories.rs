@@ -17,6 +17,7 @@ async fn under(l: &Ledger, who: &PersonId, name: &str, parent: &str) -> CreatedA
             opening_date: None,
             parent: Some(parent.into()),
             billing: None,
+            owner: None,
         }
     ))
     .expect("create_account with parent")
@@ -180,6 +181,7 @@ pub async fn categories_roll_up_by_group_account_and_tag<S: Store>(store: S) {
             lines: None,
             tags,
             installments: None,
+            for_whom: None,
         })
     };
     let many: Vec<String> = (0..6).map(|i| format!("t{i}")).collect();
@@ -305,6 +307,7 @@ pub async fn categories_refuse_bad_input<S: Store>(store: S) {
         opening_date: None,
         parent: Some(parent.into()),
         billing: None,
+        owner: None,
     };
     let e = call!(l.create_account(&me, create("상여", AccountKind::Income, "식비"))).unwrap_err();
     assert_eq!(

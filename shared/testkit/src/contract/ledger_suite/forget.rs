@@ -27,6 +27,7 @@ pub async fn deleting_a_person_leaves_the_household_its_book<S: Store>(store: S)
             opening_date: None,
             parent: None,
             billing: None,
+            owner: None,
         }
     ))
     .expect("create_account");

@@ -221,6 +221,7 @@ pub async fn handle_shaped_names_are_refused<S: Store>(store: S) {
             opening_date: None,
             parent: None,
             billing: None,
+            owner: None,
         }
     ))
     .unwrap_err();

@@ -287,6 +287,7 @@ pub(super) async fn nine_full_splits(l: &Ledger, who: &PersonId) {
                 external_ref: None,
                 tags: vec![],
                 installments: None,
+                for_whom: None,
             }
         ))
         .expect("fill");

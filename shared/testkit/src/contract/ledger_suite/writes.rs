@@ -165,6 +165,7 @@ pub async fn replays_show_the_entry_as_it_is_now<S: Store>(store: S) {
         external_ref: None,
         tags: vec![],
         installments: None,
+        for_whom: None,
     };
     let s = call!(l.record_split(&me, split.clone())).expect("split");
     call!(l.void_transaction(&me, None, s.transaction.transaction_id, None)).expect("void split");
@@ -187,6 +188,7 @@ pub async fn replays_show_the_entry_as_it_is_now<S: Store>(store: S) {
             lines: None,
             tags: vec![],
             installments: None,
+            for_whom: None,
         })
     };
     let b = NewBatch {
@@ -297,6 +299,7 @@ pub async fn unusual_directions_are_recorded_with_a_note<S: Store>(store: S) {
         external_ref: None,
         tags: vec![],
         installments: None,
+        for_whom: None,
     };
     let s = call!(l.record_split(&me, split.clone())).expect("split");
     assert_eq!(note(&s), reading(Reading::SpendingMoved, "쇼핑", "식비"));
@@ -314,6 +317,7 @@ pub async fn unusual_directions_are_recorded_with_a_note<S: Store>(store: S) {
                 lines: None,
                 tags: vec![],
                 installments: None,
+                for_whom: None,
             }),
             Ok(BatchEntry {
                 from: "쇼핑".into(),
@@ -325,6 +329,7 @@ pub async fn unusual_directions_are_recorded_with_a_note<S: Store>(store: S) {
                 lines: None,
                 tags: vec![],
                 installments: None,
+                for_whom: None,
             }),
         ],
         idempotency_key: key(),
