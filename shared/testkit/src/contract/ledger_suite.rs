@@ -2972,6 +2972,10 @@ pub use forget::*;
 
 mod cards;
 pub use cards::*;
+// ---------------------------------------------------------------- two people, one book (decision 060)
+
+mod settle;
+pub use settle::*;
 // ---------------------------------------------------------------- sharing
 
 /// A fresh person whose token carries a display name.
@@ -3866,6 +3870,7 @@ macro_rules! ledger_contract_tests {
         $crate::__ledger_suite_budget_settings!($factory);
         $crate::__ledger_suite_cards!($factory);
         $crate::__ledger_suite_card_statements!($factory);
+        $crate::__ledger_suite_settle!($factory);
     };
 }
 
