@@ -4,7 +4,8 @@
 # (mcp 2.x, mcp 1.x) each run the ledger story of tests/clients/story.* with a
 # dev Bearer token of its own and print one PASS line; mcp 2.x also runs two people
 # keeping one book and a household's two months (hand entries, a statement import,
-# auto-transfers ahead, every figure checked by hand); both Python SDKs run the
+# auto-transfers ahead, every figure checked by hand) and a couple settling up
+# (owners, `for`, shares, settle_up worked out by hand); both Python SDKs run the
 # recurring postings listed, fetched, edited and voided. Pins: tests/clients/
 # package-lock.json and requirements-*.txt; installs are cached under .build/.
 source tests/clients/install.sh
@@ -47,6 +48,7 @@ clients_run py-mcp-2-household "$clients_py2/bin/python" tests/clients/py_mcp2_h
 clients_run py-mcp-2-categories "$clients_py2/bin/python" tests/clients/py_mcp2_categories.py
 clients_run py-mcp-2-undo "$clients_py2/bin/python" tests/clients/py_mcp2_undo.py
 clients_run py-mcp-2-card "$clients_py2/bin/python" tests/clients/py_mcp2_card.py
+clients_run py-mcp-2-settle "$clients_py2/bin/python" tests/clients/py_mcp2_settle.py
 clients_run py-mcp-2-recurring "$clients_py2/bin/python" tests/clients/py_recurring.py
 clients_run py-mcp-1-recurring "$clients_py1/bin/python" tests/clients/py_recurring.py
 echo "clients: $clients_passed passed, ${#clients_failed[@]} failed"

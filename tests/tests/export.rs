@@ -132,17 +132,21 @@ async fn the_household_exports_in_three_formats_that_their_tools_accept() {
     // CSV: a byte-order mark, the header, one row per posting, voided ones marked.
     let (csv, pages) = export(&p, json!({"format": "csv", "from": "2026-01", "to": "2026-02"})).await;
     assert_eq!(pages, 1);
-    assert!(csv.starts_with("\u{feff}transactionId,date,memo,account,kind,parent,amount,tags,voided\r\n"));
     assert!(
-        csv.contains(",\"점심 \"\"김밥\"\", 2인분\",카카오뱅크,asset,,-9000,,false\r\n"),
+        csv.starts_with(
+            "\u{feff}transactionId,date,memo,account,kind,parent,amount,tags,voided,owner,for\r\n"
+        )
+    );
+    assert!(
+        csv.contains(",\"점심 \"\"김밥\"\", 2인분\",카카오뱅크,asset,,-9000,,false,,\r\n"),
         "{csv}"
     );
     assert!(
-        csv.contains(",\"'=SUM(A1:A9)\",신한카드,liability,,-3500,,false\r\n"),
+        csv.contains(",\"'=SUM(A1:A9)\",신한카드,liability,,-3500,,false,,\r\n"),
         "{csv}"
     );
     assert!(
-        csv.contains(",버스 (잘못 입력),교통비,expense,,1400,,true\r\n"),
+        csv.contains(",버스 (잘못 입력),교통비,expense,,1400,,true,,\r\n"),
         "{csv}"
     );
     let path = temp_file("book.csv", &csv);
@@ -452,11 +456,11 @@ async fn exports_keep_groups_and_tags_as_the_reports_count_them() {
     // CSV: every posting row names its parent and its entry's tags.
     let (csv, _) = export(&p, json!({"format": "csv", "from": "2026-01", "to": "2026-02"})).await;
     assert!(
-        csv.contains(",흑돼지,외식,expense,식비,42000,제주 여행,false\r\n"),
+        csv.contains(",흑돼지,외식,expense,식비,42000,제주 여행,false,,\r\n"),
         "{csv}"
     );
     assert!(
-        csv.contains(",약국,약국,expense,의료비,8000,\"제주 여행,health\",false\r\n"),
+        csv.contains(",약국,약국,expense,의료비,8000,\"제주 여행,health\",false,,\r\n"),
         "{csv}"
     );
     let path = temp_file("groups.csv", &csv);
@@ -555,5 +559,111 @@ async fn exports_keep_groups_and_tags_as_the_reports_count_them() {
             "Beancount 제주 여행"
         );
         assert_eq!(sums["tags"]["health"], health["total"], "Beancount health");
+    }
+}
+
+/// A couple's book keeps whose accounts and spending are whose in every format: CSV
+/// columns, hledger tags (`owner:` on the account, `for:` on the entry, queryable),
+/// Beancount metadata; hledger check and bean-check accept the files.
+#[tokio::test]
+async fn exports_keep_owners_and_for() {
+    let h = Harness::new().await;
+    let jihun = h.person_named("export-couple-jihun", "지훈");
+    let haeun = h.person_named("export-couple-haeun", "하은");
+    jihun.ok("create_vault", r#"{"name": "우리집"}"#).await;
+    let code = jihun.ok("share_vault", "{}").await["inviteCode"]
+        .as_str()
+        .expect("code")
+        .to_owned();
+    haeun
+        .ok("join_vault", &json!({"inviteCode": code}).to_string())
+        .await;
+    for args in [
+        r#"{"name": "공동통장", "kind": "asset"}"#,
+        r#"{"name": "하은카드", "kind": "liability", "owner": "하은"}"#,
+        r#"{"name": "식비", "kind": "expense"}"#,
+        r#"{"name": "용돈", "kind": "expense", "owner": "하은"}"#,
+    ] {
+        jihun.ok("create_account", args).await;
+    }
+    haeun
+        .ok(
+            "record_transaction",
+            r#"{"from": "하은카드", "to": "식비", "amount": "30000", "date": "2026-01-10", "memo": "지훈 점심", "for": "지훈", "idempotencyKey": "couple-1"}"#,
+        )
+        .await;
+    jihun
+        .ok(
+            "record_transaction",
+            r#"{"from": "공동통장", "to": "용돈", "amount": "5000", "date": "2026-01-11", "memo": "같이 쓸 우산", "for": "shared", "idempotencyKey": "couple-2"}"#,
+        )
+        .await;
+
+    let (csv, _) = export(&jihun, json!({"format": "csv"})).await;
+    assert!(
+        csv.starts_with(
+            "\u{feff}transactionId,date,memo,account,kind,parent,amount,tags,voided,owner,for\r\n"
+        ),
+        "{csv}"
+    );
+    assert!(
+        csv.contains(",지훈 점심,식비,expense,,30000,,false,,지훈\r\n"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains(",지훈 점심,하은카드,liability,,-30000,,false,하은,지훈\r\n"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains(",같이 쓸 우산,용돈,expense,,5000,,false,하은,shared\r\n"),
+        "{csv}"
+    );
+
+    let (journal, _) = export(&jihun, json!({"format": "hledger"})).await;
+    assert!(
+        journal.contains("account liabilities:하은카드  ; type: L, owner: 하은\n"),
+        "{journal}"
+    );
+    assert!(journal.contains(" 지훈 점심  ; id:"), "{journal}");
+    assert!(journal.contains(", for: 지훈\n"), "{journal}");
+    let path = temp_file("couple.journal", &journal);
+    if let Some(hledger) = tool("hledger") {
+        let file = path.to_str().expect("path");
+        run(&hledger, &["-f", file, "check"]);
+        // hledger finds the spending that was for 지훈 by its tag.
+        let out = run(
+            &hledger,
+            &["-f", file, "bal", "-O", "csv", "^expenses", "tag:for=지훈"],
+        );
+        assert_eq!(out.lines().last(), Some("\"total\",\"30000 KRW\""), "{out}");
+    }
+
+    let (beancount, _) = export(&jihun, json!({"format": "beancount"})).await;
+    assert!(beancount.contains("  name: \"하은카드\"\n"), "{beancount}");
+    assert!(beancount.contains("  owner: \"하은\"\n"), "{beancount}");
+    assert!(beancount.contains("  for: \"지훈\"\n"), "{beancount}");
+    let path = temp_file("couple.beancount", &beancount);
+    if let Some(bean_check) = tool("bean-check") {
+        run(&bean_check, &[path.to_str().expect("path")]);
+        let python = bean_check.with_file_name("python");
+        let read = python_json(
+            &python,
+            "import json, sys\n\
+             from beancount import loader\n\
+             from beancount.core import data\n\
+             entries, errors, _ = loader.load_file(sys.argv[1])\n\
+             assert not errors, errors\n\
+             owners = {e.account: e.meta['owner'] for e in entries if isinstance(e, data.Open) and 'owner' in e.meta}\n\
+             fors = {e.narration: e.meta['for'] for e in entries if isinstance(e, data.Transaction) and 'for' in e.meta}\n\
+             print(json.dumps({'owners': owners, 'fors': fors}))",
+            &path,
+        );
+        assert_eq!(
+            read,
+            json!({
+                "owners": {"Liabilities:X-하은카드": "하은", "Expenses:X-용돈": "하은"},
+                "fors": {"지훈 점심": "지훈", "같이 쓸 우산": "shared"}
+            })
+        );
     }
 }

@@ -18,7 +18,7 @@ use crate::portability::export::{Book, BookAccount, names_for, preamble, render}
 use crate::portability::export::{ExportPage, ExportRequest, MAX_PAGE_BYTES, MAX_PAGE_ENTRIES};
 
 /// The vault's book: its accounts under the names that mean them in every tool.
-fn book_of(m: &Membership, cat: &Catalogue) -> Book {
+fn book_of(m: &Membership, cat: &Catalogue, owners: &std::collections::HashMap<String, String>) -> Book {
     let accounts = cat
         .accounts
         .iter()
@@ -27,6 +27,7 @@ fn book_of(m: &Membership, cat: &Catalogue) -> Book {
             name: cat.shown_name(a).to_string(),
             kind: a.kind,
             parent: super::groups::parent_name(cat, a).zip(a.parent),
+            owner: a.owner.as_ref().and_then(|o| owners.get(o).cloned()),
         })
         .collect();
     Book::new(m.name.clone(), m.currency, accounts)
@@ -42,12 +43,17 @@ pub(super) async fn export_transactions(
     }
     let request = &request;
     in_vault(ledger, who, request.vault.as_deref(), |v| async move {
-        page(ledger, request, v.m).await
+        page(ledger, who, request, v.m).await
     })
     .await
 }
 
-async fn page(ledger: &Ledger, request: &ExportRequest, m: Membership) -> Result<ExportPage, LedgerError> {
+async fn page(
+    ledger: &Ledger,
+    who: &PersonId,
+    request: &ExportRequest,
+    m: Membership,
+) -> Result<ExportPage, LedgerError> {
     let filter = content_hash(&[
         "export",
         request.format.as_str(),
@@ -70,7 +76,9 @@ async fn page(ledger: &Ledger, request: &ExportRequest, m: Membership) -> Result
     };
     let (items, cat) = join2(ledger.store.query(&query), catalogue(ledger, &m)).await;
     let (items, cat) = (items?, cat?);
-    let book = book_of(&m, &cat);
+    // Owners by name (one more read, only when an account has one).
+    let owners = super::household::owner_labels(ledger, who, &m, &cat.accounts).await?;
+    let book = book_of(&m, &cat, &owners);
     let names = names_for(request.format, &book);
     let mut text = String::new();
     if first_page {

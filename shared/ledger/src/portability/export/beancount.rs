@@ -168,6 +168,9 @@ pub(super) fn preamble(book: &Book, first_date: LocalDate, out: &mut String) {
             quoted(&a.name),
             a.id
         ));
+        if let Some(o) = &a.owner {
+            out.push_str(&format!("  owner: {}\n", quoted(o)));
+        }
     }
     out.push('\n');
 }
@@ -181,6 +184,9 @@ pub(super) fn entry(book: &Book, names: &Names, entry: &Entry<'_>, out: &mut Str
     out.push_str(&format!("{cont}  id: \"{}\"\n", entry.id));
     if !entry.tags.is_empty() {
         out.push_str(&format!("{cont}  tags: {}\n", quoted(&entry.tags.join(","))));
+    }
+    if let Some(f) = entry.for_name {
+        out.push_str(&format!("{cont}  for: {}\n", quoted(f)));
     }
     for (account, amount) in &entry.postings {
         out.push_str(&format!(

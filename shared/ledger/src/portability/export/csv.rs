@@ -4,7 +4,7 @@
 use super::{Book, Entry};
 
 /// The columns, in order.
-pub(super) const HEADER: [&str; 9] = [
+pub(super) const HEADER: [&str; 11] = [
     "transactionId",
     "date",
     "memo",
@@ -14,6 +14,8 @@ pub(super) const HEADER: [&str; 9] = [
     "amount",
     "tags",
     "voided",
+    "owner",
+    "for",
 ];
 
 /// The byte-order mark and the header row.
@@ -41,6 +43,8 @@ pub(super) fn entry(book: &Book, entry: &Entry<'_>, out: &mut String) {
                 Cell::Plain(&amount),
                 Cell::Text(&tags),
                 Cell::Plain(if entry.voided { "true" } else { "false" }),
+                Cell::Text(a.owner.as_deref().unwrap_or("")),
+                Cell::Text(entry.for_name.unwrap_or("")),
             ]
             .into_iter(),
         );
@@ -110,7 +114,7 @@ mod tests {
         preamble(&mut out);
         assert_eq!(
             out,
-            "\u{feff}transactionId,date,memo,account,kind,parent,amount,tags,voided\r\n"
+            "\u{feff}transactionId,date,memo,account,kind,parent,amount,tags,voided,owner,for\r\n"
         );
     }
 }

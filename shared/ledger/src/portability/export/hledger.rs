@@ -63,7 +63,12 @@ pub(super) fn preamble(book: &Book, out: &mut String) {
     ));
     out.push_str(&format!("commodity 1000.{} {code}\n", "0".repeat(places)));
     for (a, name) in book.accounts.iter().zip(&names) {
-        out.push_str(&format!("account {name}  ; type: {}\n", root(a.kind).0));
+        let owner = a
+            .owner
+            .as_deref()
+            .map(|o| format!(", owner: {}", one_line(o).replace(',', "\u{ff0c}")))
+            .unwrap_or_default();
+        out.push_str(&format!("account {name}  ; type: {}{owner}\n", root(a.kind).0));
     }
     out.push('\n');
 }
@@ -85,6 +90,9 @@ pub(super) fn entry(book: &Book, names: &Names, entry: &Entry<'_>, out: &mut Str
     for t in entry.tags {
         tags.push_str(", ");
         tags.push_str(&tag(t));
+    }
+    if let Some(f) = entry.for_name {
+        tags.push_str(&format!(", for: {}", one_line(f).replace(',', "\u{ff0c}")));
     }
     out.push_str(&format!("{lead}{} {code}{memo}  ; {tags}\n", entry.date));
     for (account, amount) in &entry.postings {

@@ -101,6 +101,8 @@ pub struct BookAccount {
     /// Its parent category (decision 038): the parent's name as every tool means it,
     /// and its id (journals nest the account under it).
     pub parent: Option<(String, AccountId)>,
+    /// The member whose account it is, by name (`None`: the household's; decision 060).
+    pub owner: Option<String>,
 }
 
 /// What every format renders from: the vault and its accounts.
@@ -124,6 +126,8 @@ pub struct Entry<'a> {
     pub voided: bool,
     /// The entry's tags, as written.
     pub tags: &'a [String],
+    /// Whose spending it was when not its categories': a member's name, or `shared`.
+    pub for_name: Option<&'a str>,
     /// (index into `Book::accounts`, signed amount: debits positive).
     pub postings: Vec<(usize, Money)>,
 }
@@ -175,6 +179,7 @@ impl Book {
             memo: &tx.memo,
             voided: tx.voided,
             tags: &tx.tags,
+            for_name: tx.for_name.as_deref(),
             postings,
         })
     }
