@@ -227,12 +227,12 @@ fn zero_sum_groups(people: &[usize], nets: &[i64]) -> Vec<Vec<usize>> {
         let mut sub = mask;
         let mut found: Option<(u32, usize)> = None;
         while sub > 0 {
-            if sub & low != 0 && sums[sub] == 0 {
-                if let Some((k, _)) = best[mask ^ sub] {
-                    if found.is_none_or(|(f, _)| k + 1 > f) {
-                        found = Some((k + 1, sub));
-                    }
-                }
+            if sub & low != 0
+                && sums[sub] == 0
+                && let Some((k, _)) = best[mask ^ sub]
+                && found.is_none_or(|(f, _)| k + 1 > f)
+            {
+                found = Some((k + 1, sub));
             }
             sub = (sub - 1) & mask;
         }

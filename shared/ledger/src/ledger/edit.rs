@@ -345,6 +345,25 @@ fn next_version(
     })
 }
 
+/// The next version with its `for` as the edit asks (one more read, only when it names
+/// a member), checked: `for` needs an expense line.
+async fn with_for(
+    ledger: &Ledger,
+    who: &PersonId,
+    m: &Membership,
+    input: &TransactionEdit,
+    mut new: TxRec,
+    cat: &Catalogue,
+) -> Result<TxRec, LedgerError> {
+    if let Some(f) = input.for_whom.as_deref() {
+        let f = super::household::for_subject(ledger, who, m, f).await?;
+        new.for_name = f.as_ref().map(|f| f.1.clone());
+        new.for_whom = f.map(|f| f.0);
+    }
+    super::household::check_for(&new, cat)?;
+    Ok(new)
+}
+
 /// Most edits of one transaction: its history is returned whole, so it stays bounded.
 pub const MAX_EDITS: u32 = 100;
 
@@ -405,17 +424,11 @@ async fn attempt(
         super::entry::check_not_far_future(d, ledger.today_in(&m))?;
     }
     let op = OpStamp::new(ledger, OpKind::Edit, Some(who), now_ms);
-    let mut new = TxRec {
+    let new = TxRec {
         operation_id: Some(op.id),
         ..next_version(&cat, &current, (input, memo), &m, now_ms)?
     };
-    // Whose spending it was, anew (one more read, only when it names a member).
-    if let Some(f) = input.for_whom.as_deref() {
-        let f = super::household::for_subject(ledger, who, &m, f).await?;
-        new.for_name = f.as_ref().map(|f| f.1.clone());
-        new.for_whom = f.map(|f| f.0);
-    }
-    super::household::check_for(&new, &cat)?;
+    let new = with_for(ledger, who, &m, input, new, &cat).await?;
     if new.same_content(&current) {
         // Nothing differs: nothing is written, and a retry would answer the same.
         return unchanged(&current, &history, &cat, &later, &m, input.dry_run);
