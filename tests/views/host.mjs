@@ -129,6 +129,8 @@ await call('record_transaction', { vault, from: '카카오뱅크', to: '신한�
 
 const spending = await call('spending_report', { vault, from: month, to: month });
 const budget = await call('budget_report', { vault });
+// Each person's spending (one member here: everything shared is theirs).
+const byMember = await call('spending_report', { vault, from: month, to: month, by: 'member' });
 const dollars = await call('spending_report', { vault: 'Trip', from: tripToday.slice(0, 7), to: tripToday.slice(0, 7) });
 const cardResult = await call('card_bill', { vault, account: '신한카드', month });
 const cardBill = cardResult.structuredContent;
@@ -228,7 +230,7 @@ async function checkSpending(label, result, theme, locale) {
   const frame = await show(label, html.spending, result, {}, theme, locale);
   check(`${label} ${theme} ${lang} total`, (await texts(frame, '[data-test="total"]'))[0], money(data.total, data.currency, lang));
   const names = await frame.locator('[data-test="row"]').evaluateAll((rows) => rows.map((r) => r.dataset.name));
-  check(`${label} ${lang} categories`, names.join('|'), data.rows.map((r) => r.account).join('|'));
+  check(`${label} ${lang} categories`, names.join('|'), data.rows.map((r) => r.account ?? r.member).join('|'));
   const amounts = await texts(frame, '[data-test="row"] [data-test="amount"]');
   check(`${label} ${lang} amounts`, amounts.join('|'), data.rows.map((r) => money(r.amount, data.currency, lang)).join('|'));
   const digits = Math.max(...data.rows.map((r) => (r.amount.split('.')[1] ?? '').length), (data.total.split('.')[1] ?? '').length);
@@ -303,6 +305,7 @@ for (const theme of ['light', 'dark']) {
   }
 }
 await checkSpending('spending-usd', dollars, 'light', 'en-US');
+await checkSpending('spending-member', byMember, 'light', 'ko-KR');
 // The legacy client's result, in the view it found through the legacy link.
 await checkSpending('spending-legacy', legacySpending, 'light', 'ko-KR');
 await checkGroups('light', 'ko-KR');
