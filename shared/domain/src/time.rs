@@ -88,6 +88,12 @@ impl LocalDate {
         LocalDate(self.0.yesterday().unwrap_or(self.0))
     }
 
+    /// Days from `earlier` to this date (negative when `earlier` is later).
+    pub fn days_since(self, earlier: LocalDate) -> i64 {
+        let (a, b) = (self.as_jiff(), earlier.as_jiff());
+        i64::from(a.since(b).map_or(0, |span| span.get_days()))
+    }
+
     /// The underlying `jiff` date.
     pub fn as_jiff(self) -> Date {
         self.0

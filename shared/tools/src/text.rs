@@ -86,10 +86,11 @@ pub(crate) const PARENT: &str =
     "Parent category of the same kind (income/expense), e.g. \"식비\" for \"외식\"; two levels.";
 
 /// An entry's tags, as an argument.
-pub(crate) const FOR: &str = "Whose spending it was, in a shared vault: a member's name when a shared category's spending was for them alone, or \"shared\" when an owned category's was everyone's.";
+pub(crate) const FOR: &str = "Whose spending, in a shared vault: a member's name (theirs alone) or \"shared\" (an owned category's, for everyone).";
 
 /// An account's owner.
-pub(crate) const OWNER: &str = "A member's name: their own account, card, income or personal category (용돈); absent or \"\": the household's (a joint account).";
+pub(crate) const OWNER: &str =
+    "A member's name: their own account, card, income or category (용돈); \"\": shared.";
 
 /// An entry's tags.
 pub(crate) const TAGS: &str = "Up to 5 tags across categories, e.g. [\"여행\"].";

@@ -623,3 +623,43 @@ mod tests {
         }
     }
 }
+
+/// A savings goal and how far it is (set_goal, list_accounts, budget_report).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct GoalOut {
+    /// The goal's name.
+    pub(crate) name: String,
+    /// The asset account it is kept in.
+    pub(crate) account: String,
+    /// What to reach.
+    pub(crate) target: AmountOut,
+    /// The day to reach it by, YYYY-MM-DD.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) by: Option<DateOut>,
+    /// The account's balance today.
+    pub(crate) saved: AmountOut,
+    /// target − saved, "0" once reached.
+    pub(crate) left: AmountOut,
+    /// With `by`: what to put aside each month, this month through by's, rounded up.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) monthly_needed: Option<AmountOut>,
+    /// With `by`: saved is at least the straight line from the day the goal was set to the target on `by`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) on_track: Option<bool>,
+}
+
+impl From<dochiya_ledger::api::GoalView> for GoalOut {
+    fn from(g: dochiya_ledger::api::GoalView) -> Self {
+        GoalOut {
+            name: g.name,
+            account: g.account,
+            target: g.target.into(),
+            by: g.by.map(Into::into),
+            saved: g.saved.into(),
+            left: g.left.into(),
+            monthly_needed: g.monthly_needed.map(Into::into),
+            on_track: g.on_track,
+        }
+    }
+}

@@ -316,6 +316,7 @@ fn lister(what: Entity) -> &'static str {
         Entity::Transaction | Entity::Snapshot => "list_transactions",
         Entity::Member => "list_vaults",
         Entity::Recurring => "list_recurring",
+        Entity::Goal => "budget_report",
     }
 }
 
@@ -399,6 +400,7 @@ fn not_found(what: Entity, name: &str, within: Option<&str>, candidates: &[Strin
         Entity::Snapshot => (format!("No snapshot for {}{place}.", quote(name)), ""),
         Entity::Member => (format!("No member named {}{place}.", quote(name)), ""),
         Entity::Recurring => (format!("No recurring entry named {}{place}.", quote(name)), ""),
+        Entity::Goal => (format!("No goal named {}{place}.", quote(name)), ""),
         Entity::Vault => (
             format!("No vault named {}.", quote(name)),
             " or create_vault to make it",

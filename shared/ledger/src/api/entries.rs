@@ -114,6 +114,8 @@ pub struct AccountInfo {
     pub next_bill: Option<NextBill>,
     /// The member whose account it is (`None`: the household's).
     pub owner: Option<String>,
+    /// The savings goal kept in it, and how far it is.
+    pub goal: Option<super::GoalView>,
 }
 
 /// A card's next bill in `list_accounts`.
@@ -1114,6 +1116,8 @@ pub struct BudgetReport {
     pub daily_allowance: Option<Money>,
     /// Expense entries of the month dated after today: not in `spent` yet.
     pub scheduled: Option<Scheduled>,
+    /// Every savings goal of the vault, by name, as of today.
+    pub goals: Vec<super::GoalView>,
 }
 
 /// A person's role in a vault: members record, edit, void, snapshot and read;
@@ -1389,6 +1393,8 @@ pub struct RecurringList {
     pub upcoming: Vec<Upcoming>,
     /// Their total.
     pub upcoming_total: Money,
+    /// Charges seen in three or more months in a row that no schedule covers.
+    pub detected: Vec<super::DetectedCharge>,
 }
 
 /// An operation's id: a 64-bit, time-ordered integer above 2^53, made like a
@@ -1527,6 +1533,8 @@ pub struct CardBill {
     pub remaining: Money,
     /// What the card's 할부 still owes after this bill.
     pub installments_left: InstallmentsLeft,
+    /// The card's 실적 over this bill's usage period, when the card has a setting.
+    pub performance: Option<super::PerformanceView>,
 }
 
 /// Result of setting or clearing a card's billing (`update_account` with `billing`).

@@ -28,6 +28,8 @@ pub enum Entity {
     Member,
     /// A recurring schedule (set_recurring).
     Recurring,
+    /// A savings goal (set_goal).
+    Goal,
 }
 
 impl Entity {
@@ -40,6 +42,7 @@ impl Entity {
             Entity::Snapshot => "snapshot",
             Entity::Member => "member",
             Entity::Recurring => "recurring entry",
+            Entity::Goal => "goal",
         }
     }
 }

@@ -4,7 +4,9 @@
 mod entries;
 mod error;
 mod household;
+mod plans;
 
 pub use entries::*;
 pub use error::*;
 pub use household::*;
+pub use plans::*;

@@ -59,6 +59,11 @@ pub(super) async fn list_accounts(
             .filter_map(|i| cat.by_id(i.account_id).map(|a| (i, a)))
         {
             info.owner = a.owner.as_ref().and_then(|o| owners.get(o).cloned());
+            info.goal = a
+                .goal
+                .as_ref()
+                .filter(|_| !a.archived)
+                .map(|g| super::goals::view(a, g, info.balance.minor(), today, &m));
         }
         Ok(list)
     })
@@ -113,6 +118,7 @@ fn list_of(
                 billing: a.billing,
                 next_bill: bills.get(&a.account_id).cloned(),
                 owner: None,
+                goal: None,
             })
         })
         .collect::<Result<Vec<_>, LedgerError>>()?;
@@ -233,6 +239,8 @@ async fn attempt_create(
         child_seq: 0,
         billing: input.billing,
         owner,
+        goal: None,
+        performance: None,
     };
     let mut ops = vec![membership_check(who, &m)];
     ops.extend(parent.map(|p| super::groups::attach_op(&m, p)));
@@ -390,6 +398,8 @@ fn opening_entry(
                 child_seq: 0,
                 billing: None,
                 owner: None,
+                goal: None,
+                performance: None,
             },
             true,
         ),

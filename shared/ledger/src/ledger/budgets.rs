@@ -283,6 +283,13 @@ async fn report_in(
         total_remaining = add(total_remaining, r.remaining.minor())?;
         total_carried = add(total_carried, r.carried.map_or(0, Money::minor))?;
     }
+    // Goals, as of today (one more read, only when the vault has one).
+    let goals = if cat.accounts.iter().any(|a| a.goal.is_some()) {
+        let later = super::today::Later::read(ledger, &m).await?;
+        super::goals::all(&cat, &later, &m)?
+    } else {
+        Vec::new()
+    };
     let (days_left, daily_allowance) = if month == today.month() {
         let days = i64::from(month.last_day().day()) - i64::from(today.day()) + 1;
         // Rounded down to the currency's minor unit; nothing to spend once over budget.
@@ -307,6 +314,7 @@ async fn report_in(
         days_left,
         daily_allowance,
         scheduled,
+        goals,
     })
 }
 

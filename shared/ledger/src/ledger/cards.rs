@@ -2,7 +2,9 @@
 //! themselves are computed in `bills`.
 
 use super::bills::{bill, check_billable, installments_left, remaining};
-use super::codec::{AccountRec, BILLING_ATTRS, Membership, account_live, billing_attrs};
+use super::codec::{
+    AccountRec, BILLING_ATTRS, Membership, PERFORMANCE_ATTRS, PerformanceRec, account_live, billing_attrs,
+};
 use super::guards::{ACCOUNT_LIVE, guard};
 use super::resolve::{Catalogue, catalogue, retrying};
 use super::roster::in_vault;
@@ -20,7 +22,7 @@ pub(super) async fn set_billing(
     who: &PersonId,
     vault: Option<&str>,
     account: &str,
-    billing: Option<Billing>,
+    (billing, performance): (Option<Billing>, Option<&PerformanceInput>),
 ) -> Result<BillingSet, LedgerError> {
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
@@ -28,6 +30,18 @@ pub(super) async fn set_billing(
             let cat = catalogue(ledger, &m).await?;
             let a = live_card(&cat, account, &m)?;
             check_billable(&a.name, a.kind)?;
+            // 실적 rides on a cycle: a setting without one is refused; clearing the cycle clears it.
+            let perf = match (performance, billing) {
+                (Some(_), None) => {
+                    return Err(LedgerError::invalid(
+                        Field::Card("billing"),
+                        "performance needs the card's cycle in the same billing: send closingDay and paymentDay with it",
+                    ));
+                }
+                (Some(p), Some(_)) => Some(performance_setting(p, &cat, &m)?),
+                (None, Some(_)) => a.performance.clone(),
+                (None, None) => None,
+            };
             let done = |changed| BillingSet {
                 vault: m.vault_ref(),
                 account_id: a.account_id,
@@ -36,14 +50,23 @@ pub(super) async fn set_billing(
                 billing,
                 changed,
             };
-            if a.billing == billing {
+            if a.billing == billing && a.performance == perf {
                 return Ok(done(false));
             }
-            let (set, remove) = match billing {
-                Some(b) => (billing_attrs(b), vec![]),
-                None => (
+            let (set, remove) = match (billing, &perf) {
+                (Some(b), Some(p)) => {
+                    let mut set = billing_attrs(b);
+                    set.extend(p.attrs());
+                    (set, vec![])
+                }
+                (Some(b), None) => (billing_attrs(b), vec![]),
+                (None, _) => (
                     BTreeMap::new(),
-                    BILLING_ATTRS.iter().map(|s| s.to_string()).collect(),
+                    BILLING_ATTRS
+                        .iter()
+                        .chain(PERFORMANCE_ATTRS.iter())
+                        .map(|s| s.to_string())
+                        .collect(),
                 ),
             };
             let ops = vec![
@@ -63,6 +86,56 @@ pub(super) async fn set_billing(
         })
     })
     .await
+}
+
+/// Most categories one card's 실적 may leave out.
+pub const MAX_EXCLUDED: usize = 20;
+
+/// A 실적 setting as given, checked: a positive threshold, existing expense categories.
+fn performance_setting(
+    p: &PerformanceInput,
+    cat: &Catalogue,
+    m: &Membership,
+) -> Result<PerformanceRec, LedgerError> {
+    let field = Field::Card("performance");
+    let threshold =
+        Money::from_decimal(p.threshold, m.currency).map_err(|e| LedgerError::from_parse(field, e))?;
+    if threshold.minor() <= 0 {
+        return Err(LedgerError::invalid(
+            field,
+            format!("threshold must be more than 0; it was {threshold}"),
+        ));
+    }
+    if p.exclude.len() > MAX_EXCLUDED {
+        return Err(LedgerError::invalid(
+            field,
+            format!(
+                "exclude at most {MAX_EXCLUDED} categories; {} were sent",
+                p.exclude.len()
+            ),
+        ));
+    }
+    let mut exclude = Vec::new();
+    for name in &p.exclude {
+        let a = cat.resolve(name, false, m)?;
+        if a.kind != dochiya_domain::AccountKind::Expense {
+            return Err(LedgerError::invalid(
+                field,
+                format!(
+                    "exclude names expense categories (관리비, 세금, 상품권); \"{}\" is {}",
+                    a.name,
+                    with_article(a.kind)
+                ),
+            ));
+        }
+        if !exclude.contains(&a.account_id) {
+            exclude.push(a.account_id);
+        }
+    }
+    Ok(PerformanceRec {
+        threshold: threshold.minor(),
+        exclude,
+    })
 }
 
 /// A live account by name (an archived card's billing cannot change).
@@ -97,6 +170,11 @@ pub(super) async fn card_bill(
         let wanted = (a.account_id, billing, month);
         let reads = bill::read(ledger, &m, &[wanted]).await?;
         let b = bill::compute(&reads, &cat, wanted, m.currency)?;
+        let performance = a
+            .performance
+            .as_ref()
+            .map(|p| super::bills::performance(&reads, &cat, a.account_id, (b.dates.from, b.dates.to), p, m.currency))
+            .transpose()?;
         let money = |v: i64| Money::from_minor(v, m.currency);
         let (left, installments_left) = (remaining(&b)?, installments_left(&b, m.currency));
         Ok(CardBill {
@@ -111,6 +189,7 @@ pub(super) async fn card_bill(
             paid_late: (b.paid_late > 0).then(|| money(b.paid_late)),
             remaining: money(left),
             installments_left,
+            performance,
         })
     })
     .await
@@ -125,7 +204,20 @@ impl Ledger {
         account: &str,
         billing: Option<dochiya_domain::Billing>,
     ) -> Result<BillingSet, LedgerError> {
-        set_billing(self, who, vault, account, billing).await
+        set_billing(self, who, vault, account, (billing, None)).await
+    }
+
+    /// Set a card's cycle with its 실적 (`performance`: the threshold and the categories
+    /// left out); without one, the card keeps the 실적 it had.
+    pub async fn set_billing_with(
+        &self,
+        who: &PersonId,
+        vault: Option<&str>,
+        account: &str,
+        billing: Option<dochiya_domain::Billing>,
+        performance: Option<&PerformanceInput>,
+    ) -> Result<BillingSet, LedgerError> {
+        set_billing(self, who, vault, account, (billing, performance)).await
     }
 
     /// One bill of a card with billing: the bill paid in `month` (default: the next

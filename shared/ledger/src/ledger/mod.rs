@@ -19,6 +19,8 @@ mod edit;
 mod entry;
 mod export;
 mod forget;
+mod goal_setting;
+mod goals;
 mod groups;
 mod household;
 mod idempotency;

@@ -367,6 +367,8 @@ mod tests {
                 parent: None,
                 child_seq: 0,
                 owner: None,
+                goal: None,
+                performance: None,
             }
             .to_attrs(0),
         })

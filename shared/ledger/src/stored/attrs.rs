@@ -543,6 +543,94 @@ pub struct AccountRec {
     pub billing: Option<Billing>,
     /// The member whose account it is, by subject (`None`: the household's; decision 060).
     pub owner: Option<String>,
+    /// A savings goal kept in it (asset accounts only; decision 061).
+    pub goal: Option<GoalRec>,
+    /// A card's 실적 setting (cards with billing only; decision 061).
+    pub performance: Option<PerformanceRec>,
+}
+
+/// A card's 실적: the spending per usage period that unlocks its benefits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PerformanceRec {
+    /// The amount to reach, minor units.
+    pub threshold: i64,
+    /// Categories whose spending does not count.
+    pub exclude: Vec<AccountId>,
+}
+
+/// Attributes of a card's item holding its 실적 setting.
+pub const PERFORMANCE_ATTRS: [&str; 2] = ["perfThreshold", "perfExclude"];
+
+impl PerformanceRec {
+    /// The attributes that store it on the card's item.
+    pub fn attrs(&self) -> Attrs {
+        BTreeMap::from([
+            (PERFORMANCE_ATTRS[0].into(), Value::N(self.threshold)),
+            (
+                PERFORMANCE_ATTRS[1].into(),
+                Value::L(self.exclude.iter().map(|a| sv(a.to_string())).collect()),
+            ),
+        ])
+    }
+
+    fn from_attrs(a: &Attrs) -> Result<Option<PerformanceRec>, LedgerError> {
+        let Some(threshold) = optional_n(a, PERFORMANCE_ATTRS[0])? else {
+            return Ok(None);
+        };
+        let exclude = string_list(a, PERFORMANCE_ATTRS[1])?
+            .iter()
+            .map(|id| parse_or_corrupt(AccountId::parse(id), PERFORMANCE_ATTRS[1]))
+            .collect::<Result<_, _>>()?;
+        Ok(Some(PerformanceRec { threshold, exclude }))
+    }
+}
+
+/// A savings goal on an asset account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GoalRec {
+    /// Its name as written.
+    pub name: String,
+    /// What to reach, minor units.
+    pub target: i64,
+    /// The day to reach it by.
+    pub by: Option<LocalDate>,
+    /// The day it was first set (where its straight line starts).
+    pub since: LocalDate,
+}
+
+/// Attributes of an account item holding its goal.
+pub const GOAL_ATTRS: [&str; 4] = ["goalName", "goalTarget", "goalBy", "goalSince"];
+
+impl GoalRec {
+    /// The attributes that store it on its account item.
+    pub fn attrs(&self) -> Attrs {
+        let mut a = BTreeMap::from([
+            (GOAL_ATTRS[0].into(), sv(&self.name)),
+            (GOAL_ATTRS[1].into(), Value::N(self.target)),
+            (GOAL_ATTRS[3].into(), sv(self.since.to_string())),
+        ]);
+        if let Some(by) = self.by {
+            a.insert(GOAL_ATTRS[2].into(), sv(by.to_string()));
+        }
+        a
+    }
+
+    fn from_attrs(a: &Attrs) -> Result<Option<GoalRec>, LedgerError> {
+        let Some(name) = optional_s(a, GOAL_ATTRS[0])? else {
+            return Ok(None);
+        };
+        let date = |k: &str| -> Result<Option<LocalDate>, LedgerError> {
+            optional_s(a, k)?
+                .map(|d| parse_or_corrupt(LocalDate::parse(&d), k))
+                .transpose()
+        };
+        Ok(Some(GoalRec {
+            name,
+            target: n(a, GOAL_ATTRS[1])?,
+            by: date(GOAL_ATTRS[2])?,
+            since: date(GOAL_ATTRS[3])?.ok_or_else(|| corrupt(GOAL_ATTRS[3]))?,
+        }))
+    }
 }
 
 impl AccountRec {
@@ -575,6 +663,12 @@ impl AccountRec {
         if let Some(o) = &self.owner {
             attrs.insert(OWNER.into(), sv(o));
         }
+        if let Some(g) = &self.goal {
+            attrs.extend(g.attrs());
+        }
+        if let Some(p) = &self.performance {
+            attrs.extend(p.attrs());
+        }
         attrs
     }
 
@@ -602,6 +696,8 @@ impl AccountRec {
             child_seq: n_or_zero(a, CHILD_SEQ)?,
             billing: billing_of(a)?,
             owner: optional_s(a, OWNER)?,
+            goal: GoalRec::from_attrs(a)?,
+            performance: PerformanceRec::from_attrs(a)?,
         })
     }
 }

@@ -2976,6 +2976,16 @@ pub use cards::*;
 
 mod settle;
 pub use settle::*;
+// ---------------------------------------------------------------- savings goals (decision 061)
+
+mod goals;
+pub use goals::*;
+mod performance;
+pub use performance::*;
+// ---------------------------------------------------------------- recurring charges detected (issue 54)
+
+mod detected;
+pub use detected::*;
 // ---------------------------------------------------------------- sharing
 
 /// A fresh person whose token carries a display name.
@@ -3871,6 +3881,9 @@ macro_rules! ledger_contract_tests {
         $crate::__ledger_suite_cards!($factory);
         $crate::__ledger_suite_card_statements!($factory);
         $crate::__ledger_suite_settle!($factory);
+        $crate::__ledger_suite_goals!($factory);
+        $crate::__ledger_suite_performance!($factory);
+        $crate::__ledger_suite_detected!($factory);
     };
 }
 

@@ -47,6 +47,9 @@ pub(crate) struct Output {
     /// Expense entries of the month dated after today: not in spent yet. Absent when none.
     #[serde(skip_serializing_if = "Option::is_none")]
     scheduled: Option<ScheduledOut>,
+    /// Savings goals (set_goal), as of today; absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    goals: Vec<crate::wire::GoalOut>,
 }
 
 /// One budgeted account.
@@ -104,7 +107,7 @@ impl Operation for BudgetReport {
     #[cfg(test)]
     const EXAMPLES: crate::operation::Examples = (
         &["{}", r#"{"vault": "우리집", "month": "2026-03"}"#],
-            &[r#"{"month": "March"}"#, r#"{"account": "식비"}"#],
+        &[r#"{"month": "March"}"#, r#"{"account": "식비"}"#],
     );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
@@ -140,6 +143,7 @@ impl Operation for BudgetReport {
             days_left: r.days_left,
             daily_allowance: r.daily_allowance.map(Into::into),
             scheduled: r.scheduled.map(Into::into),
+            goals: r.goals.into_iter().map(Into::into).collect(),
         })
     }
 }

@@ -3,13 +3,13 @@
 
 use async_trait::async_trait;
 use dochiya_domain::{Billing, BillingError, Installments, PersonId};
-use dochiya_ledger::api::InstallmentsLeft;
 use dochiya_ledger::Ledger;
 use dochiya_ledger::api::{Field, LedgerError};
+use dochiya_ledger::api::{InstallmentsLeft, PerformanceInput};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{AccountArg, NameArg, OnlyMonthArg};
+use crate::args::{AccountArg, NameArg, OnlyMonthArg, PositiveAmountArg};
 use crate::operation::{Kind, Operation, READ};
 use crate::text;
 use crate::wire::{AmountOut, DateOut, TransactionIdOut, VaultOut};
@@ -22,6 +22,53 @@ pub(crate) struct BillingArg {
     closing_day: Option<i64>,
     /// Day paid, 1–31.
     payment_day: Option<i64>,
+}
+
+/// A card's billing as update_account sends it: the cycle, and its 실적.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct BillingSettingArg {
+    /// Usage period's last day, 1–31 (31: month end).
+    closing_day: Option<i64>,
+    /// Day paid, 1–31.
+    payment_day: Option<i64>,
+    /// 실적: the monthly spending that unlocks the card's benefits.
+    performance: Option<PerformanceArg>,
+}
+
+/// A card's 실적 setting as arguments send it.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PerformanceArg {
+    /// Per usage period.
+    threshold: PositiveAmountArg,
+    /// Categories not counted (관리비, 세금).
+    #[schemars(length(max = 20))]
+    exclude: Option<Vec<NameArg>>,
+}
+
+impl BillingSettingArg {
+    /// The cycle it sets (`None`: `{}`, clear it), checked before any work.
+    pub(crate) fn parse(&self) -> Result<Option<Billing>, LedgerError> {
+        BillingArg {
+            closing_day: self.closing_day,
+            payment_day: self.payment_day,
+        }
+        .parse()
+    }
+
+    /// Its 실적 setting, when sent.
+    pub(crate) fn performance(&self) -> Option<PerformanceInput> {
+        self.performance.as_ref().map(|p| PerformanceInput {
+            threshold: p.threshold.0,
+            exclude: p
+                .exclude
+                .iter()
+                .flatten()
+                .map(|n| String::from(n.clone()))
+                .collect(),
+        })
+    }
 }
 
 impl BillingArg {
@@ -44,7 +91,9 @@ impl BillingArg {
 /// An entry's `installments` argument, checked before any work.
 pub(crate) fn installments(count: Option<i64>) -> Result<Option<Installments>, LedgerError> {
     count
-        .map(|n| Installments::new(n).map_err(|e| LedgerError::invalid(Field::Card("installments"), e.message())))
+        .map(|n| {
+            Installments::new(n).map_err(|e| LedgerError::invalid(Field::Card("installments"), e.message()))
+        })
         .transpose()
 }
 
@@ -135,6 +184,22 @@ pub(crate) struct Output {
     remaining: AmountOut,
     /// What the card's 할부 still owes after this bill.
     installments_left: InstallmentsLeftOut,
+    /// The card's 실적 over this usage period (a card with billing.performance).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    performance: Option<PerformanceOut>,
+}
+
+/// A card's 실적 over one usage period.
+#[derive(Debug, Serialize, JsonSchema)]
+struct PerformanceOut {
+    /// Charges less refunds of the period outside the excluded categories; a 할부 purchase counts in full in the period it was made.
+    counted: AmountOut,
+    /// The amount to reach.
+    threshold: AmountOut,
+    /// threshold − counted, "0" once reached.
+    left: AmountOut,
+    /// Spending in the excluded categories (not counted).
+    excluded: AmountOut,
 }
 
 /// What a card's 할부 still owes after a bill.
@@ -205,6 +270,12 @@ impl Operation for CardBill {
             paid_late: b.paid_late.map(Into::into),
             remaining: b.remaining.into(),
             installments_left: b.installments_left.into(),
+            performance: b.performance.map(|p| PerformanceOut {
+                counted: p.counted.into(),
+                threshold: p.threshold.into(),
+                left: p.left.into(),
+                excluded: p.excluded.into(),
+            }),
         })
     }
 }

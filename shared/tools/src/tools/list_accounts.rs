@@ -62,6 +62,9 @@ struct AccountRow {
     /// Whose it is (absent: the household's).
     #[serde(skip_serializing_if = "Option::is_none")]
     owner: Option<String>,
+    /// The savings goal kept in it (set_goal).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    goal: Option<crate::wire::GoalOut>,
     /// A card's billing cycle (update_account).
     #[serde(skip_serializing_if = "Option::is_none")]
     billing: Option<super::card_bill::BillingOut>,
@@ -99,7 +102,7 @@ impl Operation for ListAccounts {
     #[cfg(test)]
     const EXAMPLES: crate::operation::Examples = (
         &["{}", r#"{"vault": "우리집", "includeArchived": true}"#],
-            &[r#"{"includeArchived": "yes"}"#],
+        &[r#"{"includeArchived": "yes"}"#],
     );
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
@@ -123,6 +126,7 @@ impl Operation for ListAccounts {
                     budget: a.budget.map(Into::into),
                     parent: a.parent,
                     owner: a.owner,
+                    goal: a.goal.map(Into::into),
                     billing: a.billing.map(Into::into),
                     installments_left: a.next_bill.as_ref().map(|b| b.installments_left.into()),
                     next_bill: a.next_bill.map(|b| NextBillOut {

@@ -34,6 +34,24 @@ struct UpcomingOut {
     amount: AmountOut,
 }
 
+/// A charge seen month after month that no schedule covers.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct DetectedOut {
+    /// Memo of its latest entry.
+    memo: String,
+    /// Account it is paid from.
+    from: String,
+    /// Its category.
+    to: String,
+    /// Latest amount.
+    amount: AmountOut,
+    /// Day of the month of its latest entry.
+    day: u8,
+    /// Months in a row it came, through the latest.
+    months: u32,
+}
+
 /// Result of `list_recurring`.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -50,6 +68,8 @@ pub(crate) struct Output {
     upcoming: Vec<UpcomingOut>,
     /// Their total.
     upcoming_total: AmountOut,
+    /// Charges seen 3+ months in a row that no schedule covers; set_recurring with these values would.
+    detected: Vec<DetectedOut>,
 }
 
 /// The `list_recurring` tool.
@@ -88,6 +108,18 @@ impl Operation for ListRecurring {
                 })
                 .collect(),
             upcoming_total: list.upcoming_total.into(),
+            detected: list
+                .detected
+                .into_iter()
+                .map(|c| DetectedOut {
+                    memo: c.memo,
+                    from: c.from,
+                    to: c.to,
+                    amount: c.amount.into(),
+                    day: c.day,
+                    months: c.months,
+                })
+                .collect(),
         })
     }
 }

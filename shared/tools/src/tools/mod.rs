@@ -78,6 +78,7 @@ tool_table! {
     upsert_snapshot::UpsertSnapshot,
     delete_snapshot::DeleteSnapshot,
     set_budget::SetBudget,
+    set_goal::SetGoal,
     set_recurring::SetRecurring,
     share_vault::ShareVault,
     join_vault::JoinVault,

@@ -31,7 +31,7 @@ pub(crate) struct Args {
     /// Parent category of the same kind (income/expense); "" clears it.
     parent: Option<NameArg>,
     /// A card's bill cycle; {} clears it.
-    billing: Option<super::card_bill::BillingArg>,
+    billing: Option<super::card_bill::BillingSettingArg>,
     #[schemars(description = text::OWNER)]
     owner: Option<NameArg>,
 }
@@ -80,10 +80,15 @@ pub(crate) struct Output {
 /// What one call asks for, checked before any work.
 enum Change<'a> {
     Rename(&'a str),
-    Archive { force: bool },
+    Archive {
+        force: bool,
+    },
     Restore(Option<&'a str>),
     Parent(&'a str),
-    Billing(Option<dochiya_domain::Billing>),
+    Billing(
+        Option<dochiya_domain::Billing>,
+        Option<dochiya_ledger::api::PerformanceInput>,
+    ),
     Owner(&'a str),
 }
 
@@ -119,7 +124,7 @@ fn change(args: &Args) -> Result<Change<'_>, LedgerError> {
                 "send billing in its own call, without newName, archive or force",
             ));
         }
-        return Ok(Change::Billing(billing.parse()?));
+        return Ok(Change::Billing(billing.parse()?, billing.performance()));
     }
     match (args.archive, new_name, args.force) {
         (Some(true), None, force) => Ok(Change::Archive {
@@ -241,7 +246,9 @@ impl Operation for UpdateAccount {
                 }
             }
             Change::Parent(parent) => {
-                let a = ledger.set_account_parent(who, vault, &args.account, parent).await?;
+                let a = ledger
+                    .set_account_parent(who, vault, &args.account, parent)
+                    .await?;
                 Output {
                     vault: a.vault.into(),
                     changed: a.changed,
@@ -258,8 +265,10 @@ impl Operation for UpdateAccount {
                     scheduled: None,
                 }
             }
-            Change::Billing(billing) => {
-                let a = ledger.set_billing(who, vault, &args.account, billing).await?;
+            Change::Billing(billing, performance) => {
+                let a = ledger
+                    .set_billing_with(who, vault, &args.account, billing, performance.as_ref())
+                    .await?;
                 Output {
                     vault: a.vault.into(),
                     changed: a.changed,

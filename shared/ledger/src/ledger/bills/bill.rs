@@ -31,7 +31,7 @@ pub(in crate::ledger) type Wanted = (AccountId, Billing, YearMonth);
 
 /// What the two reads found, for any number of bills.
 pub(in crate::ledger) struct Reads {
-    txs: Vec<TxRec>,
+    pub(super) txs: Vec<TxRec>,
     open: Vec<OpenPurchase>,
 }
 

@@ -4,6 +4,9 @@
 //! operations on cards are in `cards`; `list_accounts` shows each card's next bill.
 
 pub(super) mod bill;
+mod performance;
+
+pub(super) use performance::performance;
 
 use std::collections::BTreeMap;
 

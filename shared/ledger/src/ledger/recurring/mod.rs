@@ -7,6 +7,8 @@
 //! vault reads it beside its roster check (`roster.rs`), and posts first when it is
 //! due, so an occurrence is visible no later than the first call on or after its date.
 
+mod detect;
+
 use super::codec::{Membership, ScheduleRec, head_next};
 use super::entry::{clean_memo, positive};
 use super::guards::{MEMBERSHIP, SCHEDULE_NEW, SCHEDULE_UNCHANGED, SCHEDULES_COUNTED};
@@ -517,9 +519,13 @@ pub(super) async fn list_recurring(
 ) -> Result<RecurringList, LedgerError> {
     in_vault(ledger, who, vault, |v| async move {
         let m = v.m;
-        let (cat, all) = join2(catalogue(ledger, &m), schedules(ledger, &m)).await;
-        let (cat, all) = (cat?, all?);
         let today = ledger.today_in(&m);
+        let ((cat, all), seen) = join2(
+            join2(catalogue(ledger, &m), schedules(ledger, &m)),
+            detect::seen(ledger, &m, today),
+        )
+        .await;
+        let (cat, all, seen) = (cat?, all?, seen?);
         let month = month.unwrap_or_else(|| today.month());
         let mut upcoming = Vec::new();
         let mut total: i64 = 0;
@@ -548,6 +554,7 @@ pub(super) async fn list_recurring(
             recurring: all.iter().map(|s| view(s, Some(&cat), &m)).collect(),
             upcoming,
             upcoming_total: Money::from_minor(total, m.currency),
+            detected: seen.detected(&cat, &all, m.currency),
         })
     })
     .await

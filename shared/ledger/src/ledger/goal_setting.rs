@@ -1,0 +1,93 @@
+//! `set_goal`: set, change or stop a savings goal on an asset account (decision 061);
+//! how a goal reads is `goals.rs`.
+
+use super::codec::{GOAL_ATTRS, account_live};
+use super::goals::{asked, view};
+use super::guards::{ACCOUNT_LIVE, guard};
+use super::resolve::retrying;
+use super::roster::{commit_failed, in_vault, membership_check};
+use super::today::catalogue_today;
+use super::*;
+use crate::api::Entity;
+use crate::stored::keys;
+use dochiya_store::WriteOp;
+use std::collections::BTreeMap;
+
+pub(super) async fn set_goal(
+    ledger: &Ledger,
+    who: &PersonId,
+    input: GoalInput,
+) -> Result<GoalSet, LedgerError> {
+    let input = &input;
+    retrying(|| {
+        in_vault(ledger, who, input.vault.as_deref(), |v| async move {
+            let m = v.m.clone();
+            let (cat, later) = catalogue_today(ledger, &m).await?;
+            let a = cat.resolve(&input.account, false, &m)?.clone();
+            let saved = later.balance(&a, 0, 0)?.balance;
+            let today = later.today;
+            let (goal, set, remove, created) = if input.remove {
+                let Some(g) = a.goal.clone().filter(|g| {
+                    dochiya_domain::NameKey::of(&g.name) == dochiya_domain::NameKey::of(&input.name)
+                }) else {
+                    return Err(LedgerError::NotFound {
+                        what: Entity::Goal,
+                        name: input.name.clone(),
+                        within: Some(format!("\"{}\"", a.name)),
+                        candidates: a.goal.iter().map(|g| g.name.clone()).collect(),
+                    });
+                };
+                (
+                    g,
+                    BTreeMap::new(),
+                    GOAL_ATTRS.iter().map(|s| s.to_string()).collect(),
+                    false,
+                )
+            } else {
+                let g = asked(input, &a, &cat, today, &m)?;
+                if a.goal.as_ref() == Some(&g) {
+                    return Ok(GoalSet {
+                        vault: m.vault_ref(),
+                        goal: view(&a, &g, saved, today, &m),
+                        created: false,
+                        removed: false,
+                    });
+                }
+                // A goal without `by` now loses the one it had.
+                let remove = if g.by.is_none() {
+                    vec![GOAL_ATTRS[2].to_string()]
+                } else {
+                    vec![]
+                };
+                (g.clone(), g.attrs(), remove, a.goal.is_none())
+            };
+            let ops = vec![
+                membership_check(who, &m),
+                WriteOp::Update {
+                    key: keys::account(m.vault_id, a.account_id),
+                    set,
+                    add: BTreeMap::new(),
+                    remove,
+                    guard: guard(ACCOUNT_LIVE, account_live()),
+                },
+            ];
+            match v.commit(ledger, who, ops).await {
+                Ok(()) => Ok(GoalSet {
+                    vault: m.vault_ref(),
+                    goal: view(&a, &goal, saved, today, &m),
+                    created,
+                    removed: input.remove,
+                }),
+                Err(e) => Err(commit_failed(&m, e)),
+            }
+        })
+    })
+    .await
+}
+
+impl Ledger {
+    /// Set a savings goal on an asset account (the same again changes nothing), or stop it.
+    pub async fn set_goal(&self, who: &PersonId, input: GoalInput) -> Result<GoalSet, LedgerError> {
+        set_goal(self, who, input).await
+    }
+}
