@@ -139,7 +139,8 @@ fn import_statement(args: &PromptArguments) -> Result<String, String> {
              2. 명세서를 붙여 달라고 하세요. 한 줄마다 from은 결제한 카드·통장, to는 지출 항목(예: 식비), amount는 원 단위 숫자 문자열, date는 YYYY-MM-DD, 승인번호는 externalRef. 할부 줄은 이번 회차 금액으로, memo에 \"할부 2/3\"처럼 회차를 남기세요(새 할부 구매는 installments에 개월 수, 결제일이 있는 카드만). 여러 항목에 나눈 영수증은 lines로 한 줄에. 정기 지출(list_recurring)은 이미 자동 기록되니 중복으로 나옵니다.\n\
              3. record_transactions를 dryRun: true로 불러 문제와 중복(duplicate)을 보여 주세요. 가계부에 나눠 기록한 결제(split)나 이미 있는 할부 구매의 회차(installment)도 duplicate로 나오고 다시 기록되지 않아요.\n\
              4. 확인을 받은 뒤 같은 idempotencyKey로 dryRun 없이 다시 부르세요.\n\
-             5. duplicate와 error 줄을 설명하고, 명세서의 잔액을 upsert_snapshot으로 기록한 뒤 reconcile로 맞는지 보여 주세요."
+             5. duplicate와 error 줄을 설명하고, 명세서의 잔액을 upsert_snapshot으로 기록한 뒤 reconcile로 맞는지 보여 주세요.\n\
+             6. list_recurring의 detected에 매달 반복되는 결제(구독료 등)가 있으면 set_recurring으로 자동 기록할지 물어보세요."
         )
     } else {
         let of = account.map_or(String::new(), |a| format!(" ({a})"));
@@ -149,7 +150,8 @@ fn import_statement(args: &PromptArguments) -> Result<String, String> {
              2. Ask for the statement to be pasted. For each line: from is the card or bank account that paid, to the spending account (e.g. 식비), amount a decimal string in the vault currency, date YYYY-MM-DD, the approval number as externalRef. A 할부 line: this part's amount, and keep the part in the memo (\"할부 2/3\"); a new installment purchase takes installments (its months; cards with billing only). A receipt split across categories is one entry with lines. Recurring entries (list_recurring) post themselves and come back as duplicates.\n\
              3. Call record_transactions with dryRun: true and show the problems and duplicates. A payment the book holds as a split entry (split), or a part of an installment purchase already in the book (installment), comes back duplicate and is not recorded again.\n\
              4. Once confirmed, call it again with the same idempotencyKey and without dryRun.\n\
-             5. Explain any duplicate or error lines, record the statement's closing balance with upsert_snapshot, then show reconcile."
+             5. Explain any duplicate or error lines, record the statement's closing balance with upsert_snapshot, then show reconcile.\n\
+             6. If list_recurring shows charges under detected (subscriptions paid every month), offer to set them up with set_recurring."
         )
     })
 }
@@ -159,16 +161,16 @@ fn start_household(args: &PromptArguments) -> Result<String, String> {
         "새 가계부를 시작해요.\n\
          1. list_vaults: 이미 있는 금고가 있는지 보세요. 없으면 create_vault (예: 이름 \"우리집\", 통화 KRW).\n\
          2. 쓰는 통장과 현금(asset), 카드(liability, 지금 갚을 금액을 openingBalance로, 결제일과 이용기간 마감일을 billing으로), 수입(income, 예: 월급), 지출 항목(expense, 예: 식비, 교통비, 주거비, 통신비; 원하면 parent로 대분류 아래)을 물어보고 create_account로 만드세요.\n\
-         3. 원하면 set_budget으로 항목별 한 달 예산을, set_recurring으로 월세·통신비 같은 정기 지출을 정하세요.\n\
-         4. 함께 쓸 가족이 있으면 share_vault로 초대 코드를 만들어 전해 주세요 (상대는 join_vault).\n\
+         3. 원하면 set_budget으로 항목별 한 달 예산을, set_recurring으로 월세·통신비 같은 정기 지출을, set_goal로 적금·여행통장 같은 저축 목표(목표 금액과 날짜)를 정하세요. 카드 실적이 있으면 update_account의 billing.performance로 기준 금액과 빠지는 항목(관리비, 세금)을 알려 두세요.\n\
+         4. 함께 쓸 가족이 있으면 share_vault로 초대 코드를 만들어 전해 주세요 (상대는 join_vault). 각자의 통장·카드·용돈 항목은 owner로 그 사람의 것으로 두고, 분담 비율이 다르면 update_vault의 shares로 (예: 6:4); 정산은 settle_up.\n\
          5. 첫 지출 하나를 record_transaction으로 기록하고 list_accounts로 잔액을 보여 주세요."
             .to_owned()
     } else {
         "Start a new household book.\n\
          1. list_vaults: is there a vault already? If not, create_vault (e.g. name \"우리집\", currency KRW).\n\
          2. Ask which bank accounts and cash (asset), cards (liability, with what is owed now as openingBalance and its closing and payment days as billing), income (e.g. salary) and spending categories (expense, e.g. food, transport, housing, phone; under a parent category if they like) they use, and create each with create_account.\n\
-         3. If they want, set a monthly budget per category with set_budget, and fixed costs such as rent and phone with set_recurring.\n\
-         4. If someone keeps the book with them, make an invite code with share_vault for them to use in join_vault.\n\
+         3. If they want, set a monthly budget per category with set_budget, fixed costs such as rent and phone with set_recurring, and savings goals (a target and a date on a savings account) with set_goal. A card with a 실적 threshold: update_account billing.performance with the amount and the categories that do not count.\n\
+         4. If someone keeps the book with them, make an invite code with share_vault for them to use in join_vault. Each person's own accounts, cards and personal categories take owner; unequal shares (e.g. 6:4) go in update_vault shares; settle_up says who owes whom.\n\
          5. Record one first expense with record_transaction and show the balances with list_accounts."
             .to_owned()
     })
