@@ -124,6 +124,7 @@ impl Canon<'_> {
             "recordedBy": recorded_by,
             "installments": t.get("installments").map_or(Value::Null, |i| i["count"].clone()),
             "operation": t.get("operationId").map_or(Value::Null, |v| self.id(v)),
+            "for": t.get("for").cloned().unwrap_or(Value::Null),
         })
     }
 
@@ -176,6 +177,7 @@ impl Canon<'_> {
                         "name": a["name"], "kind": a["kind"], "archived": a["archived"],
                         "parent": a.get("parent").cloned().unwrap_or(Value::Null),
                         "billing": a.get("billing").map_or(Value::Null, billing),
+                        "owner": a.get("owner").cloned().unwrap_or(Value::Null),
                     },
                     "changed": r["changed"],
                     "balance": r.get("balance").map_or(Value::Null, |s| self.amount(s)),
@@ -191,6 +193,12 @@ impl Canon<'_> {
                 "created": r["created"], "changed": r["changed"], "removed": r["removed"],
             }),
             "join_vault" => json!({"role": r["role"], "members": members(&r["members"])}),
+            "update_vault" => json!({
+                "name": r["name"],
+                "shares": r["shares"].as_array().into_iter().flatten()
+                    .map(|s| json!([s["member"], s["weight"]])).collect::<Vec<_>>(),
+                "changed": r["changed"],
+            }),
             _ => r.clone(),
         }
     }
@@ -295,6 +303,7 @@ fn path_is_map(path: &str) -> bool {
         "/transactions",
         "/sums",
         "/scheduled",
+        "/members",
     ]
     .iter()
     .any(|p| path.ends_with(p))

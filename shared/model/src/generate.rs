@@ -10,7 +10,10 @@ use crate::book::setup::Starting;
 use crate::book::{Billing, Book, Kind, Setup};
 use crate::calendar;
 use crate::money::Currency;
-use crate::step::{AccountChange, DateArg, EditSpec, EntrySpec, RecurringAction, RecurringSpec, Step, Tick};
+use crate::step::{
+    AccountChange, DateArg, EditSpec, EntrySpec, For, Owner, RecurringAction, RecurringSpec, ShareArg, Step,
+    Tick,
+};
 
 /// Cards' cycles households have (docs/tools.md, "Card bills"), and one odd one.
 const CYCLES: [(u8, u8); 4] = [(31, 14), (18, 1), (11, 24), (30, 5)];
@@ -26,8 +29,14 @@ pub fn setup() -> BoxedStrategy<Setup> {
         any::<bool>(),
         prop::option::weighted(0.8, select(CYCLES.to_vec())),
         prop::option::weighted(0.5, select(CYCLES.to_vec())),
+        // Whose the accounts are (by starting index and person): a bank, cash and a card
+        // each, a salary, a category of one's own.
+        prop_oneof![
+            1 => Just(Vec::new()),
+            2 => prop::sample::subsequence(vec![(0, 0), (1, 1), (2, 0), (3, 1), (4, 0), (7, 1), (8, 2)], 1..=4),
+        ],
     )
-        .prop_map(|(korean, start, members, second_owner, card1, card2)| {
+        .prop_map(|(korean, start, members, second_owner, card1, card2, owners)| {
             let bill = |c: Option<(u8, u8)>| c.map(|(closing, payment)| Billing { closing, payment });
             let (currency, zone, vault) = if korean {
                 (Currency::KRW, "Asia/Seoul", "우리집")
@@ -62,6 +71,7 @@ pub fn setup() -> BoxedStrategy<Setup> {
                     acct(8, Kind::Expense, None, None, None),
                     acct(9, Kind::Expense, None, None, None),
                 ],
+                owners,
             }
         })
         .boxed()
@@ -190,6 +200,7 @@ pub fn step(book: &Book) -> BoxedStrategy<Step> {
     add(4, budget(book));
     add(4, recurring(book));
     add(3, sharing(book));
+    add(4, household(book));
     Union::new_weighted(arms).boxed()
 }
 
@@ -225,7 +236,27 @@ fn simple(from: usize, to: usize, x: i64, date: DateArg, memo: String, tags: Vec
         tags,
         installments: None,
         external_ref: None,
+        for_whom: None,
     }
+}
+
+/// A person named in an argument: a member mostly, anyone now and then (refused unless
+/// a member).
+fn person(book: &Book) -> BoxedStrategy<usize> {
+    let members: Vec<usize> = (0..book.people.len()).filter(|&p| book.is_member(p)).collect();
+    prop_oneof![6 => select(members), 1 => 0..book.people.len()].boxed()
+}
+
+/// A `for`: a person (a member mostly; anyone: refused unless a member), everyone,
+/// `""`, a stranger (refused).
+fn for_whom(book: &Book) -> BoxedStrategy<For> {
+    prop_oneof![
+        5 => person(book).prop_map(For::Person),
+        3 => Just(For::Shared),
+        1 => Just(For::Clear),
+        1 => Just(For::Stranger),
+    ]
+    .boxed()
 }
 
 fn record_step(who: usize, entry: EntrySpec, allow_duplicate: bool, dry_run: bool) -> Step {
@@ -267,10 +298,13 @@ fn record(book: &Book) -> BoxedStrategy<Step> {
         tags(),
         prop::bool::weighted(0.1),
         prop::bool::weighted(0.05),
+        prop::option::weighted(0.15, for_whom(book)),
     )
         .prop_filter("two accounts", |(_, (f, t), ..)| f != t)
-        .prop_map(|(who, (from, to), x, date, memo, tags, dup, dry)| {
-            record_step(who, simple(from, to, x, date, memo, tags), dup, dry)
+        .prop_map(|(who, (from, to), x, date, memo, tags, dup, dry, whose)| {
+            let mut entry = simple(from, to, x, date, memo, tags);
+            entry.for_whom = whose;
+            record_step(who, entry, dup, dry)
         })
         .boxed()
 }
@@ -294,8 +328,9 @@ fn split(book: &Book) -> Option<BoxedStrategy<Step>> {
             date(),
             memo(),
             tags(),
+            prop::option::weighted(0.15, for_whom(book)),
         )
-            .prop_map(|(who, from, to, xs, date, memo, tags)| {
+            .prop_map(|(who, from, to, xs, date, memo, tags, whose)| {
                 let to: Vec<(usize, i64)> = to.into_iter().zip(xs).collect();
                 let total = to.iter().map(|l| l.1).sum();
                 let entry = EntrySpec {
@@ -307,6 +342,7 @@ fn split(book: &Book) -> Option<BoxedStrategy<Step>> {
                     tags,
                     installments: None,
                     external_ref: None,
+                    for_whom: whose,
                 };
                 record_step(who, entry, false, false)
             })
@@ -365,6 +401,7 @@ fn repeat_entry(book: &Book) -> Option<BoxedStrategy<Step>> {
                 tags: Vec::new(),
                 installments: None,
                 external_ref: None,
+                for_whom: None,
             }
         })
         .collect();
@@ -456,10 +493,12 @@ fn statement(book: &Book) -> Option<BoxedStrategy<Step>> {
         -10_i64..=0,
         memo(),
         prop::option::weighted(0.5, 0_u32..1_000_000),
+        prop::option::weighted(0.1, for_whom(book)),
     )
-        .prop_map(|(from, to, x, d, memo, r)| {
+        .prop_map(|(from, to, x, d, memo, r, whose)| {
             let mut line = simple(from, to, x, DateArg::Offset(d), memo, Vec::new());
             line.external_ref = r.map(|r| format!("A{r:06}"));
+            line.for_whom = whose;
             line
         })
         .boxed();
@@ -571,6 +610,15 @@ fn edit(book: &Book) -> Option<BoxedStrategy<Step>> {
             tags()
                 .prop_map(|t| EditSpec {
                     tags: Some(t),
+                    ..EditSpec::default()
+                })
+                .boxed(),
+        ),
+        (
+            2,
+            for_whom(book)
+                .prop_map(|f| EditSpec {
+                    for_whom: Some(f),
                     ..EditSpec::default()
                 })
                 .boxed(),
@@ -689,8 +737,9 @@ fn create_account(book: &Book) -> Option<BoxedStrategy<Step>> {
             prop::option::weighted(0.3, (amount(book), -20_i64..=3)),
             prop::option::weighted(0.3, select(tops)),
             prop::option::weighted(0.5, select(CYCLES.to_vec())),
+            prop::option::weighted(0.3, owner(book)),
         )
-            .prop_map(|(who, name, kind, opening, parent, cycle)| {
+            .prop_map(|(who, name, kind, opening, parent, cycle, owner)| {
                 let opening = opening.filter(|_| matches!(kind, Kind::Asset | Kind::Liability));
                 let parent = parent.filter(|_| kind == Kind::Expense);
                 let billing = cycle
@@ -703,10 +752,74 @@ fn create_account(book: &Book) -> Option<BoxedStrategy<Step>> {
                     opening,
                     parent,
                     billing,
+                    owner,
                 }
             })
             .boxed(),
     )
+}
+
+/// An `owner`: a person (refused unless a member), `""`, a stranger (refused).
+fn owner(book: &Book) -> BoxedStrategy<Owner> {
+    prop_oneof![
+        6 => person(book).prop_map(Owner::Person),
+        2 => Just(Owner::Nobody),
+        1 => Just(Owner::Stranger),
+    ]
+    .boxed()
+}
+
+/// Issue 53's settings: the members' shares (refusals too), the vault renamed (the
+/// caller's name for it), an account made someone's own or the household's again.
+fn household(book: &Book) -> Option<BoxedStrategy<Step>> {
+    let weight = prop_oneof![
+        14 => select(vec![0_i64, 1, 1, 2, 3, 4, 6]),
+        1 => Just(-1_i64),
+    ];
+    let share = (
+        prop_oneof![16 => person(book).prop_map(Some), 1 => Just(None)],
+        prop::bool::weighted(0.03),
+        weight,
+    )
+        .prop_map(|(who, spaced, weight)| ShareArg { who, spaced, weight });
+    let shares = prop_oneof![
+        16 => prop::collection::vec(share, 1..=2).prop_map(Some),
+        1 => Just(Some(Vec::new())),
+    ];
+    let vault_names = if book.setup.korean() {
+        vec!["우리집", "우리 가족", "하은네 가계부"]
+    } else {
+        vec!["Home", "home", "Our Home"]
+    };
+    let rename = (
+        select(vault_names).prop_map(|n| Some(n.to_owned())),
+        prop_oneof![6 => Just(None), 1 => shares.clone()],
+    );
+    let accounts: Vec<usize> = (0..book.accounts.len())
+        .filter(|&a| Some(a) != book.equity)
+        .collect();
+    let set_shares = (who(book), shares).prop_map(|(who, shares)| Step::UpdateVault {
+        who,
+        new_name: None,
+        shares,
+    });
+    let renamed = (who(book), rename).prop_map(|(who, (new_name, shares))| Step::UpdateVault {
+        who,
+        new_name,
+        shares,
+    });
+    let nothing = who(book).prop_map(|who| Step::UpdateVault {
+        who,
+        new_name: None,
+        shares: None,
+    });
+    let owned =
+        (who(book), select(accounts), owner(book)).prop_map(|(who, account, o)| Step::UpdateAccount {
+            who,
+            account,
+            change: AccountChange::Owner(o),
+        });
+    Some(prop_oneof![4 => set_shares, 2 => renamed, 1 => nothing, 4 => owned].boxed())
 }
 
 fn update_account(book: &Book) -> Option<BoxedStrategy<Step>> {

@@ -11,7 +11,29 @@ use crate::compare::{Canon, Ids, differences, substitute};
 use crate::sut::{Answer, Backend, Sut};
 
 /// How many writes each tool answered, and how many of them were refusals, this process.
-static TALLY: Mutex<BTreeMap<&'static str, (u64, u64)>> = Mutex::new(BTreeMap::new());
+static TALLY: Mutex<BTreeMap<String, (u64, u64)>> = Mutex::new(BTreeMap::new());
+
+/// What a write is counted as: its tool, and the tool with the argument that makes it
+/// one of issue 53's (an `owner`, a `for`, `shares` or `newName`).
+fn counted_as(tool: &str, args: &Value) -> Vec<String> {
+    let has = |k: &str| args.get(k).is_some();
+    let mut out = vec![tool.to_owned()];
+    let also = match tool {
+        "create_account" | "update_account" if has("owner") => vec!["owner"],
+        "record_transaction" | "edit_transaction" if has("for") => vec!["for"],
+        "record_transactions"
+            if args["entries"]
+                .as_array()
+                .is_some_and(|e| e.iter().any(|x| x.get("for").is_some())) =>
+        {
+            vec!["for"]
+        }
+        "update_vault" => ["shares", "newName"].into_iter().filter(|k| has(k)).collect(),
+        _ => vec![],
+    };
+    out.extend(also.into_iter().map(|k| format!("{tool}[{k}]")));
+    out
+}
 
 /// The writes made so far, per tool: `tool ok/refused`, for a run's summary.
 pub fn tally() -> String {
@@ -82,10 +104,12 @@ impl Live {
         let what = format!("p{} {} {}", call.who, call.tool, call.args);
         {
             let mut tally = TALLY.lock().unwrap_or_else(|e| e.into_inner());
-            let slot = tally.entry(call.tool).or_default();
-            match answer {
-                Answer::Ok(_) => slot.0 += 1,
-                Answer::Refused(_) => slot.1 += 1,
+            for key in counted_as(call.tool, &call.args) {
+                let slot = tally.entry(key).or_default();
+                match answer {
+                    Answer::Ok(_) => slot.0 += 1,
+                    Answer::Refused(_) => slot.1 += 1,
+                }
             }
         }
         match (&call.expect, answer) {
@@ -179,12 +203,17 @@ impl std::fmt::Debug for Live {
     }
 }
 
-/// `value` without the `account` names of objects that carry an `accountId`.
+/// `value` without the `account` names of objects that carry an `accountId`, and the
+/// vault's `name` beside its `vaultId`.
 fn without_names(value: &mut Value) {
     match value {
         Value::Object(map) => {
             if map.contains_key("accountId") {
                 map.remove("account");
+            }
+            // The vault as its caller names it now (renamed since with update_vault).
+            if map.contains_key("vaultId") {
+                map.remove("name");
             }
             map.values_mut().for_each(without_names);
         }

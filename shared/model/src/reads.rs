@@ -41,6 +41,7 @@ pub fn check(live: &mut Live, book: &Book) {
     net_worth(live, book);
     export(live, book);
     vaults(live, book);
+    settle(live, book);
 }
 
 /// `list_transactions` with voided entries, every page: first learns the ids of
@@ -202,6 +203,7 @@ fn accounts(live: &mut Live, book: &Book) {
                         "budget": a.get("budget").map_or(Value::Null, |b| c.amount(b)),
                         "nextBill": next,
                         "installmentsLeft": left,
+                        "owner": a.get("owner").cloned().unwrap_or(Value::Null),
                     }),
                 );
             }
@@ -214,7 +216,7 @@ fn accounts(live: &mut Live, book: &Book) {
 fn spending_answer(c: &Canon<'_>, r: &Value) -> Value {
     let mut rows = Map::new();
     for row in r["rows"].as_array().into_iter().flatten() {
-        let key = ["tag", "month", "account"]
+        let key = ["tag", "month", "account", "member"]
             .iter()
             .find_map(|k| row.get(*k).and_then(Value::as_str))
             .unwrap_or("?");
@@ -247,6 +249,72 @@ fn spending(live: &mut Live, book: &Book) {
         }
         let expected = book.spending_view(kind, from, to, by, tag);
         compare(live, book, "spending_report", args, expected, spending_answer);
+    }
+    // By member: each one's own plus their share of the household's, month by month.
+    for (kind, from) in [(Kind::Expense, first), (Kind::Income, earlier)] {
+        let args = json!({"from": text(from), "to": text(last), "by": "member", "kind": kind.name()});
+        let expected = book.member_spending_view(kind, from, last);
+        compare(live, book, "spending_report", args, expected, spending_answer);
+    }
+}
+
+/// `settle_up` over the whole history (its defaults: the first entry's date through
+/// today) and over this month (as `YYYY-MM`, through its last day).
+fn settle(live: &mut Live, book: &Book) {
+    let m = book.this_month();
+    let month = json!(calendar::month_text(m));
+    let current: Vec<String> = book
+        .current_members()
+        .into_iter()
+        .map(|p| book.people[p].name.clone())
+        .collect();
+    for (args, from, to) in [
+        (json!({}), None, None),
+        (
+            json!({"from": month, "to": month}),
+            Some(calendar::first_day(m)),
+            Some(calendar::last_day(m)),
+        ),
+    ] {
+        let expected = book.settle_view(from, to);
+        compare(live, book, "settle_up", args, expected, |c, r| {
+            let mut members = Map::new();
+            let mut nets = Vec::new();
+            let mut order: Vec<String> = Vec::new();
+            for x in r["members"].as_array().into_iter().flatten() {
+                let name = x["name"].as_str().unwrap_or("?").to_owned();
+                let net = c.amount(&x["net"]);
+                members.insert(
+                    name.clone(),
+                    json!([c.amount(&x["putIn"]), c.amount(&x["share"]), net]),
+                );
+                nets.push((name.clone(), i128::from(net.as_i64().unwrap_or(i64::MAX))));
+                order.push(name);
+            }
+            // The members now in their order, then former members (compared by name).
+            let split = order.iter().take_while(|n| current.contains(n)).count();
+            order[split..].sort();
+            let transfers: Vec<(String, String, i128)> = r["transfers"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|t| {
+                    (
+                        t["from"].as_str().unwrap_or("?").to_owned(),
+                        t["to"].as_str().unwrap_or("?").to_owned(),
+                        i128::from(c.amount(&t["amount"]).as_i64().unwrap_or(0)),
+                    )
+                })
+                .collect();
+            json!({
+                "from": r["from"],
+                "to": r["to"],
+                "members": members,
+                "order": order,
+                "transfers": transfers.iter().map(|(f, t, x)| json!([f, t, i64::try_from(*x).unwrap_or(0)])).collect::<Vec<_>>(),
+                "check": crate::book::transfers_check(&nets, &transfers),
+            })
+        });
     }
 }
 

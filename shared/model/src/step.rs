@@ -22,6 +22,41 @@ pub enum DateArg {
     At(Date),
 }
 
+/// A `for` as sent: whose spending an entry was.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum For {
+    /// This person's name (refused unless they are a member).
+    Person(usize),
+    /// `"shared"`.
+    Shared,
+    /// `""`: by its categories again (on a new entry: as if left out).
+    Clear,
+    /// A name nobody in the vault has.
+    Stranger,
+}
+
+/// An `owner` as sent to `create_account` or `update_account`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Owner {
+    /// This person's name (refused unless they are a member).
+    Person(usize),
+    /// `""`: the household's.
+    Nobody,
+    /// A name nobody in the vault has.
+    Stranger,
+}
+
+/// One weight of `update_vault`'s `shares`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ShareArg {
+    /// Whose name (None: a name nobody in the vault has).
+    pub who: Option<usize>,
+    /// The name with a trailing space (the same member, named again when both are sent).
+    pub spaced: bool,
+    /// The weight.
+    pub weight: i64,
+}
+
 /// An entry as sent: simple or split, and its options.
 #[derive(Clone, PartialEq)]
 pub struct EntrySpec {
@@ -41,6 +76,8 @@ pub struct EntrySpec {
     pub installments: Option<u8>,
     /// The statement line's own id.
     pub external_ref: Option<String>,
+    /// `for`.
+    pub for_whom: Option<For>,
 }
 
 /// Lines of an entry: `from` then `to`, each account and amount.
@@ -63,6 +100,8 @@ pub struct EditSpec {
     pub lines: Option<Lines>,
     /// Tags anew.
     pub tags: Option<Vec<String>>,
+    /// `for` anew.
+    pub for_whom: Option<For>,
 }
 
 /// A change to an account.
@@ -78,6 +117,8 @@ pub enum AccountChange {
     Parent(Option<usize>),
     /// `billing` (None: `{}`, cleared).
     Billing(Option<Billing>),
+    /// `owner`, in a call of its own.
+    Owner(Owner),
 }
 
 /// A recurring schedule's settings as sent.
@@ -202,6 +243,8 @@ pub enum Step {
         parent: Option<usize>,
         /// `billing`.
         billing: Option<Billing>,
+        /// `owner`.
+        owner: Option<Owner>,
     },
     /// `update_account`.
     UpdateAccount {
@@ -235,6 +278,15 @@ pub enum Step {
         name: String,
         /// What.
         action: RecurringAction,
+    },
+    /// `update_vault`: a rename, shares, both (or neither: refused).
+    UpdateVault {
+        /// Who.
+        who: usize,
+        /// `newName`.
+        new_name: Option<String>,
+        /// `shares`, in the order sent.
+        shares: Option<Vec<ShareArg>>,
     },
     /// `share_vault`.
     Share {
@@ -312,6 +364,9 @@ impl fmt::Debug for EntrySpec {
         if let Some(r) = &self.external_ref {
             write!(f, " ref {r}")?;
         }
+        if let Some(w) = self.for_whom {
+            write!(f, " for {w:?}")?;
+        }
         Ok(())
     }
 }
@@ -339,6 +394,9 @@ impl fmt::Debug for EditSpec {
         }
         if let Some(t) = &self.tags {
             parts.push(format!("tags {t:?}"));
+        }
+        if let Some(w) = self.for_whom {
+            parts.push(format!("for {w:?}"));
         }
         write!(f, "{}", parts.join(", "))
     }
@@ -423,8 +481,12 @@ impl Step {
                 opening,
                 parent,
                 billing,
+                owner,
             } => {
                 write!(f, "p{who} create {} {name:?}", kind.name())?;
+                if let Some(o) = owner {
+                    write!(f, " owner {o:?}")?;
+                }
                 if let Some((x, d)) = opening {
                     write!(f, " opening {x} on today{d:+}d")?;
                 }
@@ -444,6 +506,7 @@ impl Step {
                     AccountChange::Unarchive(n) => write!(f, "bring back as {n:?}"),
                     AccountChange::Parent(p) => write!(f, "parent {p:?}"),
                     AccountChange::Billing(b) => write!(f, "billing {:?}", b.map(|b| (b.closing, b.payment))),
+                    AccountChange::Owner(o) => write!(f, "owner {o:?}"),
                 }
             }
             Step::SetBudget {
@@ -464,6 +527,28 @@ impl Step {
                     RecurringAction::Change(s) => write!(f, "change {}", recurring(s)),
                     RecurringAction::Remove => write!(f, "remove"),
                 }
+            }
+            Step::UpdateVault {
+                who,
+                new_name,
+                shares,
+            } => {
+                write!(f, "p{who} updates the vault:")?;
+                if let Some(n) = new_name {
+                    write!(f, " rename to {n:?}")?;
+                }
+                if let Some(s) = shares {
+                    let s: Vec<String> = s
+                        .iter()
+                        .map(|x| {
+                            let name = x.who.map_or("stranger".to_owned(), |p| format!("p{p}"));
+                            let space = if x.spaced { " (spaced)" } else { "" };
+                            format!("{name}{space}={}", x.weight)
+                        })
+                        .collect();
+                    write!(f, " shares {{{}}}", s.join(", "))?;
+                }
+                Ok(())
             }
             Step::Share { who, owner } => write!(f, "p{who} shares (owner code {owner})"),
             Step::Join { who, invite } => write!(f, "p{who} joins with invite {invite}"),

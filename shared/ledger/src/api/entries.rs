@@ -116,6 +116,8 @@ pub struct AccountInfo {
     pub owner: Option<String>,
     /// The savings goal kept in it, and how far it is.
     pub goal: Option<super::GoalView>,
+    /// Words that categorize into it, set ones first, then learned ones.
+    pub match_words: Vec<super::WordOf>,
 }
 
 /// A card's next bill in `list_accounts`.
@@ -530,6 +532,8 @@ pub struct BatchRecorded {
     pub dry_run: bool,
     /// The batch's operation (`undo` takes back every entry it recorded); `None` on a dry run.
     pub operation_id: Option<OperationId>,
+    /// Per entry, in input order: how it was categorized when its `to` was left out.
+    pub categorized: Vec<Option<super::CategorizedBy>>,
 }
 
 /// Result of `record_transaction` and `record_split_transaction`.
@@ -553,6 +557,8 @@ pub struct Recorded {
     pub note: Option<DirectionNote>,
     /// The operation that recorded it; `None` on a dry run.
     pub operation_id: Option<OperationId>,
+    /// How it was categorized, when `to` was left out.
+    pub categorized_by: Option<super::CategorizedBy>,
 }
 
 /// An entry whose direction is unusual: how it reads, between which accounts.

@@ -96,3 +96,40 @@ pub struct DetectedCharge {
     /// How many months in a row it came, through the latest.
     pub months: u32,
 }
+
+/// One word of an account's (`list_accounts` `match`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WordOf {
+    /// The word.
+    pub word: String,
+    /// Learned from the entries (else set with `update_account`).
+    pub learned: bool,
+}
+
+/// Result of `update_account` with `match`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WordsSet {
+    /// The vault.
+    pub vault: VaultRef,
+    /// The account's id.
+    pub account_id: dochiya_domain::AccountId,
+    /// Its name.
+    pub name: String,
+    /// Its kind.
+    pub kind: dochiya_domain::AccountKind,
+    /// Its words now, set ones first.
+    pub words: Vec<WordOf>,
+    /// False when nothing differed.
+    pub changed: bool,
+}
+
+/// How an entry sent without `to` was categorized.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CategorizedBy {
+    /// The word that matched (a set word the memo contains, or its learned first word).
+    pub word: String,
+    /// The category chosen.
+    pub account: String,
+    /// The word was learned (else set).
+    pub learned: bool,
+}

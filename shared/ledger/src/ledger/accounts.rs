@@ -40,8 +40,13 @@ pub(super) async fn list_accounts(
         // today; later entries apart).
         let today = ledger.today_in(&m);
         let month = today.month();
-        let (cat, later) = join2(catalogue(ledger, &m), super::nets::later_than(ledger, &m, today)).await;
+        let ((cat, later), words) = join2(
+            join2(catalogue(ledger, &m), super::nets::later_than(ledger, &m, today)),
+            super::words::word_items(ledger, &m),
+        )
+        .await;
         let cat = cat?;
+        let mut learned = super::words::learned_words(&words?, &cat)?;
         let settings = match budget_settings::settings_from_heads(&cat) {
             Some(settings) => settings,
             // An account item from before the heads: the settings decide (one more round).
@@ -64,6 +69,19 @@ pub(super) async fn list_accounts(
                 .as_ref()
                 .filter(|_| !a.archived)
                 .map(|g| super::goals::view(a, g, info.balance.minor(), today, &m));
+            let set = a.match_words.iter().map(|w| WordOf {
+                word: w.clone(),
+                learned: false,
+            });
+            let taught = learned
+                .remove(&a.account_id)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|w| WordOf {
+                    word: w,
+                    learned: true,
+                });
+            info.match_words = set.chain(taught).collect();
         }
         Ok(list)
     })
@@ -119,6 +137,7 @@ fn list_of(
                 next_bill: bills.get(&a.account_id).cloned(),
                 owner: None,
                 goal: None,
+                match_words: Vec::new(),
             })
         })
         .collect::<Result<Vec<_>, LedgerError>>()?;
@@ -241,6 +260,7 @@ async fn attempt_create(
         owner,
         goal: None,
         performance: None,
+        match_words: Vec::new(),
     };
     let mut ops = vec![membership_check(who, &m)];
     ops.extend(parent.map(|p| super::groups::attach_op(&m, p)));
@@ -400,6 +420,7 @@ fn opening_entry(
                 owner: None,
                 goal: None,
                 performance: None,
+                match_words: Vec::new(),
             },
             true,
         ),

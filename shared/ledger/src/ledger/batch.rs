@@ -98,6 +98,8 @@ fn batch_print(input: &NewBatch) -> String {
 /// One entry made ready for a vault: its split form, cleaned memo and reference, its key.
 struct Prepared {
     split: NewSplit,
+    /// Its `to` was left out and chosen by the memo's words.
+    categorized: bool,
     memo: String,
     external_ref: Option<String>,
     key: IdempotencyKey,
@@ -150,10 +152,57 @@ fn prepare(
     check_lines(ledger, &split)?;
     Ok(Prepared {
         split,
+        categorized: false,
         memo,
         external_ref,
         key: key.for_entry(index),
     })
+}
+
+/// The entries whose `to` was left out, categorized by their memos' words in one read
+/// round: each gets its category, or its own error; per entry, how it was chosen.
+async fn categorize_left_out(
+    ledger: &Ledger,
+    m: &Membership,
+    ready: &mut [Option<Prepared>],
+    failed: &mut [Option<LedgerError>],
+) -> Result<Vec<Option<CategorizedBy>>, LedgerError> {
+    let mut out = vec![None; ready.len()];
+    let wanted: Vec<usize> = (0..ready.len())
+        .filter(|i| {
+            ready[*i]
+                .as_ref()
+                .is_some_and(|p| super::words::left_out(&p.split))
+        })
+        .collect();
+    if wanted.is_empty() {
+        return Ok(out);
+    }
+    let memos: Vec<&str> = wanted
+        .iter()
+        .filter_map(|i| ready[*i].as_ref().map(|p| p.memo.as_str()))
+        .collect();
+    let (_, chosen) = super::words::categorize(ledger, m, &memos).await?;
+    for (i, c) in wanted.into_iter().zip(chosen) {
+        match c {
+            Ok(c) => {
+                if let Some(p) = ready[i].as_mut() {
+                    p.split.to[0].account.clone_from(&c.account.name);
+                    p.categorized = true;
+                }
+                out[i] = Some(CategorizedBy {
+                    word: c.word,
+                    account: c.account.name,
+                    learned: c.learned,
+                });
+            }
+            Err(e) => {
+                ready[i] = None;
+                failed[i] = Some(e);
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The amount text an amount's refusal quotes first (`"¥1,200" has …` → `¥1,200`).
@@ -278,12 +327,13 @@ async fn attempt(
 ) -> Result<BatchRecorded, LedgerError> {
     let m = v.m.clone();
     let now = ledger.clock.now();
-    let (ready, failed): (Vec<Option<Prepared>>, Vec<Option<LedgerError>>) = (0..input.entries.len())
+    let (mut ready, mut failed): (Vec<Option<Prepared>>, Vec<Option<LedgerError>>) = (0..input.entries.len())
         .map(|i| match prepare(ledger, input, key, i, m.currency) {
             Ok(p) => (Some(p), None),
             Err(e) => (None, Some(e)),
         })
         .unzip();
+    let categorized = categorize_left_out(ledger, &m, &mut ready, &mut failed).await?;
     let entries: Vec<Result<Entry<'_>, LedgerError>> = ready
         .iter()
         .zip(failed)
@@ -301,6 +351,7 @@ async fn attempt(
             .map(|mut e| {
                 // The record answers for the whole batch: a retry with other entries is refused.
                 e.print_prefix = print.to_string();
+                e.categorized = p.categorized;
                 e
             }),
             (None, Some(e)) => Err(e),
@@ -353,7 +404,7 @@ async fn attempt(
             (Ok(_), None) => return Err(LedgerError::internal("a batch entry without a decision")),
         });
     }
-    run.finish(results)
+    run.finish(results, categorized)
 }
 
 /// The book a batch's lines may repeat, as the read round found it.
@@ -722,7 +773,11 @@ impl Run<'_> {
     }
 
     /// The batch's result: the entries' outcomes and the touched accounts' balances.
-    fn finish(self, results: Vec<EntryResult>) -> Result<BatchRecorded, LedgerError> {
+    fn finish(
+        self,
+        results: Vec<EntryResult>,
+        categorized: Vec<Option<CategorizedBy>>,
+    ) -> Result<BatchRecorded, LedgerError> {
         let m = &self.v.m;
         let balances = self
             .moved
@@ -738,6 +793,7 @@ impl Run<'_> {
             balances,
             dry_run: self.input.dry_run,
             operation_id: (self.any_recorded && !self.input.dry_run).then_some(self.op.stamp.id),
+            categorized,
         })
     }
 }

@@ -214,6 +214,8 @@ pub(super) struct Entry<'a> {
     pub(super) changed_key: Key,
     /// Its validated tags.
     pub(super) tags: Vec<String>,
+    /// Its `to` was left out and chosen by words (see `words.rs`).
+    pub(super) categorized: bool,
 }
 
 impl<'a> Entry<'a> {
@@ -257,6 +259,7 @@ impl<'a> Entry<'a> {
         let origin = key.origin(who);
         let tags = entry_tags(&input.tags)?;
         Ok(Entry {
+            categorized: false,
             tags,
             changed_key: keys::transaction_changed(m.vault_id, &origin),
             origin,
@@ -285,7 +288,13 @@ impl<'a> Entry<'a> {
             self.vault_id.to_string(),
             date.to_string(),
             self.memo.to_string(),
-            describe(&self.to),
+            // A category chosen by words is not the caller's: a retry replays whatever
+            // the words say by then.
+            if self.categorized {
+                "~".to_string()
+            } else {
+                describe(&self.to)
+            },
             describe(&self.from),
         ];
         // Only when given, so records of entries without one keep their fingerprint.

@@ -92,13 +92,21 @@ fn regimes_value(list: &[Regime]) -> Value {
 struct Person {
     sub: String,
     label: String,
-    /// The first month they count in (`None`: the founder, from the start).
-    joined: Option<YearMonth>,
-    /// The last month they count in (`None`: still a member).
-    left: Option<YearMonth>,
+    /// Their times in the vault: the first and last month of each (`None` first: the
+    /// vault's first member, from the start; `None` last: still a member).
+    spans: Vec<(Option<YearMonth>, Option<YearMonth>)>,
     current: bool,
     /// False for a subject nobody is known by any more: never given a share.
     weighs: bool,
+}
+
+impl Person {
+    /// Whether they were in the vault at some time from month `from` through `to`.
+    fn in_between(&self, from: YearMonth, to: YearMonth) -> bool {
+        self.spans
+            .iter()
+            .any(|(j, l)| j.is_none_or(|j| j <= to) && l.is_none_or(|l| from <= l))
+    }
 }
 
 /// A vault's people and shares as one read found them.
@@ -116,17 +124,21 @@ impl Household {
         self.people.iter().position(|p| p.sub == sub)
     }
 
-    /// The people's weights in `month`: a person not in the vault then weighs nothing.
+    /// The people's weights in `month`: a person not in the vault then weighs nothing;
+    /// one who is weighs what the latest shares in force naming them say, else 1.
     fn weights(&self, month: YearMonth) -> Vec<u64> {
-        let regime = self.regimes.iter().rev().find(|r| r.from <= month);
         self.people
             .iter()
             .map(|p| {
-                let in_then = p.joined.is_none_or(|j| j <= month) && p.left.is_none_or(|l| month <= l);
-                if !in_then || !p.weighs {
+                if !p.weighs || !p.in_between(month, month) {
                     return 0;
                 }
-                regime.and_then(|r| r.weights.get(&p.sub).copied()).unwrap_or(1)
+                self.regimes
+                    .iter()
+                    .rev()
+                    .filter(|r| r.from <= month)
+                    .find_map(|r| r.weights.get(&p.sub).copied())
+                    .unwrap_or(1)
             })
             .collect()
     }
@@ -167,8 +179,7 @@ impl Household {
         self.people.push(Person {
             sub: sub.to_string(),
             label,
-            joined: None,
-            left: None,
+            spans: vec![],
             current: false,
             weighs: false,
         });
@@ -235,30 +246,34 @@ pub(super) async fn read_household(
         list.push(founder(who, m, created_at));
     }
     let month_of = |at: i64| super::members::joined_on(m, at).month();
-    let mut people: Vec<Person> = list
-        .iter()
-        .zip(labels(&list))
-        .enumerate()
-        .map(|(i, (r, label))| Person {
-            sub: r.person.clone(),
-            label,
-            joined: (i > 0).then(|| month_of(r.joined_at)),
-            left: None,
-            current: true,
-            weighs: true,
-        })
-        .collect();
     let mut former_items: Vec<FormerRec> = former?
         .iter()
         .map(FormerRec::from_item)
         .collect::<Result<_, _>>()?;
     former_items.sort_by_key(|f| f.joined_at);
+    // The vault's first stint counts from the start (entries from before it was made).
+    let first = list
+        .iter()
+        .map(|r| r.joined_at)
+        .chain(former_items.iter().map(|f| f.joined_at))
+        .min()
+        .unwrap_or(0);
+    let start = |at: i64| (at > first).then(|| month_of(at));
+    let mut people: Vec<Person> = list
+        .iter()
+        .zip(labels(&list))
+        .map(|(r, label)| Person {
+            sub: r.person.clone(),
+            label,
+            spans: vec![(start(r.joined_at), None)],
+            current: true,
+            weighs: true,
+        })
+        .collect();
     for f in former_items {
+        let span = (start(f.joined_at), Some(month_of(f.left_at)));
         if let Some(p) = people.iter_mut().find(|p| p.sub == f.person) {
-            // Back again: counted from their first time in.
-            if p.joined.is_some() {
-                p.joined = Some(month_of(f.joined_at).min(p.joined.unwrap_or(month_of(f.joined_at))));
-            }
+            p.spans.push(span);
             continue;
         }
         let taken: Vec<NameKey> = people.iter().map(|p| NameKey::of(&p.label)).collect();
@@ -270,8 +285,7 @@ pub(super) async fn read_household(
         people.push(Person {
             sub: f.person,
             label,
-            joined: Some(month_of(f.joined_at)),
-            left: Some(month_of(f.left_at)),
+            spans: vec![span],
             current: false,
             weighs: true,
         });
@@ -297,7 +311,7 @@ impl FormerRec {
     /// The item that keeps it.
     pub(super) fn item(&self, vault: VaultId) -> Item {
         Item {
-            key: keys::former_member(vault, &self.person),
+            key: keys::former_member(vault, &self.person, self.joined_at),
             attrs: BTreeMap::from([
                 ("person".into(), Value::S(self.person.clone())),
                 ("name".into(), Value::S(self.name.clone())),
@@ -353,6 +367,19 @@ pub(super) async fn for_subject(
     let list = members.or_sole(who, m);
     let (member, label) = find_member(&list, given, m)?;
     Ok(Some((member.person.clone(), label)))
+}
+
+/// [`for_subject`] of a `for` when one was given.
+pub(super) async fn for_of(
+    ledger: &Ledger,
+    who: &PersonId,
+    m: &Membership,
+    given: Option<&str>,
+) -> Result<Option<(String, String)>, LedgerError> {
+    match given {
+        Some(f) => for_subject(ledger, who, m, f).await,
+        None => Ok(None),
+    }
 }
 
 /// Refuse a `for` on an entry with no expense line: it says whose spending it was.
@@ -644,8 +671,7 @@ pub(super) async fn settle_up(
         let lines = tally
             .lines(|month| h.weights(month), &rank)
             .ok_or_else(|| LedgerError::out_of_range(format!("settle-up of {}", m.described())))?;
-        let in_period =
-            |p: &Person| p.joined.is_none_or(|j| j <= to.month()) && p.left.is_none_or(|l| from.month() <= l);
+        let in_period = |p: &Person| p.in_between(from.month(), to.month());
         let money = |v: i64| Money::from_minor(v, m.currency);
         let shown: Vec<usize> = (0..h.people.len())
             .filter(|i| {

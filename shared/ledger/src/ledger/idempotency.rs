@@ -132,6 +132,7 @@ pub(super) fn recorded(rec: &IdemRec, m: &Membership, replayed: bool, dry_run: b
         current: None,
         note: None,
         operation_id: rec.tx.operation_id,
+        categorized_by: None,
     }
 }
 

@@ -46,6 +46,8 @@ mod today;
 mod undo;
 mod vaults;
 mod view;
+mod word_setting;
+mod words;
 mod writer;
 
 // The stored shape and shared helpers that the operations below reach as `super::codec`
@@ -68,6 +70,7 @@ pub use posting::{DueRun, MAX_FAILURES_KEPT, PostingRun, VaultFailure, backoff_s
 pub use recurring::MAX_SCHEDULES;
 pub use sharing::{INVITE_LIFETIME_SECS, MAX_MEMBERS};
 pub use system_names::KOREAN_OPENING_EQUITY;
+pub use words::{MAX_WORD_CHARS, MAX_WORDS_PER_ACCOUNT, MAX_WORDS_PER_VAULT};
 
 /// Settings of the ledger service.
 #[derive(Debug, Clone, PartialEq, Eq)]

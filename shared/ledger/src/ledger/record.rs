@@ -27,6 +27,36 @@ use super::*;
 use crate::api::Field;
 use dochiya_store::{Item, Key, StoreError};
 
+/// The entry with its category chosen by the memo's words, when `to` was left out (one
+/// more read round), and how it was chosen.
+async fn categorized(
+    ledger: &Ledger,
+    m: &Membership,
+    input: &NewSplit,
+    memo: &str,
+) -> Result<(Option<NewSplit>, Option<CategorizedBy>), LedgerError> {
+    if !super::words::left_out(input) {
+        return Ok((None, None));
+    }
+    let (_, mut chosen) = super::words::categorize(ledger, m, &[memo]).await?;
+    let c = chosen.remove(0)?;
+    let filled = NewSplit {
+        to: vec![SplitLine {
+            account: c.account.name.clone(),
+            amount: input.to[0].amount,
+        }],
+        ..input.clone()
+    };
+    Ok((
+        Some(filled),
+        Some(CategorizedBy {
+            word: c.word,
+            account: c.account.name,
+            learned: c.learned,
+        }),
+    ))
+}
+
 pub(super) async fn record(
     ledger: &Ledger,
     who: &PersonId,
@@ -125,7 +155,10 @@ async fn attempt(
     let m = v.m.clone();
     let now = ledger.clock.now();
     let (now_s, now_ms) = (now.as_second(), now.as_millisecond());
-    let e = Entry::new(ledger, who, input, key, memo, external_ref, &m, now_ms)?;
+    let (filled, by) = categorized(ledger, &m, input, memo).await?;
+    let input = filled.as_ref().unwrap_or(input);
+    let mut e = Entry::new(ledger, who, input, key, memo, external_ref, &m, now_ms)?;
+    e.categorized = by.is_some();
     let reads = read_round(ledger, who, &e, &m, now_s).await?;
     let claim = match reads.next {
         NextAction::Replay(r) => {
@@ -137,6 +170,7 @@ async fn attempt(
                 .as_ref()
                 .ok()
                 .and_then(|(c, _)| direction_note(&r.tx, c));
+            out.categorized_by = by;
             return Ok(out);
         }
         NextAction::Start(claim) => claim,
@@ -152,12 +186,12 @@ async fn attempt(
     check_balanced(&e, m.currency)?;
     let installments = e.installments(&cat, &postings, m.currency)?;
     // Whose spending it was (one more read, only when it names a member).
-    let for_whom = match input.for_whom.as_deref() {
-        Some(f) => super::household::for_subject(ledger, who, &m, f).await?,
-        None => None,
-    };
+    let for_whom = super::household::for_of(ledger, who, &m, input.for_whom.as_deref()).await?;
     if let Some(replayed) = duplicate_check(ledger, &e, &claim, &reads.guards, &m, now_ms).await? {
-        return Ok(replayed);
+        return Ok(Recorded {
+            categorized_by: by,
+            ..replayed
+        });
     }
 
     let op = super::operations::OpStamp::new(ledger, super::operations::OpKind::Record, Some(who), now_ms);
@@ -190,6 +224,7 @@ async fn attempt(
     };
     let mut result = Recorded {
         note: direction_note(&tx, &cat),
+        categorized_by: by,
         ..recorded(&rec, &m, false, input.dry_run)
     };
     if input.dry_run {

@@ -366,6 +366,7 @@ mod tests {
             owner: None,
             goal: None,
             performance: None,
+            match_words: Vec::new(),
         }
         .to_attrs(0);
         match archived {

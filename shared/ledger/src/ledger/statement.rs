@@ -369,6 +369,7 @@ mod tests {
                 owner: None,
                 goal: None,
                 performance: None,
+                match_words: Vec::new(),
             }
             .to_attrs(0),
         })

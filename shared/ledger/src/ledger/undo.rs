@@ -341,6 +341,8 @@ async fn plan(
                     memo: before.memo,
                     postings: before.postings,
                     tags: before.tags,
+                    for_whom: before.for_whom,
+                    for_name: before.for_name,
                     operation_id: before.operation_id,
                     version: now.version.saturating_add(1),
                     edited_at_ms: Some(ledger.clock.now().as_millisecond()),

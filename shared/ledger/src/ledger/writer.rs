@@ -10,8 +10,9 @@
 use std::collections::BTreeMap;
 
 use super::codec::{
-    Period, PostingRec, TxRec, VersionRec, account_live, balance_update, rollup_day_attrs,
-    rollup_month_attrs, rollup_update, still_live, tag_net_attr, tag_rollup_labels, void_mark,
+    Period, PostingRec, TxRec, VersionRec, WORD_FIX, account_live, balance_update, first_word,
+    rollup_day_attrs, rollup_month_attrs, rollup_update, still_live, tag_net_attr, tag_rollup_labels,
+    void_mark,
 };
 use super::guards::{
     ACCOUNT_EXISTS, ACCOUNT_LIVE, TRANSACTION_LIVE, TRANSACTION_NEW, TRANSACTION_UNCHANGED, guard,
@@ -148,7 +149,84 @@ pub(super) fn transaction_ops(
         ));
     }
     ops.extend(tag_ops(vault, change)?);
+    ops.extend(word_ops(vault, change));
     Ok(ops)
+}
+
+/// The accounts an entry moves money into (its debits), once each: where its first
+/// word "went" (only expense accounts are ever learned; the reads check the kind).
+fn debited(tx: &TxRec) -> Vec<AccountId> {
+    let mut out: Vec<AccountId> = Vec::new();
+    for p in tx.postings.iter().filter(|p| p.amount > 0) {
+        if !out.contains(&p.account_id) {
+            out.push(p.account_id);
+        }
+    }
+    out
+}
+
+/// The word items a change moves (decision 061): per memo first word, how many live
+/// entries with it went to each account; an edit that keeps the word and moves the
+/// entry to another account also sets that account as the word's latest correction.
+fn word_ops(vault: VaultId, change: TxChange<'_>) -> Vec<WriteOp> {
+    let sides: Vec<(&TxRec, i64)> = match change {
+        TxChange::Create(tx) => vec![(tx, 1)],
+        TxChange::Reverse { tx, .. } => vec![(tx, -1)],
+        TxChange::Edit { old, new, .. } => vec![(old, -1), (new, 1)],
+    };
+    let mut items: BTreeMap<String, (String, NameKey, BTreeMap<AccountId, i64>)> = BTreeMap::new();
+    for (tx, sign) in sides {
+        let Some(word) = first_word(&tx.memo) else {
+            continue;
+        };
+        let key = NameKey::of(&word);
+        let slot = items
+            .entry(key.as_str().to_string())
+            .or_insert_with(|| (word.clone(), key.clone(), BTreeMap::new()));
+        slot.0 = word;
+        for a in debited(tx) {
+            *slot.2.entry(a).or_insert(0) += sign;
+        }
+    }
+    let fix = match change {
+        TxChange::Edit { old, new, .. } => first_word(&old.memo)
+            .zip(first_word(&new.memo))
+            .filter(|(a, b)| NameKey::of(a) == NameKey::of(b))
+            .and_then(|(_, w)| {
+                let before = debited(old);
+                debited(new)
+                    .into_iter()
+                    .find(|a| !before.contains(a))
+                    .map(|a| (NameKey::of(&w).as_str().to_string(), a))
+            }),
+        _ => None,
+    };
+    let mut ops = Vec::new();
+    for (k, (word, key, mut nets)) in items {
+        nets.retain(|_, n| *n != 0);
+        let fixed = fix.as_ref().filter(|(fk, _)| *fk == k).map(|(_, a)| *a);
+        if nets.is_empty() && fixed.is_none() {
+            continue;
+        }
+        let mut set = BTreeMap::from([
+            ("word".to_string(), dochiya_store::Value::S(word)),
+            (
+                "wordKey".to_string(),
+                dochiya_store::Value::S(key.as_str().to_string()),
+            ),
+        ]);
+        if let Some(a) = fixed {
+            set.insert(WORD_FIX.to_string(), dochiya_store::Value::S(a.to_string()));
+        }
+        ops.push(WriteOp::Update {
+            key: keys::word(vault, &key),
+            set,
+            add: nets.into_iter().map(|(a, n)| (tag_net_attr(a), n)).collect(),
+            remove: vec![],
+            guard: None,
+        });
+    }
+    ops
 }
 
 /// The tag rollups a change moves (decision 038): per tag, one monthly and one

@@ -547,6 +547,59 @@ pub struct AccountRec {
     pub goal: Option<GoalRec>,
     /// A card's 실적 setting (cards with billing only; decision 061).
     pub performance: Option<PerformanceRec>,
+    /// Words that put an entry whose memo holds one here when `to` is left out (expense
+    /// accounts; decision 061), as written.
+    pub match_words: Vec<String>,
+}
+
+/// Attribute of an account holding its set words.
+pub const MATCH: &str = "match";
+
+/// The first word of a memo as words are learned by: its first whitespace-separated
+/// token with only its letters kept, two or more (`None`: no such word).
+pub fn first_word(memo: &str) -> Option<String> {
+    let word: String = memo
+        .split_whitespace()
+        .next()?
+        .chars()
+        .filter(|c| c.is_alphabetic())
+        .collect();
+    (word.chars().count() >= 2).then_some(word)
+}
+
+/// What a vault learned of one first word (`LW#<wordKey>`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WordRec {
+    /// The word as last written.
+    pub word: String,
+    /// How many live entries with it moved money into each account.
+    pub counts: BTreeMap<AccountId, i64>,
+    /// The account an edit last moved an entry with it to (the latest correction).
+    pub fix: Option<AccountId>,
+}
+
+/// Attribute of a word item naming the latest correction's account.
+pub const WORD_FIX: &str = "fix";
+
+impl WordRec {
+    /// This record from an item's attributes.
+    pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
+        let mut counts = BTreeMap::new();
+        for (name, value) in a.iter().filter(|(n, _)| n.starts_with(TAG_NET_PREFIX)) {
+            let id = parse_or_corrupt(AccountId::parse(&name[TAG_NET_PREFIX.len()..]), "account id")?;
+            match value {
+                Value::N(n) => counts.insert(id, *n),
+                _ => return Err(corrupt(name)),
+            };
+        }
+        Ok(WordRec {
+            word: s(a, "word")?.to_string(),
+            counts,
+            fix: optional_s(a, WORD_FIX)?
+                .map(|f| parse_or_corrupt(AccountId::parse(&f), WORD_FIX))
+                .transpose()?,
+        })
+    }
 }
 
 /// A card's 실적: the spending per usage period that unlocks its benefits.
@@ -669,6 +722,9 @@ impl AccountRec {
         if let Some(p) = &self.performance {
             attrs.extend(p.attrs());
         }
+        if !self.match_words.is_empty() {
+            attrs.insert(MATCH.into(), Value::L(self.match_words.iter().map(sv).collect()));
+        }
         attrs
     }
 
@@ -698,6 +754,7 @@ impl AccountRec {
             owner: optional_s(a, OWNER)?,
             goal: GoalRec::from_attrs(a)?,
             performance: PerformanceRec::from_attrs(a)?,
+            match_words: string_list(a, MATCH)?,
         })
     }
 }

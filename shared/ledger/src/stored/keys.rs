@@ -131,15 +131,33 @@ pub fn member(vault: VaultId, who: &PersonId) -> Key {
 /// Prefix of a former member's item in a vault (`V#<id>` / `FM#<sub>`; decision 060).
 pub const FORMER_MEMBER_PREFIX: &str = "FM#";
 
-/// What a vault keeps of someone who left it or was removed: their name and time
-/// there, so a settle-up over a period they were in still shows them.
-pub fn former_member(vault: VaultId, sub: &str) -> Key {
-    Key::new(vault_pk(vault), format!("{FORMER_MEMBER_PREFIX}{sub}"))
+/// What a vault keeps of one time someone was in it, once they left or were removed:
+/// their name and that time (one item per time in, keyed by when it began), so a
+/// settle-up over a period they were in still shows them.
+pub fn former_member(vault: VaultId, sub: &str, joined_at: i64) -> Key {
+    Key::new(
+        vault_pk(vault),
+        format!("{FORMER_MEMBER_PREFIX}{sub}#{joined_at:012}"),
+    )
 }
 
 /// Every former member item of a vault.
 pub fn former_members() -> SkRange {
     SkRange::Prefix(FORMER_MEMBER_PREFIX.into())
+}
+
+/// Prefix of a vault's word items (`LW#<wordKey>`; decision 061).
+pub const WORD_PREFIX: &str = "LW#";
+
+/// What a vault has learned of one memo first word: how many live entries with it went
+/// to each account, and the account an edit last moved one to.
+pub fn word(vault: VaultId, word: &NameKey) -> Key {
+    Key::new(vault_pk(vault), format!("{WORD_PREFIX}{}", word.as_str()))
+}
+
+/// Every word item of a vault.
+pub fn words() -> SkRange {
+    SkRange::Prefix(WORD_PREFIX.into())
 }
 
 /// An invite, found by the hash of its code alone (`INV#<hash>` / `INV#`): the

@@ -8,7 +8,7 @@ use super::entries::Draft;
 use super::views::account_view;
 use super::{Account, Billing, Book, Content, Expect, Kind, Learn, Origin};
 use crate::calendar;
-use crate::step::AccountChange;
+use crate::step::{AccountChange, Owner};
 
 impl Book {
     /// The opening-balance account, made on first use with the vault's language.
@@ -28,6 +28,7 @@ impl Book {
             billing: None,
             handle: None,
             opening: None,
+            owner: None,
         });
         self.equity = Some(self.accounts.len() - 1);
         self.accounts.len() - 1
@@ -51,6 +52,7 @@ impl Book {
         opening: Option<(i64, i64)>,
         parent: Option<usize>,
         billing: Option<Billing>,
+        owner: Option<Owner>,
     ) {
         let mut args = json!({"name": name, "kind": kind.name()});
         if let Some((x, d)) = opening {
@@ -63,13 +65,19 @@ impl Book {
         if let Some(b) = billing {
             args["billing"] = json!({"closingDay": b.closing, "paymentDay": b.payment});
         }
+        if let Some(o) = owner {
+            args["owner"] = json!(self.owner_text(o));
+        }
+        let owner_ok = owner.is_none_or(|o| self.owner_of(o).is_some());
         let parent_ok = parent.is_none_or(|p| self.parent_fits(None, kind, p));
         let billing_ok = billing.is_none_or(|b| kind == Kind::Liability && Book::billing_ok(b));
         let opening_ok = opening.is_none() || matches!(kind, Kind::Asset | Kind::Liability);
-        let valid = self.is_member(who) && parent_ok && billing_ok && opening_ok;
+        let valid = self.is_member(who) && parent_ok && billing_ok && opening_ok && owner_ok;
         if let Some(a) = self.live_named(name) {
             // A repeat: the same kind, and the same opening balance and cycle when sent
-            // (a parent sent again is not compared: the contract names kind and opening).
+            // (a parent sent again is not compared: the contract names kind and opening;
+            // nor is an owner, which the ledger neither checks nor sets on a repeat — the
+            // contract is silent, followed here).
             let same = self.is_member(who)
                 && self.accounts[a].kind == kind
                 && opening.is_none_or(|(x, _)| self.accounts[a].opening == Some(x))
@@ -93,6 +101,7 @@ impl Book {
             billing,
             handle: None,
             opening: opening.map(|o| o.0),
+            owner: owner.and_then(|o| self.owner_of(o)).flatten(),
         });
         let a = self.accounts.len() - 1;
         let mut learn = Vec::new();
@@ -111,10 +120,12 @@ impl Book {
                     from: vec![(from, x)],
                     to: vec![(to, x)],
                     tags: Vec::new(),
+                    for_whom: None,
                 },
                 installments: None,
                 external_ref: None,
                 date_left_out: false,
+                for_arg: None,
             };
             let n = self.add_entry(&draft, Origin::Opening(who), None);
             learn.push(Learn::Entry(n, "/openingTransactionId".into()));
@@ -170,6 +181,10 @@ impl Book {
                 );
                 self.rebill(a, *b, allowed)
             }
+            AccountChange::Owner(o) => {
+                args["owner"] = json!(self.owner_text(*o));
+                self.set_owner(a, *o, allowed)
+            }
         };
         let expect = match outcome {
             Some(changed) => {
@@ -181,6 +196,9 @@ impl Book {
                 }
                 if !matches!(change, AccountChange::Parent(_)) {
                     account["parent"] = json!("*");
+                }
+                if !matches!(change, AccountChange::Owner(_)) {
+                    account["owner"] = json!("*");
                 }
                 let mut view = json!({"account": account, "changed": changed});
                 if matches!(change, AccountChange::Archive(_)) {
@@ -263,6 +281,36 @@ impl Book {
         }
         let changed = self.accounts[a].parent != p;
         self.accounts[a].parent = p;
+        Some(changed)
+    }
+
+    /// The text an `owner` is sent as.
+    pub fn owner_text(&self, o: Owner) -> String {
+        match o {
+            Owner::Person(p) => self.people[p].name.clone(),
+            Owner::Nobody => String::new(),
+            Owner::Stranger => self.stranger().to_owned(),
+        }
+    }
+
+    /// What an `owner` sets (`Some(None)`: the household's), or `None` when refused (a
+    /// name that is no member's now).
+    fn owner_of(&self, o: Owner) -> Option<Option<usize>> {
+        match o {
+            Owner::Person(p) => self.is_member(p).then_some(Some(p)),
+            Owner::Nobody => Some(None),
+            Owner::Stranger => None,
+        }
+    }
+
+    /// `owner` of a live account other than the opening-balance one (owners only).
+    fn set_owner(&mut self, a: usize, o: Owner, allowed: bool) -> Option<bool> {
+        let owner = self.owner_of(o)?;
+        if !allowed || self.accounts[a].handle.is_some() || Some(a) == self.equity {
+            return None;
+        }
+        let changed = self.accounts[a].owner != owner;
+        self.accounts[a].owner = owner;
         Some(changed)
     }
 

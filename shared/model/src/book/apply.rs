@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::{Book, Expect, IDEMPOTENCY_TTL};
 use crate::calendar;
-use crate::step::{AccountChange, EditSpec, EntrySpec, RecurringAction, Step, Tick};
+use crate::step::{AccountChange, EditSpec, EntrySpec, For, Owner, RecurringAction, Step, Tick};
 
 /// A retry is sent within this many seconds of the first call (the record lives 7 days;
 /// the model stays clear of the edge).
@@ -15,8 +15,11 @@ impl Book {
     /// Whether `step` still makes sense in this book (after shrinking removed earlier steps).
     pub fn allows(&self, step: &Step) -> bool {
         let accounts = self.accounts.len();
-        let entry_ok = |e: &EntrySpec| e.from.iter().chain(e.to.iter()).all(|l| l.0 < accounts);
         let person_ok = |p: usize| p < self.people.len();
+        let for_ok = |f: Option<For>| !matches!(f, Some(For::Person(p)) if !person_ok(p));
+        let entry_ok =
+            |e: &EntrySpec| e.from.iter().chain(e.to.iter()).all(|l| l.0 < accounts) && for_ok(e.for_whom);
+        let owner_ok = |o: Option<Owner>| !matches!(o, Some(Owner::Person(p)) if !person_ok(p));
         match step {
             Step::Clock(Tick::DueDate(c, _)) => *c < accounts && self.accounts[*c].billing.is_some(),
             Step::Clock(_) => true,
@@ -33,16 +36,28 @@ impl Book {
             }
             Step::Batch { who, lines, .. } => person_ok(*who) && lines.iter().all(entry_ok),
             Step::Edit { who, entry, edit, .. } => {
-                person_ok(*who) && *entry < self.entries.len() && edit_ok(edit, accounts)
+                person_ok(*who)
+                    && *entry < self.entries.len()
+                    && edit_ok(edit, accounts)
+                    && for_ok(edit.for_whom)
             }
             Step::Void { who, entry } => person_ok(*who) && *entry < self.entries.len(),
             Step::Undo { who, operation, .. } => {
                 person_ok(*who) && operation.is_none_or(|o| o < self.operations.len())
             }
             Step::Retry { write } => self.retry_ok(*write),
-            Step::CreateAccount { who, parent, .. } => person_ok(*who) && parent.is_none_or(|p| p < accounts),
+            Step::CreateAccount {
+                who, parent, owner, ..
+            } => person_ok(*who) && parent.is_none_or(|p| p < accounts) && owner_ok(*owner),
             Step::UpdateAccount { who, account, change } => {
-                person_ok(*who) && *account < accounts && self.change_ok(*account, change)
+                let owner = match change {
+                    AccountChange::Owner(o) => owner_ok(Some(*o)),
+                    _ => true,
+                };
+                person_ok(*who) && *account < accounts && self.change_ok(*account, change) && owner
+            }
+            Step::UpdateVault { who, shares, .. } => {
+                person_ok(*who) && shares.iter().flatten().all(|s| s.who.is_none_or(person_ok))
             }
             Step::SetBudget { who, account, .. } => person_ok(*who) && *account < accounts,
             Step::SetRecurring { who, action, .. } => {
@@ -167,8 +182,9 @@ impl Book {
                 opening,
                 parent,
                 billing,
+                owner,
             } => {
-                self.create_account(*who, name, *kind, *opening, *parent, *billing);
+                self.create_account(*who, name, *kind, *opening, *parent, *billing, *owner);
             }
             Step::UpdateAccount { who, account, change } => self.update_account(*who, *account, change),
             Step::SetBudget {
@@ -182,6 +198,11 @@ impl Book {
                 self.set_budget(*who, *account, *amount, *month, *repeat, *rollover);
             }
             Step::SetRecurring { who, name, action } => self.set_recurring(*who, name, action),
+            Step::UpdateVault {
+                who,
+                new_name,
+                shares,
+            } => self.update_vault(*who, new_name.as_deref(), shares.as_deref()),
             Step::Share { who, owner } => self.share(*who, *owner),
             Step::Join { who, invite } => self.join(*who, *invite),
             Step::Remove { who, member } => self.remove(*who, *member),

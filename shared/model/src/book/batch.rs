@@ -257,6 +257,12 @@ impl Book {
             let same_ref = line_ref
                 .as_ref()
                 .and_then(|r| taken_refs.iter().find(|(x, _)| x == r).map(|x| x.1));
+            // A `for` is decided when the line would be written: after the references and
+            // the book's duplicates (a line the book holds is its duplicate whatever it says).
+            let decision = match decision {
+                Decision::Would if same_ref.is_none() && self.for_bad(&drafts[i]) => Decision::Error,
+                d => d,
+            };
             match (&line_ref, &decision, same_ref) {
                 (Some(r), Decision::Would, None) => {
                     let n = (!dry_run).then_some(self.entries.len());

@@ -6,9 +6,10 @@ use serde_json::{Value, json};
 use super::views::{balances_view, tx_view};
 use super::{
     Book, Change, Content, DUPLICATE_WINDOW, Entry, Expect, Kind, Learn, Operation, Origin, POSTED_GUARD,
+    Whose,
 };
 use crate::calendar;
-use crate::step::{DateArg, EditSpec, EntrySpec};
+use crate::step::{DateArg, EditSpec, EntrySpec, For};
 
 /// An entry resolved against the book: what would be recorded.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,6 +22,8 @@ pub struct Draft {
     pub external_ref: Option<String>,
     /// The date was left out.
     pub date_left_out: bool,
+    /// The `for` as sent (its validity is decided when the entry would be written).
+    pub for_arg: Option<For>,
 }
 
 impl Book {
@@ -43,11 +46,47 @@ impl Book {
                 from: spec.from.clone(),
                 to: spec.to.clone(),
                 tags: fold_tags(&spec.tags),
+                for_whom: spec.for_whom.and_then(whose),
             },
             installments: spec.installments,
             external_ref: spec.external_ref.clone(),
             date_left_out: spec.date == DateArg::Omit,
+            for_arg: spec.for_whom,
         }
+    }
+
+    /// The text a `for` is sent as.
+    pub fn for_text(&self, f: For) -> String {
+        match f {
+            For::Person(p) => self.people[p].name.clone(),
+            For::Shared => "shared".to_owned(),
+            For::Clear => String::new(),
+            For::Stranger => self.stranger().to_owned(),
+        }
+    }
+
+    /// A name nobody in the vault has.
+    pub fn stranger(&self) -> &'static str {
+        if self.setup.korean() { "이웃" } else { "neighbor" }
+    }
+
+    /// A `for` the vault refuses: a name that is no member's now.
+    pub fn for_refused(&self, f: Option<For>) -> bool {
+        match f {
+            Some(For::Person(p)) => !self.is_member(p),
+            Some(For::Stranger) => true,
+            _ => false,
+        }
+    }
+
+    /// `for` on content with no expense posting: refused (it says whose spending it was).
+    pub fn for_without_spending(&self, c: &Content) -> bool {
+        c.for_whom.is_some() && !c.lines().iter().any(|l| self.accounts[l.0].kind == Kind::Expense)
+    }
+
+    /// Whether `d`'s `for` is refused (as sent, or on an entry that spends nothing).
+    pub fn for_bad(&self, d: &Draft) -> bool {
+        self.for_refused(d.for_arg) || self.for_without_spending(&d.content)
     }
 
     /// The JSON of an entry as `record_transaction` (or a batch line) takes it.
@@ -85,6 +124,9 @@ impl Book {
         }
         if let Some(r) = &spec.external_ref {
             args.insert("externalRef".into(), json!(r));
+        }
+        if let Some(f) = spec.for_whom {
+            args.insert("for".into(), json!(self.for_text(f)));
         }
         Value::Object(args)
     }
@@ -244,8 +286,16 @@ impl Book {
             self.call(who, "record_transaction", args, expect);
             return;
         }
+        // A date more than a year ahead needs `futureDate` (never sent; a shrunk history
+        // can leave an absolute date that far from its clock).
+        let far = self
+            .today()
+            .checked_add(jiff::Span::new().years(1))
+            .is_ok_and(|limit| d.content.date > limit);
         let refused = !self.is_member(who)
             || !self.acceptable(&d)
+            || far
+            || self.for_bad(&d)
             || d.external_ref
                 .as_deref()
                 .is_some_and(|r| self.ref_claimed(r).is_some())
@@ -417,6 +467,9 @@ impl Book {
         if let Some(t) = &edit.tags {
             c.tags = fold_tags(t);
         }
+        if let Some(f) = edit.for_whom {
+            c.for_whom = whose(f);
+        }
         Some(c)
     }
 
@@ -451,6 +504,9 @@ impl Book {
         if let Some(t) = &edit.tags {
             args["tags"] = json!(t);
         }
+        if let Some(f) = edit.for_whom {
+            args["for"] = json!(self.for_text(f));
+        }
         args
     }
 
@@ -474,11 +530,29 @@ impl Book {
         if dry_run {
             args["dryRun"] = json!(true);
         }
+        // A key an earlier call of this edit claimed (a refused first call sent again
+        // after the entry came back, then again) replays, as record_transaction's does.
+        if let Some(w) = self.claimed_key(&key).filter(|_| self.is_member(who)) {
+            let expect = if self.writes[w].args == args {
+                Expect::Replay {
+                    write: w,
+                    current: self.current_since(w),
+                }
+            } else {
+                Expect::Refused
+            };
+            self.call(who, "edit_transaction", args, expect);
+            return;
+        }
         let new = self.edited(n, edit);
         let e = &self.entries[n];
+        // A `for` is checked on the entry as it would be: a member's name now, and an
+        // expense posting for it to be about (an edit of lines keeps the `for` it had).
         let ok = self.is_member(who)
             && !e.voided
             && expected.is_none_or(|v| v == version as i64)
+            && !self.for_refused(edit.for_whom)
+            && new.as_ref().is_some_and(|c| !self.for_without_spending(c))
             && new.as_ref().is_some_and(|c| {
                 // An edit that keeps the postings (date, memo, tags) may touch an entry of
                 // an archived account; one that changes them needs every account live.
@@ -540,6 +614,15 @@ impl Book {
         let call = self.call(who, "edit_transaction", args, Expect::Ok(view));
         call.learn = vec![Learn::Operation(op, "/operationId".into())];
         call.write = Some(w);
+    }
+}
+
+/// What a `for` stores: a member, everyone, or nothing (`""`, or a stranger, refused).
+pub fn whose(f: For) -> Option<Whose> {
+    match f {
+        For::Person(p) => Some(Whose::Member(p)),
+        For::Shared => Some(Whose::Shared),
+        For::Clear | For::Stranger => None,
     }
 }
 

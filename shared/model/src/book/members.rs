@@ -51,6 +51,7 @@ impl Book {
             role: if owner { Role::Owner } else { Role::Member },
             made_at: self.now,
             used: false,
+            vault_name: self.people[who].vault_name.clone(),
         });
         let k = self.invites.len() - 1;
         let view = json!({"role": if owner { "owner" } else { "member" }});
@@ -73,7 +74,12 @@ impl Book {
         self.invites[k].used = true;
         self.people[who].role = Some(role);
         if !promotion {
-            self.people[who].joined_at = self.now;
+            let month = self.this_month();
+            let name = self.invites[k].vault_name.clone();
+            let p = &mut self.people[who];
+            p.joined_at = self.now;
+            p.stints.push((month, None));
+            p.vault_name = name;
         }
         let view = json!({
             "role": if role == Role::Owner { "owner" } else { "member" },
@@ -89,7 +95,7 @@ impl Book {
             self.call(who, "remove_member", args, Expect::Refused);
             return;
         }
-        self.people[m].role = None;
+        self.gone(m);
         let view = json!({"member": self.people[m].name, "removed": true});
         self.call(who, "remove_member", args, Expect::Ok(view));
     }
@@ -120,13 +126,18 @@ impl Book {
     /// again as the set-up makes it (person 0 alone, the same accounts, nothing
     /// recorded), the same name free for it at once.
     pub fn delete_vault(&mut self, who: usize, confirm: bool, dry_run: bool) {
-        let name = self.setup.vault;
+        // The vault by the caller's own name for it (a rename is the renamer's alone).
+        let name = if self.is_member(who) {
+            self.people[who].vault_name.clone()
+        } else {
+            self.setup.vault.to_owned()
+        };
         let typed = if confirm {
-            name.to_owned()
+            name.clone()
         } else {
             format!("{name} 2")
         };
-        let args = json!({"vault": name, "confirm": typed, "dryRun": dry_run});
+        let args = json!({"vault": &name, "confirm": typed, "dryRun": dry_run});
         if !self.is_owner(who) || !confirm {
             self.call(who, "delete_vault", args, Expect::Refused);
             return;
@@ -157,7 +168,17 @@ impl Book {
             self.call(who, "leave_vault", json!({}), Expect::Refused);
             return;
         }
-        self.people[who].role = None;
+        self.gone(who);
         self.call(who, "leave_vault", json!({}), Expect::Ok(json!({"left": true})));
+    }
+
+    /// Person `p` no longer keeps the vault: their time in it ends this month.
+    fn gone(&mut self, p: usize) {
+        let month = self.this_month();
+        let person = &mut self.people[p];
+        person.role = None;
+        if let Some(last) = person.stints.last_mut() {
+            last.1 = Some(month);
+        }
     }
 }

@@ -13,6 +13,7 @@ mod apply;
 mod batch;
 mod cards;
 mod entries;
+mod household;
 mod members;
 mod recurring;
 pub mod setup;
@@ -29,6 +30,7 @@ use crate::money::Currency;
 
 pub use crate::terms::{Billing, Kind};
 pub use cards::{item_order, part};
+pub use household::{transfers, transfers_check};
 pub use setup::Setup;
 
 /// Seconds an idempotency record is kept (7 days).
@@ -53,6 +55,8 @@ pub struct Account {
     pub handle: Option<String>,
     /// The opening balance it was made with.
     pub opening: Option<i64>,
+    /// The member whose own it is (`None`: the household's).
+    pub owner: Option<usize>,
 }
 
 impl Account {
@@ -64,6 +68,15 @@ impl Account {
 
 /// One posting: an account and a debit-positive amount.
 pub type Line = (usize, i64);
+
+/// Whose spending an entry says it was (`for`), over its categories' owners.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Whose {
+    /// One member's (by person).
+    Member(usize),
+    /// Everyone's (`"shared"`).
+    Shared,
+}
 
 /// What an entry says (its versions differ in this).
 #[derive(Debug, Clone, PartialEq)]
@@ -78,6 +91,8 @@ pub struct Content {
     pub to: Vec<(usize, i64)>,
     /// Tags, folded, in order, each once.
     pub tags: Vec<String>,
+    /// Whose spending it was, when it says (`for`).
+    pub for_whom: Option<Whose>,
 }
 
 impl Content {
@@ -195,6 +210,12 @@ pub struct Person {
     pub latest: Option<usize>,
     /// When they joined (Unix seconds), for the members' order.
     pub joined_at: i64,
+    /// Each time they kept the vault: the month they joined (the founder: `Month::MIN`)
+    /// and the month they left, if they did. Settle-up weighs them in these months only.
+    pub stints: Vec<(Month, Option<Month>)>,
+    /// Their own name for the vault (a rename is the renamer's; a joiner takes the
+    /// name the sharer had for it).
+    pub vault_name: String,
 }
 
 /// An invite code.
@@ -206,6 +227,8 @@ pub struct Invite {
     pub made_at: i64,
     /// Used already.
     pub used: bool,
+    /// The vault's name as the sharer had it: the joiner's name for it.
+    pub vault_name: String,
 }
 
 /// A recurring schedule.
@@ -350,6 +373,9 @@ pub struct Book {
     pub budgets: Vec<Budget>,
     /// Invite codes made.
     pub invites: Vec<Invite>,
+    /// Shares set with `update_vault`: from which month, each member's weight (every
+    /// member then), by month, one setting a month.
+    pub shares: Vec<(Month, std::collections::BTreeMap<usize, u64>)>,
     /// Idempotent writes made, for retries.
     pub writes: Vec<Write>,
     /// The calls of the last step (set-up calls for the initial book).

@@ -54,10 +54,12 @@ impl Book {
                         from: vec![(sch.from, sch.amount)],
                         to: vec![(sch.to, sch.amount)],
                         tags: sch.tags.clone(),
+                        for_whom: None,
                     },
                     installments: None,
                     external_ref: None,
                     date_left_out: false,
+                    for_arg: None,
                 };
                 let op = self.new_operation(None);
                 let n = self.add_entry(&draft, Origin::Posting(s), Some(op));

@@ -39,6 +39,10 @@ pub struct Setup {
     pub second_owner: bool,
     /// The accounts made at the start.
     pub accounts: Vec<Starting>,
+    /// Accounts made someone's own once the members are in (`update_account` by person
+    /// 0): the account's index in the starting list and the person (left out when they
+    /// do not keep the vault from the start).
+    pub owners: Vec<(usize, usize)>,
 }
 
 impl Setup {
@@ -61,6 +65,8 @@ impl Book {
                 role: None,
                 latest: None,
                 joined_at: 0,
+                stints: Vec::new(),
+                vault_name: String::new(),
             })
             .collect();
         let mut book = Book {
@@ -74,12 +80,16 @@ impl Book {
             schedules: Vec::new(),
             budgets: Vec::new(),
             invites: Vec::new(),
+            shares: Vec::new(),
             writes: Vec::new(),
             calls: Vec::new(),
             next_key: 0,
         };
         book.people[0].role = Some(Role::Owner);
         book.people[0].joined_at = book.now;
+        // The vault's first member counts in settle-up from the beginning of time.
+        book.people[0].stints = vec![(crate::calendar::Month::MIN, None)];
+        book.people[0].vault_name = setup.vault.to_owned();
         let view = json!({
             "name": setup.vault, "currency": setup.currency.code, "timeZone": setup.zone,
             "today": crate::calendar::date_text(book.today()), "created": true,
@@ -89,13 +99,28 @@ impl Book {
         let mut index = Vec::new();
         for s in &setup.accounts {
             let parent = s.parent.map(|p| index[p]);
-            book.create_account(0, s.name, s.kind, s.opening.map(|x| (x, -40)), parent, s.billing);
+            book.create_account(
+                0,
+                s.name,
+                s.kind,
+                s.opening.map(|x| (x, -40)),
+                parent,
+                s.billing,
+                None,
+            );
             index.push(book.accounts.len() - 1);
         }
         for p in 1..setup.members.min(setup.people.len()) {
             book.now += 1;
             book.share(0, p == 1 && setup.second_owner);
             book.join(p, book.invites.len() - 1);
+        }
+        for &(a, p) in &setup.owners {
+            if p < setup.members.min(setup.people.len()) && a < index.len() {
+                book.now += 1;
+                let change = crate::step::AccountChange::Owner(crate::step::Owner::Person(p));
+                book.update_account(0, index[a], &change);
+            }
         }
         book
     }

@@ -6,7 +6,7 @@
 use jiff::civil::Date;
 use serde_json::{Map, Value, json};
 
-use super::{Billing, Book, Kind, Origin};
+use super::{Billing, Book, Kind, Origin, Whose};
 use crate::calendar::{self, Month};
 
 /// Entry `n` as a `Transaction`.
@@ -40,7 +40,21 @@ pub fn tx_view(book: &Book, n: usize) -> Value {
         "recordedBy": recorded_by,
         "installments": e.installments,
         "operation": e.operation.map(|o| format!("op{o}")),
+        "for": e.content.for_whom.map(|w| whose_name(book, w)),
     })
+}
+
+/// How a `for` shows: the member's name, or `"shared"`.
+pub fn whose_name(book: &Book, w: Whose) -> String {
+    match w {
+        Whose::Member(p) => book.people[p].name.clone(),
+        Whose::Shared => "shared".to_owned(),
+    }
+}
+
+/// An account's owner as shown: the member's name (a former member's too), or null.
+pub fn owner_name(book: &Book, a: usize) -> Value {
+    json!(book.accounts[a].owner.map(|p| book.people[p].name.clone()))
 }
 
 /// `balances` of a write: each account's balance as of today and what is scheduled later.
@@ -64,6 +78,7 @@ pub fn account_view(book: &Book, a: usize) -> Value {
         "archived": account.handle.is_some(),
         "parent": account.parent.map(|p| book.accounts[p].reference()),
         "billing": billing_json(account.billing),
+        "owner": owner_name(book, a),
     })
 }
 
@@ -167,6 +182,7 @@ impl Book {
                     "budget": budget,
                     "nextBill": next_bill,
                     "installmentsLeft": installments_left,
+                    "owner": owner_name(self, a),
                 }),
             );
         }

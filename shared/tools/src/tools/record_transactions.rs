@@ -82,7 +82,7 @@ impl JsonSchema for EntryDate {
 struct Entry {
     /// Account the money leaves: the card "신한카드"; for a refund, the expense.
     from: Option<AccountArg>,
-    /// Account the money arrives at: "식비"; for a refund, the card.
+    /// Account the money arrives at: "식비"; for a refund, the card. Omitted: the memo's words pick it.
     to: Option<AccountArg>,
     /// Positive decimal string, e.g. "12500".
     amount: Option<EntryAmount>,

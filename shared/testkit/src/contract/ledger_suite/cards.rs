@@ -741,7 +741,7 @@ pub async fn card_bill_reads_do_not_grow_with_history<S: Store>(store: S) {
         "items read do not grow"
     );
     let (shape, _) = shape_of(&counting, l.list_accounts(&me, None, false)).await;
-    assert_two_rounds(shape, (4, 0, 1, 0), "list_accounts with a billed card");
+    assert_two_rounds(shape, (5, 0, 1, 0), "list_accounts with a billed card");
 }
 
 /// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]

@@ -304,6 +304,68 @@ pub async fn spending_for_one_person_and_personal_categories<S: Store>(store: S)
             line("하은", "-22000", "199000", "-221000"),
         ]
     );
+    // Undoing the edit brings its `for` back with the rest.
+    call!(l.undo(&haeun, UndoRequest::default())).expect("undo the edit");
+    let s = settle(&l, &haeun, Some("2026-03-01"), Some("2026-03-31")).await;
+    assert_eq!(
+        transfers(&s),
+        vec![("하은".into(), "지훈".into(), "236000".into())]
+    );
+    let taxi = call!(l.get_transaction(&haeun, None, taxi.transaction_id)).expect("get");
+    assert_eq!(taxi.transaction.for_whom.as_deref(), Some("하은"));
+}
+
+/// Someone who left and came back counts only in the months they were in, every time:
+/// 하은 is in for March (joined) and April (left), out in May, back in June, and leaves
+/// again in July. March: her card 10,000 shared 1:1; May: 지훈's 30,000 is his alone;
+/// June: 지훈's 20,000 shared 1:1. 지훈 puts in 50,000 and bears 5,000 + 30,000 + 10,000
+/// = 45,000 (+5,000); 하은 puts in 10,000 and bears 15,000 (−5,000).
+pub async fn a_member_who_left_and_came_back_counts_in_each_time_in<S: Store>(store: S) {
+    let (l, clock) = ledger_over(Arc::new(store));
+    let (jihun, haeun) = couple(&l, &clock).await;
+    let day = 86_400;
+    let rejoin = |l: &Ledger| {
+        let (l, jihun, haeun) = (l.clone(), jihun.clone(), haeun.clone());
+        async move {
+            let code = call!(l.share_vault(&jihun, None, Role::Member))
+                .expect("share")
+                .invite_code;
+            call!(l.join_vault(&haeun, &code, None)).expect("join again");
+        }
+    };
+    record(
+        &l,
+        &haeun,
+        tx("신한카드", "식비", "10000", Some("2026-03-10"), "3월"),
+    )
+    .await;
+    clock.advance_seconds(31 * day); // 2026-04-15
+    call!(l.leave_vault(&haeun, None)).expect("leave in April");
+    clock.advance_seconds(30 * day); // 2026-05-15
+    record(
+        &l,
+        &jihun,
+        tx("국민은행", "식비", "30000", Some("2026-05-10"), "5월"),
+    )
+    .await;
+    clock.advance_seconds(31 * day); // 2026-06-15
+    rejoin(&l).await;
+    record(
+        &l,
+        &jihun,
+        tx("국민은행", "식비", "20000", Some("2026-06-15"), "6월"),
+    )
+    .await;
+    let want = vec![
+        line("지훈", "50000", "45000", "5000"),
+        line("하은", "10000", "15000", "-5000"),
+    ];
+    let s = settle(&l, &jihun, Some("2026-03-01"), Some("2026-06-30")).await;
+    assert_eq!(lines(&s), want);
+    clock.advance_seconds(30 * day); // 2026-07-15
+    call!(l.leave_vault(&haeun, None)).expect("leave again");
+    let s = settle(&l, &jihun, Some("2026-03-01"), Some("2026-06-30")).await;
+    assert_eq!(lines(&s), want);
 }
 
 /// Unequal shares with a remainder, shares by month and membership by month: 6:4 set
@@ -555,6 +617,7 @@ macro_rules! __ledger_suite_settle {
             unequal_shares_apply_from_their_month_with_the_remainder_to_the_largest,
             bad_owners_fors_and_shares_are_refused_and_change_nothing,
             a_removed_member_stays_in_the_settle_up_of_their_time,
+            a_member_who_left_and_came_back_counts_in_each_time_in,
         );
     };
 }
