@@ -185,6 +185,8 @@ pub(crate) type CodeArg = Bounded<MAX_CODE_CHARS>;
 pub(crate) type RefArg = Bounded<MAX_EXTERNAL_REF_CHARS>;
 /// An invite code.
 pub(crate) type InviteCodeArg = Bounded<MAX_INVITE_CODE_CHARS>;
+/// A word that categorizes (`update_account` `match`).
+pub(crate) type WordArg = Bounded<{ dochiya_ledger::ledger::MAX_WORD_CHARS }>;
 
 impl<const MAX: usize> std::ops::Deref for Bounded<MAX> {
     type Target = str;

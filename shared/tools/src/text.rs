@@ -35,7 +35,7 @@ pub(crate) const FROM_ACCOUNT: &str =
     "Account the money leaves: the bank \"카카오뱅크\" or card \"신한카드\" that paid, the income \"월급\".";
 
 /// The `to` account of a simple transaction.
-pub(crate) const TO_ACCOUNT: &str = "Account the money arrives at: the expense \"식비\", the bank receiving a salary, the card being paid off. Omitted: the memo's words pick the category.";
+pub(crate) const TO_ACCOUNT: &str = "Account the money arrives at: the expense \"식비\", the bank receiving a salary, the card being paid off. Omitted: picked by the memo's words.";
 
 /// The currency of a result.
 pub(crate) const CURRENCY: &str = "ISO 4217 code of the vault's currency; every amount in this result is a decimal string in its major unit.";

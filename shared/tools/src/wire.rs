@@ -663,3 +663,42 @@ impl From<dochiya_ledger::api::GoalView> for GoalOut {
         }
     }
 }
+
+/// How an entry sent without `to` was categorized.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub(crate) struct CategorizedByOut {
+    /// The word that matched: a set word the memo holds, or its learned first word.
+    pub(crate) word: String,
+    /// The category chosen.
+    pub(crate) account: String,
+    /// True when the word was learned from earlier entries (else set with update_account match).
+    pub(crate) learned: bool,
+}
+
+impl From<dochiya_ledger::api::CategorizedBy> for CategorizedByOut {
+    fn from(c: dochiya_ledger::api::CategorizedBy) -> Self {
+        CategorizedByOut {
+            word: c.word,
+            account: c.account,
+            learned: c.learned,
+        }
+    }
+}
+
+/// One of an account's words.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub(crate) struct WordOut {
+    /// The word.
+    pub(crate) word: String,
+    /// True when learned from the entries (update_account match [] clears it with the set ones).
+    pub(crate) learned: bool,
+}
+
+impl From<dochiya_ledger::api::WordOf> for WordOut {
+    fn from(w: dochiya_ledger::api::WordOf) -> Self {
+        WordOut {
+            word: w.word,
+            learned: w.learned,
+        }
+    }
+}

@@ -78,6 +78,8 @@ pub(super) fn choose(
             set.push((a, w));
         }
     }
+    // By name, so a refusal names them in one order every time.
+    set.sort_by(|x, y| x.0.name.cmp(&y.0.name));
     match set.as_slice() {
         [(a, w)] => {
             return Ok(Chosen {

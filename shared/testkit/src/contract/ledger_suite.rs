@@ -2983,6 +2983,8 @@ mod goals;
 pub use goals::*;
 mod performance;
 pub use performance::*;
+mod words;
+pub use words::*;
 // ---------------------------------------------------------------- recurring charges detected (issue 54)
 
 mod detected;
@@ -3885,6 +3887,7 @@ macro_rules! ledger_contract_tests {
         $crate::__ledger_suite_settle!($factory);
         $crate::__ledger_suite_goals!($factory);
         $crate::__ledger_suite_performance!($factory);
+        $crate::__ledger_suite_words!($factory);
         $crate::__ledger_suite_detected!($factory);
     };
 }

@@ -65,6 +65,9 @@ struct AccountRow {
     /// The savings goal kept in it (set_goal).
     #[serde(skip_serializing_if = "Option::is_none")]
     goal: Option<crate::wire::GoalOut>,
+    /// Words that put an entry here when `to` is left out: set ones, then learned ones.
+    #[serde(rename = "match", skip_serializing_if = "Vec::is_empty")]
+    match_words: Vec<crate::wire::WordOut>,
     /// A card's billing cycle (update_account).
     #[serde(skip_serializing_if = "Option::is_none")]
     billing: Option<super::card_bill::BillingOut>,
@@ -127,6 +130,7 @@ impl Operation for ListAccounts {
                     parent: a.parent,
                     owner: a.owner,
                     goal: a.goal.map(Into::into),
+                    match_words: a.match_words.into_iter().map(Into::into).collect(),
                     billing: a.billing.map(Into::into),
                     installments_left: a.next_bill.as_ref().map(|b| b.installments_left.into()),
                     next_bill: a.next_bill.map(|b| NextBillOut {

@@ -66,10 +66,12 @@ fn form(
     from: Option<AccountArg>,
     to: Option<AccountArg>,
     amount: Option<PositiveAmountArg>,
-    lines: Option<Lines>,
+    (lines, memo): (Option<Lines>, bool),
 ) -> Result<Form, LedgerError> {
     match (from, to, amount, lines) {
         (Some(from), Some(to), Some(amount), None) => Ok(Form::Simple(from.into(), to.into(), amount.0)),
+        // `to` left out with a memo: the memo's words choose the category ("" tells the ledger).
+        (Some(from), None, Some(amount), None) if memo => Ok(Form::Simple(from.into(), String::new(), amount.0)),
         (None, None, None, Some(lines)) => Ok(Form::Split(lines.into())),
         (_, _, _, Some(_)) => Err(LedgerError::invalid(
             Field::Entries,
@@ -83,7 +85,7 @@ fn form(
             };
             Err(LedgerError::invalid(
                 Field::Entries,
-                format!("`{missing}` is missing: send `from`, `to` and `amount`, or `lines` for a split"),
+                format!("`{missing}` is missing: send `from`, `to` and `amount` (`to` may be left out with a memo whose words name the category), or `lines` for a split"),
             ))
         }
     }
@@ -114,7 +116,7 @@ impl Operation for RecordTransaction {
     type Output = Output;
     const NAME: &'static str = "record_transaction";
     const TITLE: &'static str = "Record a transaction";
-    const DESCRIPTION: &'static str = "Records one entry (지출, 수입, 이체, 카드값): money leaves `from` and arrives at `to`. Lunch 12,000 from the bank: from \"카카오뱅크\", to \"식비\", amount \"12000\". Salary: from \"월급\" to \"카카오뱅크\". Card purchase: from \"신한카드\" to \"식비\"; paying the card bill: from \"카카오뱅크\" to \"신한카드\". One receipt over several accounts: `lines` instead. Many entries or a statement: record_transactions. To fix one later: edit_transaction.";
+    const DESCRIPTION: &'static str = "Records one entry (지출, 수입, 이체, 카드값): money leaves `from` and arrives at `to`. Lunch 12,000 from the bank: from \"카카오뱅크\", to \"식비\", amount \"12000\". Salary: from \"월급\" to \"카카오뱅크\". Card purchase: from \"신한카드\" to \"식비\"; paying the card bill: from \"카카오뱅크\" to \"신한카드\". One receipt over several accounts: `lines` instead. Many entries or a statement: record_transactions.";
     const KIND: Kind = write(true);
     #[cfg(test)]
     const EXAMPLES: crate::operation::Examples = (
@@ -147,7 +149,8 @@ impl Operation for RecordTransaction {
         let external_ref = args.external_ref.map(String::from);
         let tags: Vec<String> = args.tags.unwrap_or_default().into_iter().map(String::from).collect();
         let installments = super::card_bill::installments(args.installments)?;
-        let lines = match form(args.from, args.to, args.amount, args.lines)? {
+        let memo_given = memo.as_deref().is_some_and(|m| !m.trim().is_empty());
+        let lines = match form(args.from, args.to, args.amount, (args.lines, memo_given))? {
             Form::Simple(from, to, amount) => EditLines {
                 from: vec![SplitLine { account: from, amount }],
                 to: vec![SplitLine { account: to, amount }],

@@ -82,7 +82,7 @@ impl JsonSchema for EntryDate {
 struct Entry {
     /// Account the money leaves: the card "신한카드"; for a refund, the expense.
     from: Option<AccountArg>,
-    /// Account the money arrives at: "식비"; for a refund, the card. Omitted: the memo's words pick it.
+    /// Account the money arrives at: "식비"; for a refund, the card. Omitted: picked by the memo's words.
     to: Option<AccountArg>,
     /// Positive decimal string, e.g. "12500".
     amount: Option<EntryAmount>,
@@ -169,6 +169,9 @@ struct EntryOut {
     /// For a recorded entry whose direction is unusual: how it reads.
     #[serde(skip_serializing_if = "Option::is_none")]
     note: Option<String>,
+    /// For an entry sent without `to`: the memo's word that chose its category (shown on a dry run too).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    categorized_by: Option<crate::wire::CategorizedByOut>,
 }
 
 /// How many entries ended each way.
@@ -302,6 +305,19 @@ fn read_entry(e: Entry) -> Result<BatchEntry, Unreadable> {
                 "send either `lines` (a split) or `from`, `to` and `amount`, not both".into(),
             ));
         }
+        // `to` left out with a memo: the memo's words choose the category ("" tells the ledger).
+        (Some(from), None, Some(amount), None) if e.memo.as_deref().is_some_and(|m| !m.trim().is_empty()) => {
+            let amount = amount.0.map_err(|m| {
+                unreadable(
+                    Field::LineAmount {
+                        side: Side::To,
+                        index: 0,
+                    },
+                    m,
+                )
+            })?;
+            (from.into(), String::new(), amount, None)
+        }
         (from, to, _, None) => {
             let missing = match (from.is_some(), to.is_some()) {
                 (false, _) => "from",
@@ -371,6 +387,7 @@ fn output(b: BatchRecorded, splits: &[bool]) -> Result<Output, LedgerError> {
                     Status::Recorded
                 };
                 EntryOut {
+                    categorized_by: b.categorized.get(i).cloned().flatten().map(Into::into),
                     index,
                     status,
                     transaction_id: transaction_id.map(Into::into),
@@ -384,6 +401,7 @@ fn output(b: BatchRecorded, splits: &[bool]) -> Result<Output, LedgerError> {
             EntryResult::Duplicate(d) => {
                 counts.duplicate += 1;
                 EntryOut {
+                    categorized_by: b.categorized.get(i).cloned().flatten().map(Into::into),
                     index,
                     status: Status::Duplicate,
                     transaction_id: Some(d.transaction_id.into()),
@@ -404,6 +422,7 @@ fn output(b: BatchRecorded, splits: &[bool]) -> Result<Output, LedgerError> {
             EntryResult::Failed(e) => {
                 counts.error += 1;
                 EntryOut {
+                    categorized_by: b.categorized.get(i).cloned().flatten().map(Into::into),
                     index,
                     status: Status::Error,
                     transaction_id: None,

@@ -33,6 +33,9 @@ pub(crate) struct Output {
     /// The write's operation: pass it to undo to take the whole write back.
     #[serde(skip_serializing_if = "Option::is_none")]
     operation_id: Option<OperationIdOut>,
+    /// When `to` was left out: the word of the memo that chose the category. Tell the user which.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    categorized_by: Option<crate::wire::CategorizedByOut>,
 }
 
 /// An account's balance after the write: as of today, later-dated entries apart.
@@ -73,6 +76,7 @@ impl From<Recorded> for Output {
             current: r.current.map(Into::into),
             note: r.note.as_ref().map(note),
             operation_id: r.operation_id.map(Into::into),
+            categorized_by: r.categorized_by.map(Into::into),
         }
     }
 }

@@ -34,6 +34,10 @@ pub(crate) struct Args {
     billing: Option<super::card_bill::BillingSettingArg>,
     #[schemars(description = text::OWNER)]
     owner: Option<NameArg>,
+    /// Memo words that pick this category when `to` is omitted; [] clears.
+    #[serde(rename = "match")]
+    #[schemars(length(max = 10))]
+    match_words: Option<Vec<crate::args::WordArg>>,
 }
 
 /// The account after the update.
@@ -57,6 +61,9 @@ struct AccountOut {
     /// Whose it is (after an owner change; absent: the household's).
     #[serde(skip_serializing_if = "Option::is_none")]
     owner: Option<String>,
+    /// Its words (after a match change).
+    #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
+    match_words: Option<Vec<crate::wire::WordOut>>,
 }
 
 /// Result of `update_account`.
@@ -90,10 +97,23 @@ enum Change<'a> {
         Option<dochiya_ledger::api::PerformanceInput>,
     ),
     Owner(&'a str),
+    Match(Vec<String>),
 }
 
 fn change(args: &Args) -> Result<Change<'_>, LedgerError> {
     let new_name = args.new_name.as_deref();
+    if let Some(words) = &args.match_words {
+        if new_name.is_some()
+            || args.archive.is_some()
+            || args.force.is_some()
+            || args.billing.is_some()
+            || args.parent.is_some()
+            || args.owner.is_some()
+        {
+            return Err(LedgerError::invalid(Field::Entries, "send match in its own call, with account only"));
+        }
+        return Ok(Change::Match(words.iter().map(|w| String::from(w.clone())).collect()));
+    }
     if let Some(owner) = args.owner.as_deref() {
         if new_name.is_some()
             || args.archive.is_some()
@@ -188,122 +208,90 @@ impl Operation for UpdateAccount {
 
     async fn run(ledger: &Ledger, who: &PersonId, args: Args) -> Result<Output, LedgerError> {
         let vault = args.vault.as_deref();
-        let out = match change(&args)? {
+        let account = &args.account;
+        Ok(match change(&args)? {
             Change::Rename(new_name) => {
-                let a = ledger.rename_account(who, vault, &args.account, new_name).await?;
-                Output {
-                    vault: a.vault.into(),
-                    changed: a.changed,
-                    account: AccountOut {
-                        account_id: a.account_id.into(),
-                        name: a.name,
-                        kind: a.kind.into(),
-                        archived: false,
-                        parent: None,
-                        billing: None,
-                        owner: None,
-                    },
-                    balance: None,
-                    scheduled: None,
-                }
+                let a = ledger.rename_account(who, vault, account, new_name).await?;
+                changed(a.vault, a.changed, plain(a.account_id, a.name, a.kind))
             }
             Change::Archive { force } => {
-                let a = ledger.archive_account(who, vault, &args.account, force).await?;
+                let a = ledger.archive_account(who, vault, account, force).await?;
                 Output {
-                    vault: a.vault.into(),
-                    changed: true,
-                    account: AccountOut {
-                        account_id: a.account_id.into(),
-                        name: a.name,
-                        kind: a.kind.into(),
-                        archived: true,
-                        parent: None,
-                        billing: None,
-                        owner: None,
-                    },
                     balance: Some(a.balance.into()),
                     scheduled: a.scheduled.map(Into::into),
+                    ..changed(
+                        a.vault,
+                        true,
+                        AccountOut {
+                            archived: true,
+                            ..plain(a.account_id, a.name, a.kind)
+                        },
+                    )
                 }
             }
             Change::Restore(new_name) => {
-                let a = ledger
-                    .restore_account(who, vault, &args.account, new_name)
-                    .await?;
-                Output {
-                    vault: a.vault.into(),
-                    changed: a.restored,
-                    account: AccountOut {
-                        account_id: a.account_id.into(),
-                        name: a.name,
-                        kind: a.kind.into(),
-                        archived: false,
-                        parent: None,
-                        billing: None,
-                        owner: None,
-                    },
-                    balance: None,
-                    scheduled: None,
-                }
+                let a = ledger.restore_account(who, vault, account, new_name).await?;
+                changed(a.vault, a.restored, plain(a.account_id, a.name, a.kind))
             }
             Change::Parent(parent) => {
-                let a = ledger
-                    .set_account_parent(who, vault, &args.account, parent)
-                    .await?;
-                Output {
-                    vault: a.vault.into(),
-                    changed: a.changed,
-                    account: AccountOut {
-                        account_id: a.account_id.into(),
-                        name: a.name,
-                        kind: a.kind.into(),
-                        archived: false,
-                        parent: a.parent,
-                        billing: None,
-                        owner: None,
-                    },
-                    balance: None,
-                    scheduled: None,
-                }
+                let a = ledger.set_account_parent(who, vault, account, parent).await?;
+                let out = AccountOut {
+                    parent: a.parent,
+                    ..plain(a.account_id, a.name, a.kind)
+                };
+                changed(a.vault, a.changed, out)
             }
             Change::Billing(billing, performance) => {
                 let a = ledger
-                    .set_billing_with(who, vault, &args.account, billing, performance.as_ref())
+                    .set_billing_with(who, vault, account, billing, performance.as_ref())
                     .await?;
-                Output {
-                    vault: a.vault.into(),
-                    changed: a.changed,
-                    account: AccountOut {
-                        account_id: a.account_id.into(),
-                        name: a.name,
-                        kind: a.kind.into(),
-                        archived: false,
-                        parent: None,
-                        billing: a.billing.map(Into::into),
-                        owner: None,
-                    },
-                    balance: None,
-                    scheduled: None,
-                }
+                let out = AccountOut {
+                    billing: a.billing.map(Into::into),
+                    ..plain(a.account_id, a.name, a.kind)
+                };
+                changed(a.vault, a.changed, out)
+            }
+            Change::Match(words) => {
+                let a = ledger.set_account_words(who, vault, account, &words).await?;
+                let out = AccountOut {
+                    match_words: Some(a.words.into_iter().map(Into::into).collect()),
+                    ..plain(a.account_id, a.name, a.kind)
+                };
+                changed(a.vault, a.changed, out)
             }
             Change::Owner(owner) => {
-                let a = ledger.set_account_owner(who, vault, &args.account, owner).await?;
-                Output {
-                    vault: a.vault.into(),
-                    changed: a.changed,
-                    account: AccountOut {
-                        account_id: a.account_id.into(),
-                        name: a.name,
-                        kind: a.kind.into(),
-                        archived: false,
-                        parent: None,
-                        billing: None,
-                        owner: a.owner,
-                    },
-                    balance: None,
-                    scheduled: None,
-                }
+                let a = ledger.set_account_owner(who, vault, account, owner).await?;
+                let out = AccountOut {
+                    owner: a.owner,
+                    ..plain(a.account_id, a.name, a.kind)
+                };
+                changed(a.vault, a.changed, out)
             }
-        };
-        Ok(out)
+        })
+    }
+}
+
+/// The account as a result shows it, with no setting but its name and kind.
+fn plain(account_id: dochiya_domain::AccountId, name: String, kind: dochiya_domain::AccountKind) -> AccountOut {
+    AccountOut {
+        account_id: account_id.into(),
+        name,
+        kind: kind.into(),
+        archived: false,
+        parent: None,
+        billing: None,
+        owner: None,
+        match_words: None,
+    }
+}
+
+/// The result of a change that reports no balance.
+fn changed(vault: dochiya_ledger::api::VaultRef, changed: bool, account: AccountOut) -> Output {
+    Output {
+        vault: vault.into(),
+        account,
+        changed,
+        balance: None,
+        scheduled: None,
     }
 }

@@ -1,0 +1,266 @@
+//! Contract tests of words that categorize (decision 061): set words, a learned first
+//! word, a correction, an ambiguous memo, clearing, the bounds, and a statement
+//! categorized line by line in its dry run.
+
+use super::*;
+
+/// An entry from 카카오뱅크 with `to` left out.
+fn uncategorized(amount: &str, memo: &str) -> NewTransaction {
+    NewTransaction {
+        to: String::new(),
+        ..tx("카카오뱅크", "x", amount, Some("2026-03-14"), memo)
+    }
+}
+
+fn chosen(r: &Recorded) -> Option<(String, String, bool)> {
+    r.categorized_by
+        .as_ref()
+        .map(|c| (c.word.clone(), c.account.clone(), c.learned))
+}
+
+async fn words(l: &Ledger, who: &PersonId, account: &str, list: &[&str]) -> WordsSet {
+    let list: Vec<String> = list.iter().map(|s| s.to_string()).collect();
+    call!(l.set_account_words(who, None, account, &list)).expect("words")
+}
+
+fn refused(e: &LedgerError) -> &str {
+    match e {
+        LedgerError::InvalidInput { message, .. } => message,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Set words choose at once and win; a first word is learned after two entries to one
+/// category, moved at once by a correction, listed marked, and cleared with `[]`.
+pub async fn words_set_and_learned_choose_the_category<S: Store>(store: S) {
+    let (l, _clock) = ledger_over(Arc::new(store));
+    let me = fresh_person("words");
+    household(&l, &me).await;
+    account(&l, &me, "카페", AccountKind::Expense, None).await;
+    account(&l, &me, "외식", AccountKind::Expense, None).await;
+    let set = words(&l, &me, "카페", &["스타벅스", "스벅"]).await;
+    assert!(set.changed);
+
+    // A set word the memo holds (case and width folded like names).
+    let r = call!(l.record_transaction(&me, uncategorized("5600", "스타벅스 라떼"))).expect("record");
+    assert_eq!(chosen(&r), Some(("스타벅스".into(), "카페".into(), false)));
+    assert!(
+        r.transaction
+            .postings
+            .iter()
+            .any(|p| p.account == "카페" && p.amount.to_string() == "5600")
+    );
+
+    // One entry teaches nothing yet; two to the same category do.
+    record(
+        &l,
+        &me,
+        tx("카카오뱅크", "식비", "8000", Some("2026-03-10"), "김밥천국 점심"),
+    )
+    .await;
+    let e = call!(l.record_transaction(&me, uncategorized("8000", "김밥천국 저녁"))).unwrap_err();
+    assert!(
+        refused(&e).starts_with("no category's words match the memo \"김밥천국 저녁\""),
+        "{e:?}"
+    );
+    let second = record(
+        &l,
+        &me,
+        tx("카카오뱅크", "식비", "7000", Some("2026-03-11"), "김밥천국! 라면"),
+    )
+    .await;
+    let r = call!(l.record_transaction(&me, uncategorized("9000", "김밥천국 저녁"))).expect("learned");
+    assert_eq!(chosen(&r), Some(("김밥천국".into(), "식비".into(), true)));
+
+    // A correction moves the word at once (the latest correction wins).
+    call!(l.edit_transaction(
+        &me,
+        TransactionEdit {
+            vault: None,
+            transaction_id: second.transaction.transaction_id,
+            idempotency_key: key(),
+            expected_version: None,
+            amount: None,
+            date: None,
+            memo: None,
+            from: None,
+            to: Some("외식".into()),
+            lines: None,
+            future_date: false,
+            dry_run: false,
+            tags: None,
+            for_whom: None,
+        }
+    ))
+    .expect("correct");
+    let r = call!(l.record_transaction(&me, uncategorized("9500", "김밥천국 야식"))).expect("corrected");
+    assert_eq!(chosen(&r), Some(("김밥천국".into(), "외식".into(), true)));
+
+    // list_accounts: set words first, learned ones marked.
+    let listed = call!(l.list_accounts(&me, None, false)).expect("accounts");
+    let of = |name: &str| -> Vec<(String, bool)> {
+        listed
+            .accounts
+            .iter()
+            .find(|a| a.name == name)
+            .expect("account")
+            .match_words
+            .iter()
+            .map(|w| (w.word.clone(), w.learned))
+            .collect()
+    };
+    assert_eq!(
+        of("카페"),
+        vec![("스타벅스".into(), false), ("스벅".into(), false)]
+    );
+    assert_eq!(of("외식"), vec![("김밥천국".into(), true)]);
+    assert_eq!(of("식비"), vec![]);
+
+    // `[]` clears what was learned for 외식 (its count and the correction): 김밥천국's two
+    // live entries in 식비 (the first, and the one the learned word put there) make it
+    // learned for 식비 again.
+    let cleared = words(&l, &me, "외식", &[]).await;
+    assert!(cleared.changed && cleared.words.is_empty());
+    let r = call!(l.record_transaction(&me, uncategorized("6000", "김밥천국 아침"))).expect("back to 식비");
+    assert_eq!(chosen(&r), Some(("김밥천국".into(), "식비".into(), true)));
+}
+
+/// Refused, nothing stored: a memo holding two categories' words, words on an account
+/// that is no expense category, a word another category has, too many words, a word
+/// too long.
+pub async fn bad_words_and_ambiguous_memos_are_refused<S: Store>(store: S) {
+    let (l, _clock) = ledger_over(Arc::new(store));
+    let me = fresh_person("words-bad");
+    household(&l, &me).await;
+    account(&l, &me, "카페", AccountKind::Expense, None).await;
+    words(&l, &me, "카페", &["커피"]).await;
+    words(&l, &me, "식비", &["라떼"]).await;
+    let e = call!(l.record_transaction(&me, uncategorized("5000", "커피 라떼"))).unwrap_err();
+    assert_eq!(
+        refused(&e),
+        "the memo \"커피 라떼\" matches the words of two categories, \"라떼\" of \"식비\" and \"커피\" of \"카페\"; send to"
+    );
+    let all = |list: Vec<String>, account: &'static str| {
+        let l = &l;
+        let me = &me;
+        async move { call!(l.set_account_words(me, None, account, &list)).unwrap_err() }
+    };
+    let e = all(vec!["월급날".into()], "카카오뱅크").await;
+    assert_eq!(
+        refused(&e),
+        "words categorize spending: \"카카오뱅크\" is an asset, not an expense category"
+    );
+    let e = all(vec!["커피".into()], "쇼핑").await;
+    assert_eq!(
+        refused(&e),
+        "\"커피\" is already a word of \"카페\"; remove it there first"
+    );
+    let e = all((0..11).map(|i| format!("w{i}")).collect(), "쇼핑").await;
+    assert_eq!(refused(&e), "an account keeps at most 10 words; 11 were sent");
+    let e = all(vec!["가".repeat(31)], "쇼핑").await;
+    assert!(
+        refused(&e).starts_with("a word is 1 to 30 characters on one line;"),
+        "{e:?}"
+    );
+    // Nothing stored by the refusals.
+    let listed = call!(l.list_accounts(&me, None, false)).expect("accounts");
+    let shopping = listed.accounts.iter().find(|a| a.name == "쇼핑").expect("쇼핑");
+    assert!(shopping.match_words.is_empty());
+}
+
+/// A statement without categories: its dry run shows each line's category and the word
+/// that chose it; a line no word names is that line's error; recording it teaches.
+pub async fn a_statement_without_categories_is_categorized_in_its_dry_run<S: Store>(store: S) {
+    let (l, _clock) = ledger_over(Arc::new(store));
+    let me = fresh_person("words-batch");
+    household(&l, &me).await;
+    account(&l, &me, "카페", AccountKind::Expense, None).await;
+    words(&l, &me, "카페", &["스타벅스"]).await;
+    for (day, amount) in [("2026-03-01", "12000"), ("2026-03-02", "13000")] {
+        record(
+            &l,
+            &me,
+            tx("신한카드", "식비", amount, Some(day), "이마트 장보기"),
+        )
+        .await;
+    }
+    let line = |memo: &str, amount: &str| BatchEntry {
+        from: "신한카드".into(),
+        to: String::new(),
+        amount: d(amount),
+        date: Some(date("2026-03-14")),
+        memo: Some(memo.into()),
+        external_ref: None,
+        lines: None,
+        tags: vec![],
+        installments: None,
+        for_whom: None,
+    };
+    let batch = |dry_run: bool| NewBatch {
+        vault: None,
+        entries: vec![
+            Ok(line("스타벅스 강남점", "6100")),
+            Ok(line("이마트 성수", "54000")),
+            Ok(line("다이소", "3000")),
+        ],
+        idempotency_key: "words-batch-1".into(),
+        allow_duplicate: false,
+        dry_run,
+    };
+    let dry = call!(l.record_transactions(&me, batch(true))).expect("dry run");
+    let by: Vec<Option<(String, String, bool)>> = dry
+        .categorized
+        .iter()
+        .map(|c| c.as_ref().map(|c| (c.word.clone(), c.account.clone(), c.learned)))
+        .collect();
+    assert_eq!(
+        by,
+        vec![
+            Some(("스타벅스".into(), "카페".into(), false)),
+            Some(("이마트".into(), "식비".into(), true)),
+            None,
+        ]
+    );
+    assert!(
+        matches!(&dry.results[2], EntryResult::Failed(e) if refused(e).starts_with("no category's words match the memo \"다이소\""))
+    );
+    assert!(matches!(
+        &dry.results[0],
+        EntryResult::Recorded {
+            transaction_id: None,
+            ..
+        }
+    ));
+    let done = call!(l.record_transactions(&me, batch(false))).expect("record");
+    assert!(matches!(
+        &done.results[1],
+        EntryResult::Recorded {
+            transaction_id: Some(_),
+            ..
+        }
+    ));
+    let listed = call!(l.list_accounts(&me, None, false)).expect("accounts");
+    let food = listed.accounts.iter().find(|a| a.name == "식비").expect("식비");
+    assert_eq!(
+        food.match_words
+            .iter()
+            .map(|w| (w.word.as_str(), w.learned))
+            .collect::<Vec<_>>(),
+        vec![("이마트", true)]
+    );
+}
+
+/// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
+/// for every store: a test is registered here, beside its code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ledger_suite_words {
+    ($factory:expr) => {
+        $crate::__ledger_contract_tests!(
+            $factory;
+            words_set_and_learned_choose_the_category,
+            bad_words_and_ambiguous_memos_are_refused,
+            a_statement_without_categories_is_categorized_in_its_dry_run,
+        );
+    };
+}
