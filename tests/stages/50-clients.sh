@@ -5,9 +5,11 @@
 # dev Bearer token of its own and print one PASS line; mcp 2.x also runs two people
 # keeping one book and a household's two months (hand entries, a statement import,
 # auto-transfers ahead, every figure checked by hand) and a couple settling up
-# (owners, `for`, shares, settle_up worked out by hand); both Python SDKs run the
-# recurring postings listed, fetched, edited and voided. Pins: tests/clients/
-# package-lock.json and requirements-*.txt; installs are cached under .build/.
+# (owners, `for`, shares, settle_up worked out by hand) and a statement imported
+# without categories, placed by words learned the month before (with a card's 실적
+# and a savings goal); both Python SDKs run the recurring postings listed, fetched,
+# edited and voided. Pins: tests/clients/package-lock.json and requirements-*.txt;
+# installs are cached under .build/.
 source tests/clients/install.sh
 source tests/clients/server.sh
 
@@ -49,6 +51,7 @@ clients_run py-mcp-2-categories "$clients_py2/bin/python" tests/clients/py_mcp2_
 clients_run py-mcp-2-undo "$clients_py2/bin/python" tests/clients/py_mcp2_undo.py
 clients_run py-mcp-2-card "$clients_py2/bin/python" tests/clients/py_mcp2_card.py
 clients_run py-mcp-2-settle "$clients_py2/bin/python" tests/clients/py_mcp2_settle.py
+clients_run py-mcp-2-words "$clients_py2/bin/python" tests/clients/py_mcp2_words.py
 clients_run py-mcp-2-recurring "$clients_py2/bin/python" tests/clients/py_recurring.py
 clients_run py-mcp-1-recurring "$clients_py1/bin/python" tests/clients/py_recurring.py
 echo "clients: $clients_passed passed, ${#clients_failed[@]} failed"
