@@ -137,7 +137,7 @@ fn import_statement(args: &PromptArguments) -> Result<String, String> {
             "카드·통장 명세서{of}를 가계부에 옮겨 주세요.\n\
              1. list_vaults, list_accounts: 금고와 계정 이름을 확인하세요. 명세서의 카드나 통장 계정이 없으면 create_account를 제안하세요.\n\
              2. 명세서를 붙여 달라고 하세요. 한 줄마다 from은 결제한 카드·통장, to는 지출 항목(예: 식비), amount는 원 단위 숫자 문자열, date는 YYYY-MM-DD, 승인번호는 externalRef. 할부 줄은 이번 회차 금액으로, memo에 \"할부 2/3\"처럼 회차를 남기세요(새 할부 구매는 installments에 개월 수, 결제일이 있는 카드만). 여러 항목에 나눈 영수증은 lines로 한 줄에. 정기 지출(list_recurring)은 이미 자동 기록되니 중복으로 나옵니다.\n\
-             3. record_transactions를 dryRun: true로 불러 문제와 중복(duplicate)을 보여 주세요. 가계부에 나눠 기록한 결제(split)나 이미 있는 할부 구매의 회차(installment)도 duplicate로 나오고 다시 기록되지 않아요.\n\
+             3. record_transactions를 dryRun: true로 불러 문제와 중복(duplicate)을 보여 주세요. 항목을 모르는 줄은 to를 빼고 memo만 보내면 가계부가 배운 단어로 항목을 고르고 categorizedBy로 알려 줍니다(고를 수 없으면 그 줄만 오류). 고른 항목을 사용자에게 보여 주세요. 가계부에 나눠 기록한 결제(split)나 이미 있는 할부 구매의 회차(installment)도 duplicate로 나오고 다시 기록되지 않아요.\n\
              4. 확인을 받은 뒤 같은 idempotencyKey로 dryRun 없이 다시 부르세요.\n\
              5. duplicate와 error 줄을 설명하고, 명세서의 잔액을 upsert_snapshot으로 기록한 뒤 reconcile로 맞는지 보여 주세요.\n\
              6. list_recurring의 detected에 매달 반복되는 결제(구독료 등)가 있으면 set_recurring으로 자동 기록할지 물어보세요."
@@ -148,7 +148,7 @@ fn import_statement(args: &PromptArguments) -> Result<String, String> {
             "Enter a card or bank statement{of} into the household book.\n\
              1. list_vaults, list_accounts: the vault and the account names. If the statement's card or bank account is missing, offer create_account.\n\
              2. Ask for the statement to be pasted. For each line: from is the card or bank account that paid, to the spending account (e.g. 식비), amount a decimal string in the vault currency, date YYYY-MM-DD, the approval number as externalRef. A 할부 line: this part's amount, and keep the part in the memo (\"할부 2/3\"); a new installment purchase takes installments (its months; cards with billing only). A receipt split across categories is one entry with lines. Recurring entries (list_recurring) post themselves and come back as duplicates.\n\
-             3. Call record_transactions with dryRun: true and show the problems and duplicates. A payment the book holds as a split entry (split), or a part of an installment purchase already in the book (installment), comes back duplicate and is not recorded again.\n\
+             3. Call record_transactions with dryRun: true and show the problems and duplicates. A line whose category you do not know may leave to out and keep its memo: the book picks the category from the words it knows and says so in categorizedBy (a line it cannot place is that line's error). Show the person those choices. A payment the book holds as a split entry (split), or a part of an installment purchase already in the book (installment), comes back duplicate and is not recorded again.\n\
              4. Once confirmed, call it again with the same idempotencyKey and without dryRun.\n\
              5. Explain any duplicate or error lines, record the statement's closing balance with upsert_snapshot, then show reconcile.\n\
              6. If list_recurring shows charges under detected (subscriptions paid every month), offer to set them up with set_recurring."
