@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::codec::{AccountRec, MemberRec, Membership, TxRec, members_unchanged, members_update, n_or_zero};
+use super::codec::{AccountRec, MemberRec, Membership, TxRec, members_unchanged, n_or_zero};
 use super::guards::MEMBERS_UNCHANGED;
 use super::members::{find_member, founder, labels, numbered};
 use super::resolve::{Catalogue, catalogue, join2, query_all, retrying};
@@ -115,8 +115,8 @@ pub(super) struct Household {
     regimes: Vec<Regime>,
     /// The current members as stored (for writes).
     members: Vec<MemberRec>,
-    /// The members version on `META`.
-    version: i64,
+    /// The members version on `META` (`None`: absent, a vault made before sharing).
+    version: Option<i64>,
 }
 
 impl Household {
@@ -231,12 +231,16 @@ pub(super) async fn read_household(
         query_all(store, pk, keys::former_members(), true),
     )
     .await;
-    let (mut list, mut version, mut created_at, mut regimes) = (Vec::new(), 0, 0, Vec::new());
+    let (mut list, mut version, mut created_at, mut regimes) = (Vec::new(), None, 0, Vec::new());
     for item in &current? {
         if keys::is_member(&item.key.sk) {
             list.push(MemberRec::from_attrs(&item.attrs)?);
         } else if item.key.sk == keys::VAULT_META {
-            version = super::codec::members_version(&item.attrs)?;
+            version = item
+                .attrs
+                .contains_key(super::codec::MEMBERS_VERSION)
+                .then(|| super::codec::members_version(&item.attrs))
+                .transpose()?;
             created_at = n_or_zero(&item.attrs, "createdAt")?;
             regimes = regimes_of(&item.attrs)?;
         }
@@ -572,14 +576,25 @@ pub(super) async fn set_shares(
                 weights: merged,
             });
             h.regimes.sort_by_key(|r| r.from);
-            let mut op = members_update(
-                keys::vault_meta(m.vault_id),
-                0,
-                super::guards::guard(MEMBERS_UNCHANGED, members_unchanged(h.version)),
-            );
-            if let WriteOp::Update { set, .. } = &mut op {
-                set.insert(SHARES.into(), regimes_value(&h.regimes));
-            }
+            // Under the members version, so shares and a join or a removal never pass each
+            // other; a vault made before sharing has no version (and only its creator).
+            let (add, condition) = match h.version {
+                Some(v) => (
+                    BTreeMap::from([(super::codec::MEMBERS_VERSION.to_string(), 1)]),
+                    members_unchanged(v),
+                ),
+                None => (
+                    BTreeMap::new(),
+                    dochiya_store::Condition::AttrAbsent(super::codec::MEMBERS_VERSION.into()),
+                ),
+            };
+            let op = WriteOp::Update {
+                key: keys::vault_meta(m.vault_id),
+                set: BTreeMap::from([(SHARES.to_string(), regimes_value(&h.regimes))]),
+                add,
+                remove: vec![],
+                guard: super::guards::guard(MEMBERS_UNCHANGED, condition),
+            };
             let ops = vec![membership_check(who, &m), op];
             match v.commit(ledger, who, ops).await {
                 Ok(()) => Ok((true, h.current_shares(month))),
