@@ -155,6 +155,7 @@ impl Canon<'_> {
                 "changed": r["changed"],
                 "alreadyVoided": r["alreadyVoided"],
                 "operation": op,
+                "categorizedBy": r.get("categorizedBy").map_or(Value::Null, categorized),
             }),
             "record_transactions" => self.batch(r, op),
             "undo" => json!({
@@ -178,6 +179,10 @@ impl Canon<'_> {
                         "parent": a.get("parent").cloned().unwrap_or(Value::Null),
                         "billing": a.get("billing").map_or(Value::Null, billing),
                         "owner": a.get("owner").cloned().unwrap_or(Value::Null),
+                        // After a match change the result lists the words now, `[]`
+                        // when none are left ("lists its words now"; elsewhere an empty
+                        // field is absent).
+                        "match": a.get("match").filter(|m| m != &&json!([])).map_or(Value::Null, words),
                     },
                     "changed": r["changed"],
                     "balance": r.get("balance").map_or(Value::Null, |s| self.amount(s)),
@@ -193,6 +198,9 @@ impl Canon<'_> {
                 "created": r["created"], "changed": r["changed"], "removed": r["removed"],
             }),
             "join_vault" => json!({"role": r["role"], "members": members(&r["members"])}),
+            "set_goal" => {
+                json!({"goal": self.goal(&r["goal"]), "created": r["created"], "removed": r["removed"]})
+            }
             "update_vault" => json!({
                 "name": r["name"],
                 "shares": r["shares"].as_array().into_iter().flatten()
@@ -223,6 +231,7 @@ impl Canon<'_> {
                     "tx": x.get("transactionId").map_or(Value::Null, |v| self.id(v)),
                     "matchedBy": x.get("matchedBy").cloned().unwrap_or(Value::Null),
                     "also": x.get("alsoMatches").map_or(Value::Null, |v| self.id(v)),
+                    "by": x.get("categorizedBy").map_or(Value::Null, categorized),
                 })
             })
             .collect();
@@ -232,6 +241,17 @@ impl Canon<'_> {
             "balances": self.balances(&r["balances"]),
             "dryRun": r["dryRun"],
             "operation": op,
+        })
+    }
+
+    /// A `Goal`.
+    pub fn goal(&self, g: &Value) -> Value {
+        let opt = |k: &str| g.get(k).cloned().unwrap_or(Value::Null);
+        let amount = |k: &str| g.get(k).map_or(Value::Null, |x| self.amount(x));
+        json!({
+            "name": g["name"], "account": g["account"], "target": amount("target"), "by": opt("by"),
+            "saved": amount("saved"), "left": amount("left"), "monthlyNeeded": amount("monthlyNeeded"),
+            "onTrack": opt("onTrack"),
         })
     }
 
@@ -253,6 +273,41 @@ pub fn billing(b: &Value) -> Value {
         return Value::Null;
     }
     json!([b["closingDay"], b["paymentDay"]])
+}
+
+/// A learned word folded like names: docs/tools.md says how words are compared, not
+/// how a learned one is written (the server shows it as a memo wrote it).
+fn learned_word(w: &Value) -> Value {
+    w.as_str().map_or(w.clone(), |w| json!(crate::book::fold(w)))
+}
+
+/// `categorizedBy` as `[word, account, learned]` (a learned word folded).
+pub fn categorized(c: &Value) -> Value {
+    let word = if c["learned"] == json!(true) {
+        learned_word(&c["word"])
+    } else {
+        c["word"].clone()
+    };
+    json!([word, c["account"], c["learned"]])
+}
+
+/// An account's `match` as `{set: [words in order], learned: [words, sorted]}`: set
+/// words first in the order set, then learned ones, in an order docs/tools.md does not
+/// give (compared as a set, each folded).
+pub fn words(m: &Value) -> Value {
+    let mut set = Vec::new();
+    let mut learned = Vec::new();
+    for w in m.as_array().into_iter().flatten() {
+        if w["learned"] == json!(true) {
+            learned.push(learned_word(&w["word"]));
+        } else if learned.is_empty() {
+            set.push(w["word"].clone());
+        } else {
+            return json!({"set": format!("a set word after a learned one: {m}")});
+        }
+    }
+    learned.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+    json!({"set": set, "learned": learned})
 }
 
 /// Members as `[[name, role, you]]`, oldest first as given.
@@ -304,6 +359,7 @@ fn path_is_map(path: &str) -> bool {
         "/sums",
         "/scheduled",
         "/members",
+        "/goals",
     ]
     .iter()
     .any(|p| path.ends_with(p))

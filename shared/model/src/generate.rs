@@ -11,8 +11,8 @@ use crate::book::{Billing, Book, Kind, Setup};
 use crate::calendar;
 use crate::money::Currency;
 use crate::step::{
-    AccountChange, DateArg, EditSpec, EntrySpec, For, Owner, RecurringAction, RecurringSpec, ShareArg, Step,
-    Tick,
+    AccountChange, DateArg, EditSpec, EntrySpec, For, Owner, PerformanceArg, RecurringAction, RecurringSpec,
+    ShareArg, Step, Tick,
 };
 
 /// Cards' cycles households have (docs/tools.md, "Card bills"), and one odd one.
@@ -38,43 +38,55 @@ pub fn setup() -> BoxedStrategy<Setup> {
     )
         .prop_map(|(korean, start, members, second_owner, card1, card2, owners)| {
             let bill = |c: Option<(u8, u8)>| c.map(|(closing, payment)| Billing { closing, payment });
-            let (currency, zone, vault) = if korean {
-                (Currency::KRW, "Asia/Seoul", "우리집")
-            } else {
-                (Currency::USD, "America/New_York", "Home")
-            };
-            let names = names(korean);
-            let acct = |i: usize, kind, opening: Option<i64>, parent, billing| Starting {
-                name: names[i],
-                kind,
-                opening,
-                parent,
-                billing,
-            };
-            Setup {
-                currency,
-                zone,
-                vault,
-                start,
-                people: vec![("p0-haeun", "하은"), ("p1-jihun", "지훈"), ("p2-minseo", "민서")],
-                members,
-                second_owner,
-                accounts: vec![
-                    acct(0, Kind::Asset, Some(3_000_000), None, None),
-                    acct(1, Kind::Asset, None, None, None),
-                    acct(2, Kind::Liability, Some(200_000), None, bill(card1)),
-                    acct(3, Kind::Liability, None, None, bill(card2)),
-                    acct(4, Kind::Income, None, None, None),
-                    acct(5, Kind::Expense, None, None, None),
-                    acct(6, Kind::Expense, None, Some(5), None),
-                    acct(7, Kind::Expense, None, None, None),
-                    acct(8, Kind::Expense, None, None, None),
-                    acct(9, Kind::Expense, None, None, None),
-                ],
-                owners,
-            }
+            let mut setup = starting_household(korean, start, bill(card1), bill(card2));
+            setup.members = members;
+            setup.second_owner = second_owner;
+            setup.owners = owners;
+            setup
         })
         .boxed()
+}
+
+/// The household every history starts from: KRW in Asia/Seoul (else USD in New York),
+/// the clock at `start`, person 0 alone; a bank (3,000,000 at the start), cash, two cards
+/// with these cycles (the first owing 200,000), a salary and five categories, 외식 under
+/// 식비.
+pub fn starting_household(korean: bool, start: i64, card1: Option<Billing>, card2: Option<Billing>) -> Setup {
+    let (currency, zone, vault) = if korean {
+        (Currency::KRW, "Asia/Seoul", "우리집")
+    } else {
+        (Currency::USD, "America/New_York", "Home")
+    };
+    let names = names(korean);
+    let acct = |i: usize, kind, opening: Option<i64>, parent, billing| Starting {
+        name: names[i],
+        kind,
+        opening,
+        parent,
+        billing,
+    };
+    Setup {
+        currency,
+        zone,
+        vault,
+        start,
+        people: vec![("p0-haeun", "하은"), ("p1-jihun", "지훈"), ("p2-minseo", "민서")],
+        members: 1,
+        second_owner: false,
+        accounts: vec![
+            acct(0, Kind::Asset, Some(3_000_000), None, None),
+            acct(1, Kind::Asset, None, None, None),
+            acct(2, Kind::Liability, Some(200_000), None, card1),
+            acct(3, Kind::Liability, None, None, card2),
+            acct(4, Kind::Income, None, None, None),
+            acct(5, Kind::Expense, None, None, None),
+            acct(6, Kind::Expense, None, Some(5), None),
+            acct(7, Kind::Expense, None, None, None),
+            acct(8, Kind::Expense, None, None, None),
+            acct(9, Kind::Expense, None, None, None),
+        ],
+        owners: Vec::new(),
+    }
 }
 
 /// The starting accounts' names, then more for new accounts and renames.
@@ -201,7 +213,335 @@ pub fn step(book: &Book) -> BoxedStrategy<Step> {
     add(4, recurring(book));
     add(3, sharing(book));
     add(4, household(book));
+    // Issue 54: entries left to the memo's words, habits that teach them, words set,
+    // savings goals, a card's 실적.
+    let knows_words = book.accounts.iter().any(|a| !a.words.is_empty()) || !book.learned_words().is_empty();
+    add(if knows_words { 5 } else { 1 }, by_words(book));
+    add(4, habit(book));
+    add(4, words(book));
+    let keeps_goal = book.accounts.iter().any(|a| a.goal.is_some());
+    add(if keeps_goal { 4 } else { 2 }, goal(book));
+    add(2, performance(book));
     Union::new_weighted(arms).boxed()
+}
+
+/// Words categories are set (`match`): some overlap (a word another category has is
+/// refused), some hold others (`스벅` in `점심 스벅`, `택시` in `카카오택시`).
+const SET_WORDS: [&str; 7] = ["스타벅스", "스벅", "이마트", "택시", "커피", "starbucks", "uber"];
+
+/// Memos of entries sent without `to`: set words in other cases and places, first words
+/// that habits teach, first words nothing teaches, one of a single letter, none.
+const PICK_MEMOS: [&str; 17] = [
+    "스타벅스 라떼",
+    "STARBUCKS latte",
+    "점심 스벅",
+    "이마트 장보기",
+    "카카오택시",
+    "Uber ride",
+    "coffee beans",
+    "Coffee",
+    "편의점 간식",
+    "다이소 생활용품",
+    "배민 저녁",
+    "쿠팡 주문",
+    "점심",
+    "커피",
+    "a cup",
+    "7eleven 간식",
+    "",
+];
+
+/// Memos a household writes the same way each time, to the same category mostly.
+const HABIT_MEMOS: [&str; 7] = [
+    "편의점 간식",
+    "다이소 생활용품",
+    "배민 저녁",
+    "쿠팡 주문",
+    "Uber ride",
+    "coffee beans",
+    "7eleven 간식",
+];
+
+/// A memo for an entry sent without `to`: one holding a word the book's categories are
+/// set (in another case, inside a word), one starting with a word the book learned, or
+/// one of the fixed memos.
+fn pick_memo(book: &Book) -> BoxedStrategy<String> {
+    let set: Vec<String> = book
+        .accounts
+        .iter()
+        .filter(|a| a.handle.is_none())
+        .flat_map(|a| a.words.iter().cloned())
+        .collect();
+    let learned: Vec<String> = book.learned_words().into_keys().collect();
+    let pool = select(PICK_MEMOS.to_vec()).prop_map(str::to_owned).boxed();
+    let mut arms: Vec<(u32, BoxedStrategy<String>)> = vec![(2, pool)];
+    // Two categories' words in one memo (refused).
+    let pairs: Vec<String> = book
+        .accounts
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.handle.is_none())
+        .flat_map(|(i, a)| {
+            let others: Vec<&String> = book
+                .accounts
+                .iter()
+                .enumerate()
+                .filter(|(j, b)| *j > i && b.handle.is_none())
+                .flat_map(|(_, b)| b.words.iter())
+                .collect();
+            a.words
+                .iter()
+                .flat_map(move |w| others.clone().into_iter().map(move |v| format!("{w} {v}")))
+        })
+        .collect();
+    if !pairs.is_empty() {
+        arms.push((2, select(pairs).boxed()));
+    }
+    if !set.is_empty() {
+        let holding = (select(set), 0_u8..3).prop_map(|(w, how)| match how {
+            0 => format!("{w} 결제"),
+            1 => format!("점심 {}", w.to_uppercase()),
+            _ => format!("카카오{w}"),
+        });
+        arms.push((3, holding.boxed()));
+    }
+    if !learned.is_empty() {
+        let first = (select(learned), any::<bool>())
+            .prop_map(|(w, upper)| format!("{} 또", if upper { w.to_uppercase() } else { w }));
+        arms.push((3, first.boxed()));
+    }
+    Union::new_weighted(arms).boxed()
+}
+
+/// An entry sent without `to`: the memo's words choose its category (or it is refused).
+fn by_words(book: &Book) -> Option<BoxedStrategy<Step>> {
+    let paying = of_kind(book, &[Kind::Asset, Kind::Liability], false);
+    if paying.is_empty() {
+        return None;
+    }
+    Some(
+        (
+            who(book),
+            select(paying),
+            amount(book),
+            date(),
+            pick_memo(book),
+            prop::bool::weighted(0.1),
+        )
+            .prop_map(|(who, from, x, date, memo, dry)| {
+                let mut entry = simple(from, from, x, date, memo, Vec::new());
+                entry.to.clear();
+                entry.pick = true;
+                record_step(who, entry, false, dry)
+            })
+            .boxed(),
+    )
+}
+
+/// An entry with `to`, from a memo the household writes the same way: mostly to the
+/// category that memo's first word goes to, so two of them teach it.
+fn habit(book: &Book) -> Option<BoxedStrategy<Step>> {
+    let paying = of_kind(book, &[Kind::Asset, Kind::Liability], false);
+    let spending = of_kind(book, &[Kind::Expense], false);
+    if paying.is_empty() || spending.is_empty() {
+        return None;
+    }
+    let usual = spending.clone();
+    Some(
+        (
+            who(book),
+            select(paying),
+            prop::option::weighted(0.15, select(spending)),
+            amount(book),
+            date(),
+            select(HABIT_MEMOS.to_vec()),
+        )
+            .prop_map(move |(who, from, other, x, date, memo)| {
+                let word = memo.split_whitespace().next().unwrap_or_default();
+                let usual = usual[word.bytes().map(usize::from).sum::<usize>() % usual.len()];
+                let entry = simple(from, other.unwrap_or(usual), x, date, memo.to_owned(), Vec::new());
+                record_step(who, entry, false, false)
+            })
+            .boxed(),
+    )
+}
+
+/// `match` on a category: set words, `[]` (clears what was learned too), and refusals
+/// (another kind of account, 11 words, a word of 31 characters, a word another has).
+fn words(book: &Book) -> Option<BoxedStrategy<Step>> {
+    let expense = of_kind(book, &[Kind::Expense], false);
+    let all: Vec<usize> = (0..book.accounts.len()).collect();
+    if expense.is_empty() {
+        return None;
+    }
+    // Words no category has yet mostly (so two categories come to have words), any of
+    // them now and then (another's: refused).
+    let taken: Vec<String> = book
+        .accounts
+        .iter()
+        .flat_map(|a| a.words.iter().cloned())
+        .collect();
+    let free: Vec<&str> = SET_WORDS
+        .into_iter()
+        .filter(|w| !taken.iter().any(|t| t == w))
+        .collect();
+    let any_words = prop::sample::subsequence(SET_WORDS.to_vec(), 1..=3)
+        .prop_map(|w| w.into_iter().map(str::to_owned).collect::<Vec<_>>())
+        .boxed();
+    let some_words = if free.is_empty() {
+        any_words.clone()
+    } else {
+        let most = free.len().min(2);
+        prop::sample::subsequence(free, 1..=most)
+            .prop_map(|w| w.into_iter().map(str::to_owned).collect::<Vec<_>>())
+            .boxed()
+    };
+    let words = prop_oneof![
+        6 => some_words,
+        2 => any_words,
+        3 => Just(Vec::new()),
+        1 => Just((1..=11).map(|i| format!("단어{i}")).collect()),
+        1 => Just(vec!["가".repeat(31)]),
+    ];
+    // Categories without words first.
+    let bare: Vec<usize> = expense
+        .iter()
+        .copied()
+        .filter(|&a| book.accounts[a].words.is_empty())
+        .collect();
+    let bare = if bare.is_empty() { expense.clone() } else { bare };
+    let account = prop_oneof![5 => select(bare), 4 => select(expense), 1 => select(all)];
+    Some(
+        (who(book), account, words)
+            .prop_map(|(who, account, w)| Step::UpdateAccount {
+                who,
+                account,
+                change: AccountChange::Match(w),
+            })
+            .boxed(),
+    )
+}
+
+/// `set_goal`: new goals (refusals too: another kind of account, no target or 0, a
+/// `by` past), and the goals the book keeps changed or removed.
+fn goal(book: &Book) -> Option<BoxedStrategy<Step>> {
+    let assets = of_kind(book, &[Kind::Asset], false);
+    let all: Vec<usize> = (0..book.accounts.len()).collect();
+    if assets.is_empty() {
+        return None;
+    }
+    let names = if book.setup.korean() {
+        vec!["여행 자금", "비상금", "전세 자금"]
+    } else {
+        vec!["Trip", "Rainy day", "House"]
+    };
+    // A target: none or 0 (refused), an amount, or about what the account holds now
+    // (half, as much, half as much again: reached, just, not yet).
+    let today = book.today();
+    let held: Vec<i64> = (0..book.accounts.len())
+        .map(|a| book.balance(a, today).0)
+        .collect();
+    let target = prop_oneof![
+        1 => Just(None),
+        1 => Just(Some(0)),
+        7 => amount(book).prop_map(|x| Some(x * 20)),
+        7 => select(vec![1_i64, 2, 3]).prop_map(|k| Some(-k)),
+    ];
+    let target_of = {
+        let held = held.clone();
+        move |account: usize, t: Option<i64>| match t {
+            Some(k) if k < 0 => Some((held[account] * -k / 2).max(100)),
+            t => t,
+        }
+    };
+    // Past (refused), today, soon (the clock passes it), later.
+    let by = prop::option::weighted(
+        0.7,
+        prop_oneof![2 => -5_i64..=-1, 2 => Just(0_i64), 2 => 1_i64..=3, 3 => 4_i64..=40, 4 => 41_i64..=400],
+    );
+    let target_again = target_of.clone();
+    // Mostly an asset that holds money (a goal on an overdrawn account says little).
+    let holding: Vec<usize> = assets.iter().copied().filter(|&a| held[a] > 0).collect();
+    let holding = if holding.is_empty() {
+        assets.clone()
+    } else {
+        holding
+    };
+    let fresh = (
+        who(book),
+        select(names),
+        prop_oneof![6 => select(holding), 2 => select(assets), 1 => select(all)],
+        target.clone(),
+        by,
+        prop::bool::weighted(0.1),
+    )
+        .prop_map(move |(who, name, account, target, by, remove)| Step::SetGoal {
+            who,
+            name: name.to_owned(),
+            account,
+            target: target_of(account, target),
+            by,
+            remove,
+        });
+    let kept: Vec<(usize, String)> = (0..book.accounts.len())
+        .filter_map(|a| Some((a, book.accounts[a].goal.as_ref()?.name.clone())))
+        .collect();
+    if kept.is_empty() {
+        return Some(fresh.boxed());
+    }
+    // A goal changed soon before its (new) `by`: where its first day, kept, tells.
+    let by_again = prop::option::weighted(
+        0.8,
+        prop_oneof![1 => Just(0_i64), 4 => 1_i64..=10, 2 => 11_i64..=60, 1 => 61_i64..=400],
+    );
+    let again = (
+        who(book),
+        select(kept),
+        target.prop_filter("a target", |t| t.is_some_and(|t| t != 0)),
+        by_again,
+        prop::bool::weighted(0.25),
+    )
+        .prop_map(move |(who, (account, name), target, by, remove)| Step::SetGoal {
+            who,
+            name,
+            account,
+            target: target_again(account, target).filter(|_| !remove),
+            by: by.filter(|_| !remove),
+            remove,
+        });
+    Some(prop_oneof![1 => fresh, 2 => again].boxed())
+}
+
+/// A card's 실적 with its cycle (refusals too: no cycle, a threshold of 0, an account
+/// excluded that is no expense category).
+fn performance(book: &Book) -> Option<BoxedStrategy<Step>> {
+    let cards = of_kind(book, &[Kind::Liability], false);
+    let expense = of_kind(book, &[Kind::Expense], false);
+    let other: Vec<usize> = of_kind(book, &[Kind::Asset, Kind::Income], false);
+    if cards.is_empty() || expense.is_empty() || other.is_empty() {
+        return None;
+    }
+    let most = expense.len().min(2);
+    let cycle = prop::option::weighted(0.92, select(CYCLES.to_vec()))
+        .prop_map(|c| c.map(|(closing, payment)| Billing { closing, payment }));
+    let threshold = prop_oneof![1 => Just(0_i64), 9 => amount(book).prop_map(|x| x * 10)];
+    let exclude = (
+        prop::sample::subsequence(expense, 0..=most),
+        prop::option::weighted(0.1, select(other)),
+    )
+        .prop_map(|(mut e, o)| {
+            e.extend(o);
+            e
+        });
+    Some(
+        (who(book), select(cards), cycle, threshold, exclude)
+            .prop_map(|(who, account, b, threshold, exclude)| Step::UpdateAccount {
+                who,
+                account,
+                change: AccountChange::Performance(b, PerformanceArg { threshold, exclude }),
+            })
+            .boxed(),
+    )
 }
 
 fn clock(book: &Book) -> BoxedStrategy<Step> {
@@ -237,6 +577,7 @@ fn simple(from: usize, to: usize, x: i64, date: DateArg, memo: String, tags: Vec
         installments: None,
         external_ref: None,
         for_whom: None,
+        pick: false,
     }
 }
 
@@ -309,7 +650,7 @@ fn record(book: &Book) -> BoxedStrategy<Step> {
         .boxed()
 }
 
-/// A receipt over several categories, paid by card or bank.
+/// A receipt over several categories, paid by card or bank (or partly by each).
 fn split(book: &Book) -> Option<BoxedStrategy<Step>> {
     let paying = of_kind(book, &[Kind::Asset, Kind::Liability], false);
     let spending = of_kind(book, &[Kind::Expense], false);
@@ -322,19 +663,26 @@ fn split(book: &Book) -> Option<BoxedStrategy<Step>> {
     Some(
         (
             who(book),
-            select(paying),
+            select(paying.clone()),
             lines,
             prop::collection::vec(amount(book), 3),
             date(),
             memo(),
             tags(),
             prop::option::weighted(0.15, for_whom(book)),
+            // A third of it paid from a second account now and then (part by card,
+            // part in cash).
+            prop::option::weighted(0.25, select(paying.clone())),
         )
-            .prop_map(|(who, from, to, xs, date, memo, tags, whose)| {
+            .prop_map(|(who, from, to, xs, date, memo, tags, whose, second)| {
                 let to: Vec<(usize, i64)> = to.into_iter().zip(xs).collect();
-                let total = to.iter().map(|l| l.1).sum();
+                let total: i64 = to.iter().map(|l| l.1).sum();
+                let from = match second.filter(|&s| s != from) {
+                    Some(s) => vec![(from, total - total / 3), (s, total / 3)],
+                    None => vec![(from, total)],
+                };
                 let entry = EntrySpec {
-                    from: vec![(from, total)],
+                    from,
                     to,
                     split: true,
                     date,
@@ -343,6 +691,7 @@ fn split(book: &Book) -> Option<BoxedStrategy<Step>> {
                     installments: None,
                     external_ref: None,
                     for_whom: whose,
+                    pick: false,
                 };
                 record_step(who, entry, false, false)
             })
@@ -402,6 +751,7 @@ fn repeat_entry(book: &Book) -> Option<BoxedStrategy<Step>> {
                 installments: None,
                 external_ref: None,
                 for_whom: None,
+                pick: false,
             }
         })
         .collect();
@@ -486,6 +836,7 @@ fn statement(book: &Book) -> Option<BoxedStrategy<Step>> {
         }
         known.extend(part_lines(book, e));
     }
+    let paying_lines = paying.clone();
     let fresh = (
         select(paying),
         select(spending),
@@ -502,10 +853,18 @@ fn statement(book: &Book) -> Option<BoxedStrategy<Step>> {
             line
         })
         .boxed();
+    let picked = (select(paying_lines), amount(book), -10_i64..=0, pick_memo(book))
+        .prop_map(|(from, x, d, memo)| {
+            let mut line = simple(from, from, x, DateArg::Offset(d), memo, Vec::new());
+            line.to.clear();
+            line.pick = true;
+            line
+        })
+        .boxed();
     let line = if known.is_empty() {
-        fresh
+        prop_oneof![5 => fresh, 1 => picked].boxed()
     } else {
-        prop_oneof![3 => fresh, 2 => select(known)].boxed()
+        prop_oneof![5 => fresh, 1 => picked, 3 => select(known)].boxed()
     };
     Some(
         (

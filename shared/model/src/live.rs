@@ -14,25 +14,44 @@ use crate::sut::{Answer, Backend, Sut};
 static TALLY: Mutex<BTreeMap<String, (u64, u64)>> = Mutex::new(BTreeMap::new());
 
 /// What a write is counted as: its tool, and the tool with the argument that makes it
-/// one of issue 53's (an `owner`, a `for`, `shares` or `newName`).
+/// one of issue 53's (an `owner`, a `for`, `shares` or `newName`) or issue 54's (`match`,
+/// `billing.performance`, an entry left to the memo's `words`).
 fn counted_as(tool: &str, args: &Value) -> Vec<String> {
     let has = |k: &str| args.get(k).is_some();
+    let entries = args["entries"].as_array();
+    let any_entry = |f: &dyn Fn(&Value) -> bool| entries.is_some_and(|e| e.iter().any(f));
+    let by_words = |x: &Value| x.get("to").is_none() && x.get("lines").is_none();
     let mut out = vec![tool.to_owned()];
-    let also = match tool {
+    let mut also = match tool {
         "create_account" | "update_account" if has("owner") => vec!["owner"],
         "record_transaction" | "edit_transaction" if has("for") => vec!["for"],
-        "record_transactions"
-            if args["entries"]
-                .as_array()
-                .is_some_and(|e| e.iter().any(|x| x.get("for").is_some())) =>
-        {
-            vec!["for"]
-        }
+        "record_transactions" if any_entry(&|x| x.get("for").is_some()) => vec!["for"],
         "update_vault" => ["shares", "newName"].into_iter().filter(|k| has(k)).collect(),
+        "update_account" if has("match") => vec!["match"],
+        "update_account" if args["billing"].get("performance").is_some() => vec!["performance"],
         _ => vec![],
     };
+    if (tool == "record_transaction" && by_words(args))
+        || (tool == "record_transactions" && any_entry(&by_words))
+    {
+        also.push("words");
+    }
     out.extend(also.into_iter().map(|k| format!("{tool}[{k}]")));
     out
+}
+
+/// What an answer is counted as besides its call: a category a learned word chose
+/// (`categorizedBy.learned`, an entry's or each statement line's).
+fn answered_as(tool: &str, v: &Value) -> Vec<String> {
+    let learned = |x: &Value| x["categorizedBy"]["learned"] == json!(true);
+    let n = match tool {
+        "record_transaction" => usize::from(learned(v)),
+        "record_transactions" => v["results"]
+            .as_array()
+            .map_or(0, |r| r.iter().filter(|x| learned(x)).count()),
+        _ => 0,
+    };
+    vec![format!("{tool}[learned word]"); n]
 }
 
 /// The writes made so far, per tool: `tool ok/refused`, for a run's summary.
@@ -109,6 +128,11 @@ impl Live {
                 match answer {
                     Answer::Ok(_) => slot.0 += 1,
                     Answer::Refused(_) => slot.1 += 1,
+                }
+            }
+            if let Answer::Ok(v) = &answer {
+                for key in answered_as(call.tool, v) {
+                    tally.entry(key).or_default().0 += 1;
                 }
             }
         }

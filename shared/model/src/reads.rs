@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 
 use crate::book::{Book, Kind, Origin, item_order};
 use crate::calendar;
-use crate::compare::{Canon, billing, differences, members};
+use crate::compare::{Canon, billing, differences, members, words};
 use crate::live::Live;
 
 /// One read: the tool, its arguments, what the model expects, and how to read the answer.
@@ -204,6 +204,8 @@ fn accounts(live: &mut Live, book: &Book) {
                         "nextBill": next,
                         "installmentsLeft": left,
                         "owner": a.get("owner").cloned().unwrap_or(Value::Null),
+                        "goal": a.get("goal").map_or(Value::Null, |g| c.goal(g)),
+                        "match": a.get("match").map_or(Value::Null, words),
                     }),
                 );
             }
@@ -352,6 +354,15 @@ fn budgets(live: &mut Live, book: &Book) {
                     "daysLeft": r.get("daysLeft").cloned().unwrap_or(Value::Null),
                     "dailyAllowance": opt("dailyAllowance"),
                     "scheduled": r.get("scheduled").map_or(Value::Null, |s| json!([c.amount(&s["amount"]), s["count"]])),
+                    "goals": r.get("goals").map_or(Value::Null, |g| {
+                        let goals: Map<String, Value> = g
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .map(|x| (x["name"].as_str().unwrap_or("?").to_owned(), c.goal(x)))
+                            .collect();
+                        Value::Object(goals)
+                    }),
                 })
             },
         );
@@ -401,6 +412,12 @@ fn cards(live: &mut Live, book: &Book) {
                         "paidLate": r.get("paidLate").map_or(Value::Null, |x| c.amount(x)),
                         "remaining": c.amount(&r["remaining"]),
                         "installmentsLeft": [c.amount(&r["installmentsLeft"]["amount"]), r["installmentsLeft"]["count"]],
+                        "performance": r.get("performance").map_or(Value::Null, |p| json!([
+                            c.amount(&p["counted"]),
+                            c.amount(&p["threshold"]),
+                            c.amount(&p["left"]),
+                            c.amount(&p["excluded"]),
+                        ])),
                     })
                 },
             );

@@ -135,6 +135,35 @@ fn run_one<S: OnStore>(label: &str, seed: u64) -> Result<usize, String> {
     }
 }
 
+/// Runs one history written by hand (for what random histories seldom reach) exactly as
+/// a random one runs: every call's answer and every read after each step compared with
+/// the model. Panics with the history told, step by step, when it fails; a step the book
+/// does not allow is a mistake in the history.
+pub fn replay<S: OnStore>(label: &str, setup: crate::book::Setup, steps: Vec<Step>) {
+    quiet_panics();
+    let book = Book::new(setup);
+    let mut check = book.clone();
+    for (i, step) in steps.iter().enumerate() {
+        assert!(
+            check.allows(step),
+            "{label}: step {} ({step:?}) is not allowed",
+            i + 1
+        );
+        check.apply(step);
+    }
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        HouseholdTest::<S>::test_sequential(Config::default(), book.clone(), steps.clone(), None);
+    }));
+    if let Err(e) = outcome {
+        panic!(
+            "{label}: {}\n\nThe history ({} steps):\n{}",
+            panic_text(e.as_ref()),
+            steps.len(),
+            narrate(book, &steps)
+        );
+    }
+}
+
 fn panic_text(e: &(dyn std::any::Any + Send)) -> String {
     e.downcast_ref::<String>()
         .cloned()

@@ -78,6 +78,9 @@ pub struct EntrySpec {
     pub external_ref: Option<String>,
     /// `for`.
     pub for_whom: Option<For>,
+    /// `to` left out: the memo's words choose the category (a simple entry; `to` is
+    /// empty here).
+    pub pick: bool,
 }
 
 /// Lines of an entry: `from` then `to`, each account and amount.
@@ -119,6 +122,20 @@ pub enum AccountChange {
     Billing(Option<Billing>),
     /// `owner`, in a call of its own.
     Owner(Owner),
+    /// `match`, in a call of its own (`[]` clears the set words and what was learned).
+    Match(Vec<String>),
+    /// `billing` with `performance` (a cycle or none: refused without one).
+    Performance(Option<Billing>, PerformanceArg),
+}
+
+/// A card's 실적 as `billing.performance` sends it.
+#[derive(Clone, PartialEq, Debug)]
+pub struct PerformanceArg {
+    /// `threshold` (minor units; 0 or less is refused).
+    pub threshold: i64,
+    /// `exclude`: accounts by index (left out when empty; one that is no expense
+    /// category is refused).
+    pub exclude: Vec<usize>,
 }
 
 /// A recurring schedule's settings as sent.
@@ -314,6 +331,21 @@ pub enum Step {
         /// Who.
         who: usize,
     },
+    /// `set_goal`.
+    SetGoal {
+        /// Who.
+        who: usize,
+        /// The goal's name.
+        name: String,
+        /// The account it is kept in.
+        account: usize,
+        /// `target` (None: left out).
+        target: Option<i64>,
+        /// `by`, days from today.
+        by: Option<i64>,
+        /// `remove: true`.
+        remove: bool,
+    },
     /// `delete_vault`; a deletion that goes through starts the book again (person 0
     /// makes the vault anew with the set-up's accounts, alone).
     DeleteVault {
@@ -351,6 +383,9 @@ fn sides(f: &mut fmt::Formatter<'_>, from: &[(usize, i64)], to: &[(usize, i64)])
 impl fmt::Debug for EntrySpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         sides(f, &self.from, &self.to)?;
+        if self.pick {
+            write!(f, "(to left out: by words)")?;
+        }
         write!(f, " on {:?} {:?}", self.date, self.memo)?;
         if self.split {
             write!(f, " as lines")?;
@@ -507,6 +542,14 @@ impl Step {
                     AccountChange::Parent(p) => write!(f, "parent {p:?}"),
                     AccountChange::Billing(b) => write!(f, "billing {:?}", b.map(|b| (b.closing, b.payment))),
                     AccountChange::Owner(o) => write!(f, "owner {o:?}"),
+                    AccountChange::Match(w) => write!(f, "match {w:?}"),
+                    AccountChange::Performance(b, p) => write!(
+                        f,
+                        "billing {:?} performance threshold {} exclude {:?}",
+                        b.map(|b| (b.closing, b.payment)),
+                        p.threshold,
+                        p.exclude.iter().map(|a| format!("a{a}")).collect::<Vec<_>>()
+                    ),
                 }
             }
             Step::SetBudget {
@@ -549,6 +592,23 @@ impl Step {
                     write!(f, " shares {{{}}}", s.join(", "))?;
                 }
                 Ok(())
+            }
+            Step::SetGoal {
+                who,
+                name,
+                account,
+                target,
+                by,
+                remove,
+            } => {
+                write!(f, "p{who} goal {name:?} in a{account}")?;
+                if let Some(t) = target {
+                    write!(f, " target {t}")?;
+                }
+                if let Some(d) = by {
+                    write!(f, " by today{d:+}d")?;
+                }
+                flags(f, &[(*remove, "remove")])
             }
             Step::Share { who, owner } => write!(f, "p{who} shares (owner code {owner})"),
             Step::Join { who, invite } => write!(f, "p{who} joins with invite {invite}"),

@@ -6,9 +6,9 @@ use serde_json::json;
 
 use super::entries::Draft;
 use super::views::account_view;
-use super::{Account, Billing, Book, Content, Expect, Kind, Learn, Origin};
+use super::{Account, Billing, Book, Content, Expect, Kind, Learn, Origin, Performance};
 use crate::calendar;
-use crate::step::{AccountChange, Owner};
+use crate::step::{AccountChange, Owner, PerformanceArg};
 
 impl Book {
     /// The opening-balance account, made on first use with the vault's language.
@@ -29,6 +29,9 @@ impl Book {
             handle: None,
             opening: None,
             owner: None,
+            goal: None,
+            words: Vec::new(),
+            performance: None,
         });
         self.equity = Some(self.accounts.len() - 1);
         self.accounts.len() - 1
@@ -102,6 +105,9 @@ impl Book {
             handle: None,
             opening: opening.map(|o| o.0),
             owner: owner.and_then(|o| self.owner_of(o)).flatten(),
+            goal: None,
+            words: Vec::new(),
+            performance: None,
         });
         let a = self.accounts.len() - 1;
         let mut learn = Vec::new();
@@ -126,6 +132,7 @@ impl Book {
                 external_ref: None,
                 date_left_out: false,
                 for_arg: None,
+                picked: None,
             };
             let n = self.add_entry(&draft, Origin::Opening(who), None);
             learn.push(Learn::Entry(n, "/openingTransactionId".into()));
@@ -149,7 +156,13 @@ impl Book {
     /// `update_account`.
     pub fn update_account(&mut self, who: usize, a: usize, change: &AccountChange) {
         let mut args = json!({"account": self.accounts[a].reference()});
-        let owner_only = !matches!(change, AccountChange::Billing(_));
+        // Any member may send a card's cycle (docs/tools.md) and a category's words
+        // (`match`: "in a call of its own", where `owner` says "owners; in a call of
+        // its own"; the general "Owners only." is read as the rest's).
+        let owner_only = !matches!(
+            change,
+            AccountChange::Billing(_) | AccountChange::Performance(..) | AccountChange::Match(_)
+        );
         let allowed = self.is_member(who) && (!owner_only || self.is_owner(who));
         let outcome = match change {
             AccountChange::Rename(n) => {
@@ -185,14 +198,35 @@ impl Book {
                 args["owner"] = json!(self.owner_text(*o));
                 self.set_owner(a, *o, allowed)
             }
+            AccountChange::Match(words) => {
+                args["match"] = json!(words);
+                self.set_words(a, words, allowed)
+            }
+            AccountChange::Performance(b, p) => {
+                let mut billing = b.map_or(
+                    json!({}),
+                    |b| json!({"closingDay": b.closing, "paymentDay": b.payment}),
+                );
+                let mut perf = json!({"threshold": self.amount(p.threshold)});
+                if !p.exclude.is_empty() {
+                    let names: Vec<&str> = p.exclude.iter().map(|&x| self.accounts[x].reference()).collect();
+                    perf["exclude"] = json!(names);
+                }
+                billing["performance"] = perf;
+                args["billing"] = billing;
+                self.reperform(a, *b, p, allowed)
+            }
         };
         let expect = match outcome {
             Some(changed) => {
                 let mut account = account_view(self, a);
                 // Each setting is compared where the call sends it (an archive's result
                 // leaves the cycle out).
-                if !matches!(change, AccountChange::Billing(_)) {
+                if !matches!(change, AccountChange::Billing(_) | AccountChange::Performance(..)) {
                     account["billing"] = json!("*");
+                }
+                if !matches!(change, AccountChange::Match(_)) {
+                    account["match"] = json!("*");
                 }
                 if !matches!(change, AccountChange::Parent(_)) {
                     account["parent"] = json!("*");
@@ -323,8 +357,35 @@ impl Book {
         if !ok {
             return None;
         }
-        let changed = account.billing != b;
+        let changed = account.billing != b || (b.is_none() && account.performance.is_some());
         self.accounts[a].billing = b;
+        // Sent without `performance`, the cycle keeps its 실적; `{}` clears both.
+        if b.is_none() {
+            self.accounts[a].performance = None;
+        }
+        Some(changed)
+    }
+
+    /// `billing` with `performance`: the cycle and the card's 실적 together. Refused: no
+    /// cycle, a threshold of 0 or less, an excluded account that is no expense category.
+    fn reperform(&mut self, a: usize, b: Option<Billing>, p: &PerformanceArg, allowed: bool) -> Option<bool> {
+        let account = &self.accounts[a];
+        let excluded_ok = p.exclude.iter().all(|&x| self.accounts[x].kind == Kind::Expense);
+        let b = b.filter(|&b| {
+            allowed
+                && account.kind == Kind::Liability
+                && account.handle.is_none()
+                && Book::billing_ok(b)
+                && p.threshold > 0
+                && excluded_ok
+        })?;
+        let performance = Performance {
+            threshold: p.threshold,
+            exclude: p.exclude.clone(),
+        };
+        let changed = account.billing != Some(b) || account.performance.as_ref() != Some(&performance);
+        self.accounts[a].billing = Some(b);
+        self.accounts[a].performance = Some(performance);
         Some(changed)
     }
 }

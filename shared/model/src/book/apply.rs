@@ -60,6 +60,7 @@ impl Book {
                 person_ok(*who) && shares.iter().flatten().all(|s| s.who.is_none_or(person_ok))
             }
             Step::SetBudget { who, account, .. } => person_ok(*who) && *account < accounts,
+            Step::SetGoal { who, account, .. } => person_ok(*who) && *account < accounts,
             Step::SetRecurring { who, action, .. } => {
                 person_ok(*who)
                     && match action {
@@ -92,6 +93,7 @@ impl Book {
                 .iter()
                 .any(|s| !s.removed && (s.from == a || s.to == a)),
             AccountChange::Parent(p) => p.is_none_or(|p| p < self.accounts.len()),
+            AccountChange::Performance(_, p) => p.exclude.iter().all(|&x| x < self.accounts.len()),
             _ => true,
         }
     }
@@ -198,6 +200,14 @@ impl Book {
                 self.set_budget(*who, *account, *amount, *month, *repeat, *rollover);
             }
             Step::SetRecurring { who, name, action } => self.set_recurring(*who, name, action),
+            Step::SetGoal {
+                who,
+                name,
+                account,
+                target,
+                by,
+                remove,
+            } => self.set_goal(*who, name, *account, *target, *by, *remove),
             Step::UpdateVault {
                 who,
                 new_name,
@@ -255,14 +265,9 @@ impl Book {
                 self.call(write.who, write.tool, write.args, Expect::Refused);
                 return;
             }
-            self.run_batch(
-                write.who,
-                write.args.clone(),
-                &write.pending,
-                Some(w),
-                allow,
-                false,
-            );
+            // Lines sent without `to` are categorized again by the words as they are now.
+            let pending: Vec<_> = write.pending.iter().map(|d| self.pick(d.clone())).collect();
+            self.run_batch(write.who, write.args.clone(), &pending, Some(w), allow, false);
             return;
         }
         if write.claimed_at.is_some() && self.is_member(write.who) {

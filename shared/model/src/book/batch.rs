@@ -220,6 +220,9 @@ impl Book {
         if dry_run {
             args["dryRun"] = json!(true);
         }
+        // Every line resolved before any is recorded: a line sent without `to` takes the
+        // words as they are before the statement (its lines teach one another nothing,
+        // as the dry run that shows each line's category must have it).
         let drafts: Vec<Draft> = lines.iter().map(|l| self.draft(l)).collect();
         if !self.is_member(who) {
             self.call(who, "record_transactions", args, Expect::Refused);
@@ -295,7 +298,7 @@ impl Book {
             self.writes[w].operation = op;
             self.writes[w].claimed_at.get_or_insert(self.now);
         }
-        let view = self.batch_view(&results, &fresh, op, dry_run);
+        let view = self.batch_view(&results, drafts, &fresh, op, dry_run);
         if !fresh.is_empty()
             && w.is_some_and(|w| self.writes[w].entries.iter().flatten().count() == fresh.len())
         {
@@ -306,11 +309,19 @@ impl Book {
         call.write = w;
     }
 
-    fn batch_view(&self, results: &[Decision], fresh: &[usize], op: Option<usize>, dry_run: bool) -> Value {
+    fn batch_view(
+        &self,
+        results: &[Decision],
+        drafts: &[Draft],
+        fresh: &[usize],
+        op: Option<usize>,
+        dry_run: bool,
+    ) -> Value {
         let mut counts = json!({"recorded": 0, "wouldRecord": 0, "replayed": 0, "duplicate": 0, "error": 0});
         let rows: Vec<Value> = results
             .iter()
-            .map(|d| {
+            .zip(drafts)
+            .map(|(d, draft)| {
                 let (status, count, n, how, also) = match d {
                     Decision::Recorded(n) => ("recorded", "recorded", Some(*n), None, None),
                     Decision::Replayed(n) => ("recorded", "replayed", Some(*n), None, None),
@@ -328,7 +339,14 @@ impl Book {
                     (Decision::Twice(None), _) => json!("*"),
                     (_, n) => json!(n.map(|n| format!("t{n}"))),
                 };
-                json!({"status": status, "tx": tx, "matchedBy": how, "also": also.map(|n| format!("t{n}"))})
+                // What chose a line's category, on a line sent without `to` that is (or
+                // would be) recorded now; the contract is silent on the other statuses.
+                let by = match (&draft.picked, d) {
+                    (None, _) => Value::Null,
+                    (Some(c), Decision::Recorded(_) | Decision::Would) => self.categorized_view(c.as_ref()),
+                    _ => json!("*"),
+                };
+                json!({"status": status, "tx": tx, "matchedBy": how, "also": also.map(|n| format!("t{n}")), "by": by})
             })
             .collect();
         let mut view = json!({"results": rows, "counts": counts, "dryRun": dry_run});

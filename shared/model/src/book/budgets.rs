@@ -185,6 +185,7 @@ impl Book {
             "daysLeft": current.then_some(days_left),
             "dailyAllowance": current.then(|| remaining.max(0) / days_left),
             "scheduled": self.scheduled_in(Kind::Expense, calendar::first_day(m), calendar::last_day(m), None),
+            "goals": self.goals_view(),
         })
     }
 }

@@ -172,7 +172,45 @@ impl Book {
             "paidLate": (bill.paid_late != 0).then_some(bill.paid_late),
             "remaining": total - bill.paid,
             "installmentsLeft": [bill.left.0, bill.left.1],
+            "performance": self.performance(c, b, m),
         })
+    }
+
+    /// The card's 실적 over bill `m`'s usage period, `[counted, threshold, left,
+    /// excluded]` (null without a setting): every live entry dated in the period with a
+    /// posting on the card and an expense line counts its amount on the card (a charge
+    /// adds, a refund takes away; a 할부 purchase in full, by its date); the part of it
+    /// that went to excluded categories, never more than the card's amount and of its
+    /// sign, is `excluded` instead (docs/tools.md, "card_bill").
+    fn performance(&self, c: usize, b: Billing, m: Month) -> Value {
+        let Some(p) = &self.accounts[c].performance else {
+            return Value::Null;
+        };
+        let (from, to) = b.period(m);
+        let (mut counted, mut excluded) = (0, 0);
+        for (_, e) in self.live() {
+            let date = e.content.date;
+            let lines = e.content.lines();
+            let on_card = lines.iter().any(|l| l.0 == c);
+            let spends = lines.iter().any(|l| self.accounts[l.0].kind == Kind::Expense);
+            if date < from || date > to || !on_card || !spends {
+                continue;
+            }
+            let amount: i64 = -lines.iter().filter(|l| l.0 == c).map(|l| l.1).sum::<i64>();
+            let out: i64 = lines
+                .iter()
+                .filter(|l| p.exclude.contains(&l.0))
+                .map(|l| l.1)
+                .sum();
+            let out = if amount >= 0 {
+                out.clamp(0, amount)
+            } else {
+                out.clamp(amount, 0)
+            };
+            counted += amount - out;
+            excluded += out;
+        }
+        json!([counted, p.threshold, (p.threshold - counted).max(0), excluded])
     }
 
     /// A live card's next bill as `list_accounts` shows it: `[dueDate, amount,

@@ -5,8 +5,8 @@ use serde_json::{Value, json};
 
 use super::views::{balances_view, tx_view};
 use super::{
-    Book, Change, Content, DUPLICATE_WINDOW, Entry, Expect, Kind, Learn, Operation, Origin, POSTED_GUARD,
-    Whose,
+    Book, Categorized, Change, Content, DUPLICATE_WINDOW, Entry, Expect, Kind, Learn, Operation, Origin,
+    POSTED_GUARD, Whose,
 };
 use crate::calendar;
 use crate::step::{DateArg, EditSpec, EntrySpec, For};
@@ -24,6 +24,8 @@ pub struct Draft {
     pub date_left_out: bool,
     /// The `for` as sent (its validity is decided when the entry would be written).
     pub for_arg: Option<For>,
+    /// Sent without `to`: what the memo's words chose (`Some(None)`: nothing, refused).
+    pub picked: Option<Option<Categorized>>,
 }
 
 impl Book {
@@ -38,7 +40,7 @@ impl Book {
 
     /// `spec` resolved against the book now.
     pub fn draft(&self, spec: &EntrySpec) -> Draft {
-        Draft {
+        let draft = Draft {
             content: Content {
                 date: self.resolve_date(spec.date),
                 // Memos are kept trimmed.
@@ -52,7 +54,23 @@ impl Book {
             external_ref: spec.external_ref.clone(),
             date_left_out: spec.date == DateArg::Omit,
             for_arg: spec.for_whom,
+            picked: spec.pick.then_some(None),
+        };
+        self.pick(draft)
+    }
+
+    /// A draft sent without `to` categorized by the memo's words as they are now (a
+    /// statement's retry decides its unrecorded lines again): the whole amount to the
+    /// category chosen, or no `to` at all when none is.
+    pub fn pick(&self, mut d: Draft) -> Draft {
+        if d.picked.is_none() {
+            return d;
         }
+        let chosen = self.categorize(&d.content.memo);
+        let amount: i64 = d.content.from.iter().map(|l| l.1).sum();
+        d.content.to = chosen.iter().map(|c| (c.account, amount)).collect();
+        d.picked = Some(chosen);
+        d
     }
 
     /// The text a `for` is sent as.
@@ -93,7 +111,11 @@ impl Book {
     pub fn entry_args(&self, spec: &EntrySpec) -> Value {
         let mut args = serde_json::Map::new();
         let name = |a: usize| self.accounts[a].reference().to_owned();
-        if spec.split || spec.from.len() != 1 || spec.to.len() != 1 {
+        if spec.pick {
+            // `to` left out: the memo's words choose it.
+            args.insert("from".into(), json!(name(spec.from[0].0)));
+            args.insert("amount".into(), json!(self.amount(spec.from[0].1)));
+        } else if spec.split || spec.from.len() != 1 || spec.to.len() != 1 {
             let side = |lines: &[(usize, i64)]| {
                 lines
                     .iter()
@@ -135,7 +157,8 @@ impl Book {
     pub fn acceptable(&self, d: &Draft) -> bool {
         let c = &d.content;
         let live = c.lines().iter().all(|l| self.accounts[l.0].handle.is_none());
-        live && well_formed(c) && self.installments_fit(c, d.installments)
+        let categorized = !matches!(d.picked, Some(None));
+        categorized && live && well_formed(c) && self.installments_fit(c, d.installments)
     }
 
     /// 할부: one `from` line, a card with billing, at least one minor unit per part.
@@ -324,6 +347,7 @@ impl Book {
             "replayed": false,
             "dryRun": false,
             "operation": format!("op{op}"),
+            "categorizedBy": self.categorized_view(d.picked.as_ref().and_then(Option::as_ref)),
         });
         let call = self.call(who, "record_transaction", args, Expect::Ok(view));
         call.learn = vec![
@@ -339,7 +363,8 @@ impl Book {
         let n = book.add_entry(d, Origin::Hand(who), None);
         let mut tx = tx_view(&book, n);
         tx["id"] = Value::Null;
-        json!({"transaction": tx, "replayed": false, "dryRun": true})
+        let by = self.categorized_view(d.picked.as_ref().and_then(Option::as_ref));
+        json!({"transaction": tx, "replayed": false, "dryRun": true, "categorizedBy": by})
     }
 
     /// The write that claimed idempotency key `key` and is still kept, if any.
@@ -594,7 +619,8 @@ impl Book {
         }
         let op = self.new_operation(Some(who));
         let before = self.entries[n].operation;
-        let old = std::mem::replace(&mut self.entries[n].content, new);
+        let old = std::mem::replace(&mut self.entries[n].content, new.clone());
+        self.correct(&old, &new);
         self.entries[n].history.push(old.clone());
         self.entries[n].operation = Some(op);
         self.operations[op].changes.push((n, Change::Edited(old), before));

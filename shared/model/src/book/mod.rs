@@ -13,12 +13,14 @@ mod apply;
 mod batch;
 mod cards;
 mod entries;
+mod goals;
 mod household;
 mod members;
 mod recurring;
 pub mod setup;
 mod undo;
 pub mod views;
+mod words;
 
 mod budgets;
 
@@ -32,6 +34,7 @@ pub use crate::terms::{Billing, Kind};
 pub use cards::{item_order, part};
 pub use household::{transfers, transfers_check};
 pub use setup::Setup;
+pub use words::Categorized;
 
 /// Seconds an idempotency record is kept (7 days).
 pub const IDEMPOTENCY_TTL: i64 = 7 * 24 * 3600;
@@ -57,6 +60,34 @@ pub struct Account {
     pub opening: Option<i64>,
     /// The member whose own it is (`None`: the household's).
     pub owner: Option<usize>,
+    /// The savings goal it keeps (an asset account; `set_goal`).
+    pub goal: Option<Goal>,
+    /// Its set words (an expense category; `update_account` `match`), as sent, in order.
+    pub words: Vec<String>,
+    /// A card's 실적 setting (`billing.performance`), kept beside its cycle.
+    pub performance: Option<Performance>,
+}
+
+/// A savings goal (docs/tools.md, "set_goal"; decision 061).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Goal {
+    /// Its name (unique in the vault, compared like names).
+    pub name: String,
+    /// What to reach (minor units, above 0).
+    pub target: i64,
+    /// The day to reach it by.
+    pub by: Option<Date>,
+    /// The day it was first set (kept when it is changed).
+    pub since: Date,
+}
+
+/// A card's 실적: the spending per usage period that unlocks its benefits.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Performance {
+    /// The amount to reach (minor units, above 0).
+    pub threshold: i64,
+    /// Expense categories that do not count, in the order sent.
+    pub exclude: Vec<usize>,
 }
 
 impl Account {
@@ -376,6 +407,13 @@ pub struct Book {
     /// Shares set with `update_vault`: from which month, each member's weight (every
     /// member then), by month, one setting a month.
     pub shares: Vec<(Month, std::collections::BTreeMap<usize, u64>)>,
+    /// Words that categorize: where a (memo's first word, account) count stood, counted
+    /// from the live entries, when `match: []` cleared what the account had learned (the
+    /// count starts again from 0 then).
+    pub word_base: std::collections::BTreeMap<(String, usize), i64>,
+    /// Each word's latest correction: the account an `edit_transaction` moved an entry
+    /// with that first word to (or an undo of one moved it back to).
+    pub fixes: std::collections::BTreeMap<String, usize>,
     /// Idempotent writes made, for retries.
     pub writes: Vec<Write>,
     /// The calls of the last step (set-up calls for the initial book).

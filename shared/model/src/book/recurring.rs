@@ -60,6 +60,7 @@ impl Book {
                     external_ref: None,
                     date_left_out: false,
                     for_arg: None,
+                    picked: None,
                 };
                 let op = self.new_operation(None);
                 let n = self.add_entry(&draft, Origin::Posting(s), Some(op));

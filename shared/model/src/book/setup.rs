@@ -81,6 +81,8 @@ impl Book {
             budgets: Vec::new(),
             invites: Vec::new(),
             shares: Vec::new(),
+            word_base: std::collections::BTreeMap::new(),
+            fixes: std::collections::BTreeMap::new(),
             writes: Vec::new(),
             calls: Vec::new(),
             next_key: 0,

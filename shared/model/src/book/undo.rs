@@ -73,6 +73,7 @@ impl Book {
         }
         let mut book = self.clone();
         let mut undone = Vec::new();
+        let mut corrections = Vec::new();
         let changes = book.operations[o].changes.clone();
         for (n, change, before) in changes {
             let e = &mut book.entries[n];
@@ -84,8 +85,9 @@ impl Book {
                     "voided"
                 }
                 Change::Edited(old) => {
-                    let now = std::mem::replace(&mut e.content, old);
-                    e.history.push(now);
+                    let now = std::mem::replace(&mut e.content, old.clone());
+                    e.history.push(now.clone());
+                    corrections.push((now, old));
                     "restored"
                 }
                 Change::Voided => {
@@ -97,6 +99,12 @@ impl Book {
             // its own (the entry had none before).
             e.operation = if recording { Some(o) } else { before };
             undone.push(json!([format!("t{n}"), action]));
+        }
+        // Taking an edit back moves the entry back: a correction like an edit's
+        // (docs/tools.md names only edit_transaction; the ledger writes the undo as an
+        // edit, so its word goes back at once).
+        for (now, old) in corrections {
+            book.correct(&now, &old);
         }
         book.operations[o].undone = true;
         // The accounts of each entry as it is now and as it was before: the version an

@@ -79,6 +79,7 @@ pub fn account_view(book: &Book, a: usize) -> Value {
         "parent": account.parent.map(|p| book.accounts[p].reference()),
         "billing": billing_json(account.billing),
         "owner": owner_name(book, a),
+        "match": book.match_view(a),
     })
 }
 
@@ -183,6 +184,8 @@ impl Book {
                     "nextBill": next_bill,
                     "installmentsLeft": installments_left,
                     "owner": owner_name(self, a),
+                    "goal": self.goal_view(a),
+                    "match": self.match_view(a),
                 }),
             );
         }
