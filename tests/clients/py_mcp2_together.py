@@ -12,21 +12,10 @@ import sys
 from contextlib import AsyncExitStack
 from typing import Any
 
-import httpx2
-from mcp.client.client import Client
-from mcp.client.streamable_http import streamable_http_client
-from mcp_types import Implementation
+from mcp2_session import connect
 from story import StoryFailure, expect_equal, report, structured
 
 LABEL = "py-mcp-2.x two people"
-
-
-async def connect(stack: AsyncExitStack, url: str, token: str, name: str) -> Any:
-    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=httpx2.Timeout(30.0, read=60.0))
-    await stack.enter_async_context(http)
-    client = Client(streamable_http_client(url, http_client=http), mode="auto",
-                    client_info=Implementation(name=name, version="1.0.0"))
-    return await stack.enter_async_context(client)
 
 
 def error_text(result: Any, tool: str) -> str:

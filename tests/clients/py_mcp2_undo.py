@@ -13,21 +13,10 @@ import sys
 from contextlib import AsyncExitStack
 from typing import Any
 
-import httpx2
-from mcp.client.client import Client
-from mcp.client.streamable_http import streamable_http_client
-from mcp_types import Implementation
+from mcp2_session import connect
 from story import StoryFailure, expect_equal, report, structured
 
 LABEL = "py-mcp-2.x undo"
-
-
-async def connect(stack: AsyncExitStack, url: str, token: str) -> Any:
-    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=httpx2.Timeout(30.0, read=60.0))
-    await stack.enter_async_context(http)
-    client = Client(streamable_http_client(url, http_client=http), mode="auto",
-                    client_info=Implementation(name="dochiya-undo", version="1.0.0"))
-    return await stack.enter_async_context(client)
 
 
 def card_statement(p: dt.date) -> list[dict[str, Any]]:
@@ -51,7 +40,7 @@ async def main() -> list[str]:
         print(f"[{LABEL}] ok: {s}", flush=True)
 
     async with AsyncExitStack() as stack:
-        c = await connect(stack, url, token)
+        c = await connect(stack, url, token, "dochiya-undo")
 
         async def ok(tool: str, args: dict[str, Any]) -> dict[str, Any]:
             return structured(await c.call_tool(tool, args), tool)
