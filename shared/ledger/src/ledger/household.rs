@@ -2,13 +2,15 @@
 //! piece of spending is, the shares the household divides by, settle-up, and each
 //! member's spending.
 //!
-//! Nothing here is a stored balance: every figure is derived from the live entries
-//! of the period each time, so edits, voids, undo, recurring postings and card
-//! payments count with no extra step. The arithmetic is `core::settle`'s.
+//! Every figure is derived from what the live entries of the period moved, read by
+//! month from the rollups every write keeps (`flows.rs`, decision 062), so edits,
+//! voids, undo, recurring postings and card payments count with no extra step. The
+//! arithmetic is `core::settle`'s.
 
 use std::collections::{BTreeMap, HashMap};
 
 use super::codec::{AccountRec, MemberRec, Membership, TxRec, members_unchanged, n_or_zero};
+use super::flows::{Flows, flows};
 use super::guards::MEMBERS_UNCHANGED;
 use super::members::{find_member, founder, labels, numbered};
 use super::resolve::{Catalogue, catalogue, join2, query_all, retrying};
@@ -188,16 +190,14 @@ impl Household {
 
     /// Count in everyone the accounts and entries name, so the people list is complete
     /// before any sum is sized by it.
-    fn know_everyone(&mut self, cat: &Catalogue, txs: &[&TxRec]) {
-        for a in &cat.accounts {
+    fn know_everyone(&mut self, f: &Flows) {
+        for a in &f.cat.accounts {
             if let Some(o) = &a.owner {
                 self.person_for(o);
             }
         }
-        for t in txs {
-            if let Some(f) = t.for_whom.as_deref().filter(|f| *f != FOR_SHARED) {
-                self.person_for(f);
-            }
+        for w in f.fors().filter(|w| *w != FOR_SHARED) {
+            self.person_for(w);
         }
     }
 
@@ -605,39 +605,6 @@ pub(super) async fn set_shares(
     .await
 }
 
-/// The live entries dated through `to`, and the catalogue, in one round.
-async fn entries_through(
-    ledger: &Ledger,
-    m: &Membership,
-    to: LocalDate,
-) -> Result<(Vec<TxRec>, Catalogue), LedgerError> {
-    let (items, cat) = join2(
-        query_all(
-            ledger.store.as_ref(),
-            keys::vault_pk(m.vault_id),
-            keys::transactions_between(None, Some(to)),
-            true,
-        ),
-        catalogue(ledger, m),
-    )
-    .await;
-    let txs = items?
-        .iter()
-        .map(TxRec::from_item)
-        .filter(|t| t.as_ref().map_or(true, |t| !t.voided))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((txs, cat?))
-}
-
-/// Whether an entry is an opening balance (outside settle-up).
-fn is_opening(tx: &TxRec, kinds: &HashMap<AccountId, &AccountRec>) -> bool {
-    tx.postings.iter().any(|p| {
-        kinds
-            .get(&p.account_id)
-            .is_some_and(|a| a.kind == AccountKind::Equity)
-    })
-}
-
 pub(super) async fn settle_up(
     ledger: &Ledger,
     who: &PersonId,
@@ -651,35 +618,37 @@ pub(super) async fn settle_up(
         let m = v.m;
         let today = ledger.today_in(&m);
         let to = request.to.unwrap_or(today);
-        let (e, h) = join2(entries_through(ledger, &m, to), read_household(ledger, who, &m)).await;
-        let ((txs, cat), mut h) = (e?, h?);
-        let by_id: HashMap<AccountId, &AccountRec> = cat.accounts.iter().map(|a| (a.account_id, a)).collect();
-        let counted: Vec<&TxRec> = txs.iter().filter(|t| !is_opening(t, &by_id)).collect();
-        let from = request
-            .from
-            .or_else(|| counted.first().map(|t| t.date))
-            .unwrap_or(to)
-            .min(to);
         if let Some(f) = request.from
             && f > to
         {
             LedgerError::check_range(&f, &to)?;
         }
-        h.know_everyone(&cat, &counted);
+        let (f, h) = join2(
+            flows(ledger, &m, request.from, to, to, true),
+            read_household(ledger, who, &m),
+        )
+        .await;
+        let (f, mut h) = (f?, h?);
+        let from = request.from.or(f.first).unwrap_or(to).min(to);
+        h.know_everyone(&f);
+        let by_id: HashMap<AccountId, &AccountRec> =
+            f.cat.accounts.iter().map(|a| (a.account_id, a)).collect();
         let mut tally = Tally::new(h.people.len());
-        let mut touched = vec![false; h.people.len()];
-        for tx in counted.iter().filter(|t| t.date >= from) {
-            for p in &tx.postings {
-                let Some(a) = by_id.get(&p.account_id) else {
-                    continue;
-                };
-                let Some(party) = h.party(a, tx.for_whom.as_deref()) else {
-                    continue;
-                };
-                if let Party::Member(i) = party {
-                    touched[i] = true;
-                }
-                tally.add(tx.date.month(), party, p.amount);
+        let postings = f.entries.iter().flat_map(|t| {
+            t.postings
+                .iter()
+                .map(move |p| (t.date.month(), p.account_id, t.for_whom.as_deref(), p.amount))
+        });
+        let months = f
+            .months
+            .iter()
+            .map(|x| (x.month, x.account, x.for_whom.as_deref(), x.net));
+        for (month, account, for_whom, amount) in postings.chain(months) {
+            let Some(a) = by_id.get(&account) else {
+                continue;
+            };
+            if let Some(party) = h.party(a, for_whom) {
+                tally.add(month, party, amount);
             }
         }
         let rank = h.rank();
@@ -691,7 +660,7 @@ pub(super) async fn settle_up(
         let shown: Vec<usize> = (0..h.people.len())
             .filter(|i| {
                 let p = &h.people[*i];
-                p.current || touched[*i] || lines[*i].put_in != 0 || lines[*i].share != 0 || in_period(p)
+                p.current || lines[*i].put_in != 0 || lines[*i].share != 0 || in_period(p)
             })
             .collect();
         let nets: Vec<i64> = lines.iter().map(|l| l.net).collect();
@@ -739,39 +708,61 @@ pub(super) async fn report_by_member(
         ));
     }
     let today = ledger.today_in(&m);
-    let (e, h) = join2(entries_through(ledger, &m, r.to), read_household(ledger, who, &m)).await;
-    let ((txs, cat), mut h) = (e?, h?);
+    let exact_from = today.next_day().min(r.to);
+    let (f, h) = join2(
+        flows(ledger, &m, Some(r.from), r.to, exact_from, false),
+        read_household(ledger, who, &m),
+    )
+    .await;
+    let (f, mut h) = (f?, h?);
     let kind = r.kind.account_kind();
-    let by_id: HashMap<AccountId, &AccountRec> = cat.accounts.iter().map(|a| (a.account_id, a)).collect();
-    h.know_everyone(&cat, &txs.iter().collect::<Vec<_>>());
+    let by_id: HashMap<AccountId, &AccountRec> = f.cat.accounts.iter().map(|a| (a.account_id, a)).collect();
+    h.know_everyone(&f);
     let mut own: Vec<i128> = vec![0; h.people.len()];
     let mut shared: BTreeMap<YearMonth, i128> = BTreeMap::new();
     let (mut later, mut later_count) = (0i128, 0u32);
-    for tx in txs.iter().filter(|t| t.date >= r.from) {
+    // Natural sign: spending is a debit, income a credit.
+    let natural = |amount: i64| {
+        if kind == AccountKind::Expense {
+            i128::from(amount)
+        } else {
+            -i128::from(amount)
+        }
+    };
+    let mut count =
+        |h: &mut Household, a: &AccountRec, month: YearMonth, for_whom: Option<&str>, v: i128| match h
+            .party(a, for_whom)
+        {
+            Some(Party::Member(i)) => own[i] += v,
+            Some(Party::Pool | Party::SharedIncome) => *shared.entry(month).or_insert(0) += v,
+            None => {}
+        };
+    for tx in &f.entries {
         let mut counted = false;
         for p in tx.postings.iter() {
             let Some(a) = by_id.get(&p.account_id).filter(|a| a.kind == kind) else {
                 continue;
             };
-            // Natural sign: spending is a debit, income a credit.
-            let v = if kind == AccountKind::Expense {
-                i128::from(p.amount)
-            } else {
-                -i128::from(p.amount)
-            };
             counted = true;
             if tx.date > today {
-                later += v;
-                continue;
-            }
-            match h.party(a, tx.for_whom.as_deref()) {
-                Some(Party::Member(i)) => own[i] += v,
-                Some(Party::Pool | Party::SharedIncome) => *shared.entry(tx.date.month()).or_insert(0) += v,
-                None => {}
+                later += natural(p.amount);
+            } else {
+                count(
+                    &mut h,
+                    a,
+                    tx.date.month(),
+                    tx.for_whom.as_deref(),
+                    natural(p.amount),
+                );
             }
         }
         if counted && tx.date > today {
             later_count += 1;
+        }
+    }
+    for x in &f.months {
+        if let Some(a) = by_id.get(&x.account).filter(|a| a.kind == kind) {
+            count(&mut h, a, x.month, x.for_whom.as_deref(), natural(x.net));
         }
     }
     let rank = h.rank();

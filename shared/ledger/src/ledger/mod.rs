@@ -18,6 +18,7 @@ mod duplicates;
 mod edit;
 mod entry;
 mod export;
+mod flows;
 mod forget;
 mod goal_setting;
 mod goals;

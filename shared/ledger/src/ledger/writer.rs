@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 
 use super::codec::{
     Period, PostingRec, TxRec, VersionRec, WORD_FIX, account_live, balance_update, first_word,
-    rollup_day_attrs, rollup_month_attrs, rollup_update, still_live, tag_net_attr, tag_rollup_labels,
-    void_mark,
+    for_rollup_labels, rollup_day_attrs, rollup_month_attrs, rollup_update, still_live, tag_net_attr,
+    tag_rollup_labels, void_mark,
 };
 use super::guards::{
     ACCOUNT_EXISTS, ACCOUNT_LIVE, TRANSACTION_LIVE, TRANSACTION_NEW, TRANSACTION_UNCHANGED, guard,
@@ -149,6 +149,7 @@ pub(super) fn transaction_ops(
         ));
     }
     ops.extend(tag_ops(vault, change)?);
+    ops.extend(for_ops(vault, change)?);
     ops.extend(word_ops(vault, change));
     Ok(ops)
 }
@@ -268,6 +269,42 @@ fn tag_ops(vault: VaultId, change: TxChange<'_>) -> Result<Vec<WriteOp>, LedgerE
         ops.push(WriteOp::Update {
             key: item_key,
             set: tag_rollup_labels(&tag, &key, period),
+            add: nets.into_iter().map(|(a, n)| (tag_net_attr(a), n)).collect(),
+            remove: vec![],
+            guard: None,
+        });
+    }
+    Ok(ops)
+}
+
+/// The `for` rollups a change moves (decision 062): per month and `for`, one item
+/// holding a net per account, so settle-up reads months, not entries. An edit that
+/// keeps the amounts, the month and `for` writes none.
+fn for_ops(vault: VaultId, change: TxChange<'_>) -> Result<Vec<WriteOp>, LedgerError> {
+    let sides: Vec<(&TxRec, i64)> = match change {
+        TxChange::Create(tx) => vec![(tx, 1)],
+        TxChange::Reverse { tx, .. } => vec![(tx, -1)],
+        TxChange::Edit { old, new, .. } => vec![(old, -1), (new, 1)],
+    };
+    let mut items: BTreeMap<(YearMonth, String), BTreeMap<AccountId, i64>> = BTreeMap::new();
+    for (tx, sign) in sides {
+        let Some(f) = tx.for_whom.as_deref() else {
+            continue;
+        };
+        let nets = items.entry((tx.date.month(), f.to_string())).or_default();
+        for p in &tx.postings {
+            add(nets, p.account_id, p.amount, sign)?;
+        }
+    }
+    let mut ops = Vec::new();
+    for ((month, f), mut nets) in items {
+        nets.retain(|_, net| *net != 0);
+        if nets.is_empty() {
+            continue;
+        }
+        ops.push(WriteOp::Update {
+            key: keys::for_month_rollup(vault, month, &f),
+            set: for_rollup_labels(&f, month),
             add: nets.into_iter().map(|(a, n)| (tag_net_attr(a), n)).collect(),
             remove: vec![],
             guard: None,
@@ -422,6 +459,81 @@ mod tests {
                 (op.key().clone(), guard, net)
             })
             .collect()
+    }
+
+    /// (key, per-account adds) of every `for` rollup op, in order.
+    fn for_rollups(ops: &[WriteOp]) -> Vec<(Key, Vec<(String, i64)>)> {
+        ops.iter()
+            .filter_map(|op| match op {
+                WriteOp::Update { key, add, .. } if key.sk.starts_with(keys::FOR_MONTH_PREFIX) => {
+                    Some((key.clone(), add.iter().map(|(a, n)| (a.clone(), *n)).collect()))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_entry_for_someone_moves_its_month_for_rollup_and_an_edit_moves_it_across() {
+        let v = VaultId::from_uuid(uuid::Uuid::nil());
+        let (bank, food) = (id(1), id(2));
+        let plain = tx("2026-03-09", &[(bank, -1200), (food, 1200)]);
+        let ops = transaction_ops(v, TxChange::Create(&plain), &[]).unwrap();
+        assert_eq!(for_rollups(&ops), vec![]);
+        let mut old = plain.clone();
+        old.for_whom = Some("sub-a".into());
+        let ops = transaction_ops(v, TxChange::Create(&old), &[]).unwrap();
+        let m = |s: &str| YearMonth::parse(s).unwrap();
+        assert_eq!(
+            for_rollups(&ops),
+            vec![(
+                keys::for_month_rollup(v, m("2026-03"), "sub-a"),
+                vec![(tag_net_attr(bank), -1200), (tag_net_attr(food), 1200)]
+            )]
+        );
+        // Moved to April and made shared: March's item goes back, April's `*` moves.
+        let mut new = old.clone();
+        new.date = LocalDate::parse("2026-04-01").unwrap();
+        new.for_whom = Some("*".into());
+        new.version = 2;
+        let ops = transaction_ops(
+            v,
+            TxChange::Edit {
+                old: &old,
+                new: &new,
+                at_ms: 1,
+            },
+            &[],
+        )
+        .unwrap();
+        assert_eq!(
+            for_rollups(&ops),
+            vec![
+                (
+                    keys::for_month_rollup(v, m("2026-03"), "sub-a"),
+                    vec![(tag_net_attr(bank), 1200), (tag_net_attr(food), -1200)]
+                ),
+                (
+                    keys::for_month_rollup(v, m("2026-04"), "*"),
+                    vec![(tag_net_attr(bank), -1200), (tag_net_attr(food), 1200)]
+                ),
+            ]
+        );
+        // An edit of the memo alone leaves the `for` rollups alone.
+        let mut memo = old.clone();
+        memo.memo = "n".into();
+        memo.version = 2;
+        let ops = transaction_ops(
+            v,
+            TxChange::Edit {
+                old: &old,
+                new: &memo,
+                at_ms: 1,
+            },
+            &[],
+        )
+        .unwrap();
+        assert_eq!(for_rollups(&ops), vec![]);
     }
 
     #[test]

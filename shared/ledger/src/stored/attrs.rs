@@ -1195,6 +1195,46 @@ impl TagRollup {
         })
     }
 }
+/// The labels of a `for` rollup: whom its entries were for (a subject or
+/// [`FOR_SHARED`]) and the month.
+pub fn for_rollup_labels(for_whom: &str, month: YearMonth) -> Attrs {
+    BTreeMap::from([
+        (FOR.into(), sv(for_whom)),
+        ("month".into(), sv(month.to_string())),
+    ])
+}
+
+/// A `for` rollup: what the live entries of one month saying one `for` moved on each
+/// account (decision 062). With the accounts' monthly rollups it splits a month's
+/// nets by whom they were for, which is all settle-up needs of a month.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForRollup {
+    /// A member's subject, or [`FOR_SHARED`].
+    pub for_whom: String,
+    pub month: YearMonth,
+    /// Debit-positive net per account.
+    pub nets: BTreeMap<AccountId, i64>,
+}
+
+impl ForRollup {
+    /// This record from an item's attributes (a missing or mistyped one is corrupt data).
+    pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
+        let mut nets = BTreeMap::new();
+        for (name, value) in a.iter().filter(|(n, _)| n.starts_with(TAG_NET_PREFIX)) {
+            let id = parse_or_corrupt(AccountId::parse(&name[TAG_NET_PREFIX.len()..]), "account id")?;
+            match value {
+                Value::N(v) => nets.insert(id, *v),
+                _ => return Err(corrupt(name)),
+            };
+        }
+        Ok(ForRollup {
+            for_whom: s(a, FOR)?.to_string(),
+            month: parse_or_corrupt(YearMonth::parse(s(a, "month")?), "month")?,
+            nets,
+        })
+    }
+}
+
 /// Attributes of an installment purchase: its count of parts and the card's account id.
 const INSTALLMENTS: &str = "installments";
 const INSTALLMENT_CARD: &str = "installmentCard";

@@ -160,6 +160,36 @@ pub fn words() -> SkRange {
     SkRange::Prefix(WORD_PREFIX.into())
 }
 
+/// Prefix of a vault's `for` rollups (`FR#<YYYY-MM>#<for>`; decision 062).
+pub const FOR_MONTH_PREFIX: &str = "FR#";
+
+/// What entries saying `for` (a member's subject, or `*`) moved on each account in a
+/// month: month first, so one range reads every `for` of a span of months. `FR#` sorts
+/// after `FM#` and before `GD#`, inside no other range.
+pub fn for_month_rollup(vault: VaultId, month: YearMonth, for_whom: &str) -> Key {
+    Key::new(vault_pk(vault), format!("{FOR_MONTH_PREFIX}{month}#{for_whom}"))
+}
+
+/// Every `for` rollup of the months `from..=to` (from the first when `from` is `None`).
+pub fn for_months_between(from: Option<YearMonth>, to: YearMonth) -> SkRange {
+    SkRange::Between(
+        format!(
+            "{FOR_MONTH_PREFIX}{}",
+            from.map(|m| m.to_string()).unwrap_or_default()
+        ),
+        upper(&format!("{FOR_MONTH_PREFIX}{to}#")),
+    )
+}
+
+/// Every account's monthly rollups of the months `from..=to` (from the first when
+/// `from` is `None`).
+pub fn month_rollups(from: Option<YearMonth>, to: YearMonth) -> SkRange {
+    SkRange::Between(
+        from.map_or_else(|| MONTH_PREFIX.to_string(), month_from),
+        month_through(to),
+    )
+}
+
 /// An invite, found by the hash of its code alone (`INV#<hash>` / `INV#`): the
 /// joiner knows nothing else, so the invite cannot live in the vault's partition.
 pub fn invite(code_hash: &str) -> Key {
@@ -701,6 +731,54 @@ mod tests {
         assert!(within(&tag_days_between(d, d), &day));
         assert!(!within(&tag_days_between(d.next_day(), last), &day));
         assert!(is_tag_rollup(&month) && is_tag_rollup(&day) && !is_month_rollup(&month));
+    }
+
+    #[test]
+    fn for_rollups_sit_outside_every_other_range_and_inside_their_own() {
+        let v = VaultId::from_uuid(uuid::Uuid::nil());
+        let m = YearMonth::parse("2026-03").unwrap();
+        let within = |r: &SkRange, sk: &str| match r {
+            SkRange::Between(lo, hi) => lo.as_str() <= sk && sk <= hi.as_str(),
+            SkRange::Prefix(p) => sk.starts_with(p.as_str()),
+            SkRange::All => true,
+        };
+        let (first, last) = (
+            LocalDate::parse("1900-01-01").unwrap(),
+            LocalDate::parse("2999-12-31").unwrap(),
+        );
+        let (m0, m1) = (
+            YearMonth::parse("1900-01").unwrap(),
+            YearMonth::parse("2999-12").unwrap(),
+        );
+        let sk = for_month_rollup(v, m, "google|1").sk;
+        for other in [
+            accounts_and_months_through(None),
+            months_and_budgets_through(m0, m1),
+            days_between(first, last),
+            transactions_between(None, None),
+            budgets(),
+            snapshots(),
+            members_and_meta(),
+            former_members(),
+            words(),
+            recurrings(),
+            tag_months_between(m0, m1),
+            tag_days_between(first, last),
+        ] {
+            assert!(!within(&other, &sk), "{other:?}");
+        }
+        assert!(within(&for_months_between(Some(m), m), &sk));
+        assert!(within(
+            &for_months_between(None, m),
+            &for_month_rollup(v, m, "*").sk
+        ));
+        assert!(!within(&for_months_between(Some(m.next()), m1), &sk));
+        assert!(!within(&for_months_between(None, m.prev()), &sk));
+        let a = AccountId::from_uuid(uuid::Uuid::max());
+        assert!(within(&month_rollups(None, m), &month_rollup(v, m, a).sk));
+        assert!(!within(&month_rollups(None, m.prev()), &month_rollup(v, m, a).sk));
+        assert!(!within(&month_rollups(Some(m), m1), &account(v, a).sk));
+        assert!(!within(&month_rollups(None, m1), &day_rollup(v, first, a).sk));
     }
 
     #[test]

@@ -604,6 +604,140 @@ pub async fn a_removed_member_stays_in_the_settle_up_of_their_time<S: Store>(sto
     assert_eq!((weights, v.changed), (vec![("지훈".into(), 1)], false));
 }
 
+/// Months before this one are read from rollups (decision 062) and must settle as the
+/// entries do: an entry `for` 하은 moved by an edit from December to January, a voided
+/// one, an opening balance in February (that month is read entry by entry), and a
+/// period cut in the middle of January. 하은 joined in March, so 지훈 alone bears the
+/// earlier months. Entries: Dec 10 지훈's bank → joint 300,000; Jan 5 하은's card → 식비
+/// 60,000; (Dec 20 → Jan 20) joint → 식비 100,000 for 하은; Jan 7 joint → 식비 40,000
+/// (voided); Feb 1 적금 opens with 500,000; Feb 3 joint → 식비 30,000 for 지훈.
+/// All time: 지훈 puts in 300,000 − 30,000 = 270,000, 하은 −100,000 + 60,000 = −40,000;
+/// used 300,000 − 40,000 − 30,000 = 230,000, all 지훈's: nets +40,000 / −40,000.
+/// From Jan 6: 지훈 −30,000, 하은 −100,000; used −130,000, 지훈's: +100,000 / −100,000.
+pub async fn months_read_from_rollups_settle_as_their_entries_do<S: Store>(store: S) {
+    let (l, clock) = ledger_over(Arc::new(store));
+    let (jihun, haeun) = couple(&l, &clock).await;
+    record(
+        &l,
+        &jihun,
+        tx("국민은행", "공동통장", "300000", Some("2025-12-10"), "생활비"),
+    )
+    .await;
+    let for_her = record(
+        &l,
+        &jihun,
+        for_(tx("공동통장", "식비", "100000", Some("2025-12-20"), "옷"), "하은"),
+    )
+    .await;
+    record(
+        &l,
+        &haeun,
+        tx("신한카드", "식비", "60000", Some("2026-01-05"), "마트"),
+    )
+    .await;
+    let voided = record(
+        &l,
+        &haeun,
+        for_(
+            tx("공동통장", "식비", "40000", Some("2026-01-07"), "외식"),
+            "shared",
+        ),
+    )
+    .await;
+    call!(l.void_transaction(&haeun, None, voided.transaction.transaction_id, None)).expect("void");
+    call!(l.create_account(
+        &jihun,
+        NewAccount {
+            vault: None,
+            name: "적금".into(),
+            kind: AccountKind::Asset,
+            opening_balance: Some(d("500000")),
+            opening_date: Some(date("2026-02-01")),
+            parent: None,
+            billing: None,
+            owner: None,
+        }
+    ))
+    .expect("create_account");
+    record(
+        &l,
+        &jihun,
+        for_(
+            tx("공동통장", "식비", "30000", Some("2026-02-03"), "점심"),
+            "지훈",
+        ),
+    )
+    .await;
+    call!(l.edit_transaction(
+        &jihun,
+        TransactionEdit {
+            vault: None,
+            transaction_id: for_her.transaction.transaction_id,
+            idempotency_key: key(),
+            expected_version: None,
+            amount: None,
+            date: Some(date("2026-01-20")),
+            memo: None,
+            from: None,
+            to: None,
+            lines: None,
+            future_date: false,
+            dry_run: false,
+            tags: None,
+            for_whom: None,
+        }
+    ))
+    .expect("edit");
+    let s = settle(&l, &haeun, None, None).await;
+    assert_eq!((s.from, s.to), (date("2025-12-10"), date("2026-03-15")));
+    assert_eq!(
+        lines(&s),
+        vec![
+            line("지훈", "270000", "230000", "40000"),
+            line("하은", "-40000", "0", "-40000"),
+        ]
+    );
+    assert_eq!(
+        transfers(&s),
+        vec![("하은".into(), "지훈".into(), "40000".into())]
+    );
+    let s = settle(&l, &haeun, Some("2026-01-06"), None).await;
+    assert_eq!(
+        lines(&s),
+        vec![
+            line("지훈", "-30000", "-130000", "100000"),
+            line("하은", "-100000", "0", "-100000"),
+        ]
+    );
+
+    // Spending by member, December to February: 하은's 100,000, 지훈's 30,000 and the
+    // shared 60,000 of January, which only 지훈 bore.
+    let report = call!(l.spending_report(
+        &jihun,
+        ReportRequest {
+            vault: None,
+            from: date("2025-12-01"),
+            to: date("2026-02-28"),
+            by: ReportBy::Member,
+            kind: FlowKind::Expense,
+            tag: None,
+        }
+    ))
+    .expect("report");
+    let rows: Vec<(Option<String>, String)> = report
+        .rows
+        .iter()
+        .map(|r| (r.member.clone(), r.amount.to_string()))
+        .collect();
+    assert_eq!(
+        rows,
+        vec![
+            (Some("지훈".into()), "90000".into()),
+            (Some("하은".into()), "100000".into())
+        ]
+    );
+}
+
 /// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
 /// for every store: a test is registered here, beside its code.
 #[doc(hidden)]
@@ -618,6 +752,7 @@ macro_rules! __ledger_suite_settle {
             bad_owners_fors_and_shares_are_refused_and_change_nothing,
             a_removed_member_stays_in_the_settle_up_of_their_time,
             a_member_who_left_and_came_back_counts_in_each_time_in,
+            months_read_from_rollups_settle_as_their_entries_do,
         );
     };
 }
