@@ -693,6 +693,15 @@ pub(super) async fn settle_up(
     .await
 }
 
+/// Natural sign: spending is a debit, income a credit.
+fn natural(kind: AccountKind, amount: i64) -> i128 {
+    if kind == AccountKind::Expense {
+        i128::from(amount)
+    } else {
+        -i128::from(amount)
+    }
+}
+
 /// `spending_report` by member: each person's spending (or income) of the period,
 /// theirs alone plus their share of the household's, and what lies after today apart.
 pub(super) async fn report_by_member(
@@ -721,14 +730,7 @@ pub(super) async fn report_by_member(
     let mut own: Vec<i128> = vec![0; h.people.len()];
     let mut shared: BTreeMap<YearMonth, i128> = BTreeMap::new();
     let (mut later, mut later_count) = (0i128, 0u32);
-    // Natural sign: spending is a debit, income a credit.
-    let natural = |amount: i64| {
-        if kind == AccountKind::Expense {
-            i128::from(amount)
-        } else {
-            -i128::from(amount)
-        }
-    };
+    let natural = |amount: i64| natural(kind, amount);
     let mut count =
         |h: &mut Household, a: &AccountRec, month: YearMonth, for_whom: Option<&str>, v: i128| match h
             .party(a, for_whom)
