@@ -53,10 +53,14 @@ pub(super) async fn list_accounts(
             None => budget_settings::settings_through(ledger, &m, month).await?,
         };
         let budgets = budget_settings::in_force(&settings, month);
-        // Cards with billing: their next bills (one more round, only when there are any).
-        let bills = super::bills::next_bills(ledger, &m, &cat, today).await?;
-        // Owners by name (one more round, only when an account has one).
-        let owners = super::household::owner_labels(ledger, who, &m, &cat.accounts).await?;
+        // Cards with billing: their next bills; owners by name. One more round, only
+        // when there are billed cards or owners, the two read together.
+        let (bills, owners) = join2(
+            super::bills::next_bills(ledger, &m, &cat, today),
+            super::household::owner_labels(ledger, who, &m, &cat.accounts),
+        )
+        .await;
+        let (bills, owners) = (bills?, owners?);
         let mut list = list_of(&m, &cat, &later?, include_archived, (&budgets, &bills))?;
         for (info, a) in list
             .accounts

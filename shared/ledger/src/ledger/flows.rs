@@ -104,6 +104,9 @@ async fn entries_between(
     m: &Membership,
     (from, to): (LocalDate, LocalDate),
 ) -> Result<Vec<TxRec>, LedgerError> {
+    if from > to {
+        return Ok(vec![]);
+    }
     let items = query_all(
         ledger.store.as_ref(),
         keys::vault_pk(m.vault_id),
@@ -123,32 +126,41 @@ fn live(items: &[Item]) -> Result<Vec<TxRec>, LedgerError> {
         .collect()
 }
 
+/// One page of the book's entries through `to`, from its first (or after `after`).
+async fn entries_page(
+    ledger: &Ledger,
+    m: &Membership,
+    to: LocalDate,
+    after: Option<String>,
+) -> Result<dochiya_store::Page, LedgerError> {
+    Ok(ledger
+        .store
+        .query(&Query {
+            pk: keys::vault_pk(m.vault_id),
+            range: keys::transactions_between(None, Some(to)),
+            forward: true,
+            limit: FIRST_PAGE,
+            after,
+        })
+        .await?)
+}
+
 /// The date of the first live entry through `to` that is not an opening balance,
-/// paging from the book's first entry (opening balances and voided entries come first
-/// in a book, and are few).
+/// judging `page` (the book's first) and paging on only if it holds none (opening
+/// balances and voided entries come first in a book, and are few).
 async fn first_counted(
     ledger: &Ledger,
     m: &Membership,
     to: LocalDate,
     cat: &Catalogue,
+    mut page: dochiya_store::Page,
 ) -> Result<Option<LocalDate>, LedgerError> {
-    let mut after = None;
     loop {
-        let page = ledger
-            .store
-            .query(&Query {
-                pk: keys::vault_pk(m.vault_id),
-                range: keys::transactions_between(None, Some(to)),
-                forward: true,
-                limit: FIRST_PAGE,
-                after,
-            })
-            .await?;
         if let Some(t) = live(&page.items)?.into_iter().find(|t| !is_opening(t, cat)) {
             return Ok(Some(t.date));
         }
         match page.last_sk {
-            Some(sk) => after = Some(sk),
+            Some(sk) => page = entries_page(ledger, m, to, Some(sk)).await?,
             None => return Ok(None),
         }
     }
@@ -185,8 +197,16 @@ pub(super) async fn flows(
             .map(|w| entries_between(ledger, m, *w))
             .collect(),
     );
-    let ((cat, rollups), windows) = join2(join2(catalogue(ledger, m), rollups), windows).await;
-    let (cat, (month_items, for_items)) = (cat?, rollups?);
+    // Without a start, the book's first page comes in the same round.
+    let first_page = async {
+        match from {
+            None => entries_page(ledger, m, to, None).await.map(Some),
+            Some(_) => Ok(None),
+        }
+    };
+    let ((cat, rollups), (windows, first_page)) =
+        join2(join2(catalogue(ledger, m), rollups), join2(windows, first_page)).await;
+    let (cat, (month_items, for_items), first_page) = (cat?, rollups?, first_page?);
     let mut entries = Vec::new();
     for w in windows {
         entries.extend(w?);
@@ -206,9 +226,9 @@ pub(super) async fn flows(
         nets.insert((month, r.account_id), r.net);
     }
     let first = async {
-        match from {
-            None => first_counted(ledger, m, to, &cat).await,
-            Some(_) => Ok(None),
+        match first_page {
+            Some(page) => first_counted(ledger, m, to, &cat, page).await,
+            None => Ok(None),
         }
     };
     let reread = join_all(

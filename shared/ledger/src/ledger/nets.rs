@@ -5,8 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use super::codec::{Membership, Period, Rollup};
-use super::resolve::{Catalogue, join2, query_all};
+use super::codec::{Membership, Rollup};
+use super::resolve::{Catalogue, catalogue, join2, query_all};
 use super::*;
 use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind, Money};
@@ -29,8 +29,6 @@ fn sum_rollups(
 }
 
 /// The catalogue and every account's debit-positive net at the end of `date`.
-/// Two queries in one round: accounts + monthly rollups before the month, and
-/// daily rollups of the month up to the date.
 pub(super) async fn nets_at(
     ledger: &Ledger,
     m: &Membership,
@@ -41,7 +39,14 @@ pub(super) async fn nets_at(
 }
 
 /// As [`nets_at`]; with `later`, also each account's net of entries dated after
-/// `date` (the daily query then runs to the last dated rollup, still one query).
+/// `date`.
+///
+/// Counted back from the running balance each account item keeps (every entry, dated
+/// later included): the net at `date` is that balance less what moved after it, the
+/// rest of its month by day and every later month by month. One round: two queries
+/// for a date in this month or later, three before it; it reads what moved after
+/// `date` only, so today's balances cost the same in a ten-year book as in a new one
+/// (decision 062).
 pub(super) async fn nets_and_later(
     ledger: &Ledger,
     m: &Membership,
@@ -51,42 +56,46 @@ pub(super) async fn nets_and_later(
     let pk = keys::vault_pk(m.vault_id);
     let store = ledger.store.as_ref();
     let month = date.month();
-    let days_range = if later {
-        keys::days_from(month.first_day())
-    } else {
-        keys::days_between(month.first_day(), date)
-    };
-    let (head, days) = join2(
-        query_all(
-            store,
-            pk.clone(),
-            keys::accounts_and_months_through(Some(month.prev())),
-            true,
-        ),
-        query_all(store, pk, days_range, true),
-    )
-    .await;
-    let (head, days) = (head?, days?);
-    let cat = Catalogue::from_items(&head)?;
-    let mut nets = BTreeMap::new();
-    sum_rollups(&head, keys::is_month_rollup, &mut nets)?;
-    let (through, after) = split_days(&days, date)?;
-    sum_rollups(&through, keys::is_day_rollup, &mut nets)?;
-    let mut later_nets = BTreeMap::new();
-    sum_rollups(&after, keys::is_day_rollup, &mut later_nets)?;
-    Ok((cat, nets, later_nets))
-}
-
-/// Daily rollup items dated through `date`, and those dated after it.
-fn split_days(days: &[Item], date: LocalDate) -> Result<(Vec<Item>, Vec<Item>), LedgerError> {
-    let (mut through, mut after) = (Vec::new(), Vec::new());
-    for item in days.iter().filter(|i| keys::is_day_rollup(&i.key.sk)) {
-        match Rollup::from_attrs(&item.attrs)?.period {
-            Period::Day(d) if d > date => after.push(item.clone()),
-            _ => through.push(item.clone()),
+    // From this month on, the days after `date` are all there is to read (entries dated
+    // later are few); before it, the rest of its month by day and later months by month.
+    let recent = month >= ledger.today_in(m).month();
+    let days = async {
+        if recent {
+            query_all(store, pk.clone(), keys::days_from(date.next_day()), true).await
+        } else {
+            query_all(
+                store,
+                pk.clone(),
+                keys::days_between(date.next_day(), month.last_day()),
+                true,
+            )
+            .await
         }
+    };
+    let months = async {
+        if recent {
+            return Ok(vec![]);
+        }
+        query_all(store, pk.clone(), keys::months_from(month.next()), true).await
+    };
+    let ((cat, days), months) = join2(join2(catalogue(ledger, m), days), months).await;
+    let cat = cat?;
+    let mut after = BTreeMap::new();
+    sum_rollups(&days?, keys::is_day_rollup, &mut after)?;
+    sum_rollups(&months?, keys::is_month_rollup, &mut after)?;
+    let mut nets = BTreeMap::new();
+    for a in &cat.accounts {
+        let moved = after.get(&a.account_id).copied().unwrap_or(0);
+        let net = a
+            .net
+            .checked_sub(moved)
+            .ok_or_else(|| LedgerError::out_of_range(format!("balance of account {}", a.account_id)))?;
+        nets.insert(a.account_id, net);
     }
-    Ok((through, after))
+    if !later {
+        after.clear();
+    }
+    Ok((cat, nets, after))
 }
 
 /// Each account's net of entries dated after `today` (one query of daily rollups).

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::codec::{Membership, Rollup};
 use super::nets::{dated_later, natural, nets_and_later, scheduled};
-use super::resolve::{Catalogue, join2, query_all};
+use super::resolve::{Catalogue, catalogue, join2, query_all};
 use super::roster::in_vault;
 use super::*;
 use crate::api::Field;
@@ -132,14 +132,26 @@ async fn report_in(
     // A tag's report reads its tag rollups instead of the accounts' (decision 038).
     let tag_key = super::tagged::filter_key(r.tag.as_deref())?;
     let tagged = tag_key.is_some() || r.by == ReportBy::Tag;
-    // The accounts and the whole months' rollups in one query (the range also holds
-    // earlier months' rollups, skipped below, as a balance's head query does).
-    let head_range = if first_full <= last_full && !tagged {
-        keys::accounts_and_months_through(Some(last_full))
-    } else {
-        keys::accounts()
+    // The accounts and the whole months' rollups, two queries of the one round: the
+    // months of the period only, whatever the book holds before them.
+    let head_query = async {
+        if first_full > last_full || tagged {
+            return query_all(store, pk.clone(), keys::accounts(), true).await;
+        }
+        let (accounts, months) = join2(
+            query_all(store, pk.clone(), keys::accounts(), true),
+            query_all(
+                store,
+                pk.clone(),
+                keys::months_between(first_full, last_full),
+                true,
+            ),
+        )
+        .await;
+        let mut head = accounts?;
+        head.extend(months?);
+        Ok(head)
     };
-    let head_query = query_all(store, pk.clone(), head_range, true);
     let day_query =
         |(a, b): (LocalDate, LocalDate)| query_all(store, pk.clone(), keys::days_between(a, b), true);
     // At most two partial months (one range when no whole month lies between);
@@ -359,26 +371,30 @@ pub(super) async fn net_worth_history(
         ));
     }
     let months = &months;
-    in_vault(ledger, who, vault, |v| history_in(ledger, v.m, months, to)).await
+    in_vault(ledger, who, vault, |v| history_in(ledger, v.m, months, from)).await
 }
 
 async fn history_in(
     ledger: &Ledger,
     m: super::codec::Membership,
     months: &[YearMonth],
-    to: YearMonth,
+    first: YearMonth,
 ) -> Result<NetWorthHistory, LedgerError> {
-    // One query: accounts, then every monthly rollup up to `to` (balances need all history before `from`).
-    let items = query_all(
-        ledger.store.as_ref(),
-        keys::vault_pk(m.vault_id),
-        keys::accounts_and_months_through(Some(to)),
-        true,
+    // Counted back from the running balances the account items keep: the balance at
+    // the end of a month is that less every later month's rollups. One round, reading
+    // the months after the first point only (decision 062).
+    let store = ledger.store.as_ref();
+    let (cat, items) = join2(
+        catalogue(ledger, &m),
+        query_all(
+            store,
+            keys::vault_pk(m.vault_id),
+            keys::months_from(first.next()),
+            true,
+        ),
     )
-    .await?;
-    let cat = Catalogue::from_items(&items)?;
-    let kinds: BTreeMap<AccountId, AccountKind> =
-        cat.accounts.iter().map(|a| (a.account_id, a.kind)).collect();
+    .await;
+    let (cat, items) = (cat?, items?);
     let mut per_month: BTreeMap<YearMonth, BTreeMap<AccountId, i64>> = BTreeMap::new();
     for item in items.iter().filter(|i| keys::is_month_rollup(&i.key.sk)) {
         let r = Rollup::from_attrs(&item.attrs)?;
@@ -391,26 +407,27 @@ async fn history_in(
             LedgerError::out_of_range(format!("change of account {} in one month", r.account_id))
         })?;
     }
-    let mut running: BTreeMap<AccountId, i64> = BTreeMap::new();
-    let mut pending = per_month.into_iter().peekable();
+    let mut running: BTreeMap<AccountId, i64> = cat.accounts.iter().map(|a| (a.account_id, a.net)).collect();
+    let mut pending = per_month.into_iter().rev().peekable();
     let mut points = Vec::with_capacity(months.len());
-    for &month in months {
+    for &month in months.iter().rev() {
         while let Some((mo, _)) = pending.peek() {
-            if *mo > month {
+            if *mo <= month {
                 break;
             }
             if let Some((_, nets)) = pending.next() {
                 for (a, v) in nets {
                     let slot = running.entry(a).or_insert(0);
-                    *slot = slot.checked_add(v).ok_or_else(|| {
+                    *slot = slot.checked_sub(v).ok_or_else(|| {
                         LedgerError::out_of_range(format!("balance of account {a} at the end of {month}"))
                     })?;
                 }
             }
         }
-        let rows = running
+        let rows = cat
+            .accounts
             .iter()
-            .filter_map(|(a, v)| kinds.get(a).map(|k| natural(*k, *v).map(|n| (*k, n))))
+            .map(|a| natural(a.kind, running.get(&a.account_id).copied().unwrap_or(0)).map(|n| (a.kind, n)))
             .collect::<Result<Vec<_>, _>>()?;
         let t = totals(&rows, &m)?;
         points.push(NetWorthPoint {
@@ -420,6 +437,7 @@ async fn history_in(
             net_worth: t.net_worth,
         });
     }
+    points.reverse();
     Ok(NetWorthHistory {
         vault: m.vault_ref(),
         currency: m.currency,

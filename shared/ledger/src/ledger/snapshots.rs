@@ -170,9 +170,8 @@ async fn reconcile_in(
 ) -> Result<Reconciliation, LedgerError> {
     let store = ledger.store.as_ref();
     let pk = keys::vault_pk(m.vault_id);
-    // Round 1: accounts (each with its latest snapshot, decision 030) and every monthly rollup.
-    let head = query_all(store, pk.clone(), keys::accounts_and_months_through(None), true).await?;
-    let cat = Catalogue::from_items(&head)?;
+    // Round 1: accounts, each with its running balance and its latest snapshot (decision 030).
+    let cat = Catalogue::from_items(&query_all(store, pk.clone(), keys::accounts(), true).await?)?;
     let (only, account_choice) = match account {
         Some(a) => {
             let (a, choice) = cat.resolve_filter(a, &m)?;
@@ -216,30 +215,47 @@ async fn reconcile_in(
         latest.values().map(|s| s.date).min(),
         latest.values().map(|s| s.date).max(),
     ) {
-        // Then the daily rollups from the earliest snapshot's month to the latest snapshot.
-        let days = query_all(store, pk, keys::days_between(first.first_of_month(), last), true).await?;
+        // Then what moved after the earliest snapshot: the rest of its month by day to the
+        // end of the latest snapshot's month, every later month by month. A balance at a
+        // snapshot's date is the running balance less what moved after it (decision 062).
+        // Snapshots of this month only: the days after the first are all there is.
+        let recent = first.month() >= today.month();
+        let rest = async {
+            if recent {
+                query_all(store, pk.clone(), keys::days_from(first.next_day()), true).await
+            } else {
+                query_all(
+                    store,
+                    pk.clone(),
+                    keys::days_between(first.next_day(), last.month().last_day()),
+                    true,
+                )
+                .await
+            }
+        };
+        let months = async {
+            if recent {
+                return Ok(vec![]);
+            }
+            query_all(store, pk.clone(), keys::months_from(first.month().next()), true).await
+        };
+        let (days, months) = join2(rest, months).await;
+        let (days, months) = (days?, months?);
         for (account_id, s) in &latest {
             let Some(a) = cat.by_id(*account_id) else {
                 continue;
             };
-            let mut net: i64 = 0;
-            for item in head.iter().filter(|i| keys::is_month_rollup(&i.key.sk)) {
+            let out_of_range = || LedgerError::out_of_range(format!("balance of account \"{}\"", a.name));
+            let mut net: i64 = a.net;
+            for item in days.iter().chain(&months) {
                 let r = Rollup::from_attrs(&item.attrs)?;
-                if r.account_id == a.account_id && r.period.month() < s.date.month() {
-                    net = net.checked_add(r.net).ok_or_else(|| {
-                        LedgerError::out_of_range(format!("balance of account \"{}\"", a.name))
-                    })?;
-                }
-            }
-            for item in &days {
-                let r = Rollup::from_attrs(&item.attrs)?;
-                let Period::Day(day) = r.period else {
-                    return Err(LedgerError::internal("a daily range returned a monthly rollup"));
+                let after = match r.period {
+                    // Days of later months count here only when no month was read.
+                    Period::Day(day) => day > s.date && (recent || day.month() == s.date.month()),
+                    Period::Month(month) => month > s.date.month(),
                 };
-                if r.account_id == a.account_id && day.month() == s.date.month() && day <= s.date {
-                    net = net.checked_add(r.net).ok_or_else(|| {
-                        LedgerError::out_of_range(format!("balance of account \"{}\"", a.name))
-                    })?;
+                if r.account_id == a.account_id && after {
+                    net = net.checked_sub(r.net).ok_or_else(out_of_range)?;
                 }
             }
             let ledger_balance = Money::from_minor(

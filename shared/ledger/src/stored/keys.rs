@@ -170,6 +170,11 @@ pub fn for_month_rollup(vault: VaultId, month: YearMonth, for_whom: &str) -> Key
     Key::new(vault_pk(vault), format!("{FOR_MONTH_PREFIX}{month}#{for_whom}"))
 }
 
+/// Every account's monthly rollups from the month `from` on (future months included).
+pub fn months_from(from: YearMonth) -> SkRange {
+    SkRange::Between(month_from(from), upper(MONTH_PREFIX))
+}
+
 /// Every `for` rollup of the months `from..=to` (from the first when `from` is `None`).
 pub fn for_months_between(from: Option<YearMonth>, to: YearMonth) -> SkRange {
     SkRange::Between(
@@ -779,6 +784,11 @@ mod tests {
         assert!(!within(&month_rollups(None, m.prev()), &month_rollup(v, m, a).sk));
         assert!(!within(&month_rollups(Some(m), m1), &account(v, a).sk));
         assert!(!within(&month_rollups(None, m1), &day_rollup(v, first, a).sk));
+        assert!(within(&months_from(m), &month_rollup(v, m1, a).sk));
+        assert!(within(&months_from(m), &month_rollup(v, m, a).sk));
+        assert!(!within(&months_from(m), &month_rollup(v, m.prev(), a).sk));
+        assert!(!within(&months_from(m0), &day_rollup(v, first, a).sk));
+        assert!(!within(&months_from(m0), &budget(v, m, a).sk));
     }
 
     #[test]

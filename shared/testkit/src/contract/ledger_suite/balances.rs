@@ -530,6 +530,111 @@ pub async fn system_names_follow_the_vault<S: Store>(store: S) {
 
 /// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
 /// for every store: a test is registered here, beside its code.
+/// Balances of past dates count back from the running balance (decision 062): 월급 puts
+/// 1,000,000 into 카카오뱅크 on Dec 5; 식비 takes 10,000 on Jan 10, 20,000 on Jan 20,
+/// 40,000 on Feb 5, 80,000 on Mar 10 (today is Mar 15) and 160,000 on Apr 2 (dated
+/// later). At the end of Jan 15: 990,000; Jan 31: 970,000; Feb: 930,000; today 850,000
+/// with −160,000 scheduled; April's end 690,000. A snapshot of Jan 15 reconciles.
+pub async fn past_balances_count_back_from_the_running_balance<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("count-back");
+    vault(&l, &me, "가계부").await;
+    account(&l, &me, "카카오뱅크", AccountKind::Asset, None).await;
+    account(&l, &me, "월급", AccountKind::Income, None).await;
+    account(&l, &me, "식비", AccountKind::Expense, None).await;
+    record(
+        &l,
+        &me,
+        tx("월급", "카카오뱅크", "1000000", Some("2025-12-05"), "월급"),
+    )
+    .await;
+    for (amount, on) in [
+        ("10000", "2026-01-10"),
+        ("20000", "2026-01-20"),
+        ("40000", "2026-02-05"),
+        ("80000", "2026-03-10"),
+    ] {
+        record(&l, &me, tx("카카오뱅크", "식비", amount, Some(on), "장보기")).await;
+    }
+    record(
+        &l,
+        &me,
+        NewTransaction {
+            future_date: true,
+            ..tx("카카오뱅크", "식비", "160000", Some("2026-04-02"), "예약")
+        },
+    )
+    .await;
+    let bank = |b: &Balances| {
+        b.accounts
+            .iter()
+            .find(|r| r.name == "카카오뱅크")
+            .map(|r| (r.balance.to_string(), r.scheduled.map(|s| s.to_string())))
+    };
+    for (on, balance) in [
+        ("2026-01-15", "990000"),
+        ("2026-01-31", "970000"),
+        ("2026-02-28", "930000"),
+        ("2025-12-04", "0"),
+    ] {
+        let b = call!(l.get_balances(&me, None, Some(date(on)))).expect("balances");
+        assert_eq!(bank(&b), Some((balance.to_string(), None)), "as of {on}");
+    }
+    let b = call!(l.get_balances(&me, None, None)).expect("balances today");
+    assert_eq!(
+        bank(&b),
+        Some(("850000".to_string(), Some("-160000".to_string())))
+    );
+    let h = call!(l.net_worth_history(&me, None, month("2025-11"), month("2026-04"))).expect("history");
+    let points: Vec<(String, String)> = h
+        .points
+        .iter()
+        .map(|p| (p.month.to_string(), p.assets.to_string()))
+        .collect();
+    assert_eq!(
+        points,
+        [
+            ("2025-11", "0"),
+            ("2025-12", "1000000"),
+            ("2026-01", "970000"),
+            ("2026-02", "930000"),
+            ("2026-03", "850000"),
+            ("2026-04", "690000")
+        ]
+        .map(|(m, a)| (m.to_string(), a.to_string()))
+    );
+    call!(l.upsert_snapshot(
+        &me,
+        SnapshotInput {
+            vault: None,
+            account: "카카오뱅크".into(),
+            date: date("2026-01-15"),
+            balance: d("990000"),
+        }
+    ))
+    .expect("snapshot");
+    let r = call!(l.reconcile(&me, None, None)).expect("reconcile");
+    let rows: Vec<(String, String, String)> = r
+        .accounts
+        .iter()
+        .map(|x| {
+            (
+                x.name.clone(),
+                x.snapshot_date.to_string(),
+                x.ledger_balance.to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        vec![(
+            "카카오뱅크".to_string(),
+            "2026-01-15".to_string(),
+            "990000".to_string()
+        )]
+    );
+}
+
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __ledger_suite_balances {
@@ -540,6 +645,7 @@ macro_rules! __ledger_suite_balances {
             archive_refuses_money_left_unless_forced,
             create_account_repeat_must_match,
             system_names_follow_the_vault,
+            past_balances_count_back_from_the_running_balance,
         );
     };
 }
