@@ -163,6 +163,30 @@ pub(super) async fn reconcile(
     in_vault(ledger, who, vault, |v| reconcile_in(ledger, v.m, account)).await
 }
 
+/// An account's balance (natural sign) at the end of `date`: its running balance less
+/// the rollups of what moved after it (`recent`: the days read run past `date`'s month
+/// and no month was read).
+fn balance_at<'i>(
+    a: &super::codec::AccountRec,
+    date: LocalDate,
+    after: impl Iterator<Item = &'i Item>,
+    recent: bool,
+) -> Result<i64, LedgerError> {
+    let out_of_range = || LedgerError::out_of_range(format!("balance of account \"{}\"", a.name));
+    let mut net: i64 = a.net;
+    for item in after {
+        let r = Rollup::from_attrs(&item.attrs)?;
+        let later = match r.period {
+            Period::Day(day) => day > date && (recent || day.month() == date.month()),
+            Period::Month(month) => month > date.month(),
+        };
+        if r.account_id == a.account_id && later {
+            net = net.checked_sub(r.net).ok_or_else(out_of_range)?;
+        }
+    }
+    a.kind.natural(net).ok_or_else(out_of_range)
+}
+
 async fn reconcile_in(
     ledger: &Ledger,
     m: super::codec::Membership,
@@ -245,23 +269,8 @@ async fn reconcile_in(
             let Some(a) = cat.by_id(*account_id) else {
                 continue;
             };
-            let out_of_range = || LedgerError::out_of_range(format!("balance of account \"{}\"", a.name));
-            let mut net: i64 = a.net;
-            for item in days.iter().chain(&months) {
-                let r = Rollup::from_attrs(&item.attrs)?;
-                let after = match r.period {
-                    // Days of later months count here only when no month was read.
-                    Period::Day(day) => day > s.date && (recent || day.month() == s.date.month()),
-                    Period::Month(month) => month > s.date.month(),
-                };
-                if r.account_id == a.account_id && after {
-                    net = net.checked_sub(r.net).ok_or_else(out_of_range)?;
-                }
-            }
             let ledger_balance = Money::from_minor(
-                a.kind
-                    .natural(net)
-                    .ok_or_else(|| LedgerError::out_of_range(format!("balance of account \"{}\"", a.name)))?,
+                balance_at(a, s.date, days.iter().chain(&months), recent)?,
                 m.currency,
             );
             let snapshot_balance = Money::from_minor(s.balance, m.currency);
