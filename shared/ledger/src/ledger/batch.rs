@@ -159,15 +159,21 @@ fn prepare(
     })
 }
 
+/// What the words chose for each entry whose `to` was left out, and the refusals of
+/// those they chose nothing for (deferred: a line this key recorded earlier replays).
+type Categorized = (Vec<Option<CategorizedBy>>, Vec<Option<LedgerError>>);
+
 /// The entries whose `to` was left out, categorized by their memos' words in one read
-/// round: each gets its category, or its own error; per entry, how it was chosen.
+/// round: each gets its category, or a refusal that waits for its idempotency record
+/// (the fingerprint leaves a chosen category out, so a retry replays whatever the first
+/// call recorded); per entry, how it was chosen.
 async fn categorize_left_out(
     ledger: &Ledger,
     m: &Membership,
     ready: &mut [Option<Prepared>],
-    failed: &mut [Option<LedgerError>],
-) -> Result<Vec<Option<CategorizedBy>>, LedgerError> {
+) -> Result<Categorized, LedgerError> {
     let mut out = vec![None; ready.len()];
+    let mut refused: Vec<Option<LedgerError>> = (0..ready.len()).map(|_| None).collect();
     let wanted: Vec<usize> = (0..ready.len())
         .filter(|i| {
             ready[*i]
@@ -176,7 +182,7 @@ async fn categorize_left_out(
         })
         .collect();
     if wanted.is_empty() {
-        return Ok(out);
+        return Ok((out, refused));
     }
     let memos: Vec<&str> = wanted
         .iter()
@@ -197,12 +203,14 @@ async fn categorize_left_out(
                 });
             }
             Err(e) => {
-                ready[i] = None;
-                failed[i] = Some(e);
+                if let Some(p) = ready[i].as_mut() {
+                    p.categorized = true;
+                }
+                refused[i] = Some(e);
             }
         }
     }
-    Ok(out)
+    Ok((out, refused))
 }
 
 /// The amount text an amount's refusal quotes first (`"¥1,200" has …` → `¥1,200`).
@@ -314,6 +322,10 @@ struct Run<'a> {
     op: super::operations::BatchOp,
     /// Whether any entry is recorded under the operation (by this call or an earlier one).
     any_recorded: bool,
+    /// How the words chose each entry's category (a replay's: what its first call said).
+    categorized: Vec<Option<CategorizedBy>>,
+    /// The entries the words chose nothing for: refused unless their key replays.
+    refused: Vec<Option<LedgerError>>,
 }
 
 async fn attempt(
@@ -327,13 +339,13 @@ async fn attempt(
 ) -> Result<BatchRecorded, LedgerError> {
     let m = v.m.clone();
     let now = ledger.clock.now();
-    let (mut ready, mut failed): (Vec<Option<Prepared>>, Vec<Option<LedgerError>>) = (0..input.entries.len())
+    let (mut ready, failed): (Vec<Option<Prepared>>, Vec<Option<LedgerError>>) = (0..input.entries.len())
         .map(|i| match prepare(ledger, input, key, i, m.currency) {
             Ok(p) => (Some(p), None),
             Err(e) => (None, Some(e)),
         })
         .unzip();
-    let categorized = categorize_left_out(ledger, &m, &mut ready, &mut failed).await?;
+    let (categorized, refused) = categorize_left_out(ledger, &m, &mut ready).await?;
     let entries: Vec<Result<Entry<'_>, LedgerError>> = ready
         .iter()
         .zip(failed)
@@ -395,6 +407,8 @@ async fn attempt(
         now_ms: now.as_millisecond(),
         op,
         any_recorded: false,
+        categorized,
+        refused,
     };
     let mut results = Vec::with_capacity(entries.len());
     for (i, (e, next)) in entries.into_iter().zip(nexts).enumerate() {
@@ -404,7 +418,7 @@ async fn attempt(
             (Ok(_), None) => return Err(LedgerError::internal("a batch entry without a decision")),
         });
     }
-    run.finish(results, categorized)
+    run.finish(results)
 }
 
 /// The book a batch's lines may repeat, as the read round found it.
@@ -586,6 +600,9 @@ impl Run<'_> {
         let claim = match next {
             NextAction::Replay(rec) => {
                 self.any_recorded = true;
+                if let Some(c) = self.categorized.get_mut(i) {
+                    c.clone_from(&rec.categorized_by);
+                }
                 self.taken.note(e, rec.tx.id);
                 self.moved.touch(&rec.tx);
                 let mine = lock(self.written).contains(&rec.tx.id);
@@ -609,6 +626,9 @@ impl Run<'_> {
         }
         if let Some(d) = self.dups.get(i).copied().flatten() {
             return Ok(EntryResult::Duplicate(d));
+        }
+        if let Some(refusal) = self.refused.get_mut(i).and_then(Option::take) {
+            return Ok(EntryResult::Failed(refusal));
         }
         let currency = self.v.m.currency;
         let (postings, installments) = match resolve_postings(&self.cat, e, &self.v.m)
@@ -654,7 +674,8 @@ impl Run<'_> {
             Err(err) => return Ok(EntryResult::Failed(err)),
         };
         if !self.input.dry_run {
-            match self.write(e, claim, &tx, balances).await? {
+            let by = self.categorized.get(i).cloned().flatten();
+            match self.write(e, claim, &tx, (balances, by)).await? {
                 Some(err) => return Ok(EntryResult::Failed(err)),
                 None => lock(self.written).insert(tx.id),
             };
@@ -689,7 +710,7 @@ impl Run<'_> {
         e: &Entry<'_>,
         claim: super::idempotency::Claim,
         tx: &TxRec,
-        balances: Vec<StoredBalance>,
+        (balances, categorized_by): (Vec<StoredBalance>, Option<CategorizedBy>),
     ) -> Result<Option<LedgerError>, LedgerError> {
         let m = &self.v.m;
         let rec = IdemRec {
@@ -700,6 +721,7 @@ impl Run<'_> {
             expires_at: self.now_s.saturating_add(
                 i64::try_from(self.ledger.config.idempotency_ttl.as_secs()).unwrap_or(i64::MAX),
             ),
+            categorized_by,
         };
         let guarded = !self.input.allow_duplicate;
         let read = if guarded { self.guards_now(e)? } else { vec![] };
@@ -773,11 +795,7 @@ impl Run<'_> {
     }
 
     /// The batch's result: the entries' outcomes and the touched accounts' balances.
-    fn finish(
-        self,
-        results: Vec<EntryResult>,
-        categorized: Vec<Option<CategorizedBy>>,
-    ) -> Result<BatchRecorded, LedgerError> {
+    fn finish(self, results: Vec<EntryResult>) -> Result<BatchRecorded, LedgerError> {
         let m = &self.v.m;
         let balances = self
             .moved
@@ -793,7 +811,7 @@ impl Run<'_> {
             balances,
             dry_run: self.input.dry_run,
             operation_id: (self.any_recorded && !self.input.dry_run).then_some(self.op.stamp.id),
-            categorized,
+            categorized: self.categorized,
         })
     }
 }

@@ -367,6 +367,22 @@ async fn with_for(
 /// Most edits of one transaction: its history is returned whole, so it stays bounded.
 pub const MAX_EDITS: u32 = 100;
 
+/// Archived accounts keep their history, but an edit may not move their balance.
+fn refuse_archived(
+    nets: &std::collections::BTreeMap<AccountId, i64>,
+    cat: &Catalogue,
+) -> Result<(), LedgerError> {
+    match nets
+        .iter()
+        .filter(|(_, net)| **net != 0)
+        .filter_map(|(id, _)| cat.by_id(*id))
+        .find(|a| a.archived)
+    {
+        Some(a) => Err(LedgerError::ArchivedAccount { name: a.name.clone() }),
+        None => Ok(()),
+    }
+}
+
 async fn attempt(
     ledger: &Ledger,
     who: &PersonId,
@@ -438,16 +454,7 @@ async fn attempt(
         new: &new,
         at_ms: now_ms,
     };
-    let nets = change.nets()?;
-    // Archived accounts keep their history, but an edit may not move their balance.
-    if let Some(a) = nets
-        .iter()
-        .filter(|(_, net)| **net != 0)
-        .filter_map(|(id, _)| cat.by_id(*id))
-        .find(|a| a.archived)
-    {
-        return Err(LedgerError::ArchivedAccount { name: a.name.clone() });
-    }
+    refuse_archived(&change.nets()?, &cat)?;
     let rec = IdemRec {
         fingerprint,
         vault_id: m.vault_id,
@@ -455,6 +462,7 @@ async fn attempt(
         balances: later.after(&cat, &touched(&current, &new), Some(&change))?,
         expires_at: now_s
             .saturating_add(i64::try_from(ledger.config.idempotency_ttl.as_secs()).unwrap_or(i64::MAX)),
+        categorized_by: None,
     };
     history.push(VersionRec {
         tx: current.clone(),

@@ -132,7 +132,7 @@ pub(super) fn recorded(rec: &IdemRec, m: &Membership, replayed: bool, dry_run: b
         current: None,
         note: None,
         operation_id: rec.tx.operation_id,
-        categorized_by: None,
+        categorized_by: rec.categorized_by.clone(),
     }
 }
 
@@ -193,6 +193,7 @@ mod tests {
             ),
             balances: vec![],
             expires_at,
+            categorized_by: None,
         };
         Item {
             key: Key::new("P#a", "IK#k"),
@@ -212,6 +213,18 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_record_keeps_how_words_categorized_its_entry() {
+        let mut rec = IdemRec::from_attrs(&stored(5).attrs).unwrap();
+        assert_eq!(rec.categorized_by, None);
+        rec.categorized_by = Some(crate::api::CategorizedBy {
+            word: "이마트".into(),
+            account: "식비".into(),
+            learned: true,
+        });
+        assert_eq!(IdemRec::from_attrs(&rec.to_attrs()).unwrap(), rec);
     }
 
     #[test]

@@ -57,6 +57,23 @@ async fn categorized(
     ))
 }
 
+/// As [`categorized`], with a refusal of the words handed back instead of returned:
+/// words that choose no category now may have chosen one for this key's first call, so
+/// the refusal waits for the idempotency record and a retry replays whatever it
+/// recorded (the fingerprint leaves a chosen category out).
+async fn categorized_or_deferred(
+    ledger: &Ledger,
+    m: &Membership,
+    input: &NewSplit,
+    memo: &str,
+) -> Result<(Option<NewSplit>, Option<CategorizedBy>, Option<LedgerError>), LedgerError> {
+    match categorized(ledger, m, input, memo).await {
+        Ok((filled, by)) => Ok((filled, by, None)),
+        Err(refusal) if super::words::left_out(input) => Ok((None, None, Some(refusal))),
+        Err(other) => Err(other),
+    }
+}
+
 pub(super) async fn record(
     ledger: &Ledger,
     who: &PersonId,
@@ -155,10 +172,10 @@ async fn attempt(
     let m = v.m.clone();
     let now = ledger.clock.now();
     let (now_s, now_ms) = (now.as_second(), now.as_millisecond());
-    let (filled, by) = categorized(ledger, &m, input, memo).await?;
+    let (filled, by, refused) = categorized_or_deferred(ledger, &m, input, memo).await?;
     let input = filled.as_ref().unwrap_or(input);
     let mut e = Entry::new(ledger, who, input, key, memo, external_ref, &m, now_ms)?;
-    e.categorized = by.is_some();
+    e.categorized = by.is_some() || refused.is_some();
     let reads = read_round(ledger, who, &e, &m, now_s).await?;
     let claim = match reads.next {
         NextAction::Replay(r) => {
@@ -170,11 +187,13 @@ async fn attempt(
                 .as_ref()
                 .ok()
                 .and_then(|(c, _)| direction_note(&r.tx, c));
-            out.categorized_by = by;
             return Ok(out);
         }
         NextAction::Start(claim) => claim,
     };
+    if let Some(refusal) = refused {
+        return Err(refusal);
+    }
     if let (Some(r), Some(id)) = (e.external_ref, reads.claimed_by) {
         return Err(LedgerError::ExternalRefTaken {
             external_ref: r.to_string(),
@@ -189,7 +208,7 @@ async fn attempt(
     let for_whom = super::household::for_of(ledger, who, &m, input.for_whom.as_deref()).await?;
     if let Some(replayed) = duplicate_check(ledger, &e, &claim, &reads.guards, &m, now_ms).await? {
         return Ok(Recorded {
-            categorized_by: by,
+            categorized_by: by.clone(),
             ..replayed
         });
     }
@@ -221,10 +240,10 @@ async fn attempt(
         balances: later.after(&cat, &accounts_of(&tx.postings), Some(&change))?,
         expires_at: now_s
             .saturating_add(i64::try_from(ledger.config.idempotency_ttl.as_secs()).unwrap_or(i64::MAX)),
+        categorized_by: by,
     };
     let mut result = Recorded {
         note: direction_note(&tx, &cat),
-        categorized_by: by,
         ..recorded(&rec, &m, false, input.dry_run)
     };
     if input.dry_run {

@@ -1283,6 +1283,9 @@ pub struct IdemRec {
     /// Each touched account's balance after the write (see [`StoredBalance`]).
     pub balances: Vec<StoredBalance>,
     pub expires_at: i64,
+    /// How the memo's words chose its category, when `to` was left out (absent on
+    /// records from before it was kept): a replay says what the first call said.
+    pub categorized_by: Option<crate::api::CategorizedBy>,
 }
 
 /// An account's balance in a write's result, natural sign: as of the vault's today
@@ -1314,13 +1317,24 @@ impl IdemRec {
                 Value::M(m)
             })
             .collect();
-        BTreeMap::from([
+        let mut attrs = BTreeMap::from([
             ("fingerprint".into(), sv(&self.fingerprint)),
             ("vaultId".into(), sv(self.vault_id.to_string())),
             ("tx".into(), Value::M(self.tx.to_attrs())),
             ("balances".into(), Value::L(balances)),
             (TTL_ATTRIBUTE.into(), Value::N(self.expires_at)),
-        ])
+        ]);
+        if let Some(c) = &self.categorized_by {
+            attrs.insert(
+                CATEGORIZED_BY.into(),
+                Value::M(BTreeMap::from([
+                    ("word".into(), sv(&c.word)),
+                    ("account".into(), sv(&c.account)),
+                    ("learned".into(), Value::Bool(c.learned)),
+                ])),
+            );
+        }
+        attrs
     }
 
     /// This record from an item's attributes (a missing or mistyped one is corrupt data).
@@ -1350,9 +1364,21 @@ impl IdemRec {
             tx,
             balances,
             expires_at: n(a, TTL_ATTRIBUTE)?,
+            categorized_by: match a.get(CATEGORIZED_BY) {
+                None => None,
+                Some(Value::M(m)) => Some(crate::api::CategorizedBy {
+                    word: s(m, "word")?.to_string(),
+                    account: s(m, "account")?.to_string(),
+                    learned: matches!(m.get("learned"), Some(Value::Bool(true))),
+                }),
+                Some(_) => return Err(corrupt(CATEGORIZED_BY)),
+            },
         })
     }
 }
+
+/// Attribute of an idempotency record holding how its entry was categorized.
+const CATEGORIZED_BY: &str = "categorizedBy";
 
 /// The duplicate guard: the latest transaction with one content hash.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -250,6 +250,97 @@ pub async fn a_statement_without_categories_is_categorized_in_its_dry_run<S: Sto
     );
 }
 
+/// A retry replays what the words chose the first time, even when they choose nothing
+/// by then (found by the reference model): "이마트" is learned for 식비, an entry and a
+/// one-line statement are categorized by it, then one "이마트" entry goes to 외식 and
+/// the word chooses nothing; both keys replay with 식비 and the same ids, and a new key
+/// is refused.
+pub async fn a_retry_replays_what_the_words_chose_first<S: Store>(store: S) {
+    let (l, _clock) = ledger_over(Arc::new(store));
+    let me = fresh_person("words-retry");
+    household(&l, &me).await;
+    account(&l, &me, "외식", AccountKind::Expense, None).await;
+    for (day, amount) in [("2026-03-01", "12000"), ("2026-03-02", "13000")] {
+        record(
+            &l,
+            &me,
+            tx("카카오뱅크", "식비", amount, Some(day), "이마트 장보기"),
+        )
+        .await;
+    }
+    let single = NewTransaction {
+        idempotency_key: "words-retry-one".into(),
+        ..uncategorized("9000", "이마트 성수")
+    };
+    let first = call!(l.record_transaction(&me, single.clone())).expect("record");
+    let learned = Some(("이마트".to_string(), "식비".to_string(), true));
+    assert_eq!(chosen(&first), learned);
+    let line = BatchEntry {
+        from: "신한카드".into(),
+        to: String::new(),
+        amount: d("7000"),
+        date: Some(date("2026-03-13")),
+        memo: Some("이마트 역삼".into()),
+        external_ref: None,
+        lines: None,
+        tags: vec![],
+        installments: None,
+        for_whom: None,
+    };
+    let batch = NewBatch {
+        vault: None,
+        entries: vec![Ok(line)],
+        idempotency_key: "words-retry-batch".into(),
+        allow_duplicate: false,
+        dry_run: false,
+    };
+    let first_batch = call!(l.record_transactions(&me, batch.clone())).expect("batch");
+    let EntryResult::Recorded {
+        transaction_id: Some(line_id),
+        replayed: false,
+        ..
+    } = first_batch.results[0]
+    else {
+        panic!("{:?}", first_batch.results[0]);
+    };
+    record(
+        &l,
+        &me,
+        tx(
+            "카카오뱅크",
+            "외식",
+            "30000",
+            Some("2026-03-12"),
+            "이마트 푸드코트",
+        ),
+    )
+    .await;
+
+    let again = call!(l.record_transaction(&me, single.clone())).expect("retry");
+    assert!(again.replayed);
+    assert_eq!(again.transaction.transaction_id, first.transaction.transaction_id);
+    assert_eq!(chosen(&again), learned);
+    let again = call!(l.record_transactions(&me, batch.clone())).expect("batch retry");
+    assert!(
+        matches!(again.results[0], EntryResult::Recorded { transaction_id: Some(id), replayed: true, .. } if id == line_id),
+        "{:?}",
+        again.results[0]
+    );
+    let by = again.categorized[0]
+        .as_ref()
+        .map(|c| (c.word.clone(), c.account.clone(), c.learned));
+    assert_eq!(by, learned);
+    let other = NewTransaction {
+        idempotency_key: "words-retry-two".into(),
+        ..single
+    };
+    let e = call!(l.record_transaction(&me, other.clone())).expect_err("nothing chosen");
+    assert!(
+        refused(&e).starts_with("no category's words match the memo \"이마트 성수\""),
+        "{e:?}"
+    );
+}
+
 /// The contract tests of this file, instantiated by [`crate::ledger_contract_tests!`]
 /// for every store: a test is registered here, beside its code.
 #[doc(hidden)]
@@ -261,6 +352,7 @@ macro_rules! __ledger_suite_words {
             words_set_and_learned_choose_the_category,
             bad_words_and_ambiguous_memos_are_refused,
             a_statement_without_categories_is_categorized_in_its_dry_run,
+            a_retry_replays_what_the_words_chose_first,
         );
     };
 }
