@@ -11,7 +11,13 @@
 //! the runs, handler only: no HTTP, no TLS). The last column is the ten-year median
 //! over the one-month median.
 //!
-//! Run: `cargo run --release -p dochiya-app --example history [MONTHS]` (default 120).
+//! `month` instead runs a household's month on the one-month book: the call mix of two
+//! people keeping their book (281 tool calls, listed in `month`), counting every store
+//! call, read round, item read and write operation, and prices it on AWS from those
+//! counts (the prices and the per-call latencies assumed are printed with it).
+//!
+//! Run: `cargo run --release -p dochiya-app --example history [MONTHS | month]`
+//! (default 120 months).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -275,6 +281,192 @@ struct Measured {
     slowest: Duration,
 }
 
+/// Every call of a household's month, counted: what AWS would bill for it.
+#[derive(Default)]
+struct Month {
+    calls: u64,
+    counts: Vec<StoreCounts>,
+}
+
+impl Month {
+    async fn call(&mut self, b: &Book, who: usize, tool: &str, args: Value) -> Result<Value, Failure> {
+        b.counting.take();
+        let out = b.call(who, tool, &args).await?;
+        self.calls += 1;
+        self.counts.push(b.counting.take());
+        Ok(out)
+    }
+}
+
+/// Two people's month: 150 entries one by one (one in ten `for` one of them, one in
+/// seven left to the memo's words), two card statements of 40 lines, 5 edits, 3 voids,
+/// 2 undos, and the reads a model makes around them.
+async fn month(b: &Book) -> Result<(), Failure> {
+    let mut m = Month::default();
+    let mut dice = Dice(11);
+    let spend = ["식비", "외식", "교통", "쇼핑", "문화"];
+    m.call(
+        b,
+        0,
+        "update_account",
+        json!({"account": "식비", "match": ["이마트"]}),
+    )
+    .await?;
+    let mut ids = Vec::new();
+    for i in 0..150u64 {
+        let who = (i % 2) as usize;
+        let mut e = json!({
+            "from": if who == 0 { "국민은행" } else { "하은통장" },
+            "to": spend[dice.next(5) as usize],
+            "amount": format!("{}", 1000 * (1 + dice.next(60))),
+            "date": format!("2026-11-{:02}", 1 + i % 28),
+            "memo": "장보기",
+            "idempotencyKey": format!("month-{i}"),
+        });
+        if i % 10 == 0 {
+            e["for"] = json!(if who == 0 { "history-jihun" } else { "하은" });
+        }
+        if i % 7 == 0 {
+            e.as_object_mut().map(|o| o.remove("to"));
+            e["memo"] = json!("이마트 장보기");
+        }
+        let out = m.call(b, who, "record_transaction", e).await?;
+        ids.push(out["transaction"]["transactionId"].clone());
+    }
+    for (n, card) in ["신한카드", "현대카드"].into_iter().enumerate() {
+        let lines: Vec<Value> = (0..40u64)
+            .map(|i| {
+                json!({"from": card, "to": spend[dice.next(5) as usize], "amount": format!("{}", 1000 * (1 + dice.next(90))),
+                    "date": format!("2026-11-{:02}", 1 + i % 27), "memo": "카드", "externalRef": format!("{card}-{i}")})
+            })
+            .collect();
+        m.call(
+            b,
+            n,
+            "record_transactions",
+            json!({"entries": lines, "idempotencyKey": format!("statement-{n}")}),
+        )
+        .await?;
+    }
+    for (i, id) in ids.iter().take(5).enumerate() {
+        m.call(
+            b,
+            0,
+            "edit_transaction",
+            json!({"transactionId": id, "amount": "4500", "idempotencyKey": format!("edit-{i}")}),
+        )
+        .await?;
+    }
+    let mut last_op = Value::Null;
+    for id in ids.iter().skip(5).take(3) {
+        last_op = m
+            .call(b, 1, "void_transaction", json!({"transactionId": id}))
+            .await?["operationId"]
+            .clone();
+    }
+    m.call(b, 1, "undo", json!({"operationId": last_op})).await?;
+    m.call(b, 1, "undo", json!({})).await?;
+    let reads: [(&str, Value, u32); 11] = [
+        ("list_accounts", json!({}), 30),
+        ("get_balances", json!({}), 15),
+        ("list_transactions", json!({}), 25),
+        (
+            "spending_report",
+            json!({"from": "2026-11-01", "to": "2026-11-30"}),
+            12,
+        ),
+        (
+            "spending_report",
+            json!({"from": "2026-11-01", "to": "2026-11-30", "by": "member"}),
+            3,
+        ),
+        ("budget_report", json!({}), 8),
+        ("card_bill", json!({"account": "현대카드"}), 6),
+        ("settle_up", json!({}), 4),
+        ("list_recurring", json!({}), 3),
+        (
+            "net_worth_history",
+            json!({"from": "2025-12", "to": "2026-11"}),
+            2,
+        ),
+        ("list_vaults", json!({}), 10),
+    ];
+    for (tool, args, times) in reads {
+        for i in 0..times {
+            m.call(b, (i % 2) as usize, tool, args.clone()).await?;
+        }
+    }
+    price(&m);
+    Ok(())
+}
+
+/// AWS's list prices (us-east-1, on-demand, as published for 2025; assumed, not
+/// fetched) applied to a month's counts, in micro-dollars.
+fn price(m: &Month) {
+    let total = m.counts.iter().fold(StoreCounts::default(), |mut t, c| {
+        t.gets += c.gets;
+        t.get_manys += c.get_manys;
+        t.keys_requested += c.keys_requested;
+        t.queries += c.queries;
+        t.writes += c.writes;
+        t.write_ops += c.write_ops;
+        t.items_read += c.items_read;
+        t.read_rounds += c.read_rounds;
+        t
+    });
+    // Requests: each tool call, plus an initialize and a tools/list for each of 40
+    // conversations (no store call).
+    let requests = m.calls + 80;
+    // DynamoDB: strongly consistent reads of items under 1 KB, so one read request unit
+    // per 4 items of a query (at least one per call) and per item got; a transactional
+    // write costs 2 write units per operation of items under 1 KB.
+    let rru: u64 = m
+        .counts
+        .iter()
+        .map(|c| {
+            c.queries
+                .max(c.items_read.saturating_sub(c.keys_requested).div_ceil(4))
+                + c.gets
+                + c.keys_requested
+        })
+        .sum();
+    let wru = total.write_ops * 2;
+    // Lambda: 256 MB arm64 billed per ms; a call's time assumed 1 ms of handler plus 5 ms
+    // per read round and 10 ms per write (DynamoDB in the same region).
+    let lambda_ms: u64 = m
+        .counts
+        .iter()
+        .map(|c| 1 + 5 * c.read_rounds + 10 * c.writes)
+        .sum::<u64>()
+        + 80;
+    // Micro-dollars: API Gateway HTTP API $1.00/M requests; Lambda $0.20/M requests and
+    // $0.0000133334 per GB-s (256 MB: 0.0033334 µ$ per ms); DynamoDB $0.125/M read and
+    // $0.625/M write request units.
+    let api = requests; // 1 µ$ each
+    let lambda_requests = requests * 2 / 10;
+    let lambda_time = lambda_ms * 33_334 / 10_000_000;
+    let reads = rru / 8; // 0.125 µ$ each
+    let writes = wru * 5 / 8; // 0.625 µ$ each
+    let sum = api + lambda_requests + lambda_time + reads + writes;
+    println!("a household's month: {} tool calls, {requests} requests", m.calls);
+    println!(
+        "store: {} queries, {} gets, {} get_many ({} keys), {} read rounds, {} items read, {} writes carrying {} operations",
+        total.queries,
+        total.gets,
+        total.get_manys,
+        total.keys_requested,
+        total.read_rounds,
+        total.items_read,
+        total.writes,
+        total.write_ops
+    );
+    println!("read units {rru}, write units {wru}, Lambda billed {lambda_ms} ms at 256 MB");
+    println!(
+        "cost (µ$): API Gateway {api}, Lambda requests {lambda_requests}, Lambda time {lambda_time}, DynamoDB reads {reads}, DynamoDB writes {writes}: {sum} µ$ per household-month, ${} per million households",
+        sum
+    );
+}
+
 async fn measure(b: &Book, tool: &str, args: &Value) -> Result<Measured, Failure> {
     b.counting.take();
     b.call(0, tool, args).await?;
@@ -307,6 +499,9 @@ fn ratio(a: Duration, b: Duration) -> String {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Failure> {
+    if std::env::args().nth(1).as_deref() == Some("month") {
+        return month(&book(1).await?).await;
+    }
     let months: u32 = std::env::args()
         .nth(1)
         .map(|a| a.parse())
