@@ -589,5 +589,25 @@ async fn main() -> Result<(), Failure> {
             ratio(a.median, s.median),
         );
     }
+    // Deleting the whole book: one atomic write ends the memberships, the partition
+    // follows page by page in the same call (decision 057).
+    long.counting.take();
+    let t = Instant::now();
+    let out = long
+        .call(
+            0,
+            "delete_vault",
+            &json!({"vault": "우리집", "confirm": "우리집"}),
+        )
+        .await?;
+    let c = long.counting.take();
+    println!(
+        "delete_vault of the {months}-month book: {} ms, {} queries, {} writes carrying {} operations; deleted {}",
+        t.elapsed().as_millis(),
+        c.queries,
+        c.writes,
+        c.write_ops,
+        out["deleted"]
+    );
     Ok(())
 }

@@ -24,16 +24,34 @@ use dochiya_domain::{Decimal, LocalDate, TransactionId, YearMonth};
 /// The pattern every transaction id matches: a decimal integer without leading zeros.
 pub(crate) const TRANSACTION_ID_PATTERN: &str = "^(0|[1-9][0-9]*)$";
 
-/// Parses `arguments` (absent or `null` means `{}`) into `T`, with model-friendly errors.
+/// Parses `arguments` (absent or `null` means `{}`) into `T`, with model-friendly errors
+/// (the tests' way in; a tool call goes through [`parse_or_refused`]).
+#[cfg(test)]
 pub(crate) fn parse<T: DeserializeOwned>(arguments: Option<&RawValue>) -> Result<T, ToolError> {
+    parse_or_refused(arguments).map_err(|r| r.error)
+}
+
+/// Arguments that did not parse: the sentence for the model, and where it failed.
+pub(crate) struct Refused {
+    /// What the model reads.
+    pub error: ToolError,
+    /// The failing argument's name when it is an `amount` (at any depth), with the
+    /// string sent there: what a caller may reword against the vault.
+    pub amount: Option<(String, String)>,
+}
+
+/// Parses `arguments` (absent or `null` means `{}`) into `T`, with model-friendly
+/// errors, keeping where a failure was (see [`Refused`]).
+pub(crate) fn parse_or_refused<T: DeserializeOwned>(arguments: Option<&RawValue>) -> Result<T, Refused> {
+    let refused = |error| Refused { error, amount: None };
     let text = match arguments.map(RawValue::get).map(str::trim) {
         None | Some("null") => "{}",
         Some(text) => text,
     };
     if !text.starts_with('{') {
-        return Err(ToolError::Invalid(
+        return Err(refused(ToolError::Invalid(
             "The arguments must be a JSON object of named arguments, e.g. {\"vault\": \"우리집\"}.".into(),
-        ));
+        )));
     }
     // The plain parse first: tracking the path costs an allocation per key, and only a
     // failure needs it. Parsing is deterministic, so the second pass fails the same way
@@ -42,12 +60,37 @@ pub(crate) fn parse<T: DeserializeOwned>(arguments: Option<&RawValue>) -> Result
         return Ok(parsed);
     }
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let parsed: T = serde_path_to_error::deserialize(&mut deserializer)
-        .map_err(|e| ToolError::Invalid(explain(&e.path().to_string(), &e.into_inner())))?;
+    let parsed: T = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
+        let path = e.path().to_string();
+        let amount = amount_sent(text, e.path()).map(|sent| (path.clone(), sent));
+        Refused {
+            error: ToolError::Invalid(explain(&path, e.inner())),
+            amount,
+        }
+    })?;
     deserializer
         .end()
-        .map_err(|e| ToolError::Invalid(explain(".", &e)))?;
+        .map_err(|e| refused(ToolError::Invalid(explain(".", &e))))?;
     Ok(parsed)
+}
+
+/// The string sent at `path` when the path ends at a field named `amount`.
+fn amount_sent(text: &str, path: &serde_path_to_error::Path) -> Option<String> {
+    use serde_path_to_error::Segment;
+    let last = path.iter().next_back()?;
+    if !matches!(last, Segment::Map { key } if key == "amount") {
+        return None;
+    }
+    let mut v: serde_json::Value = serde_json::from_str(text).ok()?;
+    for segment in path.iter() {
+        v = match segment {
+            Segment::Seq { index } => v.get_mut(*index)?.take(),
+            Segment::Map { key } => v.get_mut(key.as_str())?.take(),
+            Segment::Enum { .. } => v,
+            Segment::Unknown => return None,
+        };
+    }
+    v.as_str().map(str::to_owned)
 }
 
 /// Rewrites a serde error at `path` into a sentence naming the argument. Whatever of the

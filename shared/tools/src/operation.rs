@@ -207,9 +207,9 @@ impl<O: Operation> Tool for LedgerTool<O> {
         if let Some(hint) = &principal.roster_hint {
             self.ledger.take_roster_hint(&who, hint);
         }
-        let args: O::Args = match args::parse(arguments) {
+        let args: O::Args = match args::parse_or_refused(arguments) {
             Ok(args) => args,
-            Err(e) => return Err(against_vault_currency(&self.ledger, &who, arguments, e).await),
+            Err(refused) => return Err(against_vault_currency(&self.ledger, &who, arguments, refused).await),
         };
         let spell = O::spelling(&args);
         let output = O::run(&self.ledger, &who, args)
@@ -224,33 +224,28 @@ impl<O: Operation> Tool for LedgerTool<O> {
 
 /// An argument error about an amount written in another currency than the vault's
 /// ("¥1,200" in a won vault), reworded against the vault's currency with no number to
-/// send: the generic advice ("send \"1200\"") would record yen as won. Any other
-/// error, or one the vault cannot be read for, is returned as it is.
+/// send: the generic advice ("send \"1200\"") would record yen as won. Judged from the
+/// amount sent, never from the sentence: any other error, or one the vault cannot be
+/// read for, is returned as it is.
 async fn against_vault_currency(
     ledger: &Ledger,
     who: &PersonId,
     arguments: Option<&RawValue>,
-    e: ToolError,
+    refused: args::Refused,
 ) -> ToolError {
-    let ToolError::Invalid(message) = &e else {
+    let e = refused.error;
+    let Some((path, text)) = refused.amount else {
         return e;
     };
-    // "Argument `amount`: \"¥1,200\" has a currency sign (¥) …"
-    let Some((argument, rest)) = message.split_once("`: \"") else {
-        return e;
-    };
-    let Some(text) = rest.find("\" has ").map(|end| &rest[..end]) else {
-        return e;
-    };
-    if !rest.contains("a currency") {
-        return e;
-    }
     let vault = arguments
         .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
         .and_then(|v| v.get("vault").and_then(|n| n.as_str()).map(str::to_owned));
     match ledger.vault_currency(who, vault.as_deref()).await {
-        Ok(currency) => match dochiya_domain::other_currency(text, currency.code()) {
-            Some(refusal) => ToolError::Invalid(format!("{argument}`: {refusal}.")),
+        Ok(currency) => match dochiya_domain::other_currency(&text, currency.code()) {
+            Some(refusal) => ToolError::Invalid(format!(
+                "Argument {}: {refusal}.",
+                dochiya_quote::quote_name(&path)
+            )),
             None => e,
         },
         Err(_) => e,
