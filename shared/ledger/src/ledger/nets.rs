@@ -62,6 +62,9 @@ pub(super) async fn nets_and_later(
     let days = async {
         if recent {
             query_all(store, pk.clone(), keys::days_from(date.next_day()), true).await
+        } else if date == month.last_day() {
+            // No day of its month is left (and DynamoDB refuses a range ending before it starts).
+            Ok(vec![])
         } else {
             query_all(
                 store,

@@ -247,6 +247,9 @@ async fn reconcile_in(
         let rest = async {
             if recent {
                 query_all(store, pk.clone(), keys::days_from(first.next_day()), true).await
+            } else if first == last.month().last_day() {
+                // Nothing after it in the latest one's month (a range must not end before it starts).
+                Ok(vec![])
             } else {
                 query_all(
                     store,
