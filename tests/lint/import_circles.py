@@ -10,11 +10,11 @@ is the module's context, not a sibling. A circle is a set of siblings that reach
 each other (a strongly connected component of more than one); each is printed with
 one place per edge, so the way to break it shows.
 
-A second rule holds in the ledger's operations (`crate::ledger`): an operation never
-imports another operation. An operation is a module whose `impl Ledger` block has a
-`pub` method (what the tools call); what several operations need lives in a module
-without one, or in one of the CORE modules, which every call into a vault goes through
-(the roster and the vault it resolves, the due postings that run first).
+Two more rules hold in the ledger. An operation is a module whose `impl Ledger` block
+has a `pub` method (what the tools call): every operation lives in `crate::ledger::ops`
+(apart from the CORE modules, which every call into a vault goes through: the roster
+and the vault it resolves, the due postings that run first), and an operation never
+imports another; what several operations need lives in a helper module beside `ops`.
 
 Usage: tests/lint/import_circles.py [ROOT]   (from the repository root; exits 1 on a circle)
 """
@@ -152,20 +152,25 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 # The ledger modules with public methods that serve every operation rather than a tool.
 CORE = {"roster", "resolve", "posting"}
-OPERATIONS_SCOPE = ("ledger",)
+OPERATIONS_SCOPE = ("ledger", "ops")
 PUBLIC_METHOD = re.compile(r"^impl Ledger \{(?:.|\n)*?^    pub (?:async )?fn ", re.M)
 
 
-def operations(src: pathlib.Path) -> set[str]:
-    """The ledger's operation modules: a `pub` method in an `impl Ledger` block, not CORE."""
-    out = set()
+def operations(src: pathlib.Path) -> tuple[set[str], list[str]]:
+    """The ledger's operation modules (a `pub` method in an `impl Ledger` block) under
+    `ledger::ops`, and the files outside it that have one (CORE apart)."""
+    out, strays = set(), []
     for path in sorted((src / "ledger").glob("**/*.rs")):
         here = module_of(src, path)
         if len(here) < 2 or here[1] in CORE:
             continue
-        if PUBLIC_METHOD.search(without_tests(strip(path.read_text(encoding="utf-8")))):
-            out.add(here[1])
-    return out
+        if not PUBLIC_METHOD.search(without_tests(strip(path.read_text(encoding="utf-8")))):
+            continue
+        if here[:2] == OPERATIONS_SCOPE and len(here) >= 3:
+            out.add(here[2])
+        elif here != ("ledger",):
+            strays.append(str(path))
+    return out, strays
 
 
 def main() -> int:
@@ -178,7 +183,10 @@ def main() -> int:
             if e:
                 scope, x, y = e
                 scopes.setdefault(scope, {}).setdefault(x, {}).setdefault(y, where)
-        ops = operations(src) if (src / "ledger").is_dir() else set()
+        ops, strays = operations(src) if (src / "ledger").is_dir() else (set(), [])
+        for path in strays:
+            found += 1
+            print(f"operation outside ledger/ops: {path} has a pub method on Ledger")
         for x, ys in sorted(scopes.get(OPERATIONS_SCOPE, {}).items()):
             for y, where in sorted(ys.items()):
                 if x in ops and y in ops:

@@ -5,22 +5,12 @@
 //! another person's data can never reach that data. Writes are one atomic store
 //! write carrying a check on the caller's membership.
 
-mod accounts;
-mod backup;
-mod batch;
 mod bills;
 mod budget_settings;
-mod budgets;
-mod cards;
 mod closing;
-mod deletion;
 mod duplicates;
-mod edit;
 mod entry;
-mod export;
 mod flows;
-mod forget;
-mod goal_setting;
 mod goals;
 mod groups;
 mod household;
@@ -29,25 +19,15 @@ mod installments;
 mod members;
 mod nets;
 mod operations;
+mod ops;
 mod posting;
-mod read;
-mod record;
-mod recurring;
-mod regroup;
-mod reports;
 mod resolve;
-mod restore;
 mod roster;
-mod sharing;
-mod snapshots;
 mod statement;
 mod system_names;
 mod tagged;
 mod today;
-mod undo;
-mod vaults;
 mod view;
-mod word_setting;
 mod words;
 mod writer;
 
@@ -64,12 +44,12 @@ use dochiya_store::Store;
 
 // What a tool sends and gets back, named by the operations below as `super::…`.
 use crate::api::*;
-pub use accounts::MAX_ACCOUNTS;
-pub use backup::Restored;
 pub use household::{FOR_EVERYONE, MAX_SHARE_CHANGES, MAX_WEIGHT};
+pub use ops::accounts::MAX_ACCOUNTS;
+pub use ops::backup::Restored;
+pub use ops::recurring::MAX_SCHEDULES;
+pub use ops::sharing::{INVITE_LIFETIME_SECS, MAX_MEMBERS};
 pub use posting::{DueRun, MAX_FAILURES_KEPT, PostingRun, VaultFailure, backoff_secs};
-pub use recurring::MAX_SCHEDULES;
-pub use sharing::{INVITE_LIFETIME_SECS, MAX_MEMBERS};
 pub use system_names::KOREAN_OPENING_EQUITY;
 pub use words::{MAX_WORD_CHARS, MAX_WORDS_PER_ACCOUNT, MAX_WORDS_PER_VAULT};
 

@@ -15,12 +15,13 @@
 //! Re-running is safe: each step finds what is left. The authorization server's own
 //! records (refresh families, consents) are its business (`dochiya_authserver::forget`).
 
-use super::codec::{MemberRec, Membership, ROSTER_VERSION as VERSION, points_at_vault};
-use super::guards::{MEMBER_PRESENT, MEMBERS_UNCHANGED, MEMBERSHIP, NAME_HELD, guard};
-use super::members::read_members;
-use super::resolve::{query_all, retrying};
-use super::roster::{self, CLOSED_AT, Roster};
-use super::*;
+use crate::ledger::closing;
+use crate::ledger::codec::{MemberRec, Membership, ROSTER_VERSION as VERSION, points_at_vault};
+use crate::ledger::guards::{MEMBER_PRESENT, MEMBERS_UNCHANGED, MEMBERSHIP, NAME_HELD, guard};
+use crate::ledger::members::read_members;
+use crate::ledger::resolve::{query_all, retrying};
+use crate::ledger::roster::{self, CLOSED_AT, Roster};
+use crate::ledger::*;
 use crate::stored::attrs::{members_unchanged, members_update, owner_role};
 use crate::stored::keys;
 use dochiya_store::{Condition, Key, SkRange, StoreError, TTL_ATTRIBUTE, Value, WriteOp};
@@ -28,7 +29,10 @@ use dochiya_store::{Condition, Key, SkRange, StoreError, TTL_ATTRIBUTE, Value, W
 /// How long the closing mark outlives the deletion: past every access token's life.
 const CLOSED_MARK_SECS: i64 = 24 * 3600;
 
-pub(super) async fn delete_person(ledger: &Ledger, who: &PersonId) -> Result<DeletedPerson, LedgerError> {
+pub(in crate::ledger) async fn delete_person(
+    ledger: &Ledger,
+    who: &PersonId,
+) -> Result<DeletedPerson, LedgerError> {
     // The deletion acts as a sign-in of now: a closing mark of an earlier deletion (the
     // person came back and kept a new book) does not stop this one.
     let now = ledger.clock.now().as_second();
@@ -36,7 +40,7 @@ pub(super) async fn delete_person(ledger: &Ledger, who: &PersonId) -> Result<Del
     let mut out = DeletedPerson::default();
     // An earlier vault deletion that a crash cut short, and anything cached.
     ledger.rosters.forget(who);
-    for (m, _) in super::closing::finish_left_over(ledger, who).await? {
+    for (m, _) in closing::finish_left_over(ledger, who).await? {
         out.deleted.push(m.name);
     }
     let roster = roster::fetch_unchecked(ledger, who).await?;
@@ -45,7 +49,7 @@ pub(super) async fn delete_person(ledger: &Ledger, who: &PersonId) -> Result<Del
         let members = read_members(ledger, m.vault_id).await?;
         let list = members.or_sole(who, m);
         if list.len() <= 1 {
-            let gone = super::closing::delete_vault(ledger, who, &m.name, &m.name, false).await?;
+            let gone = closing::delete_vault(ledger, who, &m.name, &m.name, false).await?;
             out.deleted.push(gone.vault.name);
             continue;
         }
@@ -135,7 +139,7 @@ async fn clear_partition(ledger: &Ledger, who: &PersonId) -> Result<u64, LedgerE
         .filter(|k| !keys::is_roster_version(&k.sk))
         .collect();
     let n = keys.len() as u64;
-    super::closing::delete_all(ledger, keys).await?;
+    closing::delete_all(ledger, keys).await?;
     Ok(n)
 }
 

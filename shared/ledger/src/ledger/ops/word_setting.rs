@@ -3,16 +3,16 @@
 
 use std::collections::BTreeMap;
 
-use super::codec::{MATCH, WORD_FIX, WordRec, account_live, sv, tag_net_attr};
-use super::guards::{ACCOUNT_LIVE, guard};
-use super::resolve::{catalogue, join2, query_all, retrying};
-use super::roster::{commit_failed, in_vault, membership_check};
-use super::words::{checked_words, learned_for};
-use super::*;
+use crate::ledger::codec::{MATCH, WORD_FIX, WordRec, account_live, sv, tag_net_attr};
+use crate::ledger::guards::{ACCOUNT_LIVE, guard};
+use crate::ledger::resolve::{catalogue, join2, query_all, retrying};
+use crate::ledger::roster::{commit_failed, in_vault, membership_check};
+use crate::ledger::words::{checked_words, learned_for};
+use crate::ledger::*;
 use crate::stored::keys;
 use dochiya_store::{Value, WriteOp};
 
-pub(super) async fn set_words(
+pub(in crate::ledger) async fn set_words(
     ledger: &Ledger,
     who: &PersonId,
     vault: Option<&str>,

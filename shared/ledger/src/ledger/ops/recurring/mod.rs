@@ -9,15 +9,16 @@
 
 mod detect;
 
-use super::codec::{Membership, ScheduleRec, head_next};
-use super::entry::{clean_memo, positive};
-use super::guards::{MEMBERSHIP, SCHEDULE_NEW, SCHEDULE_UNCHANGED, SCHEDULES_COUNTED};
-use super::posting::{due, earliest, head_ops, next_of, schedules};
-use super::resolve::{Catalogue, catalogue, join2, retrying};
-use super::roster::{InVault, in_vault};
-use super::roster::{membership_check, vault_gone};
-use super::*;
 use crate::api::{Entity, Field};
+use crate::ledger::codec::{Membership, ScheduleRec, head_next};
+use crate::ledger::entry::{clean_memo, positive};
+use crate::ledger::guards::{MEMBERSHIP, SCHEDULE_NEW, SCHEDULE_UNCHANGED, SCHEDULES_COUNTED};
+use crate::ledger::posting::{due, earliest, head_ops, next_of, schedules};
+use crate::ledger::resolve::{Catalogue, catalogue, join2, retrying};
+use crate::ledger::roster::{InVault, in_vault};
+use crate::ledger::roster::{membership_check, vault_gone};
+use crate::ledger::*;
+use crate::ledger::{entry, posting};
 use crate::stored::keys;
 use dochiya_domain::{Every, Money, Name, Schedule, ScheduleError, closest_names, random_uuid};
 use dochiya_store::{Condition, Guard, Item, StoreError, WriteOp};
@@ -60,7 +61,7 @@ fn view(s: &ScheduleRec, cat: Option<&Catalogue>, m: &Membership) -> RecurringVi
     }
 }
 
-pub(super) async fn set_recurring(
+pub(in crate::ledger) async fn set_recurring(
     ledger: &Ledger,
     who: &PersonId,
     input: RecurringInput,
@@ -74,7 +75,7 @@ pub(super) async fn set_recurring(
         None => None,
     };
     // Checked before any read, like a recorded entry's: the postings carry them.
-    let tags = input.tags.as_deref().map(super::entry::entry_tags).transpose()?;
+    let tags = input.tags.as_deref().map(entry::entry_tags).transpose()?;
     let (input, name, memo) = (&input, &name, (memo.as_deref(), tags.as_deref()));
     retrying(|| {
         in_vault(ledger, who, input.vault.as_deref(), |v| {
@@ -247,7 +248,7 @@ async fn set_in(
         None => created(ledger, &m, schedule_count(count, &all), input, name, &w)?,
     };
     // What it makes due at once must be able to post: refused here, nothing is stored.
-    super::posting::check_postable(ledger, &m, &rec).await?;
+    posting::check_postable(ledger, &m, &rec).await?;
     let mut ops = vec![
         membership_check(who, &m),
         WriteOp::Put {
@@ -282,7 +283,7 @@ async fn set_in(
         return Ok(result(&rec, existing.is_none(), existing.is_some()));
     }
     // Due already (a start in the past, or today's day): posted now, before the answer.
-    let (now, _) = super::posting::post_due(ledger, &m, next).await?;
+    let (now, _) = posting::post_due(ledger, &m, next).await?;
     let shown = now
         .iter()
         .find(|s| s.schedule_id == rec.schedule_id)
@@ -511,7 +512,7 @@ async fn remove(
     }
 }
 
-pub(super) async fn list_recurring(
+pub(in crate::ledger) async fn list_recurring(
     ledger: &Ledger,
     who: &PersonId,
     vault: Option<&str>,

@@ -12,30 +12,33 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Mutex, MutexGuard};
 
-use super::codec::{GuardRec, IdemRec, Membership, StoredBalance, TxRec, content_hash, external_ref_tx};
-use super::duplicates::guard_ops;
-use super::entry::external_ref_op;
-use super::entry::{
+use crate::api::Field;
+use crate::ledger::codec::{
+    GuardRec, IdemRec, Membership, StoredBalance, TxRec, content_hash, external_ref_tx,
+};
+use crate::ledger::duplicates::guard_ops;
+use crate::ledger::entry::external_ref_op;
+use crate::ledger::entry::{
     Entry, check_balanced, check_lines, clean_external_ref, clean_memo, resolve_postings, window_ms,
 };
-use super::guards::MEMBERSHIP;
-use super::idempotency::{IdempotencyKey, NextAction, changed_since, next_action};
-use super::installments::OpenPurchase;
-use super::resolve::{Catalogue, join_all, join2, query_all, retrying};
-use super::roster::{InVault, in_vault};
-use super::roster::{membership_check, vault_gone};
-use super::statement::{Book, BookEntry, LineKey, book_ranges, match_book, parts_from};
-use super::today::{Later, accounts_of, catalogue_today, shown};
-use super::view::{direction_note, view};
-use super::writer::{TxChange, refusing_overflow, transaction_ops};
-use super::*;
-use crate::api::Field;
+use crate::ledger::guards::MEMBERSHIP;
+use crate::ledger::idempotency::{IdempotencyKey, NextAction, changed_since, next_action};
+use crate::ledger::installments::OpenPurchase;
+use crate::ledger::resolve::{Catalogue, join_all, join2, query_all, retrying};
+use crate::ledger::roster::{InVault, in_vault};
+use crate::ledger::roster::{membership_check, vault_gone};
+use crate::ledger::statement::{Book, BookEntry, LineKey, book_ranges, match_book, parts_from};
+use crate::ledger::today::{Later, accounts_of, catalogue_today, shown};
+use crate::ledger::view::{direction_note, view};
+use crate::ledger::writer::{TxChange, refusing_overflow, transaction_ops};
+use crate::ledger::*;
+use crate::ledger::{household, idempotency, operations, words};
 use crate::stored::keys;
 use dochiya_domain::AccountId;
 use dochiya_domain::limits::MAX_BATCH_ENTRIES;
 use dochiya_store::{Item, Key, StoreError};
 
-pub(super) async fn record_batch(
+pub(in crate::ledger) async fn record_batch(
     ledger: &Ledger,
     who: &PersonId,
     input: NewBatch,
@@ -175,11 +178,7 @@ async fn categorize_left_out(
     let mut out = vec![None; ready.len()];
     let mut refused: Vec<Option<LedgerError>> = (0..ready.len()).map(|_| None).collect();
     let wanted: Vec<usize> = (0..ready.len())
-        .filter(|i| {
-            ready[*i]
-                .as_ref()
-                .is_some_and(|p| super::words::left_out(&p.split))
-        })
+        .filter(|i| ready[*i].as_ref().is_some_and(|p| words::left_out(&p.split)))
         .collect();
     if wanted.is_empty() {
         return Ok((out, refused));
@@ -188,7 +187,7 @@ async fn categorize_left_out(
         .iter()
         .filter_map(|i| ready[*i].as_ref().map(|p| p.memo.as_str()))
         .collect();
-    let (_, chosen) = super::words::categorize(ledger, m, &memos).await?;
+    let (_, chosen) = words::categorize(ledger, m, &memos).await?;
     for (i, c) in wanted.into_iter().zip(chosen) {
         match c {
             Ok(c) => {
@@ -319,7 +318,7 @@ struct Run<'a> {
     now_s: i64,
     now_ms: i64,
     /// The batch's one operation (every entry it records is filed under it).
-    op: super::operations::BatchOp,
+    op: operations::BatchOp,
     /// Whether any entry is recorded under the operation (by this call or an earlier one).
     any_recorded: bool,
     /// How the words chose each entry's category (a replay's: what its first call said).
@@ -372,16 +371,16 @@ async fn attempt(
             )),
         })
         .collect();
-    let op_key = super::operations::BatchOp::key(key, who);
+    let op_key = operations::BatchOp::key(key, who);
     let (cat, later, found, book) = read_round(ledger, who, &m, input, &entries, &op_key).await?;
     let now_s = now.as_second();
-    let op = super::operations::BatchOp::from_read(
+    let op = operations::BatchOp::from_read(
         ledger,
         who,
         op_key.clone(),
         found.get(&op_key),
         now.as_millisecond(),
-        now_s.saturating_add(super::idempotency::ttl_s(ledger)),
+        now_s.saturating_add(idempotency::ttl_s(ledger)),
     )?;
     let nexts = decide_keys(key, &entries, &found, who, now_s)?;
     let mut own: BTreeSet<TransactionId> = lock(written).clone();
@@ -640,7 +639,7 @@ impl Run<'_> {
         };
         // Whose spending it was (one more read, only for an entry that names a member).
         let for_whom = match e.input.for_whom.as_deref() {
-            Some(f) => match super::household::for_subject(self.ledger, self.who, &self.v.m, f).await {
+            Some(f) => match household::for_subject(self.ledger, self.who, &self.v.m, f).await {
                 Ok(f) => f,
                 Err(err) => return Ok(EntryResult::Failed(err)),
             },
@@ -664,7 +663,7 @@ impl Run<'_> {
                 postings,
             )
         };
-        if let Err(err) = super::household::check_for(&tx, &self.cat) {
+        if let Err(err) = household::check_for(&tx, &self.cat) {
             return Ok(EntryResult::Failed(err));
         }
         // What the entry leaves, checked before its write: one that would overflow a
@@ -708,7 +707,7 @@ impl Run<'_> {
     async fn write(
         &mut self,
         e: &Entry<'_>,
-        claim: super::idempotency::Claim,
+        claim: idempotency::Claim,
         tx: &TxRec,
         (balances, categorized_by): (Vec<StoredBalance>, Option<CategorizedBy>),
     ) -> Result<Option<LedgerError>, LedgerError> {
@@ -729,7 +728,7 @@ impl Run<'_> {
         ops.extend(
             self.op
                 .stamp
-                .ops(m.vault_id, tx, super::operations::EntryAction::Recorded, None),
+                .ops(m.vault_id, tx, operations::EntryAction::Recorded, None),
         );
         ops.extend(guard_ops(
             e,

@@ -1,14 +1,15 @@
 //! Reading transactions: one by id, or a filtered page newest first.
 
-use super::codec::{TxRec, VersionRec, content_hash};
-use super::cursor;
-use super::members::recorder_named;
-use super::resolve::{catalogue, join2, query_all};
-use super::roster::in_vault;
-use super::view::transaction_in;
-use super::view::view;
-use super::*;
 use crate::api::Field;
+use crate::ledger::codec::{TxRec, VersionRec, content_hash};
+use crate::ledger::cursor;
+use crate::ledger::members::recorder_named;
+use crate::ledger::resolve::{catalogue, join2, query_all};
+use crate::ledger::roster::in_vault;
+use crate::ledger::view::transaction_in;
+use crate::ledger::view::view;
+use crate::ledger::*;
+use crate::ledger::{codec, view};
 use crate::stored::keys;
 use dochiya_domain::NameKey;
 use dochiya_store::Query;
@@ -21,7 +22,7 @@ pub const MAX_LIMIT: u32 = 200;
 /// than `limit` transactions and still carry a cursor.
 const SCAN_LIMIT: u32 = 1000;
 
-pub(super) async fn get_transaction(
+pub(in crate::ledger) async fn get_transaction(
     ledger: &Ledger,
     who: &PersonId,
     vault: Option<&str>,
@@ -46,7 +47,7 @@ pub(super) async fn get_transaction(
             .map(|i| VersionRec::from_attrs(&i.attrs))
             .collect::<Result<Vec<_>, _>>()?;
         let mut transaction = view(&tx, Some(&cat), m.currency);
-        transaction.history = super::view::versions(&history, Some(&cat), m.currency);
+        transaction.history = view::versions(&history, Some(&cat), m.currency);
         Ok(TransactionView {
             vault: m.vault_ref(),
             currency: m.currency,
@@ -56,7 +57,7 @@ pub(super) async fn get_transaction(
     .await
 }
 
-pub(super) async fn list_transactions(
+pub(in crate::ledger) async fn list_transactions(
     ledger: &Ledger,
     who: &PersonId,
     q: TransactionQuery,
@@ -97,7 +98,7 @@ async fn page_of(
     q: &TransactionQuery,
     (text, tag): (Option<&NameKey>, Option<&NameKey>),
     limit: u32,
-    m: super::codec::Membership,
+    m: codec::Membership,
 ) -> Result<TransactionPage, LedgerError> {
     let tag_part = tag.map(|t| format!("tag:{}", t.as_str()));
     // Whose entries: read beside the page (the member list, unless it is "me").

@@ -16,21 +16,22 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::codec::{
+use crate::api::{Field, OwnerAction};
+use crate::ledger::codec::{
     InviteMembers, InviteRec, MemberRec, Membership, is_owner, members_unchanged, members_update, owner_role,
     points_at_vault, vault_pointer,
 };
-use super::guards::{
+use crate::ledger::guards::{
     INVITE_NEW, INVITE_UNUSED, MEMBER_NEW, MEMBER_PRESENT, MEMBERS_UNCHANGED, MEMBERSHIP, NAME_FREE,
     NAME_HELD, VAULT_EXISTS, guard,
 };
-use super::members::{Members, find_member, founder, infos, member_name, read_members};
-use super::resolve::{join2, retrying};
-use super::roster::MAX_VAULTS;
-use super::roster::{self, Roster, in_vault};
-use super::roster::{commit_failed, require_owner};
-use super::*;
-use crate::api::{Field, OwnerAction};
+use crate::ledger::members::{Members, find_member, founder, infos, member_name, read_members};
+use crate::ledger::resolve::{join2, retrying};
+use crate::ledger::roster::MAX_VAULTS;
+use crate::ledger::roster::{self, Roster, in_vault};
+use crate::ledger::roster::{commit_failed, require_owner};
+use crate::ledger::*;
+use crate::ledger::{codec, household};
 use crate::stored::keys;
 use dochiya_domain::{InviteCode, Name};
 use dochiya_store::{Condition, Guard, Item, Key, StoreError, WriteOp};
@@ -51,7 +52,7 @@ fn owner_check(who: &PersonId, m: &Membership) -> WriteOp {
     }
 }
 
-pub(super) async fn share_vault(
+pub(in crate::ledger) async fn share_vault(
     ledger: &Ledger,
     who: &PersonId,
     vault: Option<&str>,
@@ -132,7 +133,7 @@ pub(super) async fn share_vault(
     .await
 }
 
-pub(super) async fn join_vault(
+pub(in crate::ledger) async fn join_vault(
     ledger: &Ledger,
     who: &PersonId,
     code: &str,
@@ -426,7 +427,7 @@ async fn promote(
     })
 }
 
-pub(super) async fn list_members(
+pub(in crate::ledger) async fn list_members(
     ledger: &Ledger,
     who: &PersonId,
     vault: Option<&str>,
@@ -456,7 +457,7 @@ fn removal(
     let vault = m.vault_id;
     let them = PersonId::new(member.person.clone())
         .map_err(|e| LedgerError::internal_from("stored member has an unusable subject", e))?;
-    let ended = super::codec::EndedRec {
+    let ended = codec::EndedRec {
         vault_id: vault,
         name: m.name.clone(),
         name_key: member.name_key.clone(),
@@ -465,7 +466,7 @@ fn removal(
         deleted: false,
     };
     // The vault keeps who they were, so a settle-up over their time still shows them.
-    let former = super::household::FormerRec {
+    let former = household::FormerRec {
         person: member.person.clone(),
         name: dochiya_domain::without_invisible(&member.name).into_owned(),
         joined_at: member.joined_at,
@@ -499,7 +500,7 @@ fn removal(
     ])
 }
 
-pub(super) async fn remove_member(
+pub(in crate::ledger) async fn remove_member(
     ledger: &Ledger,
     who: &PersonId,
     vault: Option<&str>,
@@ -538,7 +539,7 @@ pub(super) async fn remove_member(
     .await
 }
 
-pub(super) async fn leave_vault(
+pub(in crate::ledger) async fn leave_vault(
     ledger: &Ledger,
     who: &PersonId,
     vault: Option<&str>,

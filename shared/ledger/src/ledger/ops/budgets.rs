@@ -4,21 +4,22 @@
 
 use std::collections::BTreeMap;
 
-use super::budget_settings::{in_force, in_force_with_rollover, settings_of, tail_from};
-use super::codec::{BudgetHead, BudgetRec, Membership, Rollup, account_item_live, account_live};
-use super::guards::{BUDGET_HEAD, MEMBERSHIP};
-use super::resolve::{Catalogue, catalogue, join2, query_all, retrying};
-use super::roster::{InVault, in_vault};
-use super::roster::{membership_check, vault_gone};
-use super::*;
 use crate::api::Field;
 use crate::api::with_article;
+use crate::ledger::budget_settings::{in_force, in_force_with_rollover, settings_of, tail_from};
+use crate::ledger::codec::{BudgetHead, BudgetRec, Membership, Rollup, account_item_live, account_live};
+use crate::ledger::guards::{BUDGET_HEAD, MEMBERSHIP};
+use crate::ledger::resolve::{Catalogue, catalogue, join2, query_all, retrying};
+use crate::ledger::roster::{InVault, in_vault};
+use crate::ledger::roster::{membership_check, vault_gone};
+use crate::ledger::*;
+use crate::ledger::{goals, groups, nets, today};
 use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind, Money};
 use dochiya_store::{Condition, Guard, Item, StoreError, WriteOp};
 
 /// Most budget settings (account × month items) one vault keeps: bounds every budget read.
-pub(super) const MAX_BUDGET_SETTINGS: usize = 5_000;
+pub(in crate::ledger) const MAX_BUDGET_SETTINGS: usize = 5_000;
 
 /// The refusal of a budget for an archived account.
 fn archived(name: &str) -> LedgerError {
@@ -62,7 +63,7 @@ fn kept_or_sent(
     )
 }
 
-pub(super) async fn set_budget(
+pub(in crate::ledger) async fn set_budget(
     ledger: &Ledger,
     who: &PersonId,
     input: BudgetInput,
@@ -184,7 +185,7 @@ async fn set_in(
     }
 }
 
-pub(super) async fn budget_report(
+pub(in crate::ledger) async fn budget_report(
     ledger: &Ledger,
     who: &PersonId,
     vault: Option<&str>,
@@ -206,7 +207,7 @@ fn add(a: i64, b: i64) -> Result<i64, LedgerError> {
 /// budget line: down while within it (toward negative infinity, so refunds beyond
 /// spending give a negative percent), up once over it, so `over` (spent > available)
 /// holds exactly when the percent is above 100. `None` when nothing is available.
-pub(super) fn percent_used(spent: i64, available: i64) -> Option<i64> {
+pub(in crate::ledger) fn percent_used(spent: i64, available: i64) -> Option<i64> {
     if available <= 0 {
         return None;
     }
@@ -235,7 +236,7 @@ async fn report_in(
             query_all(store, pk.clone(), keys::accounts(), true),
             query_all(store, pk, keys::months_and_budgets_through(start, month), true),
         ),
-        super::nets::dated_later(ledger, &m, today, (month.first_day(), month.last_day())),
+        nets::dated_later(ledger, &m, today, (month.first_day(), month.last_day())),
     )
     .await;
     let cat = Catalogue::from_items(&accounts?)?;
@@ -285,8 +286,8 @@ async fn report_in(
     }
     // Goals, as of today (one more read, only when the vault has one).
     let goals = if cat.accounts.iter().any(|a| a.goal.is_some()) {
-        let later = super::today::Later::read(ledger, &m).await?;
-        super::goals::all(&cat, &later, &m)?
+        let later = today::Later::read(ledger, &m).await?;
+        goals::all(&cat, &later, &m)?
     } else {
         Vec::new()
     };
@@ -320,7 +321,7 @@ async fn report_in(
 
 /// How many months before a report's month a rollover chain reaches back at most
 /// (decision 038): carried = what was left over those months, read in the same span.
-pub(super) const ROLLOVER_MONTHS: usize = 12;
+pub(in crate::ledger) const ROLLOVER_MONTHS: usize = 12;
 
 /// What a budget report computes its rows from.
 struct Book<'a> {
@@ -337,7 +338,7 @@ impl Book<'_> {
     /// What a budget on `a` covers in `month`: its own spending and its children's.
     fn spent(&self, a: AccountId, month: YearMonth) -> Result<i64, LedgerError> {
         let mut total = self.own.get(&(a, month)).copied().unwrap_or(0);
-        for c in super::groups::children_of(self.cat, a) {
+        for c in groups::children_of(self.cat, a) {
             total = add(total, self.own.get(&(c.account_id, month)).copied().unwrap_or(0))?;
         }
         Ok(total)

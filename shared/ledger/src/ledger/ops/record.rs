@@ -9,22 +9,25 @@
 //! and the duplicate guard or the externalRef claim (plus the caller's roster first when this instance
 //! has not cached it; see `roster.rs`).
 
-use super::codec::{GuardRec, IdemRec, Membership, TxRec, external_ref_tx};
-use super::duplicates::{Guards, duplicate_check, guard_ops, pointed_at};
-use super::entry::external_ref_op;
-use super::entry::{
+use crate::api::Field;
+use crate::ledger::codec::{GuardRec, IdemRec, Membership, TxRec, external_ref_tx};
+use crate::ledger::duplicates::{Guards, duplicate_check, guard_ops, pointed_at};
+use crate::ledger::entry::external_ref_op;
+use crate::ledger::entry::{
     Entry, check_balanced, check_lines, clean_external_ref, clean_memo, resolve_postings, window_ms,
 };
-use super::guards::{IDEMPOTENCY_CLAIM, MEMBERSHIP};
-use super::idempotency::{IdempotencyKey, NextAction, changed_op, changed_since, next_action, recorded};
-use super::resolve::{Catalogue, join2, retrying};
-use super::roster::{InVault, in_vault};
-use super::roster::{membership_check, vault_gone};
-use super::today::{Later, accounts_of, catalogue_today, shown};
-use super::view::{direction_note, view};
-use super::writer::{TxChange, transaction_ops};
-use super::*;
-use crate::api::Field;
+use crate::ledger::guards::{IDEMPOTENCY_CLAIM, MEMBERSHIP};
+use crate::ledger::idempotency::{
+    IdempotencyKey, NextAction, changed_op, changed_since, next_action, recorded,
+};
+use crate::ledger::resolve::{Catalogue, join2, retrying};
+use crate::ledger::roster::{InVault, in_vault};
+use crate::ledger::roster::{membership_check, vault_gone};
+use crate::ledger::today::{Later, accounts_of, catalogue_today, shown};
+use crate::ledger::view::{direction_note, view};
+use crate::ledger::writer::{TxChange, transaction_ops};
+use crate::ledger::*;
+use crate::ledger::{household, idempotency, operations, view, words, writer};
 use dochiya_store::{Item, Key, StoreError};
 
 /// The entry with its category chosen by the memo's words, when `to` was left out (one
@@ -35,10 +38,10 @@ async fn categorized(
     input: &NewSplit,
     memo: &str,
 ) -> Result<(Option<NewSplit>, Option<CategorizedBy>), LedgerError> {
-    if !super::words::left_out(input) {
+    if !words::left_out(input) {
         return Ok((None, None));
     }
-    let (_, mut chosen) = super::words::categorize(ledger, m, &[memo]).await?;
+    let (_, mut chosen) = words::categorize(ledger, m, &[memo]).await?;
     let c = chosen.remove(0)?;
     let filled = NewSplit {
         to: vec![SplitLine {
@@ -69,12 +72,12 @@ async fn categorized_or_deferred(
 ) -> Result<(Option<NewSplit>, Option<CategorizedBy>, Option<LedgerError>), LedgerError> {
     match categorized(ledger, m, input, memo).await {
         Ok((filled, by)) => Ok((filled, by, None)),
-        Err(refusal) if super::words::left_out(input) => Ok((None, None, Some(refusal))),
+        Err(refusal) if words::left_out(input) => Ok((None, None, Some(refusal))),
         Err(other) => Err(other),
     }
 }
 
-pub(super) async fn record(
+pub(in crate::ledger) async fn record(
     ledger: &Ledger,
     who: &PersonId,
     input: NewSplit,
@@ -205,7 +208,7 @@ async fn attempt(
     check_balanced(&e, m.currency)?;
     let installments = e.installments(&cat, &postings, m.currency)?;
     // Whose spending it was (one more read, only when it names a member).
-    let for_whom = super::household::for_of(ledger, who, &m, input.for_whom.as_deref()).await?;
+    let for_whom = household::for_of(ledger, who, &m, input.for_whom.as_deref()).await?;
     if let Some(replayed) = duplicate_check(ledger, &e, &claim, &reads.guards, &m, now_ms).await? {
         return Ok(Recorded {
             categorized_by: by.clone(),
@@ -213,7 +216,7 @@ async fn attempt(
         });
     }
 
-    let op = super::operations::OpStamp::new(ledger, super::operations::OpKind::Record, Some(who), now_ms);
+    let op = operations::OpStamp::new(ledger, operations::OpKind::Record, Some(who), now_ms);
     let tx = TxRec {
         origin: Some(e.origin.clone()),
         external_ref: e.external_ref.map(str::to_string),
@@ -231,7 +234,7 @@ async fn attempt(
             postings,
         )
     };
-    super::household::check_for(&tx, &cat)?;
+    household::check_for(&tx, &cat)?;
     let change = TxChange::Create(&tx);
     let rec = IdemRec {
         fingerprint: e.fingerprint(),
@@ -254,7 +257,7 @@ async fn attempt(
         return Ok(result);
     }
     let mut ops = vec![claim.op(&rec), membership_check(who, &m)];
-    ops.extend(op.ops(m.vault_id, &tx, super::operations::EntryAction::Recorded, None));
+    ops.extend(op.ops(m.vault_id, &tx, operations::EntryAction::Recorded, None));
     ops.extend(guard_ops(
         &e,
         e.guarded(),
@@ -277,11 +280,11 @@ async fn attempt(
         }) => Err(vault_gone(&m)),
         // A guard moved, an account was archived, or ids collided: decide again on fresh reads.
         Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-        Err(e) => Err(super::writer::refusing_overflow(e)),
+        Err(e) => Err(writer::refusing_overflow(e)),
     }
 }
 
-pub(super) async fn void(
+pub(in crate::ledger) async fn void(
     ledger: &Ledger,
     who: &PersonId,
     vault: Option<&str>,
@@ -295,7 +298,7 @@ pub(super) async fn void(
             let m = v.m.clone();
             // Boxed, like `catalogue_today`: the second query inline would grow the future.
             let (found, later) = Box::pin(join2(
-                super::view::transaction_in(ledger, &m, id),
+                view::transaction_in(ledger, &m, id),
                 Later::read(ledger, &m),
             ))
             .await;
@@ -313,8 +316,7 @@ pub(super) async fn void(
             }
             let now_ms = ledger.clock.now().as_millisecond();
             let at = now_ms.div_euclid(1000);
-            let op =
-                super::operations::OpStamp::new(ledger, super::operations::OpKind::Void, Some(who), now_ms);
+            let op = operations::OpStamp::new(ledger, operations::OpKind::Void, Some(who), now_ms);
             let by = who.display_name();
             let change = TxChange::Reverse {
                 tx: &tx,
@@ -325,7 +327,7 @@ pub(super) async fn void(
             let balances = shown(&later.after(&cat, &touched, Some(&change))?, m.currency);
             let mut ops = vec![membership_check(who, &m)];
             let mut items = transaction_ops(m.vault_id, change, &[])?;
-            super::operations::stamp_updates(&mut items, m.vault_id, &tx, op.id);
+            operations::stamp_updates(&mut items, m.vault_id, &tx, op.id);
             ops.extend(items);
             let before = tx.operation_id;
             let voided = TxRec {
@@ -336,18 +338,8 @@ pub(super) async fn void(
                 operation_id: Some(op.id),
                 ..tx
             };
-            ops.extend(op.ops(
-                m.vault_id,
-                &voided,
-                super::operations::EntryAction::Voided,
-                before,
-            ));
-            ops.extend(changed_op(
-                m.vault_id,
-                &voided,
-                at,
-                super::idempotency::ttl_s(ledger),
-            ));
+            ops.extend(op.ops(m.vault_id, &voided, operations::EntryAction::Voided, before));
+            ops.extend(changed_op(m.vault_id, &voided, at, idempotency::ttl_s(ledger)));
             match v.commit(ledger, who, ops).await {
                 Ok(()) => Ok(Voided {
                     vault: m.vault_ref(),
@@ -362,7 +354,7 @@ pub(super) async fn void(
                 }) => Err(vault_gone(&m)),
                 // Voided concurrently: the next attempt reads it as already voided.
                 Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-                Err(e) => Err(super::writer::refusing_overflow(e)),
+                Err(e) => Err(writer::refusing_overflow(e)),
             }
         })
     })

@@ -14,12 +14,12 @@
 //! so a truncated or altered file is refused before anything is written.
 //! `restore.rs` says why a failed restore is invisible and resumable.
 
-pub(super) mod restore;
+pub(in crate::ledger) mod restore;
 
-use super::codec::{MemberRec, Membership};
-use super::resolve::query_all;
-use super::roster::in_vault;
-use super::*;
+use crate::ledger::codec::{MemberRec, Membership};
+use crate::ledger::resolve::query_all;
+use crate::ledger::roster::in_vault;
+use crate::ledger::*;
 use crate::stored::keys;
 use dochiya_store::{Item, SkRange, Value};
 
@@ -27,7 +27,7 @@ use crate::portability::backup::{Backup, BackupError};
 pub use restore::Restored;
 
 /// Read everything of the caller's vault `vault` (or their only one) that a backup keeps.
-pub(super) async fn backup(
+pub(in crate::ledger) async fn backup(
     ledger: &Ledger,
     who: &PersonId,
     vault: Option<&str>,

@@ -1,19 +1,19 @@
 //! `set_goal`: set, change or stop a savings goal on an asset account (decision 061);
 //! how a goal reads is `goals.rs`.
 
-use super::codec::{GOAL_ATTRS, account_live};
-use super::goals::{asked, view};
-use super::guards::{ACCOUNT_LIVE, guard};
-use super::resolve::retrying;
-use super::roster::{commit_failed, in_vault, membership_check};
-use super::today::catalogue_today;
-use super::*;
 use crate::api::Entity;
+use crate::ledger::codec::{GOAL_ATTRS, account_live};
+use crate::ledger::goals::{asked, view};
+use crate::ledger::guards::{ACCOUNT_LIVE, guard};
+use crate::ledger::resolve::retrying;
+use crate::ledger::roster::{commit_failed, in_vault, membership_check};
+use crate::ledger::today::catalogue_today;
+use crate::ledger::*;
 use crate::stored::keys;
 use dochiya_store::WriteOp;
 use std::collections::BTreeMap;
 
-pub(super) async fn set_goal(
+pub(in crate::ledger) async fn set_goal(
     ledger: &Ledger,
     who: &PersonId,
     input: GoalInput,

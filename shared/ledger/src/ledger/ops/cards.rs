@@ -1,23 +1,24 @@
 //! Cards: setting a card's billing cycle and reading its bills (decision 040); the bills
 //! themselves are computed in `bills`.
 
-use super::bills::{bill, check_billable, installments_left, remaining};
-use super::codec::{
+use crate::api::Field;
+use crate::ledger::bills;
+use crate::ledger::bills::{bill, check_billable, installments_left, remaining};
+use crate::ledger::codec::{
     AccountRec, BILLING_ATTRS, Membership, PERFORMANCE_ATTRS, PerformanceRec, account_live, billing_attrs,
 };
-use super::guards::{ACCOUNT_LIVE, guard};
-use super::resolve::{Catalogue, catalogue, retrying};
-use super::roster::in_vault;
-use super::roster::{commit_failed, membership_check};
-use super::*;
-use crate::api::Field;
+use crate::ledger::guards::{ACCOUNT_LIVE, guard};
+use crate::ledger::resolve::{Catalogue, catalogue, retrying};
+use crate::ledger::roster::in_vault;
+use crate::ledger::roster::{commit_failed, membership_check};
+use crate::ledger::*;
 use crate::stored::keys;
 use dochiya_domain::{Billing, Money};
 use dochiya_store::WriteOp;
 use std::collections::BTreeMap;
 
 /// Set (`Some`) or clear (`None`) a card's billing cycle; the same setting again writes nothing.
-pub(super) async fn set_billing(
+pub(in crate::ledger) async fn set_billing(
     ledger: &Ledger,
     who: &PersonId,
     vault: Option<&str>,
@@ -139,12 +140,16 @@ fn performance_setting(
 }
 
 /// A live account by name (an archived card's billing cannot change).
-pub(super) fn live_card(cat: &Catalogue, name: &str, m: &Membership) -> Result<AccountRec, LedgerError> {
+pub(in crate::ledger) fn live_card(
+    cat: &Catalogue,
+    name: &str,
+    m: &Membership,
+) -> Result<AccountRec, LedgerError> {
     cat.resolve(name, false, m).cloned()
 }
 
 /// The bill of a card paid in `month` (default: the next payment on or after today).
-pub(super) async fn card_bill(
+pub(in crate::ledger) async fn card_bill(
     ledger: &Ledger,
     who: &PersonId,
     vault: Option<&str>,
@@ -173,7 +178,7 @@ pub(super) async fn card_bill(
         let performance = a
             .performance
             .as_ref()
-            .map(|p| super::bills::performance(&reads, &cat, a.account_id, (b.dates.from, b.dates.to), p, m.currency))
+            .map(|p| bills::performance(&reads, &cat, a.account_id, (b.dates.from, b.dates.to), p, m.currency))
             .transpose()?;
         let money = |v: i64| Money::from_minor(v, m.currency);
         let (left, installments_left) = (remaining(&b)?, installments_left(&b, m.currency));

@@ -1,7 +1,8 @@
 //! Deleting a vault (decision 057): the `delete_vault` tool's operation; the closing write
 //! and what follows it are in `closing`.
 
-use super::*;
+use crate::ledger::closing;
+use crate::ledger::*;
 
 impl Ledger {
     /// Delete a vault and everything of it (owner only, `confirm` its name typed
@@ -13,6 +14,6 @@ impl Ledger {
         confirm: &str,
         dry_run: bool,
     ) -> Result<DeletedVault, LedgerError> {
-        super::closing::delete_vault(self, who, vault, confirm, dry_run).await
+        closing::delete_vault(self, who, vault, confirm, dry_run).await
     }
 }

@@ -6,14 +6,15 @@
 //! [`crate::portability::export`]. docs/decisions/035-export-and-backup.md says why the formats look
 //! as they do.
 
-use super::codec::{Membership, TxRec, content_hash};
-use super::cursor;
-use super::resolve::{Catalogue, catalogue, join2};
-use super::roster::in_vault;
-use super::*;
+use crate::ledger::codec::{Membership, TxRec, content_hash};
+use crate::ledger::cursor;
+use crate::ledger::resolve::{Catalogue, catalogue, join2};
+use crate::ledger::roster::in_vault;
+use crate::ledger::*;
 use crate::stored::keys;
 use dochiya_store::Query;
 
+use crate::ledger::{groups, household};
 use crate::portability::export::{Book, BookAccount, names_for, preamble, render};
 use crate::portability::export::{ExportPage, ExportRequest, MAX_PAGE_BYTES, MAX_PAGE_ENTRIES};
 
@@ -26,14 +27,14 @@ fn book_of(m: &Membership, cat: &Catalogue, owners: &std::collections::HashMap<S
             id: a.account_id,
             name: cat.shown_name(a).to_string(),
             kind: a.kind,
-            parent: super::groups::parent_name(cat, a).zip(a.parent),
+            parent: groups::parent_name(cat, a).zip(a.parent),
             owner: a.owner.as_ref().and_then(|o| owners.get(o).cloned()),
         })
         .collect();
     Book::new(m.name.clone(), m.currency, accounts)
 }
 
-pub(super) async fn export_transactions(
+pub(in crate::ledger) async fn export_transactions(
     ledger: &Ledger,
     who: &PersonId,
     request: ExportRequest,
@@ -77,7 +78,7 @@ async fn page(
     let (items, cat) = join2(ledger.store.query(&query), catalogue(ledger, &m)).await;
     let (items, cat) = (items?, cat?);
     // Owners by name (one more read, only when an account has one).
-    let owners = super::household::owner_labels(ledger, who, &m, &cat.accounts).await?;
+    let owners = household::owner_labels(ledger, who, &m, &cat.accounts).await?;
     let book = book_of(&m, &cat, &owners);
     let names = names_for(request.format, &book);
     let mut text = String::new();

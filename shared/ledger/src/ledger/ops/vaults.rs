@@ -3,24 +3,28 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 
-use super::codec::{
+use crate::api::{Entity, Field, OwnerAction};
+use crate::ledger::codec::{
     MemberRec, Membership, account_count, member_count, name_attrs, name_key_attr, name_key_is,
     points_at_vault, vault_pointer,
 };
-use super::guards::{
+use crate::ledger::guards::{
     MEMBER_PRESENT, NAME_FREE, NAME_HELD, VAULT_EXISTS, VAULT_NAME_UNCHANGED, VAULT_NEW, guard,
 };
-use super::members::{self, meta_founding};
-use super::resolve::{pick_vault, retrying};
-use super::roster;
-use super::roster::{MAX_VAULTS, require_owner};
-use super::*;
-use crate::api::{Entity, Field, OwnerAction};
+use crate::ledger::household;
+use crate::ledger::members::{self, meta_founding};
+use crate::ledger::resolve::{pick_vault, retrying};
+use crate::ledger::roster;
+use crate::ledger::roster::{MAX_VAULTS, require_owner};
+use crate::ledger::*;
 use crate::stored::keys;
 use dochiya_domain::{Currency, Name, VaultId, VaultZone, random_uuid};
 use dochiya_store::{Condition, Item, StoreError, WriteOp};
 
-pub(super) async fn list_vaults(ledger: &Ledger, who: &PersonId) -> Result<VaultList, LedgerError> {
+pub(in crate::ledger) async fn list_vaults(
+    ledger: &Ledger,
+    who: &PersonId,
+) -> Result<VaultList, LedgerError> {
     // Always read afresh: this is where a person looks to see what they have.
     let roster = roster::fetch(ledger, who).await?;
     let all = &roster.members;
@@ -60,7 +64,7 @@ pub(super) async fn list_vaults(ledger: &Ledger, who: &PersonId) -> Result<Vault
     Ok(VaultList { vaults })
 }
 
-pub(super) async fn create_vault(
+pub(in crate::ledger) async fn create_vault(
     ledger: &Ledger,
     who: &PersonId,
     input: NewVault,
@@ -172,7 +176,7 @@ fn created(ledger: &Ledger, m: &Membership, created: bool) -> CreatedVault {
     }
 }
 
-pub(super) async fn rename_vault(
+pub(in crate::ledger) async fn rename_vault(
     ledger: &Ledger,
     who: &PersonId,
     vault: Option<&str>,
@@ -300,7 +304,7 @@ async fn attempt_rename(
     }
 }
 
-pub(super) async fn update_vault(
+pub(in crate::ledger) async fn update_vault(
     ledger: &Ledger,
     who: &PersonId,
     input: VaultUpdate,
@@ -312,13 +316,13 @@ pub(super) async fn update_vault(
         ));
     }
     if let Some(s) = &input.shares
-        && s.len() > super::MAX_MEMBERS
+        && s.len() > crate::ledger::MAX_MEMBERS
     {
         return Err(LedgerError::invalid(
             Field::Household("shares"),
             format!(
                 "a vault has at most {} members; {} weights were sent",
-                super::MAX_MEMBERS,
+                crate::ledger::MAX_MEMBERS,
                 s.len()
             ),
         ));
@@ -326,7 +330,7 @@ pub(super) async fn update_vault(
     let mut changed = false;
     let mut shares_now = None;
     if let Some(asked) = &input.shares {
-        let (c, s) = super::household::set_shares(ledger, who, input.vault.as_deref(), asked).await?;
+        let (c, s) = household::set_shares(ledger, who, input.vault.as_deref(), asked).await?;
         changed |= c;
         shares_now = Some(s);
     }
@@ -337,16 +341,15 @@ pub(super) async fn update_vault(
             (r.vault_id, r.name)
         }
         None => {
-            let m = super::roster::in_vault(ledger, who, input.vault.as_deref(), |v| async move { Ok(v.m) })
-                .await?;
+            let m = roster::in_vault(ledger, who, input.vault.as_deref(), |v| async move { Ok(v.m) }).await?;
             (m.vault_id, m.name)
         }
     };
     let shares = match shares_now {
         Some(s) => s,
         None => {
-            super::roster::in_vault(ledger, who, Some(&name), |v| async move {
-                let h = super::household::read_household(ledger, who, &v.m).await?;
+            roster::in_vault(ledger, who, Some(&name), |v| async move {
+                let h = household::read_household(ledger, who, &v.m).await?;
                 Ok(h.current_shares(ledger.today_in(&v.m).month()))
             })
             .await?

@@ -2,23 +2,24 @@
 
 use std::collections::BTreeMap;
 
-use super::budget_settings;
-use super::codec::account_live;
-use super::codec::{
+use crate::api::{AccountShape, Entity, Field, OwnerAction};
+use crate::ledger::budget_settings;
+use crate::ledger::codec::account_live;
+use crate::ledger::codec::{
     AccountRec, BudgetHead, Membership, PostingRec, SnapshotHead, TxRec, account_count_update,
     account_pointer, archive_mark, name_attrs, points_at_account,
 };
-use super::guards::{
+use crate::ledger::guards::{
     ACCOUNT_LIVE, ACCOUNT_NEW, ACCOUNT_NUMBER_FREE, NAME_FREE, NAME_HELD, VAULT_EXISTS, guard,
 };
-use super::resolve::{Catalogue, catalogue, join2, retrying};
-use super::roster::{InVault, in_vault};
-use super::roster::{commit_failed, membership_check, require_owner};
-use super::system_names::{Equity, SystemNames};
-use super::today::catalogue_today;
-use super::writer::{TxChange, transaction_ops};
-use super::*;
-use crate::api::{AccountShape, Entity, Field, OwnerAction};
+use crate::ledger::resolve::{Catalogue, catalogue, join2, retrying};
+use crate::ledger::roster::{InVault, in_vault};
+use crate::ledger::roster::{commit_failed, membership_check, require_owner};
+use crate::ledger::system_names::{Equity, SystemNames};
+use crate::ledger::today::catalogue_today;
+use crate::ledger::writer::{TxChange, transaction_ops};
+use crate::ledger::*;
+use crate::ledger::{bills, goals, groups, household, nets, words};
 use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind, Money, Name, random_uuid};
 use dochiya_store::{Condition, Item, WriteOp};
@@ -27,7 +28,7 @@ use dochiya_store::{Condition, Item, WriteOp};
 /// otherwise (`LedgerConfig::max_accounts`).
 pub const MAX_ACCOUNTS: usize = 500;
 
-pub(super) async fn list_accounts(
+pub(in crate::ledger) async fn list_accounts(
     ledger: &Ledger,
     who: &PersonId,
     vault: Option<&str>,
@@ -41,12 +42,12 @@ pub(super) async fn list_accounts(
         let today = ledger.today_in(&m);
         let month = today.month();
         let ((cat, later), words) = join2(
-            join2(catalogue(ledger, &m), super::nets::later_than(ledger, &m, today)),
-            super::words::word_items(ledger, &m),
+            join2(catalogue(ledger, &m), nets::later_than(ledger, &m, today)),
+            words::word_items(ledger, &m),
         )
         .await;
         let cat = cat?;
-        let mut learned = super::words::learned_words(&words?, &cat)?;
+        let mut learned = words::learned_words(&words?, &cat)?;
         let settings = match budget_settings::settings_from_heads(&cat) {
             Some(settings) => settings,
             // An account item from before the heads: the settings decide (one more round).
@@ -56,8 +57,8 @@ pub(super) async fn list_accounts(
         // Cards with billing: their next bills; owners by name. One more round, only
         // when there are billed cards or owners, the two read together.
         let (bills, owners) = join2(
-            super::bills::next_bills(ledger, &m, &cat, today),
-            super::household::owner_labels(ledger, who, &m, &cat.accounts),
+            bills::next_bills(ledger, &m, &cat, today),
+            household::owner_labels(ledger, who, &m, &cat.accounts),
         )
         .await;
         let (bills, owners) = (bills?, owners?);
@@ -72,7 +73,7 @@ pub(super) async fn list_accounts(
                 .goal
                 .as_ref()
                 .filter(|_| !a.archived)
-                .map(|g| super::goals::view(a, g, info.balance.minor(), today, &m));
+                .map(|g| goals::view(a, g, info.balance.minor(), today, &m));
             let set = a.match_words.iter().map(|w| WordOf {
                 word: w.clone(),
                 learned: false,
@@ -128,7 +129,7 @@ fn list_of(
                 name: a.name.clone(),
                 kind: a.kind,
                 balance: Money::from_minor(today_net, m.currency),
-                scheduled: super::nets::scheduled(a.kind, later, a.account_id, m)?,
+                scheduled: nets::scheduled(a.kind, later, a.account_id, m)?,
                 archived: a.archived,
                 handle: cat.handle(a).map(str::to_string),
                 // Settings exist only for expense accounts; an archived one shows none.
@@ -136,7 +137,7 @@ fn list_of(
                     .get(&a.account_id)
                     .filter(|_| !a.archived)
                     .map(|b| Money::from_minor(*b, m.currency)),
-                parent: super::groups::parent_name(cat, a),
+                parent: groups::parent_name(cat, a),
                 billing: a.billing,
                 next_bill: bills.get(&a.account_id).cloned(),
                 owner: None,
@@ -152,7 +153,7 @@ fn list_of(
     })
 }
 
-pub(super) async fn create_account(
+pub(in crate::ledger) async fn create_account(
     ledger: &Ledger,
     who: &PersonId,
     input: NewAccount,
@@ -168,7 +169,7 @@ pub(super) async fn create_account(
         ));
     }
     if input.billing.is_some() {
-        super::bills::check_billable(name.display(), input.kind)?;
+        bills::check_billable(name.display(), input.kind)?;
     }
     if input.opening_date.is_some() && input.opening_balance.is_none() {
         return Err(LedgerError::invalid(
@@ -234,7 +235,7 @@ async fn attempt_create(
     };
     let parent = match input.parent.as_deref().map(str::trim) {
         None | Some("") => None,
-        Some(p) => Some(super::groups::check_parent(
+        Some(p) => Some(groups::check_parent(
             &cat,
             None,
             (name.display(), input.kind),
@@ -245,7 +246,7 @@ async fn attempt_create(
     let owner = match input.owner.as_deref().map(str::trim) {
         None | Some("") => None,
         Some(_) if input.kind == AccountKind::Equity => None,
-        Some(name) => Some(super::household::member_subject(ledger, who, &m, name).await?),
+        Some(name) => Some(household::member_subject(ledger, who, &m, name).await?),
     };
     let now = ledger.clock.now();
     let account = AccountRec {
@@ -267,7 +268,7 @@ async fn attempt_create(
         match_words: Vec::new(),
     };
     let mut ops = vec![membership_check(who, &m)];
-    ops.extend(parent.map(|p| super::groups::attach_op(&m, p)));
+    ops.extend(parent.map(|p| groups::attach_op(&m, p)));
     let mut new_accounts = 1;
     let mut opening_id = None;
     let mut account_net = 0;
@@ -502,7 +503,7 @@ fn account_puts(m: &Membership, a: &AccountRec, now: i64) -> [WriteOp; 2] {
     ]
 }
 
-pub(super) async fn rename_account(
+pub(in crate::ledger) async fn rename_account(
     ledger: &Ledger,
     who: &PersonId,
     vault: Option<&str>,
@@ -572,7 +573,7 @@ pub(super) async fn rename_account(
     .await
 }
 
-pub(super) async fn archive_account(
+pub(in crate::ledger) async fn archive_account(
     ledger: &Ledger,
     who: &PersonId,
     vault: Option<&str>,
@@ -717,6 +718,6 @@ impl Ledger {
         account: &str,
         owner: &str,
     ) -> Result<OwnerSet, LedgerError> {
-        super::household::set_account_owner(self, who, vault, account, owner).await
+        household::set_account_owner(self, who, vault, account, owner).await
     }
 }

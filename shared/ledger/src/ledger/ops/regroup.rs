@@ -1,22 +1,22 @@
 //! Moving a category under a parent (대분류 › 소분류) or back to the top: `update_account` with
 //! `parent`; the tree itself is read in `groups`.
 
-use super::codec::{AccountRec, CHILD_SEQ, PARENT, account_live, sv};
-use super::groups::{attach_op, check_parent};
-use super::guards::CHILD_UNCHANGED;
-use super::resolve::{catalogue, retrying};
-use super::roster::in_vault;
-use super::roster::require_owner;
-use super::roster::{commit_failed, membership_check};
-use super::*;
 use crate::api::{Entity, OwnerAction};
+use crate::ledger::codec::{AccountRec, CHILD_SEQ, PARENT, account_live, sv};
+use crate::ledger::groups::{attach_op, check_parent};
+use crate::ledger::guards::CHILD_UNCHANGED;
+use crate::ledger::resolve::{catalogue, retrying};
+use crate::ledger::roster::in_vault;
+use crate::ledger::roster::require_owner;
+use crate::ledger::roster::{commit_failed, membership_check};
+use crate::ledger::*;
 use crate::stored::keys;
 use dochiya_store::{Condition, Guard, Value, WriteOp};
 use std::collections::BTreeMap;
 
 /// `update_account` with `parent`: attach the account to a parent, move it to
 /// another, or (`""`) make it top-level. Reports follow at once: they read the tree.
-pub(super) async fn set_parent(
+pub(in crate::ledger) async fn set_parent(
     ledger: &Ledger,
     who: &PersonId,
     vault: Option<&str>,
@@ -84,7 +84,7 @@ pub(super) async fn set_parent(
 }
 
 /// The condition that an account is live with the parent and child count read.
-pub(super) fn unchanged(a: &AccountRec) -> Condition {
+pub(in crate::ledger) fn unchanged(a: &AccountRec) -> Condition {
     let parent = match a.parent {
         Some(p) => Condition::AttrEquals(PARENT.into(), sv(p.to_string())),
         None => Condition::AttrAbsent(PARENT.into()),

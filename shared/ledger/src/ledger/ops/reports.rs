@@ -3,12 +3,13 @@
 
 use std::collections::BTreeMap;
 
-use super::codec::{Membership, Rollup};
-use super::nets::{dated_later, natural, nets_and_later, scheduled};
-use super::resolve::{Catalogue, catalogue, join2, query_all};
-use super::roster::in_vault;
-use super::*;
 use crate::api::Field;
+use crate::ledger::codec::{Membership, Rollup};
+use crate::ledger::nets::{dated_later, natural, nets_and_later, scheduled};
+use crate::ledger::resolve::{Catalogue, catalogue, join2, query_all};
+use crate::ledger::roster::in_vault;
+use crate::ledger::*;
+use crate::ledger::{codec, groups, household, tagged};
 use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind, Money};
 use dochiya_store::Item;
@@ -49,7 +50,7 @@ fn totals(rows: &[(AccountKind, i64)], m: &Membership) -> Result<Totals, LedgerE
     })
 }
 
-pub(super) async fn get_balances(
+pub(in crate::ledger) async fn get_balances(
     ledger: &Ledger,
     who: &PersonId,
     vault: Option<&str>,
@@ -60,7 +61,7 @@ pub(super) async fn get_balances(
 
 async fn balances_in(
     ledger: &Ledger,
-    m: super::codec::Membership,
+    m: codec::Membership,
     as_of: Option<LocalDate>,
 ) -> Result<Balances, LedgerError> {
     let today = ledger.today_in(&m);
@@ -99,7 +100,7 @@ async fn balances_in(
     })
 }
 
-pub(super) async fn spending_report(
+pub(in crate::ledger) async fn spending_report(
     ledger: &Ledger,
     who: &PersonId,
     r: ReportRequest,
@@ -114,7 +115,7 @@ pub(super) async fn spending_report(
     let r = &r;
     in_vault(ledger, who, r.vault.as_deref(), |v| async move {
         if r.by == ReportBy::Member {
-            return super::household::report_by_member(ledger, who, r, v.m).await;
+            return household::report_by_member(ledger, who, r, v.m).await;
         }
         report_in(ledger, r, v.m).await
     })
@@ -124,13 +125,13 @@ pub(super) async fn spending_report(
 async fn report_in(
     ledger: &Ledger,
     r: &ReportRequest,
-    m: super::codec::Membership,
+    m: codec::Membership,
 ) -> Result<SpendingReport, LedgerError> {
     let store = ledger.store.as_ref();
     let pk = keys::vault_pk(m.vault_id);
     let (first_full, last_full, day_ranges) = report_months(r);
     // A tag's report reads its tag rollups instead of the accounts' (decision 038).
-    let tag_key = super::tagged::filter_key(r.tag.as_deref())?;
+    let tag_key = tagged::filter_key(r.tag.as_deref())?;
     let tagged = tag_key.is_some() || r.by == ReportBy::Tag;
     // The accounts and the whole months' rollups, two queries of the one round: the
     // months of the period only, whatever the book holds before them.
@@ -173,7 +174,7 @@ async fn report_in(
         if !tagged {
             return Ok(vec![]);
         }
-        super::tagged::read(ledger, &m, (first_full, last_full), &day_ranges).await
+        tagged::read(ledger, &m, (first_full, last_full), &day_ranges).await
     };
     let today = ledger.today_in(&m);
     let (((head, days), later), tag_items) = join2(
@@ -195,8 +196,8 @@ async fn report_in(
     }
     items.extend(days?);
     let kind = r.kind.account_kind();
-    let kinds = super::tagged::kinds_of(&cat);
-    let mut per_tag = super::tagged::cells(&tag_items?, &kinds, kind, tag_key.as_ref())?;
+    let kinds = tagged::kinds_of(&cat);
+    let mut per_tag = tagged::cells(&tag_items?, &kinds, kind, tag_key.as_ref())?;
     // (account, month) -> debit-positive net: the accounts' rollups, or one tag's.
     let mut cells: BTreeMap<(AccountId, YearMonth), i64> = match &tag_key {
         Some(k) => per_tag.remove(k).map(|t| t.cells).unwrap_or_default(),
@@ -212,8 +213,8 @@ async fn report_in(
     let scheduled = later.take_from(&mut cells, &kinds, kind, &m)?;
     let rows = match r.by {
         ReportBy::Account => rows_by_account(&cells, kind, &cat, &m)?,
-        ReportBy::Group => super::groups::rows_by_group(&cells, kind, &cat, &m)?,
-        ReportBy::Tag => super::tagged::rows_by_tag(&mut per_tag, &later, &kinds, kind, &m)?,
+        ReportBy::Group => groups::rows_by_group(&cells, kind, &cat, &m)?,
+        ReportBy::Tag => tagged::rows_by_tag(&mut per_tag, &later, &kinds, kind, &m)?,
         ReportBy::Month => rows_by_month(r, &cells, kind, &m)?,
         // Answered from the entries (`household::report_by_member`), never from rollups.
         ReportBy::Member => return Err(LedgerError::internal("a report by member reached the rollups")),
@@ -341,7 +342,7 @@ fn rows_by_account(
             account: Some(name),
             month: None,
             amount: Money::from_minor(amount, m.currency),
-            parent: cat.by_id(a).and_then(|x| super::groups::parent_name(cat, x)),
+            parent: cat.by_id(a).and_then(|x| groups::parent_name(cat, x)),
             tag: None,
             member: None,
         });
@@ -355,7 +356,7 @@ fn rows_by_account(
     Ok(rows)
 }
 
-pub(super) async fn net_worth_history(
+pub(in crate::ledger) async fn net_worth_history(
     ledger: &Ledger,
     who: &PersonId,
     vault: Option<&str>,
@@ -376,7 +377,7 @@ pub(super) async fn net_worth_history(
 
 async fn history_in(
     ledger: &Ledger,
-    m: super::codec::Membership,
+    m: codec::Membership,
     months: &[YearMonth],
     first: YearMonth,
 ) -> Result<NetWorthHistory, LedgerError> {
@@ -449,7 +450,7 @@ impl Ledger {
     /// Who put what into the household over a period, their shares of what it used,
     /// and the fewest transfers that settle it.
     pub async fn settle_up(&self, who: &PersonId, request: SettleRequest) -> Result<Settlement, LedgerError> {
-        super::household::settle_up(self, who, request).await
+        household::settle_up(self, who, request).await
     }
 
     /// Every account's balance at the end of `as_of` (default today in the vault's zone).

@@ -12,21 +12,22 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use super::codec::OPERATION_ID;
-use super::codec::{Membership, StoredBalance, TxRec, VersionRec, sv};
-use super::guards::{MEMBERSHIP, TRANSACTION_LIVE};
-use super::idempotency::{changed_op, ttl_s};
-use super::operations::{
-    ENTRY_NOT_UNDONE, EntryAction, OPERATION_CURRENT, OpEntryRec, OpRec, tx_item_keys, undone_op,
-};
-use super::resolve::{Catalogue, join2, query_all, retrying};
-use super::roster::{InVault, in_vault};
-use super::roster::{membership_check, vault_gone};
-use super::today::{Later, accounts_of, catalogue_today, shown};
-use super::writer::{TxChange, refusing_overflow, transaction_ops};
-use super::{Ledger, Role, UndoAction, UndoRequest, Undone, UndoneEntry};
 use crate::api::OperationId;
 use crate::api::{LedgerError, UndoBlock};
+use crate::ledger::codec;
+use crate::ledger::codec::OPERATION_ID;
+use crate::ledger::codec::{Membership, StoredBalance, TxRec, VersionRec, sv};
+use crate::ledger::guards::{MEMBERSHIP, TRANSACTION_LIVE};
+use crate::ledger::idempotency::{changed_op, ttl_s};
+use crate::ledger::operations::{
+    ENTRY_NOT_UNDONE, EntryAction, OPERATION_CURRENT, OpEntryRec, OpRec, tx_item_keys, undone_op,
+};
+use crate::ledger::resolve::{Catalogue, join2, query_all, retrying};
+use crate::ledger::roster::{InVault, in_vault};
+use crate::ledger::roster::{membership_check, vault_gone};
+use crate::ledger::today::{Later, accounts_of, catalogue_today, shown};
+use crate::ledger::writer::{TxChange, refusing_overflow, transaction_ops};
+use crate::ledger::{Ledger, Role, UndoAction, UndoRequest, Undone, UndoneEntry};
 use crate::stored::keys;
 use dochiya_domain::{AccountId, PersonId, TransactionId};
 use dochiya_store::{Condition, Guard, StoreError, Value, WriteOp};
@@ -214,7 +215,7 @@ async fn read_operation(
             )
             .await;
             let op = match pointer? {
-                Some(item) => super::codec::operation_of(&item.attrs)?,
+                Some(item) => codec::operation_of(&item.attrs)?,
                 None => None,
             };
             let op = op.ok_or_else(|| LedgerError::NoOperation {
@@ -262,7 +263,7 @@ async fn unknown(ledger: &Ledger, m: &Membership, op: OperationId) -> LedgerErro
         && let Ok(Some(item)) = ledger.store.get(&key).await
     {
         entry_operation = Some(
-            super::codec::operation_of(&item.attrs)
+            codec::operation_of(&item.attrs)
                 .ok()
                 .flatten()
                 .map(|o| o.to_string())

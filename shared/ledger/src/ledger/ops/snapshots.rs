@@ -2,21 +2,22 @@
 
 use std::collections::BTreeMap;
 
-use super::codec::{
+use crate::api::Field;
+use crate::ledger::codec::{
     LatestSnapshot, Period, Rollup, SnapshotHead, SnapshotRec, account_item_live, account_live,
 };
-use super::guards::{MEMBERSHIP, SNAPSHOT_EXISTS, SNAPSHOT_HEAD};
-use super::nets::nets_at;
-use super::resolve::{Catalogue, join2, query_all, retrying};
-use super::roster::{InVault, in_vault};
-use super::roster::{membership_check, vault_gone};
-use super::*;
-use crate::api::Field;
+use crate::ledger::guards::{MEMBERSHIP, SNAPSHOT_EXISTS, SNAPSHOT_HEAD};
+use crate::ledger::nets::nets_at;
+use crate::ledger::resolve::{Catalogue, join2, query_all, retrying};
+use crate::ledger::roster::{InVault, in_vault};
+use crate::ledger::roster::{membership_check, vault_gone};
+use crate::ledger::*;
+use crate::ledger::{codec, resolve};
 use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind, Money};
 use dochiya_store::{Condition, Guard, Item, StoreError, WriteOp};
 
-pub(super) async fn upsert_snapshot(
+pub(in crate::ledger) async fn upsert_snapshot(
     ledger: &Ledger,
     who: &PersonId,
     input: SnapshotInput,
@@ -154,7 +155,7 @@ fn latest_without(snaps: &[SnapshotRec], gone: LocalDate) -> Option<LatestSnapsh
         .map(SnapshotRec::latest)
 }
 
-pub(super) async fn reconcile(
+pub(in crate::ledger) async fn reconcile(
     ledger: &Ledger,
     who: &PersonId,
     vault: Option<&str>,
@@ -167,7 +168,7 @@ pub(super) async fn reconcile(
 /// the rollups of what moved after it (`recent`: the days read run past `date`'s month
 /// and no month was read).
 fn balance_at<'i>(
-    a: &super::codec::AccountRec,
+    a: &codec::AccountRec,
     date: LocalDate,
     after: impl Iterator<Item = &'i Item>,
     recent: bool,
@@ -189,7 +190,7 @@ fn balance_at<'i>(
 
 async fn reconcile_in(
     ledger: &Ledger,
-    m: super::codec::Membership,
+    m: codec::Membership,
     account: Option<&str>,
 ) -> Result<Reconciliation, LedgerError> {
     let store = ledger.store.as_ref();
@@ -307,7 +308,7 @@ async fn reconcile_in(
     })
 }
 
-pub(super) async fn list_snapshots(
+pub(in crate::ledger) async fn list_snapshots(
     ledger: &Ledger,
     who: &PersonId,
     q: SnapshotQuery,
@@ -321,7 +322,7 @@ pub(super) async fn list_snapshots(
         let store = ledger.store.as_ref();
         // One round: the accounts (names, and which account a filter means) and the snapshots.
         let (cat, snaps) = join2(
-            super::resolve::catalogue(ledger, &m),
+            resolve::catalogue(ledger, &m),
             query_all(store, keys::vault_pk(m.vault_id), keys::snapshots(), true),
         )
         .await;
@@ -360,7 +361,7 @@ pub(super) async fn list_snapshots(
     .await
 }
 
-pub(super) async fn delete_snapshot(
+pub(in crate::ledger) async fn delete_snapshot(
     ledger: &Ledger,
     who: &PersonId,
     vault: Option<&str>,
@@ -375,7 +376,7 @@ pub(super) async fn delete_snapshot(
             // One round: the accounts (each with its snapshot head) and the vault's
             // snapshots (the next latest, should the latest go).
             let (cat, snaps) = join2(
-                super::resolve::catalogue(ledger, &m),
+                resolve::catalogue(ledger, &m),
                 query_all(store, pk.clone(), keys::snapshots(), true),
             )
             .await;

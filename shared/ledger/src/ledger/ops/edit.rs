@@ -9,25 +9,26 @@
 //! Reads before it: one round of the idempotency record, the transaction, its
 //! earlier versions and the account catalogue.
 
-use super::codec::{AccountRec, IdemRec, Membership, PostingRec, TxRec, VersionRec};
-use super::entry::clean_memo;
-use super::guards::IDEMPOTENCY_CLAIM;
-use super::idempotency::{IdempotencyKey, NextAction, changed_op, next_action};
-use super::operations::{EntryAction, OpKind, OpStamp};
-use super::resolve::{Catalogue, join2, query_all, retrying};
-use super::roster::{InVault, in_vault};
-use super::roster::{commit_failed, membership_check};
-use super::today::{Later, catalogue_today, shown};
-use super::view::{not_found, versions, view};
-use super::writer::{TxChange, transaction_ops};
-use super::*;
 use crate::api::EditShape;
 use crate::api::{Field, Side};
+use crate::ledger::codec::{AccountRec, IdemRec, Membership, PostingRec, TxRec, VersionRec};
+use crate::ledger::entry::clean_memo;
+use crate::ledger::guards::IDEMPOTENCY_CLAIM;
+use crate::ledger::idempotency::{IdempotencyKey, NextAction, changed_op, next_action};
+use crate::ledger::operations::{EntryAction, OpKind, OpStamp};
+use crate::ledger::resolve::{Catalogue, join2, query_all, retrying};
+use crate::ledger::roster::{InVault, in_vault};
+use crate::ledger::roster::{commit_failed, membership_check};
+use crate::ledger::today::{Later, catalogue_today, shown};
+use crate::ledger::view::{not_found, versions, view};
+use crate::ledger::writer::{TxChange, transaction_ops};
+use crate::ledger::*;
+use crate::ledger::{entry, household, idempotency, installments};
 use crate::stored::keys;
 use dochiya_domain::{AccountId, Decimal, Money, NameKey};
 use dochiya_store::{MAX_WRITE_OPS, StoreError};
 
-pub(super) async fn edit(
+pub(in crate::ledger) async fn edit(
     ledger: &Ledger,
     who: &PersonId,
     input: TransactionEdit,
@@ -64,13 +65,13 @@ fn check_shape(ledger: &Ledger, input: &TransactionEdit) -> Result<(), LedgerErr
         return Err(LedgerError::EditShape(EditShape::NothingToChange));
     }
     if let Some(tags) = &input.tags {
-        super::entry::entry_tags(tags)?;
+        entry::entry_tags(tags)?;
     }
     if let Some(a) = input.amount {
-        super::entry::positive(a, Field::Amount)?;
+        entry::positive(a, Field::Amount)?;
     }
     if let Some(lines) = &input.lines {
-        super::entry::check_line_shape(ledger, &lines.from, &lines.to)?;
+        entry::check_line_shape(ledger, &lines.from, &lines.to)?;
     }
     Ok(())
 }
@@ -325,9 +326,7 @@ fn next_version(
 ) -> Result<TxRec, LedgerError> {
     let postings = new_postings(cat, current, input, m)?;
     let installments = match current.installments {
-        Some(plan) => Some(super::installments::plan_for(
-            cat, &postings, plan.count, m.currency,
-        )?),
+        Some(plan) => Some(installments::plan_for(cat, &postings, plan.count, m.currency)?),
         None => None,
     };
     Ok(TxRec {
@@ -340,7 +339,7 @@ fn next_version(
         tags: input
             .tags
             .as_deref()
-            .map_or_else(|| Ok(current.tags.clone()), super::entry::entry_tags)?,
+            .map_or_else(|| Ok(current.tags.clone()), entry::entry_tags)?,
         ..current.clone()
     })
 }
@@ -356,11 +355,11 @@ async fn with_for(
     cat: &Catalogue,
 ) -> Result<TxRec, LedgerError> {
     if let Some(f) = input.for_whom.as_deref() {
-        let f = super::household::for_subject(ledger, who, m, f).await?;
+        let f = household::for_subject(ledger, who, m, f).await?;
         new.for_name = f.as_ref().map(|f| f.1.clone());
         new.for_whom = f.map(|f| f.0);
     }
-    super::household::check_for(&new, cat)?;
+    household::check_for(&new, cat)?;
     Ok(new)
 }
 
@@ -437,7 +436,7 @@ async fn attempt(
         });
     }
     if let Some(d) = input.date.filter(|_| !input.future_date) {
-        super::entry::check_not_far_future(d, ledger.today_in(&m))?;
+        entry::check_not_far_future(d, ledger.today_in(&m))?;
     }
     let op = OpStamp::new(ledger, OpKind::Edit, Some(who), now_ms);
     let new = TxRec {
@@ -477,12 +476,7 @@ async fn attempt(
     ops.extend(op.ops(m.vault_id, &new, EntryAction::Edited, current.operation_id));
     ops.extend(transaction_ops(m.vault_id, change, &[])?);
     // Replays of the key that recorded the entry then say what it is now.
-    ops.extend(changed_op(
-        m.vault_id,
-        &new,
-        now_s,
-        super::idempotency::ttl_s(ledger),
-    ));
+    ops.extend(changed_op(m.vault_id, &new, now_s, idempotency::ttl_s(ledger)));
     // The commit adds one more op (the roster check).
     if ops.len() >= MAX_WRITE_OPS {
         return Err(LedgerError::invalid(

@@ -6,14 +6,14 @@
 
 use std::collections::BTreeMap;
 
-use super::codec::{ARCHIVED, account_count_update, account_pointer, name_attrs};
-use super::guards::{ACCOUNT_EXISTS, NAME_FREE, VAULT_EXISTS, guard};
-use super::resolve::{catalogue, retrying};
-use super::roster::in_vault;
-use super::roster::require_owner;
-use super::roster::{commit_failed, membership_check};
-use super::*;
 use crate::api::{Entity, Field, OwnerAction};
+use crate::ledger::codec::{ARCHIVED, account_count_update, account_pointer, name_attrs};
+use crate::ledger::guards::{ACCOUNT_EXISTS, NAME_FREE, VAULT_EXISTS, guard};
+use crate::ledger::resolve::{catalogue, retrying};
+use crate::ledger::roster::in_vault;
+use crate::ledger::roster::require_owner;
+use crate::ledger::roster::{commit_failed, membership_check};
+use crate::ledger::*;
 use crate::stored::keys;
 use dochiya_domain::Name;
 use dochiya_store::{Condition, Item, Value, WriteOp};
@@ -21,7 +21,7 @@ use dochiya_store::{Condition, Item, Value, WriteOp};
 /// The attributes an archive mark adds, removed when the account comes back.
 const ARCHIVE_MARK: [&str; 2] = ["archivedOn", "archivedAt"];
 
-pub(super) async fn restore_account(
+pub(in crate::ledger) async fn restore_account(
     ledger: &Ledger,
     who: &PersonId,
     vault: Option<&str>,
