@@ -27,7 +27,7 @@ use crate::api::Role;
 use crate::api::{Entity, LedgerError, OwnerAction};
 use crate::stored::keys;
 use dochiya_domain::{LocalDate, PersonId};
-use dochiya_store::{Condition, Guard, StoreError, TTL_ATTRIBUTE, Value, WriteOp};
+use dochiya_store::{Condition, Guard, Item, StoreError, TTL_ATTRIBUTE, Value, WriteOp};
 
 /// The attribute of a roster version item that says when the person deleted their data.
 pub(super) const CLOSED_AT: &str = "closedAt";
@@ -280,6 +280,20 @@ impl InVault {
 }
 
 impl InVault {
+    /// [`InVault::commit`] with its failure mapped by [`write_failed`]: the one way a
+    /// vault write ends (`own` reads the write's own guards; `|_, _| None` when none).
+    pub async fn write(
+        &self,
+        ledger: &Ledger,
+        who: &PersonId,
+        ops: Vec<WriteOp>,
+        own: impl FnOnce(&'static str, Option<&Item>) -> Option<LedgerError>,
+    ) -> Result<(), LedgerError> {
+        self.commit(ledger, who, ops)
+            .await
+            .map_err(|e| write_failed(&self.m, e, own))
+    }
+
     /// Like [`InVault::commit`], for a write that also changes the caller's own
     /// memberships (leaving the vault): the version moves on, under the same
     /// guard, instead of only being checked; the cached roster is dropped after.
@@ -467,17 +481,30 @@ pub(super) fn vault_gone(m: &Membership) -> LedgerError {
     }
 }
 
-/// What a failed vault write means, mapped once: the membership check failed (the
-/// caller's vault is gone), another guard moved (`Conflict`: re-read and decide again),
-/// or the store's own error.
-pub(super) fn commit_failed(m: &Membership, e: StoreError) -> LedgerError {
+/// What a failed vault write means, mapped once (issue 52's one write type): the
+/// membership check failed (the caller's vault is gone); a guard of the write's own,
+/// when `own` says what it means from the guard's name and the item as it was; any other
+/// guard moved (`Conflict`: re-read and decide again); a stored total pushed out of
+/// range (the entry's own refusal); or the store's own error.
+pub(super) fn write_failed(
+    m: &Membership,
+    e: StoreError,
+    own: impl FnOnce(&'static str, Option<&Item>) -> Option<LedgerError>,
+) -> LedgerError {
     match e {
         StoreError::ConditionFailed {
             guard: MEMBERSHIP, ..
         } => vault_gone(m),
-        StoreError::ConditionFailed { .. } => LedgerError::Conflict,
-        e => e.into(),
+        StoreError::ConditionFailed { guard, current } => {
+            own(guard, current.as_ref()).unwrap_or(LedgerError::Conflict)
+        }
+        e => super::writer::refusing_overflow(e),
     }
+}
+
+/// [`write_failed`] for a write with no guard of its own.
+pub(super) fn commit_failed(m: &Membership, e: StoreError) -> LedgerError {
+    write_failed(m, e, |_, _| None)
 }
 
 /// Refuse an owner's action to a member, naming the action and the role it needs.

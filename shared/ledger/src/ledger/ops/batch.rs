@@ -21,22 +21,21 @@ use crate::ledger::entry::external_ref_op;
 use crate::ledger::entry::{
     Entry, check_balanced, check_lines, clean_external_ref, clean_memo, resolve_postings, window_ms,
 };
-use crate::ledger::guards::MEMBERSHIP;
 use crate::ledger::idempotency::{IdempotencyKey, NextAction, changed_since, next_action};
 use crate::ledger::installments::OpenPurchase;
 use crate::ledger::resolve::{Catalogue, join_all, join2, query_all, retrying};
 use crate::ledger::roster::{InVault, in_vault};
-use crate::ledger::roster::{membership_check, vault_gone};
+use crate::ledger::roster::{commit_failed, membership_check};
 use crate::ledger::statement::{Book, BookEntry, LineKey, book_ranges, match_book, parts_from};
 use crate::ledger::today::{Later, accounts_of, catalogue_today, shown};
 use crate::ledger::view::{direction_note, view};
-use crate::ledger::writer::{TxChange, refusing_overflow, transaction_ops};
+use crate::ledger::writer::{TxChange, transaction_ops};
 use crate::ledger::*;
 use crate::ledger::{household, idempotency, operations, words};
 use crate::stored::keys;
 use dochiya_domain::AccountId;
 use dochiya_domain::limits::MAX_BATCH_ENTRIES;
-use dochiya_store::{Item, Key, StoreError};
+use dochiya_store::{Item, Key};
 
 pub(in crate::ledger) async fn record_batch(
     ledger: &Ledger,
@@ -748,14 +747,11 @@ impl Run<'_> {
                 self.op.claimed();
                 Ok(None)
             }
-            Err(StoreError::ConditionFailed {
-                guard: MEMBERSHIP, ..
-            }) => Err(vault_gone(m)),
             // Another call took this entry's key, externalRef or guard, or an account
-            // was archived: the whole batch decides again on fresh reads, and what
-            // this attempt wrote is replayed then.
-            Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-            Err(err) => match refusing_overflow(err) {
+            // was archived (`Conflict`): the whole batch decides again on fresh reads,
+            // and what this attempt wrote is replayed then. A total out of range is
+            // this entry's own refusal.
+            Err(err) => match commit_failed(m, err) {
                 refused @ LedgerError::InvalidInput { .. } => Ok(Some(refused)),
                 other => Err(other),
             },

@@ -8,15 +8,15 @@ use crate::api::Field;
 use crate::api::with_article;
 use crate::ledger::budget_settings::{in_force, in_force_with_rollover, settings_of, tail_from};
 use crate::ledger::codec::{BudgetHead, BudgetRec, Membership, Rollup, account_item_live, account_live};
-use crate::ledger::guards::{BUDGET_HEAD, MEMBERSHIP};
+use crate::ledger::guards::BUDGET_HEAD;
 use crate::ledger::resolve::{Catalogue, catalogue, join2, query_all, retrying};
+use crate::ledger::roster::membership_check;
 use crate::ledger::roster::{InVault, in_vault};
-use crate::ledger::roster::{membership_check, vault_gone};
 use crate::ledger::*;
 use crate::ledger::{goals, groups, nets, today};
 use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind, Money};
-use dochiya_store::{Condition, Guard, Item, StoreError, WriteOp};
+use dochiya_store::{Condition, Guard, Item, WriteOp};
 
 /// Most budget settings (account × month items) one vault keeps: bounds every budget read.
 pub(in crate::ledger) const MAX_BUDGET_SETTINGS: usize = 5_000;
@@ -161,28 +161,21 @@ async fn set_in(
             ),
         ),
     ];
-    match v.commit(ledger, who, ops).await {
-        Ok(()) => Ok(BudgetSet {
-            vault: m.vault_ref(),
-            currency: m.currency,
-            account_id: a.account_id,
-            account: a.name,
-            month,
-            amount,
-            repeat,
-            rollover,
-        }),
-        Err(StoreError::ConditionFailed {
-            guard: MEMBERSHIP, ..
-        }) => Err(vault_gone(&m)),
-        Err(StoreError::ConditionFailed {
-            guard: BUDGET_HEAD,
-            current,
-        }) if !account_item_live(current.as_ref()) => Err(archived(&a.name)),
-        // The roster moved (see `roster.rs`): decide again on a fresh one.
-        Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-        Err(e) => Err(e.into()),
-    }
+    // The roster or the head moved (see `roster.rs`): decide again on a fresh one.
+    v.write(ledger, who, ops, |guard, current| {
+        (guard == BUDGET_HEAD && !account_item_live(current)).then(|| archived(&a.name))
+    })
+    .await?;
+    Ok(BudgetSet {
+        vault: m.vault_ref(),
+        currency: m.currency,
+        account_id: a.account_id,
+        account: a.name,
+        month,
+        amount,
+        repeat,
+        rollover,
+    })
 }
 
 pub(in crate::ledger) async fn budget_report(

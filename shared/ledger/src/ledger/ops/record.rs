@@ -16,18 +16,18 @@ use crate::ledger::entry::external_ref_op;
 use crate::ledger::entry::{
     Entry, check_balanced, check_lines, clean_external_ref, clean_memo, resolve_postings, window_ms,
 };
-use crate::ledger::guards::{IDEMPOTENCY_CLAIM, MEMBERSHIP};
+use crate::ledger::guards::IDEMPOTENCY_CLAIM;
 use crate::ledger::idempotency::{
     IdempotencyKey, NextAction, changed_op, changed_since, next_action, recorded,
 };
 use crate::ledger::resolve::{Catalogue, join2, retrying};
 use crate::ledger::roster::{InVault, in_vault};
-use crate::ledger::roster::{membership_check, vault_gone};
+use crate::ledger::roster::{commit_failed, membership_check};
 use crate::ledger::today::{Later, accounts_of, catalogue_today, shown};
 use crate::ledger::view::{direction_note, view};
 use crate::ledger::writer::{TxChange, transaction_ops};
 use crate::ledger::*;
-use crate::ledger::{household, idempotency, operations, view, words, writer};
+use crate::ledger::{household, idempotency, operations, view, words};
 use dochiya_store::{Item, Key, StoreError};
 
 /// The entry with its category chosen by the memo's words, when `to` was left out (one
@@ -275,12 +275,8 @@ async fn attempt(
             guard: IDEMPOTENCY_CLAIM,
             current: Some(item),
         }) => e.replay(&IdemRec::from_attrs(&item.attrs)?, &m),
-        Err(StoreError::ConditionFailed {
-            guard: MEMBERSHIP, ..
-        }) => Err(vault_gone(&m)),
         // A guard moved, an account was archived, or ids collided: decide again on fresh reads.
-        Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-        Err(e) => Err(writer::refusing_overflow(e)),
+        Err(e) => Err(commit_failed(&m, e)),
     }
 }
 
@@ -349,12 +345,8 @@ pub(in crate::ledger) async fn void(
                     balances,
                     operation_id: Some(op.id),
                 }),
-                Err(StoreError::ConditionFailed {
-                    guard: MEMBERSHIP, ..
-                }) => Err(vault_gone(&m)),
                 // Voided concurrently: the next attempt reads it as already voided.
-                Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-                Err(e) => Err(writer::refusing_overflow(e)),
+                Err(e) => Err(commit_failed(&m, e)),
             }
         })
     })

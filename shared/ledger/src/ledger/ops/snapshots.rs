@@ -6,11 +6,11 @@ use crate::api::Field;
 use crate::ledger::codec::{
     LatestSnapshot, Period, Rollup, SnapshotHead, SnapshotRec, account_item_live, account_live,
 };
-use crate::ledger::guards::{MEMBERSHIP, SNAPSHOT_EXISTS, SNAPSHOT_HEAD};
+use crate::ledger::guards::{SNAPSHOT_EXISTS, SNAPSHOT_HEAD};
 use crate::ledger::nets::nets_at;
 use crate::ledger::resolve::{Catalogue, join2, query_all, retrying};
 use crate::ledger::roster::{InVault, in_vault};
-use crate::ledger::roster::{membership_check, vault_gone};
+use crate::ledger::roster::{commit_failed, membership_check};
 use crate::ledger::*;
 use crate::ledger::{codec, resolve};
 use crate::stored::keys;
@@ -113,28 +113,22 @@ async fn upsert_in(
             ),
         ),
     ];
-    match v.commit(ledger, who, ops).await {
-        Ok(()) => Ok(SnapshotOutcome {
-            vault: m.vault_ref(),
-            currency: m.currency,
-            account_id: a.account_id,
-            account: a.name.clone(),
-            date: input.date,
-            balance,
-            ledger_balance,
-            difference,
-        }),
-        Err(StoreError::ConditionFailed {
-            guard: MEMBERSHIP, ..
-        }) => Err(vault_gone(&m)),
-        Err(StoreError::ConditionFailed {
-            guard: SNAPSHOT_HEAD,
-            current,
-        }) if !account_item_live(current.as_ref()) => Err(LedgerError::ArchivedAccount { name: a.name }),
-        // The roster or the head moved (another snapshot write): decide again.
-        Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-        Err(e) => Err(e.into()),
-    }
+    // The roster or the head moved (another snapshot write): decide again.
+    v.write(ledger, who, ops, |guard, current| {
+        (guard == SNAPSHOT_HEAD && !account_item_live(current))
+            .then(|| LedgerError::ArchivedAccount { name: a.name.clone() })
+    })
+    .await?;
+    Ok(SnapshotOutcome {
+        vault: m.vault_ref(),
+        currency: m.currency,
+        account_id: a.account_id,
+        account: a.name.clone(),
+        date: input.date,
+        balance,
+        ledger_balance,
+        difference,
+    })
 }
 
 /// The later of a head's latest and a snapshot; on the same date, the snapshot
@@ -434,11 +428,7 @@ pub(in crate::ledger) async fn delete_snapshot(
                     guard: SNAPSHOT_EXISTS,
                     ..
                 }) => false,
-                Err(StoreError::ConditionFailed {
-                    guard: MEMBERSHIP, ..
-                }) => return Err(vault_gone(&m)),
-                Err(StoreError::ConditionFailed { .. }) => return Err(LedgerError::Conflict),
-                Err(e) => return Err(e.into()),
+                Err(e) => return Err(commit_failed(&m, e)),
             };
             Ok(SnapshotDeleted {
                 vault: m.vault_ref(),

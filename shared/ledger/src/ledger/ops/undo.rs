@@ -17,16 +17,16 @@ use crate::api::{LedgerError, UndoBlock};
 use crate::ledger::codec;
 use crate::ledger::codec::OPERATION_ID;
 use crate::ledger::codec::{Membership, StoredBalance, TxRec, VersionRec, sv};
-use crate::ledger::guards::{MEMBERSHIP, TRANSACTION_LIVE};
+use crate::ledger::guards::TRANSACTION_LIVE;
 use crate::ledger::idempotency::{changed_op, ttl_s};
 use crate::ledger::operations::{
     ENTRY_NOT_UNDONE, EntryAction, OPERATION_CURRENT, OpEntryRec, OpRec, tx_item_keys, undone_op,
 };
 use crate::ledger::resolve::{Catalogue, join2, query_all, retrying};
 use crate::ledger::roster::{InVault, in_vault};
-use crate::ledger::roster::{membership_check, vault_gone};
+use crate::ledger::roster::{commit_failed, membership_check};
 use crate::ledger::today::{Later, accounts_of, catalogue_today, shown};
-use crate::ledger::writer::{TxChange, refusing_overflow, transaction_ops};
+use crate::ledger::writer::{TxChange, transaction_ops};
 use crate::ledger::{Ledger, Role, UndoAction, UndoRequest, Undone, UndoneEntry};
 use crate::stored::keys;
 use dochiya_domain::{AccountId, PersonId, TransactionId};
@@ -180,17 +180,13 @@ async fn attempt(
         let ops = entry_ops(ledger, who, &m, op, p, &c)?;
         match v.commit(ledger, who, ops).await {
             Ok(()) => lock(written).push(p.entry.transaction_id),
-            Err(StoreError::ConditionFailed {
-                guard: MEMBERSHIP, ..
-            }) => return Err(vault_gone(&m)),
             // A racing undo took this entry back first: it is done; go on with the next.
             Err(StoreError::ConditionFailed {
                 guard: ENTRY_NOT_UNDONE,
                 ..
             }) => {}
             // Changed meanwhile: decide again on fresh reads (what is done stays marked).
-            Err(StoreError::ConditionFailed { .. }) => return Err(LedgerError::Conflict),
-            Err(e) => return Err(refusing_overflow(e)),
+            Err(e) => return Err(commit_failed(&m, e)),
         }
     }
     result.already_undone = lock(written).is_empty();

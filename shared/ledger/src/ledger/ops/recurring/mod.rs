@@ -12,16 +12,16 @@ mod detect;
 use crate::api::{Entity, Field};
 use crate::ledger::codec::{Membership, ScheduleRec, head_next};
 use crate::ledger::entry::{clean_memo, positive};
-use crate::ledger::guards::{MEMBERSHIP, SCHEDULE_NEW, SCHEDULE_UNCHANGED, SCHEDULES_COUNTED};
+use crate::ledger::guards::{SCHEDULE_NEW, SCHEDULE_UNCHANGED, SCHEDULES_COUNTED};
 use crate::ledger::posting::{due, earliest, head_ops, next_of, schedules};
 use crate::ledger::resolve::{Catalogue, catalogue, join2, retrying};
 use crate::ledger::roster::{InVault, in_vault};
-use crate::ledger::roster::{membership_check, vault_gone};
+use crate::ledger::roster::{commit_failed, membership_check};
 use crate::ledger::*;
 use crate::ledger::{entry, posting};
 use crate::stored::keys;
 use dochiya_domain::{Every, Money, Name, Schedule, ScheduleError, closest_names, random_uuid};
-use dochiya_store::{Condition, Guard, Item, StoreError, WriteOp};
+use dochiya_store::{Condition, Guard, Item, WriteOp};
 
 /// Most schedules one vault keeps: bounds every posting run and listing (unless the
 /// ledger's settings say otherwise: `LedgerConfig::max_schedules`).
@@ -269,14 +269,7 @@ async fn set_in(
     if next != head {
         ops.extend(head_ops(&m, head, next));
     }
-    match v.commit(ledger, who, ops).await {
-        Ok(()) => {}
-        Err(StoreError::ConditionFailed {
-            guard: MEMBERSHIP, ..
-        }) => return Err(vault_gone(&m)),
-        Err(StoreError::ConditionFailed { .. }) => return Err(LedgerError::Conflict),
-        Err(e) => return Err(e.into()),
-    }
+    v.write(ledger, who, ops, |_, _| None).await?;
     // Nothing due (a start after today): the head written above is already the
     // schedules' earliest date, so there is nothing to read again (one read round).
     if !due(ledger, &m, next) {
@@ -504,11 +497,7 @@ async fn remove(
             changed: false,
             removed: true,
         }),
-        Err(StoreError::ConditionFailed {
-            guard: MEMBERSHIP, ..
-        }) => Err(vault_gone(m)),
-        Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),
-        Err(e) => Err(e.into()),
+        Err(e) => Err(commit_failed(m, e)),
     }
 }
 
