@@ -65,6 +65,21 @@ impl Later {
         })
     }
 
+    /// [`Later::balance`] named as results name accounts: an archived one by its handle
+    /// (docs/tools.md, "Archived accounts have handles"), so two accounts never answer
+    /// by one name.
+    pub fn named(
+        &self,
+        cat: &Catalogue,
+        a: &AccountRec,
+        moved: i64,
+        moved_later: i64,
+    ) -> Result<StoredBalance, LedgerError> {
+        let mut b = self.balance(a, moved, moved_later)?;
+        cat.shown_name(a).clone_into(&mut b.name);
+        Ok(b)
+    }
+
     /// The balances of `accounts` (in that order) after `change`, if any.
     pub fn after(
         &self,
@@ -83,7 +98,7 @@ impl Later {
                     .by_id(*id)
                     .ok_or_else(|| LedgerError::internal("a posting's account is missing"))?;
                 let get = |m: &BTreeMap<AccountId, i64>| m.get(id).copied().unwrap_or(0);
-                self.balance(a, get(&nets), get(&later))
+                self.named(cat, a, get(&nets), get(&later))
             })
             .collect()
     }

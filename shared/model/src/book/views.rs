@@ -63,8 +63,11 @@ pub fn balances_view(book: &Book, accounts: &[usize]) -> Value {
     let mut out = Map::new();
     for &a in accounts {
         let (balance, scheduled) = book.balance(a, today);
-        // A write's balances name accounts by name, an archived one too.
-        out.insert(book.accounts[a].name.clone(), json!([balance, scheduled]));
+        // A write's balances name accounts as results do: an archived one by its handle.
+        out.insert(
+            book.accounts[a].reference().to_owned(),
+            json!([balance, scheduled]),
+        );
     }
     Value::Object(out)
 }

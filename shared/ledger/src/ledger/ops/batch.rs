@@ -281,7 +281,7 @@ impl Moved {
             .by_id(id)
             .ok_or_else(|| LedgerError::internal("resolved account vanished"))?;
         let of = |x: &BTreeMap<AccountId, i64>| x.get(&id).copied().unwrap_or(0);
-        later.balance(a, of(&self.nets), of(&self.later))
+        later.named(cat, a, of(&self.nets), of(&self.later))
     }
 }
 

@@ -517,7 +517,7 @@ impl Moved {
             .by_id(id)
             .ok_or_else(|| LedgerError::internal("an entry's account is missing"))?;
         let of = |x: &BTreeMap<AccountId, i64>| x.get(&id).copied().unwrap_or(0);
-        later.balance(a, of(&self.nets), of(&self.later))
+        later.named(cat, a, of(&self.nets), of(&self.later))
     }
 }
 
