@@ -635,6 +635,36 @@ pub async fn past_balances_count_back_from_the_running_balance<S: Store>(store: 
     );
 }
 
+/// A write's balances name an archived account by its handle, as every result does
+/// (found by the reference model): 카카오뱅크 pays 8,000 of 김밥, is archived with its
+/// money (force), and 식비 takes its name; voiding the 김밥 answers 식비, now named
+/// 카카오뱅크, at 12,000 (the household's 점심), and the old bank by its handle at
+/// 3,688,000 (1,000,000 opening + 3,000,000 월급 − 12,000 점심 − 200,000 카드대금 − 100,000 ATM) —
+/// never two balances by one name.
+pub async fn write_results_name_an_archived_account_by_its_handle<S: Store>(store: S) {
+    let (l, _) = ledger_over(Arc::new(store));
+    let me = fresh_person("handle-balances");
+    household(&l, &me).await;
+    let lunch = record(
+        &l,
+        &me,
+        tx("카카오뱅크", "식비", "8000", Some("2026-03-14"), "김밥"),
+    )
+    .await;
+    call!(l.archive_account(&me, None, "카카오뱅크", true)).expect("archive");
+    call!(l.rename_account(&me, None, "식비", "카카오뱅크")).expect("rename");
+    let voided = call!(l.void_transaction(&me, None, lunch.transaction.transaction_id, None)).expect("void");
+    let mut rows = shown(&voided.balances);
+    rows.sort();
+    assert_eq!(
+        rows,
+        vec![
+            row("카카오뱅크", "12000", None),
+            row("카카오뱅크 (archived 2026-03-15)", "3688000", None),
+        ]
+    );
+}
+
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __ledger_suite_balances {
@@ -646,6 +676,7 @@ macro_rules! __ledger_suite_balances {
             create_account_repeat_must_match,
             system_names_follow_the_vault,
             past_balances_count_back_from_the_running_balance,
+            write_results_name_an_archived_account_by_its_handle,
         );
     };
 }
