@@ -584,14 +584,7 @@ pub const WORD_FIX: &str = "fix";
 impl WordRec {
     /// This record from an item's attributes.
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
-        let mut counts = BTreeMap::new();
-        for (name, value) in a.iter().filter(|(n, _)| n.starts_with(TAG_NET_PREFIX)) {
-            let id = parse_or_corrupt(AccountId::parse(&name[TAG_NET_PREFIX.len()..]), "account id")?;
-            match value {
-                Value::N(n) => counts.insert(id, *n),
-                _ => return Err(corrupt(name)),
-            };
-        }
+        let counts = per_account(a)?;
         Ok(WordRec {
             word: s(a, "word")?.to_string(),
             counts,
@@ -1140,6 +1133,19 @@ fn string_list(a: &Attrs, name: &str) -> Result<Vec<String>, LedgerError> {
     }
 }
 
+/// The per-account numbers of a tag rollup, a `for` rollup or a word item (`n#<accountId>`).
+fn per_account(a: &Attrs) -> Result<BTreeMap<AccountId, i64>, LedgerError> {
+    let mut out = BTreeMap::new();
+    for (name, value) in a.iter().filter(|(n, _)| n.starts_with(TAG_NET_PREFIX)) {
+        let id = parse_or_corrupt(AccountId::parse(&name[TAG_NET_PREFIX.len()..]), "account id")?;
+        match value {
+            Value::N(v) => out.insert(id, *v),
+            _ => return Err(corrupt(name)),
+        };
+    }
+    Ok(out)
+}
+
 /// Prefix of a tag rollup's per-account attributes (`n#<accountId>`).
 const TAG_NET_PREFIX: &str = "n#";
 
@@ -1179,14 +1185,7 @@ impl TagRollup {
             (None, Some(_)) => Period::Day(parse_or_corrupt(LocalDate::parse(s(a, "date")?), "date")?),
             (None, None) => return Err(corrupt("month")),
         };
-        let mut nets = BTreeMap::new();
-        for (name, value) in a.iter().filter(|(n, _)| n.starts_with(TAG_NET_PREFIX)) {
-            let id = parse_or_corrupt(AccountId::parse(&name[TAG_NET_PREFIX.len()..]), "account id")?;
-            match value {
-                Value::N(v) => nets.insert(id, *v),
-                _ => return Err(corrupt(name)),
-            };
-        }
+        let nets = per_account(a)?;
         Ok(TagRollup {
             tag: s(a, "tag")?.to_string(),
             key: NameKey::from_stored(s(a, "tagKey")?.to_string()),
@@ -1219,14 +1218,7 @@ pub struct ForRollup {
 impl ForRollup {
     /// This record from an item's attributes (a missing or mistyped one is corrupt data).
     pub fn from_attrs(a: &Attrs) -> Result<Self, LedgerError> {
-        let mut nets = BTreeMap::new();
-        for (name, value) in a.iter().filter(|(n, _)| n.starts_with(TAG_NET_PREFIX)) {
-            let id = parse_or_corrupt(AccountId::parse(&name[TAG_NET_PREFIX.len()..]), "account id")?;
-            match value {
-                Value::N(v) => nets.insert(id, *v),
-                _ => return Err(corrupt(name)),
-            };
-        }
+        let nets = per_account(a)?;
         Ok(ForRollup {
             for_whom: s(a, FOR)?.to_string(),
             month: parse_or_corrupt(YearMonth::parse(s(a, "month")?), "month")?,

@@ -216,7 +216,7 @@ async fn report_in(
         ReportBy::Group => groups::rows_by_group(&cells, kind, &cat, &m)?,
         ReportBy::Tag => tagged::rows_by_tag(&mut per_tag, &later, &kinds, kind, &m)?,
         ReportBy::Month => rows_by_month(r, &cells, kind, &m)?,
-        // Answered from the entries (`household::report_by_member`), never from rollups.
+        // Answered by `household::report_by_member` (its own read: `flows.rs`), never here.
         ReportBy::Member => return Err(LedgerError::internal("a report by member reached the rollups")),
     };
     let total = money_sum(rows.iter().map(|x| x.amount.minor()), &m, "report total")?;
