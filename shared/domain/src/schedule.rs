@@ -50,13 +50,18 @@ impl fmt::Display for Every {
     }
 }
 
-/// Why a schedule's dates are refused, by the argument at fault.
+/// Why a schedule's dates are refused, by the argument at fault (worded by the tools).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ScheduleError {
-    /// `day` outside 1–31.
-    Day(String),
+    /// `day` outside 1–31: the day sent.
+    Day(i64),
     /// `end` before `start`.
-    End(String),
+    End {
+        /// The start.
+        start: LocalDate,
+        /// The end sent.
+        end: LocalDate,
+    },
 }
 
 /// When a recurring entry falls due: valid by construction.
@@ -78,16 +83,12 @@ impl Schedule {
     ) -> Result<Schedule, ScheduleError> {
         let day = day.unwrap_or(MAX_DAY);
         let Some(day) = i8::try_from(day).ok().filter(|d| (1..=31).contains(d)) else {
-            return Err(ScheduleError::Day(format!(
-                "day {day} is not a day of the month; send 1–31 (31, or leaving it out, means the month's last day)"
-            )));
+            return Err(ScheduleError::Day(day));
         };
         if let Some(end) = end
             && end < start
         {
-            return Err(ScheduleError::End(format!(
-                "end {end} is before start {start}; send an end on or after the start, or leave it out"
-            )));
+            return Err(ScheduleError::End { start, end });
         }
         Ok(Schedule {
             day,
@@ -271,20 +272,19 @@ mod tests {
     }
 
     #[test]
-    fn bad_days_and_ends_are_refused_with_what_to_send() {
+    fn bad_days_and_ends_are_refused_by_the_argument_at_fault() {
         for day in [0, 32, -1] {
             assert_eq!(
                 Schedule::new(Some(day), Every::Month, d("2026-01-01"), None),
-                Err(ScheduleError::Day(format!(
-                    "day {day} is not a day of the month; send 1–31 (31, or leaving it out, means the month's last day)"
-                )))
+                Err(ScheduleError::Day(day))
             );
         }
         assert_eq!(
             Schedule::new(Some(1), Every::Month, d("2026-03-01"), Some(d("2026-02-28"))),
-            Err(ScheduleError::End(
-                "end 2026-02-28 is before start 2026-03-01; send an end on or after the start, or leave it out".into()
-            ))
+            Err(ScheduleError::End {
+                start: d("2026-03-01"),
+                end: d("2026-02-28")
+            })
         );
         assert_eq!(Every::parse("year"), Ok(Every::Year));
         assert_eq!(

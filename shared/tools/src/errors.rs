@@ -84,6 +84,11 @@ pub(crate) fn tool_error(error: LedgerError, spell: Spelling) -> ToolError {
     }
 }
 
+/// A refusal the tools make themselves (a combination of arguments), in their words.
+pub(crate) fn refused(field: Field, message: impl Into<String>) -> LedgerError {
+    LedgerError::invalid(field, dochiya_ledger::api::Reason::Caller(message.into()))
+}
+
 /// One batch entry's failure as its result's `message` (worded as `record_transaction`
 /// words it); an internal failure is not an entry's result but the call's error.
 pub(crate) fn entry_message(error: LedgerError, spell: Spelling) -> Result<String, LedgerError> {
@@ -99,7 +104,9 @@ pub(crate) fn entry_message(error: LedgerError, spell: Spelling) -> Result<Strin
 
 fn message(error: &LedgerError, spell: Spelling) -> String {
     match error {
-        LedgerError::InvalidInput { field, message } => format!("Invalid {}: {message}", spell(*field)),
+        LedgerError::InvalidInput { field, reason } => {
+            format!("Invalid {}: {}", spell(*field), crate::reasons::reason(reason))
+        }
         LedgerError::BackwardsRange { from, to } => format!(
             "Invalid from: `from` ({from}) is later than `to` ({to}); `from` is the first day of the range and `to` the last, so swap them."
         ),
@@ -164,6 +171,7 @@ fn message(error: &LedgerError, spell: Spelling) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dochiya_ledger::api::Reason;
     use dochiya_store::StoreError;
 
     fn invalid(e: ToolError) -> String {
@@ -181,7 +189,7 @@ mod tests {
                     side: Side::From,
                     index: 1,
                 },
-                "the amount is zero; record only amounts that moved",
+                Reason::ZeroAmount,
             )
         };
         assert_eq!(
@@ -198,15 +206,15 @@ mod tests {
                     side: Side::From,
                     index: 0,
                 },
-                "x",
+                Reason::Caller("x".into()),
             )
         };
         assert_eq!(invalid(tool_error(both(), argument)), "Invalid from: x.");
         assert_eq!(invalid(tool_error(both(), simple_argument)), "Invalid to: x.");
-        let key = LedgerError::invalid(Field::IdempotencyKey, "make up a key");
+        let key = LedgerError::invalid(Field::IdempotencyKey, Reason::KeyLength { max: 200 });
         assert_eq!(
             invalid(tool_error(key, argument)),
-            "Invalid idempotencyKey: make up a key."
+            "Invalid idempotencyKey: make up a key of 1–200 characters for this entry (for example a UUID) and reuse it unchanged if you retry this same entry."
         );
     }
 

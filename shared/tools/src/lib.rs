@@ -9,6 +9,7 @@ mod lines;
 mod operation;
 mod output_check;
 mod prompts;
+pub mod reasons;
 #[cfg(test)]
 mod samples;
 pub mod schema;

@@ -39,7 +39,7 @@ pub fn describe(error: &LedgerError) -> String {
         ),
         E::Ambiguous { what, name, matches } => ambiguous(*what, name, matches),
         E::NameTaken { what, name, existing } => name_taken(*what, name, existing),
-        E::InvalidInput { field, message } => format!("Invalid {field}: {message}"),
+        E::InvalidInput { field, reason } => format!("Invalid {field}: {}", crate::reasons::reason(reason)),
         E::AccessEnded { .. }
         | E::VaultDeleted { .. }
         | E::PersonDeleted
@@ -224,7 +224,8 @@ fn entries(error: &LedgerError) -> String {
             )
         }
         E::OutOfRange { total } => format!(
-            "The {total} is out of range: it passes 9223372036854775807 minor units, the most this ledger can add up, so it cannot be shown. Find the transaction with the oversized amount (list_transactions) and void it to bring the total back in range."
+            "The {} is out of range: it passes 9223372036854775807 minor units, the most this ledger can add up, so it cannot be shown. Find the transaction with the oversized amount (list_transactions) and void it to bring the total back in range.",
+            crate::reasons::total(total)
         ),
         // `describe` sends only the variants above here.
         other => other.to_string(),
@@ -687,7 +688,7 @@ mod tests {
         );
         let invalid = LedgerError::invalid(
             dochiya_ledger::api::Field::Limit,
-            "limit must be between 1 and 200",
+            dochiya_ledger::api::Reason::Limit { max: 200 },
         );
         assert_eq!(
             describe(&invalid),

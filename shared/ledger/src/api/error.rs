@@ -13,6 +13,8 @@ use std::fmt;
 use dochiya_domain::{LocalDate, Money, ParseError, TransactionId};
 use dochiya_store::StoreError;
 
+use crate::api::{Reason, Total};
+
 /// The kinds of things a name or id can refer to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Entity {
@@ -330,12 +332,12 @@ pub enum LedgerError {
         matches: Vec<Match>,
     },
     /// An input is malformed or not allowed.
-    #[error("invalid {field}: {message}")]
+    #[error("invalid {field}: {reason:?}")]
     InvalidInput {
         /// Which input.
         field: Field,
-        /// What is wrong and how to write it instead.
-        message: String,
+        /// Which rule refused it, with its values (the tools word it).
+        reason: Reason,
     },
     /// The name is already used by something with different settings.
     #[error("name taken: {what} \"{name}\" exists as {existing}")]
@@ -447,10 +449,10 @@ pub enum LedgerError {
     },
     /// A stored total cannot be shown: it passes what 64-bit minor units hold (a read
     /// never fails with an internal error on ledger state; it says which total).
-    #[error("out of range: {total}")]
+    #[error("out of range: {total:?}")]
     OutOfRange {
-        /// Which total, e.g. `net worth of vault "우리집"`.
-        total: String,
+        /// Which total.
+        total: Total,
     },
     /// A recurring entry whose due occurrence cannot be posted as it is: nothing was stored.
     #[error("recurring entry \"{name}\" cannot post {date}: {}", reason.as_str())]
@@ -616,21 +618,18 @@ pub enum LedgerError {
 
 impl LedgerError {
     /// A total out of range ([`LedgerError::OutOfRange`]).
-    pub fn out_of_range(total: impl Into<String>) -> LedgerError {
-        LedgerError::OutOfRange { total: total.into() }
+    pub fn out_of_range(total: Total) -> LedgerError {
+        LedgerError::OutOfRange { total }
     }
 
     /// An invalid input.
-    pub fn invalid(field: Field, message: impl Into<String>) -> LedgerError {
-        LedgerError::InvalidInput {
-            field,
-            message: message.into(),
-        }
+    pub fn invalid(field: Field, reason: Reason) -> LedgerError {
+        LedgerError::InvalidInput { field, reason }
     }
 
     /// An invalid input from a parse error.
     pub fn from_parse(field: Field, err: ParseError) -> LedgerError {
-        LedgerError::invalid(field, err.message())
+        LedgerError::invalid(field, Reason::Parse(err))
     }
 
     /// Refuse a range whose start is after its end (the one place this rule lives).

@@ -188,8 +188,10 @@ pub struct BatchEntry {
 pub struct Unreadable {
     /// Which input of the entry.
     pub field: crate::api::Field,
-    /// What is wrong with it.
+    /// What is wrong with it, in the caller's words.
     pub message: String,
+    /// The text sent, when the input is an amount (judged against the vault's currency).
+    pub sent: Option<String>,
 }
 
 /// Arguments of `record_transactions`: 1–100 entries, each recorded exactly once.

@@ -25,7 +25,7 @@ use super::posting::head_ops;
 use super::resolve::{query_all, retrying};
 use super::roster::{self, Roster, in_vault, require_owner};
 use super::*;
-use crate::api::{Field, OwnerAction};
+use crate::api::{Field, OwnerAction, Reason};
 use crate::stored::attrs::{members_unchanged, sv};
 use crate::stored::keys;
 use dochiya_domain::{NameKey, VaultId};
@@ -97,7 +97,9 @@ fn confirmed(name: &str, confirm: &str) -> Result<(), LedgerError> {
     }
     Err(LedgerError::invalid(
         Field::Confirm,
-        format!("confirm must be the vault's name, \"{name}\", typed again; nothing was deleted"),
+        Reason::ConfirmMismatch {
+            vault: name.to_string(),
+        },
     ))
 }
 

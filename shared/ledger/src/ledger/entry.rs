@@ -6,7 +6,7 @@ use super::codec::{GuardRec, IdemRec, Membership, PostingRec, content_hash};
 use super::idempotency::{IdempotencyKey, recorded};
 use super::resolve::Catalogue;
 use super::*;
-use crate::api::{Field, Side};
+use crate::api::{Field, Reason, Side};
 use crate::stored::keys;
 use dochiya_domain::limits::{MAX_EXTERNAL_REF_CHARS, MAX_MEMO_CHARS};
 use dochiya_domain::{Currency, Decimal, Money, NameKey, VaultId, VaultZone};
@@ -28,17 +28,17 @@ pub(super) fn check_line_shape(
     if from.is_empty() || to.is_empty() {
         return Err(LedgerError::invalid(
             Field::Lines(if from.is_empty() { Side::From } else { Side::To }),
-            "a transaction needs at least one `from` line and one `to` line",
+            Reason::NoLineOnASide,
         ));
     }
     let lines = from.len() + to.len();
     if lines > ledger.config.max_postings {
         return Err(LedgerError::invalid(
             Field::Lines(Side::To),
-            format!(
-                "a transaction may have at most {} lines in total; it has {lines}",
-                ledger.config.max_postings
-            ),
+            Reason::TooManyLines {
+                max: ledger.config.max_postings,
+                got: lines,
+            },
         ));
     }
     for (side, list) in [(Side::From, from), (Side::To, to)] {
@@ -64,16 +64,10 @@ pub(super) fn check_not_far_future(date: LocalDate, today: LocalDate) -> Result<
 /// An amount that moved: not zero, not negative (the direction is the side).
 pub(super) fn positive(amount: Decimal, field: Field) -> Result<(), LedgerError> {
     if amount.is_zero() {
-        return Err(LedgerError::invalid(
-            field,
-            "the amount is zero; record only amounts that moved",
-        ));
+        return Err(LedgerError::invalid(field, Reason::ZeroAmount));
     }
     if amount.is_negative() {
-        return Err(LedgerError::invalid(
-            field,
-            "amounts are positive; the direction is given by `from` (money leaves) and `to` (money arrives), so swap them instead of using a minus sign",
-        ));
+        return Err(LedgerError::invalid(field, Reason::NegativeAmount));
     }
     Ok(())
 }
@@ -82,16 +76,16 @@ pub(super) fn positive(amount: Decimal, field: Field) -> Result<(), LedgerError>
 pub(super) fn clean_memo(memo: Option<&str>, field: Field) -> Result<String, LedgerError> {
     let memo = memo.unwrap_or("").trim();
     if memo.chars().any(char::is_control) {
-        return Err(LedgerError::invalid(
-            field,
-            "the text may not contain control characters or line breaks",
-        ));
+        return Err(LedgerError::invalid(field, Reason::TextControl));
     }
     let n = memo.chars().count();
     if n > MAX_MEMO_CHARS {
         return Err(LedgerError::invalid(
             field,
-            format!("the text may have at most {MAX_MEMO_CHARS} characters; it has {n}"),
+            Reason::TextTooLong {
+                max: MAX_MEMO_CHARS,
+                got: n,
+            },
         ));
     }
     Ok(memo.to_string())
@@ -104,16 +98,16 @@ pub(super) fn clean_external_ref(raw: Option<&str>) -> Result<Option<String>, Le
         return Ok(None);
     };
     if r.chars().any(char::is_control) {
-        return Err(LedgerError::invalid(
-            Field::ExternalRef,
-            "the reference may not contain control characters or line breaks",
-        ));
+        return Err(LedgerError::invalid(Field::ExternalRef, Reason::ReferenceControl));
     }
     let n = r.chars().count();
     if n > MAX_EXTERNAL_REF_CHARS {
         return Err(LedgerError::invalid(
             Field::ExternalRef,
-            format!("the reference may have at most {MAX_EXTERNAL_REF_CHARS} characters; it has {n}"),
+            Reason::ReferenceTooLong {
+                max: MAX_EXTERNAL_REF_CHARS,
+                got: n,
+            },
         ));
     }
     Ok(Some(r.to_string()))
@@ -417,10 +411,10 @@ pub(super) fn resolve_postings(
                 side: Side::From,
                 index,
             },
-            format!(
-                "\"{}\" is on both sides; a transaction moves money between different accounts",
-                p.name
-            ),
+            Reason::BothSides {
+                account: p.name.clone(),
+                recurring: false,
+            },
         ));
     }
     Ok(postings)
@@ -431,7 +425,7 @@ pub(super) fn check_balanced(e: &Entry<'_>, currency: Currency) -> Result<(), Le
     let sum = |lines: &[Line]| lines.iter().try_fold(0i64, |acc, l| acc.checked_add(l.minor));
     let (debits, credits) = match (sum(&e.to), sum(&e.from)) {
         (Some(d), Some(c)) => (d, c),
-        _ => return Err(LedgerError::invalid(Field::Total, "the amounts are out of range")),
+        _ => return Err(LedgerError::invalid(Field::Total, Reason::AmountsOutOfRange)),
     };
     if debits != credits {
         let money = |v| Money::from_minor(v, currency);
@@ -442,7 +436,7 @@ pub(super) fn check_balanced(e: &Entry<'_>, currency: Currency) -> Result<(), Le
                 debits
                     .checked_sub(credits)
                     .and_then(i64::checked_abs)
-                    .ok_or_else(|| LedgerError::invalid(Field::Total, "the amounts are out of range"))?,
+                    .ok_or_else(|| LedgerError::invalid(Field::Total, Reason::AmountsOutOfRange))?,
             ),
         });
     }
@@ -498,14 +492,24 @@ mod tests {
         assert_eq!(clean_external_ref(Some(&longest)).unwrap(), Some(longest.clone()));
         let e = clean_external_ref(Some(&format!("{longest}x"))).unwrap_err();
         assert!(
-            matches!(&e, LedgerError::InvalidInput { field: Field::ExternalRef, message }
-                if message == "the reference may have at most 100 characters; it has 101"),
+            matches!(
+                &e,
+                LedgerError::InvalidInput {
+                    field: Field::ExternalRef,
+                    reason: Reason::ReferenceTooLong { max: 100, got: 101 }
+                }
+            ),
             "{e:?}"
         );
         let e = clean_external_ref(Some("a\tb")).unwrap_err();
         assert!(
-            matches!(&e, LedgerError::InvalidInput { field: Field::ExternalRef, message }
-                if message == "the reference may not contain control characters or line breaks"),
+            matches!(
+                &e,
+                LedgerError::InvalidInput {
+                    field: Field::ExternalRef,
+                    reason: Reason::ReferenceControl
+                }
+            ),
             "{e:?}"
         );
     }

@@ -6,7 +6,7 @@ use super::codec::{AccountRec, GoalRec, Membership};
 use super::resolve::Catalogue;
 use super::today::Later;
 use super::*;
-use crate::api::Field;
+use crate::api::{Field, Reason};
 use dochiya_domain::{AccountKind, Money, Name};
 
 /// How far `goal` on `a` is, with the account's balance today (`saved`, natural sign).
@@ -52,8 +52,8 @@ pub(super) fn all(cat: &Catalogue, later: &Later, m: &Membership) -> Result<Vec<
     Ok(out)
 }
 
-fn refuse(message: impl Into<String>) -> LedgerError {
-    LedgerError::invalid(Field::Category("goal"), message)
+fn refuse(reason: Reason) -> LedgerError {
+    LedgerError::invalid(Field::Category("goal"), reason)
 }
 
 /// The goal as asked, checked against the account and the vault's other goals.
@@ -66,11 +66,10 @@ pub(super) fn asked(
 ) -> Result<GoalRec, LedgerError> {
     let name = Name::parse(&input.name).map_err(|e| LedgerError::from_parse(Field::Name, e))?;
     if a.kind != AccountKind::Asset {
-        return Err(refuse(format!(
-            "a goal is kept in an asset account (적금, 여행통장); \"{}\" is {}",
-            a.name,
-            with_article(a.kind)
-        )));
+        return Err(refuse(Reason::GoalNotInAsset {
+            account: a.name.clone(),
+            kind: a.kind,
+        }));
     }
     if let Some(other) = cat
         .accounts
@@ -82,32 +81,31 @@ pub(super) fn asked(
                 .is_some_and(|g| dochiya_domain::NameKey::of(&g.name) == *name.key())
         })
     {
-        return Err(refuse(format!(
-            "a goal named \"{}\" is already kept in \"{}\"; choose another name or change that one",
-            name.display(),
-            other.name
-        )));
+        return Err(refuse(Reason::GoalNameTaken {
+            goal: name.display().to_string(),
+            account: other.name.clone(),
+        }));
     }
     if let Some(g) = &a.goal
         && dochiya_domain::NameKey::of(&g.name) != *name.key()
     {
-        return Err(refuse(format!(
-            "\"{}\" already keeps the goal \"{}\"; name that goal to change it, or remove it first",
-            a.name, g.name
-        )));
+        return Err(refuse(Reason::AccountHasGoal {
+            account: a.name.clone(),
+            goal: g.name.clone(),
+        }));
     }
     let Some(target) = input.target else {
-        return Err(refuse("send target: the amount to reach, e.g. \"3000000\""));
+        return Err(refuse(Reason::GoalWithoutTarget));
     };
     let target =
         Money::from_decimal(target, m.currency).map_err(|e| LedgerError::from_parse(Field::Amount, e))?;
     if target.minor() <= 0 {
-        return Err(refuse(format!("target must be more than 0; it was {target}")));
+        return Err(refuse(Reason::TargetNotPositive { got: target }));
     }
     if let Some(by) = input.by
         && by < today
     {
-        return Err(refuse(format!("by ({by}) has already passed; today is {today}")));
+        return Err(refuse(Reason::GoalDatePassed { by, today }));
     }
     Ok(GoalRec {
         name: name.display().to_string(),

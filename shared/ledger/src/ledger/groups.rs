@@ -9,8 +9,7 @@ use super::codec::{AccountRec, CHILD_SEQ, Membership, PARENT, account_live};
 use super::guards::PARENT_TOP;
 use super::resolve::Catalogue;
 use super::*;
-use crate::api::Field;
-use crate::api::with_article;
+use crate::api::{Field, Reason, Total};
 use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind};
 use dochiya_store::{Condition, Guard, WriteOp};
@@ -31,62 +30,58 @@ pub(super) fn check_parent<'c>(
     if !matches!(kind, AccountKind::Income | AccountKind::Expense) {
         return Err(LedgerError::invalid(
             PARENT_ARG,
-            format!(
-                "only income and expense accounts (categories) have a parent; \"{child_name}\" is {}: send no parent",
-                with_article(kind)
-            ),
+            Reason::ParentOfNonCategory {
+                account: child_name.to_string(),
+                kind,
+            },
         ));
     }
     let parent = cat.resolve(parent_name, false, m)?;
     if child.is_some_and(|c| c.account_id == parent.account_id) {
         return Err(LedgerError::invalid(
             PARENT_ARG,
-            format!(
-                "\"{child_name}\" cannot be its own parent: send another {kind} account, or \"\" for none"
-            ),
+            Reason::OwnParent {
+                account: child_name.to_string(),
+                kind,
+            },
         ));
     }
     if parent.kind != kind {
         return Err(LedgerError::invalid(
             PARENT_ARG,
-            format!(
-                "a parent has the kind of its children: \"{child_name}\" is {} and \"{}\" is {}; send {} account as the parent",
-                with_article(kind),
-                parent.name,
-                with_article(parent.kind),
-                with_article(kind)
-            ),
+            Reason::ParentOfOtherKind {
+                account: child_name.to_string(),
+                kind,
+                parent: parent.name.clone(),
+                parent_kind: parent.kind,
+            },
         ));
     }
     if let Some(grand) = parent.parent.and_then(|g| cat.by_id(g)) {
-        let message = if child.is_some_and(|c| c.account_id == grand.account_id) {
-            format!(
-                "\"{}\" is under \"{child_name}\", so this would make a cycle; clear its parent first (update_account with parent \"\")",
-                parent.name
-            )
+        let reason = if child.is_some_and(|c| c.account_id == grand.account_id) {
+            Reason::ParentCycle {
+                parent: parent.name.clone(),
+                account: child_name.to_string(),
+            }
         } else {
-            format!(
-                "\"{}\" is itself under \"{}\", and categories have two levels; send \"{}\" as the parent",
-                parent.name, grand.name, grand.name
-            )
+            Reason::ParentTooDeep {
+                parent: parent.name.clone(),
+                grand: grand.name.clone(),
+            }
         };
-        return Err(LedgerError::invalid(PARENT_ARG, message));
+        return Err(LedgerError::invalid(PARENT_ARG, reason));
     }
     if let Some(c) = child {
         let children = children_of(cat, c.account_id);
         if let Some(first) = children.first() {
             return Err(LedgerError::invalid(
                 PARENT_ARG,
-                format!(
-                    "\"{child_name}\" is the parent of \"{}\"{}, and categories have two levels; move its children first (update_account with parent), or make \"{}\" their parent instead",
-                    first.name,
-                    if children.len() > 1 {
-                        format!(" and {} more", children.len() - 1)
-                    } else {
-                        String::new()
-                    },
-                    parent.name
-                ),
+                Reason::ChildHasChildren {
+                    account: child_name.to_string(),
+                    first: first.name.clone(),
+                    more: children.len() - 1,
+                    parent: parent.name.clone(),
+                },
             ));
         }
     }
@@ -141,7 +136,7 @@ pub(super) fn rows_by_group(
         let slot = per.entry(group_of(cat, *a)).or_insert(0);
         *slot = slot
             .checked_add(*v)
-            .ok_or_else(|| LedgerError::out_of_range(format!("report total of group {a}")))?;
+            .ok_or_else(|| LedgerError::out_of_range(Total::GroupRow { group: *a }))?;
     }
     let mut rows = Vec::new();
     for (g, net) in per {

@@ -16,7 +16,7 @@ use super::members::{find_member, founder, labels, numbered};
 use super::resolve::{Catalogue, catalogue, join2, query_all, retrying};
 use super::roster::{commit_failed, in_vault, membership_check, require_owner};
 use super::*;
-use crate::api::{Field, OwnerAction};
+use crate::api::{Field, OwnerAction, Reason, Total};
 use crate::core::settle::{Party, Tally, divide, transfers};
 use crate::stored::attrs::{FOR_SHARED, OWNER};
 use crate::stored::keys;
@@ -400,7 +400,7 @@ pub(super) fn check_for(tx: &TxRec, cat: &Catalogue) -> Result<(), LedgerError> 
     } else {
         Err(LedgerError::invalid(
             Field::Household("for"),
-            "`for` says whose spending an entry was, and this entry has no expense account; leave it out (a transfer between members' own accounts settles by itself)",
+            Reason::ForWithoutExpense,
         ))
     }
 }
@@ -449,7 +449,9 @@ pub(super) async fn set_account_owner(
             if a.kind == AccountKind::Equity {
                 return Err(LedgerError::invalid(
                     Field::Household("owner"),
-                    format!("\"{}\" is the opening-balance account; it is nobody's", a.name),
+                    Reason::OwnerOfEquity {
+                        account: a.name.clone(),
+                    },
                 ));
             }
             let h = read_household(ledger, who, &m).await?;
@@ -501,10 +503,7 @@ fn merged_shares(
     m: &Membership,
 ) -> Result<BTreeMap<String, u64>, LedgerError> {
     if asked.is_empty() {
-        return Err(LedgerError::invalid(
-            Field::Household("shares"),
-            "name at least one member with a weight, e.g. {\"하은\": 6, \"지훈\": 4}",
-        ));
+        return Err(LedgerError::invalid(Field::Household("shares"), Reason::NoShares));
     }
     let mut now: BTreeMap<String, u64> = h
         .people
@@ -519,14 +518,18 @@ fn merged_shares(
         if seen.contains(&member.person) {
             return Err(LedgerError::invalid(
                 Field::Household("shares"),
-                format!("{label} is named twice; give each member one weight"),
+                Reason::MemberTwice { member: label },
             ));
         }
         seen.push(member.person.clone());
         if !(0..=MAX_WEIGHT).contains(weight) {
             return Err(LedgerError::invalid(
                 Field::Household("shares"),
-                format!("a weight is a whole number from 0 to {MAX_WEIGHT}; {label} was given {weight}"),
+                Reason::WeightOutOfRange {
+                    member: label,
+                    max: MAX_WEIGHT,
+                    got: *weight,
+                },
             ));
         }
         now.insert(member.person.clone(), u64::try_from(*weight).unwrap_or(0));
@@ -534,7 +537,7 @@ fn merged_shares(
     if now.values().all(|w| *w == 0) {
         return Err(LedgerError::invalid(
             Field::Household("shares"),
-            "every weight would be 0; at least one member must carry a share",
+            Reason::AllWeightsZero,
         ));
     }
     Ok(now)
@@ -568,7 +571,9 @@ pub(super) async fn set_shares(
             if h.regimes.len() >= MAX_SHARE_CHANGES {
                 return Err(LedgerError::invalid(
                     Field::Household("shares"),
-                    format!("a vault keeps at most {MAX_SHARE_CHANGES} changes of shares"),
+                    Reason::TooManyShareChanges {
+                        max: MAX_SHARE_CHANGES,
+                    },
                 ));
             }
             h.regimes.push(Regime {
@@ -652,9 +657,11 @@ pub(super) async fn settle_up(
             }
         }
         let rank = h.rank();
-        let lines = tally
-            .lines(|month| h.weights(month), &rank)
-            .ok_or_else(|| LedgerError::out_of_range(format!("settle-up of {}", m.described())))?;
+        let lines = tally.lines(|month| h.weights(month), &rank).ok_or_else(|| {
+            LedgerError::out_of_range(Total::SettleUp {
+                vault: m.name.clone(),
+            })
+        })?;
         let in_period = |p: &Person| p.in_between(from.month(), to.month());
         let money = |v: i64| Money::from_minor(v, m.currency);
         let shown: Vec<usize> = (0..h.people.len())
@@ -711,10 +718,7 @@ pub(super) async fn report_by_member(
     m: Membership,
 ) -> Result<SpendingReport, LedgerError> {
     if r.tag.is_some() {
-        return Err(LedgerError::invalid(
-            Field::Category("tag"),
-            "a report by member counts every entry; leave tag out, or report by account with the tag",
-        ));
+        return Err(LedgerError::invalid(Field::Category("tag"), Reason::TagByMember));
     }
     let today = ledger.today_in(&m);
     let exact_from = today.next_day().min(r.to);
@@ -777,7 +781,11 @@ pub(super) async fn report_by_member(
             own[i] += part;
         }
     }
-    let range = || LedgerError::out_of_range(format!("report of {}", m.described()));
+    let range = || {
+        LedgerError::out_of_range(Total::MemberReport {
+            vault: m.name.clone(),
+        })
+    };
     let money = |v: i128| {
         i64::try_from(v)
             .map(|v| Money::from_minor(v, m.currency))

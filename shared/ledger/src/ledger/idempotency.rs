@@ -10,7 +10,7 @@ use super::Recorded;
 use super::codec::{IdemRec, Membership, TxRec, content_hash};
 use super::guards::{IDEMPOTENCY_CLAIM, guard};
 use super::view::view;
-use crate::api::{Field, LedgerError};
+use crate::api::{Field, LedgerError, Reason};
 use crate::stored::keys;
 use dochiya_domain::PersonId;
 use dochiya_domain::limits::MAX_IDEMPOTENCY_KEY_CHARS;
@@ -30,9 +30,9 @@ impl IdempotencyKey {
         {
             return Err(LedgerError::invalid(
                 Field::IdempotencyKey,
-                format!(
-                    "make up a key of 1–{MAX_IDEMPOTENCY_KEY_CHARS} characters for this entry (for example a UUID) and reuse it unchanged if you retry this same entry"
-                ),
+                Reason::KeyLength {
+                    max: MAX_IDEMPOTENCY_KEY_CHARS,
+                },
             ));
         }
         Ok(Self(key.to_string()))

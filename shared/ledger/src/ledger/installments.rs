@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use super::codec::{InstallmentPlan, PostingRec, TxRec, s, sv};
 use super::resolve::Catalogue;
-use crate::api::{Field, LedgerError};
+use crate::api::{Field, LedgerError, Reason};
 use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind, Installments, LocalDate, Money, TransactionId, VaultId};
 use dochiya_store::{Attrs, Item, Key, Value, WriteOp};
@@ -38,16 +38,12 @@ pub(in crate::ledger) fn plan_for(
             {
                 return Err(LedgerError::invalid(
                     ARG,
-                    format!(
-                        "money back onto \"{}\" (a refund) is one-time: leave installments out; a refund of a whole installment purchase is voiding that purchase",
-                        card.name
-                    ),
+                    Reason::RefundInInstallments {
+                        card: card.name.clone(),
+                    },
                 ));
             }
-            return Err(LedgerError::invalid(
-                ARG,
-                "installments are for a purchase paid by card: `from` must be one liability account (the card) with billing set",
-            ));
+            return Err(LedgerError::invalid(ARG, Reason::InstallmentsNotByCard));
         }
     };
     let Some(account) = cat.by_id(card.account_id) else {
@@ -56,22 +52,20 @@ pub(in crate::ledger) fn plan_for(
     if account.billing.is_none() {
         return Err(LedgerError::invalid(
             ARG,
-            format!(
-                "\"{}\" has no billing cycle, so its parts would have no bills: set it first with update_account (billing: {{closingDay, paymentDay}}), then record the purchase",
-                account.name
-            ),
+            Reason::InstallmentsWithoutBilling {
+                card: account.name.clone(),
+            },
         ));
     }
     let total = card.amount.checked_neg().unwrap_or(i64::MAX);
     if count.split(total).is_none() {
         return Err(LedgerError::invalid(
             ARG,
-            format!(
-                "{} cannot be paid in {} parts: each part is at least {}",
-                Money::from_minor(total, currency),
-                count.count(),
-                Money::from_minor(1, currency)
-            ),
+            Reason::TooManyParts {
+                total: Money::from_minor(total, currency),
+                count: count.count(),
+                least: Money::from_minor(1, currency),
+            },
         ));
     }
     Ok(InstallmentPlan {

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use super::codec::{Membership, Rollup};
 use super::resolve::{Catalogue, catalogue, join2, query_all};
 use super::*;
+use crate::api::Total;
 use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind, Money};
 use dochiya_store::Item;
@@ -21,9 +22,11 @@ fn sum_rollups(
     for item in items.iter().filter(|i| is_rollup(&i.key.sk)) {
         let r = Rollup::from_attrs(&item.attrs)?;
         let slot = into.entry(r.account_id).or_insert(0);
-        *slot = slot
-            .checked_add(r.net)
-            .ok_or_else(|| LedgerError::out_of_range(format!("balance of account {}", r.account_id)))?;
+        *slot = slot.checked_add(r.net).ok_or_else(|| {
+            LedgerError::out_of_range(Total::BalanceOf {
+                account: r.account_id,
+            })
+        })?;
     }
     Ok(())
 }
@@ -89,10 +92,11 @@ pub(super) async fn nets_and_later(
     let mut nets = BTreeMap::new();
     for a in &cat.accounts {
         let moved = after.get(&a.account_id).copied().unwrap_or(0);
-        let net = a
-            .net
-            .checked_sub(moved)
-            .ok_or_else(|| LedgerError::out_of_range(format!("balance of account {}", a.account_id)))?;
+        let net = a.net.checked_sub(moved).ok_or_else(|| {
+            LedgerError::out_of_range(Total::BalanceOf {
+                account: a.account_id,
+            })
+        })?;
         nets.insert(a.account_id, net);
     }
     if !later {
@@ -134,7 +138,7 @@ pub(super) fn scheduled(
 
 pub(super) fn natural(kind: AccountKind, net: i64) -> Result<i64, LedgerError> {
     kind.natural(net)
-        .ok_or_else(|| LedgerError::out_of_range(format!("balance of one {kind} account")))
+        .ok_or_else(|| LedgerError::out_of_range(Total::KindBalance { kind }))
 }
 
 /// Live entries dated after today through the end of a period (none when the period
@@ -181,7 +185,11 @@ impl DatedLater {
         m: &Membership,
     ) -> Result<Option<Scheduled>, LedgerError> {
         let (mut net, mut count) = (0i64, 0u32);
-        let range = || LedgerError::out_of_range(format!("scheduled total of {}", m.described()));
+        let range = || {
+            LedgerError::out_of_range(Total::Scheduled {
+                vault: m.name.clone(),
+            })
+        };
         for tx in &self.0 {
             let mut touched = false;
             for p in tx

@@ -8,7 +8,7 @@ use super::codec::{Membership, TagRollup};
 use super::nets::DatedLater;
 use super::resolve::{Catalogue, join2, query_all};
 use super::*;
-use crate::api::Field;
+use crate::api::{Field, Total};
 use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind, Money, NameKey, Tag};
 use dochiya_store::Item;
@@ -86,9 +86,12 @@ pub(super) fn cells(
         slot.tag.clone_from(&r.tag);
         for (a, net) in r.nets.into_iter().filter(|(a, _)| kinds.get(a) == Some(&kind)) {
             let cell = slot.cells.entry((a, month)).or_insert(0);
-            *cell = cell
-                .checked_add(net)
-                .ok_or_else(|| LedgerError::out_of_range(format!("total of tag {} in {month}", r.tag)))?;
+            *cell = cell.checked_add(net).ok_or_else(|| {
+                LedgerError::out_of_range(Total::Tag {
+                    tag: r.tag.clone(),
+                    month: Some(month),
+                })
+            })?;
         }
     }
     Ok(out)
@@ -126,10 +129,18 @@ pub(super) fn rows_by_tag(
             .cells
             .values()
             .try_fold(0i64, |acc, v| acc.checked_add(*v))
-            .ok_or_else(|| LedgerError::out_of_range(format!("total of tag {}", t.tag)))?;
-        let amount = kind
-            .natural(net)
-            .ok_or_else(|| LedgerError::out_of_range(format!("total of tag {}", t.tag)))?;
+            .ok_or_else(|| {
+                LedgerError::out_of_range(Total::Tag {
+                    tag: t.tag.clone(),
+                    month: None,
+                })
+            })?;
+        let amount = kind.natural(net).ok_or_else(|| {
+            LedgerError::out_of_range(Total::Tag {
+                tag: t.tag.clone(),
+                month: None,
+            })
+        })?;
         if amount == 0 {
             continue;
         }

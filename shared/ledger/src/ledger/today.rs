@@ -12,7 +12,7 @@ use super::codec::{AccountRec, Membership, StoredBalance};
 use super::resolve::{Catalogue, catalogue, join2};
 use super::writer::TxChange;
 use super::{AccountBalance, Ledger};
-use crate::api::{Field, LedgerError};
+use crate::api::{Field, LedgerError, Reason};
 use dochiya_domain::{AccountId, Currency, LocalDate, Money};
 
 /// Each account's net (debit-positive) of entries dated after today, as read.
@@ -42,10 +42,9 @@ impl Later {
         let range = || {
             LedgerError::invalid(
                 Field::Total,
-                format!(
-                    "this entry would put the balance of \"{}\" out of range (past 9223372036854775807 minor units), so it was not recorded; check the amount for extra digits",
-                    a.name
-                ),
+                Reason::BalanceWouldOverflow {
+                    account: Some(a.name.clone()),
+                },
             )
         };
         let total = a.net.checked_add(moved).ok_or_else(range)?;

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use super::codec::{AccountRec, Membership, WordRec, first_word};
 use super::resolve::{Catalogue, join2, query_all};
 use super::*;
-use crate::api::Field;
+use crate::api::{Field, Reason};
 use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind, NameKey};
 
@@ -94,10 +94,11 @@ pub(super) fn choose(
                     side: crate::api::Side::To,
                     index: 0,
                 },
-                format!(
-                    "the memo \"{memo}\" matches the words of two categories, \"{w}\" of \"{}\" and \"{v}\" of \"{}\"; send to",
-                    a.name, b.name
-                ),
+                Reason::WordsOfTwo {
+                    memo: memo.to_string(),
+                    first: Box::new(((*w).to_string(), a.name.clone())),
+                    second: Box::new(((*v).to_string(), b.name.clone())),
+                },
             ));
         }
         [] => {}
@@ -111,26 +112,22 @@ pub(super) fn choose(
             learned: true,
         });
     }
-    let names: Vec<String> = cat
+    let categories: Vec<String> = cat
         .accounts
         .iter()
         .filter(|a| !a.archived && a.kind == AccountKind::Expense)
-        .map(|a| format!("\"{}\"", a.name))
+        .map(|a| a.name.clone())
         .collect();
     Err(LedgerError::invalid(
         Field::LineAccount {
             side: crate::api::Side::To,
             index: 0,
         },
-        format!(
-            "no category's words match the memo \"{memo}\" in {}; send to, one of {}",
-            m.described(),
-            if names.is_empty() {
-                "none yet: create_account with kind expense".to_string()
-            } else {
-                names.join(", ")
-            }
-        ),
+        Reason::NoWordMatches {
+            memo: memo.to_string(),
+            vault: m.name.clone(),
+            categories,
+        },
     ))
 }
 
@@ -218,20 +215,19 @@ pub(super) fn checked_words(
     if a.kind != AccountKind::Expense {
         return Err(LedgerError::invalid(
             field,
-            format!(
-                "words categorize spending: \"{}\" is {}, not an expense category",
-                a.name,
-                with_article(a.kind)
-            ),
+            Reason::WordsNotExpense {
+                account: a.name.clone(),
+                kind: a.kind,
+            },
         ));
     }
     if words.len() > MAX_WORDS_PER_ACCOUNT {
         return Err(LedgerError::invalid(
             field,
-            format!(
-                "an account keeps at most {MAX_WORDS_PER_ACCOUNT} words; {} were sent",
-                words.len()
-            ),
+            Reason::TooManyWords {
+                max: MAX_WORDS_PER_ACCOUNT,
+                got: words.len(),
+            },
         ));
     }
     let mut out: Vec<String> = Vec::new();
@@ -240,7 +236,10 @@ pub(super) fn checked_words(
         if w.is_empty() || w.chars().count() > MAX_WORD_CHARS || w.chars().any(char::is_control) {
             return Err(LedgerError::invalid(
                 field,
-                format!("a word is 1 to {MAX_WORD_CHARS} characters on one line; \"{w}\" is not"),
+                Reason::BadWord {
+                    word: w.to_string(),
+                    max: MAX_WORD_CHARS,
+                },
             ));
         }
         let key = NameKey::of(w);
@@ -252,10 +251,10 @@ pub(super) fn checked_words(
         {
             return Err(LedgerError::invalid(
                 field,
-                format!(
-                    "\"{w}\" is already a word of \"{}\"; remove it there first",
-                    other.name
-                ),
+                Reason::WordTaken {
+                    word: w.to_string(),
+                    account: other.name.clone(),
+                },
             ));
         }
         if !out.iter().any(|x| NameKey::of(x) == key) {
@@ -271,7 +270,10 @@ pub(super) fn checked_words(
     if elsewhere + out.len() > MAX_WORDS_PER_VAULT {
         return Err(LedgerError::invalid(
             field,
-            format!("a vault keeps at most {MAX_WORDS_PER_VAULT} words; it has {elsewhere} elsewhere"),
+            Reason::TooManyVaultWords {
+                max: MAX_WORDS_PER_VAULT,
+                elsewhere,
+            },
         ));
     }
     Ok(out)

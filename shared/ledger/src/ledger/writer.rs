@@ -18,7 +18,7 @@ use super::guards::{
     ACCOUNT_EXISTS, ACCOUNT_LIVE, TRANSACTION_LIVE, TRANSACTION_NEW, TRANSACTION_UNCHANGED, guard,
 };
 use super::installments::installment_ops;
-use crate::api::{Field, LedgerError};
+use crate::api::{Field, LedgerError, Reason};
 use crate::stored::keys;
 use dochiya_domain::{AccountId, LocalDate, NameKey, VaultId, YearMonth};
 use dochiya_store::{Condition, Guard, Item, StoreError, WriteOp};
@@ -402,7 +402,7 @@ fn add<K: Ord>(map: &mut BTreeMap<K, i64>, key: K, amount: i64, sign: i64) -> Re
 }
 
 fn overflow() -> LedgerError {
-    LedgerError::invalid(Field::Total, "the amounts are out of range for this ledger")
+    LedgerError::invalid(Field::Total, Reason::NetsOutOfRange)
 }
 
 /// A write's error, with the store's refusal of an overflowing `add` (a balance or a
@@ -410,11 +410,9 @@ fn overflow() -> LedgerError {
 /// and the message says what to do. Every store words that refusal the same way.
 pub(super) fn refusing_overflow(e: StoreError) -> LedgerError {
     match e {
-        StoreError::Invalid(message) if message.starts_with("numeric overflow") => LedgerError::invalid(
-            Field::Total,
-            "this entry would put a stored monthly or daily total of one of its accounts out of range \
-             (past 9223372036854775807 minor units), so nothing was recorded; check the amount for extra digits",
-        ),
+        StoreError::Invalid(message) if message.starts_with("numeric overflow") => {
+            LedgerError::invalid(Field::Total, Reason::RollupWouldOverflow)
+        }
         other => other.into(),
     }
 }
@@ -670,8 +668,13 @@ mod tests {
         let huge = tx("2026-03-09", &[(new, i64::MAX), (new, 1)]);
         let e = transaction_ops(v, TxChange::Create(&huge), &[]).unwrap_err();
         assert!(
-            matches!(&e, LedgerError::InvalidInput { field: Field::Total, message }
-                if message == "the amounts are out of range for this ledger"),
+            matches!(
+                &e,
+                LedgerError::InvalidInput {
+                    field: Field::Total,
+                    reason: Reason::NetsOutOfRange
+                }
+            ),
             "{e:?}"
         );
     }

@@ -470,8 +470,13 @@ pub async fn opening_balances_post_against_equity<S: Store>(store: S) {
     ))
     .unwrap_err();
     assert!(
-        matches!(&bad, LedgerError::InvalidInput { field: Field::OpeningBalance, message }
-            if message.starts_with("an opening balance applies to asset")),
+        matches!(
+            &bad,
+            LedgerError::InvalidInput {
+                field: Field::OpeningBalance,
+                reason: Reason::OpeningOfFlow
+            }
+        ),
         "{bad:?}"
     );
     assert_eq!(
@@ -543,19 +548,17 @@ pub async fn record_refuses_bad_input<S: Store>(store: S) {
         index: 0,
     };
     assert!(
-        matches!(&e, LedgerError::InvalidInput { field, message }
-            if *field == from_1 && message == "the amount is zero; record only amounts that moved"),
+        matches!(&e, LedgerError::InvalidInput { field, reason: Reason::ZeroAmount } if *field == from_1),
         "{e:?}"
     );
     let e = call!(l.record_transaction(&me, tx("카카오뱅크", "식비", "-5", None, "x"))).unwrap_err();
     assert!(
-        matches!(&e, LedgerError::InvalidInput { field, message }
-            if *field == from_1 && message.starts_with("amounts are positive")),
+        matches!(&e, LedgerError::InvalidInput { field, reason: Reason::NegativeAmount } if *field == from_1),
         "{e:?}"
     );
     let e = call!(l.record_transaction(&me, tx("카카오뱅크", "식비", "0.5", None, "x"))).unwrap_err();
     assert!(
-        matches!(&e, LedgerError::InvalidInput { message, .. } if message.contains("KRW has no minor unit")),
+        matches!(&e, LedgerError::InvalidInput { reason: Reason::Parse(p), .. } if p.message().contains("KRW has no minor unit")),
         "{e:?}"
     );
     let e = call!(l.record_transaction(&me, tx("카카오뱅크", "카카오뱅크", "5", None, "x"))).unwrap_err();
@@ -567,8 +570,8 @@ pub async fn record_refuses_bad_input<S: Store>(store: S) {
                     side: Side::From,
                     index: 0
                 },
-                message,
-            } if message == "\"카카오뱅크\" is on both sides; a transaction moves money between different accounts"
+                reason: Reason::BothSides { account, recurring: false },
+            } if account == "카카오뱅크"
         ),
         "{e:?}"
     );
@@ -1353,8 +1356,13 @@ pub async fn list_transactions_filters_and_pages<S: Store>(store: S) {
     ))
     .unwrap_err();
     assert!(
-        matches!(&lim, LedgerError::InvalidInput { field: Field::Limit, message }
-            if message == "limit must be between 1 and 200"),
+        matches!(
+            &lim,
+            LedgerError::InvalidInput {
+                field: Field::Limit,
+                reason: Reason::Limit { max: 200 }
+            }
+        ),
         "{lim:?}"
     );
 }
@@ -2623,22 +2631,22 @@ pub async fn budgets_clear_and_refuse<S: Store>(store: S) {
     assert_eq!(budgets_in(&l, &me, "2026-06").await, pairs(&[("식비", "300000")]));
 
     let refused = |e: Result<BudgetSet, LedgerError>| match e {
-        Err(LedgerError::InvalidInput { field, message }) => (field, message),
+        Err(LedgerError::InvalidInput { field, reason }) => (field, reason),
         other => panic!("expected InvalidInput, got {other:?}"),
     };
     assert_eq!(
         refused(call!(l.set_budget(&me, budget("카카오뱅크", "1000", None, true)))),
         (
             Field::BudgetAccount,
-            "\"카카오뱅크\" is an asset account; budgets are for expense accounts such as \"식비\" (list_accounts shows each account's kind)".to_owned()
+            Reason::BudgetNotExpense {
+                account: "카카오뱅크".into(),
+                kind: AccountKind::Asset
+            }
         )
     );
     assert_eq!(
         refused(call!(l.set_budget(&me, budget("식비", "-1", None, true)))),
-        (
-            Field::BudgetAmount,
-            "a budget cannot be negative; \"0\" clears it".to_owned()
-        )
+        (Field::BudgetAmount, Reason::NegativeBudget)
     );
     assert_eq!(
         refused(call!(l.set_budget(&me, budget("식비", "0.5", None, true)))).0,
@@ -2652,11 +2660,13 @@ pub async fn budgets_clear_and_refuse<S: Store>(store: S) {
     }
     call!(l.archive_account(&me, None, "쇼핑", true)).expect("archive");
     match call!(l.set_budget(&me, budget("쇼핑", "1000", None, true))) {
-        Err(LedgerError::InvalidInput { field, message }) => assert_eq!(
-            (field, message.as_str()),
+        Err(LedgerError::InvalidInput { field, reason }) => assert_eq!(
+            (field, reason),
             (
                 Field::BudgetAccount,
-                "\"쇼핑\" is archived; budgets are for live expense accounts (list_accounts shows them)"
+                Reason::BudgetOfArchived {
+                    account: "쇼핑".into()
+                }
             )
         ),
         other => panic!("expected InvalidInput, got {other:?}"),

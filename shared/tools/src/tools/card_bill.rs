@@ -78,9 +78,9 @@ impl BillingArg {
         match (self.closing_day, self.payment_day) {
             (None, None) => Ok(None),
             (Some(c), Some(p)) => Billing::new(c, p).map(Some).map_err(|e| match e {
-                BillingError::ClosingDay(m) | BillingError::PaymentDay(m) => LedgerError::invalid(field, m),
+                BillingError::ClosingDay(m) | BillingError::PaymentDay(m) => crate::errors::refused(field, m),
             }),
-            _ => Err(LedgerError::invalid(
+            _ => Err(crate::errors::refused(
                 field,
                 "send both closingDay and paymentDay (e.g. {\"closingDay\": 31, \"paymentDay\": 14}), or {} to clear it",
             )),
@@ -92,7 +92,7 @@ impl BillingArg {
 pub(crate) fn installments(count: Option<i64>) -> Result<Option<Installments>, LedgerError> {
     count
         .map(|n| {
-            Installments::new(n).map_err(|e| LedgerError::invalid(Field::Card("installments"), e.message()))
+            Installments::new(n).map_err(|e| crate::errors::refused(Field::Card("installments"), e.message().to_string()))
         })
         .transpose()
 }

@@ -95,7 +95,7 @@ impl Operation for ListTransactions {
             LedgerError::check_range(&from.first(), &to.last())?;
         }
         if let Some(limit) = args.limit.filter(|l| !(1..=200).contains(l)) {
-            return Err(LedgerError::invalid(
+            return Err(crate::errors::refused(
                 dochiya_ledger::api::Field::Limit,
                 format!(
                     "{limit} is outside 1–200; leave it out for 50 per page, and use nextCursor for more."

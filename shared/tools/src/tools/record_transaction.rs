@@ -73,7 +73,7 @@ fn form(
         // `to` left out with a memo: the memo's words choose the category ("" tells the ledger).
         (Some(from), None, Some(amount), None) if memo => Ok(Form::Simple(from.into(), String::new(), amount.0)),
         (None, None, None, Some(lines)) => Ok(Form::Split(lines.into())),
-        (_, _, _, Some(_)) => Err(LedgerError::invalid(
+        (_, _, _, Some(_)) => Err(crate::errors::refused(
             Field::Entries,
             "send either `lines` (a split) or `from`, `to` and `amount`, not both",
         )),
@@ -83,7 +83,7 @@ fn form(
                 (true, false) => "to",
                 (true, true) => "amount",
             };
-            Err(LedgerError::invalid(
+            Err(crate::errors::refused(
                 Field::Entries,
                 format!("`{missing}` is missing: send `from`, `to` and `amount` (`to` may be left out with a memo whose words name the category), or `lines` for a split"),
             ))

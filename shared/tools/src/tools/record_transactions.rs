@@ -20,16 +20,20 @@ use crate::text;
 use crate::tools::recorded::BalanceOut;
 use crate::wire::{OperationIdOut, TransactionIdOut, TransactionOut, VaultOut};
 
-/// An entry's amount as read: a bad one is that entry's error, not the whole call's.
+/// An entry's amount as read: a bad one is that entry's error, not the whole call's
+/// (its message, and the string sent, which the ledger judges against the vault's currency).
 #[derive(Debug)]
-struct EntryAmount(Result<Decimal, String>);
+struct EntryAmount(Result<Decimal, (String, Option<String>)>);
 
 impl<'de> Deserialize<'de> for EntryAmount {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let raw: Box<RawValue> = Deserialize::deserialize(deserializer)?;
-        Ok(EntryAmount(
-            Decimal::from_json_text(raw.get()).map_err(|e| e.message().to_owned()),
-        ))
+        Ok(EntryAmount(Decimal::from_json_text(raw.get()).map_err(|e| {
+            (
+                e.message().to_owned(),
+                serde_json::from_str::<String>(raw.get()).ok(),
+            )
+        })))
     }
 }
 
@@ -262,9 +266,25 @@ impl Operation for RecordTransactions {
     }
 }
 
+/// An entry's amount that could not be read, with the string sent.
+fn unreadable_amount((message, sent): (String, Option<String>)) -> Unreadable {
+    Unreadable {
+        field: Field::LineAmount {
+            side: Side::To,
+            index: 0,
+        },
+        message,
+        sent,
+    }
+}
+
 /// An entry for the ledger, or why it could not be read.
 fn read_entry(e: Entry) -> Result<BatchEntry, Unreadable> {
-    let unreadable = |field: Field, message: String| Unreadable { field, message };
+    let unreadable = |field: Field, message: String| Unreadable {
+        field,
+        message,
+        sent: None,
+    };
     let date = e
         .date
         .map(|d| d.0)
@@ -277,15 +297,7 @@ fn read_entry(e: Entry) -> Result<BatchEntry, Unreadable> {
         .map_err(|p| unreadable(Field::Card("installments"), p.message().to_string()))?;
     let (from, to, amount, lines) = match (e.from, e.to, e.amount, e.lines) {
         (Some(from), Some(to), Some(amount), None) => {
-            let amount = amount.0.map_err(|m| {
-                unreadable(
-                    Field::LineAmount {
-                        side: Side::To,
-                        index: 0,
-                    },
-                    m,
-                )
-            })?;
+            let amount = amount.0.map_err(unreadable_amount)?;
             (from.into(), to.into(), amount, None)
         }
         (None, None, None, Some(lines)) => {
@@ -307,15 +319,7 @@ fn read_entry(e: Entry) -> Result<BatchEntry, Unreadable> {
         }
         // `to` left out with a memo: the memo's words choose the category ("" tells the ledger).
         (Some(from), None, Some(amount), None) if e.memo.as_deref().is_some_and(|m| !m.trim().is_empty()) => {
-            let amount = amount.0.map_err(|m| {
-                unreadable(
-                    Field::LineAmount {
-                        side: Side::To,
-                        index: 0,
-                    },
-                    m,
-                )
-            })?;
+            let amount = amount.0.map_err(unreadable_amount)?;
             (from.into(), String::new(), amount, None)
         }
         (from, to, _, None) => {

@@ -110,7 +110,7 @@ fn change(args: &Args) -> Result<Change<'_>, LedgerError> {
             || args.parent.is_some()
             || args.owner.is_some()
         {
-            return Err(LedgerError::invalid(Field::Entries, "send match in its own call, with account only"));
+            return Err(crate::errors::refused(Field::Entries, "send match in its own call, with account only"));
         }
         return Ok(Change::Match(words.iter().map(|w| String::from(w.clone())).collect()));
     }
@@ -121,7 +121,7 @@ fn change(args: &Args) -> Result<Change<'_>, LedgerError> {
             || args.billing.is_some()
             || args.parent.is_some()
         {
-            return Err(LedgerError::invalid(
+            return Err(crate::errors::refused(
                 Field::Entries,
                 "send owner in its own call, with account only",
             ));
@@ -130,7 +130,7 @@ fn change(args: &Args) -> Result<Change<'_>, LedgerError> {
     }
     if let Some(parent) = args.parent.as_deref() {
         if args.archive.is_some() || new_name.is_some() || args.force.is_some() || args.billing.is_some() {
-            return Err(LedgerError::invalid(
+            return Err(crate::errors::refused(
                 Field::Entries,
                 "change `parent` in a call of its own: send account and parent only, then rename or archive in another call",
             ));
@@ -139,7 +139,7 @@ fn change(args: &Args) -> Result<Change<'_>, LedgerError> {
     }
     if let Some(billing) = &args.billing {
         if new_name.is_some() || args.archive.is_some() || args.force.is_some() {
-            return Err(LedgerError::invalid(
+            return Err(crate::errors::refused(
                 Field::Entries,
                 "send billing in its own call, without newName, archive or force",
             ));
@@ -150,17 +150,17 @@ fn change(args: &Args) -> Result<Change<'_>, LedgerError> {
         (Some(true), None, force) => Ok(Change::Archive {
             force: force.unwrap_or(false),
         }),
-        (Some(true), Some(_), _) => Err(LedgerError::invalid(
+        (Some(true), Some(_), _) => Err(crate::errors::refused(
             Field::NewName,
             "an account cannot be renamed and archived in one call: rename it first, then archive it",
         )),
-        (_, _, Some(true)) => Err(LedgerError::invalid(
+        (_, _, Some(true)) => Err(crate::errors::refused(
             Field::Entries,
             "`force` goes only with archive: true",
         )),
         (Some(false), name, _) => Ok(Change::Restore(name)),
         (None, Some(name), _) => Ok(Change::Rename(name)),
-        (None, None, _) => Err(LedgerError::invalid(
+        (None, None, _) => Err(crate::errors::refused(
             Field::Entries,
             "nothing to change: send newName, archive (true to archive, false to bring back), parent, billing or owner",
         )),

@@ -9,6 +9,7 @@ use super::super::codec::{Membership, TxRec};
 use super::super::installments::OpenPurchase;
 use super::super::resolve::{Catalogue, join2, query_all};
 use super::super::*;
+use crate::api::Total;
 use crate::stored::keys;
 use dochiya_domain::{AccountId, AccountKind, BillDates, Billing, Money, YearMonth};
 
@@ -214,7 +215,7 @@ fn settle(total: i64, owed: i64, after: &After, left_within: i64) -> Result<(i64
 }
 
 fn overflow() -> LedgerError {
-    LedgerError::out_of_range("the card bill")
+    LedgerError::out_of_range(Total::CardBill)
 }
 
 #[cfg(test)]

@@ -13,8 +13,7 @@ use std::collections::BTreeMap;
 use super::codec::Membership;
 use super::resolve::Catalogue;
 use super::*;
-use crate::api::Field;
-use crate::api::with_article;
+use crate::api::{Field, Reason, Total};
 use dochiya_domain::{AccountId, AccountKind, Money};
 
 /// Refuse billing on an account that is not a liability (only cards have bills).
@@ -24,10 +23,10 @@ pub(super) fn check_billable(name: &str, kind: AccountKind) -> Result<(), Ledger
     }
     Err(LedgerError::invalid(
         Field::Card("billing"),
-        format!(
-            "\"{name}\" is {} account; billing is for a card, a liability account (create the card with kind liability)",
-            with_article(kind)
-        ),
+        Reason::BillingNotLiability {
+            account: name.to_string(),
+            kind,
+        },
     ))
 }
 
@@ -70,7 +69,7 @@ pub(super) async fn next_bills(
 pub(super) fn remaining(b: &bill::Computed) -> Result<i64, LedgerError> {
     b.total
         .checked_sub(b.paid)
-        .ok_or_else(|| LedgerError::out_of_range("the card bill"))
+        .ok_or_else(|| LedgerError::out_of_range(Total::CardBill))
 }
 
 /// A bill's 할부 left after it, as results show it.

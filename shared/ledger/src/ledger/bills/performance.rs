@@ -23,7 +23,7 @@ pub(in crate::ledger) fn performance(
     setting: &PerformanceRec,
     currency: Currency,
 ) -> Result<PerformanceView, LedgerError> {
-    let overflow = || LedgerError::out_of_range("the card's 실적".to_string());
+    let overflow = || LedgerError::out_of_range(Total::Performance);
     let (mut counted, mut excluded) = (0i64, 0i64);
     for tx in reads.txs.iter().filter(|t| from <= t.date && t.date <= to) {
         // What left the card: a charge positive, a refund negative.

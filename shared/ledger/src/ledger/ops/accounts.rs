@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::api::{AccountShape, Entity, Field, OwnerAction};
+use crate::api::{AccountShape, Entity, Field, OwnerAction, Reason, Total};
 use crate::ledger::budget_settings;
 use crate::ledger::codec::account_live;
 use crate::ledger::codec::{
@@ -123,7 +123,11 @@ fn list_of(
                 .net
                 .checked_sub(later_net)
                 .and_then(|n| a.kind.natural(n))
-                .ok_or_else(|| LedgerError::out_of_range(format!("balance of {}", m.described())))?;
+                .ok_or_else(|| {
+                    LedgerError::out_of_range(Total::VaultBalance {
+                        vault: m.name.clone(),
+                    })
+                })?;
             Ok(AccountInfo {
                 account_id: a.account_id,
                 name: a.name.clone(),
@@ -163,19 +167,13 @@ pub(in crate::ledger) async fn create_account(
     if input.opening_balance.is_some_and(|b| !b.is_zero())
         && matches!(input.kind, AccountKind::Income | AccountKind::Expense)
     {
-        return Err(LedgerError::invalid(
-            Field::OpeningBalance,
-            "an opening balance applies to asset, liability and equity accounts only; income and expense accounts start at zero",
-        ));
+        return Err(LedgerError::invalid(Field::OpeningBalance, Reason::OpeningOfFlow));
     }
     if input.billing.is_some() {
         bills::check_billable(name.display(), input.kind)?;
     }
     if input.opening_date.is_some() && input.opening_balance.is_none() {
-        return Err(LedgerError::invalid(
-            Field::OpeningDate,
-            "an opening date needs an opening balance",
-        ));
+        return Err(LedgerError::invalid(Field::OpeningDate, Reason::OpeningDateAlone));
     }
     let names = SystemNames::new(&ledger.config.opening_equity_name)?;
     // Either language's name: a vault keeps whichever it already has.
@@ -185,10 +183,9 @@ pub(in crate::ledger) async fn create_account(
     {
         return Err(LedgerError::invalid(
             Field::OpeningBalance,
-            format!(
-                "\"{}\" is the account opening balances post against; it cannot have an opening balance itself",
-                equity.display()
-            ),
+            Reason::OpeningOfEquity {
+                account: equity.display().to_string(),
+            },
         ));
     }
     retrying(|| {
@@ -319,7 +316,7 @@ async fn attempt_create(
 }
 
 fn at_most_accounts(cap: usize) -> LedgerError {
-    LedgerError::invalid(Field::Name, format!("a vault may have at most {cap} accounts"))
+    LedgerError::invalid(Field::Name, Reason::TooManyAccounts { max: cap })
 }
 
 /// The claim of account number `n` (only if absent): the count the cap was checked
@@ -343,10 +340,9 @@ fn check_same_account(existing: &AccountRec, input: &NewAccount, m: &Membership)
     if input.billing.is_some_and(|b| existing.billing != Some(b)) {
         return Err(LedgerError::invalid(
             Field::Card("billing"),
-            format!(
-                "\"{}\" already exists with another billing cycle; change it with update_account (billing)",
-                existing.name
-            ),
+            Reason::OtherBillingCycle {
+                card: existing.name.clone(),
+            },
         ));
     }
     let requested = input
@@ -401,11 +397,10 @@ fn opening_entry(
         Equity::Taken(e) => {
             return Err(LedgerError::invalid(
                 Field::OpeningBalance,
-                format!(
-                    "opening balances post against an equity account named \"{}\", but that name belongs to {} account; rename it first",
-                    e.name,
-                    with_article(e.kind)
-                ),
+                Reason::EquityNameTaken {
+                    account: e.name.clone(),
+                    kind: e.kind,
+                },
             ));
         }
         Equity::New(equity_name) => (
@@ -480,7 +475,7 @@ fn opening_entry(
 }
 
 fn range() -> LedgerError {
-    LedgerError::invalid(Field::OpeningBalance, "the opening balance is out of range")
+    LedgerError::invalid(Field::OpeningBalance, Reason::OpeningOutOfRange)
 }
 
 /// The account item and its name item, both only if absent.
@@ -656,10 +651,9 @@ fn refuse_handle_shape(name: &Name, field: Field) -> Result<(), LedgerError> {
     if dochiya_domain::is_archived_handle(name.display()) {
         return Err(LedgerError::invalid(
             field,
-            format!(
-                "\"{}\" has the form of an archived account's handle (name (archived YYYY-MM-DD)), which always means that archived account; choose a name without the \"(archived …)\" part",
-                name.display()
-            ),
+            Reason::HandleForm {
+                name: name.display().to_string(),
+            },
         ));
     }
     Ok(())

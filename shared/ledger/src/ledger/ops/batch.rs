@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Mutex, MutexGuard};
 
-use crate::api::Field;
+use crate::api::{Field, Reason};
 use crate::ledger::codec::{
     GuardRec, IdemRec, Membership, StoredBalance, TxRec, content_hash, external_ref_tx,
 };
@@ -46,9 +46,10 @@ pub(in crate::ledger) async fn record_batch(
     if n == 0 || n > MAX_BATCH_ENTRIES {
         return Err(LedgerError::invalid(
             Field::Entries,
-            format!(
-                "send 1–{MAX_BATCH_ENTRIES} entries in one call; this call has {n}. Split a longer statement into several calls, each with its own idempotency key"
-            ),
+            Reason::BatchSize {
+                max: MAX_BATCH_ENTRIES,
+                got: n,
+            },
         ));
     }
     let key = IdempotencyKey::parse(&input.idempotency_key)?;
@@ -119,10 +120,16 @@ fn prepare(
         Ok(e) => e,
         // An amount in another currency is refused against this vault's, with no number.
         Err(u) => {
-            let message = quoted_amount(&u.message)
-                .and_then(|t| dochiya_domain::other_currency(t, currency.code()))
-                .unwrap_or_else(|| u.message.clone());
-            return Err(LedgerError::invalid(u.field, message));
+            let reason = match &u.sent {
+                Some(sent) if dochiya_domain::other_currency(sent, currency.code()).is_some() => {
+                    Reason::OtherCurrency {
+                        sent: sent.clone(),
+                        vault: currency,
+                    }
+                }
+                _ => Reason::Caller(u.message.clone()),
+            };
+            return Err(LedgerError::invalid(u.field, reason));
         }
     };
     let line = |account: &str| SplitLine {
@@ -211,12 +218,6 @@ async fn categorize_left_out(
     Ok((out, refused))
 }
 
-/// The amount text an amount's refusal quotes first (`"¥1,200" has …` → `¥1,200`).
-pub(crate) fn quoted_amount(message: &str) -> Option<&str> {
-    let rest = message.strip_prefix('"')?;
-    rest.find("\" has ").map(|end| &rest[..end])
-}
-
 /// Items read in the first round, by key (`None`: absent).
 struct Found(BTreeMap<Key, Option<Item>>);
 
@@ -286,10 +287,7 @@ impl Moved {
 }
 
 fn out_of_range() -> LedgerError {
-    LedgerError::invalid(
-        Field::Total,
-        "this entry would put the balance of one of its accounts out of range (past 9223372036854775807 minor units), so it was not recorded; check the amount for extra digits",
-    )
+    LedgerError::invalid(Field::Total, Reason::BalanceWouldOverflow { account: None })
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -877,6 +875,7 @@ mod tests {
                 Err(Unreadable {
                     field: Field::Date,
                     message: "not a date".into(),
+                    sent: None,
                 }),
             ]),
             NewBatch {

@@ -4,8 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::api::Field;
-use crate::api::with_article;
+use crate::api::{Field, Reason};
 use crate::ledger::budget_settings::{in_force, in_force_with_rollover, settings_of, tail_from};
 use crate::ledger::codec::{BudgetHead, BudgetRec, Membership, Rollup, account_item_live, account_live};
 use crate::ledger::guards::BUDGET_HEAD;
@@ -25,7 +24,9 @@ pub(in crate::ledger) const MAX_BUDGET_SETTINGS: usize = 5_000;
 fn archived(name: &str) -> LedgerError {
     LedgerError::invalid(
         Field::BudgetAccount,
-        format!("\"{name}\" is archived; budgets are for live expense accounts (list_accounts shows them)"),
+        Reason::BudgetOfArchived {
+            account: name.to_string(),
+        },
     )
 }
 
@@ -34,9 +35,9 @@ fn room_for(settings: &[Item], key: &dochiya_store::Key) -> Result<(), LedgerErr
     if settings.len() >= MAX_BUDGET_SETTINGS && !settings.iter().any(|i| &i.key == key) {
         return Err(LedgerError::invalid(
             Field::BudgetMonth,
-            format!(
-                "a vault keeps at most {MAX_BUDGET_SETTINGS} budget settings (one per account and month set); set repeating budgets (repeat: true) instead of one per month"
-            ),
+            Reason::TooManyBudgets {
+                max: MAX_BUDGET_SETTINGS,
+            },
         ));
     }
     Ok(())
@@ -69,10 +70,7 @@ pub(in crate::ledger) async fn set_budget(
     input: BudgetInput,
 ) -> Result<BudgetSet, LedgerError> {
     if input.amount.is_negative() {
-        return Err(LedgerError::invalid(
-            Field::BudgetAmount,
-            "a budget cannot be negative; \"0\" clears it",
-        ));
+        return Err(LedgerError::invalid(Field::BudgetAmount, Reason::NegativeBudget));
     }
     let input = &input;
     retrying(|| {
@@ -109,11 +107,10 @@ async fn set_in(
     if a.kind != AccountKind::Expense {
         return Err(LedgerError::invalid(
             Field::BudgetAccount,
-            format!(
-                "\"{}\" is {} account; budgets are for expense accounts such as \"식비\" (list_accounts shows each account's kind)",
-                a.name,
-                with_article(a.kind)
-            ),
+            Reason::BudgetNotExpense {
+                account: a.name.clone(),
+                kind: a.kind,
+            },
         ));
     }
     if a.archived {
@@ -510,12 +507,9 @@ mod tests {
         assert!(room_for(&full[1..], &keys::budget(v, m, a)).is_ok());
         assert!(room_for(&full, &full[7].key).is_ok());
         match room_for(&full, &keys::budget(v, m, a)) {
-            Err(LedgerError::InvalidInput { field, message }) => {
+            Err(LedgerError::InvalidInput { field, reason }) => {
                 assert_eq!(field, Field::BudgetMonth);
-                assert!(
-                    message.starts_with("a vault keeps at most 5000 budget settings"),
-                    "{message}"
-                );
+                assert_eq!(reason, Reason::TooManyBudgets { max: 5000 });
             }
             other => panic!("expected InvalidInput, got {other:?}"),
         }

@@ -1,7 +1,7 @@
 //! Cards: setting a card's billing cycle and reading its bills (decision 040); the bills
 //! themselves are computed in `bills`.
 
-use crate::api::Field;
+use crate::api::{Field, Reason};
 use crate::ledger::bills;
 use crate::ledger::bills::{bill, check_billable, installments_left, remaining};
 use crate::ledger::codec::{
@@ -36,7 +36,7 @@ pub(in crate::ledger) async fn set_billing(
                 (Some(_), None) => {
                     return Err(LedgerError::invalid(
                         Field::Card("billing"),
-                        "performance needs the card's cycle in the same billing: send closingDay and paymentDay with it",
+                        Reason::PerformanceWithoutCycle,
                     ));
                 }
                 (Some(p), Some(_)) => Some(performance_setting(p, &cat, &m)?),
@@ -104,16 +104,16 @@ fn performance_setting(
     if threshold.minor() <= 0 {
         return Err(LedgerError::invalid(
             field,
-            format!("threshold must be more than 0; it was {threshold}"),
+            Reason::ThresholdNotPositive { got: threshold },
         ));
     }
     if p.exclude.len() > MAX_EXCLUDED {
         return Err(LedgerError::invalid(
             field,
-            format!(
-                "exclude at most {MAX_EXCLUDED} categories; {} were sent",
-                p.exclude.len()
-            ),
+            Reason::TooManyExcluded {
+                max: MAX_EXCLUDED,
+                got: p.exclude.len(),
+            },
         ));
     }
     let mut exclude = Vec::new();
@@ -122,11 +122,10 @@ fn performance_setting(
         if a.kind != dochiya_domain::AccountKind::Expense {
             return Err(LedgerError::invalid(
                 field,
-                format!(
-                    "exclude names expense categories (관리비, 세금, 상품권); \"{}\" is {}",
-                    a.name,
-                    with_article(a.kind)
-                ),
+                Reason::ExcludeNotExpense {
+                    account: a.name.clone(),
+                    kind: a.kind,
+                },
             ));
         }
         if !exclude.contains(&a.account_id) {
@@ -166,9 +165,9 @@ pub(in crate::ledger) async fn card_bill(
         let Some(billing) = a.billing else {
             return Err(LedgerError::invalid(
                 Field::Card("account"),
-                format!(
-                    "\"{name}\" has no billing cycle yet: set it with update_account (billing: {{closingDay, paymentDay}}, e.g. closingDay 31 and paymentDay 14 for 전월 1일 ~ 전월 말일 paid on the 14th), then ask again"
-                ),
+                Reason::NoBillingCycle {
+                    card: name.to_string(),
+                },
             ));
         };
         let month = month.unwrap_or_else(|| billing.next_bill(ledger.today_in(&m)));
@@ -178,7 +177,16 @@ pub(in crate::ledger) async fn card_bill(
         let performance = a
             .performance
             .as_ref()
-            .map(|p| bills::performance(&reads, &cat, a.account_id, (b.dates.from, b.dates.to), p, m.currency))
+            .map(|p| {
+                bills::performance(
+                    &reads,
+                    &cat,
+                    a.account_id,
+                    (b.dates.from, b.dates.to),
+                    p,
+                    m.currency,
+                )
+            })
             .transpose()?;
         let money = |v: i64| Money::from_minor(v, m.currency);
         let (left, installments_left) = (remaining(&b)?, installments_left(&b, m.currency));

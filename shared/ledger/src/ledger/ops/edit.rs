@@ -10,7 +10,7 @@
 //! earlier versions and the account catalogue.
 
 use crate::api::EditShape;
-use crate::api::{Field, Side};
+use crate::api::{Field, Reason, Side};
 use crate::ledger::codec::{AccountRec, IdemRec, Membership, PostingRec, TxRec, VersionRec};
 use crate::ledger::entry::clean_memo;
 use crate::ledger::guards::IDEMPOTENCY_CLAIM;
@@ -307,12 +307,15 @@ fn new_postings(
 fn both_sides(field: Field, name: &str) -> LedgerError {
     LedgerError::invalid(
         field,
-        format!("\"{name}\" is on both sides; a transaction moves money between different accounts"),
+        Reason::BothSides {
+            account: name.to_string(),
+            recurring: false,
+        },
     )
 }
 
 fn out_of_range() -> LedgerError {
-    LedgerError::invalid(Field::Total, "the amounts are out of range")
+    LedgerError::invalid(Field::Total, Reason::AmountsOutOfRange)
 }
 
 /// The edited transaction: the same id, one version higher. An installment purchase
@@ -481,10 +484,10 @@ async fn attempt(
     if ops.len() >= MAX_WRITE_OPS {
         return Err(LedgerError::invalid(
             Field::Lines(Side::To),
-            format!(
-                "this edit would change {} stored items at once, more than one atomic write holds ({MAX_WRITE_OPS}); change fewer accounts or the date in a separate edit",
-                ops.len() + 1
-            ),
+            Reason::EditTooLarge {
+                items: ops.len() + 1,
+                max: MAX_WRITE_OPS,
+            },
         ));
     }
     commit(ledger, who, v, ops, result, &rec, &history, &cat, key).await

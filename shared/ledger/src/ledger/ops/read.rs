@@ -1,6 +1,6 @@
 //! Reading transactions: one by id, or a filtered page newest first.
 
-use crate::api::Field;
+use crate::api::{Field, Reason};
 use crate::ledger::codec::{TxRec, VersionRec, content_hash};
 use crate::ledger::cursor;
 use crate::ledger::members::recorder_named;
@@ -66,7 +66,7 @@ pub(in crate::ledger) async fn list_transactions(
     if !(1..=MAX_LIMIT).contains(&limit) {
         return Err(LedgerError::invalid(
             Field::Limit,
-            format!("limit must be between 1 and {MAX_LIMIT}"),
+            Reason::Limit { max: MAX_LIMIT },
         ));
     }
     if let (Some(f), Some(t)) = (q.from, q.to) {

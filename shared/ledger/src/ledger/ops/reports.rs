@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::api::Field;
+use crate::api::{Field, Reason, Total};
 use crate::ledger::codec::{Membership, Rollup};
 use crate::ledger::nets::{dated_later, natural, nets_and_later, scheduled};
 use crate::ledger::resolve::{Catalogue, catalogue, join2, query_all};
@@ -21,28 +21,36 @@ const MAX_MONTHS: usize = 240;
 fn money_sum(
     mut values: impl Iterator<Item = i64>,
     m: &Membership,
-    what: &str,
+    what: impl FnOnce() -> Total,
 ) -> Result<Money, LedgerError> {
     values
         .try_fold(0i64, |acc, v| acc.checked_add(v))
         .map(|v| Money::from_minor(v, m.currency))
-        .ok_or_else(|| LedgerError::out_of_range(format!("{what} of {}", m.described())))
+        .ok_or_else(|| LedgerError::out_of_range(what()))
 }
 
 fn totals(rows: &[(AccountKind, i64)], m: &Membership) -> Result<Totals, LedgerError> {
     let assets = money_sum(
         rows.iter().filter(|r| r.0 == AccountKind::Asset).map(|r| r.1),
         m,
-        "total of the asset accounts",
+        || Total::KindTotal {
+            kind: AccountKind::Asset,
+            vault: m.name.clone(),
+        },
     )?;
     let liabilities = money_sum(
         rows.iter().filter(|r| r.0 == AccountKind::Liability).map(|r| r.1),
         m,
-        "total of the liability accounts",
+        || Total::KindTotal {
+            kind: AccountKind::Liability,
+            vault: m.name.clone(),
+        },
     )?;
-    let net_worth = assets
-        .checked_sub(liabilities)
-        .ok_or_else(|| LedgerError::out_of_range(format!("net worth of {}", m.described())))?;
+    let net_worth = assets.checked_sub(liabilities).ok_or_else(|| {
+        LedgerError::out_of_range(Total::NetWorth {
+            vault: m.name.clone(),
+        })
+    })?;
     Ok(Totals {
         assets,
         liabilities,
@@ -109,7 +117,7 @@ pub(in crate::ledger) async fn spending_report(
     if r.from.month().through(r.to.month()).len() > MAX_MONTHS {
         return Err(LedgerError::invalid(
             Field::RangeEnd,
-            format!("a report may span at most {MAX_MONTHS} months"),
+            Reason::ReportTooLong { max: MAX_MONTHS },
         ));
     }
     let r = &r;
@@ -219,7 +227,10 @@ async fn report_in(
         // Answered by `household::report_by_member` (its own read: `flows.rs`), never here.
         ReportBy::Member => return Err(LedgerError::internal("a report by member reached the rollups")),
     };
-    let total = money_sum(rows.iter().map(|x| x.amount.minor()), &m, "report total")?;
+    let total = money_sum(rows.iter().map(|x| x.amount.minor()), &m, || Total::ReportTotal {
+        vault: m.name.clone(),
+        month: None,
+    })?;
     Ok(SpendingReport {
         vault: m.vault_ref(),
         currency: m.currency,
@@ -248,7 +259,10 @@ fn month_cells(
         let month = r.period.month();
         let slot = cells.entry((r.account_id, month)).or_insert(0);
         *slot = slot.checked_add(r.net).ok_or_else(|| {
-            LedgerError::out_of_range(format!("total of account {} in {month}", r.account_id))
+            LedgerError::out_of_range(Total::AccountMonth {
+                account: r.account_id,
+                month,
+            })
         })?;
     }
     Ok(cells)
@@ -269,7 +283,10 @@ fn rows_by_month(
             let net = money_sum(
                 cells.iter().filter(|((_, mo), _)| *mo == month).map(|(_, v)| *v),
                 m,
-                &format!("report total for {month}"),
+                || Total::ReportTotal {
+                    vault: m.name.clone(),
+                    month: Some(month),
+                },
             )?;
             Ok(ReportRow {
                 account_id: None,
@@ -324,7 +341,7 @@ fn rows_by_account(
         let slot = per.entry(*a).or_insert(0);
         *slot = slot
             .checked_add(*v)
-            .ok_or_else(|| LedgerError::out_of_range(format!("report total of account {a}")))?;
+            .ok_or_else(|| LedgerError::out_of_range(Total::ReportRow { account: *a }))?;
     }
     let mut rows = Vec::new();
     for (a, net) in per {
@@ -368,7 +385,7 @@ pub(in crate::ledger) async fn net_worth_history(
     if months.len() > MAX_MONTHS {
         return Err(LedgerError::invalid(
             Field::RangeEnd,
-            format!("a history may span at most {MAX_MONTHS} months"),
+            Reason::HistoryTooLong { max: MAX_MONTHS },
         ));
     }
     let months = &months;
@@ -405,7 +422,9 @@ async fn history_in(
             .entry(r.account_id)
             .or_insert(0);
         *slot = slot.checked_add(r.net).ok_or_else(|| {
-            LedgerError::out_of_range(format!("change of account {} in one month", r.account_id))
+            LedgerError::out_of_range(Total::MonthChange {
+                account: r.account_id,
+            })
         })?;
     }
     let mut running: BTreeMap<AccountId, i64> = cat.accounts.iter().map(|a| (a.account_id, a.net)).collect();
@@ -420,7 +439,7 @@ async fn history_in(
                 for (a, v) in nets {
                     let slot = running.entry(a).or_insert(0);
                     *slot = slot.checked_sub(v).ok_or_else(|| {
-                        LedgerError::out_of_range(format!("balance of account {a} at the end of {month}"))
+                        LedgerError::out_of_range(Total::BalanceAtEnd { account: a, month })
                     })?;
                 }
             }

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::api::{Entity, Field, OwnerAction};
+use crate::api::{Entity, Field, OwnerAction, Reason};
 use crate::ledger::codec::{ARCHIVED, account_count_update, account_pointer, name_attrs};
 use crate::ledger::guards::{ACCOUNT_EXISTS, NAME_FREE, VAULT_EXISTS, guard};
 use crate::ledger::resolve::{catalogue, retrying};
@@ -36,10 +36,9 @@ pub(in crate::ledger) async fn restore_account(
     {
         return Err(LedgerError::invalid(
             Field::NewName,
-            format!(
-                "\"{}\" has the form of an archived account's handle; choose a name without the \"(archived …)\" part",
-                n.display()
-            ),
+            Reason::RestoredHandleForm {
+                name: n.display().to_string(),
+            },
         ));
     }
     let new = &new;

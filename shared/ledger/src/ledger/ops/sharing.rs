@@ -16,7 +16,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::api::{Field, OwnerAction};
+use crate::api::{Field, OwnerAction, Reason};
 use crate::ledger::codec::{
     InviteMembers, InviteRec, MemberRec, Membership, is_owner, members_unchanged, members_update, owner_role,
     points_at_vault, vault_pointer,
@@ -65,7 +65,7 @@ pub(in crate::ledger) async fn share_vault(
             if members.list.len() >= MAX_MEMBERS {
                 return Err(LedgerError::invalid(
                     Field::Member,
-                    format!("a vault may have at most {MAX_MEMBERS} members"),
+                    Reason::TooManyMembers { max: MAX_MEMBERS },
                 ));
             }
             let code = InviteCode::generate(ledger.entropy.as_ref());
@@ -255,7 +255,7 @@ async fn join_as(
     if r.roster.members.len() >= MAX_VAULTS {
         return Err(LedgerError::invalid(
             Field::Name,
-            format!("a person may have at most {MAX_VAULTS} vaults"),
+            Reason::TooManyVaults { max: MAX_VAULTS },
         ));
     }
     if r.members.list.len() >= MAX_MEMBERS {
@@ -265,7 +265,7 @@ async fn join_as(
         }
         return Err(LedgerError::invalid(
             Field::InviteCode,
-            format!("the vault already has {MAX_MEMBERS} members, the most it may have"),
+            Reason::VaultFull { max: MAX_MEMBERS },
         ));
     }
     let m = Membership {
@@ -514,10 +514,7 @@ pub(in crate::ledger) async fn remove_member(
             let list = members.or_sole(who, &v.m);
             let (target, label) = find_member(&list, member, &v.m)?;
             if target.person == who.as_str() {
-                return Err(LedgerError::invalid(
-                    Field::Member,
-                    "that is you; to leave the vault yourself call leave_vault",
-                ));
+                return Err(LedgerError::invalid(Field::Member, Reason::RemovingYourself));
             }
             let mut ops = removal(ledger, &v.m, target, true)?;
             ops.push(members_update(

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::api::Field;
+use crate::api::{Field, Reason, Total};
 use crate::ledger::codec::{
     LatestSnapshot, Period, Rollup, SnapshotHead, SnapshotRec, account_item_live, account_live,
 };
@@ -58,12 +58,16 @@ async fn upsert_in(
     let ledger_balance = Money::from_minor(
         a.kind
             .natural(nets.get(&a.account_id).copied().unwrap_or(0))
-            .ok_or_else(|| LedgerError::out_of_range(format!("balance of account \"{}\"", a.name)))?,
+            .ok_or_else(|| {
+                LedgerError::out_of_range(Total::Balance {
+                    account: a.name.clone(),
+                })
+            })?,
         m.currency,
     );
     let difference = balance
         .checked_sub(ledger_balance)
-        .ok_or_else(|| LedgerError::invalid(Field::Balance, "the balance is out of range"))?;
+        .ok_or_else(|| LedgerError::invalid(Field::Balance, Reason::BalanceOutOfRange))?;
     let rec = SnapshotRec {
         account_id: a.account_id,
         date: input.date,
@@ -167,7 +171,11 @@ fn balance_at<'i>(
     after: impl Iterator<Item = &'i Item>,
     recent: bool,
 ) -> Result<i64, LedgerError> {
-    let out_of_range = || LedgerError::out_of_range(format!("balance of account \"{}\"", a.name));
+    let out_of_range = || {
+        LedgerError::out_of_range(Total::Balance {
+            account: a.name.clone(),
+        })
+    };
     let mut net: i64 = a.net;
     for item in after {
         let r = Rollup::from_attrs(&item.attrs)?;
@@ -273,10 +281,9 @@ async fn reconcile_in(
             );
             let snapshot_balance = Money::from_minor(s.balance, m.currency);
             let difference = snapshot_balance.checked_sub(ledger_balance).ok_or_else(|| {
-                LedgerError::out_of_range(format!(
-                    "difference between snapshot and ledger for \"{}\"",
-                    a.name
-                ))
+                LedgerError::out_of_range(Total::SnapshotDifference {
+                    account: a.name.clone(),
+                })
             })?;
             rows.push(ReconcileRow {
                 account_id: a.account_id,

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use crate::api::OperationId;
-use crate::api::{LedgerError, UndoBlock};
+use crate::api::{LedgerError, Total, UndoBlock};
 use crate::ledger::codec;
 use crate::ledger::codec::OPERATION_ID;
 use crate::ledger::codec::{Membership, StoredBalance, TxRec, VersionRec, sv};
@@ -506,7 +506,7 @@ impl Moved {
                 let slot = into.entry(id).or_insert(0);
                 *slot = slot
                     .checked_add(net)
-                    .ok_or_else(|| LedgerError::out_of_range("balance after the undo"))?;
+                    .ok_or_else(|| LedgerError::out_of_range(Total::AfterUndo))?;
             }
         }
         Ok(())

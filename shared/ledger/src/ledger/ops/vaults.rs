@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 
-use crate::api::{Entity, Field, OwnerAction};
+use crate::api::{Entity, Field, OwnerAction, Reason};
 use crate::ledger::codec::{
     MemberRec, Membership, account_count, member_count, name_attrs, name_key_attr, name_key_is,
     points_at_vault, vault_pointer,
@@ -102,7 +102,7 @@ async fn attempt_create(
     if all.len() >= MAX_VAULTS {
         return Err(LedgerError::invalid(
             Field::Name,
-            format!("a person may have at most {MAX_VAULTS} vaults"),
+            Reason::TooManyVaults { max: MAX_VAULTS },
         ));
     }
     let m = Membership {
@@ -310,21 +310,17 @@ pub(in crate::ledger) async fn update_vault(
     input: VaultUpdate,
 ) -> Result<VaultUpdated, LedgerError> {
     if input.new_name.is_none() && input.shares.is_none() {
-        return Err(LedgerError::invalid(
-            Field::Entries,
-            "nothing to change: send newName, shares, or both",
-        ));
+        return Err(LedgerError::invalid(Field::Entries, Reason::NothingToChange));
     }
     if let Some(s) = &input.shares
         && s.len() > crate::ledger::MAX_MEMBERS
     {
         return Err(LedgerError::invalid(
             Field::Household("shares"),
-            format!(
-                "a vault has at most {} members; {} weights were sent",
-                crate::ledger::MAX_MEMBERS,
-                s.len()
-            ),
+            Reason::TooManyWeights {
+                max: crate::ledger::MAX_MEMBERS,
+                got: s.len(),
+            },
         ));
     }
     let mut changed = false;

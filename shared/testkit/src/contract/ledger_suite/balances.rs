@@ -452,11 +452,11 @@ pub async fn system_names_follow_the_vault<S: Store>(store: S) {
     for name in ["Opening Balances", "기초잔액"] {
         let e =
             call!(l.create_account(&me, open("가계부", name, AccountKind::Equity, Some("5")))).unwrap_err();
-        let why = format!(
-            "\"{name}\" is the account opening balances post against; it cannot have an opening balance itself"
-        );
+        let why = Reason::OpeningOfEquity {
+            account: name.to_string(),
+        };
         assert!(
-            matches!(&e, LedgerError::InvalidInput { field: Field::OpeningBalance, message } if *message == why),
+            matches!(&e, LedgerError::InvalidInput { field: Field::OpeningBalance, reason } if *reason == why),
             "{e:?}"
         );
     }

@@ -380,6 +380,7 @@ pub async fn batch_dry_run_reports_every_problem<S: Store>(store: S) {
         Err(Unreadable {
             field: Field::Date,
             message: "\"2026-02-30\" is not a real date".into(),
+            sent: None,
         }),
         entry("신한카드", "식비", "3000", "2026-03-15", "중복 참조", Some("d-1")),
         entry("현금", "쇼핑", "5000", "2026-03-15", "같은 내용", None),
@@ -401,8 +402,8 @@ pub async fn batch_dry_run_reports_every_problem<S: Store>(store: S) {
                 ..
             } => "ok".to_string(),
             EntryResult::Duplicate(d) => format!("duplicate {:?}", d.matched_by),
-            EntryResult::Failed(LedgerError::InvalidInput { field, message }) => {
-                format!("{field:?}: {message}")
+            EntryResult::Failed(LedgerError::InvalidInput { field, reason }) => {
+                format!("{field:?}: {reason:?}")
             }
             EntryResult::Failed(LedgerError::NotFound {
                 what,
@@ -418,13 +419,13 @@ pub async fn batch_dry_run_reports_every_problem<S: Store>(store: S) {
         vec![
             "ok".to_string(),
             r#"Account "외식" not found in Some("vault \"가계부\""), candidates []"#.into(),
-            "LineAmount { side: From, index: 0 }: the amount is zero; record only amounts that moved".into(),
-            "LineAmount { side: To, index: 0 }: 12.5 has more decimals than the currency allows: KRW has no minor unit, so amounts are whole numbers; amounts are never rounded, so send the exact amount".into(),
-            "Date: \"2026-02-30\" is not a real date".into(),
+            "LineAmount { side: From, index: 0 }: ZeroAmount".into(),
+            r#"LineAmount { side: To, index: 0 }: Parse(ParseError { message: "12.5 has more decimals than the currency allows: KRW has no minor unit, so amounts are whole numbers; amounts are never rounded, so send the exact amount" })"#.into(),
+            r#"Date: Caller("\"2026-02-30\" is not a real date")"#.into(),
             "duplicate ExternalRef".into(),
             "ok".into(),
             "ok".into(),
-            "LineAccount { side: From, index: 0 }: \"신한카드\" is on both sides; a transaction moves money between different accounts".into(),
+            r#"LineAccount { side: From, index: 0 }: BothSides { account: "신한카드", recurring: false }"#.into(),
         ]
     );
     // What the three good entries would do: 신한카드 50,000 + 8,000; 식비 12,000 + 8,000; 현금 100,000 − 2 × 5,000.
@@ -458,11 +459,9 @@ pub async fn batch_dry_run_reports_every_problem<S: Store>(store: S) {
     // Bounds before any work: no entries, too many entries.
     for n in [0, 101] {
         let e = call!(l.record_transactions(&me, batch(statement("n", n), "bounds"))).unwrap_err();
-        let why = format!(
-            "send 1–100 entries in one call; this call has {n}. Split a longer statement into several calls, each with its own idempotency key"
-        );
+        let why = Reason::BatchSize { max: 100, got: n };
         assert!(
-            matches!(&e, LedgerError::InvalidInput { field: Field::Entries, message } if *message == why),
+            matches!(&e, LedgerError::InvalidInput { field: Field::Entries, reason } if *reason == why),
             "{e:?}"
         );
     }

@@ -14,7 +14,7 @@ enum Raced {
 }
 
 /// Run `make` until it is not [`LedgerError::Conflict`]; anything but a cap refusal is a bug.
-async fn settle<T, F, Fut>(cap_message: &str, mut make: F) -> Raced
+async fn settle<T, F, Fut>(cap: Reason, mut make: F) -> Raced
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = Result<T, LedgerError>>,
@@ -23,7 +23,7 @@ where
         match make().await {
             Ok(_) => return Raced::Created,
             Err(LedgerError::Conflict) | Err(LedgerError::Transient(_)) => {}
-            Err(LedgerError::InvalidInput { message, .. }) if message.contains(cap_message) => {
+            Err(LedgerError::InvalidInput { reason, .. }) if reason == cap => {
                 return Raced::Capped;
             }
             Err(e) => panic!("unexpected: {e:?}"),
@@ -51,7 +51,7 @@ pub async fn caps_hold_under_concurrent_creates<S: Store>(store: S) {
     for i in 0..20 {
         let (l, me) = (l.clone(), me.clone());
         tasks.push(tokio::spawn(async move {
-            settle("a vault may have at most 12 accounts", || {
+            settle(Reason::TooManyAccounts { max: 12 }, || {
                 l.create_account(
                     &me,
                     NewAccount {
@@ -84,7 +84,7 @@ pub async fn caps_hold_under_concurrent_creates<S: Store>(store: S) {
     for i in 0..20 {
         let (l, me) = (l.clone(), me.clone());
         tasks.push(tokio::spawn(async move {
-            settle("a vault keeps at most 6 recurring entries", || {
+            settle(Reason::TooManySchedules { max: 6 }, || {
                 l.set_recurring(&me, schedule(&format!("경쟁{i}")))
             })
             .await

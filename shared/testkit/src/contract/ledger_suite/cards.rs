@@ -486,8 +486,13 @@ pub async fn installment_purchase_edited_and_voided<S: Store>(store: S) {
     );
     // Onto a card without billing, or paid from the bank: refused, nothing changes.
     for (from, why) in [
-        ("국민카드", "\"국민카드\" has no billing cycle"),
-        ("카카오뱅크", "installments are for a purchase paid by card"),
+        (
+            "국민카드",
+            Reason::InstallmentsWithoutBilling {
+                card: "국민카드".into(),
+            },
+        ),
+        ("카카오뱅크", Reason::InstallmentsNotByCard),
     ] {
         let e = edit(
             &l,
@@ -500,7 +505,7 @@ pub async fn installment_purchase_edited_and_voided<S: Store>(store: S) {
         .await
         .unwrap_err();
         assert!(
-            matches!(&e, LedgerError::InvalidInput { message, .. } if message.contains(why)),
+            matches!(&e, LedgerError::InvalidInput { reason, .. } if *reason == why),
             "{e:?}"
         );
     }
@@ -547,23 +552,23 @@ pub async fn card_billing_refuses_bad_input<S: Store>(store: S) {
                 &e,
                 LedgerError::InvalidInput {
                     field: Field::Card("billing"),
-                    message,
-                } if message.contains("billing is for a card, a liability account")
+                    reason: Reason::BillingNotLiability { account, kind: k },
+                } if account == name && *k == kind
             ),
             "{e:?}"
         );
     }
     let e = call!(l.set_billing(&me, None, "카카오뱅크", Some(cycle(31, 14)))).unwrap_err();
     assert!(
-        matches!(&e, LedgerError::InvalidInput { field: Field::Card("billing"), message }
-            if message == "\"카카오뱅크\" is an asset account; billing is for a card, a liability account (create the card with kind liability)"),
+        matches!(&e, LedgerError::InvalidInput { field: Field::Card("billing"), reason: Reason::BillingNotLiability { account, kind: AccountKind::Asset } }
+            if account == "카카오뱅크"),
         "{e:?}"
     );
     // card_bill without billing says how to set it; then it answers.
     let e = call!(l.card_bill(&me, None, "국민카드", None)).unwrap_err();
     assert!(
-        matches!(&e, LedgerError::InvalidInput { message, .. }
-            if message.contains("set it with update_account (billing: {closingDay, paymentDay}")),
+        matches!(&e, LedgerError::InvalidInput { field: Field::Card("account"), reason: Reason::NoBillingCycle { card } }
+            if card == "국민카드"),
         "{e:?}"
     );
     // Installments: from the bank, on a refund, from a card without billing.
@@ -581,20 +586,24 @@ pub async fn card_billing_refuses_bad_input<S: Store>(store: S) {
     for (p, why) in [
         (
             purchase("카카오뱅크", "가전", "90000", "2026-03-01", "TV", Some(3)),
-            "installments are for a purchase paid by card: `from` must be one liability account (the card) with billing set",
+            Reason::InstallmentsNotByCard,
         ),
         (
             refund,
-            "money back onto \"국민카드\" (a refund) is one-time: leave installments out",
+            Reason::RefundInInstallments {
+                card: "국민카드".into(),
+            },
         ),
         (
             purchase("국민카드", "가전", "90000", "2026-03-01", "TV", Some(3)),
-            "\"국민카드\" has no billing cycle, so its parts would have no bills: set it first with update_account",
+            Reason::InstallmentsWithoutBilling {
+                card: "국민카드".into(),
+            },
         ),
     ] {
         let e = call!(l.record_split(&me, p.clone())).unwrap_err();
         assert!(
-            matches!(&e, LedgerError::InvalidInput { message, .. } if message.contains(why)),
+            matches!(&e, LedgerError::InvalidInput { reason, .. } if *reason == why),
             "{e:?}"
         );
     }
@@ -603,8 +612,8 @@ pub async fn card_billing_refuses_bad_input<S: Store>(store: S) {
     let e = call!(l.record_split(&me, purchase("국민카드", "가전", "2", "2026-03-01", "x", Some(3))))
         .unwrap_err();
     assert!(
-        matches!(&e, LedgerError::InvalidInput { field: Field::Card("installments"), message }
-            if message == "2 cannot be paid in 3 parts: each part is at least 1"),
+        matches!(&e, LedgerError::InvalidInput { field: Field::Card("installments"), reason: Reason::TooManyParts { total, count: 3, least } }
+            if total.to_string() == "2" && least.to_string() == "1"),
         "{e:?}"
     );
     // Nothing was stored by any of them.

@@ -296,7 +296,7 @@ pub async fn categories_refuse_bad_input<S: Store>(store: S) {
     tree(&l, &me).await;
     account(&l, &me, "월급", AccountKind::Income, None).await;
     let invalid = |e: LedgerError| match e {
-        LedgerError::InvalidInput { field, message } => (field.to_string(), message),
+        LedgerError::InvalidInput { field, reason } => (field.to_string(), reason),
         other => panic!("expected InvalidInput, got {other:?}"),
     };
     let create = |name: &str, kind, parent: &str| NewAccount {
@@ -314,18 +314,29 @@ pub async fn categories_refuse_bad_input<S: Store>(store: S) {
         invalid(e),
         (
             "parent".into(),
-            "a parent has the kind of its children: \"상여\" is an income and \"식비\" is an expense; send an income account as the parent".into()
+            Reason::ParentOfOtherKind {
+                account: "상여".into(),
+                kind: AccountKind::Income,
+                parent: "식비".into(),
+                parent_kind: AccountKind::Expense,
+            }
         )
     );
     let e = call!(l.create_account(&me, create("점심", AccountKind::Expense, "외식"))).unwrap_err();
     assert_eq!(
         invalid(e).1,
-        "\"외식\" is itself under \"식비\", and categories have two levels; send \"식비\" as the parent"
+        Reason::ParentTooDeep {
+            parent: "외식".into(),
+            grand: "식비".into(),
+        }
     );
     let e = call!(l.create_account(&me, create("적금", AccountKind::Asset, "식비"))).unwrap_err();
     assert_eq!(
         invalid(e).1,
-        "only income and expense accounts (categories) have a parent; \"적금\" is an asset: send no parent"
+        Reason::ParentOfNonCategory {
+            account: "적금".into(),
+            kind: AccountKind::Asset,
+        }
     );
     let e = call!(l.create_account(&me, create("간식", AccountKind::Expense, "없는계정"))).unwrap_err();
     assert!(
@@ -335,17 +346,28 @@ pub async fn categories_refuse_bad_input<S: Store>(store: S) {
     let e = call!(l.set_account_parent(&me, None, "식비", "외식")).unwrap_err();
     assert_eq!(
         invalid(e).1,
-        "\"외식\" is under \"식비\", so this would make a cycle; clear its parent first (update_account with parent \"\")"
+        Reason::ParentCycle {
+            parent: "외식".into(),
+            account: "식비".into(),
+        }
     );
     let e = call!(l.set_account_parent(&me, None, "식비", "식비")).unwrap_err();
     assert_eq!(
         invalid(e).1,
-        "\"식비\" cannot be its own parent: send another expense account, or \"\" for none"
+        Reason::OwnParent {
+            account: "식비".into(),
+            kind: AccountKind::Expense,
+        }
     );
     let e = call!(l.set_account_parent(&me, None, "식비", "교통비")).unwrap_err();
     assert_eq!(
         invalid(e).1,
-        "\"식비\" is the parent of \"배달\" and 1 more, and categories have two levels; move its children first (update_account with parent), or make \"교통비\" their parent instead"
+        Reason::ChildHasChildren {
+            account: "식비".into(),
+            first: "배달".into(),
+            more: 1,
+            parent: "교통비".into(),
+        }
     );
     let before = call!(l.list_accounts(&me, None, true)).expect("list").accounts;
     assert!(
@@ -374,22 +396,25 @@ pub async fn categories_refuse_bad_input<S: Store>(store: S) {
         invalid(e),
         (
             "tags".into(),
-            "an entry may have at most 5 tags; it has 6: keep the 5 that matter, e.g. [\"여행\", \"제주\"]"
-                .into()
+            Reason::Parse(dochiya_domain::ParseError::new(
+                "an entry may have at most 5 tags; it has 6: keep the 5 that matter, e.g. [\"여행\", \"제주\"]"
+            ))
         )
     );
     let e = call!(l.record_transaction(&me, tagged(vec!["가".repeat(33)]))).unwrap_err();
     assert_eq!(
         invalid(e).1,
-        format!(
+        Reason::Parse(dochiya_domain::ParseError::new(format!(
             "a tag may have at most 32 characters; \"{}…\" has 33: send a shorter tag",
             "가".repeat(32)
-        )
+        )))
     );
     let e = call!(l.record_transaction(&me, tagged(vec!["여\u{200b}행".into()]))).unwrap_err();
     assert_eq!(
         invalid(e).1,
-        "tag \"여\u{200b}행\": a tag may not contain U+200B (zero width space): it is invisible, so the tag would look like another one; remove it"
+        Reason::Parse(dochiya_domain::ParseError::new(
+            "tag \"여\u{200b}행\": a tag may not contain U+200B (zero width space): it is invisible, so the tag would look like another one; remove it"
+        ))
     );
     let e = call!(l.spending_report(
         &me,

@@ -116,13 +116,15 @@ pub async fn delete_vault_takes_everything_and_frees_the_name<S: Store>(store: S
         "{refused:?}"
     );
     let refused = call!(l.delete_vault(&a, "가계부", "가계 부", false)).unwrap_err();
-    let LedgerError::InvalidInput { field, message } = refused else {
+    let LedgerError::InvalidInput { field, reason } = refused else {
         panic!("a wrong confirmation: {refused:?}");
     };
     assert_eq!(field, Field::Confirm);
     assert_eq!(
-        message,
-        "confirm must be the vault's name, \"가계부\", typed again; nothing was deleted"
+        reason,
+        Reason::ConfirmMismatch {
+            vault: "가계부".into()
+        }
     );
     let refused = call!(l.delete_vault(&a, "없는 가계부", "없는 가계부", false)).unwrap_err();
     assert_eq!(refused.kind(), dochiya_ledger::api::ErrorKind::NotFound);

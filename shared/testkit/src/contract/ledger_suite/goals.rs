@@ -180,51 +180,63 @@ pub async fn bad_goals_are_refused_and_change_nothing<S: Store>(store: S) {
     household(&l, &me).await;
     account(&l, &me, "적금", AccountKind::Asset, None).await;
     call!(l.set_goal(&me, goal("비상금", "적금", Some("1000000"), None))).expect("goal");
-    let refused = |g: GoalInput, message: &str| {
+    let refused = |g: GoalInput, why: Reason| {
         let l = &l;
         let me = &me;
-        let message = message.to_owned();
         async move {
             let e = call!(l.set_goal(me, g.clone())).unwrap_err();
             assert!(
-                matches!(&e, LedgerError::InvalidInput { field: Field::Category("goal"), message: m } if *m == message),
+                matches!(&e, LedgerError::InvalidInput { field: Field::Category("goal"), reason } if *reason == why),
                 "{e:?}"
             );
         }
     };
     refused(
         goal("식비 아끼기", "식비", Some("100000"), None),
-        "a goal is kept in an asset account (적금, 여행통장); \"식비\" is an expense",
+        Reason::GoalNotInAsset {
+            account: "식비".into(),
+            kind: AccountKind::Expense,
+        },
     )
     .await;
     refused(
         goal("카드", "신한카드", Some("100000"), None),
-        "a goal is kept in an asset account (적금, 여행통장); \"신한카드\" is a liability",
+        Reason::GoalNotInAsset {
+            account: "신한카드".into(),
+            kind: AccountKind::Liability,
+        },
     )
     .await;
     refused(
         goal("차", "현금", Some("0"), None),
-        "target must be more than 0; it was 0",
+        Reason::TargetNotPositive {
+            got: dochiya_domain::Money::from_minor(0, Currency::KRW),
+        },
     )
     .await;
-    refused(
-        goal("차", "현금", None, None),
-        "send target: the amount to reach, e.g. \"3000000\"",
-    )
-    .await;
+    refused(goal("차", "현금", None, None), Reason::GoalWithoutTarget).await;
     refused(
         goal("차", "현금", Some("1000"), Some("2026-03-14")),
-        "by (2026-03-14) has already passed; today is 2026-03-15",
+        Reason::GoalDatePassed {
+            by: date("2026-03-14"),
+            today: date("2026-03-15"),
+        },
     )
     .await;
     refused(
         goal("비상금", "현금", Some("1000"), None),
-        "a goal named \"비상금\" is already kept in \"적금\"; choose another name or change that one",
+        Reason::GoalNameTaken {
+            goal: "비상금".into(),
+            account: "적금".into(),
+        },
     )
     .await;
     refused(
         goal("여행", "적금", Some("1000"), None),
-        "\"적금\" already keeps the goal \"비상금\"; name that goal to change it, or remove it first",
+        Reason::AccountHasGoal {
+            account: "적금".into(),
+            goal: "비상금".into(),
+        },
     )
     .await;
     let report = call!(l.budget_report(&me, None, None)).expect("report");

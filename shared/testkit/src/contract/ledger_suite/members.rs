@@ -41,12 +41,12 @@ pub async fn member_names_are_unique_and_each_removable<S: Store>(store: S) {
     // Invisible and text-direction characters are refused as in account names.
     let e = call!(l.join_vault_as(&third, &code, None, Some("Bob\u{200B}"))).unwrap_err();
     assert!(
-        matches!(&e, LedgerError::InvalidInput { message, .. } if message.contains("U+200B (zero width space)")),
+        matches!(&e, LedgerError::InvalidInput { reason: Reason::Parse(p), .. } if p.message().contains("U+200B (zero width space)")),
         "{e:?}"
     );
     let e = call!(l.join_vault_as(&third, &code, None, Some("\u{202E}boB"))).unwrap_err();
     assert!(
-        matches!(&e, LedgerError::InvalidInput { message, .. } if message.contains("U+202E (a text direction control)")),
+        matches!(&e, LedgerError::InvalidInput { reason: Reason::Parse(p), .. } if p.message().contains("U+202E (a text direction control)")),
         "{e:?}"
     );
     // The code is still unused: the refusals changed nothing.
@@ -71,8 +71,13 @@ pub async fn member_names_are_unique_and_each_removable<S: Store>(store: S) {
     assert_eq!(names(&left.members), vec!["Alice", "Bob"]);
     let e = call!(l.remove_member(&owner, None, "alice")).unwrap_err();
     assert!(
-        matches!(&e, LedgerError::InvalidInput { field: Field::Member, message }
-            if message == "that is you; to leave the vault yourself call leave_vault"),
+        matches!(
+            &e,
+            LedgerError::InvalidInput {
+                field: Field::Member,
+                reason: Reason::RemovingYourself
+            }
+        ),
         "{e:?}"
     );
 }
@@ -113,8 +118,13 @@ pub async fn concurrent_joins_hold_the_member_cap<S: Store>(store: S) {
     let capped = outcomes
         .iter()
         .filter(|o| {
-            matches!(o, Err(LedgerError::InvalidInput { message, .. })
-                if message.contains("the vault already has 20 members, the most it may have"))
+            matches!(
+                o,
+                Err(LedgerError::InvalidInput {
+                    reason: Reason::VaultFull { max: 20 },
+                    ..
+                })
+            )
         })
         .count();
     assert_eq!((ok, capped), (3, 3), "{outcomes:?}");

@@ -206,10 +206,8 @@ pub async fn handle_shaped_names_are_refused<S: Store>(store: S) {
     vault(&l, &me, "가계부").await;
     account(&l, &me, "국민카드", AccountKind::Liability, None).await;
     let refused = |e: &LedgerError, field: Field, name: &str| {
-        let why = format!(
-            "\"{name}\" has the form of an archived account's handle (name (archived YYYY-MM-DD)), which always means that archived account; choose a name without the \"(archived …)\" part"
-        );
-        matches!(e, LedgerError::InvalidInput { field: f, message } if *f == field && *message == why)
+        let why = Reason::HandleForm { name: name.into() };
+        matches!(e, LedgerError::InvalidInput { field: f, reason } if *f == field && *reason == why)
     };
     let e = call!(l.create_account(
         &me,

@@ -142,13 +142,13 @@ pub async fn bad_performance_settings_are_refused<S: Store>(store: S) {
     };
     let e = refused(setting("0", &[]), Some(cycle(31, 14))).await;
     assert!(
-        matches!(&e, LedgerError::InvalidInput { field: Field::Card("performance"), message } if message == "threshold must be more than 0; it was 0"),
+        matches!(&e, LedgerError::InvalidInput { field: Field::Card("performance"), reason: Reason::ThresholdNotPositive { got } } if got.minor() == 0),
         "{e:?}"
     );
     let e = refused(setting("1000", &["카카오뱅크"]), Some(cycle(31, 14))).await;
     assert!(
-        matches!(&e, LedgerError::InvalidInput { field: Field::Card("performance"), message }
-            if message == "exclude names expense categories (관리비, 세금, 상품권); \"카카오뱅크\" is an asset"),
+        matches!(&e, LedgerError::InvalidInput { field: Field::Card("performance"), reason: Reason::ExcludeNotExpense { account, kind: AccountKind::Asset } }
+            if account == "카카오뱅크"),
         "{e:?}"
     );
     let e = refused(setting("1000", &["없는것"]), Some(cycle(31, 14))).await;
@@ -164,8 +164,13 @@ pub async fn bad_performance_settings_are_refused<S: Store>(store: S) {
     );
     let e = refused(setting("1000", &[]), None).await;
     assert!(
-        matches!(&e, LedgerError::InvalidInput { field: Field::Card("billing"), message }
-            if message == "performance needs the card's cycle in the same billing: send closingDay and paymentDay with it"),
+        matches!(
+            &e,
+            LedgerError::InvalidInput {
+                field: Field::Card("billing"),
+                reason: Reason::PerformanceWithoutCycle
+            }
+        ),
         "{e:?}"
     );
     let b = call!(l.card_bill(&me, None, "신한카드", None)).expect("bill");

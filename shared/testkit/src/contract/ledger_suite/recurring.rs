@@ -4,6 +4,15 @@
 
 use super::*;
 
+/// One setting that differs, as a refusal lists it.
+fn differ(what: &'static str, was: &str, sent: &str) -> Difference {
+    Difference {
+        what,
+        was: was.into(),
+        sent: sent.into(),
+    }
+}
+
 /// Seconds in a day.
 const DAY: i64 = 24 * 3600;
 
@@ -171,8 +180,8 @@ pub async fn recurring_change_and_removal<S: Store>(store: S) {
     ))
     .unwrap_err();
     assert!(
-        matches!(&refused, LedgerError::InvalidInput { field: Field::Recurring("name"), message }
-            if message == "a recurring entry named \"월세\" already exists with other settings: amount 500000 (sent 550000), day 25 (sent 5). Send change: true to change it from its next date on, or use another name"),
+        matches!(&refused, LedgerError::InvalidInput { field: Field::Recurring("name"), reason: Reason::ScheduleExists { name, differences } }
+            if name == "월세" && *differences == [differ("amount", "500000", "550000"), differ("day", "25", "5")]),
         "{refused:?}"
     );
     let changed = set(
@@ -357,7 +366,7 @@ pub async fn recurring_refuses_bad_input<S: Store>(store: S) {
         async move { call!(l.set_recurring(&me, input.clone())).unwrap_err() }
     };
     let invalid = |e: LedgerError| match e {
-        LedgerError::InvalidInput { field, message } => (field, message),
+        LedgerError::InvalidInput { field, reason } => (field, reason),
         other => panic!("expected InvalidInput, got {other:?}"),
     };
     let unknown = refusal(RecurringInput {
@@ -373,12 +382,7 @@ pub async fn recurring_refuses_bad_input<S: Store>(store: S) {
     for day in [0, 32] {
         assert_eq!(
             invalid(refusal(rent(Some(day), None)).await),
-            (
-                Field::Recurring("day"),
-                format!(
-                    "day {day} is not a day of the month; send 1–31 (31, or leaving it out, means the month's last day)"
-                )
-            )
+            (Field::Recurring("day"), Reason::ScheduleDay { got: day })
         );
     }
     assert_eq!(
@@ -391,8 +395,10 @@ pub async fn recurring_refuses_bad_input<S: Store>(store: S) {
         ),
         (
             Field::Recurring("end"),
-            "end 2026-03-01 is before start 2026-03-15; send an end on or after the start, or leave it out"
-                .into()
+            Reason::ScheduleEnd {
+                start: date("2026-03-15"),
+                end: date("2026-03-01"),
+            }
         )
     );
     let (field, cents) = invalid(
@@ -403,7 +409,10 @@ pub async fn recurring_refuses_bad_input<S: Store>(store: S) {
         .await,
     );
     assert_eq!(field, Field::Amount);
-    assert!(cents.contains("KRW"), "{cents}");
+    assert!(
+        matches!(&cents, Reason::Parse(p) if p.message().contains("KRW")),
+        "{cents:?}"
+    );
     assert_eq!(
         invalid(
             refusal(RecurringInput {
@@ -414,14 +423,20 @@ pub async fn recurring_refuses_bad_input<S: Store>(store: S) {
         ),
         (
             Field::Recurring("from"),
-            "there is no recurring entry named \"월세\" yet; to create it send from as well".into()
+            Reason::NoScheduleYet {
+                name: "월세".into(),
+                missing: vec!["from"],
+            }
         )
     );
     assert_eq!(
         invalid(refusal(rent(Some(25), Some("2025-03-14"))).await),
         (
             Field::Recurring("start"),
-            "start 2025-03-14 is more than a year before today (2026-03-15); send a start within the last year".into()
+            Reason::StartTooEarly {
+                start: date("2025-03-14"),
+                today: date("2026-03-15"),
+            }
         )
     );
     let list = call!(l.list_recurring(&me, None, None)).expect("list");
@@ -487,9 +502,12 @@ pub async fn recurring_tags_ride_on_postings<S: Store>(store: S) {
     assert!(!set(&l, &me, tagged(&["고정비"])).await.changed);
     let e = call!(l.set_recurring(&me, tagged(&["집"]))).unwrap_err();
     match &e {
-        LedgerError::InvalidInput { message, .. } => assert_eq!(
-            message,
-            "a recurring entry named \"월세\" already exists with other settings: tags [\"고정비\"] (sent [\"집\"]). Send change: true to change it from its next date on, or use another name"
+        LedgerError::InvalidInput { reason, .. } => assert_eq!(
+            *reason,
+            Reason::ScheduleExists {
+                name: "월세".into(),
+                differences: vec![differ("tags", r#"["고정비"]"#, r#"["집"]"#)],
+            }
         ),
         other => panic!("expected the settings refusal, got {other:?}"),
     }

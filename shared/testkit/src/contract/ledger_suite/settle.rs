@@ -477,8 +477,13 @@ pub async fn bad_owners_fors_and_shares_are_refused_and_change_nothing<S: Store>
     let e = call!(l.record_transaction(&jihun, for_(tx("국민은행", "공동통장", "1", None, "x"), "하은")))
         .unwrap_err();
     assert!(
-        matches!(&e, LedgerError::InvalidInput { field: Field::Household("for"), message }
-            if message.starts_with("`for` says whose spending an entry was, and this entry has no expense account")),
+        matches!(
+            &e,
+            LedgerError::InvalidInput {
+                field: Field::Household("for"),
+                reason: Reason::ForWithoutExpense
+            }
+        ),
         "{e:?}"
     );
     let shares = |list: Vec<(&str, i64)>| VaultUpdate {
@@ -500,24 +505,24 @@ pub async fn bad_owners_fors_and_shares_are_refused_and_change_nothing<S: Store>
     for (list, message) in [
         (
             vec![("하은", -1)],
-            "a weight is a whole number from 0 to 1000000; 하은 was given -1",
+            Reason::WeightOutOfRange {
+                member: "하은".into(),
+                max: 1_000_000,
+                got: -1,
+            },
         ),
-        (
-            vec![("하은", 0), ("지훈", 0)],
-            "every weight would be 0; at least one member must carry a share",
-        ),
+        (vec![("하은", 0), ("지훈", 0)], Reason::AllWeightsZero),
         (
             vec![("하은", 1), ("하은", 2)],
-            "하은 is named twice; give each member one weight",
+            Reason::MemberTwice {
+                member: "하은".into(),
+            },
         ),
-        (
-            vec![],
-            "name at least one member with a weight, e.g. {\"하은\": 6, \"지훈\": 4}",
-        ),
+        (vec![], Reason::NoShares),
     ] {
         let e = call!(l.update_vault(&jihun, shares(list.clone()))).unwrap_err();
         assert!(
-            matches!(&e, LedgerError::InvalidInput { field: Field::Household("shares"), message: m } if m == message),
+            matches!(&e, LedgerError::InvalidInput { field: Field::Household("shares"), reason } if *reason == message),
             "{e:?}"
         );
     }

@@ -318,8 +318,8 @@ pub async fn overflow_in_the_middle_of_a_batch<S: Store>(store: S) {
     assert_eq!(counts(&r), (23, 0, 0, 1));
     match &r.results[22] {
         EntryResult::Failed(e) => assert!(
-            matches!(e, LedgerError::InvalidInput { field: Field::Total, message }
-                if message == "this entry would put the balance of \"자산\" out of range (past 9223372036854775807 minor units), so it was not recorded; check the amount for extra digits"),
+            matches!(e, LedgerError::InvalidInput { field: Field::Total, reason: Reason::BalanceWouldOverflow { account: Some(a) } }
+                if a == "자산"),
             "{e:?}"
         ),
         other => panic!("entry 22: {other:?}"),

@@ -9,7 +9,7 @@
 
 mod detect;
 
-use crate::api::{Entity, Field};
+use crate::api::{Difference, Entity, Field, Reason};
 use crate::ledger::codec::{Membership, ScheduleRec, head_next};
 use crate::ledger::entry::{clean_memo, positive};
 use crate::ledger::guards::{SCHEDULE_NEW, SCHEDULE_UNCHANGED, SCHEDULES_COUNTED};
@@ -33,8 +33,10 @@ fn field(arg: &'static str) -> Field {
 
 fn dates_error(e: ScheduleError) -> LedgerError {
     match e {
-        ScheduleError::Day(m) => LedgerError::invalid(field("day"), m),
-        ScheduleError::End(m) => LedgerError::invalid(field("end"), m),
+        ScheduleError::Day(got) => LedgerError::invalid(field("day"), Reason::ScheduleDay { got }),
+        ScheduleError::End { start, end } => {
+            LedgerError::invalid(field("end"), Reason::ScheduleEnd { start, end })
+        }
     }
 }
 
@@ -85,12 +87,17 @@ pub(in crate::ledger) async fn set_recurring(
     .await
 }
 
-/// The differences between a schedule and what a call sent, as `"day 25 (sent 10)"`.
-fn differences(s: &ScheduleRec, input: &RecurringInput, wanted: &Wanted<'_>, m: &Membership) -> Vec<String> {
+/// The differences between a schedule and what a call sent (values as results show them).
+fn differences(
+    s: &ScheduleRec,
+    input: &RecurringInput,
+    wanted: &Wanted<'_>,
+    m: &Membership,
+) -> Vec<Difference> {
     let mut out = Vec::new();
-    let mut differ = |what: &str, was: String, sent: String| {
+    let mut differ = |what: &'static str, was: String, sent: String| {
         if was != sent {
-            out.push(format!("{what} {was} (sent {sent})"));
+            out.push(Difference { what, was, sent });
         }
     };
     if let Some((id, name)) = &wanted.from {
@@ -232,11 +239,10 @@ async fn set_in(
             }
             return Err(LedgerError::invalid(
                 field("name"),
-                format!(
-                    "a recurring entry named \"{}\" already exists with other settings: {}. Send change: true to change it from its next date on, or use another name",
-                    s.name,
-                    diff.join(", ")
-                ),
+                Reason::ScheduleExists {
+                    name: s.name.clone(),
+                    differences: diff,
+                },
             ));
         }
         // A change that sends only what the schedule already has changes nothing, unless
@@ -346,26 +352,26 @@ fn created(
         .collect();
         return Err(LedgerError::invalid(
             field(missing[0]),
-            format!(
-                "there is no recurring entry named \"{}\" yet; to create it send {} as well",
-                name.display(),
-                missing.join(", ")
-            ),
+            Reason::NoScheduleYet {
+                name: name.display().to_string(),
+                missing: missing.clone(),
+            },
         ));
     };
     let cap = ledger.config.max_schedules;
     if usize::try_from(count).unwrap_or(usize::MAX) >= cap {
         return Err(LedgerError::invalid(
             field("name"),
-            format!("a vault keeps at most {cap} recurring entries; remove one first (remove: true)"),
+            Reason::TooManySchedules { max: cap },
         ));
     }
     if from_id == to_id {
         return Err(LedgerError::invalid(
             field("to"),
-            format!(
-                "\"{to_name}\" is on both sides; a recurring entry moves money between different accounts"
-            ),
+            Reason::BothSides {
+                account: to_name.clone(),
+                recurring: true,
+            },
         ));
     }
     let today = ledger.today_in(m);
@@ -377,9 +383,7 @@ fn created(
     if start.as_jiff() < year_back {
         return Err(LedgerError::invalid(
             field("start"),
-            format!(
-                "start {start} is more than a year before today ({today}); send a start within the last year"
-            ),
+            Reason::StartTooEarly { start, today },
         ));
     }
     let dates = Schedule::new(input.day, input.every.unwrap_or(Every::Month), start, input.end)
@@ -419,9 +423,10 @@ fn changed(
     if from_id == to_id {
         return Err(LedgerError::invalid(
             field("to"),
-            format!(
-                "\"{to_name}\" is on both sides; a recurring entry moves money between different accounts"
-            ),
+            Reason::BothSides {
+                account: to_name.clone(),
+                recurring: true,
+            },
         ));
     }
     let dates = Schedule::new(
@@ -528,7 +533,7 @@ pub(in crate::ledger) async fn list_recurring(
             for date in s.dates.between(after, month.last_day(), 31) {
                 total = total
                     .checked_add(s.amount)
-                    .ok_or_else(|| LedgerError::invalid(Field::Total, "the amounts are out of range"))?;
+                    .ok_or_else(|| LedgerError::invalid(Field::Total, Reason::AmountsOutOfRange))?;
                 upcoming.push(Upcoming {
                     name: s.name.clone(),
                     date,
