@@ -330,7 +330,7 @@ mod tests {
                 .build(),
         ];
         match cancellation("t", &ops, &reasons) {
-            Failure::Fail(StoreError::Invalid(msg)) => assert_eq!(msg, "numeric overflow adding to balance"),
+            Failure::Fail(StoreError::Overflow { attribute }) => assert_eq!(attribute, "balance"),
             other => panic!("{other:?}"),
         }
         let text = stored("b", Value::S("x".into()));

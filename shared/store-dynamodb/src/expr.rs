@@ -105,10 +105,11 @@ pub fn update_expression(
         }
         let value = match (add.get(name), value) {
             (None, v) => v.clone(),
-            (Some(delta), Value::N(n)) => Value::N(
-                n.checked_add(*delta)
-                    .ok_or_else(|| StoreError::Invalid(format!("numeric overflow adding to {name}")))?,
-            ),
+            (Some(delta), Value::N(n)) => {
+                Value::N(n.checked_add(*delta).ok_or_else(|| StoreError::Overflow {
+                    attribute: name.clone(),
+                })?)
+            }
             (Some(_), _) => {
                 return Err(StoreError::Invalid(format!(
                     "cannot add to non-numeric attribute {name} of {} / {}",

@@ -167,9 +167,9 @@ pub fn apply(op: &WriteOp, current: Option<&Attrs>) -> Result<Option<Option<Attr
                         )));
                     }
                 };
-                let sum = base
-                    .checked_add(*delta)
-                    .ok_or_else(|| StoreError::Invalid(format!("numeric overflow adding to {name}")))?;
+                let sum = base.checked_add(*delta).ok_or_else(|| StoreError::Overflow {
+                    attribute: name.clone(),
+                })?;
                 attrs.insert(name.clone(), Value::N(sum));
             }
             for name in remove {

@@ -12,7 +12,7 @@
 //!   its store maps back to the operation's guard name);
 //! - at most one operation per key in one write ([`StoreError::Invalid`] otherwise);
 //! - an `Update` creates the item if it does not exist (DynamoDB semantics);
-//!   `add` on a missing attribute starts from 0; overflow is [`StoreError::Invalid`];
+//!   `add` on a missing attribute starts from 0; overflow is [`StoreError::Overflow`];
 //! - queries return items of one partition in sort-key order (byte order),
 //!   resuming strictly after the cursor's sort key;
 //! - the TTL attribute ([`TTL_ATTRIBUTE`]) is data only: expired items may still be
@@ -226,9 +226,16 @@ pub enum StoreError {
         /// That item as it was (None when it did not exist).
         current: Option<Item>,
     },
-    /// The request itself is unacceptable (too many operations, item too large, overflow, duplicate key).
+    /// The request itself is unacceptable (too many operations, item too large, duplicate key).
     #[error("invalid store request: {0}")]
     Invalid(String),
+    /// An `add` would take a number past 64 bits; nothing was written (its own variant:
+    /// the ledger tells it as an amount out of range, and must not read it from a message).
+    #[error("invalid store request: numeric overflow adding to {attribute}")]
+    Overflow {
+        /// The attribute added to.
+        attribute: String,
+    },
     /// A failure that may pass on retry (throttling, a conflicting transaction, a timeout).
     #[error("transient store failure")]
     Transient(#[source] Box<dyn std::error::Error + Send + Sync>),

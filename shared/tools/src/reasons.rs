@@ -3,7 +3,7 @@
 //! the rule and its values ([`Reason`], [`Total`]); every word is here, tested once below.
 
 use dochiya_domain::AccountKind;
-use dochiya_ledger::api::{Difference, Reason, Total};
+use dochiya_ledger::api::{Blocker, Difference, Holder, OperationId, Reason, Total};
 
 /// The largest 64-bit number of minor units, as refusals quote it.
 const MOST: &str = "9223372036854775807";
@@ -407,6 +407,31 @@ fn setup(r: &Reason) -> String {
 /// Each family above is sent only its own reasons by [`reason`]; this keeps a slip visible.
 fn unreachable_reason(r: &Reason) -> String {
     format!("{r:?}")
+}
+
+/// What already has a name, as the phrase after "already exists as ".
+pub fn holder(h: &Holder) -> String {
+    match h {
+        Holder::Vault { currency, zone } => format!("a vault in {currency} with time zone {zone}"),
+        Holder::OtherVault { currency } => format!("another of your vaults ({currency})"),
+        Holder::OtherAccount { kind, vault } => format!("another account ({kind}) in vault \"{vault}\""),
+        Holder::LiveAccount { kind, vault } => format!(
+            "a live account ({kind}) in vault \"{vault}\"; bring this one back under another name with newName"
+        ),
+    }
+}
+
+/// What happened to an entry that keeps an operation from being undone.
+pub fn blocker(b: &Blocker) -> String {
+    let by = |by: &Option<OperationId>| by.map(|o| format!(" by operation {o}")).unwrap_or_default();
+    match b {
+        Blocker::Voided { by: o } => format!("it was voided since{}", by(o)),
+        Blocker::Edited { by: o, version } => format!("it was edited since{} (now version {version})", by(o)),
+        Blocker::Changed { by: o } => format!("it was changed since{}", by(o)),
+        Blocker::ArchivedAccount { account } => {
+            format!("it would move account \"{account}\", which is archived now")
+        }
+    }
 }
 
 /// Which total is out of range, as a noun phrase after "The ".
@@ -944,6 +969,57 @@ mod tests {
         for (r, sentence) in &cases {
             assert_eq!(reason(r), *sentence, "{r:?}");
         }
+    }
+
+    /// Every holder of a name and every blocker of an undo once, with its phrase.
+    #[test]
+    fn each_holder_and_blocker_has_its_phrase() {
+        use AccountKind::Expense;
+        let vault = || s("가계부");
+        assert_eq!(
+            holder(&Holder::Vault {
+                currency: Currency::KRW,
+                zone: s("Asia/Seoul")
+            }),
+            "a vault in KRW with time zone Asia/Seoul"
+        );
+        assert_eq!(
+            holder(&Holder::OtherVault {
+                currency: Currency::USD
+            }),
+            "another of your vaults (USD)"
+        );
+        assert_eq!(
+            holder(&Holder::OtherAccount {
+                kind: Expense,
+                vault: vault()
+            }),
+            "another account (expense) in vault \"가계부\""
+        );
+        assert_eq!(
+            holder(&Holder::LiveAccount {
+                kind: Expense,
+                vault: vault()
+            }),
+            "a live account (expense) in vault \"가계부\"; bring this one back under another name with newName"
+        );
+        let op = OperationId::parse("9007199254741092").expect("operation id");
+        assert_eq!(
+            blocker(&Blocker::Edited {
+                by: Some(op),
+                version: 2
+            }),
+            "it was edited since by operation 9007199254741092 (now version 2)"
+        );
+        assert_eq!(blocker(&Blocker::Voided { by: None }), "it was voided since");
+        assert_eq!(
+            blocker(&Blocker::Changed { by: Some(op) }),
+            "it was changed since by operation 9007199254741092"
+        );
+        assert_eq!(
+            blocker(&Blocker::ArchivedAccount { account: s("쇼핑") }),
+            "it would move account \"쇼핑\", which is archived now"
+        );
     }
 
     /// Every total once, as the noun phrase after "The ".

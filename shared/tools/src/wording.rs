@@ -7,8 +7,8 @@
 //! about an argument with each tool's argument names and falls back to it.
 
 use dochiya_domain::{AccountKind, Money};
-use dochiya_ledger::api::UndoBlock;
 use dochiya_ledger::api::{AccountShape, EditShape, Entity, LedgerError, Match, OwnerAction};
+use dochiya_ledger::api::{Holder, UndoBlock};
 use dochiya_ledger::api::{Stuck, StuckReason};
 use dochiya_quote::quote;
 
@@ -333,7 +333,13 @@ fn unknown_operation(id: &str, vault: &str, entry_operation: Option<&str>) -> St
 fn undo_blocked(id: &str, changes: &[UndoBlock]) -> String {
     let list: Vec<String> = changes
         .iter()
-        .map(|c| format!("transaction {}: {}", c.transaction_id, c.what))
+        .map(|c| {
+            format!(
+                "transaction {}: {}",
+                c.transaction_id,
+                crate::reasons::blocker(&c.what)
+            )
+        })
         .collect();
     format!(
         "Operation {id} cannot be undone because its entries changed since ({}); nothing was changed. Undo those later changes first (undo with their operationId), or correct the entries with edit_transaction or void_transaction.",
@@ -458,7 +464,8 @@ fn ambiguous(what: Entity, name: &str, matches: &[Match]) -> String {
     }
 }
 
-fn name_taken(what: Entity, name: &str, existing: &str) -> String {
+fn name_taken(what: Entity, name: &str, existing: &Holder) -> String {
+    let existing = crate::reasons::holder(existing);
     let (article, renamer) = match what {
         Entity::Account => ("An", "update_account with newName"),
         _ => ("A", "update_vault with newName"),
@@ -472,6 +479,7 @@ fn name_taken(what: Entity, name: &str, existing: &str) -> String {
 mod tests {
     use super::*;
     use dochiya_domain::{Clock, Currency, LocalDate, ManualClock, TransactionId};
+    use dochiya_ledger::api::{Blocker, OperationId};
 
     // The exact sentences below were the ledger contract suite's until issue 28; the
     // suite now asserts each error's variant and fields, and the wording is tested here.
@@ -487,6 +495,11 @@ mod tests {
     /// An id in the ledger's range (every id is above 2^53).
     fn tid(n: u64) -> TransactionId {
         TransactionId::from_u64((1 << 53) + n).expect("an id")
+    }
+
+    /// An operation id in the ledger's range.
+    fn op(n: u64) -> OperationId {
+        OperationId::parse(&tid(n).to_string()).expect("an operation id")
     }
 
     fn not_found(what: Entity, name: &str, within: Option<&str>, candidates: &[&str]) -> LedgerError {
@@ -794,20 +807,25 @@ mod tests {
             changes: vec![
                 UndoBlock {
                     transaction_id: tid(2),
-                    what: "it was edited since by operation 99 (now version 2)".into(),
+                    what: Blocker::Edited {
+                        by: Some(op(99)),
+                        version: 2,
+                    },
                 },
                 UndoBlock {
                     transaction_id: tid(3),
-                    what: "it was voided since by operation 100".into(),
+                    what: Blocker::Voided { by: Some(op(100)) },
                 },
             ],
         };
         assert_eq!(
             describe(&blocked),
             format!(
-                "Operation 98 cannot be undone because its entries changed since (transaction {}: it was edited since by operation 99 (now version 2); transaction {}: it was voided since by operation 100); nothing was changed. Undo those later changes first (undo with their operationId), or correct the entries with edit_transaction or void_transaction.",
+                "Operation 98 cannot be undone because its entries changed since (transaction {}: it was edited since by operation {} (now version 2); transaction {}: it was voided since by operation {}); nothing was changed. Undo those later changes first (undo with their operationId), or correct the entries with edit_transaction or void_transaction.",
                 tid(2),
-                tid(3)
+                op(99),
+                tid(3),
+                op(100)
             )
         );
     }

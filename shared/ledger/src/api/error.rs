@@ -340,14 +340,14 @@ pub enum LedgerError {
         reason: Reason,
     },
     /// The name is already used by something with different settings.
-    #[error("name taken: {what} \"{name}\" exists as {existing}")]
+    #[error("name taken: {what} \"{name}\" exists as {existing:?}")]
     NameTaken {
         /// Vault or account.
         what: Entity,
         /// The requested name.
         name: String,
-        /// What already has it (e.g. `an expense account`).
-        existing: String,
+        /// What already has it.
+        existing: Holder,
     },
     /// A split's sides do not sum to the same amount.
     #[error("unbalanced: debits {debits}, credits {credits}")]
@@ -734,8 +734,67 @@ impl From<StoreError> for LedgerError {
 pub struct UndoBlock {
     /// The entry.
     pub transaction_id: TransactionId,
-    /// What changed since (e.g. `it was edited since by operation 4818…`).
-    pub what: String,
+    /// What changed since.
+    pub what: Blocker,
+}
+
+/// What happened to an entry since the operation being undone (`by`: the operation
+/// that did it, when the entry shows one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Blocker {
+    /// It was voided since.
+    Voided {
+        /// By which operation.
+        by: Option<crate::api::OperationId>,
+    },
+    /// It was edited since, to `version`.
+    Edited {
+        /// By which operation.
+        by: Option<crate::api::OperationId>,
+        /// Its version now.
+        version: u32,
+    },
+    /// It changed in another way.
+    Changed {
+        /// By which operation.
+        by: Option<crate::api::OperationId>,
+    },
+    /// Counting it again would move an account archived since.
+    ArchivedAccount {
+        /// The account.
+        account: String,
+    },
+}
+
+/// What already has a name another vault or account asked for ([`LedgerError::NameTaken`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Holder {
+    /// One of the caller's vaults, with other settings than asked.
+    Vault {
+        /// Its currency.
+        currency: dochiya_domain::Currency,
+        /// Its time zone's name.
+        zone: String,
+    },
+    /// Another of the caller's vaults (a rename).
+    OtherVault {
+        /// Its currency.
+        currency: dochiya_domain::Currency,
+    },
+    /// Another account of the vault (a rename).
+    OtherAccount {
+        /// Its kind.
+        kind: dochiya_domain::AccountKind,
+        /// The vault's name.
+        vault: String,
+    },
+    /// A live account of the vault (bringing an archived one back).
+    LiveAccount {
+        /// Its kind.
+        kind: dochiya_domain::AccountKind,
+        /// The vault's name.
+        vault: String,
+    },
 }
 
 /// An account's kind and opening balance, as a create_account mismatch shows them.

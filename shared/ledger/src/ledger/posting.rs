@@ -124,10 +124,7 @@ pub(super) fn stuck_reason(e: &StoreError) -> Option<StuckReason> {
             guard: ACCOUNT_LIVE | ACCOUNT_EXISTS,
             ..
         } => Some(StuckReason::ArchivedAccount),
-        // Every store words an overflowing `add` this way (`writer::refusing_overflow`).
-        StoreError::Invalid(message) if message.starts_with("numeric overflow") => {
-            Some(StuckReason::Overflow)
-        }
+        StoreError::Overflow { .. } => Some(StuckReason::Overflow),
         StoreError::Invalid(_) => Some(StuckReason::Refused),
         _ => None,
     }

@@ -410,9 +410,7 @@ fn overflow() -> LedgerError {
 /// and the message says what to do. Every store words that refusal the same way.
 pub(super) fn refusing_overflow(e: StoreError) -> LedgerError {
     match e {
-        StoreError::Invalid(message) if message.starts_with("numeric overflow") => {
-            LedgerError::invalid(Field::Total, Reason::RollupWouldOverflow)
-        }
+        StoreError::Overflow { .. } => LedgerError::invalid(Field::Total, Reason::RollupWouldOverflow),
         other => other.into(),
     }
 }

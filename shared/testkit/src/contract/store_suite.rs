@@ -196,6 +196,14 @@ fn expect_condition_failed(result: Result<(), StoreError>, guard: &str, current:
     }
 }
 
+/// An `add` past 64 bits, reported with the attribute it added to.
+fn expect_overflow(result: Result<(), StoreError>, attribute: &str, what: &str) {
+    match result {
+        Err(StoreError::Overflow { attribute: a }) => assert_eq!(a, attribute, "{what}"),
+        other => panic!("{what}: expected Overflow of {attribute}, got {other:?}"),
+    }
+}
+
 fn expect_invalid(result: Result<(), StoreError>, what: &str) {
     match result {
         Err(StoreError::Invalid(msg)) => assert!(!msg.is_empty(), "{what}: Invalid needs a message"),
@@ -674,7 +682,7 @@ pub async fn failed_guard_is_reported_by_its_name<S: Store>(store: S) {
     assert_eq!(all, vec!["member"]);
 }
 
-/// An update that overflows, anywhere in a write, fails it as Invalid with nothing written.
+/// An update that overflows, anywhere in a write, fails it as Overflow with nothing written.
 pub async fn failed_update_writes_nothing<S: Store>(store: S) {
     let pk = fresh_pk("atomic-overflow");
     let big = item(&pk, "big", attrs(&[("n", Value::N(i64::MAX - 1))]));
@@ -684,7 +692,7 @@ pub async fn failed_update_writes_nothing<S: Store>(store: S) {
         update(&big.key, Attrs::new(), &[("n", 2)], &[], None),
         put(&item(&pk, "b", Attrs::new())),
     ];
-    expect_invalid(store.write(ops).await, "overflow inside a write");
+    expect_overflow(store.write(ops).await, "n", "overflow inside a write");
     assert_eq!(get(&store, &big.key).await, Some(big));
     let (all, _) = drain(&store, q(&pk, SkRange::All, true, 100, None)).await;
     assert_eq!(all, vec!["big"]);
@@ -753,22 +761,24 @@ pub async fn update_add_set_remove<S: Store>(store: S) {
     );
 }
 
-/// Adding past `i64` either way is Invalid and leaves the item unchanged.
+/// Adding past `i64` either way is Overflow and leaves the item unchanged.
 pub async fn update_overflow_is_invalid<S: Store>(store: S) {
     let pk = fresh_pk("upd-overflow");
     let hi = item(&pk, "hi", attrs(&[("n", Value::N(i64::MAX))]));
     let lo = item(&pk, "lo", attrs(&[("n", Value::N(i64::MIN))]));
     write_ok(&store, vec![put(&hi), put(&lo)]).await;
-    expect_invalid(
+    expect_overflow(
         store
             .write(vec![update(&hi.key, Attrs::new(), &[("n", 1)], &[], None)])
             .await,
+        "n",
         "i64::MAX + 1",
     );
-    expect_invalid(
+    expect_overflow(
         store
             .write(vec![update(&lo.key, Attrs::new(), &[("n", -1)], &[], None)])
             .await,
+        "n",
         "i64::MIN - 1",
     );
     assert_eq!(get(&store, &hi.key).await, Some(hi.clone()));

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::api::{AccountShape, Entity, Field, OwnerAction, Reason, Total};
+use crate::api::{AccountShape, Entity, Field, Holder, OwnerAction, Reason, Total};
 use crate::ledger::budget_settings;
 use crate::ledger::codec::account_live;
 use crate::ledger::codec::{
@@ -517,7 +517,10 @@ pub(in crate::ledger) async fn rename_account(
                 return Err(LedgerError::NameTaken {
                     what: Entity::Account,
                     name: other.name.clone(),
-                    existing: format!("another account ({}) in {}", other.kind, m.described()),
+                    existing: Holder::OtherAccount {
+                        kind: other.kind,
+                        vault: m.name.clone(),
+                    },
                 });
             }
             if new.display() == a.name {

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::api::{Entity, Field, OwnerAction, Reason};
+use crate::api::{Entity, Field, Holder, OwnerAction, Reason};
 use crate::ledger::codec::{ARCHIVED, account_count_update, account_pointer, name_attrs};
 use crate::ledger::guards::{ACCOUNT_EXISTS, NAME_FREE, VAULT_EXISTS, guard};
 use crate::ledger::resolve::{catalogue, retrying};
@@ -66,11 +66,10 @@ pub(in crate::ledger) async fn restore_account(
                 return Err(LedgerError::NameTaken {
                     what: Entity::Account,
                     name: other.name.clone(),
-                    existing: format!(
-                        "a live account ({}) in {}; bring this one back under another name with newName",
-                        other.kind,
-                        m.described()
-                    ),
+                    existing: Holder::LiveAccount {
+                        kind: other.kind,
+                        vault: m.name.clone(),
+                    },
                 });
             }
             let mut set = name_attrs(&display, &key);

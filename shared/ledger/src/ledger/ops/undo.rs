@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use crate::api::OperationId;
-use crate::api::{LedgerError, Total, UndoBlock};
+use crate::api::{Blocker, LedgerError, Total, UndoBlock};
 use crate::ledger::codec;
 use crate::ledger::codec::OPERATION_ID;
 use crate::ledger::codec::{Membership, StoredBalance, TxRec, VersionRec, sv};
@@ -357,7 +357,9 @@ async fn plan(
         {
             blocks.push(UndoBlock {
                 transaction_id: now.id,
-                what: format!("it would move account \"{}\", which is archived now", a.name),
+                what: Blocker::ArchivedAccount {
+                    account: a.name.clone(),
+                },
             });
             continue;
         }
@@ -378,16 +380,16 @@ async fn plan(
 
 /// How an entry changed since the operation: what shows now and by which operation.
 fn changed_since(now: &TxRec, e: &OpEntryRec) -> UndoBlock {
-    let by = now
-        .operation_id
-        .map(|o| format!(" by operation {o}"))
-        .unwrap_or_default();
+    let by = now.operation_id;
     let what = if now.voided {
-        format!("it was voided since{by}")
+        Blocker::Voided { by }
     } else if now.version > e.version {
-        format!("it was edited since{by} (now version {})", now.version)
+        Blocker::Edited {
+            by,
+            version: now.version,
+        }
     } else {
-        format!("it was changed since{by}")
+        Blocker::Changed { by }
     };
     UndoBlock {
         transaction_id: now.id,

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 
-use crate::api::{Entity, Field, OwnerAction, Reason};
+use crate::api::{Entity, Field, Holder, OwnerAction, Reason};
 use crate::ledger::codec::{
     MemberRec, Membership, account_count, member_count, name_attrs, name_key_attr, name_key_is,
     points_at_vault, vault_pointer,
@@ -92,11 +92,10 @@ async fn attempt_create(
         return Err(LedgerError::NameTaken {
             what: Entity::Vault,
             name: existing.name.clone(),
-            existing: format!(
-                "a vault in {} with time zone {}",
-                existing.currency,
-                existing.zone.name()
-            ),
+            existing: Holder::Vault {
+                currency: existing.currency,
+                zone: existing.zone.name().to_string(),
+            },
         });
     }
     if all.len() >= MAX_VAULTS {
@@ -227,7 +226,9 @@ async fn attempt_rename(
         return Err(LedgerError::NameTaken {
             what: Entity::Vault,
             name: other.name.clone(),
-            existing: format!("another of your vaults ({})", other.currency),
+            existing: Holder::OtherVault {
+                currency: other.currency,
+            },
         });
     }
     let names = name_attrs(new.display(), new.key());

@@ -314,11 +314,14 @@ pub async fn undo_refused_after_a_later_change<S: Store>(store: S) {
     let mut blocks = [
         (
             ids[1],
-            format!("it was edited since by operation {later} (now version 2)"),
+            Blocker::Edited {
+                by: Some(later),
+                version: 2,
+            },
         ),
-        (ids[2], format!("it was voided since by operation {void_op}")),
+        (ids[2], Blocker::Voided { by: Some(void_op) }),
     ];
-    blocks.sort();
+    blocks.sort_by_key(|b| b.0);
     assert!(
         matches!(&err, LedgerError::UndoBlocked { id, changes }
             if *id == op.to_string()
