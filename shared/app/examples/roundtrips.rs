@@ -894,7 +894,7 @@ async fn scheduled_run(rig: &Rig) -> Result<(), Failure> {
         sdk_text(&sdk)
     );
     // Linear in the vaults due but for the 64 shard queries, which any run makes.
-    let shards = u64::from(dochiya_ledger::stored::keys::DUE_SHARDS);
+    let shards = u64::from(dochiya_ledger::stored::schedule::DUE_SHARDS);
     let per = |n: u64, fixed: u64| fixed + (n.saturating_sub(fixed)) * 1_000 / DUE_VAULTS as u64;
     let scaled: BTreeMap<String, u64> = sdk
         .iter()

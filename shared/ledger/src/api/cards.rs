@@ -65,11 +65,3 @@ pub struct BillingSet {
     /// False when it already was so (nothing written).
     pub changed: bool,
 }
-
-/// "an asset", "a liability", …
-pub fn with_article(kind: AccountKind) -> String {
-    match kind {
-        AccountKind::Liability => "a liability".into(),
-        other => format!("an {other}"),
-    }
-}

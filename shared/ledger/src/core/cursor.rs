@@ -6,7 +6,7 @@
 //! most be refused, never read their data.
 
 use crate::api::LedgerError;
-use crate::stored::keys;
+use crate::stored::entry;
 use dochiya_domain::VaultId;
 
 const VERSION: &str = "c1";
@@ -38,7 +38,7 @@ pub fn decode(cursor: &str, vault: VaultId, filter_hash: &str) -> Result<String,
     if v != VERSION
         || id != vault.to_string()
         || hash != filter_hash
-        || !(keys::is_transaction(sk) || keys::is_transaction_by_id(sk))
+        || !(entry::is_transaction(sk) || entry::is_transaction_by_id(sk))
     {
         return Err(bad());
     }

@@ -20,7 +20,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use crate::stored::attrs::{Membership, ROLE, sv};
+use crate::stored::member::{Membership, ROLE};
+use crate::stored::table::sv;
 use dochiya_store::Attrs;
 
 /// Most memberships a hint carries; a person with more gets no hint (the roster query

@@ -2,10 +2,11 @@
 //! (decision 030), and the one that decides each month. Read by `budgets` (its tools) and
 //! `list_accounts`.
 
-use super::codec::{BudgetHead, BudgetRec, Membership};
 use super::resolve::{Catalogue, query_all};
 use super::*;
-use crate::stored::keys;
+use crate::stored::budget::{BudgetHead, BudgetRec};
+use crate::stored::member::Membership;
+use crate::stored::{budget, table};
 use dochiya_domain::{AccountId, AccountKind};
 use dochiya_store::Item;
 use std::collections::BTreeMap;
@@ -74,7 +75,7 @@ pub(super) fn settings_from_heads(cat: &Catalogue) -> Option<Vec<BudgetRec>> {
 pub(super) fn settings_of(items: &[Item]) -> Result<Vec<BudgetRec>, LedgerError> {
     let mut out: Vec<BudgetRec> = items
         .iter()
-        .filter(|i| keys::is_budget(&i.key.sk))
+        .filter(|i| budget::is_budget(&i.key.sk))
         .map(|i| BudgetRec::from_attrs(&i.attrs))
         .collect::<Result<_, _>>()?;
     out.sort_by_key(|s| (s.month, s.account_id));
@@ -89,8 +90,8 @@ pub(super) async fn settings_through(
 ) -> Result<Vec<BudgetRec>, LedgerError> {
     let items = query_all(
         ledger.store.as_ref(),
-        keys::vault_pk(m.vault_id),
-        keys::budgets_through(month),
+        table::vault_pk(m.vault_id),
+        budget::budgets_through(month),
         true,
     )
     .await?;

@@ -18,7 +18,6 @@
 //! Invites live under the hash of their code alone, so they are not found here; they
 //! expire on their own, and a join with one finds no vault (the settings item is gone).
 
-use super::codec::{EndedRec, MemberRec, Membership, points_at_vault};
 use super::guards::{MEMBERS_UNCHANGED, MEMBERSHIP, NAME_HELD, guard};
 use super::members::read_members;
 use super::posting::head_ops;
@@ -26,8 +25,11 @@ use super::resolve::{query_all, retrying};
 use super::roster::{self, Roster, in_vault, require_owner};
 use super::*;
 use crate::api::{Field, OwnerAction, Reason};
-use crate::stored::attrs::{members_unchanged, sv};
-use crate::stored::keys;
+use crate::stored::member::members_unchanged;
+use crate::stored::member::{EndedRec, MemberRec, Membership};
+use crate::stored::table::sv;
+use crate::stored::vault::points_at_vault;
+use crate::stored::{account, budget, idempotency, member, schedule, snapshot, table, vault};
 use dochiya_domain::{NameKey, VaultId};
 use dochiya_store::{Condition, Item, Key, Query, SkRange, StoreError, Value, WriteOp};
 
@@ -107,21 +109,21 @@ fn confirmed(name: &str, confirm: &str) -> Result<(), LedgerError> {
 async fn count(ledger: &Ledger, vault: VaultId) -> Result<DeletedCounts, LedgerError> {
     let mut counted = DeletedCounts::default();
     let mut shared = false;
-    for_each_page(ledger, keys::vault_pk(vault), |items| {
+    for_each_page(ledger, table::vault_pk(vault), |items| {
         for item in items {
             let sk = item.key.sk.as_str();
             let n = if sk.starts_with("TI#") {
                 &mut counted.entries
-            } else if sk.starts_with(keys::ACCOUNT_PREFIX) && !sk.starts_with("AN#") {
+            } else if sk.starts_with(account::ACCOUNT_PREFIX) && !sk.starts_with("AN#") {
                 &mut counted.accounts
-            } else if keys::is_member(sk) {
+            } else if member::is_member(sk) {
                 shared = true;
                 &mut counted.members
-            } else if sk.starts_with(keys::RECURRING_PREFIX) {
+            } else if sk.starts_with(schedule::RECURRING_PREFIX) {
                 &mut counted.schedules
-            } else if keys::is_budget(sk) {
+            } else if budget::is_budget(sk) {
                 &mut counted.budgets
-            } else if sk.starts_with(keys::SNAPSHOT_PREFIX) {
+            } else if sk.starts_with(snapshot::SNAPSHOT_PREFIX) {
                 &mut counted.snapshots
             } else {
                 continue;
@@ -174,7 +176,7 @@ async fn close(
     let members = read_members(ledger, vault).await?;
     let version = members.version;
     let list = members.or_sole(who, &v.m);
-    let head = super::codec::head_next(ledger.store.get(&keys::recurring_head(vault)).await?.as_ref())?;
+    let head = schedule::head_next(ledger.store.get(&schedule::recurring_head(vault)).await?.as_ref())?;
     let today = ledger.today_in(&v.m);
     let mut ops = Vec::new();
     let mut people = Vec::with_capacity(list.len());
@@ -185,13 +187,13 @@ async fn close(
         people.push(them);
     }
     ops.push(WriteOp::Delete {
-        key: keys::vault_meta(vault),
+        key: vault::vault_meta(vault),
         guard: guard(MEMBERS_UNCHANGED, members_unchanged(version)),
     });
     ops.extend(head_ops(&v.m, head, None));
     ops.push(WriteOp::Put {
         item: Item {
-            key: keys::deletion(who, vault),
+            key: vault::deletion(who, vault),
             attrs: marker_attrs(&v.m, &people, counted),
         },
         guard: None,
@@ -209,11 +211,11 @@ fn ending(m: &Membership, member: &MemberRec, them: &PersonId, on: LocalDate, ot
     let vault = m.vault_id;
     let mut ops = vec![
         WriteOp::Delete {
-            key: keys::member(vault, them),
+            key: member::member(vault, them),
             guard: None,
         },
         WriteOp::Delete {
-            key: keys::membership(them, vault),
+            key: member::membership(them, vault),
             // The caller's is the check every vault write carries: still a member.
             guard: if other {
                 None
@@ -222,7 +224,7 @@ fn ending(m: &Membership, member: &MemberRec, them: &PersonId, on: LocalDate, ot
             },
         },
         WriteOp::Delete {
-            key: keys::vault_name(them, &member.name_key),
+            key: vault::vault_name(them, &member.name_key),
             guard: guard(NAME_HELD, points_at_vault(vault)),
         },
     ];
@@ -237,7 +239,7 @@ fn ending(m: &Membership, member: &MemberRec, them: &PersonId, on: LocalDate, ot
         };
         ops.push(WriteOp::Put {
             item: Item {
-                key: keys::ended_membership(them, vault),
+                key: member::ended_membership(them, vault),
                 attrs: ended.to_attrs(),
             },
             guard: None,
@@ -304,7 +306,7 @@ async fn finish(
     ledger
         .store
         .write(vec![WriteOp::Delete {
-            key: keys::deletion(who, vault),
+            key: vault::deletion(who, vault),
             guard: None,
         }])
         .await?;
@@ -317,7 +319,7 @@ async fn delete_partition(ledger: &Ledger, vault: VaultId) -> Result<(), LedgerE
         let page = ledger
             .store
             .query(&Query {
-                pk: keys::vault_pk(vault),
+                pk: table::vault_pk(vault),
                 range: SkRange::All,
                 forward: true,
                 limit: 1000,
@@ -337,8 +339,8 @@ async fn delete_partition(ledger: &Ledger, vault: VaultId) -> Result<(), LedgerE
 async fn delete_records(ledger: &Ledger, person: &PersonId, vault: VaultId) -> Result<(), LedgerError> {
     let items = query_all(
         ledger.store.as_ref(),
-        keys::person_pk(person),
-        keys::idempotency_records(),
+        table::person_pk(person),
+        idempotency::idempotency_records(),
         true,
     )
     .await?;
@@ -374,8 +376,8 @@ pub(super) async fn finish_left_over(
 ) -> Result<Vec<(Membership, DeletedCounts)>, LedgerError> {
     let markers = query_all(
         ledger.store.as_ref(),
-        keys::person_pk(who),
-        keys::deletions(),
+        table::person_pk(who),
+        vault::deletions(),
         true,
     )
     .await?;

@@ -3,13 +3,15 @@
 //! the check against what the guards read, and the guard writes that keep two racing
 //! entries from both passing.
 
-use super::codec::{GuardRec, IdemRec, Membership, TxRec, guard_points_at};
 use super::entry::{Entry, window_ms};
 use super::guards::DUPLICATE_GUARD;
 use super::idempotency::Claim;
 use super::posting::POSTED_GUARD_SECS;
 use super::*;
-use crate::stored::keys;
+use crate::stored::entry;
+use crate::stored::entry::{GuardRec, TxRec, guard_points_at};
+use crate::stored::idempotency::IdemRec;
+use crate::stored::member::Membership;
 use dochiya_store::{Condition, Item, Key, WriteOp};
 
 /// The duplicate guards read for an entry, in the order of its `guard_keys`.
@@ -71,7 +73,7 @@ pub(super) async fn duplicate_check(
     wanted.extend(
         candidates
             .iter()
-            .map(|g| keys::transaction_by_id(m.vault_id, g.transaction_id)),
+            .map(|g| entry::transaction_by_id(m.vault_id, g.transaction_id)),
     );
     let got = ledger.store.get_many(&wanted).await?;
     if let Some(Some(item)) = got.first() {

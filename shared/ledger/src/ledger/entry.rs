@@ -2,12 +2,15 @@
 //! amounts positive, memo, externalRef and tags clean, the date not far ahead. Shared
 //! by record, batch, edit and the recurring schedules.
 
-use super::codec::{GuardRec, IdemRec, Membership, PostingRec, content_hash};
 use super::idempotency::{IdempotencyKey, recorded};
 use super::resolve::Catalogue;
 use super::*;
 use crate::api::{Field, Reason, Side};
-use crate::stored::keys;
+use crate::stored::entry;
+use crate::stored::entry::{GuardRec, PostingRec};
+use crate::stored::idempotency::IdemRec;
+use crate::stored::member::Membership;
+use crate::stored::table::content_hash;
 use dochiya_domain::limits::{MAX_EXTERNAL_REF_CHARS, MAX_MEMO_CHARS};
 use dochiya_domain::{Currency, Decimal, Money, NameKey, VaultId, VaultZone};
 use dochiya_store::Key;
@@ -135,7 +138,7 @@ pub(super) fn guard_keys(
     let bucket = now_ms.div_euclid(window_ms.max(1));
     let date = date.to_string();
     let key = |b: i64| {
-        keys::duplicate_guard(
+        entry::duplicate_guard(
             vault,
             &content_hash(&["dg-v3", &vault.to_string(), &date, to, from, &b.to_string()]),
         )
@@ -255,7 +258,7 @@ impl<'a> Entry<'a> {
         Ok(Entry {
             categorized: false,
             tags,
-            changed_key: keys::transaction_changed(m.vault_id, &origin),
+            changed_key: entry::transaction_changed(m.vault_id, &origin),
             origin,
             input,
             key,
@@ -270,7 +273,7 @@ impl<'a> Entry<'a> {
             zone: m.zone.clone(),
             also_yesterday,
             guard_keys: guards,
-            xr_key: external_ref.map(|r| keys::external_ref(m.vault_id, r)),
+            xr_key: external_ref.map(|r| entry::external_ref(m.vault_id, r)),
         })
     }
 
@@ -344,7 +347,7 @@ impl<'a> Entry<'a> {
         cat: &Catalogue,
         postings: &[PostingRec],
         currency: Currency,
-    ) -> Result<Option<super::codec::InstallmentPlan>, LedgerError> {
+    ) -> Result<Option<entry::InstallmentPlan>, LedgerError> {
         self.input
             .installments
             .map(|n| super::installments::plan_for(cat, postings, n, currency))
@@ -451,7 +454,7 @@ pub(super) fn window_ms(ledger: &Ledger) -> i64 {
 /// [`describe`] writes them; one line each: `"<name key>=<minor units>"`), so the
 /// household's own entry of the same rent on the same day is its probable duplicate.
 pub(super) fn posted_guard_key(vault: VaultId, date: LocalDate, to: &str, from: &str) -> Key {
-    keys::recurring_guard(
+    entry::recurring_guard(
         vault,
         &content_hash(&["dr-v1", &vault.to_string(), &date.to_string(), to, from]),
     )
@@ -467,7 +470,7 @@ pub(super) fn external_ref_op(e: &Entry<'_>, tx: TransactionId) -> Option<dochiy
     e.xr_key.as_ref().map(|key| dochiya_store::WriteOp::Put {
         item: dochiya_store::Item {
             key: key.clone(),
-            attrs: crate::stored::attrs::external_ref_attrs(tx),
+            attrs: entry::external_ref_attrs(tx),
         },
         guard: super::guards::guard(
             crate::stored::guards::EXTERNAL_REF_FREE,

@@ -10,10 +10,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::codec::{ForRollup, Membership, Period, Rollup, TxRec};
 use super::resolve::{Catalogue, catalogue, join_all, join2, query_all};
 use super::*;
-use crate::stored::keys;
+use crate::stored::entry::TxRec;
+use crate::stored::member::Membership;
+use crate::stored::rollup::{ForRollup, Period, Rollup};
+use crate::stored::{entry, rollup, table};
 use dochiya_domain::{AccountId, AccountKind};
 use dochiya_store::{Item, Query};
 
@@ -109,8 +111,8 @@ async fn entries_between(
     }
     let items = query_all(
         ledger.store.as_ref(),
-        keys::vault_pk(m.vault_id),
-        keys::transactions_between(Some(from), Some(to)),
+        table::vault_pk(m.vault_id),
+        entry::transactions_between(Some(from), Some(to)),
         true,
     )
     .await?;
@@ -120,7 +122,7 @@ async fn entries_between(
 fn live(items: &[Item]) -> Result<Vec<TxRec>, LedgerError> {
     items
         .iter()
-        .filter(|i| keys::is_transaction(&i.key.sk))
+        .filter(|i| entry::is_transaction(&i.key.sk))
         .map(TxRec::from_item)
         .filter(|t| t.as_ref().map_or(true, |t| !t.voided))
         .collect()
@@ -136,8 +138,8 @@ async fn entries_page(
     Ok(ledger
         .store
         .query(&Query {
-            pk: keys::vault_pk(m.vault_id),
-            range: keys::transactions_between(None, Some(to)),
+            pk: table::vault_pk(m.vault_id),
+            range: entry::transactions_between(None, Some(to)),
             forward: true,
             limit: FIRST_PAGE,
             after,
@@ -179,14 +181,14 @@ pub(super) async fn flows(
 ) -> Result<Flows, LedgerError> {
     let plan = plan(from, to, exact_from);
     let store = ledger.store.as_ref();
-    let pk = keys::vault_pk(m.vault_id);
+    let pk = table::vault_pk(m.vault_id);
     let rollups = async {
         let Some((lo, hi)) = plan.rolled else {
             return Ok((vec![], vec![]));
         };
         let (months, fors) = join2(
-            query_all(store, pk.clone(), keys::month_rollups(lo, hi), true),
-            query_all(store, pk.clone(), keys::for_months_between(lo, hi), true),
+            query_all(store, pk.clone(), rollup::month_rollups(lo, hi), true),
+            query_all(store, pk.clone(), rollup::for_months_between(lo, hi), true),
         )
         .await;
         Ok::<_, LedgerError>((months?, fors?))

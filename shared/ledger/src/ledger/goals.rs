@@ -2,11 +2,12 @@
 //! optionally by a date; how far it is comes from the account's balance today. The
 //! operation that sets one is `goal_setting.rs`.
 
-use super::codec::{AccountRec, GoalRec, Membership};
 use super::resolve::Catalogue;
 use super::today::Later;
 use super::*;
 use crate::api::{Field, Reason};
+use crate::stored::account::{AccountRec, GoalRec};
+use crate::stored::member::Membership;
 use dochiya_domain::{AccountKind, Money, Name};
 
 /// How far `goal` on `a` is, with the account's balance today (`saved`, natural sign).

@@ -5,12 +5,13 @@
 
 use std::collections::BTreeMap;
 
-use super::codec::{AccountRec, CHILD_SEQ, Membership, PARENT, account_live};
 use super::guards::PARENT_TOP;
 use super::resolve::Catalogue;
 use super::*;
 use crate::api::{Field, Reason, Total};
-use crate::stored::keys;
+use crate::stored::account;
+use crate::stored::account::{AccountRec, CHILD_SEQ, PARENT, account_live};
+use crate::stored::member::Membership;
 use dochiya_domain::{AccountId, AccountKind};
 use dochiya_store::{Condition, Guard, WriteOp};
 
@@ -111,7 +112,7 @@ pub(super) fn parent_name(cat: &Catalogue, a: &AccountRec) -> Option<String> {
 /// it under another account fails its own check.
 pub(super) fn attach_op(m: &Membership, parent: &AccountRec) -> WriteOp {
     WriteOp::Update {
-        key: keys::account(m.vault_id, parent.account_id),
+        key: account::account(m.vault_id, parent.account_id),
         set: BTreeMap::new(),
         add: BTreeMap::from([(CHILD_SEQ.into(), 1)]),
         remove: vec![],

@@ -9,7 +9,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::codec::{AccountRec, MemberRec, Membership, TxRec, members_unchanged, n_or_zero};
 use super::flows::{Flows, flows};
 use super::guards::MEMBERS_UNCHANGED;
 use super::members::{find_member, founder, labels, numbered};
@@ -18,8 +17,13 @@ use super::roster::{commit_failed, in_vault, membership_check, require_owner};
 use super::*;
 use crate::api::{Field, OwnerAction, Reason, Total};
 use crate::core::settle::{Party, Tally, divide, transfers};
-use crate::stored::attrs::{FOR_SHARED, OWNER};
-use crate::stored::keys;
+use crate::stored::account::AccountRec;
+use crate::stored::account::OWNER;
+use crate::stored::entry::FOR_SHARED;
+use crate::stored::entry::TxRec;
+use crate::stored::member::{MemberRec, Membership, members_unchanged};
+use crate::stored::table::n_or_zero;
+use crate::stored::{account, member, table, vault};
 use dochiya_domain::{AccountId, AccountKind, Money, NameKey, VaultId};
 use dochiya_store::{Item, Value, WriteOp};
 
@@ -225,21 +229,21 @@ pub(super) async fn read_household(
     m: &Membership,
 ) -> Result<Household, LedgerError> {
     let store = ledger.store.as_ref();
-    let pk = keys::vault_pk(m.vault_id);
+    let pk = table::vault_pk(m.vault_id);
     let (current, former) = join2(
-        query_all(store, pk.clone(), keys::members_and_meta(), true),
-        query_all(store, pk, keys::former_members(), true),
+        query_all(store, pk.clone(), member::members_and_meta(), true),
+        query_all(store, pk, member::former_members(), true),
     )
     .await;
     let (mut list, mut version, mut created_at, mut regimes) = (Vec::new(), None, 0, Vec::new());
     for item in &current? {
-        if keys::is_member(&item.key.sk) {
+        if member::is_member(&item.key.sk) {
             list.push(MemberRec::from_attrs(&item.attrs)?);
-        } else if item.key.sk == keys::VAULT_META {
+        } else if item.key.sk == vault::VAULT_META {
             version = item
                 .attrs
-                .contains_key(super::codec::MEMBERS_VERSION)
-                .then(|| super::codec::members_version(&item.attrs))
+                .contains_key(member::MEMBERS_VERSION)
+                .then(|| member::members_version(&item.attrs))
                 .transpose()?;
             created_at = n_or_zero(&item.attrs, "createdAt")?;
             regimes = regimes_of(&item.attrs)?;
@@ -315,7 +319,7 @@ impl FormerRec {
     /// The item that keeps it.
     pub(super) fn item(&self, vault: VaultId) -> Item {
         Item {
-            key: keys::former_member(vault, &self.person, self.joined_at),
+            key: member::former_member(vault, &self.person, self.joined_at),
             attrs: BTreeMap::from([
                 ("person".into(), Value::S(self.person.clone())),
                 ("name".into(), Value::S(self.name.clone())),
@@ -479,11 +483,11 @@ pub(super) async fn set_account_owner(
             let ops = vec![
                 membership_check(who, &m),
                 WriteOp::Update {
-                    key: keys::account(m.vault_id, a.account_id),
+                    key: account::account(m.vault_id, a.account_id),
                     set,
                     add: BTreeMap::new(),
                     remove,
-                    guard: super::guards::guard(super::guards::ACCOUNT_LIVE, super::codec::account_live()),
+                    guard: super::guards::guard(super::guards::ACCOUNT_LIVE, account::account_live()),
                 },
             ];
             match v.commit(ledger, who, ops).await {
@@ -585,16 +589,16 @@ pub(super) async fn set_shares(
             // other; a vault made before sharing has no version (and only its creator).
             let (add, condition) = match h.version {
                 Some(v) => (
-                    BTreeMap::from([(super::codec::MEMBERS_VERSION.to_string(), 1)]),
+                    BTreeMap::from([(member::MEMBERS_VERSION.to_string(), 1)]),
                     members_unchanged(v),
                 ),
                 None => (
                     BTreeMap::new(),
-                    dochiya_store::Condition::AttrAbsent(super::codec::MEMBERS_VERSION.into()),
+                    dochiya_store::Condition::AttrAbsent(member::MEMBERS_VERSION.into()),
                 ),
             };
             let op = WriteOp::Update {
-                key: keys::vault_meta(m.vault_id),
+                key: vault::vault_meta(m.vault_id),
                 set: BTreeMap::from([(SHARES.to_string(), regimes_value(&h.regimes))]),
                 add,
                 remove: vec![],

@@ -7,11 +7,14 @@
 //! cannot both write: the loser's claim fails and it replays the winner's result.
 
 use super::Recorded;
-use super::codec::{IdemRec, Membership, TxRec, content_hash};
 use super::guards::{IDEMPOTENCY_CLAIM, guard};
 use super::view::view;
 use crate::api::{Field, LedgerError, Reason};
-use crate::stored::keys;
+use crate::stored::entry::TxRec;
+use crate::stored::idempotency::IdemRec;
+use crate::stored::member::Membership;
+use crate::stored::table::content_hash;
+use crate::stored::{entry, idempotency};
 use dochiya_domain::PersonId;
 use dochiya_domain::limits::MAX_IDEMPOTENCY_KEY_CHARS;
 use dochiya_store::{Condition, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
@@ -45,7 +48,7 @@ impl IdempotencyKey {
 
     /// Where this person's record for the key is stored.
     pub(super) fn item_key(&self, who: &PersonId) -> Key {
-        keys::idempotency(who, &self.0)
+        idempotency::idempotency(who, &self.0)
     }
 
     /// The origin a transaction recorded under this key carries (a hash of the
@@ -152,7 +155,7 @@ pub(super) fn changed_op(
     attrs.insert(TTL_ATTRIBUTE.into(), Value::N(now_s.saturating_add(ttl_s)));
     Some(WriteOp::Put {
         item: Item {
-            key: keys::transaction_changed(vault, origin),
+            key: entry::transaction_changed(vault, origin),
             attrs,
         },
         guard: None,
@@ -183,7 +186,7 @@ mod tests {
         let rec = IdemRec {
             fingerprint: "f".into(),
             vault_id: dochiya_domain::VaultId::from_uuid(uuid::Uuid::nil()),
-            tx: super::super::codec::TxRec::new(
+            tx: entry::TxRec::new(
                 dochiya_domain::TransactionId::from_u64((1 << 53) + 1).unwrap(),
                 dochiya_domain::LocalDate::parse("2026-03-09").unwrap(),
                 String::new(),

@@ -8,10 +8,11 @@
 
 use std::collections::BTreeMap;
 
-use super::codec::{InstallmentPlan, PostingRec, TxRec, s, sv};
 use super::resolve::Catalogue;
 use crate::api::{Field, LedgerError, Reason};
-use crate::stored::keys;
+use crate::stored::entry;
+use crate::stored::entry::{InstallmentPlan, PostingRec, TxRec};
+use crate::stored::table::{s, sv};
 use dochiya_domain::{AccountId, AccountKind, Installments, LocalDate, Money, TransactionId, VaultId};
 use dochiya_store::{Attrs, Item, Key, Value, WriteOp};
 
@@ -107,7 +108,7 @@ impl OpenPurchase {
     }
 
     fn key(&self, vault: VaultId) -> Key {
-        keys::installment(
+        entry::installment(
             vault,
             self.count.last_bill_bound(self.date),
             self.card,
@@ -136,8 +137,8 @@ impl OpenPurchase {
             date: LocalDate::parse(s(a, "date")?).map_err(|_| corrupt("date"))?,
             memo: s(a, "memo")?.to_string(),
             card: AccountId::parse(s(a, "accountId")?).map_err(|_| corrupt("account id"))?,
-            amount: super::codec::n(a, "amount")?,
-            count: Installments::new(super::codec::n(a, "count")?).map_err(|_| corrupt("count"))?,
+            amount: crate::stored::table::n(a, "amount")?,
+            count: Installments::new(crate::stored::table::n(a, "count")?).map_err(|_| corrupt("count"))?,
         })
     }
 }

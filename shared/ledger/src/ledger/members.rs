@@ -1,11 +1,12 @@
 //! Who keeps a vault: its member list as stored, the labels members are shown by, and the
 //! member a name means (shared by the sharing operations, deletion and the reads).
 
-use super::codec::{MemberRec, Membership, members_version, n_or_zero};
 use super::resolve::query_all;
 use super::*;
 use crate::api::Entity;
-use crate::stored::keys;
+use crate::stored::member::{MemberRec, Membership, members_version};
+use crate::stored::table::n_or_zero;
+use crate::stored::{member, table, vault};
 use dochiya_domain::{Name, NameKey, VaultId};
 use dochiya_store::Item;
 use std::collections::HashSet;
@@ -35,8 +36,8 @@ impl Members {
 pub(super) async fn read_members(ledger: &Ledger, vault: VaultId) -> Result<Members, LedgerError> {
     let items = query_all(
         ledger.store.as_ref(),
-        keys::vault_pk(vault),
-        keys::members_and_meta(),
+        table::vault_pk(vault),
+        member::members_and_meta(),
         true,
     )
     .await?;
@@ -47,9 +48,9 @@ pub(super) async fn read_members(ledger: &Ledger, vault: VaultId) -> Result<Memb
         exists: false,
     };
     for item in &items {
-        if keys::is_member(&item.key.sk) {
+        if member::is_member(&item.key.sk) {
             out.list.push(MemberRec::from_attrs(&item.attrs)?);
-        } else if item.key.sk == keys::VAULT_META {
+        } else if item.key.sk == vault::VAULT_META {
             out.exists = true;
             out.version = members_version(&item.attrs)?;
             out.created_at = n_or_zero(&item.attrs, "createdAt")?;
@@ -214,7 +215,7 @@ pub(super) struct Recorder {
 impl Recorder {
     /// Whether `tx` is this member's entry: by subject, or by the name an entry from
     /// before subjects were kept carries (never a recurring posting, nobody's own).
-    pub(super) fn recorded(&self, tx: &super::codec::TxRec) -> bool {
+    pub(super) fn recorded(&self, tx: &crate::stored::entry::TxRec) -> bool {
         match &tx.recorder {
             Some(sub) => *sub == self.person,
             None => tx.recurring.is_none() && tx.recorded_by.as_deref() == Some(self.name.as_str()),

@@ -31,10 +31,10 @@ mod view;
 mod words;
 mod writer;
 
-// The stored shape and shared helpers that the operations below reach as `super::codec`
-// and so on, until they name their rooms.
+// Shared helpers that the operations below reach as `super::guards` and so on, until
+// they name their rooms.
 use crate::core::{cursor, minted};
-use crate::stored::{attrs as codec, guards};
+use crate::stored::guards;
 
 use std::sync::Arc;
 use std::time::Duration;

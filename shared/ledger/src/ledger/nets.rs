@@ -5,11 +5,12 @@
 
 use std::collections::BTreeMap;
 
-use super::codec::{Membership, Rollup};
 use super::resolve::{Catalogue, catalogue, join2, query_all};
 use super::*;
 use crate::api::Total;
-use crate::stored::keys;
+use crate::stored::member::Membership;
+use crate::stored::rollup::Rollup;
+use crate::stored::{entry, rollup, table};
 use dochiya_domain::{AccountId, AccountKind, Money};
 use dochiya_store::Item;
 
@@ -56,7 +57,7 @@ pub(super) async fn nets_and_later(
     date: LocalDate,
     later: bool,
 ) -> Result<(Catalogue, BTreeMap<AccountId, i64>, BTreeMap<AccountId, i64>), LedgerError> {
-    let pk = keys::vault_pk(m.vault_id);
+    let pk = table::vault_pk(m.vault_id);
     let store = ledger.store.as_ref();
     let month = date.month();
     // From this month on, the days after `date` are all there is to read (entries dated
@@ -64,7 +65,7 @@ pub(super) async fn nets_and_later(
     let recent = month >= ledger.today_in(m).month();
     let days = async {
         if recent {
-            query_all(store, pk.clone(), keys::days_from(date.next_day()), true).await
+            query_all(store, pk.clone(), rollup::days_from(date.next_day()), true).await
         } else if date == month.last_day() {
             // No day of its month is left (and DynamoDB refuses a range ending before it starts).
             Ok(vec![])
@@ -72,7 +73,7 @@ pub(super) async fn nets_and_later(
             query_all(
                 store,
                 pk.clone(),
-                keys::days_between(date.next_day(), month.last_day()),
+                rollup::days_between(date.next_day(), month.last_day()),
                 true,
             )
             .await
@@ -82,13 +83,13 @@ pub(super) async fn nets_and_later(
         if recent {
             return Ok(vec![]);
         }
-        query_all(store, pk.clone(), keys::months_from(month.next()), true).await
+        query_all(store, pk.clone(), rollup::months_from(month.next()), true).await
     };
     let ((cat, days), months) = join2(join2(catalogue(ledger, m), days), months).await;
     let cat = cat?;
     let mut after = BTreeMap::new();
-    sum_rollups(&days?, keys::is_day_rollup, &mut after)?;
-    sum_rollups(&months?, keys::is_month_rollup, &mut after)?;
+    sum_rollups(&days?, rollup::is_day_rollup, &mut after)?;
+    sum_rollups(&months?, rollup::is_month_rollup, &mut after)?;
     let mut nets = BTreeMap::new();
     for a in &cat.accounts {
         let moved = after.get(&a.account_id).copied().unwrap_or(0);
@@ -113,13 +114,13 @@ pub(super) async fn later_than(
 ) -> Result<BTreeMap<AccountId, i64>, LedgerError> {
     let days = query_all(
         ledger.store.as_ref(),
-        keys::vault_pk(m.vault_id),
-        keys::days_from(today.next_day()),
+        table::vault_pk(m.vault_id),
+        rollup::days_from(today.next_day()),
         true,
     )
     .await?;
     let mut later = BTreeMap::new();
-    sum_rollups(&days, keys::is_day_rollup, &mut later)?;
+    sum_rollups(&days, rollup::is_day_rollup, &mut later)?;
     Ok(later)
 }
 
@@ -144,7 +145,7 @@ pub(super) fn natural(kind: AccountKind, net: i64) -> Result<i64, LedgerError> {
 /// Live entries dated after today through the end of a period (none when the period
 /// ends by today): what a report keeps apart as scheduled. One query of transactions,
 /// in the report's round; entries ahead of today are few (a month's auto-transfers).
-pub(super) struct DatedLater(pub(super) Vec<super::codec::TxRec>);
+pub(super) struct DatedLater(pub(super) Vec<entry::TxRec>);
 
 /// Read [`DatedLater`] for the period `from..=to`.
 pub(super) async fn dated_later(
@@ -158,14 +159,14 @@ pub(super) async fn dated_later(
     }
     let items = query_all(
         ledger.store.as_ref(),
-        keys::vault_pk(m.vault_id),
-        keys::transactions_between(Some(from.max(today.next_day())), Some(to)),
+        table::vault_pk(m.vault_id),
+        entry::transactions_between(Some(from.max(today.next_day())), Some(to)),
         true,
     )
     .await?;
     let mut txs = Vec::new();
-    for item in items.iter().filter(|i| keys::is_transaction(&i.key.sk)) {
-        let tx = super::codec::TxRec::from_item(item)?;
+    for item in items.iter().filter(|i| entry::is_transaction(&i.key.sk)) {
+        let tx = entry::TxRec::from_item(item)?;
         if !tx.voided {
             txs.push(tx);
         }

@@ -18,7 +18,6 @@
 use std::collections::BTreeMap;
 
 use super::Ledger;
-use super::codec::{GuardRec, HEAD_NEXT, Membership, PostingRec, ScheduleRec, TxRec, posted_attrs, sv};
 use super::entry::{line_text, posted_guard_key};
 use super::guards::{ACCOUNT_EXISTS, ACCOUNT_LIVE, RECURRING_CLAIM, RECURRING_HEAD, SCHEDULE_UNCHANGED};
 use super::operations::{EntryAction, OpKind, OpStamp};
@@ -27,7 +26,11 @@ use super::writer::TxChange;
 use super::writer::transaction_ops;
 use crate::api::{ErrorKind, LedgerError};
 use crate::api::{Stuck, StuckReason};
-use crate::stored::keys;
+use crate::stored::entry::{GuardRec, PostingRec, TxRec};
+use crate::stored::member::Membership;
+use crate::stored::schedule::{HEAD_NEXT, ScheduleRec, posted_attrs};
+use crate::stored::table::sv;
+use crate::stored::{schedule, table, vault};
 use dochiya_domain::{LocalDate, NameKey, VaultId};
 use dochiya_store::{Attrs, Condition, Guard, Item, Key, StoreError, Value, WriteOp, eval};
 
@@ -60,7 +63,7 @@ fn head_unchanged(read: Option<LocalDate>) -> Condition {
 /// The ops that set the vault's head to `next` (remove it when nothing is ever due),
 /// only if it is still `read`, and move the vault's entry in the due index with it.
 pub(super) fn head_ops(m: &Membership, read: Option<LocalDate>, next: Option<LocalDate>) -> Vec<WriteOp> {
-    let key = keys::recurring_head(m.vault_id);
+    let key = schedule::recurring_head(m.vault_id);
     let guard = Some(Guard::new(RECURRING_HEAD, head_unchanged(read)));
     let mut ops = vec![match next {
         Some(d) => WriteOp::Put {
@@ -74,14 +77,14 @@ pub(super) fn head_ops(m: &Membership, read: Option<LocalDate>, next: Option<Loc
     }];
     if let Some(old) = read.filter(|old| Some(*old) != next) {
         ops.push(WriteOp::Delete {
-            key: keys::due(m.vault_id, old),
+            key: schedule::due(m.vault_id, old),
             guard: None,
         });
     }
     if let Some(new) = next.filter(|new| Some(*new) != read) {
         ops.push(WriteOp::Put {
             item: Item {
-                key: keys::due(m.vault_id, new),
+                key: schedule::due(m.vault_id, new),
                 attrs: [("vaultId".to_string(), sv(m.vault_id.to_string()))].into(),
             },
             guard: None,
@@ -94,8 +97,8 @@ pub(super) fn head_ops(m: &Membership, read: Option<LocalDate>, next: Option<Loc
 pub(super) async fn schedules(ledger: &Ledger, m: &Membership) -> Result<Vec<ScheduleRec>, LedgerError> {
     let items = query_all(
         ledger.store.as_ref(),
-        keys::vault_pk(m.vault_id),
-        keys::recurrings(),
+        table::vault_pk(m.vault_id),
+        schedule::recurrings(),
         true,
     )
     .await?;
@@ -210,7 +213,7 @@ async fn post_schedule(
 async fn reread(ledger: &Ledger, m: &Membership, s: &mut ScheduleRec) -> Result<(), LedgerError> {
     match ledger
         .store
-        .get(&keys::recurring(m.vault_id, &s.name_key))
+        .get(&schedule::recurring(m.vault_id, &s.name_key))
         .await?
     {
         Some(item) => *s = ScheduleRec::from_attrs(&item.attrs)?,
@@ -234,7 +237,7 @@ async fn mark_stuck(
     };
     let put = WriteOp::Put {
         item: Item {
-            key: keys::recurring(m.vault_id, &s.name_key),
+            key: schedule::recurring(m.vault_id, &s.name_key),
             attrs: marked.to_attrs(),
         },
         guard: Some(Guard::new(SCHEDULE_UNCHANGED, s.unchanged())),
@@ -322,7 +325,7 @@ pub(super) async fn check_postable(
     if writes.is_empty() {
         return Ok(());
     }
-    let schedule = keys::recurring(m.vault_id, &rec.name_key);
+    let schedule = schedule::recurring(m.vault_id, &rec.name_key);
     let mut wanted: Vec<Key> = writes
         .iter()
         .flat_map(|(_, ops)| ops.iter().map(|op| op.key().clone()))
@@ -390,14 +393,14 @@ fn occurrence_ops(
     let mut ops = vec![
         WriteOp::Put {
             item: Item {
-                key: keys::recurring_posted(m.vault_id, &s.schedule_id, tx.date),
+                key: schedule::recurring_posted(m.vault_id, &s.schedule_id, tx.date),
                 attrs: posted_attrs(tx.id, op.id),
             },
             guard: Some(Guard::new(RECURRING_CLAIM, Condition::NotExists)),
         },
         WriteOp::Put {
             item: Item {
-                key: keys::recurring(m.vault_id, &s.name_key),
+                key: schedule::recurring(m.vault_id, &s.name_key),
                 attrs: moved.to_attrs(),
             },
             guard: Some(Guard::new(SCHEDULE_UNCHANGED, s.unchanged())),
@@ -447,13 +450,13 @@ async fn vault_and_head(
 ) -> Result<Option<(Membership, Option<LocalDate>)>, LedgerError> {
     let got = ledger
         .store
-        .get_many(&[keys::vault_meta(vault), keys::recurring_head(vault)])
+        .get_many(&[vault::vault_meta(vault), schedule::recurring_head(vault)])
         .await?;
     let Some(Some(meta)) = got.first() else {
         return Ok(None);
     };
     let m = Membership::from_attrs(&meta.attrs)?;
-    let head = super::codec::head_next(got.get(1).and_then(Option::as_ref))?;
+    let head = schedule::head_next(got.get(1).and_then(Option::as_ref))?;
     Ok(Some((m, head)))
 }
 
@@ -540,8 +543,8 @@ pub(crate) async fn post_due_shard(
         let page = ledger
             .store
             .query(&dochiya_store::Query {
-                pk: keys::due_pk(shard),
-                range: keys::due_through(through),
+                pk: schedule::due_pk(shard),
+                range: schedule::due_through(through),
                 forward: true,
                 limit: u32::try_from(budget.max(1)).unwrap_or(u32::MAX),
                 after: after.take(),
@@ -657,14 +660,14 @@ async fn post_entry(
 ) -> Result<PostingRun, LedgerError> {
     let found = vault_and_head(ledger, vault).await?;
     let head = found.as_ref().and_then(|(_, head)| *head);
-    if head.is_none_or(|d| keys::due(vault, d).sk != entry) {
+    if head.is_none_or(|d| schedule::due(vault, d).sk != entry) {
         let delete = vec![
             WriteOp::Delete {
-                key: dochiya_store::Key::new(keys::due_pk(keys::due_shard(vault)), entry),
+                key: dochiya_store::Key::new(schedule::due_pk(schedule::due_shard(vault)), entry),
                 guard: None,
             },
             WriteOp::Check {
-                key: keys::recurring_head(vault),
+                key: schedule::recurring_head(vault),
                 guard: Guard::new(RECURRING_HEAD, head_unchanged(head)),
             },
         ];
@@ -712,7 +715,7 @@ impl Ledger {
         let at = at.min(self.clock.now());
         let through = dochiya_domain::VaultZone::utc().date_at(at).next_day();
         let mut run = DueRun::default();
-        for shard in 0..crate::stored::keys::DUE_SHARDS {
+        for shard in 0..schedule::DUE_SHARDS {
             post_due_shard(self, shard, through, at, max_vaults, &mut run).await?;
             if run.more {
                 break;

@@ -7,10 +7,11 @@ use std::task::Poll;
 use super::Ledger;
 use std::collections::BTreeMap;
 
-use super::codec::{AccountRec, Membership, archived_when};
 use crate::api::AccountChoice;
 use crate::api::{Entity, LedgerError, Match};
-use crate::stored::keys;
+use crate::stored::account::{AccountRec, archived_when};
+use crate::stored::member::Membership;
+use crate::stored::{account, table};
 use dochiya_domain::{AccountId, LocalDate, NameKey, archived_handle, closest_names, id_shape};
 use dochiya_store::{Item, Query, SkRange, Store};
 
@@ -167,7 +168,7 @@ impl Catalogue {
     pub fn from_items(items: &[Item]) -> Result<Catalogue, LedgerError> {
         let mut accounts = Vec::new();
         let mut archived = Vec::new();
-        for item in items.iter().filter(|i| keys::is_account(&i.key.sk)) {
+        for item in items.iter().filter(|i| account::is_account(&i.key.sk)) {
             let a = AccountRec::from_attrs(&item.attrs)?;
             if a.archived {
                 let (on, at) = archived_when(&item.attrs)?;
@@ -332,8 +333,8 @@ impl Catalogue {
 pub(super) async fn catalogue(ledger: &Ledger, vault: &Membership) -> Result<Catalogue, LedgerError> {
     let items = query_all(
         ledger.store.as_ref(),
-        keys::vault_pk(vault.vault_id),
-        keys::accounts(),
+        table::vault_pk(vault.vault_id),
+        account::accounts(),
         true,
     )
     .await?;
@@ -343,7 +344,9 @@ pub(super) async fn catalogue(ledger: &Ledger, vault: &Membership) -> Result<Cat
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ledger::codec::{BudgetHead, SnapshotHead, archive_mark};
+    use crate::stored::account::archive_mark;
+    use crate::stored::budget::BudgetHead;
+    use crate::stored::snapshot::SnapshotHead;
     use dochiya_domain::{AccountKind, VaultId};
     use dochiya_store::Value;
 
@@ -378,7 +381,7 @@ mod tests {
             None => {}
         }
         Item {
-            key: keys::account(vault, account_id),
+            key: account::account(vault, account_id),
             attrs,
         }
     }

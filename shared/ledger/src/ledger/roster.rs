@@ -20,12 +20,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::Ledger;
-use super::codec::{EndedRec, Membership, ROSTER_VERSION as VERSION, head_next};
 use super::guards::{MEMBERSHIP, ROSTER_VERSION};
 use super::resolve::{join2, pick_vault, query_all};
 use crate::api::Role;
 use crate::api::{Entity, LedgerError, OwnerAction};
-use crate::stored::keys;
+use crate::stored::member::{EndedRec, Membership, ROSTER_VERSION as VERSION};
+use crate::stored::schedule::head_next;
+use crate::stored::{member, schedule, table};
 use dochiya_domain::{LocalDate, PersonId};
 use dochiya_store::{Condition, Guard, Item, StoreError, TTL_ATTRIBUTE, Value, WriteOp};
 
@@ -61,7 +62,7 @@ impl Roster {
     /// carried by every write that changes a membership.
     pub fn bump(&self, who: &PersonId) -> WriteOp {
         WriteOp::Update {
-            key: keys::roster_version(who),
+            key: member::roster_version(who),
             set: Default::default(),
             add: [(VERSION.to_string(), 1)].into(),
             // A closing mark's expiry goes: the version item now counts memberships again.
@@ -75,7 +76,7 @@ impl Roster {
     /// so every roster cached for them anywhere is stale from that write on.
     pub fn moved_on(whose: &PersonId) -> WriteOp {
         WriteOp::Update {
-            key: keys::roster_version(whose),
+            key: member::roster_version(whose),
             set: Default::default(),
             add: [(VERSION.to_string(), 1)].into(),
             remove: vec![TTL_ATTRIBUTE.into()],
@@ -187,17 +188,23 @@ pub(super) async fn fetch_unchecked(ledger: &Ledger, who: &PersonId) -> Result<A
 }
 
 async fn read(ledger: &Ledger, who: &PersonId, check_closed: bool) -> Result<Arc<Roster>, LedgerError> {
-    let items = query_all(ledger.store.as_ref(), keys::person_pk(who), keys::roster(), true).await?;
+    let items = query_all(
+        ledger.store.as_ref(),
+        table::person_pk(who),
+        member::roster(),
+        true,
+    )
+    .await?;
     let mut version = None;
     let mut members = Vec::with_capacity(items.len());
     let mut ended = Vec::new();
     for item in &items {
-        if keys::is_roster_version(&item.key.sk) {
+        if member::is_roster_version(&item.key.sk) {
             if check_closed && closed_for(&item.attrs, who.issued_at()) {
                 return Err(LedgerError::PersonDeleted);
             }
             version = Some(version_of(&item.attrs)?);
-        } else if keys::is_ended_membership(&item.key.sk) {
+        } else if member::is_ended_membership(&item.key.sk) {
             ended.push(EndedRec::from_attrs(&item.attrs)?);
         } else {
             members.push(Membership::from_attrs(&item.attrs)?);
@@ -263,7 +270,7 @@ impl InVault {
         mut ops: Vec<WriteOp>,
     ) -> Result<(), StoreError> {
         ops.push(WriteOp::Check {
-            key: keys::roster_version(who),
+            key: member::roster_version(who),
             guard: Guard::new(ROSTER_VERSION, self.roster.unchanged()),
         });
         let out = ledger.store.write(ops).await;
@@ -370,7 +377,7 @@ where
     let v = InVault::new(m.clone(), roster.clone());
     let committed = v.committed.clone();
     let (head, out) = join2(
-        ledger.store.get(&keys::recurring_head(m.vault_id)),
+        ledger.store.get(&schedule::recurring_head(m.vault_id)),
         Box::pin(body(v)),
     )
     .await;
@@ -394,7 +401,7 @@ async fn version_and_head(
 ) -> Result<(Option<i64>, Option<LocalDate>), LedgerError> {
     let got = ledger
         .store
-        .get_many(&[keys::roster_version(who), keys::recurring_head(m.vault_id)])
+        .get_many(&[member::roster_version(who), schedule::recurring_head(m.vault_id)])
         .await?;
     let version = match got.first() {
         Some(Some(item)) => Some(version_of(&item.attrs)?),
@@ -466,7 +473,7 @@ fn ended_instead(roster: &Roster, wanted: Option<&str>, e: LedgerError) -> Ledge
 /// The check every vault write carries: the caller is (still) a member.
 pub(super) fn membership_check(who: &PersonId, m: &Membership) -> WriteOp {
     WriteOp::Check {
-        key: keys::membership(who, m.vault_id),
+        key: member::membership(who, m.vault_id),
         guard: Guard::new(MEMBERSHIP, Condition::Exists),
     }
 }
@@ -525,7 +532,7 @@ impl Ledger {
     /// When `who` deleted their data (epoch seconds), if they did: their roster
     /// version's closing mark, one read (the authorization server ends older grants).
     pub async fn closed_at(&self, who: &PersonId) -> Result<Option<i64>, LedgerError> {
-        let item = self.store.get(&keys::roster_version(who)).await?;
+        let item = self.store.get(&member::roster_version(who)).await?;
         Ok(item.and_then(|i| match i.attrs.get(CLOSED_AT) {
             Some(Value::N(at)) => Some(*at),
             _ => None,

@@ -6,10 +6,10 @@
 
 use std::collections::BTreeSet;
 
-use super::codec::{PostingRec, TxRec};
 use super::installments::OpenPurchase;
 use super::resolve::Catalogue;
 use crate::api::{Duplicate, MatchedBy};
+use crate::stored::entry::{PostingRec, TxRec};
 use dochiya_domain::{AccountId, AccountKind, LocalDate, TransactionId, YearMonth, installment_part};
 
 /// Each account's net (debit-positive) in a set of postings, by account id.
@@ -318,8 +318,10 @@ pub(super) fn match_book(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ledger::codec::{AccountRec, BudgetHead, SnapshotHead};
-    use crate::stored::keys;
+    use crate::stored::account;
+    use crate::stored::account::AccountRec;
+    use crate::stored::budget::BudgetHead;
+    use crate::stored::snapshot::SnapshotHead;
     use dochiya_domain::{Billing, Installments, NameKey, VaultId};
     use dochiya_store::Item;
 
@@ -352,7 +354,7 @@ mod tests {
         ]
         .into_iter()
         .map(|(n, name, kind)| Item {
-            key: keys::account(vault, id(n)),
+            key: account::account(vault, id(n)),
             attrs: AccountRec {
                 account_id: id(n),
                 name: name.into(),

@@ -7,9 +7,10 @@
 //! under either name keeps using it (and its language for memos), so existing
 //! vaults keep their English names without any migration.
 
-use super::codec::{AccountRec, Membership};
 use super::resolve::Catalogue;
 use crate::api::LedgerError;
+use crate::stored::account::AccountRec;
+use crate::stored::member::Membership;
 use dochiya_domain::{AccountKind, Name, NameKey};
 
 /// The Korean name of the opening-balance equity account.

@@ -4,12 +4,13 @@
 
 use std::collections::BTreeMap;
 
-use super::codec::{Membership, TagRollup};
 use super::nets::DatedLater;
 use super::resolve::{Catalogue, join2, query_all};
 use super::*;
 use crate::api::{Field, Total};
-use crate::stored::keys;
+use crate::stored::member::Membership;
+use crate::stored::rollup::TagRollup;
+use crate::stored::{rollup, table};
 use dochiya_domain::{AccountId, AccountKind, Money, NameKey, Tag};
 use dochiya_store::Item;
 
@@ -41,15 +42,15 @@ pub(super) async fn read(
     day_ranges: &[(LocalDate, LocalDate)],
 ) -> Result<Vec<Item>, LedgerError> {
     let store = ledger.store.as_ref();
-    let pk = keys::vault_pk(m.vault_id);
+    let pk = table::vault_pk(m.vault_id);
     let months = async {
         if first > last {
             return Ok(vec![]);
         }
-        query_all(store, pk.clone(), keys::tag_months_between(first, last), true).await
+        query_all(store, pk.clone(), rollup::tag_months_between(first, last), true).await
     };
     let day =
-        |(a, b): (LocalDate, LocalDate)| query_all(store, pk.clone(), keys::tag_days_between(a, b), true);
+        |(a, b): (LocalDate, LocalDate)| query_all(store, pk.clone(), rollup::tag_days_between(a, b), true);
     let days = async {
         match day_ranges {
             [] => Ok(vec![]),
@@ -76,7 +77,7 @@ pub(super) fn cells(
     only: Option<&NameKey>,
 ) -> Result<BTreeMap<NameKey, TagCells>, LedgerError> {
     let mut out: BTreeMap<NameKey, TagCells> = BTreeMap::new();
-    for item in items.iter().filter(|i| keys::is_tag_rollup(&i.key.sk)) {
+    for item in items.iter().filter(|i| rollup::is_tag_rollup(&i.key.sk)) {
         let r = TagRollup::from_attrs(&item.attrs)?;
         if only.is_some_and(|k| *k != r.key) {
             continue;

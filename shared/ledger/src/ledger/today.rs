@@ -8,11 +8,13 @@
 
 use std::collections::BTreeMap;
 
-use super::codec::{AccountRec, Membership, StoredBalance};
 use super::resolve::{Catalogue, catalogue, join2};
 use super::writer::TxChange;
 use super::{AccountBalance, Ledger};
 use crate::api::{Field, LedgerError, Reason};
+use crate::stored::account::AccountRec;
+use crate::stored::idempotency::StoredBalance;
+use crate::stored::member::Membership;
 use dochiya_domain::{AccountId, Currency, LocalDate, Money};
 
 /// Each account's net (debit-positive) of entries dated after today, as read.
@@ -116,7 +118,7 @@ pub(super) async fn catalogue_today(
 
 /// Every account a transaction's postings touch, once each, in posting order.
 pub(super) fn accounts_of<'a>(
-    postings: impl IntoIterator<Item = &'a super::codec::PostingRec>,
+    postings: impl IntoIterator<Item = &'a crate::stored::entry::PostingRec>,
 ) -> Vec<AccountId> {
     let mut ids: Vec<AccountId> = Vec::new();
     for p in postings {

@@ -2,11 +2,12 @@
 //! versions, its direction note and the "no such transaction" error: what the write
 //! and read paths (record, edit, batch, idempotency, read) all show the same way.
 
-use super::codec::{Membership, PostingRec, TxRec, VersionRec};
 use super::resolve::{Catalogue, catalogue, join2};
 use super::*;
 use crate::api::Entity;
-use crate::stored::keys;
+use crate::stored::entry;
+use crate::stored::entry::{PostingRec, TxRec, VersionRec};
+use crate::stored::member::Membership;
 use dochiya_domain::{Currency, Money};
 
 /// How the entry reads when its direction is unusual: the first pair of a `from` and a
@@ -112,11 +113,11 @@ pub(super) fn versions(
 /// A transaction by id in this vault, with the vault's accounts (one read round).
 pub(super) async fn transaction_in(
     ledger: &Ledger,
-    m: &super::codec::Membership,
+    m: &crate::stored::member::Membership,
     id: TransactionId,
 ) -> Result<(TxRec, super::resolve::Catalogue), LedgerError> {
     let (item, cat) = join2(
-        ledger.store.get(&keys::transaction_by_id(m.vault_id, id)),
+        ledger.store.get(&entry::transaction_by_id(m.vault_id, id)),
         catalogue(ledger, m),
     )
     .await;

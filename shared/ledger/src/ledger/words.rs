@@ -6,11 +6,13 @@
 
 use std::collections::BTreeMap;
 
-use super::codec::{AccountRec, Membership, WordRec, first_word};
 use super::resolve::{Catalogue, join2, query_all};
 use super::*;
 use crate::api::{Field, Reason};
-use crate::stored::keys;
+use crate::stored::account::AccountRec;
+use crate::stored::member::Membership;
+use crate::stored::word::{WordRec, first_word};
+use crate::stored::{table, word};
 use dochiya_domain::{AccountId, AccountKind, NameKey};
 
 /// Most set words one account keeps.
@@ -140,7 +142,7 @@ pub(super) async fn read_words(
     let keys: Vec<_> = memos
         .iter()
         .filter_map(|memo| first_word(memo))
-        .map(|w| keys::word(m.vault_id, &NameKey::of(&w)))
+        .map(|w| word::word(m.vault_id, &NameKey::of(&w)))
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
@@ -182,8 +184,8 @@ pub(super) async fn word_items(
 ) -> Result<Vec<dochiya_store::Item>, LedgerError> {
     query_all(
         ledger.store.as_ref(),
-        keys::vault_pk(m.vault_id),
-        keys::words(),
+        table::vault_pk(m.vault_id),
+        word::words(),
         true,
     )
     .await

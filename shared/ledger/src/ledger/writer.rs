@@ -9,17 +9,20 @@
 
 use std::collections::BTreeMap;
 
-use super::codec::{
-    Period, PostingRec, TxRec, VersionRec, WORD_FIX, account_live, balance_update, first_word,
-    for_rollup_labels, rollup_day_attrs, rollup_month_attrs, rollup_update, still_live, tag_net_attr,
-    tag_rollup_labels, void_mark,
-};
 use super::guards::{
     ACCOUNT_EXISTS, ACCOUNT_LIVE, TRANSACTION_LIVE, TRANSACTION_NEW, TRANSACTION_UNCHANGED, guard,
 };
 use super::installments::installment_ops;
 use crate::api::{Field, LedgerError, Reason};
-use crate::stored::keys;
+use crate::stored::account::account_live;
+use crate::stored::entry::{PostingRec, TxRec, VersionRec, still_live, void_mark};
+use crate::stored::rollup::{
+    Period, balance_update, for_rollup_labels, rollup_day_attrs, rollup_month_attrs, rollup_update,
+    tag_rollup_labels,
+};
+use crate::stored::table::tag_net_attr;
+use crate::stored::word::{WORD_FIX, first_word};
+use crate::stored::{account, entry, rollup, word};
 use dochiya_domain::{AccountId, LocalDate, NameKey, VaultId, YearMonth};
 use dochiya_store::{Condition, Guard, Item, StoreError, WriteOp};
 
@@ -132,18 +135,18 @@ pub(super) fn transaction_ops(
         } else {
             Guard::new(ACCOUNT_EXISTS, Condition::Exists)
         };
-        ops.push(balance_update(keys::account(vault, account), net, Some(guard)));
+        ops.push(balance_update(account::account(vault, account), net, Some(guard)));
     }
     for (&(month, account), &net) in &months {
         ops.push(rollup_update(
-            keys::month_rollup(vault, month, account),
+            rollup::month_rollup(vault, month, account),
             rollup_month_attrs(account, month),
             net,
         ));
     }
     for (&(date, account), &net) in &days {
         ops.push(rollup_update(
-            keys::day_rollup(vault, date, account),
+            rollup::day_rollup(vault, date, account),
             rollup_day_attrs(account, date),
             net,
         ));
@@ -220,7 +223,7 @@ fn word_ops(vault: VaultId, change: TxChange<'_>) -> Vec<WriteOp> {
             set.insert(WORD_FIX.to_string(), dochiya_store::Value::S(a.to_string()));
         }
         ops.push(WriteOp::Update {
-            key: keys::word(vault, &key),
+            key: word::word(vault, &key),
             set,
             add: nets.into_iter().map(|(a, n)| (tag_net_attr(a), n)).collect(),
             remove: vec![],
@@ -263,8 +266,8 @@ fn tag_ops(vault: VaultId, change: TxChange<'_>) -> Result<Vec<WriteOp>, LedgerE
             continue;
         }
         let item_key = match period {
-            Period::Month(m) => keys::tag_month_rollup(vault, m, &key),
-            Period::Day(d) => keys::tag_day_rollup(vault, d, &key),
+            Period::Month(m) => rollup::tag_month_rollup(vault, m, &key),
+            Period::Day(d) => rollup::tag_day_rollup(vault, d, &key),
         };
         ops.push(WriteOp::Update {
             key: item_key,
@@ -303,7 +306,7 @@ fn for_ops(vault: VaultId, change: TxChange<'_>) -> Result<Vec<WriteOp>, LedgerE
             continue;
         }
         ops.push(WriteOp::Update {
-            key: keys::for_month_rollup(vault, month, &f),
+            key: rollup::for_month_rollup(vault, month, &f),
             set: for_rollup_labels(&f, month),
             add: nets.into_iter().map(|(a, n)| (tag_net_attr(a), n)).collect(),
             remove: vec![],
@@ -317,8 +320,8 @@ fn for_ops(vault: VaultId, change: TxChange<'_>) -> Result<Vec<WriteOp>, LedgerE
 fn item_ops(vault: VaultId, change: TxChange<'_>) -> Vec<WriteOp> {
     match change {
         TxChange::Create(tx) => [
-            keys::transaction(vault, tx.date, tx.id),
-            keys::transaction_by_id(vault, tx.id),
+            entry::transaction(vault, tx.date, tx.id),
+            entry::transaction_by_id(vault, tx.id),
         ]
         .into_iter()
         .map(|key| WriteOp::Put {
@@ -331,8 +334,8 @@ fn item_ops(vault: VaultId, change: TxChange<'_>) -> Vec<WriteOp> {
         .collect(),
         TxChange::Reverse { tx, reason, at, by } => {
             let mut ops: Vec<WriteOp> = [
-                keys::transaction(vault, tx.date, tx.id),
-                keys::transaction_by_id(vault, tx.id),
+                entry::transaction(vault, tx.date, tx.id),
+                entry::transaction_by_id(vault, tx.id),
             ]
             .into_iter()
             .map(|key| WriteOp::Update {
@@ -346,7 +349,7 @@ fn item_ops(vault: VaultId, change: TxChange<'_>) -> Vec<WriteOp> {
             // The version read is still the current one: an edit that landed
             // meanwhile saved it, and its postings are no longer the ones to reverse.
             ops.push(WriteOp::Check {
-                key: keys::transaction_version(vault, tx.id, tx.version),
+                key: entry::transaction_version(vault, tx.id, tx.version),
                 guard: Guard::new(TRANSACTION_UNCHANGED, Condition::NotExists),
             });
             ops
@@ -367,7 +370,7 @@ fn edit_item_ops(vault: VaultId, old: &TxRec, new: &TxRec, at_ms: i64) -> Vec<Wr
     let live = || guard(TRANSACTION_LIVE, still_live());
     let mut ops = vec![WriteOp::Put {
         item: Item {
-            key: keys::transaction_version(vault, old.id, old.version),
+            key: entry::transaction_version(vault, old.id, old.version),
             attrs: VersionRec {
                 tx: old.clone(),
                 replaced_at_ms: at_ms,
@@ -377,19 +380,19 @@ fn edit_item_ops(vault: VaultId, old: &TxRec, new: &TxRec, at_ms: i64) -> Vec<Wr
         guard: guard(TRANSACTION_UNCHANGED, Condition::NotExists),
     }];
     if old.date == new.date {
-        ops.push(put(keys::transaction(vault, new.date, new.id), new, live()));
+        ops.push(put(entry::transaction(vault, new.date, new.id), new, live()));
     } else {
         ops.push(WriteOp::Delete {
-            key: keys::transaction(vault, old.date, old.id),
+            key: entry::transaction(vault, old.date, old.id),
             guard: live(),
         });
         ops.push(put(
-            keys::transaction(vault, new.date, new.id),
+            entry::transaction(vault, new.date, new.id),
             new,
             guard(TRANSACTION_NEW, Condition::NotExists),
         ));
     }
-    ops.push(put(keys::transaction_by_id(vault, new.id), new, live()));
+    ops.push(put(entry::transaction_by_id(vault, new.id), new, live()));
     ops
 }
 
@@ -461,7 +464,7 @@ mod tests {
     fn for_rollups(ops: &[WriteOp]) -> Vec<(Key, Vec<(String, i64)>)> {
         ops.iter()
             .filter_map(|op| match op {
-                WriteOp::Update { key, add, .. } if key.sk.starts_with(keys::FOR_MONTH_PREFIX) => {
+                WriteOp::Update { key, add, .. } if key.sk.starts_with(rollup::FOR_MONTH_PREFIX) => {
                     Some((key.clone(), add.iter().map(|(a, n)| (a.clone(), *n)).collect()))
                 }
                 _ => None,
@@ -483,7 +486,7 @@ mod tests {
         assert_eq!(
             for_rollups(&ops),
             vec![(
-                keys::for_month_rollup(v, m("2026-03"), "sub-a"),
+                rollup::for_month_rollup(v, m("2026-03"), "sub-a"),
                 vec![(tag_net_attr(bank), -1200), (tag_net_attr(food), 1200)]
             )]
         );
@@ -506,11 +509,11 @@ mod tests {
             for_rollups(&ops),
             vec![
                 (
-                    keys::for_month_rollup(v, m("2026-03"), "sub-a"),
+                    rollup::for_month_rollup(v, m("2026-03"), "sub-a"),
                     vec![(tag_net_attr(bank), 1200), (tag_net_attr(food), -1200)]
                 ),
                 (
-                    keys::for_month_rollup(v, m("2026-04"), "*"),
+                    rollup::for_month_rollup(v, m("2026-04"), "*"),
                     vec![(tag_net_attr(bank), -1200), (tag_net_attr(food), 1200)]
                 ),
             ]
@@ -542,14 +545,14 @@ mod tests {
         assert_eq!(
             summary(&ops),
             vec![
-                (keys::transaction(v, d, t.id), Some(TRANSACTION_NEW), None),
-                (keys::transaction_by_id(v, t.id), Some(TRANSACTION_NEW), None),
-                (keys::account(v, bank), Some(ACCOUNT_LIVE), Some(-1200)),
-                (keys::account(v, food), Some(ACCOUNT_LIVE), Some(1200)),
-                (keys::month_rollup(v, d.month(), bank), None, Some(-1200)),
-                (keys::month_rollup(v, d.month(), food), None, Some(1200)),
-                (keys::day_rollup(v, d, bank), None, Some(-1200)),
-                (keys::day_rollup(v, d, food), None, Some(1200)),
+                (entry::transaction(v, d, t.id), Some(TRANSACTION_NEW), None),
+                (entry::transaction_by_id(v, t.id), Some(TRANSACTION_NEW), None),
+                (account::account(v, bank), Some(ACCOUNT_LIVE), Some(-1200)),
+                (account::account(v, food), Some(ACCOUNT_LIVE), Some(1200)),
+                (rollup::month_rollup(v, d.month(), bank), None, Some(-1200)),
+                (rollup::month_rollup(v, d.month(), food), None, Some(1200)),
+                (rollup::day_rollup(v, d, bank), None, Some(-1200)),
+                (rollup::day_rollup(v, d, food), None, Some(1200)),
             ]
         );
     }
@@ -577,13 +580,19 @@ mod tests {
         assert_eq!(
             s[2],
             (
-                keys::transaction_version(v, t.id, 1),
+                entry::transaction_version(v, t.id, 1),
                 Some(TRANSACTION_UNCHANGED),
                 None
             )
         );
-        assert_eq!(s[3], (keys::account(v, bank), Some(ACCOUNT_EXISTS), Some(1200)));
-        assert_eq!(s[4], (keys::account(v, food), Some(ACCOUNT_EXISTS), Some(-1200)));
+        assert_eq!(
+            s[3],
+            (account::account(v, bank), Some(ACCOUNT_EXISTS), Some(1200))
+        );
+        assert_eq!(
+            s[4],
+            (account::account(v, food), Some(ACCOUNT_EXISTS), Some(-1200))
+        );
         match &ops[0] {
             WriteOp::Update { set, .. } => assert_eq!(set, &void_mark("typo", 5, "지은")),
             other => panic!("{other:?}"),
@@ -627,22 +636,22 @@ mod tests {
             summary(&ops),
             [
                 (
-                    keys::transaction_version(v, old.id, 1),
+                    entry::transaction_version(v, old.id, 1),
                     Some(TRANSACTION_UNCHANGED),
                     None
                 ),
-                (keys::transaction(v, d9, old.id), Some(TRANSACTION_LIVE), None),
-                (keys::transaction(v, d10, old.id), Some(TRANSACTION_NEW), None),
-                (keys::transaction_by_id(v, old.id), Some(TRANSACTION_LIVE), None),
+                (entry::transaction(v, d9, old.id), Some(TRANSACTION_LIVE), None),
+                (entry::transaction(v, d10, old.id), Some(TRANSACTION_NEW), None),
+                (entry::transaction_by_id(v, old.id), Some(TRANSACTION_LIVE), None),
                 // 식비 is unchanged in total and in its month: no balance or month op.
-                (keys::account(v, bank), Some(ACCOUNT_EXISTS), Some(1200)),
-                (keys::account(v, cash), Some(ACCOUNT_LIVE), Some(-1200)),
-                (keys::month_rollup(v, d9.month(), bank), None, Some(1200)),
-                (keys::month_rollup(v, d9.month(), cash), None, Some(-1200)),
-                (keys::day_rollup(v, d9, bank), None, Some(1200)),
-                (keys::day_rollup(v, d9, food), None, Some(-1200)),
-                (keys::day_rollup(v, d10, food), None, Some(1200)),
-                (keys::day_rollup(v, d10, cash), None, Some(-1200)),
+                (account::account(v, bank), Some(ACCOUNT_EXISTS), Some(1200)),
+                (account::account(v, cash), Some(ACCOUNT_LIVE), Some(-1200)),
+                (rollup::month_rollup(v, d9.month(), bank), None, Some(1200)),
+                (rollup::month_rollup(v, d9.month(), cash), None, Some(-1200)),
+                (rollup::day_rollup(v, d9, bank), None, Some(1200)),
+                (rollup::day_rollup(v, d9, food), None, Some(-1200)),
+                (rollup::day_rollup(v, d10, food), None, Some(1200)),
+                (rollup::day_rollup(v, d10, cash), None, Some(-1200)),
             ]
         );
         assert!(matches!(&ops[1], WriteOp::Delete { .. }));
@@ -656,11 +665,11 @@ mod tests {
         let ops = transaction_ops(v, TxChange::Create(&t), &[new]).unwrap();
         let balances: Vec<_> = summary(&ops)
             .into_iter()
-            .filter(|(k, _, _)| keys::is_account(&k.sk))
+            .filter(|(k, _, _)| account::is_account(&k.sk))
             .collect();
         assert_eq!(
             balances,
-            vec![(keys::account(v, equity), Some(ACCOUNT_LIVE), Some(-500))]
+            vec![(account::account(v, equity), Some(ACCOUNT_LIVE), Some(-500))]
         );
         assert_eq!(TxChange::Create(&t).nets().unwrap()[&equity], -500);
         let huge = tx("2026-03-09", &[(new, i64::MAX), (new, 1)]);

@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use crate::api::OperationId;
 use crate::core::cursor;
 use crate::portability::backup::Backup;
-use crate::stored::keys;
+use crate::stored::{entry, table, vault};
 use dochiya_domain::{LocalDate, TransactionId, VaultId};
 use dochiya_store::{Item, Key, Value};
 
@@ -44,7 +44,7 @@ fn backup() -> impl Strategy<Value = Backup> {
                 persons: vec!["alice".into()],
                 exported_at_ms: at,
                 items: vec![Item {
-                    key: Key::new(keys::vault_pk(vault), keys::VAULT_META),
+                    key: Key::new(table::vault_pk(vault), vault::VAULT_META),
                     attrs,
                 }],
             }
@@ -69,7 +69,7 @@ proptest! {
         prop_assert!(cursor::decode(&hex, vault, &hash).is_err());
         let date = LocalDate::from_ymd(y, 1 + (v % 12) as i16, 1 + (v % 28) as i16).expect("a date");
         let id = TransactionId::parse(&id.to_string()).expect("an id");
-        for sk in [keys::transaction(vault, date, id).sk, keys::transaction_by_id(vault, id).sk] {
+        for sk in [entry::transaction(vault, date, id).sk, entry::transaction_by_id(vault, id).sk] {
             let c = cursor::encode(vault, &hash, &sk);
             prop_assert_eq!(cursor::decode(&c, vault, &hash).ok(), Some(sk));
             let other = format!("{hash}x");

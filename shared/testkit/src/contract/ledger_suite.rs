@@ -3529,12 +3529,12 @@ pub async fn snapshot_heads_fall_back_for_older_items<S: Store>(store: S) {
     let v = first.vault.vault_id;
     let a = first.account_id;
     for key in [
-        dochiya_ledger::stored::keys::account(v, a),
-        dochiya_ledger::stored::keys::snapshot(v, a, date("2026-03-13")),
-        dochiya_ledger::stored::keys::snapshot(v, a, date("2026-03-12")),
+        dochiya_ledger::stored::account::account(v, a),
+        dochiya_ledger::stored::snapshot::snapshot(v, a, date("2026-03-13")),
+        dochiya_ledger::stored::snapshot::snapshot(v, a, date("2026-03-12")),
     ] {
         let mut item = store.get(&key).await.expect("get").expect("stored");
-        dochiya_ledger::stored::attrs::without_heads(&mut item.attrs);
+        dochiya_ledger::stored::snapshot::without_heads(&mut item.attrs);
         store
             .write(vec![dochiya_store::WriteOp::Put { item, guard: None }])
             .await
@@ -3643,7 +3643,7 @@ pub async fn budget_heads_keep_list_accounts_at_one_round<S: Store>(store: S) {
         [("쇼핑".into(), None), ("식비".into(), Some("700000".into()))]
     );
     // 식비's account item as an earlier version stored it.
-    let key = dochiya_ledger::stored::keys::account(
+    let key = dochiya_ledger::stored::account::account(
         list.vault.vault_id,
         list.accounts
             .iter()
@@ -3652,7 +3652,7 @@ pub async fn budget_heads_keep_list_accounts_at_one_round<S: Store>(store: S) {
             .account_id,
     );
     let mut item = store.get(&key).await.expect("get").expect("stored");
-    dochiya_ledger::stored::attrs::without_heads(&mut item.attrs);
+    dochiya_ledger::stored::snapshot::without_heads(&mut item.attrs);
     store
         .write(vec![dochiya_store::WriteOp::Put { item, guard: None }])
         .await

@@ -5,12 +5,13 @@
 //! item) stands for everything before the period, so payments settle bills in order
 //! without reading the history (decision 047).
 
-use super::super::codec::{Membership, TxRec};
 use super::super::installments::OpenPurchase;
 use super::super::resolve::{Catalogue, join2, query_all};
 use super::super::*;
 use crate::api::Total;
-use crate::stored::keys;
+use crate::stored::entry::TxRec;
+use crate::stored::member::Membership;
+use crate::stored::{entry, table};
 use dochiya_domain::{AccountId, AccountKind, BillDates, Billing, Money, YearMonth};
 
 /// A bill as computed, before it is named for a result.
@@ -54,20 +55,20 @@ pub(in crate::ledger) async fn read(
         });
     };
     let store = ledger.store.as_ref();
-    let pk = keys::vault_pk(m.vault_id);
+    let pk = table::vault_pk(m.vault_id);
     let (txs, open) = join2(
         query_all(
             store,
             pk.clone(),
-            keys::transactions_between(Some(from), None),
+            entry::transactions_between(Some(from), None),
             true,
         ),
-        query_all(store, pk, keys::installments_open_in(month), true),
+        query_all(store, pk, entry::installments_open_in(month), true),
     )
     .await;
     let txs = txs?
         .iter()
-        .filter(|i| keys::is_transaction(&i.key.sk))
+        .filter(|i| entry::is_transaction(&i.key.sk))
         .map(TxRec::from_item)
         .filter(|t| !t.as_ref().is_ok_and(|t| t.voided))
         .collect::<Result<Vec<_>, _>>()?;

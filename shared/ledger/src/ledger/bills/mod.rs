@@ -10,10 +10,10 @@ pub(super) use performance::performance;
 
 use std::collections::BTreeMap;
 
-use super::codec::Membership;
 use super::resolve::Catalogue;
 use super::*;
 use crate::api::{Field, Reason, Total};
+use crate::stored::member::Membership;
 use dochiya_domain::{AccountId, AccountKind, Money};
 
 /// Refuse billing on an account that is not a liability (only cards have bills).

@@ -9,9 +9,9 @@
 //! the entry; its parts on later bills are not entries and never count again. Payments
 //! to the card and cash moved off it have no expense line and do not count.
 
-use super::super::codec::PerformanceRec;
 use super::bill::Reads;
 use super::*;
+use crate::stored::account::PerformanceRec;
 use dochiya_domain::{Currency, LocalDate};
 
 /// The 실적 of card `card` over `(from, to)`.
@@ -33,7 +33,7 @@ pub(in crate::ledger) fn performance(
             .filter(|p| p.account_id == card)
             .map(|p| -p.amount)
             .sum();
-        let expense = |p: &&super::super::codec::PostingRec| {
+        let expense = |p: &&crate::stored::entry::PostingRec| {
             cat.by_id(p.account_id)
                 .is_some_and(|a| a.kind == AccountKind::Expense)
         };

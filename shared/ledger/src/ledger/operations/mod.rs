@@ -11,10 +11,12 @@
 
 use std::collections::BTreeMap;
 
-use super::codec::{OPERATION_ID, TxRec, operation_of, sv};
 use crate::api::LedgerError;
 use crate::api::OperationId;
-use crate::stored::keys;
+use crate::stored::entry::TxRec;
+use crate::stored::operation::{OPERATION_ID, operation_of};
+use crate::stored::table::sv;
+use crate::stored::{entry, idempotency, operation};
 use dochiya_domain::{PersonId, TransactionId, VaultId};
 use dochiya_store::{Attrs, Condition, Guard, Item, Key, TTL_ATTRIBUTE, Value, WriteOp};
 
@@ -148,12 +150,12 @@ impl OpStamp {
             guard: None,
         };
         let mut ops = vec![
-            put(keys::operation(vault, &op20), head),
-            put(keys::operation_entry(vault, &op20, tx.id), entry),
+            put(operation::operation(vault, &op20), head),
+            put(operation::operation_entry(vault, &op20, tx.id), entry),
         ];
         if let Some(by) = &self.by {
             ops.push(put(
-                keys::latest_operation(vault, by),
+                operation::latest_operation(vault, by),
                 BTreeMap::from([(OPERATION_ID.into(), sv(self.id.to_string()))]),
             ));
         }
@@ -176,8 +178,8 @@ pub(super) fn stamp_updates(ops: &mut [WriteOp], vault: VaultId, tx: &TxRec, op:
 /// The keys of a transaction's two items (by date, by id).
 pub(super) fn tx_item_keys(vault: VaultId, tx: &TxRec) -> [Key; 2] {
     [
-        keys::transaction(vault, tx.date, tx.id),
-        keys::transaction_by_id(vault, tx.id),
+        entry::transaction(vault, tx.date, tx.id),
+        entry::transaction_by_id(vault, tx.id),
     ]
 }
 
@@ -260,7 +262,7 @@ impl OpEntryRec {
 /// The op that marks an operation's entry undone, only once.
 pub(super) fn undone_op(vault: VaultId, op: OperationId, tx: TransactionId, at_ms: i64) -> WriteOp {
     WriteOp::Update {
-        key: keys::operation_entry(vault, &op.to_key_string(), tx),
+        key: operation::operation_entry(vault, &op.to_key_string(), tx),
         set: BTreeMap::from([
             ("undone".into(), Value::Bool(true)),
             ("undoneAt".into(), Value::N(at_ms)),
@@ -291,7 +293,7 @@ pub(super) struct BatchOp {
 impl BatchOp {
     /// The claim's key for a batch's idempotency key.
     pub fn key(batch_key: &super::idempotency::IdempotencyKey, who: &PersonId) -> Key {
-        keys::idempotency(who, &format!("{}\u{1f}op", batch_key.as_str()))
+        idempotency::idempotency(who, &format!("{}\u{1f}op", batch_key.as_str()))
     }
 
     /// From the claim as read: its operation when live, else a new one.

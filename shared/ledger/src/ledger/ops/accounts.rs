@@ -4,11 +4,6 @@ use std::collections::BTreeMap;
 
 use crate::api::{AccountShape, Entity, Field, Holder, OwnerAction, Reason, Total};
 use crate::ledger::budget_settings;
-use crate::ledger::codec::account_live;
-use crate::ledger::codec::{
-    AccountRec, BudgetHead, Membership, PostingRec, SnapshotHead, TxRec, account_count_update,
-    account_pointer, archive_mark, name_attrs, points_at_account,
-};
 use crate::ledger::guards::{
     ACCOUNT_LIVE, ACCOUNT_NEW, ACCOUNT_NUMBER_FREE, NAME_FREE, NAME_HELD, VAULT_EXISTS, guard,
 };
@@ -20,7 +15,16 @@ use crate::ledger::today::catalogue_today;
 use crate::ledger::writer::{TxChange, transaction_ops};
 use crate::ledger::*;
 use crate::ledger::{bills, goals, groups, household, nets, words};
-use crate::stored::keys;
+use crate::stored::account::account_live;
+use crate::stored::account::{
+    AccountRec, account_count_update, account_pointer, archive_mark, points_at_account,
+};
+use crate::stored::budget::BudgetHead;
+use crate::stored::entry::{PostingRec, TxRec};
+use crate::stored::member::Membership;
+use crate::stored::snapshot::SnapshotHead;
+use crate::stored::table::name_attrs;
+use crate::stored::{account, vault};
 use dochiya_domain::{AccountId, AccountKind, Money, Name, random_uuid};
 use dochiya_store::{Condition, Item, WriteOp};
 
@@ -291,7 +295,7 @@ async fn attempt_create(
     }
     ops.extend((count + 1..=count + usize::try_from(new_accounts).unwrap_or(0)).map(|n| number_claim(&m, n)));
     ops.push(account_count_update(
-        keys::vault_meta(m.vault_id),
+        vault::vault_meta(m.vault_id),
         new_accounts,
         guard(VAULT_EXISTS, Condition::Exists),
     ));
@@ -326,7 +330,7 @@ fn at_most_accounts(cap: usize) -> LedgerError {
 fn number_claim(m: &Membership, n: usize) -> WriteOp {
     WriteOp::Put {
         item: Item {
-            key: keys::account_number(m.vault_id, n),
+            key: account::account_number(m.vault_id, n),
             attrs: Default::default(),
         },
         guard: guard(ACCOUNT_NUMBER_FREE, Condition::NotExists),
@@ -483,14 +487,14 @@ fn account_puts(m: &Membership, a: &AccountRec, now: i64) -> [WriteOp; 2] {
     [
         WriteOp::Put {
             item: Item {
-                key: keys::account(m.vault_id, a.account_id),
+                key: account::account(m.vault_id, a.account_id),
                 attrs: a.to_attrs(now),
             },
             guard: guard(ACCOUNT_NEW, Condition::NotExists),
         },
         WriteOp::Put {
             item: Item {
-                key: keys::account_name(m.vault_id, &a.name_key),
+                key: account::account_name(m.vault_id, &a.name_key),
                 attrs: account_pointer(a.account_id),
             },
             guard: guard(NAME_FREE, Condition::NotExists),
@@ -536,7 +540,7 @@ pub(in crate::ledger) async fn rename_account(
             let mut ops = vec![
                 membership_check(who, &m),
                 WriteOp::Update {
-                    key: keys::account(m.vault_id, a.account_id),
+                    key: account::account(m.vault_id, a.account_id),
                     set: name_attrs(new.display(), new.key()),
                     add: BTreeMap::new(),
                     remove: vec![],
@@ -545,12 +549,12 @@ pub(in crate::ledger) async fn rename_account(
             ];
             if !new.key().same_stored(&a.name_key) {
                 ops.push(WriteOp::Delete {
-                    key: keys::account_name(m.vault_id, &a.name_key),
+                    key: account::account_name(m.vault_id, &a.name_key),
                     guard: guard(NAME_HELD, points_at_account(a.account_id)),
                 });
                 ops.push(WriteOp::Put {
                     item: Item {
-                        key: keys::account_name(m.vault_id, new.key()),
+                        key: account::account_name(m.vault_id, new.key()),
                         attrs: account_pointer(a.account_id),
                     },
                     guard: guard(NAME_FREE, Condition::NotExists),
@@ -599,18 +603,18 @@ pub(in crate::ledger) async fn archive_account(
             let ops = vec![
                 membership_check(who, &m),
                 WriteOp::Update {
-                    key: keys::account(m.vault_id, a.account_id),
+                    key: account::account(m.vault_id, a.account_id),
                     set: archive_mark(ledger.today_in(&m), ledger.clock.now().as_millisecond()),
                     add: BTreeMap::new(),
                     remove: vec![],
                     guard: guard(ACCOUNT_LIVE, account_live()),
                 },
                 WriteOp::Delete {
-                    key: keys::account_name(m.vault_id, &a.name_key),
+                    key: account::account_name(m.vault_id, &a.name_key),
                     guard: guard(NAME_HELD, points_at_account(a.account_id)),
                 },
                 account_count_update(
-                    keys::vault_meta(m.vault_id),
+                    vault::vault_meta(m.vault_id),
                     -1,
                     guard(VAULT_EXISTS, Condition::Exists),
                 ),

@@ -13,9 +13,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Mutex, MutexGuard};
 
 use crate::api::{Field, Reason};
-use crate::ledger::codec::{
-    GuardRec, IdemRec, Membership, StoredBalance, TxRec, content_hash, external_ref_tx,
-};
 use crate::ledger::duplicates::guard_ops;
 use crate::ledger::entry::external_ref_op;
 use crate::ledger::entry::{
@@ -32,7 +29,11 @@ use crate::ledger::view::{direction_note, view};
 use crate::ledger::writer::{TxChange, transaction_ops};
 use crate::ledger::*;
 use crate::ledger::{household, idempotency, operations, words};
-use crate::stored::keys;
+use crate::stored::entry::{GuardRec, TxRec, external_ref_tx};
+use crate::stored::idempotency::{IdemRec, StoredBalance};
+use crate::stored::member::Membership;
+use crate::stored::table::content_hash;
+use crate::stored::{entry, table};
 use dochiya_domain::AccountId;
 use dochiya_domain::limits::MAX_BATCH_ENTRIES;
 use dochiya_store::{Item, Key};
@@ -458,7 +459,7 @@ async fn read_round(
         )
     };
     let store = ledger.store.as_ref();
-    let pk = || keys::vault_pk(m.vault_id);
+    let pk = || table::vault_pk(m.vault_id);
     let book_reads = join_all(
         ranges
             .iter()
@@ -466,11 +467,11 @@ async fn read_round(
                 query_all(
                     store,
                     pk(),
-                    keys::transactions_between(Some(*lo), Some(*hi)),
+                    entry::transactions_between(Some(*lo), Some(*hi)),
                     true,
                 )
             })
-            .chain(parts.map(|month| query_all(store, pk(), keys::installments_open_in(month), true)))
+            .chain(parts.map(|month| query_all(store, pk(), entry::installments_open_in(month), true)))
             .collect(),
     );
     let ((cat, got), mut book_pages) = join2(

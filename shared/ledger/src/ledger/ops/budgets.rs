@@ -6,14 +6,17 @@ use std::collections::BTreeMap;
 
 use crate::api::{Field, Reason};
 use crate::ledger::budget_settings::{in_force, in_force_with_rollover, settings_of, tail_from};
-use crate::ledger::codec::{BudgetHead, BudgetRec, Membership, Rollup, account_item_live, account_live};
 use crate::ledger::guards::BUDGET_HEAD;
 use crate::ledger::resolve::{Catalogue, catalogue, join2, query_all, retrying};
 use crate::ledger::roster::membership_check;
 use crate::ledger::roster::{InVault, in_vault};
 use crate::ledger::*;
 use crate::ledger::{goals, groups, nets, today};
-use crate::stored::keys;
+use crate::stored::account::{account_item_live, account_live};
+use crate::stored::budget::{BudgetHead, BudgetRec};
+use crate::stored::member::Membership;
+use crate::stored::rollup::Rollup;
+use crate::stored::{account, budget, rollup, table};
 use dochiya_domain::{AccountId, AccountKind, Money};
 use dochiya_store::{Condition, Guard, Item, WriteOp};
 
@@ -96,8 +99,8 @@ async fn set_in(
         catalogue(ledger, &m),
         query_all(
             ledger.store.as_ref(),
-            keys::vault_pk(m.vault_id),
-            keys::budgets(),
+            table::vault_pk(m.vault_id),
+            budget::budgets(),
             true,
         ),
     )
@@ -116,7 +119,7 @@ async fn set_in(
     if a.archived {
         return Err(archived(&a.name));
     }
-    let key = keys::budget(m.vault_id, month, a.account_id);
+    let key = budget::budget(m.vault_id, month, a.account_id);
     room_for(&all, &key)?;
     let (repeat, rollover) = kept_or_sent(&settings_of(&all)?, a.account_id, month, input);
     let rec = BudgetRec {
@@ -150,7 +153,7 @@ async fn set_in(
         },
         // The account is live and its head unchanged since read; the head moves on.
         a.budgets.moved_on(
-            keys::account(m.vault_id, a.account_id),
+            account::account(m.vault_id, a.account_id),
             &tail,
             Guard::new(
                 BUDGET_HEAD,
@@ -217,14 +220,14 @@ async fn report_in(
     let today = ledger.today_in(&m);
     let month = month.unwrap_or_else(|| today.month());
     let store = ledger.store.as_ref();
-    let pk = keys::vault_pk(m.vault_id);
+    let pk = table::vault_pk(m.vault_id);
     let start = (0..ROLLOVER_MONTHS).fold(month, |mo, _| mo.prev());
     // Two queries in one round: the accounts, and one span holding the rollups of
     // the month and the look-back before it, and every budget setting through the month.
     let ((accounts, span), later) = join2(
         join2(
-            query_all(store, pk.clone(), keys::accounts(), true),
-            query_all(store, pk, keys::months_and_budgets_through(start, month), true),
+            query_all(store, pk.clone(), account::accounts(), true),
+            query_all(store, pk, budget::months_and_budgets_through(start, month), true),
         ),
         nets::dated_later(ledger, &m, today, (month.first_day(), month.last_day())),
     )
@@ -233,7 +236,7 @@ async fn report_in(
     let span = span?;
     let settings = settings_of(&span)?;
     let mut own: BTreeMap<(AccountId, YearMonth), i64> = BTreeMap::new();
-    for item in span.iter().filter(|i| keys::is_month_rollup(&i.key.sk)) {
+    for item in span.iter().filter(|i| rollup::is_month_rollup(&i.key.sk)) {
         let r = Rollup::from_attrs(&item.attrs)?;
         // The span also holds later months' rollups.
         if r.period.month() > month || r.period.month() < start {
@@ -499,14 +502,14 @@ mod tests {
         let mut full = Vec::new();
         while full.len() < MAX_BUDGET_SETTINGS {
             full.push(Item {
-                key: keys::budget(v, m, a),
+                key: budget::budget(v, m, a),
                 attrs: Default::default(),
             });
             m = m.next();
         }
-        assert!(room_for(&full[1..], &keys::budget(v, m, a)).is_ok());
+        assert!(room_for(&full[1..], &budget::budget(v, m, a)).is_ok());
         assert!(room_for(&full, &full[7].key).is_ok());
-        match room_for(&full, &keys::budget(v, m, a)) {
+        match room_for(&full, &budget::budget(v, m, a)) {
             Err(LedgerError::InvalidInput { field, reason }) => {
                 assert_eq!(field, Field::BudgetMonth);
                 assert_eq!(reason, Reason::TooManyBudgets { max: 5000 });

@@ -4,15 +4,16 @@
 use crate::api::{Field, Reason};
 use crate::ledger::bills;
 use crate::ledger::bills::{bill, check_billable, installments_left, remaining};
-use crate::ledger::codec::{
-    AccountRec, BILLING_ATTRS, Membership, PERFORMANCE_ATTRS, PerformanceRec, account_live, billing_attrs,
-};
 use crate::ledger::guards::{ACCOUNT_LIVE, guard};
 use crate::ledger::resolve::{Catalogue, catalogue, retrying};
 use crate::ledger::roster::in_vault;
 use crate::ledger::roster::{commit_failed, membership_check};
 use crate::ledger::*;
-use crate::stored::keys;
+use crate::stored::account;
+use crate::stored::account::{
+    AccountRec, BILLING_ATTRS, PERFORMANCE_ATTRS, PerformanceRec, account_live, billing_attrs,
+};
+use crate::stored::member::Membership;
 use dochiya_domain::{Billing, Money};
 use dochiya_store::WriteOp;
 use std::collections::BTreeMap;
@@ -73,7 +74,7 @@ pub(in crate::ledger) async fn set_billing(
             let ops = vec![
                 membership_check(who, &m),
                 WriteOp::Update {
-                    key: keys::account(m.vault_id, a.account_id),
+                    key: account::account(m.vault_id, a.account_id),
                     set,
                     add: BTreeMap::new(),
                     remove,

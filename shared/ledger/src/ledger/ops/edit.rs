@@ -11,7 +11,6 @@
 
 use crate::api::EditShape;
 use crate::api::{Field, Reason, Side};
-use crate::ledger::codec::{AccountRec, IdemRec, Membership, PostingRec, TxRec, VersionRec};
 use crate::ledger::entry::clean_memo;
 use crate::ledger::guards::IDEMPOTENCY_CLAIM;
 use crate::ledger::idempotency::{IdempotencyKey, NextAction, changed_op, next_action};
@@ -24,7 +23,11 @@ use crate::ledger::view::{not_found, versions, view};
 use crate::ledger::writer::{TxChange, transaction_ops};
 use crate::ledger::*;
 use crate::ledger::{entry, household, idempotency, installments};
-use crate::stored::keys;
+use crate::stored::account::AccountRec;
+use crate::stored::entry::{PostingRec, TxRec, VersionRec};
+use crate::stored::idempotency::IdemRec;
+use crate::stored::member::Membership;
+use crate::stored::table;
 use dochiya_domain::{AccountId, Decimal, Money, NameKey};
 use dochiya_store::{MAX_WRITE_OPS, StoreError};
 
@@ -158,12 +161,12 @@ async fn read_round(
         join2(
             join2(
                 store.get(&ik_key),
-                store.get(&keys::transaction_by_id(m.vault_id, id)),
+                store.get(&crate::stored::entry::transaction_by_id(m.vault_id, id)),
             ),
             query_all(
                 store,
-                keys::vault_pk(m.vault_id),
-                keys::transaction_versions(id),
+                table::vault_pk(m.vault_id),
+                crate::stored::entry::transaction_versions(id),
                 true,
             ),
         ),

@@ -16,14 +16,15 @@
 //! records (refresh families, consents) are its business (`dochiya_authserver::forget`).
 
 use crate::ledger::closing;
-use crate::ledger::codec::{MemberRec, Membership, ROSTER_VERSION as VERSION, points_at_vault};
 use crate::ledger::guards::{MEMBER_PRESENT, MEMBERS_UNCHANGED, MEMBERSHIP, NAME_HELD, guard};
 use crate::ledger::members::read_members;
 use crate::ledger::resolve::{query_all, retrying};
 use crate::ledger::roster::{self, CLOSED_AT, Roster};
 use crate::ledger::*;
-use crate::stored::attrs::{members_unchanged, members_update, owner_role};
-use crate::stored::keys;
+use crate::stored::member::{MemberRec, Membership, ROSTER_VERSION as VERSION};
+use crate::stored::member::{members_unchanged, members_update, owner_role};
+use crate::stored::vault::points_at_vault;
+use crate::stored::{member, table, vault};
 use dochiya_store::{Condition, Key, SkRange, StoreError, TTL_ATTRIBUTE, Value, WriteOp};
 
 /// How long the closing mark outlives the deletion: past every access token's life.
@@ -79,19 +80,19 @@ async fn leave(ledger: &Ledger, who: &PersonId, m: &Membership) -> Result<Option
     let vault = m.vault_id;
     let mut ops = vec![
         WriteOp::Delete {
-            key: keys::member(vault, who),
+            key: member::member(vault, who),
             guard: guard(MEMBER_PRESENT, Condition::Exists),
         },
         WriteOp::Delete {
-            key: keys::membership(who, vault),
+            key: member::membership(who, vault),
             guard: guard(MEMBERSHIP, Condition::Exists),
         },
         WriteOp::Delete {
-            key: keys::vault_name(who, &me.name_key),
+            key: vault::vault_name(who, &me.name_key),
             guard: guard(NAME_HELD, points_at_vault(vault)),
         },
         members_update(
-            keys::vault_meta(vault),
+            vault::vault_meta(vault),
             -1,
             guard(MEMBERS_UNCHANGED, members_unchanged(members.version)),
         ),
@@ -101,7 +102,7 @@ async fn leave(ledger: &Ledger, who: &PersonId, m: &Membership) -> Result<Option
     if let Some(heir) = heir {
         let them = PersonId::new(heir.person.clone())
             .map_err(|e| LedgerError::internal_from("stored member has an unusable subject", e))?;
-        for key in [keys::membership(&them, vault), keys::member(vault, &them)] {
+        for key in [member::membership(&them, vault), member::member(vault, &them)] {
             ops.push(WriteOp::Update {
                 key,
                 set: owner_role(),
@@ -132,11 +133,11 @@ fn heir<'a>(list: &'a [MemberRec], leaver: &str) -> Option<&'a MemberRec> {
 
 /// Delete every item of the person's partition but the roster version; how many went.
 async fn clear_partition(ledger: &Ledger, who: &PersonId) -> Result<u64, LedgerError> {
-    let items = query_all(ledger.store.as_ref(), keys::person_pk(who), SkRange::All, true).await?;
+    let items = query_all(ledger.store.as_ref(), table::person_pk(who), SkRange::All, true).await?;
     let keys: Vec<Key> = items
         .into_iter()
         .map(|i| i.key)
-        .filter(|k| !keys::is_roster_version(&k.sk))
+        .filter(|k| !member::is_roster_version(&k.sk))
         .collect();
     let n = keys.len() as u64;
     closing::delete_all(ledger, keys).await?;
@@ -150,7 +151,7 @@ async fn close(ledger: &Ledger, who: &PersonId) -> Result<(), LedgerError> {
     ledger
         .store
         .write(vec![WriteOp::Update {
-            key: keys::roster_version(who),
+            key: member::roster_version(who),
             set: [
                 (CLOSED_AT.to_string(), Value::N(now)),
                 (TTL_ATTRIBUTE.to_string(), Value::N(now + CLOSED_MARK_SECS)),

@@ -2,14 +2,14 @@
 //! how a goal reads is `goals.rs`.
 
 use crate::api::Entity;
-use crate::ledger::codec::{GOAL_ATTRS, account_live};
 use crate::ledger::goals::{asked, view};
 use crate::ledger::guards::{ACCOUNT_LIVE, guard};
 use crate::ledger::resolve::retrying;
 use crate::ledger::roster::{commit_failed, in_vault, membership_check};
 use crate::ledger::today::catalogue_today;
 use crate::ledger::*;
-use crate::stored::keys;
+use crate::stored::account;
+use crate::stored::account::{GOAL_ATTRS, account_live};
 use dochiya_store::WriteOp;
 use std::collections::BTreeMap;
 
@@ -64,7 +64,7 @@ pub(in crate::ledger) async fn set_goal(
             let ops = vec![
                 membership_check(who, &m),
                 WriteOp::Update {
-                    key: keys::account(m.vault_id, a.account_id),
+                    key: account::account(m.vault_id, a.account_id),
                     set,
                     add: BTreeMap::new(),
                     remove,

@@ -1,16 +1,17 @@
 //! Reading transactions: one by id, or a filtered page newest first.
 
 use crate::api::{Field, Reason};
-use crate::ledger::codec::{TxRec, VersionRec, content_hash};
 use crate::ledger::cursor;
 use crate::ledger::members::recorder_named;
 use crate::ledger::resolve::{catalogue, join2, query_all};
 use crate::ledger::roster::in_vault;
+use crate::ledger::view;
 use crate::ledger::view::transaction_in;
 use crate::ledger::view::view;
 use crate::ledger::*;
-use crate::ledger::{codec, view};
-use crate::stored::keys;
+use crate::stored::entry::{TxRec, VersionRec};
+use crate::stored::table::content_hash;
+use crate::stored::{entry, member, table};
 use dochiya_domain::NameKey;
 use dochiya_store::Query;
 
@@ -35,8 +36,8 @@ pub(in crate::ledger) async fn get_transaction(
             transaction_in(ledger, &m, id),
             query_all(
                 ledger.store.as_ref(),
-                keys::vault_pk(m.vault_id),
-                keys::transaction_versions(id),
+                table::vault_pk(m.vault_id),
+                entry::transaction_versions(id),
                 true,
             ),
         )
@@ -98,7 +99,7 @@ async fn page_of(
     q: &TransactionQuery,
     (text, tag): (Option<&NameKey>, Option<&NameKey>),
     limit: u32,
-    m: codec::Membership,
+    m: member::Membership,
 ) -> Result<TransactionPage, LedgerError> {
     let tag_part = tag.map(|t| format!("tag:{}", t.as_str()));
     // Whose entries: read beside the page (the member list, unless it is "me").
@@ -139,12 +140,12 @@ async fn page_of(
         || tag.is_some()
         || (q.order_recorded && (q.from.is_some() || q.to.is_some()));
     let range = if q.order_recorded {
-        keys::transactions_by_id()
+        entry::transactions_by_id()
     } else {
-        keys::transactions_between(q.from, q.to)
+        entry::transactions_between(q.from, q.to)
     };
     let query = Query {
-        pk: keys::vault_pk(m.vault_id),
+        pk: table::vault_pk(m.vault_id),
         range,
         forward: false,
         // Voided entries are few: leaving them out reads a little more than a page,

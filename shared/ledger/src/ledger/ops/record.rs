@@ -10,7 +10,6 @@
 //! has not cached it; see `roster.rs`).
 
 use crate::api::Field;
-use crate::ledger::codec::{GuardRec, IdemRec, Membership, TxRec, external_ref_tx};
 use crate::ledger::duplicates::{Guards, duplicate_check, guard_ops, pointed_at};
 use crate::ledger::entry::external_ref_op;
 use crate::ledger::entry::{
@@ -28,6 +27,9 @@ use crate::ledger::view::{direction_note, view};
 use crate::ledger::writer::{TxChange, transaction_ops};
 use crate::ledger::*;
 use crate::ledger::{household, idempotency, operations, view, words};
+use crate::stored::entry::{GuardRec, TxRec, external_ref_tx};
+use crate::stored::idempotency::IdemRec;
+use crate::stored::member::Membership;
 use dochiya_store::{Item, Key, StoreError};
 
 /// The entry with its category chosen by the memo's words, when `to` was left out (one

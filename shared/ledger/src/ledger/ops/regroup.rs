@@ -2,7 +2,6 @@
 //! `parent`; the tree itself is read in `groups`.
 
 use crate::api::{Entity, OwnerAction};
-use crate::ledger::codec::{AccountRec, CHILD_SEQ, PARENT, account_live, sv};
 use crate::ledger::groups::{attach_op, check_parent};
 use crate::ledger::guards::CHILD_UNCHANGED;
 use crate::ledger::resolve::{catalogue, retrying};
@@ -10,7 +9,9 @@ use crate::ledger::roster::in_vault;
 use crate::ledger::roster::require_owner;
 use crate::ledger::roster::{commit_failed, membership_check};
 use crate::ledger::*;
-use crate::stored::keys;
+use crate::stored::account;
+use crate::stored::account::{AccountRec, CHILD_SEQ, PARENT, account_live};
+use crate::stored::table::sv;
 use dochiya_store::{Condition, Guard, Value, WriteOp};
 use std::collections::BTreeMap;
 
@@ -65,7 +66,7 @@ pub(in crate::ledger) async fn set_parent(
             let mut ops = vec![
                 membership_check(who, &m),
                 WriteOp::Update {
-                    key: keys::account(m.vault_id, a.account_id),
+                    key: account::account(m.vault_id, a.account_id),
                     set,
                     add: BTreeMap::new(),
                     remove,

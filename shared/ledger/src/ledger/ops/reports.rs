@@ -4,13 +4,14 @@
 use std::collections::BTreeMap;
 
 use crate::api::{Field, Reason, Total};
-use crate::ledger::codec::{Membership, Rollup};
 use crate::ledger::nets::{dated_later, natural, nets_and_later, scheduled};
 use crate::ledger::resolve::{Catalogue, catalogue, join2, query_all};
 use crate::ledger::roster::in_vault;
 use crate::ledger::*;
-use crate::ledger::{codec, groups, household, tagged};
-use crate::stored::keys;
+use crate::ledger::{groups, household, tagged};
+use crate::stored::member::Membership;
+use crate::stored::rollup::Rollup;
+use crate::stored::{account, member, rollup, table};
 use dochiya_domain::{AccountId, AccountKind, Money};
 use dochiya_store::Item;
 
@@ -69,7 +70,7 @@ pub(in crate::ledger) async fn get_balances(
 
 async fn balances_in(
     ledger: &Ledger,
-    m: codec::Membership,
+    m: member::Membership,
     as_of: Option<LocalDate>,
 ) -> Result<Balances, LedgerError> {
     let today = ledger.today_in(&m);
@@ -133,10 +134,10 @@ pub(in crate::ledger) async fn spending_report(
 async fn report_in(
     ledger: &Ledger,
     r: &ReportRequest,
-    m: codec::Membership,
+    m: member::Membership,
 ) -> Result<SpendingReport, LedgerError> {
     let store = ledger.store.as_ref();
-    let pk = keys::vault_pk(m.vault_id);
+    let pk = table::vault_pk(m.vault_id);
     let (first_full, last_full, day_ranges) = report_months(r);
     // A tag's report reads its tag rollups instead of the accounts' (decision 038).
     let tag_key = tagged::filter_key(r.tag.as_deref())?;
@@ -145,14 +146,14 @@ async fn report_in(
     // months of the period only, whatever the book holds before them.
     let head_query = async {
         if first_full > last_full || tagged {
-            return query_all(store, pk.clone(), keys::accounts(), true).await;
+            return query_all(store, pk.clone(), account::accounts(), true).await;
         }
         let (accounts, months) = join2(
-            query_all(store, pk.clone(), keys::accounts(), true),
+            query_all(store, pk.clone(), account::accounts(), true),
             query_all(
                 store,
                 pk.clone(),
-                keys::months_between(first_full, last_full),
+                rollup::months_between(first_full, last_full),
                 true,
             ),
         )
@@ -162,7 +163,7 @@ async fn report_in(
         Ok(head)
     };
     let day_query =
-        |(a, b): (LocalDate, LocalDate)| query_all(store, pk.clone(), keys::days_between(a, b), true);
+        |(a, b): (LocalDate, LocalDate)| query_all(store, pk.clone(), rollup::days_between(a, b), true);
     // At most two partial months (one range when no whole month lies between);
     // their ranges are known up front, so every query goes out in the one round.
     let days_query = async {
@@ -196,7 +197,7 @@ async fn report_in(
     let head = head?;
     let cat = Catalogue::from_items(&head)?;
     let mut items = Vec::new();
-    for item in head.iter().filter(|i| keys::is_month_rollup(&i.key.sk)) {
+    for item in head.iter().filter(|i| rollup::is_month_rollup(&i.key.sk)) {
         let r = Rollup::from_attrs(&item.attrs)?;
         if r.period.month() >= first_full {
             items.push(item.clone());
@@ -394,7 +395,7 @@ pub(in crate::ledger) async fn net_worth_history(
 
 async fn history_in(
     ledger: &Ledger,
-    m: codec::Membership,
+    m: member::Membership,
     months: &[YearMonth],
     first: YearMonth,
 ) -> Result<NetWorthHistory, LedgerError> {
@@ -406,15 +407,15 @@ async fn history_in(
         catalogue(ledger, &m),
         query_all(
             store,
-            keys::vault_pk(m.vault_id),
-            keys::months_from(first.next()),
+            table::vault_pk(m.vault_id),
+            rollup::months_from(first.next()),
             true,
         ),
     )
     .await;
     let (cat, items) = (cat?, items?);
     let mut per_month: BTreeMap<YearMonth, BTreeMap<AccountId, i64>> = BTreeMap::new();
-    for item in items.iter().filter(|i| keys::is_month_rollup(&i.key.sk)) {
+    for item in items.iter().filter(|i| rollup::is_month_rollup(&i.key.sk)) {
         let r = Rollup::from_attrs(&item.attrs)?;
         let slot = per_month
             .entry(r.period.month())

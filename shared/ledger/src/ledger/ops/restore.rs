@@ -7,14 +7,15 @@
 use std::collections::BTreeMap;
 
 use crate::api::{Entity, Field, Holder, OwnerAction, Reason};
-use crate::ledger::codec::{ARCHIVED, account_count_update, account_pointer, name_attrs};
 use crate::ledger::guards::{ACCOUNT_EXISTS, NAME_FREE, VAULT_EXISTS, guard};
 use crate::ledger::resolve::{catalogue, retrying};
 use crate::ledger::roster::in_vault;
 use crate::ledger::roster::require_owner;
 use crate::ledger::roster::{commit_failed, membership_check};
 use crate::ledger::*;
-use crate::stored::keys;
+use crate::stored::account::{ARCHIVED, account_count_update, account_pointer};
+use crate::stored::table::name_attrs;
+use crate::stored::{account, vault};
 use dochiya_domain::Name;
 use dochiya_store::{Condition, Item, Value, WriteOp};
 
@@ -77,7 +78,7 @@ pub(in crate::ledger) async fn restore_account(
             let ops = vec![
                 membership_check(who, &m),
                 WriteOp::Update {
-                    key: keys::account(m.vault_id, a.account_id),
+                    key: account::account(m.vault_id, a.account_id),
                     set,
                     add: BTreeMap::new(),
                     remove: ARCHIVE_MARK.iter().map(|s| (*s).to_string()).collect(),
@@ -88,13 +89,13 @@ pub(in crate::ledger) async fn restore_account(
                 },
                 WriteOp::Put {
                     item: Item {
-                        key: keys::account_name(m.vault_id, &key),
+                        key: account::account_name(m.vault_id, &key),
                         attrs: account_pointer(a.account_id),
                     },
                     guard: guard(NAME_FREE, Condition::NotExists),
                 },
                 account_count_update(
-                    keys::vault_meta(m.vault_id),
+                    vault::vault_meta(m.vault_id),
                     1,
                     guard(VAULT_EXISTS, Condition::Exists),
                 ),

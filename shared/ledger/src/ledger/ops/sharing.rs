@@ -17,22 +17,22 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::api::{Field, OwnerAction, Reason};
-use crate::ledger::codec::{
-    InviteMembers, InviteRec, MemberRec, Membership, is_owner, members_unchanged, members_update, owner_role,
-    points_at_vault, vault_pointer,
-};
 use crate::ledger::guards::{
     INVITE_NEW, INVITE_UNUSED, MEMBER_NEW, MEMBER_PRESENT, MEMBERS_UNCHANGED, MEMBERSHIP, NAME_FREE,
     NAME_HELD, VAULT_EXISTS, guard,
 };
+use crate::ledger::household;
 use crate::ledger::members::{Members, find_member, founder, infos, member_name, read_members};
 use crate::ledger::resolve::{join2, retrying};
 use crate::ledger::roster::MAX_VAULTS;
 use crate::ledger::roster::{self, Roster, in_vault};
 use crate::ledger::roster::{commit_failed, require_owner};
 use crate::ledger::*;
-use crate::ledger::{codec, household};
-use crate::stored::keys;
+use crate::stored::member::{
+    InviteMembers, InviteRec, MemberRec, Membership, is_owner, members_unchanged, members_update, owner_role,
+};
+use crate::stored::vault::{points_at_vault, vault_pointer};
+use crate::stored::{member, vault};
 use dochiya_domain::{InviteCode, Name};
 use dochiya_store::{Condition, Guard, Item, Key, StoreError, WriteOp};
 
@@ -47,7 +47,7 @@ pub const MAX_MEMBERS: usize = 20;
 /// The check an owner-only write carries: the caller is still a member, as owner.
 fn owner_check(who: &PersonId, m: &Membership) -> WriteOp {
     WriteOp::Check {
-        key: keys::membership(who, m.vault_id),
+        key: member::membership(who, m.vault_id),
         guard: Guard::new(MEMBERSHIP, is_owner()),
     }
 }
@@ -95,7 +95,7 @@ pub(in crate::ledger) async fn share_vault(
             let mut ops = vec![
                 WriteOp::Put {
                     item: Item {
-                        key: keys::invite(&code.hash()),
+                        key: member::invite(&code.hash()),
                         attrs: invite.to_attrs(invite.expires_at + INVITE_KEEP_SECS),
                     },
                     guard: guard(INVITE_NEW, Condition::NotExists),
@@ -106,13 +106,13 @@ pub(in crate::ledger) async fn share_vault(
             if founding {
                 ops.push(WriteOp::Put {
                     item: Item {
-                        key: keys::member(v.m.vault_id, who),
+                        key: member::member(v.m.vault_id, who),
                         attrs: founder(who, &v.m, members.created_at).to_attrs(),
                     },
                     guard: guard(MEMBER_NEW, Condition::NotExists),
                 });
                 ops.push(members_update(
-                    keys::vault_meta(v.m.vault_id),
+                    vault::vault_meta(v.m.vault_id),
                     1,
                     // The member item's guard above makes this happen once.
                     guard(VAULT_EXISTS, Condition::Exists),
@@ -179,7 +179,7 @@ async fn join_reads(
     code: &InviteCode,
     read_again: bool,
 ) -> Result<JoinReads, LedgerError> {
-    let key = keys::invite(&code.hash());
+    let key = member::invite(&code.hash());
     let (invite, roster) = join2(ledger.store.get(&key), roster::fetch(ledger, who)).await;
     let (invite, roster) = (invite?, roster?);
     let invite = InviteRec::from_attrs(&invite.ok_or(LedgerError::InviteUnknown)?.attrs)?;
@@ -287,21 +287,21 @@ async fn join_as(
         InviteRec::use_up(r.key.clone(), r.now, INVITE_UNUSED),
         WriteOp::Put {
             item: Item {
-                key: keys::vault_name(who, name.key()),
+                key: vault::vault_name(who, name.key()),
                 attrs: vault_pointer(m.vault_id),
             },
             guard: guard(NAME_FREE, Condition::NotExists),
         },
         WriteOp::Put {
             item: Item {
-                key: keys::membership(who, m.vault_id),
+                key: member::membership(who, m.vault_id),
                 attrs: m.to_attrs(),
             },
             guard: guard(MEMBER_NEW, Condition::NotExists),
         },
         WriteOp::Put {
             item: Item {
-                key: keys::member(m.vault_id, who),
+                key: member::member(m.vault_id, who),
                 attrs: me.to_attrs(),
             },
             guard: guard(MEMBER_NEW, Condition::NotExists),
@@ -309,7 +309,7 @@ async fn join_as(
         // Guarded on the member list as read, carried or not: the cap and the unique
         // names were decided on it, so two joins at once cannot both pass (one re-reads).
         members_update(
-            keys::vault_meta(m.vault_id),
+            vault::vault_meta(m.vault_id),
             1,
             guard(MEMBERS_UNCHANGED, members_unchanged(r.members.version)),
         ),
@@ -369,21 +369,21 @@ async fn promote(
     let ops = vec![
         InviteRec::use_up(r.key.clone(), r.now, INVITE_UNUSED),
         WriteOp::Update {
-            key: keys::membership(who, mine.vault_id),
+            key: member::membership(who, mine.vault_id),
             set: owner_role(),
             add: BTreeMap::new(),
             remove: vec![],
             guard: guard(MEMBERSHIP, Condition::Exists),
         },
         WriteOp::Update {
-            key: keys::member(mine.vault_id, who),
+            key: member::member(mine.vault_id, who),
             set: owner_role(),
             add: BTreeMap::new(),
             remove: vec![],
             guard: guard(MEMBER_PRESENT, Condition::Exists),
         },
         members_update(
-            keys::vault_meta(mine.vault_id),
+            vault::vault_meta(mine.vault_id),
             0,
             guard(MEMBERS_UNCHANGED, members_unchanged(r.members.version)),
         ),
@@ -457,7 +457,7 @@ fn removal(
     let vault = m.vault_id;
     let them = PersonId::new(member.person.clone())
         .map_err(|e| LedgerError::internal_from("stored member has an unusable subject", e))?;
-    let ended = codec::EndedRec {
+    let ended = member::EndedRec {
         vault_id: vault,
         name: m.name.clone(),
         name_key: member.name_key.clone(),
@@ -475,7 +475,7 @@ fn removal(
     Ok(vec![
         WriteOp::Put {
             item: Item {
-                key: keys::ended_membership(&them, vault),
+                key: member::ended_membership(&them, vault),
                 attrs: ended.to_attrs(),
             },
             guard: None,
@@ -485,15 +485,15 @@ fn removal(
             guard: None,
         },
         WriteOp::Delete {
-            key: keys::member(vault, &them),
+            key: member::member(vault, &them),
             guard: guard(MEMBER_PRESENT, Condition::Exists),
         },
         WriteOp::Delete {
-            key: keys::membership(&them, vault),
+            key: member::membership(&them, vault),
             guard: None,
         },
         WriteOp::Delete {
-            key: keys::vault_name(&them, &member.name_key),
+            key: vault::vault_name(&them, &member.name_key),
             guard: guard(NAME_HELD, points_at_vault(vault)),
         },
         Roster::moved_on(&them),
@@ -518,7 +518,7 @@ pub(in crate::ledger) async fn remove_member(
             }
             let mut ops = removal(ledger, &v.m, target, true)?;
             ops.push(members_update(
-                keys::vault_meta(v.m.vault_id),
+                vault::vault_meta(v.m.vault_id),
                 -1,
                 guard(MEMBERS_UNCHANGED, members_unchanged(version)),
             ));
@@ -566,7 +566,7 @@ pub(in crate::ledger) async fn leave_vault(
             // The caller's own version moves with the commit, under the roster guard.
             ops.pop();
             ops.push(members_update(
-                keys::vault_meta(v.m.vault_id),
+                vault::vault_meta(v.m.vault_id),
                 -1,
                 guard(MEMBERS_UNCHANGED, members_unchanged(members.version)),
             ));

@@ -3,17 +3,17 @@
 use std::collections::BTreeMap;
 
 use crate::api::{Field, Reason, Total};
-use crate::ledger::codec::{
-    LatestSnapshot, Period, Rollup, SnapshotHead, SnapshotRec, account_item_live, account_live,
-};
 use crate::ledger::guards::{SNAPSHOT_EXISTS, SNAPSHOT_HEAD};
 use crate::ledger::nets::nets_at;
+use crate::ledger::resolve;
 use crate::ledger::resolve::{Catalogue, join2, query_all, retrying};
 use crate::ledger::roster::{InVault, in_vault};
 use crate::ledger::roster::{commit_failed, membership_check};
 use crate::ledger::*;
-use crate::ledger::{codec, resolve};
-use crate::stored::keys;
+use crate::stored::account::{account_item_live, account_live};
+use crate::stored::rollup::{Period, Rollup};
+use crate::stored::snapshot::{LatestSnapshot, SnapshotHead, SnapshotRec};
+use crate::stored::{account, member, rollup, snapshot, table};
 use dochiya_domain::{AccountId, AccountKind, Money};
 use dochiya_store::{Condition, Guard, Item, StoreError, WriteOp};
 
@@ -81,8 +81,8 @@ async fn upsert_in(
         SnapshotHead::Unknown => {
             let items = query_all(
                 ledger.store.as_ref(),
-                keys::vault_pk(m.vault_id),
-                keys::account_snapshots(a.account_id),
+                table::vault_pk(m.vault_id),
+                snapshot::account_snapshots(a.account_id),
                 true,
             )
             .await?;
@@ -102,14 +102,14 @@ async fn upsert_in(
         // One snapshot per account and date: the key is the pair, so writing again replaces it.
         WriteOp::Put {
             item: Item {
-                key: keys::snapshot(m.vault_id, a.account_id, input.date),
+                key: snapshot::snapshot(m.vault_id, a.account_id, input.date),
                 attrs: rec.to_attrs(ledger.clock.now().as_second(), &who.display_name()),
             },
             guard: None,
         },
         // The account is live and its head unchanged since read; the head moves on.
         a.snapshots.moved_on(
-            keys::account(m.vault_id, a.account_id),
+            account::account(m.vault_id, a.account_id),
             latest,
             Guard::new(
                 SNAPSHOT_HEAD,
@@ -166,7 +166,7 @@ pub(in crate::ledger) async fn reconcile(
 /// the rollups of what moved after it (`recent`: the days read run past `date`'s month
 /// and no month was read).
 fn balance_at<'i>(
-    a: &codec::AccountRec,
+    a: &account::AccountRec,
     date: LocalDate,
     after: impl Iterator<Item = &'i Item>,
     recent: bool,
@@ -192,13 +192,13 @@ fn balance_at<'i>(
 
 async fn reconcile_in(
     ledger: &Ledger,
-    m: codec::Membership,
+    m: member::Membership,
     account: Option<&str>,
 ) -> Result<Reconciliation, LedgerError> {
     let store = ledger.store.as_ref();
-    let pk = keys::vault_pk(m.vault_id);
+    let pk = table::vault_pk(m.vault_id);
     // Round 1: accounts, each with its running balance and its latest snapshot (decision 030).
-    let cat = Catalogue::from_items(&query_all(store, pk.clone(), keys::accounts(), true).await?)?;
+    let cat = Catalogue::from_items(&query_all(store, pk.clone(), account::accounts(), true).await?)?;
     let (only, account_choice) = match account {
         Some(a) => {
             let (a, choice) = cat.resolve_filter(a, &m)?;
@@ -227,7 +227,7 @@ async fn reconcile_in(
     if !heads_decide {
         // The latest snapshot on or before today per account: one dated later never takes over.
         latest.clear();
-        for item in &query_all(store, pk.clone(), keys::snapshots(), true).await? {
+        for item in &query_all(store, pk.clone(), snapshot::snapshots(), true).await? {
             let s = SnapshotRec::from_attrs(&item.attrs)?;
             if only.is_some_and(|o| o != s.account_id) || s.date > today {
                 continue;
@@ -249,7 +249,7 @@ async fn reconcile_in(
         let recent = first.month() >= today.month();
         let rest = async {
             if recent {
-                query_all(store, pk.clone(), keys::days_from(first.next_day()), true).await
+                query_all(store, pk.clone(), rollup::days_from(first.next_day()), true).await
             } else if first == last.month().last_day() {
                 // Nothing after it in the latest one's month (a range must not end before it starts).
                 Ok(vec![])
@@ -257,7 +257,7 @@ async fn reconcile_in(
                 query_all(
                     store,
                     pk.clone(),
-                    keys::days_between(first.next_day(), last.month().last_day()),
+                    rollup::days_between(first.next_day(), last.month().last_day()),
                     true,
                 )
                 .await
@@ -267,7 +267,7 @@ async fn reconcile_in(
             if recent {
                 return Ok(vec![]);
             }
-            query_all(store, pk.clone(), keys::months_from(first.month().next()), true).await
+            query_all(store, pk.clone(), rollup::months_from(first.month().next()), true).await
         };
         let (days, months) = join2(rest, months).await;
         let (days, months) = (days?, months?);
@@ -324,7 +324,7 @@ pub(in crate::ledger) async fn list_snapshots(
         // One round: the accounts (names, and which account a filter means) and the snapshots.
         let (cat, snaps) = join2(
             resolve::catalogue(ledger, &m),
-            query_all(store, keys::vault_pk(m.vault_id), keys::snapshots(), true),
+            query_all(store, table::vault_pk(m.vault_id), snapshot::snapshots(), true),
         )
         .await;
         let cat = cat?;
@@ -373,12 +373,12 @@ pub(in crate::ledger) async fn delete_snapshot(
         in_vault(ledger, who, vault, |v| async move {
             let m = v.m.clone();
             let store = ledger.store.as_ref();
-            let pk = keys::vault_pk(m.vault_id);
+            let pk = table::vault_pk(m.vault_id);
             // One round: the accounts (each with its snapshot head) and the vault's
             // snapshots (the next latest, should the latest go).
             let (cat, snaps) = join2(
                 resolve::catalogue(ledger, &m),
-                query_all(store, pk.clone(), keys::snapshots(), true),
+                query_all(store, pk.clone(), snapshot::snapshots(), true),
             )
             .await;
             let cat = cat?;
@@ -404,7 +404,8 @@ pub(in crate::ledger) async fn delete_snapshot(
                         // The head's last write was a delete: the list is read again,
                         // after the head (one more round; decision 030).
                         own.clear();
-                        for item in &query_all(store, pk, keys::account_snapshots(a.account_id), true).await?
+                        for item in
+                            &query_all(store, pk, snapshot::account_snapshots(a.account_id), true).await?
                         {
                             own.push(SnapshotRec::from_attrs(&item.attrs)?);
                         }
@@ -419,11 +420,11 @@ pub(in crate::ledger) async fn delete_snapshot(
             let ops = vec![
                 membership_check(who, &m),
                 WriteOp::Delete {
-                    key: keys::snapshot(m.vault_id, a.account_id, date),
+                    key: snapshot::snapshot(m.vault_id, a.account_id, date),
                     guard: Some(Guard::new(SNAPSHOT_EXISTS, Condition::Exists)),
                 },
                 a.snapshots.moved_on(
-                    keys::account(m.vault_id, a.account_id),
+                    account::account(m.vault_id, a.account_id),
                     latest,
                     Guard::new(SNAPSHOT_HEAD, a.snapshots.unchanged()),
                 ),

@@ -14,9 +14,6 @@ use std::sync::Mutex;
 
 use crate::api::OperationId;
 use crate::api::{Blocker, LedgerError, Total, UndoBlock};
-use crate::ledger::codec;
-use crate::ledger::codec::OPERATION_ID;
-use crate::ledger::codec::{Membership, StoredBalance, TxRec, VersionRec, sv};
 use crate::ledger::guards::TRANSACTION_LIVE;
 use crate::ledger::idempotency::{changed_op, ttl_s};
 use crate::ledger::operations::{
@@ -28,7 +25,12 @@ use crate::ledger::roster::{commit_failed, membership_check};
 use crate::ledger::today::{Later, accounts_of, catalogue_today, shown};
 use crate::ledger::writer::{TxChange, transaction_ops};
 use crate::ledger::{Ledger, Role, UndoAction, UndoRequest, Undone, UndoneEntry};
-use crate::stored::keys;
+use crate::stored::entry::{TxRec, VersionRec};
+use crate::stored::idempotency::StoredBalance;
+use crate::stored::member::Membership;
+use crate::stored::operation::OPERATION_ID;
+use crate::stored::table::sv;
+use crate::stored::{entry, operation, table};
 use dochiya_domain::{AccountId, PersonId, TransactionId};
 use dochiya_store::{Condition, Guard, StoreError, Value, WriteOp};
 
@@ -206,12 +208,12 @@ async fn read_operation(
         Some(op) => (op, None),
         None => {
             let (pointer, cat) = join2(
-                store.get(&keys::latest_operation(m.vault_id, who)),
+                store.get(&operation::latest_operation(m.vault_id, who)),
                 catalogue_today(ledger, m),
             )
             .await;
             let op = match pointer? {
-                Some(item) => codec::operation_of(&item.attrs)?,
+                Some(item) => operation::operation_of(&item.attrs)?,
                 None => None,
             };
             let op = op.ok_or_else(|| LedgerError::NoOperation {
@@ -222,8 +224,8 @@ async fn read_operation(
     };
     let items = query_all(
         store,
-        keys::vault_pk(m.vault_id),
-        keys::operation_and_entries(&op.to_key_string()),
+        table::vault_pk(m.vault_id),
+        operation::operation_and_entries(&op.to_key_string()),
         true,
     );
     let (items, cat) = match cat {
@@ -233,7 +235,7 @@ async fn read_operation(
             (items?, cat?)
         }
     };
-    let head_sk = keys::operation(m.vault_id, &op.to_key_string()).sk;
+    let head_sk = operation::operation(m.vault_id, &op.to_key_string()).sk;
     let mut head = None;
     let mut entries = Vec::new();
     for item in &items {
@@ -253,13 +255,13 @@ async fn read_operation(
 async fn unknown(ledger: &Ledger, m: &Membership, op: OperationId) -> LedgerError {
     let as_tx = TransactionId::parse(&op.to_string())
         .ok()
-        .map(|id| keys::transaction_by_id(m.vault_id, id));
+        .map(|id| entry::transaction_by_id(m.vault_id, id));
     let mut entry_operation = None;
     if let Some(key) = as_tx
         && let Ok(Some(item)) = ledger.store.get(&key).await
     {
         entry_operation = Some(
-            codec::operation_of(&item.attrs)
+            operation::operation_of(&item.attrs)
                 .ok()
                 .flatten()
                 .map(|o| o.to_string())
@@ -287,9 +289,9 @@ async fn plan(
     }
     let mut wanted = Vec::with_capacity(pending.len() * 2);
     for e in &pending {
-        wanted.push(keys::transaction_by_id(m.vault_id, e.transaction_id));
+        wanted.push(entry::transaction_by_id(m.vault_id, e.transaction_id));
         if e.action == EntryAction::Edited {
-            wanted.push(keys::transaction_version(
+            wanted.push(entry::transaction_version(
                 m.vault_id,
                 e.transaction_id,
                 e.version.saturating_sub(1),
@@ -303,7 +305,7 @@ async fn plan(
     let mut plans = Vec::with_capacity(pending.len());
     let mut blocks = Vec::new();
     for e in pending {
-        let Some(now) = item(keys::transaction_by_id(m.vault_id, e.transaction_id)) else {
+        let Some(now) = item(entry::transaction_by_id(m.vault_id, e.transaction_id)) else {
             return Err(LedgerError::internal("an operation's entry is missing"));
         };
         let now = TxRec::from_item(now)?;
@@ -326,7 +328,7 @@ async fn plan(
             },
             EntryAction::Edited => {
                 let key =
-                    keys::transaction_version(m.vault_id, e.transaction_id, e.version.saturating_sub(1));
+                    entry::transaction_version(m.vault_id, e.transaction_id, e.version.saturating_sub(1));
                 let Some(v) = item(key) else {
                     return Err(LedgerError::internal(
                         "an edited entry's earlier version is missing",
@@ -460,7 +462,7 @@ fn entry_ops(
         && let Some(r) = &p.now.external_ref
     {
         ops.push(WriteOp::Delete {
-            key: keys::external_ref(vault, r),
+            key: entry::external_ref(vault, r),
             guard: None,
         });
     }

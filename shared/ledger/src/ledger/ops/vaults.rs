@@ -4,10 +4,6 @@ use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 
 use crate::api::{Entity, Field, Holder, OwnerAction, Reason};
-use crate::ledger::codec::{
-    MemberRec, Membership, account_count, member_count, name_attrs, name_key_attr, name_key_is,
-    points_at_vault, vault_pointer,
-};
 use crate::ledger::guards::{
     MEMBER_PRESENT, NAME_FREE, NAME_HELD, VAULT_EXISTS, VAULT_NAME_UNCHANGED, VAULT_NEW, guard,
 };
@@ -17,7 +13,11 @@ use crate::ledger::resolve::{pick_vault, retrying};
 use crate::ledger::roster;
 use crate::ledger::roster::{MAX_VAULTS, require_owner};
 use crate::ledger::*;
-use crate::stored::keys;
+use crate::stored::account::account_count;
+use crate::stored::member::{MemberRec, Membership, member_count};
+use crate::stored::table::{name_attrs, name_key_attr, name_key_is};
+use crate::stored::vault::{points_at_vault, vault_pointer};
+use crate::stored::{member, vault};
 use dochiya_domain::{Currency, Name, VaultId, VaultZone, random_uuid};
 use dochiya_store::{Condition, Item, StoreError, WriteOp};
 
@@ -35,7 +35,7 @@ pub(in crate::ledger) async fn list_vaults(
         .store
         .get_many(
             &all.iter()
-                .map(|m| keys::vault_meta(m.vault_id))
+                .map(|m| vault::vault_meta(m.vault_id))
                 .collect::<Vec<_>>(),
         )
         .await?;
@@ -123,28 +123,28 @@ async fn attempt_create(
     let ops = vec![
         WriteOp::Put {
             item: Item {
-                key: keys::member(m.vault_id, who),
+                key: member::member(m.vault_id, who),
                 attrs: founder.to_attrs(),
             },
             guard: guard(VAULT_NEW, Condition::NotExists),
         },
         WriteOp::Put {
             item: Item {
-                key: keys::vault_name(who, name.key()),
+                key: vault::vault_name(who, name.key()),
                 attrs: vault_pointer(m.vault_id),
             },
             guard: guard(NAME_FREE, Condition::NotExists),
         },
         WriteOp::Put {
             item: Item {
-                key: keys::membership(who, m.vault_id),
+                key: member::membership(who, m.vault_id),
                 attrs: m.to_attrs(),
             },
             guard: guard(VAULT_NEW, Condition::NotExists),
         },
         WriteOp::Put {
             item: Item {
-                key: keys::vault_meta(m.vault_id),
+                key: vault::vault_meta(m.vault_id),
                 attrs: m.meta_attrs(who.as_str(), now),
             },
             guard: guard(VAULT_NEW, Condition::NotExists),
@@ -235,14 +235,14 @@ async fn attempt_rename(
     let mut ops = vec![
         // The membership update doubles as the membership check.
         WriteOp::Update {
-            key: keys::membership(who, m.vault_id),
+            key: member::membership(who, m.vault_id),
             set: names.clone(),
             add: BTreeMap::new(),
             remove: vec![],
             guard: guard(VAULT_NAME_UNCHANGED, name_key_is(&m.name_key)),
         },
         WriteOp::Update {
-            key: keys::vault_meta(m.vault_id),
+            key: vault::vault_meta(m.vault_id),
             set: names,
             add: BTreeMap::new(),
             remove: vec![],
@@ -253,7 +253,7 @@ async fn attempt_rename(
     if with_member {
         // The member item keeps the caller's name key, so a removal finds their name item.
         ops.push(WriteOp::Update {
-            key: keys::member(m.vault_id, who),
+            key: member::member(m.vault_id, who),
             set: name_key_attr(new.key()),
             add: BTreeMap::new(),
             remove: vec![],
@@ -262,12 +262,12 @@ async fn attempt_rename(
     }
     if !new.key().same_stored(&m.name_key) {
         ops.push(WriteOp::Delete {
-            key: keys::vault_name(who, &m.name_key),
+            key: vault::vault_name(who, &m.name_key),
             guard: guard(NAME_HELD, points_at_vault(m.vault_id)),
         });
         ops.push(WriteOp::Put {
             item: Item {
-                key: keys::vault_name(who, new.key()),
+                key: vault::vault_name(who, new.key()),
                 attrs: vault_pointer(m.vault_id),
             },
             guard: guard(NAME_FREE, Condition::NotExists),

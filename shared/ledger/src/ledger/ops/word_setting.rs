@@ -3,13 +3,15 @@
 
 use std::collections::BTreeMap;
 
-use crate::ledger::codec::{MATCH, WORD_FIX, WordRec, account_live, sv, tag_net_attr};
 use crate::ledger::guards::{ACCOUNT_LIVE, guard};
 use crate::ledger::resolve::{catalogue, join2, query_all, retrying};
 use crate::ledger::roster::{commit_failed, in_vault, membership_check};
 use crate::ledger::words::{checked_words, learned_for};
 use crate::ledger::*;
-use crate::stored::keys;
+use crate::stored::account::{MATCH, account_live};
+use crate::stored::table::{sv, tag_net_attr};
+use crate::stored::word::{WORD_FIX, WordRec};
+use crate::stored::{account, table, word};
 use dochiya_store::{Value, WriteOp};
 
 pub(in crate::ledger) async fn set_words(
@@ -26,8 +28,8 @@ pub(in crate::ledger) async fn set_words(
                 catalogue(ledger, &m),
                 query_all(
                     ledger.store.as_ref(),
-                    keys::vault_pk(m.vault_id),
-                    keys::words(),
+                    table::vault_pk(m.vault_id),
+                    word::words(),
                     true,
                 ),
             )
@@ -78,7 +80,7 @@ pub(in crate::ledger) async fn set_words(
             let mut ops = vec![
                 membership_check(who, &m),
                 WriteOp::Update {
-                    key: keys::account(m.vault_id, a.account_id),
+                    key: account::account(m.vault_id, a.account_id),
                     set: attrs,
                     add: BTreeMap::new(),
                     remove,
@@ -88,7 +90,7 @@ pub(in crate::ledger) async fn set_words(
             if clearing {
                 for r in &learned {
                     ops.push(WriteOp::Update {
-                        key: keys::word(m.vault_id, &dochiya_domain::NameKey::of(&r.word)),
+                        key: word::word(m.vault_id, &dochiya_domain::NameKey::of(&r.word)),
                         set: BTreeMap::from([(tag_net_attr(a.account_id), Value::N(0))]),
                         add: BTreeMap::new(),
                         remove: if r.fix == Some(a.account_id) {

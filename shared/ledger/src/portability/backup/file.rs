@@ -16,7 +16,7 @@ use serde_json::{Map, Value as Json, json};
 use sha2::{Digest, Sha256};
 
 use super::{Backup, BackupError};
-use crate::stored::keys;
+use crate::stored::{member, table, vault};
 use dochiya_domain::{PersonId, VaultId};
 use dochiya_store::{Attrs, Item, Key, MAX_ITEM_BYTES, Value};
 
@@ -98,7 +98,7 @@ impl Backup {
         if !backup
             .items
             .iter()
-            .any(|i| i.key.sk == keys::VAULT_META && i.key.pk == keys::vault_pk(backup.vault_id))
+            .any(|i| i.key.sk == vault::VAULT_META && i.key.pk == table::vault_pk(backup.vault_id))
         {
             return Err(BackupError::NotABackup("it holds no vault settings item".into()));
         }
@@ -211,15 +211,15 @@ fn check_trailer(trailer: &Json, count: usize, sha: &str) -> Result<(), BackupEr
 /// Items belong to the vault's partition, or to one of its persons' partitions
 /// under the prefixes a backup takes from there.
 fn check_belongs(backup: &Backup, key: &Key) -> Result<(), String> {
-    if key.pk == keys::vault_pk(backup.vault_id) {
+    if key.pk == table::vault_pk(backup.vault_id) {
         return Ok(());
     }
     let person = backup
         .persons
         .iter()
         .filter_map(|p| PersonId::new(p.as_str()).ok())
-        .find(|p| keys::person_pk(p) == key.pk);
-    let membership = format!("{}{}", keys::MEMBERSHIP_PREFIX, backup.vault_id);
+        .find(|p| table::person_pk(p) == key.pk);
+    let membership = format!("{}{}", member::MEMBERSHIP_PREFIX, backup.vault_id);
     match person {
         Some(_) if key.sk == membership || key.sk.starts_with("VN#") || key.sk.starts_with("IK#") => Ok(()),
         _ => Err(format!(
@@ -308,7 +308,7 @@ mod tests {
 
     fn backup() -> Backup {
         let vault = VaultId::from_uuid(uuid::Uuid::from_u128(7));
-        let pk = keys::vault_pk(vault);
+        let pk = table::vault_pk(vault);
         let meta = BTreeMap::from([
             ("name".to_string(), Value::S("우리집".into())),
             ("createdBy".to_string(), Value::S("alice".into())),
@@ -323,7 +323,7 @@ mod tests {
             ),
         ]);
         let claim = BTreeMap::from([("vaultId".to_string(), Value::S(vault.to_string()))]);
-        let membership = crate::stored::attrs::Membership {
+        let membership = member::Membership {
             vault_id: vault,
             name: "우리집".into(),
             name_key: dochiya_domain::NameKey::of("우리집"),
@@ -338,7 +338,7 @@ mod tests {
             exported_at_ms: 1,
             items: vec![
                 Item {
-                    key: Key::new(pk, keys::VAULT_META),
+                    key: Key::new(pk, vault::VAULT_META),
                     attrs: meta,
                 },
                 Item {

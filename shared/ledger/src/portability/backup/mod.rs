@@ -19,7 +19,7 @@ mod file;
 mod scope;
 
 use crate::api::LedgerError;
-use crate::stored::keys;
+use crate::stored::{member, table};
 use dochiya_domain::{PersonId, VaultId};
 use dochiya_store::{Item, Value};
 
@@ -160,16 +160,16 @@ impl Backup {
         }
         let old_id =
             PersonId::new(old).map_err(|e| BackupError::Mapping(format!("--person {old}=…: {e}")))?;
-        let (old_pk, new_pk) = (keys::person_pk(&old_id), keys::person_pk(&new_id));
-        let old_member = format!("{}{old}", keys::MEMBER_PREFIX);
+        let (old_pk, new_pk) = (table::person_pk(&old_id), table::person_pk(&new_id));
+        let old_member = format!("{}{old}", member::MEMBER_PREFIX);
         for item in &mut self.items {
             if item.key.pk == old_pk {
                 item.key.pk = new_pk.clone();
             }
             if item.key.sk == old_member {
-                item.key.sk = format!("{}{new}", keys::MEMBER_PREFIX);
+                item.key.sk = format!("{}{new}", member::MEMBER_PREFIX);
             }
-            for attr in ["person", "createdBy", crate::stored::attrs::RECORDER] {
+            for attr in ["person", "createdBy", crate::stored::entry::RECORDER] {
                 if let Some(Value::S(v)) = item.attrs.get_mut(attr)
                     && v == old
                 {
@@ -197,8 +197,8 @@ mod tests {
     fn a_renamed_person_keeps_their_entries() {
         let vault = VaultId::from_uuid(uuid::Uuid::nil());
         let entry = |sub: &str| Item {
-            key: Key::new(keys::vault_pk(vault), format!("TI#{sub}")),
-            attrs: BTreeMap::from([(crate::stored::attrs::RECORDER.to_string(), Value::S(sub.into()))]),
+            key: Key::new(table::vault_pk(vault), format!("TI#{sub}")),
+            attrs: BTreeMap::from([(crate::stored::entry::RECORDER.to_string(), Value::S(sub.into()))]),
         };
         let mut backup = Backup {
             vault_id: vault,
@@ -211,7 +211,7 @@ mod tests {
         let recorders: Vec<&Value> = backup
             .items
             .iter()
-            .map(|i| &i.attrs[crate::stored::attrs::RECORDER])
+            .map(|i| &i.attrs[crate::stored::entry::RECORDER])
             .collect();
         assert_eq!(recorders, [&Value::S("new".into()), &Value::S("other".into())]);
         assert_eq!(backup.persons, ["new", "other"]);

@@ -9,8 +9,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Backup, BackupError};
 use crate::api::Role;
-use crate::stored::attrs::{MemberRec, Membership};
-use crate::stored::keys;
+use crate::stored::member::{MemberRec, Membership};
+use crate::stored::{member, table, vault};
 use dochiya_domain::PersonId;
 use dochiya_store::{Item, Key, Value};
 
@@ -44,8 +44,8 @@ impl Backup {
         if let Some(p) = members.keys().find(|p| !self.persons.iter().any(|q| q == *p)) {
             return Err(BackupError::NotNamed { person: p.clone() });
         }
-        let vault_pk = keys::vault_pk(self.vault_id);
-        let membership_sk = format!("{}{}", keys::MEMBERSHIP_PREFIX, self.vault_id);
+        let vault_pk = table::vault_pk(self.vault_id);
+        let membership_sk = format!("{}{}", member::MEMBERSHIP_PREFIX, self.vault_id);
         let outside: Vec<&Item> = self.items.iter().filter(|i| i.key.pk != vault_pk).collect();
         // First the memberships: the claims are checked against them.
         let mut memberships = BTreeMap::new();
@@ -77,15 +77,15 @@ impl Backup {
     /// The vault's members as the file's vault partition names them (its member items,
     /// or the creator of a vault made before sharing): whom a restore gives access.
     pub fn members(&self) -> Result<Vec<BackupMember>, BackupError> {
-        let vault_pk = keys::vault_pk(self.vault_id);
+        let vault_pk = table::vault_pk(self.vault_id);
         let mut members = Vec::new();
         for item in self
             .items
             .iter()
-            .filter(|i| i.key.pk == vault_pk && i.key.sk.starts_with(keys::MEMBER_PREFIX))
+            .filter(|i| i.key.pk == vault_pk && i.key.sk.starts_with(member::MEMBER_PREFIX))
         {
             let rec = MemberRec::from_attrs(&item.attrs).map_err(|_| out(item, "not a member item"))?;
-            if item.key.sk != format!("{}{}", keys::MEMBER_PREFIX, rec.person) {
+            if item.key.sk != format!("{}{}", member::MEMBER_PREFIX, rec.person) {
                 return Err(out(item, "a member item under another person's key"));
             }
             members.push(BackupMember {
@@ -98,7 +98,7 @@ impl Backup {
             let creator = self
                 .items
                 .iter()
-                .find(|i| i.key.pk == vault_pk && i.key.sk == keys::VAULT_META)
+                .find(|i| i.key.pk == vault_pk && i.key.sk == vault::VAULT_META)
                 .and_then(|meta| match meta.attrs.get("createdBy") {
                     Some(Value::S(sub)) => Some(sub.clone()),
                     _ => None,
@@ -123,7 +123,7 @@ impl Backup {
         let of_this_vault = item.attrs.get("vaultId") == Some(&Value::S(self.vault_id.to_string()));
         if item.key.sk.starts_with("VN#") {
             let who = PersonId::new(person).map_err(|_| out(item, "not a person's partition"))?;
-            let implied = m.map(|m| keys::vault_name(&who, &m.name_key));
+            let implied = m.map(|m| vault::vault_name(&who, &m.name_key));
             if implied.as_ref() != Some(&item.key) {
                 return Err(out(item, "a name claim the person's membership does not hold"));
             }
@@ -193,7 +193,7 @@ mod tests {
             joined_at: 1,
             name_key: NameKey::of("우리집"),
         };
-        item(&keys::vault_pk(vault()), &format!("MB#{person}"), rec.to_attrs())
+        item(&table::vault_pk(vault()), &format!("MB#{person}"), rec.to_attrs())
     }
 
     fn membership(person: &str, vault_id: VaultId, role: Role) -> Item {
@@ -218,7 +218,7 @@ mod tests {
         let v = vault();
         let mut items = vec![
             item(
-                &keys::vault_pk(v),
+                &table::vault_pk(v),
                 "META",
                 [("createdBy".to_string(), Value::S("alice".into()))].into(),
             ),

@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 
 use crate::api::LedgerError;
 use crate::api::VaultRef;
-use crate::stored::attrs::TxRec;
+use crate::stored::entry::TxRec;
 use dochiya_domain::{AccountId, AccountKind, Currency, LocalDate, Money, TransactionId};
 
 /// Most entries on one page.

@@ -6,7 +6,7 @@
 use super::*;
 use crate::testing::{FailingStore, InjectedFailure};
 use dochiya_domain::VaultId;
-use dochiya_ledger::stored::keys;
+use dochiya_ledger::stored::{member, schedule, table};
 use dochiya_store::{Query, SkRange, Value};
 
 /// Every item of a partition.
@@ -37,21 +37,21 @@ pub(super) async fn partition(store: &dyn Store, pk: String) -> Vec<dochiya_stor
 /// ended-membership record is kept on purpose and left out), and its due-index shard.
 async fn traces(store: &dyn Store, vault: VaultId, people: &[&PersonId]) -> Vec<String> {
     let id = vault.to_string();
-    let mut found: Vec<String> = partition(store, keys::vault_pk(vault))
+    let mut found: Vec<String> = partition(store, table::vault_pk(vault))
         .await
         .into_iter()
         .map(|i| format!("V#/{}", i.key.sk))
         .collect();
     for person in people {
-        for item in partition(store, keys::person_pk(person)).await {
+        for item in partition(store, table::person_pk(person)).await {
             let names_it = item.key.sk.contains(&id)
                 || matches!(item.attrs.get("vaultId"), Some(Value::S(v)) if *v == id);
-            if names_it && !keys::is_ended_membership(&item.key.sk) {
+            if names_it && !member::is_ended_membership(&item.key.sk) {
                 found.push(format!("P#/{}", item.key.sk));
             }
         }
     }
-    for item in partition(store, keys::due_pk(keys::due_shard(vault))).await {
+    for item in partition(store, schedule::due_pk(schedule::due_shard(vault))).await {
         if item.key.sk.ends_with(&id) {
             found.push(format!("DUE#/{}", item.key.sk));
         }

@@ -5,7 +5,7 @@
 
 use super::deletion::partition;
 use super::*;
-use dochiya_ledger::stored::keys;
+use dochiya_ledger::stored::{member, table};
 use dochiya_store::Value;
 
 pub async fn deleting_a_person_leaves_the_household_its_book<S: Store>(store: S) {
@@ -35,7 +35,7 @@ pub async fn deleting_a_person_leaves_the_household_its_book<S: Store>(store: S)
     // What the deletion must remove beyond the vaults: a's idempotency records of the
     // shared vault (those of 개인 go with it), counted from the store.
     let shared_id = shared.to_string();
-    let records = partition(store.as_ref(), keys::person_pk(&a))
+    let records = partition(store.as_ref(), table::person_pk(&a))
         .await
         .iter()
         .filter(|i| i.key.sk.starts_with("IK#"))
@@ -75,14 +75,14 @@ pub async fn deleting_a_person_leaves_the_household_its_book<S: Store>(store: S)
 
     // The store: nothing of 개인, no member item of a's, and a's partition holds only the
     // closing mark (the roster version, closed now).
-    assert_eq!(partition(store.as_ref(), keys::vault_pk(solo)).await, vec![]);
+    assert_eq!(partition(store.as_ref(), table::vault_pk(solo)).await, vec![]);
     assert!(
-        partition(store.as_ref(), keys::vault_pk(shared))
+        partition(store.as_ref(), table::vault_pk(shared))
             .await
             .iter()
-            .all(|i| i.key.sk != keys::member(shared, &a).sk)
+            .all(|i| i.key.sk != member::member(shared, &a).sk)
     );
-    let left = partition(store.as_ref(), keys::person_pk(&a)).await;
+    let left = partition(store.as_ref(), table::person_pk(&a)).await;
     let now = NOON_KST_2026_03_15;
     assert_eq!(
         left.iter()

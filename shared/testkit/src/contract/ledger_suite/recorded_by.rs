@@ -97,8 +97,8 @@ pub async fn recorded_by_finds_each_persons_entries<S: Store>(store: S) {
     // An entry from before recorders were kept: found by the name it carries.
     let vault_id = lunch.vault.vault_id;
     for key in [
-        dochiya_ledger::stored::keys::transaction(vault_id, date_of(&l, &a, id).await, id),
-        dochiya_ledger::stored::keys::transaction_by_id(vault_id, id),
+        dochiya_ledger::stored::entry::transaction(vault_id, date_of(&l, &a, id).await, id),
+        dochiya_ledger::stored::entry::transaction_by_id(vault_id, id),
     ] {
         let mut item = store.get(&key).await.expect("get").expect("stored");
         assert!(

@@ -8,7 +8,7 @@ use super::*;
 use crate::memory::MemoryStore;
 use dochiya_domain::{NameKey, VaultId};
 use dochiya_ledger::portability::backup::Backup;
-use dochiya_ledger::stored::keys;
+use dochiya_ledger::stored::{member, table, vault};
 use dochiya_store::{Item, Query, SkRange, Value};
 
 /// Every item of a partition, in key order.
@@ -46,7 +46,7 @@ async fn backup_elsewhere(alice: &PersonId, idempotency_key: &str) -> Backup {
 
 /// `from`'s items of `b` copied into `to`'s partition (and their member item, when `member`).
 fn copied_to(b: &Backup, from: &PersonId, to: &PersonId, member: bool) -> Vec<Item> {
-    let (from_pk, to_pk) = (keys::person_pk(from), keys::person_pk(to));
+    let (from_pk, to_pk) = (table::person_pk(from), table::person_pk(to));
     let mut out: Vec<Item> = b
         .items
         .iter()
@@ -56,14 +56,14 @@ fn copied_to(b: &Backup, from: &PersonId, to: &PersonId, member: bool) -> Vec<It
             attrs: i.attrs.clone(),
         })
         .collect();
-    let member_sk = format!("{}{}", keys::MEMBER_PREFIX, from.as_str());
+    let member_sk = format!("{}{}", member::MEMBER_PREFIX, from.as_str());
     if member && let Some(m) = b.items.iter().find(|i| i.key.sk == member_sk) {
         let mut attrs = m.attrs.clone();
         attrs.insert("person".into(), Value::S(to.as_str().into()));
         out.push(Item {
             key: dochiya_store::Key::new(
                 m.key.pk.clone(),
-                format!("{}{}", keys::MEMBER_PREFIX, to.as_str()),
+                format!("{}{}", member::MEMBER_PREFIX, to.as_str()),
             ),
             attrs,
         });
@@ -96,13 +96,13 @@ pub async fn a_restore_that_names_other_people_writes_nothing<S: Store>(store: S
         ..tx("현금", "교통비", "1250", Some("2026-03-15"), "버스")
     };
     let first = record(&l, &bob, bobs.clone()).await;
-    let bob_pk = keys::person_pk(&bob);
+    let bob_pk = table::person_pk(&bob);
     let before = partition(store.as_ref(), bob_pk.clone()).await;
-    let vault_pk = keys::vault_pk(honest.vault_id);
+    let vault_pk = table::vault_pk(honest.vault_id);
     let bob_vault = call!(l.list_vaults(&bob)).expect("list_vaults").vaults[0].vault_id;
 
     let claim_of = |vault: VaultId, name: &str| Item {
-        key: keys::vault_name(&bob, &NameKey::of(name)),
+        key: vault::vault_name(&bob, &NameKey::of(name)),
         attrs: [("vaultId".to_string(), Value::S(vault.to_string()))].into(),
     };
     let mut foreign_record = copied_to(&honest, &alice, &bob, false)
@@ -150,7 +150,7 @@ pub async fn a_restore_that_names_other_people_writes_nothing<S: Store>(store: S
                 &honest,
                 &[&alice],
                 vec![Item {
-                    key: dochiya_store::Key::new(keys::person_pk(&alice), foreign_record.key.sk.clone()),
+                    key: dochiya_store::Key::new(table::person_pk(&alice), foreign_record.key.sk.clone()),
                     attrs: foreign_record.attrs.clone(),
                 }],
             ),

@@ -7,7 +7,7 @@
 use super::*;
 use crate::memory::MemoryStore;
 use dochiya_domain::Clock as _;
-use dochiya_ledger::stored::keys;
+use dochiya_ledger::stored::table;
 use dochiya_store::{Item, Key, Value, WriteOp};
 
 /// Seconds in a day.
@@ -138,7 +138,7 @@ pub async fn scheduled_run_isolates_a_failing_vault<S: Store>(store: S) {
     let bad = household_with_rent(&l, "isolated-bad", 15).await;
     let bad_vault = call!(l.list_vaults(&bad)).expect("list_vaults").vaults[0].vault_id;
     let unreadable = Item {
-        key: Key::new(keys::vault_pk(bad_vault), "RC#깨짐"),
+        key: Key::new(table::vault_pk(bad_vault), "RC#깨짐"),
         attrs: [("name".to_string(), Value::S("깨짐".into()))].into(),
     };
     store

@@ -16,11 +16,11 @@
 
 pub(in crate::ledger) mod restore;
 
-use crate::ledger::codec::{MemberRec, Membership};
 use crate::ledger::resolve::query_all;
 use crate::ledger::roster::in_vault;
 use crate::ledger::*;
-use crate::stored::keys;
+use crate::stored::member::{MemberRec, Membership};
+use crate::stored::{member, table, vault};
 use dochiya_store::{Item, SkRange, Value};
 
 use crate::portability::backup::{Backup, BackupError};
@@ -34,7 +34,7 @@ pub(in crate::ledger) async fn backup(
 ) -> Result<Backup, LedgerError> {
     let m = in_vault(ledger, who, vault, |v| async move { Ok(v.m) }).await?;
     let store = ledger.store.as_ref();
-    let mut items = query_all(store, keys::vault_pk(m.vault_id), SkRange::All, true).await?;
+    let mut items = query_all(store, table::vault_pk(m.vault_id), SkRange::All, true).await?;
     let persons = persons_of(&items)?;
     for person in &persons {
         items.extend(person_items(ledger, &m, person).await?);
@@ -53,14 +53,14 @@ pub(in crate::ledger) async fn backup(
 fn persons_of(items: &[Item]) -> Result<Vec<String>, LedgerError> {
     let mut persons = Vec::new();
     for item in items {
-        if item.key.sk.starts_with(keys::MEMBER_PREFIX) {
+        if item.key.sk.starts_with(member::MEMBER_PREFIX) {
             persons.push(MemberRec::from_attrs(&item.attrs)?.person);
         }
     }
     if persons.is_empty() {
         let meta = items
             .iter()
-            .find(|i| i.key.sk == keys::VAULT_META)
+            .find(|i| i.key.sk == vault::VAULT_META)
             .ok_or_else(|| LedgerError::internal("the vault has no settings item"))?;
         match meta.attrs.get("createdBy") {
             Some(Value::S(sub)) => persons.push(sub.clone()),
@@ -75,18 +75,18 @@ async fn person_items(ledger: &Ledger, m: &Membership, person: &str) -> Result<V
     let who = PersonId::new(person).map_err(|_| LedgerError::internal("a member's subject is unusable"))?;
     let store = ledger.store.as_ref();
     let mut out = Vec::new();
-    let Some(membership) = store.get(&keys::membership(&who, m.vault_id)).await? else {
+    let Some(membership) = store.get(&member::membership(&who, m.vault_id)).await? else {
         // A member item without a membership (a removal half seen): nothing of theirs to keep.
         return Ok(out);
     };
     let theirs = Membership::from_attrs(&membership.attrs)?;
     out.push(membership);
-    if let Some(claim) = store.get(&keys::vault_name(&who, &theirs.name_key)).await?
+    if let Some(claim) = store.get(&vault::vault_name(&who, &theirs.name_key)).await?
         && claim.attrs.get("vaultId") == Some(&Value::S(m.vault_id.to_string()))
     {
         out.push(claim);
     }
-    let records = query_all(store, keys::person_pk(&who), SkRange::Prefix("IK#".into()), true).await?;
+    let records = query_all(store, table::person_pk(&who), SkRange::Prefix("IK#".into()), true).await?;
     out.extend(
         records
             .into_iter()

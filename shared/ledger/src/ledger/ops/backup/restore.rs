@@ -23,10 +23,11 @@ use std::collections::BTreeMap;
 
 use super::{Backup, BackupError};
 use crate::ledger::Ledger;
-use crate::ledger::codec::{Membership, head_next};
 use crate::ledger::resolve::query_all;
 use crate::ledger::roster::Roster;
-use crate::stored::keys;
+use crate::stored::member::Membership;
+use crate::stored::schedule::head_next;
+use crate::stored::{member, schedule, table, vault};
 use dochiya_domain::PersonId;
 use dochiya_store::{Condition, Guard, Item, Key, SkRange, StoreError, Value, WriteOp};
 
@@ -58,7 +59,7 @@ pub(in crate::ledger) async fn restore(ledger: &Ledger, backup: &Backup) -> Resu
     // what its members' memberships imply (decision 048).
     backup.check_scope()?;
     let store = ledger.store.as_ref();
-    let vault_pk = keys::vault_pk(backup.vault_id);
+    let vault_pk = table::vault_pk(backup.vault_id);
     let present = query_all(store, vault_pk.clone(), SkRange::All, true).await?;
     let present: BTreeMap<String, Item> = present.into_iter().map(|i| (i.key.sk.clone(), i)).collect();
     let (vault_items, person_items): (Vec<&Item>, Vec<&Item>) =
@@ -70,7 +71,7 @@ pub(in crate::ledger) async fn restore(ledger: &Ledger, backup: &Backup) -> Resu
         .map_err(crate::api::LedgerError::from)?;
     let same = |item: &Item, found: Option<&Item>| found.is_some_and(|f| f.attrs == item.attrs);
 
-    if present.contains_key(keys::VAULT_META) {
+    if present.contains_key(vault::VAULT_META) {
         let differing = vault_items
             .iter()
             .filter(|i| !same(i, present.get(&i.key.sk)))
@@ -154,9 +155,9 @@ fn due_entry(backup: &Backup) -> Result<Option<Item>, BackupError> {
     let head = backup
         .items
         .iter()
-        .find(|i| i.key == keys::recurring_head(backup.vault_id));
+        .find(|i| i.key == schedule::recurring_head(backup.vault_id));
     Ok(head_next(head)?.map(|next| Item {
-        key: keys::due(backup.vault_id, next),
+        key: schedule::due(backup.vault_id, next),
         attrs: [("vaultId".to_string(), Value::S(backup.vault_id.to_string()))].into(),
     }))
 }
@@ -190,13 +191,13 @@ async fn index_if_missing(ledger: &Ledger, backup: &Backup) -> Result<bool, Back
 async fn check_name_claims(ledger: &Ledger, backup: &Backup) -> Result<Vec<(Key, bool)>, BackupError> {
     let mut claims = Vec::new();
     for item in &backup.items {
-        if !item.key.sk.starts_with(keys::MEMBERSHIP_PREFIX) || !item.key.pk.starts_with("P#") {
+        if !item.key.sk.starts_with(member::MEMBERSHIP_PREFIX) || !item.key.pk.starts_with("P#") {
             continue;
         }
         let m = Membership::from_attrs(&item.attrs)?;
         let person = item.key.pk.trim_start_matches("P#");
         let who = PersonId::new(person).map_err(|e| BackupError::Mapping(e.to_string()))?;
-        let key = keys::vault_name(&who, &m.name_key);
+        let key = vault::vault_name(&who, &m.name_key);
         let found = ledger
             .store
             .get(&key)
@@ -220,12 +221,12 @@ async fn check_name_claims(ledger: &Ledger, backup: &Backup) -> Result<Vec<(Key,
 
 /// The keys the last write puts: the settings, and each person's membership and name claim.
 fn last_write_keys(backup: &Backup, claims: &[(Key, bool)]) -> Vec<Key> {
-    let mut out = vec![keys::vault_meta(backup.vault_id)];
+    let mut out = vec![vault::vault_meta(backup.vault_id)];
     out.extend(
         backup
             .items
             .iter()
-            .filter(|i| i.key.pk.starts_with("P#") && i.key.sk.starts_with(keys::MEMBERSHIP_PREFIX))
+            .filter(|i| i.key.pk.starts_with("P#") && i.key.sk.starts_with(member::MEMBERSHIP_PREFIX))
             .map(|i| i.key.clone()),
     );
     out.extend(claims.iter().map(|(k, _)| k.clone()));
@@ -251,7 +252,7 @@ async fn last_write(
             .position(|k| *k == item.key)
             .and_then(|at| person_present.get(at))
             .and_then(Option::as_ref);
-        let guard = if item.key.sk == keys::VAULT_META {
+        let guard = if item.key.sk == vault::VAULT_META {
             Some(Guard::new(VAULT_ABSENT, Condition::NotExists))
         } else if let Some((_, ours)) = claims.iter().find(|(k, _)| *k == item.key) {
             Some(match ours {

@@ -6,12 +6,14 @@
 //! [`crate::portability::export`]. docs/decisions/035-export-and-backup.md says why the formats look
 //! as they do.
 
-use crate::ledger::codec::{Membership, TxRec, content_hash};
 use crate::ledger::cursor;
 use crate::ledger::resolve::{Catalogue, catalogue, join2};
 use crate::ledger::roster::in_vault;
 use crate::ledger::*;
-use crate::stored::keys;
+use crate::stored::entry::TxRec;
+use crate::stored::member::Membership;
+use crate::stored::table::content_hash;
+use crate::stored::{entry, table};
 use dochiya_store::Query;
 
 use crate::ledger::{groups, household};
@@ -69,8 +71,8 @@ async fn page(
         .transpose()?;
     let first_page = after.is_none();
     let query = Query {
-        pk: keys::vault_pk(m.vault_id),
-        range: keys::transactions_between(request.from, request.to),
+        pk: table::vault_pk(m.vault_id),
+        range: entry::transactions_between(request.from, request.to),
         forward: true,
         limit: MAX_PAGE_ENTRIES,
         after,

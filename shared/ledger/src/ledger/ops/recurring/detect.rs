@@ -15,8 +15,10 @@ use dochiya_store::Query;
 use crate::api::{DetectedCharge, LedgerError};
 use crate::ledger::Ledger;
 use crate::ledger::resolve::Catalogue;
-use crate::stored::attrs::{Membership, ScheduleRec, TxRec};
-use crate::stored::keys;
+use crate::stored::entry::TxRec;
+use crate::stored::member::Membership;
+use crate::stored::schedule::ScheduleRec;
+use crate::stored::{entry, table};
 
 /// Months read: this month and the twelve before it.
 const MONTHS: usize = 13;
@@ -85,14 +87,14 @@ pub(super) async fn seen(ledger: &Ledger, m: &Membership, today: LocalDate) -> R
         let page = ledger
             .store
             .query(&Query {
-                pk: keys::vault_pk(m.vault_id),
-                range: keys::transactions_between(Some(first.first_day()), Some(today)),
+                pk: table::vault_pk(m.vault_id),
+                range: entry::transactions_between(Some(first.first_day()), Some(today)),
                 forward: true,
                 limit: PAGE,
                 after,
             })
             .await?;
-        for item in page.items.iter().filter(|i| keys::is_transaction(&i.key.sk)) {
+        for item in page.items.iter().filter(|i| entry::is_transaction(&i.key.sk)) {
             seen.take(&TxRec::from_item(item)?);
         }
         match page.last_sk {

@@ -10,7 +10,6 @@
 mod detect;
 
 use crate::api::{Difference, Entity, Field, Reason};
-use crate::ledger::codec::{Membership, ScheduleRec, head_next};
 use crate::ledger::entry::{clean_memo, positive};
 use crate::ledger::guards::{SCHEDULE_NEW, SCHEDULE_UNCHANGED, SCHEDULES_COUNTED};
 use crate::ledger::posting::{due, earliest, head_ops, next_of, schedules};
@@ -19,7 +18,9 @@ use crate::ledger::roster::{InVault, in_vault};
 use crate::ledger::roster::{commit_failed, membership_check};
 use crate::ledger::*;
 use crate::ledger::{entry, posting};
-use crate::stored::keys;
+use crate::stored::member::Membership;
+use crate::stored::schedule;
+use crate::stored::schedule::{ScheduleRec, head_next};
 use dochiya_domain::{Every, Money, Name, Schedule, ScheduleError, closest_names, random_uuid};
 use dochiya_store::{Condition, Guard, Item, WriteOp};
 
@@ -202,8 +203,8 @@ async fn set_in(
     let m = v.m.clone();
     let store = ledger.store.as_ref();
     let head_and_count = [
-        keys::recurring_head(m.vault_id),
-        keys::recurring_count(m.vault_id),
+        schedule::recurring_head(m.vault_id),
+        schedule::recurring_count(m.vault_id),
     ];
     let ((cat, all), got) = join2(
         join2(catalogue(ledger, &m), schedules(ledger, &m)),
@@ -259,7 +260,7 @@ async fn set_in(
         membership_check(who, &m),
         WriteOp::Put {
             item: Item {
-                key: keys::recurring(m.vault_id, &rec.name_key),
+                key: schedule::recurring(m.vault_id, &rec.name_key),
                 attrs: rec.to_attrs(),
             },
             guard: Some(match &existing {
@@ -318,7 +319,7 @@ fn count_op(m: &Membership, read: Option<i64>, all: &[ScheduleRec], delta: i64) 
     let n = schedule_count(read, all).saturating_add(delta);
     WriteOp::Put {
         item: Item {
-            key: keys::recurring_count(m.vault_id),
+            key: schedule::recurring_count(m.vault_id),
             attrs: [(SCHEDULE_COUNT.to_string(), dochiya_store::Value::N(n))].into(),
         },
         guard: Some(Guard::new(
@@ -481,7 +482,7 @@ async fn remove(
     let mut ops = vec![
         membership_check(who, m),
         WriteOp::Delete {
-            key: keys::recurring(m.vault_id, &s.name_key),
+            key: schedule::recurring(m.vault_id, &s.name_key),
             guard: Some(Guard::new(SCHEDULE_UNCHANGED, s.unchanged())),
         },
         count_op(m, count, all, -1),
