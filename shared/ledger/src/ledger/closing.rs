@@ -53,14 +53,14 @@ pub(super) async fn delete_vault(
         // Resolved first, on its own: whatever was due is posted before the vault closes
         // (a posting that followed the closing write would find no recurring head).
         let v = in_vault(ledger, who, Some(vault), |v| async move { Ok(v) }).await?;
-        require_owner(&v.m, OwnerAction::DeleteVault)?;
-        confirmed(&v.m.name, confirm)?;
-        let counted = count(ledger, v.m.vault_id).await?;
+        require_owner(&v.membership, OwnerAction::DeleteVault)?;
+        confirmed(&v.membership.name, confirm)?;
+        let counted = count(ledger, v.membership.vault_id).await?;
         if dry_run {
-            return Ok((v.m.vault_ref(), counted, Vec::new()));
+            return Ok((v.membership.vault_ref(), counted, Vec::new()));
         }
         let members = close(ledger, who, &v, counted).await?;
-        Ok((v.m.vault_ref(), counted, members))
+        Ok((v.membership.vault_ref(), counted, members))
     })
     .await;
     let (vault_ref, counted, members) = match outcome {
@@ -172,29 +172,35 @@ async fn close(
     v: &roster::InVault,
     counted: DeletedCounts,
 ) -> Result<Vec<PersonId>, LedgerError> {
-    let vault = v.m.vault_id;
+    let vault = v.membership.vault_id;
     let members = read_members(ledger, vault).await?;
     let version = members.version;
-    let list = members.or_sole(who, &v.m);
+    let list = members.or_sole(who, &v.membership);
     let head = schedule::head_next(ledger.store.get(&schedule::recurring_head(vault)).await?.as_ref())?;
-    let today = ledger.today_in(&v.m);
+    let today = ledger.today_in(&v.membership);
     let mut ops = Vec::new();
     let mut people = Vec::with_capacity(list.len());
     for member in &list {
         let them = PersonId::new(member.person.clone())
             .map_err(|e| LedgerError::internal_from("stored member has an unusable subject", e))?;
-        ops.extend(ending(&v.m, member, &them, today, them.as_str() != who.as_str()));
+        ops.extend(ending(
+            &v.membership,
+            member,
+            &them,
+            today,
+            them.as_str() != who.as_str(),
+        ));
         people.push(them);
     }
     ops.push(WriteOp::Delete {
         key: vault::vault_meta(vault),
         guard: guard(MEMBERS_UNCHANGED, members_unchanged(version)),
     });
-    ops.extend(head_ops(&v.m, head, None));
+    ops.extend(head_ops(&v.membership, head, None));
     ops.push(WriteOp::Put {
         item: Item {
             key: vault::deletion(who, vault),
-            attrs: marker_attrs(&v.m, &people, counted),
+            attrs: marker_attrs(&v.membership, &people, counted),
         },
         guard: None,
     });

@@ -13,7 +13,7 @@ use super::flows::{Flows, flows};
 use super::guards::MEMBERS_UNCHANGED;
 use super::members::{find_member, founder, labels, numbered};
 use super::resolve::{Catalogue, catalogue, join2, query_all, retrying};
-use super::roster::{commit_failed, in_vault, membership_check, require_owner};
+use super::roster::{in_vault, require_owner};
 use super::*;
 use crate::api::{Field, OwnerAction, Reason, Total};
 use crate::core::settle::{Party, Tally, divide, transfers};
@@ -439,7 +439,7 @@ pub(super) async fn set_account_owner(
 ) -> Result<OwnerSet, LedgerError> {
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
-            let m = v.m.clone();
+            let m = v.membership.clone();
             require_owner(&m, OwnerAction::AssignOwners)?;
             let (cat, sub) = join2(catalogue(ledger, &m), async {
                 match owner.trim() {
@@ -480,20 +480,15 @@ pub(super) async fn set_account_owner(
                 Some(s) => (BTreeMap::from([(OWNER.to_string(), Value::S(s.clone()))]), vec![]),
                 None => (BTreeMap::new(), vec![OWNER.to_string()]),
             };
-            let ops = vec![
-                membership_check(who, &m),
-                WriteOp::Update {
-                    key: account::account(m.vault_id, a.account_id),
-                    set,
-                    add: BTreeMap::new(),
-                    remove,
-                    guard: super::guards::guard(super::guards::ACCOUNT_LIVE, account::account_live()),
-                },
-            ];
-            match v.commit(ledger, who, ops).await {
-                Ok(()) => Ok(done(true)),
-                Err(e) => Err(commit_failed(&m, e)),
-            }
+            let ops = vec![WriteOp::Update {
+                key: account::account(m.vault_id, a.account_id),
+                set,
+                add: BTreeMap::new(),
+                remove,
+                guard: super::guards::guard(super::guards::ACCOUNT_LIVE, account::account_live()),
+            }];
+            v.write(ledger, who, ops).await?;
+            Ok(done(true))
         })
     })
     .await
@@ -556,7 +551,7 @@ pub(super) async fn set_shares(
 ) -> Result<(bool, Vec<ShareOf>), LedgerError> {
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
-            let m = v.m.clone();
+            let m = v.membership.clone();
             require_owner(&m, OwnerAction::SetShares)?;
             let mut h = read_household(ledger, who, &m).await?;
             let month = ledger.today_in(&m).month();
@@ -604,11 +599,9 @@ pub(super) async fn set_shares(
                 remove: vec![],
                 guard: super::guards::guard(MEMBERS_UNCHANGED, condition),
             };
-            let ops = vec![membership_check(who, &m), op];
-            match v.commit(ledger, who, ops).await {
-                Ok(()) => Ok((true, h.current_shares(month))),
-                Err(e) => Err(commit_failed(&m, e)),
-            }
+            let ops = vec![op];
+            v.write(ledger, who, ops).await?;
+            Ok((true, h.current_shares(month)))
         })
     })
     .await
@@ -624,7 +617,7 @@ pub(super) async fn settle_up(
     }
     let request = &request;
     in_vault(ledger, who, request.vault.as_deref(), |v| async move {
-        let m = v.m;
+        let m = v.membership;
         let today = ledger.today_in(&m);
         let to = request.to.unwrap_or(today);
         if let Some(f) = request.from

@@ -245,15 +245,15 @@ fn version_of(attrs: &dochiya_store::Attrs) -> Result<i64, LedgerError> {
 #[derive(Debug, Clone)]
 pub(super) struct InVault {
     /// The caller's membership of the vault (its id, name and settings).
-    pub m: Membership,
+    pub membership: Membership,
     roster: Arc<Roster>,
     committed: Arc<AtomicBool>,
 }
 
 impl InVault {
-    fn new(m: Membership, roster: Arc<Roster>) -> Self {
+    fn new(membership: Membership, roster: Arc<Roster>) -> Self {
         Self {
-            m,
+            membership,
             roster,
             committed: Arc::new(AtomicBool::new(false)),
         }
@@ -263,12 +263,7 @@ impl InVault {
     /// still the one this vault was resolved from. A failed roster check is
     /// reported as a failure of guard [`ROSTER_VERSION`]: callers treat it like
     /// any lost race, and the next attempt reads a fresh roster.
-    pub async fn commit(
-        &self,
-        ledger: &Ledger,
-        who: &PersonId,
-        mut ops: Vec<WriteOp>,
-    ) -> Result<(), StoreError> {
+    async fn commit(&self, ledger: &Ledger, who: &PersonId, mut ops: Vec<WriteOp>) -> Result<(), StoreError> {
         ops.push(WriteOp::Check {
             key: member::roster_version(who),
             guard: Guard::new(ROSTER_VERSION, self.roster.unchanged()),
@@ -287,18 +282,56 @@ impl InVault {
 }
 
 impl InVault {
-    /// [`InVault::commit`] with its failure mapped by [`write_failed`]: the one way a
-    /// vault write ends (`own` reads the write's own guards; `|_, _| None` when none).
-    pub async fn write(
+    /// A member's write into the vault, the one way it is made: the check that the
+    /// caller is still a member first (unless an op of the write already guards their
+    /// membership item, as an owner's check does), the roster check last, and every
+    /// failure mapped once by [`write_failed`].
+    pub async fn write(&self, ledger: &Ledger, who: &PersonId, ops: Vec<WriteOp>) -> Result<(), LedgerError> {
+        self.write_with(ledger, who, ops, |_, _| None).await
+    }
+
+    /// [`InVault::write`] for a write with a guard whose failure is an outcome of its
+    /// own, not an error (a key claimed by a concurrent retry, a snapshot already
+    /// gone): `None` when written, `Some(item as it was)` when guard `own` failed.
+    pub async fn write_unless(
         &self,
         ledger: &Ledger,
         who: &PersonId,
         ops: Vec<WriteOp>,
+        own: &'static str,
+    ) -> Result<Option<Option<Item>>, LedgerError> {
+        let mut failed = None;
+        let out = self
+            .write_with(ledger, who, ops, |guard, current| {
+                (guard == own).then(|| {
+                    failed = Some(current.cloned());
+                    LedgerError::Conflict
+                })
+            })
+            .await;
+        match (out, failed) {
+            (Ok(()), _) => Ok(None),
+            (Err(_), Some(current)) => Ok(Some(current)),
+            (Err(e), None) => Err(e),
+        }
+    }
+
+    /// [`InVault::write`] for a write with guards of its own: `own` says what a failed
+    /// one means from its name and the item as it was (`None`: a lost race).
+    pub async fn write_with(
+        &self,
+        ledger: &Ledger,
+        who: &PersonId,
+        mut ops: Vec<WriteOp>,
         own: impl FnOnce(&'static str, Option<&Item>) -> Option<LedgerError>,
     ) -> Result<(), LedgerError> {
+        let member = member::membership(who, self.membership.vault_id);
+        if !ops.iter().any(|op| *op.key() == member) {
+            ops.insert(0, membership_check(who, &self.membership));
+        }
         self.commit(ledger, who, ops)
             .await
-            .map_err(|e| write_failed(&self.m, e, own))
+            .map_err(|e| write_failed(&self.membership, e, own))
     }
 
     /// Like [`InVault::commit`], for a write that also changes the caller's own
@@ -509,11 +542,6 @@ pub(super) fn write_failed(
     }
 }
 
-/// [`write_failed`] for a write with no guard of its own.
-pub(super) fn commit_failed(m: &Membership, e: StoreError) -> LedgerError {
-    write_failed(m, e, |_, _| None)
-}
-
 /// Refuse an owner's action to a member, naming the action and the role it needs.
 pub(super) fn require_owner(m: &Membership, action: OwnerAction) -> Result<(), LedgerError> {
     match m.role {
@@ -558,7 +586,7 @@ impl Ledger {
         who: &PersonId,
         vault: Option<&str>,
     ) -> Result<dochiya_domain::Currency, LedgerError> {
-        in_vault(self, who, vault, |v| async move { Ok(v.m.currency) }).await
+        in_vault(self, who, vault, |v| async move { Ok(v.membership.currency) }).await
     }
 }
 

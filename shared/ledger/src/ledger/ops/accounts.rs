@@ -8,8 +8,8 @@ use crate::ledger::guards::{
     ACCOUNT_LIVE, ACCOUNT_NEW, ACCOUNT_NUMBER_FREE, NAME_FREE, NAME_HELD, VAULT_EXISTS, guard,
 };
 use crate::ledger::resolve::{Catalogue, catalogue, join2, retrying};
+use crate::ledger::roster::require_owner;
 use crate::ledger::roster::{InVault, in_vault};
-use crate::ledger::roster::{commit_failed, membership_check, require_owner};
 use crate::ledger::system_names::{Equity, SystemNames};
 use crate::ledger::today::catalogue_today;
 use crate::ledger::writer::{TxChange, transaction_ops};
@@ -39,7 +39,7 @@ pub(in crate::ledger) async fn list_accounts(
     include_archived: bool,
 ) -> Result<AccountList, LedgerError> {
     in_vault(ledger, who, vault, |v| async move {
-        let m = v.m;
+        let m = v.membership;
         // One round: the accounts (each with the budget settings that still matter,
         // decision 030) and the daily rollups after today (balances are as of
         // today; later entries apart).
@@ -194,13 +194,14 @@ pub(in crate::ledger) async fn create_account(
     }
     retrying(|| {
         in_vault(ledger, who, input.vault.as_deref(), |v| {
-            attempt_create(ledger, who, &input, &name, &names, v)
+            create_in_vault(ledger, who, &input, &name, &names, v)
         })
     })
     .await
 }
 
-async fn attempt_create(
+/// One pass of create_account in the vault on fresh reads (a lost race re-runs it).
+async fn create_in_vault(
     ledger: &Ledger,
     who: &PersonId,
     input: &NewAccount,
@@ -208,7 +209,7 @@ async fn attempt_create(
     names: &SystemNames,
     v: InVault,
 ) -> Result<CreatedAccount, LedgerError> {
-    let m = v.m.clone();
+    let m = v.membership.clone();
     let (cat, later) = catalogue_today(ledger, &m).await?;
     if let Some(existing) = cat.live(name.key()) {
         check_same_account(existing, input, &m)?;
@@ -268,7 +269,7 @@ async fn attempt_create(
         performance: None,
         match_words: Vec::new(),
     };
-    let mut ops = vec![membership_check(who, &m)];
+    let mut ops = Vec::new();
     ops.extend(parent.map(|p| groups::attach_op(&m, p)));
     let mut new_accounts = 1;
     let mut opening_id = None;
@@ -303,20 +304,18 @@ async fn attempt_create(
     let opens_later = input.opening_date.is_some_and(|d| d > later.today);
     let b = later.balance(&account, account_net, if opens_later { account_net } else { 0 })?;
     let money = |v: i64| Money::from_minor(v, m.currency);
-    match v.commit(ledger, who, ops).await {
-        Ok(()) => Ok(CreatedAccount {
-            vault: m.vault_ref(),
-            account_id: account.account_id,
-            name: account.name,
-            kind: account.kind,
-            balance: money(b.balance),
-            scheduled: (b.scheduled != 0).then(|| money(b.scheduled)),
-            created: true,
-            opening_transaction_id: opening_id,
-        }),
-        // A name was taken (or an id collided) concurrently: re-read and decide again.
-        Err(e) => Err(commit_failed(&m, e)),
-    }
+    // A name was taken (or an id collided) concurrently: re-read and decide again.
+    v.write(ledger, who, ops).await?;
+    Ok(CreatedAccount {
+        vault: m.vault_ref(),
+        account_id: account.account_id,
+        name: account.name,
+        kind: account.kind,
+        balance: money(b.balance),
+        scheduled: (b.scheduled != 0).then(|| money(b.scheduled)),
+        created: true,
+        opening_transaction_id: opening_id,
+    })
 }
 
 fn at_most_accounts(cap: usize) -> LedgerError {
@@ -513,7 +512,7 @@ pub(in crate::ledger) async fn rename_account(
     refuse_handle_shape(new, Field::NewName)?;
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
-            let m = v.m.clone();
+            let m = v.membership.clone();
             require_owner(&m, OwnerAction::RenameAccounts)?;
             let cat = catalogue(ledger, &m).await?;
             let a = live_account(&cat, account, &m)?;
@@ -537,16 +536,13 @@ pub(in crate::ledger) async fn rename_account(
                     changed: false,
                 });
             }
-            let mut ops = vec![
-                membership_check(who, &m),
-                WriteOp::Update {
-                    key: account::account(m.vault_id, a.account_id),
-                    set: name_attrs(new.display(), new.key()),
-                    add: BTreeMap::new(),
-                    remove: vec![],
-                    guard: guard(ACCOUNT_LIVE, account_live()),
-                },
-            ];
+            let mut ops = vec![WriteOp::Update {
+                key: account::account(m.vault_id, a.account_id),
+                set: name_attrs(new.display(), new.key()),
+                add: BTreeMap::new(),
+                remove: vec![],
+                guard: guard(ACCOUNT_LIVE, account_live()),
+            }];
             if !new.key().same_stored(&a.name_key) {
                 ops.push(WriteOp::Delete {
                     key: account::account_name(m.vault_id, &a.name_key),
@@ -560,16 +556,14 @@ pub(in crate::ledger) async fn rename_account(
                     guard: guard(NAME_FREE, Condition::NotExists),
                 });
             }
-            match v.commit(ledger, who, ops).await {
-                Ok(()) => Ok(RenamedAccount {
-                    vault: m.vault_ref(),
-                    account_id: a.account_id,
-                    name: new.display().to_string(),
-                    kind: a.kind,
-                    changed: true,
-                }),
-                Err(e) => Err(commit_failed(&m, e)),
-            }
+            v.write(ledger, who, ops).await?;
+            Ok(RenamedAccount {
+                vault: m.vault_ref(),
+                account_id: a.account_id,
+                name: new.display().to_string(),
+                kind: a.kind,
+                changed: true,
+            })
         })
     })
     .await
@@ -584,7 +578,7 @@ pub(in crate::ledger) async fn archive_account(
 ) -> Result<ArchivedAccount, LedgerError> {
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
-            let m = v.m.clone();
+            let m = v.membership.clone();
             require_owner(&m, OwnerAction::ArchiveAccounts)?;
             let (cat, later) = catalogue_today(ledger, &m).await?;
             let a = live_account(&cat, account, &m)?;
@@ -601,7 +595,6 @@ pub(in crate::ledger) async fn archive_account(
                 });
             }
             let ops = vec![
-                membership_check(who, &m),
                 WriteOp::Update {
                     key: account::account(m.vault_id, a.account_id),
                     set: archive_mark(ledger.today_in(&m), ledger.clock.now().as_millisecond()),
@@ -619,17 +612,15 @@ pub(in crate::ledger) async fn archive_account(
                     guard(VAULT_EXISTS, Condition::Exists),
                 ),
             ];
-            match v.commit(ledger, who, ops).await {
-                Ok(()) => Ok(ArchivedAccount {
-                    vault: m.vault_ref(),
-                    account_id: a.account_id,
-                    name: a.name.clone(),
-                    kind: a.kind,
-                    balance: money(b.balance),
-                    scheduled: (b.scheduled != 0).then(|| money(b.scheduled)),
-                }),
-                Err(e) => Err(commit_failed(&m, e)),
-            }
+            v.write(ledger, who, ops).await?;
+            Ok(ArchivedAccount {
+                vault: m.vault_ref(),
+                account_id: a.account_id,
+                name: a.name.clone(),
+                kind: a.kind,
+                balance: money(b.balance),
+                scheduled: (b.scheduled != 0).then(|| money(b.scheduled)),
+            })
         })
     })
     .await

@@ -21,8 +21,8 @@ use crate::ledger::entry::{
 use crate::ledger::idempotency::{IdempotencyKey, NextAction, changed_since, next_action};
 use crate::ledger::installments::OpenPurchase;
 use crate::ledger::resolve::{Catalogue, join_all, join2, query_all, retrying};
+use crate::ledger::roster::membership_check;
 use crate::ledger::roster::{InVault, in_vault};
-use crate::ledger::roster::{commit_failed, membership_check};
 use crate::ledger::statement::{Book, BookEntry, LineKey, book_ranges, match_book, parts_from};
 use crate::ledger::today::{Later, accounts_of, catalogue_today, shown};
 use crate::ledger::view::{direction_note, view};
@@ -61,7 +61,7 @@ pub(in crate::ledger) async fn record_batch(
     let (input, key, print, written) = (&input, &key, print.as_str(), &written);
     retrying(|| {
         in_vault(ledger, who, input.vault.as_deref(), |v| {
-            attempt(ledger, who, input, key, print, written, v)
+            record_in_vault(ledger, who, input, key, print, written, v)
         })
     })
     .await
@@ -325,7 +325,9 @@ struct Run<'a> {
     refused: Vec<Option<LedgerError>>,
 }
 
-async fn attempt(
+/// One pass of the batch in the vault: read, decide every entry, write them one by one
+/// (a lost race re-runs it on fresh reads; `written` keeps what earlier passes wrote).
+async fn record_in_vault(
     ledger: &Ledger,
     who: &PersonId,
     input: &NewBatch,
@@ -334,7 +336,7 @@ async fn attempt(
     written: &Mutex<BTreeSet<TransactionId>>,
     v: InVault,
 ) -> Result<BatchRecorded, LedgerError> {
-    let m = v.m.clone();
+    let m = v.membership.clone();
     let now = ledger.clock.now();
     let (mut ready, failed): (Vec<Option<Prepared>>, Vec<Option<LedgerError>>) = (0..input.entries.len())
         .map(|i| match prepare(ledger, input, key, i, m.currency) {
@@ -604,7 +606,7 @@ impl Run<'_> {
                 self.moved.touch(&rec.tx);
                 let mine = lock(self.written).contains(&rec.tx.id);
                 let current = changed_since(&rec, self.found.get(&e.changed_key))?
-                    .map(|now| Box::new(view(&now, Some(&self.cat), self.v.m.currency)));
+                    .map(|now| Box::new(view(&now, Some(&self.cat), self.v.membership.currency)));
                 return Ok(EntryResult::Recorded {
                     transaction_id: Some(rec.tx.id),
                     replayed: !mine,
@@ -627,8 +629,8 @@ impl Run<'_> {
         if let Some(refusal) = self.refused.get_mut(i).and_then(Option::take) {
             return Ok(EntryResult::Failed(refusal));
         }
-        let currency = self.v.m.currency;
-        let (postings, installments) = match resolve_postings(&self.cat, e, &self.v.m)
+        let currency = self.v.membership.currency;
+        let (postings, installments) = match resolve_postings(&self.cat, e, &self.v.membership)
             .and_then(|p| check_balanced(e, currency).map(|()| p))
             .and_then(|p| e.installments(&self.cat, &p, currency).map(|i| (p, i)))
         {
@@ -637,7 +639,7 @@ impl Run<'_> {
         };
         // Whose spending it was (one more read, only for an entry that names a member).
         let for_whom = match e.input.for_whom.as_deref() {
-            Some(f) => match household::for_subject(self.ledger, self.who, &self.v.m, f).await {
+            Some(f) => match household::for_subject(self.ledger, self.who, &self.v.membership, f).await {
                 Ok(f) => f,
                 Err(err) => return Ok(EntryResult::Failed(err)),
             },
@@ -709,7 +711,7 @@ impl Run<'_> {
         tx: &TxRec,
         (balances, categorized_by): (Vec<StoredBalance>, Option<CategorizedBy>),
     ) -> Result<Option<LedgerError>, LedgerError> {
-        let m = &self.v.m;
+        let m = &self.v.membership;
         let rec = IdemRec {
             fingerprint: e.fingerprint(),
             vault_id: m.vault_id,
@@ -738,7 +740,7 @@ impl Run<'_> {
         ));
         ops.extend(external_ref_op(e, tx.id));
         ops.extend(transaction_ops(m.vault_id, TxChange::Create(tx), &[])?);
-        match self.v.commit(self.ledger, self.who, ops).await {
+        match self.v.write(self.ledger, self.who, ops).await {
             Ok(()) => {
                 if let Some(k) = e.guard_keys.first() {
                     self.taken.guards.insert(k.clone(), tx.id);
@@ -750,10 +752,8 @@ impl Run<'_> {
             // was archived (`Conflict`): the whole batch decides again on fresh reads,
             // and what this attempt wrote is replayed then. A total out of range is
             // this entry's own refusal.
-            Err(err) => match commit_failed(m, err) {
-                refused @ LedgerError::InvalidInput { .. } => Ok(Some(refused)),
-                other => Err(other),
-            },
+            Err(refused @ LedgerError::InvalidInput { .. }) => Ok(Some(refused)),
+            Err(other) => Err(other),
         }
     }
 
@@ -790,7 +790,7 @@ impl Run<'_> {
 
     /// The batch's result: the entries' outcomes and the touched accounts' balances.
     fn finish(self, results: Vec<EntryResult>) -> Result<BatchRecorded, LedgerError> {
-        let m = &self.v.m;
+        let m = &self.v.membership;
         let balances = self
             .moved
             .order

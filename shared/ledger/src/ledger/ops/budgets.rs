@@ -8,7 +8,6 @@ use crate::api::{Field, Reason};
 use crate::ledger::budget_settings::{in_force, in_force_with_rollover, settings_of, tail_from};
 use crate::ledger::guards::BUDGET_HEAD;
 use crate::ledger::resolve::{Catalogue, catalogue, join2, query_all, retrying};
-use crate::ledger::roster::membership_check;
 use crate::ledger::roster::{InVault, in_vault};
 use crate::ledger::*;
 use crate::ledger::{goals, groups, nets, today};
@@ -90,7 +89,7 @@ async fn set_in(
     input: &BudgetInput,
     v: InVault,
 ) -> Result<BudgetSet, LedgerError> {
-    let m = v.m.clone();
+    let m = v.membership.clone();
     let amount = Money::from_decimal(input.amount, m.currency)
         .map_err(|e| LedgerError::from_parse(Field::BudgetAmount, e))?;
     let month = input.month.unwrap_or_else(|| ledger.today_in(&m).month());
@@ -142,7 +141,6 @@ async fn set_in(
     mine.push(rec.clone());
     let tail = tail_from(mine, ledger.today_in(&m).month());
     let ops = vec![
-        membership_check(who, &m),
         // One setting per account and month: writing again replaces it.
         WriteOp::Put {
             item: Item {
@@ -162,7 +160,7 @@ async fn set_in(
         ),
     ];
     // The roster or the head moved (see `roster.rs`): decide again on a fresh one.
-    v.write(ledger, who, ops, |guard, current| {
+    v.write_with(ledger, who, ops, |guard, current| {
         (guard == BUDGET_HEAD && !account_item_live(current)).then(|| archived(&a.name))
     })
     .await?;
@@ -184,7 +182,7 @@ pub(in crate::ledger) async fn budget_report(
     vault: Option<&str>,
     month: Option<YearMonth>,
 ) -> Result<BudgetReport, LedgerError> {
-    in_vault(ledger, who, vault, |v| report_in(ledger, v.m, month)).await
+    in_vault(ledger, who, vault, |v| report_in(ledger, v.membership, month)).await
 }
 
 fn money(minor: i64, m: &Membership) -> Money {

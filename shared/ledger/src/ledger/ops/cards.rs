@@ -7,7 +7,6 @@ use crate::ledger::bills::{bill, check_billable, installments_left, remaining};
 use crate::ledger::guards::{ACCOUNT_LIVE, guard};
 use crate::ledger::resolve::{Catalogue, catalogue, retrying};
 use crate::ledger::roster::in_vault;
-use crate::ledger::roster::{commit_failed, membership_check};
 use crate::ledger::*;
 use crate::stored::account;
 use crate::stored::account::{
@@ -28,7 +27,7 @@ pub(in crate::ledger) async fn set_billing(
 ) -> Result<BillingSet, LedgerError> {
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
-            let m = v.m.clone();
+            let m = v.membership.clone();
             let cat = catalogue(ledger, &m).await?;
             let a = live_card(&cat, account, &m)?;
             check_billable(&a.name, a.kind)?;
@@ -71,20 +70,15 @@ pub(in crate::ledger) async fn set_billing(
                         .collect(),
                 ),
             };
-            let ops = vec![
-                membership_check(who, &m),
-                WriteOp::Update {
-                    key: account::account(m.vault_id, a.account_id),
-                    set,
-                    add: BTreeMap::new(),
-                    remove,
-                    guard: guard(ACCOUNT_LIVE, account_live()),
-                },
-            ];
-            match v.commit(ledger, who, ops).await {
-                Ok(()) => Ok(done(true)),
-                Err(e) => Err(commit_failed(&m, e)),
-            }
+            let ops = vec![WriteOp::Update {
+                key: account::account(m.vault_id, a.account_id),
+                set,
+                add: BTreeMap::new(),
+                remove,
+                guard: guard(ACCOUNT_LIVE, account_live()),
+            }];
+            v.write(ledger, who, ops).await?;
+            Ok(done(true))
         })
     })
     .await
@@ -157,7 +151,7 @@ pub(in crate::ledger) async fn card_bill(
     month: Option<dochiya_domain::YearMonth>,
 ) -> Result<CardBill, LedgerError> {
     in_vault(ledger, who, vault, |v| async move {
-        let m = v.m;
+        let m = v.membership;
         let cat = catalogue(ledger, &m).await?;
         // An archived card's old bills still read.
         let a = cat.resolve(account, true, &m)?;

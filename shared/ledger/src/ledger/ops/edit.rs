@@ -16,8 +16,8 @@ use crate::ledger::guards::IDEMPOTENCY_CLAIM;
 use crate::ledger::idempotency::{IdempotencyKey, NextAction, changed_op, next_action};
 use crate::ledger::operations::{EntryAction, OpKind, OpStamp};
 use crate::ledger::resolve::{Catalogue, join2, query_all, retrying};
+use crate::ledger::roster::membership_check;
 use crate::ledger::roster::{InVault, in_vault};
-use crate::ledger::roster::{commit_failed, membership_check};
 use crate::ledger::today::{Later, catalogue_today, shown};
 use crate::ledger::view::{not_found, versions, view};
 use crate::ledger::writer::{TxChange, transaction_ops};
@@ -29,7 +29,7 @@ use crate::stored::idempotency::IdemRec;
 use crate::stored::member::Membership;
 use crate::stored::table;
 use dochiya_domain::{AccountId, Decimal, Money, NameKey};
-use dochiya_store::{MAX_WRITE_OPS, StoreError};
+use dochiya_store::MAX_WRITE_OPS;
 
 pub(in crate::ledger) async fn edit(
     ledger: &Ledger,
@@ -396,7 +396,7 @@ async fn attempt(
     memo: Option<&str>,
     v: InVault,
 ) -> Result<Edited, LedgerError> {
-    let m = v.m.clone();
+    let m = v.membership.clone();
     let fingerprint = fingerprint(input, memo, &m)?;
     let now = ledger.clock.now();
     let (now_s, now_ms) = (now.as_second(), now.as_millisecond());
@@ -509,14 +509,13 @@ async fn commit(
     cat: &Catalogue,
     key: &IdempotencyKey,
 ) -> Result<Edited, LedgerError> {
-    let m = v.m.clone();
-    match v.commit(ledger, who, ops).await {
-        Ok(()) => Ok(result),
-        // A concurrent retry of this very edit claimed the key first.
-        Err(StoreError::ConditionFailed {
-            guard: IDEMPOTENCY_CLAIM,
-            current: Some(item),
-        }) => {
+    let m = v.membership.clone();
+    // Edited or voided meanwhile, an account archived (an error): decide again on
+    // fresh reads. A concurrent retry of this very edit claimed the key first: replay it.
+    match v.write_unless(ledger, who, ops, IDEMPOTENCY_CLAIM).await? {
+        None => Ok(result),
+        Some(None) => Err(LedgerError::Conflict),
+        Some(Some(item)) => {
             let stored = IdemRec::from_attrs(&item.attrs)?;
             if stored.fingerprint != rec.fingerprint || stored.vault_id != m.vault_id {
                 return Err(LedgerError::IdempotencyKeyReused {
@@ -525,8 +524,6 @@ async fn commit(
             }
             Ok(edited(&stored, history, Some(cat), &m, true, false, None))
         }
-        // Edited or voided meanwhile, an account archived: decide again on fresh reads.
-        Err(e) => Err(commit_failed(&m, e)),
     }
 }
 

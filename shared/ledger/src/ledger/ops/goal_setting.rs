@@ -5,7 +5,7 @@ use crate::api::Entity;
 use crate::ledger::goals::{asked, view};
 use crate::ledger::guards::{ACCOUNT_LIVE, guard};
 use crate::ledger::resolve::retrying;
-use crate::ledger::roster::{commit_failed, in_vault, membership_check};
+use crate::ledger::roster::in_vault;
 use crate::ledger::today::catalogue_today;
 use crate::ledger::*;
 use crate::stored::account;
@@ -21,7 +21,7 @@ pub(in crate::ledger) async fn set_goal(
     let input = &input;
     retrying(|| {
         in_vault(ledger, who, input.vault.as_deref(), |v| async move {
-            let m = v.m.clone();
+            let m = v.membership.clone();
             let (cat, later) = catalogue_today(ledger, &m).await?;
             let a = cat.resolve(&input.account, false, &m)?.clone();
             let saved = later.balance(&a, 0, 0)?.balance;
@@ -61,25 +61,20 @@ pub(in crate::ledger) async fn set_goal(
                 };
                 (g.clone(), g.attrs(), remove, a.goal.is_none())
             };
-            let ops = vec![
-                membership_check(who, &m),
-                WriteOp::Update {
-                    key: account::account(m.vault_id, a.account_id),
-                    set,
-                    add: BTreeMap::new(),
-                    remove,
-                    guard: guard(ACCOUNT_LIVE, account_live()),
-                },
-            ];
-            match v.commit(ledger, who, ops).await {
-                Ok(()) => Ok(GoalSet {
-                    vault: m.vault_ref(),
-                    goal: view(&a, &goal, saved, today, &m),
-                    created,
-                    removed: input.remove,
-                }),
-                Err(e) => Err(commit_failed(&m, e)),
-            }
+            let ops = vec![WriteOp::Update {
+                key: account::account(m.vault_id, a.account_id),
+                set,
+                add: BTreeMap::new(),
+                remove,
+                guard: guard(ACCOUNT_LIVE, account_live()),
+            }];
+            v.write(ledger, who, ops).await?;
+            Ok(GoalSet {
+                vault: m.vault_ref(),
+                goal: view(&a, &goal, saved, today, &m),
+                created,
+                removed: input.remove,
+            })
         })
     })
     .await

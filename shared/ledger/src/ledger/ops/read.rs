@@ -30,7 +30,7 @@ pub(in crate::ledger) async fn get_transaction(
     id: TransactionId,
 ) -> Result<TransactionView, LedgerError> {
     in_vault(ledger, who, vault, |v| async move {
-        let m = v.m;
+        let m = v.membership;
         // The earlier versions are read beside the transaction, in the same round.
         let (found, versions) = join2(
             transaction_in(ledger, &m, id),
@@ -88,7 +88,7 @@ pub(in crate::ledger) async fn list_transactions(
         .map(|t| t.key().clone());
     let (q, text, tag) = (&q, &text, &tag);
     in_vault(ledger, who, q.vault.as_deref(), |v| async move {
-        page_of(ledger, who, q, (text.as_ref(), tag.as_ref()), limit, v.m).await
+        page_of(ledger, who, q, (text.as_ref(), tag.as_ref()), limit, v.membership).await
     })
     .await
 }

@@ -20,8 +20,8 @@ use crate::ledger::idempotency::{
     IdempotencyKey, NextAction, changed_op, changed_since, next_action, recorded,
 };
 use crate::ledger::resolve::{Catalogue, join2, retrying};
+use crate::ledger::roster::membership_check;
 use crate::ledger::roster::{InVault, in_vault};
-use crate::ledger::roster::{commit_failed, membership_check};
 use crate::ledger::today::{Later, accounts_of, catalogue_today, shown};
 use crate::ledger::view::{direction_note, view};
 use crate::ledger::writer::{TxChange, transaction_ops};
@@ -30,7 +30,7 @@ use crate::ledger::{household, idempotency, operations, view, words};
 use crate::stored::entry::{GuardRec, TxRec, external_ref_tx};
 use crate::stored::idempotency::IdemRec;
 use crate::stored::member::Membership;
-use dochiya_store::{Item, Key, StoreError};
+use dochiya_store::{Item, Key};
 
 /// The entry with its category chosen by the memo's words, when `to` was left out (one
 /// more read round), and how it was chosen.
@@ -174,7 +174,7 @@ async fn attempt(
     external_ref: Option<&str>,
     v: InVault,
 ) -> Result<Recorded, LedgerError> {
-    let m = v.m.clone();
+    let m = v.membership.clone();
     let now = ledger.clock.now();
     let (now_s, now_ms) = (now.as_second(), now.as_millisecond());
     let (filled, by, refused) = categorized_or_deferred(ledger, &m, input, memo).await?;
@@ -270,15 +270,13 @@ async fn attempt(
     ));
     ops.extend(external_ref_op(&e, tx.id));
     ops.extend(transaction_ops(m.vault_id, change, &[])?);
-    match v.commit(ledger, who, ops).await {
-        Ok(()) => Ok(result),
-        // The key was claimed between our read and our write (a concurrent retry of this entry).
-        Err(StoreError::ConditionFailed {
-            guard: IDEMPOTENCY_CLAIM,
-            current: Some(item),
-        }) => e.replay(&IdemRec::from_attrs(&item.attrs)?, &m),
-        // A guard moved, an account was archived, or ids collided: decide again on fresh reads.
-        Err(e) => Err(commit_failed(&m, e)),
+    // A guard moved, an account was archived, or ids collided (an error): decide again
+    // on fresh reads. The key claimed between our read and our write: a concurrent
+    // retry of this entry, whose result is replayed.
+    match v.write_unless(ledger, who, ops, IDEMPOTENCY_CLAIM).await? {
+        None => Ok(result),
+        Some(Some(item)) => e.replay(&IdemRec::from_attrs(&item.attrs)?, &m),
+        Some(None) => Err(LedgerError::Conflict),
     }
 }
 
@@ -293,7 +291,7 @@ pub(in crate::ledger) async fn void(
     let reason = &reason;
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
-            let m = v.m.clone();
+            let m = v.membership.clone();
             // Boxed, like `catalogue_today`: the second query inline would grow the future.
             let (found, later) = Box::pin(join2(
                 view::transaction_in(ledger, &m, id),
@@ -323,7 +321,7 @@ pub(in crate::ledger) async fn void(
                 by: &by,
             };
             let balances = shown(&later.after(&cat, &touched, Some(&change))?, m.currency);
-            let mut ops = vec![membership_check(who, &m)];
+            let mut ops = Vec::new();
             let mut items = transaction_ops(m.vault_id, change, &[])?;
             operations::stamp_updates(&mut items, m.vault_id, &tx, op.id);
             ops.extend(items);
@@ -338,18 +336,16 @@ pub(in crate::ledger) async fn void(
             };
             ops.extend(op.ops(m.vault_id, &voided, operations::EntryAction::Voided, before));
             ops.extend(changed_op(m.vault_id, &voided, at, idempotency::ttl_s(ledger)));
-            match v.commit(ledger, who, ops).await {
-                Ok(()) => Ok(Voided {
-                    vault: m.vault_ref(),
-                    currency: m.currency,
-                    transaction: view(&voided, Some(&cat), m.currency),
-                    already_voided: false,
-                    balances,
-                    operation_id: Some(op.id),
-                }),
-                // Voided concurrently: the next attempt reads it as already voided.
-                Err(e) => Err(commit_failed(&m, e)),
-            }
+            // Voided concurrently (an error): the next attempt reads it as already voided.
+            v.write(ledger, who, ops).await?;
+            Ok(Voided {
+                vault: m.vault_ref(),
+                currency: m.currency,
+                transaction: view(&voided, Some(&cat), m.currency),
+                already_voided: false,
+                balances,
+                operation_id: Some(op.id),
+            })
         })
     })
     .await

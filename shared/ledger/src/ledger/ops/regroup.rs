@@ -7,7 +7,6 @@ use crate::ledger::guards::CHILD_UNCHANGED;
 use crate::ledger::resolve::{catalogue, retrying};
 use crate::ledger::roster::in_vault;
 use crate::ledger::roster::require_owner;
-use crate::ledger::roster::{commit_failed, membership_check};
 use crate::ledger::*;
 use crate::stored::account;
 use crate::stored::account::{AccountRec, CHILD_SEQ, PARENT, account_live};
@@ -26,7 +25,7 @@ pub(in crate::ledger) async fn set_parent(
 ) -> Result<ParentSet, LedgerError> {
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
-            let m = v.m.clone();
+            let m = v.membership.clone();
             require_owner(&m, OwnerAction::ArrangeCategories)?;
             let cat = catalogue(ledger, &m).await?;
             let a = cat.resolve(account, false, &m).map_err(|e| match e {
@@ -63,22 +62,17 @@ pub(in crate::ledger) async fn set_parent(
                 ),
                 None => (BTreeMap::new(), vec![PARENT.to_string()]),
             };
-            let mut ops = vec![
-                membership_check(who, &m),
-                WriteOp::Update {
-                    key: account::account(m.vault_id, a.account_id),
-                    set,
-                    add: BTreeMap::new(),
-                    remove,
-                    guard: Some(Guard::new(CHILD_UNCHANGED, unchanged(a))),
-                },
-            ];
+            let mut ops = vec![WriteOp::Update {
+                key: account::account(m.vault_id, a.account_id),
+                set,
+                add: BTreeMap::new(),
+                remove,
+                guard: Some(Guard::new(CHILD_UNCHANGED, unchanged(a))),
+            }];
             ops.extend(new_parent.map(|p| attach_op(&m, p)));
-            match v.commit(ledger, who, ops).await {
-                Ok(()) => Ok(done(true)),
-                // The tree moved meanwhile: read it again and decide again.
-                Err(e) => Err(commit_failed(&m, e)),
-            }
+            // The tree moved meanwhile: read it again and decide again.
+            v.write(ledger, who, ops).await?;
+            Ok(done(true))
         })
     })
     .await

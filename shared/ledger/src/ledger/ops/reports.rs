@@ -65,7 +65,7 @@ pub(in crate::ledger) async fn get_balances(
     vault: Option<&str>,
     as_of: Option<LocalDate>,
 ) -> Result<Balances, LedgerError> {
-    in_vault(ledger, who, vault, |v| balances_in(ledger, v.m, as_of)).await
+    in_vault(ledger, who, vault, |v| balances_in(ledger, v.membership, as_of)).await
 }
 
 async fn balances_in(
@@ -124,9 +124,9 @@ pub(in crate::ledger) async fn spending_report(
     let r = &r;
     in_vault(ledger, who, r.vault.as_deref(), |v| async move {
         if r.by == ReportBy::Member {
-            return household::report_by_member(ledger, who, r, v.m).await;
+            return household::report_by_member(ledger, who, r, v.membership).await;
         }
-        report_in(ledger, r, v.m).await
+        report_in(ledger, r, v.membership).await
     })
     .await
 }
@@ -390,7 +390,10 @@ pub(in crate::ledger) async fn net_worth_history(
         ));
     }
     let months = &months;
-    in_vault(ledger, who, vault, |v| history_in(ledger, v.m, months, from)).await
+    in_vault(ledger, who, vault, |v| {
+        history_in(ledger, v.membership, months, from)
+    })
+    .await
 }
 
 async fn history_in(

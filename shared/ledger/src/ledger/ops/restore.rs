@@ -11,7 +11,6 @@ use crate::ledger::guards::{ACCOUNT_EXISTS, NAME_FREE, VAULT_EXISTS, guard};
 use crate::ledger::resolve::{catalogue, retrying};
 use crate::ledger::roster::in_vault;
 use crate::ledger::roster::require_owner;
-use crate::ledger::roster::{commit_failed, membership_check};
 use crate::ledger::*;
 use crate::stored::account::{ARCHIVED, account_count_update, account_pointer};
 use crate::stored::table::name_attrs;
@@ -45,7 +44,7 @@ pub(in crate::ledger) async fn restore_account(
     let new = &new;
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
-            let m = v.m.clone();
+            let m = v.membership.clone();
             require_owner(&m, OwnerAction::ArchiveAccounts)?;
             let cat = catalogue(ledger, &m).await?;
             let a = cat.resolve(account, true, &m)?.clone();
@@ -76,7 +75,6 @@ pub(in crate::ledger) async fn restore_account(
             let mut set = name_attrs(&display, &key);
             set.insert(ARCHIVED.into(), Value::Bool(false));
             let ops = vec![
-                membership_check(who, &m),
                 WriteOp::Update {
                     key: account::account(m.vault_id, a.account_id),
                     set,
@@ -100,16 +98,14 @@ pub(in crate::ledger) async fn restore_account(
                     guard(VAULT_EXISTS, Condition::Exists),
                 ),
             ];
-            match v.commit(ledger, who, ops).await {
-                Ok(()) => Ok(RestoredAccount {
-                    vault: m.vault_ref(),
-                    account_id: a.account_id,
-                    name: display,
-                    kind: a.kind,
-                    restored: true,
-                }),
-                Err(e) => Err(commit_failed(&m, e)),
-            }
+            v.write(ledger, who, ops).await?;
+            Ok(RestoredAccount {
+                vault: m.vault_ref(),
+                account_id: a.account_id,
+                name: display,
+                kind: a.kind,
+                restored: true,
+            })
         })
     })
     .await

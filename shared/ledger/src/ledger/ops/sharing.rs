@@ -25,8 +25,8 @@ use crate::ledger::household;
 use crate::ledger::members::{Members, find_member, founder, infos, member_name, read_members};
 use crate::ledger::resolve::{join2, retrying};
 use crate::ledger::roster::MAX_VAULTS;
+use crate::ledger::roster::require_owner;
 use crate::ledger::roster::{self, Roster, in_vault};
-use crate::ledger::roster::{commit_failed, require_owner};
 use crate::ledger::*;
 use crate::stored::member::{
     InviteMembers, InviteRec, MemberRec, Membership, is_owner, members_unchanged, members_update, owner_role,
@@ -60,8 +60,8 @@ pub(in crate::ledger) async fn share_vault(
 ) -> Result<SharedInvite, LedgerError> {
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
-            require_owner(&v.m, OwnerAction::Invite)?;
-            let members = read_members(ledger, v.m.vault_id).await?;
+            require_owner(&v.membership, OwnerAction::Invite)?;
+            let members = read_members(ledger, v.membership.vault_id).await?;
             if members.list.len() >= MAX_MEMBERS {
                 return Err(LedgerError::invalid(
                     Field::Member,
@@ -77,16 +77,16 @@ pub(in crate::ledger) async fn share_vault(
             let carried = InviteMembers {
                 version: members.version + i64::from(founding),
                 list: if founding {
-                    vec![founder(who, &v.m, members.created_at)]
+                    vec![founder(who, &v.membership, members.created_at)]
                 } else {
                     members.list.clone()
                 },
             };
             let invite = InviteRec {
-                vault_id: v.m.vault_id,
-                vault_name: v.m.name.clone(),
-                currency: v.m.currency,
-                zone: v.m.zone.clone(),
+                vault_id: v.membership.vault_id,
+                vault_name: v.membership.name.clone(),
+                currency: v.membership.currency,
+                zone: v.membership.zone.clone(),
                 role,
                 expires_at: now + INVITE_LIFETIME_SECS,
                 used: false,
@@ -100,34 +100,32 @@ pub(in crate::ledger) async fn share_vault(
                     },
                     guard: guard(INVITE_NEW, Condition::NotExists),
                 },
-                owner_check(who, &v.m),
+                owner_check(who, &v.membership),
             ];
             // A vault made before sharing existed gets its creator's member item and count now.
             if founding {
                 ops.push(WriteOp::Put {
                     item: Item {
-                        key: member::member(v.m.vault_id, who),
-                        attrs: founder(who, &v.m, members.created_at).to_attrs(),
+                        key: member::member(v.membership.vault_id, who),
+                        attrs: founder(who, &v.membership, members.created_at).to_attrs(),
                     },
                     guard: guard(MEMBER_NEW, Condition::NotExists),
                 });
                 ops.push(members_update(
-                    vault::vault_meta(v.m.vault_id),
+                    vault::vault_meta(v.membership.vault_id),
                     1,
                     // The member item's guard above makes this happen once.
                     guard(VAULT_EXISTS, Condition::Exists),
                 ));
             }
-            match v.commit(ledger, who, ops).await {
-                Ok(()) => Ok(SharedInvite {
-                    vault: v.m.vault_ref(),
-                    invite_code: code.display(),
-                    expires_at: jiff::Timestamp::from_second(invite.expires_at)
-                        .map_err(|e| LedgerError::internal_from("invite expiry out of range", e))?,
-                    role,
-                }),
-                Err(e) => Err(commit_failed(&v.m, e)),
-            }
+            v.write(ledger, who, ops).await?;
+            Ok(SharedInvite {
+                vault: v.membership.vault_ref(),
+                invite_code: code.display(),
+                expires_at: jiff::Timestamp::from_second(invite.expires_at)
+                    .map_err(|e| LedgerError::internal_from("invite expiry out of range", e))?,
+                role,
+            })
         })
     })
     .await
@@ -433,11 +431,11 @@ pub(in crate::ledger) async fn list_members(
     vault: Option<&str>,
 ) -> Result<MemberList, LedgerError> {
     in_vault(ledger, who, vault, |v| async move {
-        let members = read_members(ledger, v.m.vault_id).await?;
-        let list = members.or_sole(who, &v.m);
+        let members = read_members(ledger, v.membership.vault_id).await?;
+        let list = members.or_sole(who, &v.membership);
         Ok(MemberList {
-            vault: v.m.vault_ref(),
-            members: infos(&list, &v.m, who),
+            vault: v.membership.vault_ref(),
+            members: infos(&list, &v.membership, who),
         })
     })
     .await
@@ -508,29 +506,27 @@ pub(in crate::ledger) async fn remove_member(
 ) -> Result<RemovedMember, LedgerError> {
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
-            require_owner(&v.m, OwnerAction::RemoveMembers)?;
-            let members = read_members(ledger, v.m.vault_id).await?;
+            require_owner(&v.membership, OwnerAction::RemoveMembers)?;
+            let members = read_members(ledger, v.membership.vault_id).await?;
             let version = members.version;
-            let list = members.or_sole(who, &v.m);
-            let (target, label) = find_member(&list, member, &v.m)?;
+            let list = members.or_sole(who, &v.membership);
+            let (target, label) = find_member(&list, member, &v.membership)?;
             if target.person == who.as_str() {
                 return Err(LedgerError::invalid(Field::Member, Reason::RemovingYourself));
             }
-            let mut ops = removal(ledger, &v.m, target, true)?;
+            let mut ops = removal(ledger, &v.membership, target, true)?;
             ops.push(members_update(
-                vault::vault_meta(v.m.vault_id),
+                vault::vault_meta(v.membership.vault_id),
                 -1,
                 guard(MEMBERS_UNCHANGED, members_unchanged(version)),
             ));
-            ops.push(owner_check(who, &v.m));
-            match v.commit(ledger, who, ops).await {
-                Ok(()) => Ok(RemovedMember {
-                    vault: v.m.vault_ref(),
-                    member: label.clone(),
-                    removed: true,
-                }),
-                Err(e) => Err(commit_failed(&v.m, e)),
-            }
+            ops.push(owner_check(who, &v.membership));
+            v.write(ledger, who, ops).await?;
+            Ok(RemovedMember {
+                vault: v.membership.vault_ref(),
+                member: label.clone(),
+                removed: true,
+            })
         })
     })
     .await
@@ -543,12 +539,12 @@ pub(in crate::ledger) async fn leave_vault(
 ) -> Result<LeftVault, LedgerError> {
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
-            let members = read_members(ledger, v.m.vault_id).await?;
+            let members = read_members(ledger, v.membership.vault_id).await?;
             let me = match members.list.iter().find(|r| r.person == who.as_str()) {
                 Some(me) if members.list.len() > 1 => me,
                 _ => {
                     return Err(LedgerError::OnlyMember {
-                        vault: v.m.name.clone(),
+                        vault: v.membership.name.clone(),
                     });
                 }
             };
@@ -559,20 +555,20 @@ pub(in crate::ledger) async fn leave_vault(
                 .count();
             if me.role == Role::Owner && other_owners == 0 {
                 return Err(LedgerError::LastOwner {
-                    vault: v.m.name.clone(),
+                    vault: v.membership.name.clone(),
                 });
             }
-            let mut ops = removal(ledger, &v.m, me, false)?;
+            let mut ops = removal(ledger, &v.membership, me, false)?;
             // The caller's own version moves with the commit, under the roster guard.
             ops.pop();
             ops.push(members_update(
-                vault::vault_meta(v.m.vault_id),
+                vault::vault_meta(v.membership.vault_id),
                 -1,
                 guard(MEMBERS_UNCHANGED, members_unchanged(members.version)),
             ));
             match v.commit_moving_roster(ledger, who, ops).await {
                 Ok(()) => Ok(LeftVault {
-                    vault: v.m.vault_ref(),
+                    vault: v.membership.vault_ref(),
                     left: true,
                 }),
                 Err(StoreError::ConditionFailed { .. }) => Err(LedgerError::Conflict),

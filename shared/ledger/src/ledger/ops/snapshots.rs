@@ -8,14 +8,13 @@ use crate::ledger::nets::nets_at;
 use crate::ledger::resolve;
 use crate::ledger::resolve::{Catalogue, join2, query_all, retrying};
 use crate::ledger::roster::{InVault, in_vault};
-use crate::ledger::roster::{commit_failed, membership_check};
 use crate::ledger::*;
 use crate::stored::account::{account_item_live, account_live};
 use crate::stored::rollup::{Period, Rollup};
 use crate::stored::snapshot::{LatestSnapshot, SnapshotHead, SnapshotRec};
 use crate::stored::{account, member, rollup, snapshot, table};
 use dochiya_domain::{AccountId, AccountKind, Money};
-use dochiya_store::{Condition, Guard, Item, StoreError, WriteOp};
+use dochiya_store::{Condition, Guard, Item, WriteOp};
 
 pub(in crate::ledger) async fn upsert_snapshot(
     ledger: &Ledger,
@@ -37,7 +36,7 @@ async fn upsert_in(
     input: &SnapshotInput,
     v: InVault,
 ) -> Result<SnapshotOutcome, LedgerError> {
-    let m = v.m.clone();
+    let m = v.membership.clone();
     let today = ledger.today_in(&m);
     if input.date > today {
         return Err(LedgerError::SnapshotAfterToday {
@@ -98,7 +97,6 @@ async fn upsert_in(
         }
     };
     let ops = vec![
-        membership_check(who, &m),
         // One snapshot per account and date: the key is the pair, so writing again replaces it.
         WriteOp::Put {
             item: Item {
@@ -118,7 +116,7 @@ async fn upsert_in(
         ),
     ];
     // The roster or the head moved (another snapshot write): decide again.
-    v.write(ledger, who, ops, |guard, current| {
+    v.write_with(ledger, who, ops, |guard, current| {
         (guard == SNAPSHOT_HEAD && !account_item_live(current))
             .then(|| LedgerError::ArchivedAccount { name: a.name.clone() })
     })
@@ -159,7 +157,10 @@ pub(in crate::ledger) async fn reconcile(
     vault: Option<&str>,
     account: Option<&str>,
 ) -> Result<Reconciliation, LedgerError> {
-    in_vault(ledger, who, vault, |v| reconcile_in(ledger, v.m, account)).await
+    in_vault(ledger, who, vault, |v| {
+        reconcile_in(ledger, v.membership, account)
+    })
+    .await
 }
 
 /// An account's balance (natural sign) at the end of `date`: its running balance less
@@ -319,7 +320,7 @@ pub(in crate::ledger) async fn list_snapshots(
     }
     let q = &q;
     in_vault(ledger, who, q.vault.as_deref(), |v| async move {
-        let m = v.m;
+        let m = v.membership;
         let store = ledger.store.as_ref();
         // One round: the accounts (names, and which account a filter means) and the snapshots.
         let (cat, snaps) = join2(
@@ -371,7 +372,7 @@ pub(in crate::ledger) async fn delete_snapshot(
 ) -> Result<SnapshotDeleted, LedgerError> {
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
-            let m = v.m.clone();
+            let m = v.membership.clone();
             let store = ledger.store.as_ref();
             let pk = table::vault_pk(m.vault_id);
             // One round: the accounts (each with its snapshot head) and the vault's
@@ -418,7 +419,6 @@ pub(in crate::ledger) async fn delete_snapshot(
                 SnapshotHead::Unknown => latest_without(&own, date),
             };
             let ops = vec![
-                membership_check(who, &m),
                 WriteOp::Delete {
                     key: snapshot::snapshot(m.vault_id, a.account_id, date),
                     guard: Some(Guard::new(SNAPSHOT_EXISTS, Condition::Exists)),
@@ -429,15 +429,8 @@ pub(in crate::ledger) async fn delete_snapshot(
                     Guard::new(SNAPSHOT_HEAD, a.snapshots.unchanged()),
                 ),
             ];
-            let deleted = match v.commit(ledger, who, ops).await {
-                Ok(()) => true,
-                // Nothing on that date: nothing to delete, and a retry is harmless.
-                Err(StoreError::ConditionFailed {
-                    guard: SNAPSHOT_EXISTS,
-                    ..
-                }) => false,
-                Err(e) => return Err(commit_failed(&m, e)),
-            };
+            // Nothing on that date: nothing to delete, and a retry is harmless.
+            let deleted = v.write_unless(ledger, who, ops, SNAPSHOT_EXISTS).await?.is_none();
             Ok(SnapshotDeleted {
                 vault: m.vault_ref(),
                 account_id: a.account_id,

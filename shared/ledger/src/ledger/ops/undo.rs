@@ -20,8 +20,8 @@ use crate::ledger::operations::{
     ENTRY_NOT_UNDONE, EntryAction, OPERATION_CURRENT, OpEntryRec, OpRec, tx_item_keys, undone_op,
 };
 use crate::ledger::resolve::{Catalogue, join2, query_all, retrying};
+use crate::ledger::roster::membership_check;
 use crate::ledger::roster::{InVault, in_vault};
-use crate::ledger::roster::{commit_failed, membership_check};
 use crate::ledger::today::{Later, accounts_of, catalogue_today, shown};
 use crate::ledger::writer::{TxChange, transaction_ops};
 use crate::ledger::{Ledger, Role, UndoAction, UndoRequest, Undone, UndoneEntry};
@@ -32,7 +32,7 @@ use crate::stored::operation::OPERATION_ID;
 use crate::stored::table::sv;
 use crate::stored::{entry, operation, table};
 use dochiya_domain::{AccountId, PersonId, TransactionId};
-use dochiya_store::{Condition, Guard, StoreError, Value, WriteOp};
+use dochiya_store::{Condition, Guard, Value, WriteOp};
 
 pub(in crate::ledger) async fn undo(
     ledger: &Ledger,
@@ -126,7 +126,7 @@ async fn attempt(
     written: &Mutex<Vec<TransactionId>>,
     v: InVault,
 ) -> Result<Undone, LedgerError> {
-    let m = v.m.clone();
+    let m = v.membership.clone();
     let (read, (cat, later)) = read_operation(ledger, who, input.operation_id, &m).await?;
     let op = read.head.id;
     if let Some(by) = read.head.by.as_deref()
@@ -180,15 +180,13 @@ async fn attempt(
     for p in &plans {
         let c = p.change(at_ms, &reason, &by);
         let ops = entry_ops(ledger, who, &m, op, p, &c)?;
-        match v.commit(ledger, who, ops).await {
-            Ok(()) => lock(written).push(p.entry.transaction_id),
-            // A racing undo took this entry back first: it is done; go on with the next.
-            Err(StoreError::ConditionFailed {
-                guard: ENTRY_NOT_UNDONE,
-                ..
-            }) => {}
-            // Changed meanwhile: decide again on fresh reads (what is done stays marked).
-            Err(e) => return Err(commit_failed(&m, e)),
+        // A racing undo took this entry back first: it is done; go on with the next.
+        // Changed meanwhile (an error): decide again on fresh reads (what is done stays marked).
+        if v.write_unless(ledger, who, ops, ENTRY_NOT_UNDONE)
+            .await?
+            .is_none()
+        {
+            lock(written).push(p.entry.transaction_id);
         }
     }
     result.already_undone = lock(written).is_empty();

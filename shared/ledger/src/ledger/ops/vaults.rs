@@ -72,10 +72,11 @@ pub(in crate::ledger) async fn create_vault(
     let name = Name::parse(&input.name).map_err(|e| LedgerError::from_parse(Field::Name, e))?;
     let currency = input.currency.unwrap_or(Currency::KRW);
     let zone = input.time_zone.unwrap_or_else(VaultZone::seoul);
-    retrying(|| attempt_create(ledger, who, &name, currency, zone.clone())).await
+    retrying(|| create_on_fresh_reads(ledger, who, &name, currency, zone.clone())).await
 }
 
-async fn attempt_create(
+/// One pass of create_vault on fresh reads of the caller's vaults (a lost race re-runs it).
+async fn create_on_fresh_reads(
     ledger: &Ledger,
     who: &PersonId,
     name: &Name,
@@ -338,7 +339,10 @@ pub(in crate::ledger) async fn update_vault(
             (r.vault_id, r.name)
         }
         None => {
-            let m = roster::in_vault(ledger, who, input.vault.as_deref(), |v| async move { Ok(v.m) }).await?;
+            let m = roster::in_vault(ledger, who, input.vault.as_deref(), |v| async move {
+                Ok(v.membership)
+            })
+            .await?;
             (m.vault_id, m.name)
         }
     };
@@ -346,8 +350,8 @@ pub(in crate::ledger) async fn update_vault(
         Some(s) => s,
         None => {
             roster::in_vault(ledger, who, Some(&name), |v| async move {
-                let h = household::read_household(ledger, who, &v.m).await?;
-                Ok(h.current_shares(ledger.today_in(&v.m).month()))
+                let h = household::read_household(ledger, who, &v.membership).await?;
+                Ok(h.current_shares(ledger.today_in(&v.membership).month()))
             })
             .await?
         }

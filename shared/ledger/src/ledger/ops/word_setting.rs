@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::ledger::guards::{ACCOUNT_LIVE, guard};
 use crate::ledger::resolve::{catalogue, join2, query_all, retrying};
-use crate::ledger::roster::{commit_failed, in_vault, membership_check};
+use crate::ledger::roster::in_vault;
 use crate::ledger::words::{checked_words, learned_for};
 use crate::ledger::*;
 use crate::stored::account::{MATCH, account_live};
@@ -23,7 +23,7 @@ pub(in crate::ledger) async fn set_words(
 ) -> Result<WordsSet, LedgerError> {
     retrying(|| {
         in_vault(ledger, who, vault, |v| async move {
-            let m = v.m.clone();
+            let m = v.membership.clone();
             let (cat, items) = join2(
                 catalogue(ledger, &m),
                 query_all(
@@ -77,16 +77,13 @@ pub(in crate::ledger) async fn set_words(
                     vec![],
                 )
             };
-            let mut ops = vec![
-                membership_check(who, &m),
-                WriteOp::Update {
-                    key: account::account(m.vault_id, a.account_id),
-                    set: attrs,
-                    add: BTreeMap::new(),
-                    remove,
-                    guard: guard(ACCOUNT_LIVE, account_live()),
-                },
-            ];
+            let mut ops = vec![WriteOp::Update {
+                key: account::account(m.vault_id, a.account_id),
+                set: attrs,
+                add: BTreeMap::new(),
+                remove,
+                guard: guard(ACCOUNT_LIVE, account_live()),
+            }];
             if clearing {
                 for r in &learned {
                     ops.push(WriteOp::Update {
@@ -102,10 +99,8 @@ pub(in crate::ledger) async fn set_words(
                     });
                 }
             }
-            match v.commit(ledger, who, ops).await {
-                Ok(()) => Ok(done(true, if clearing { &[] } else { &learned })),
-                Err(e) => Err(commit_failed(&m, e)),
-            }
+            v.write(ledger, who, ops).await?;
+            Ok(done(true, if clearing { &[] } else { &learned }))
         })
     })
     .await

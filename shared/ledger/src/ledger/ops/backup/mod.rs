@@ -32,7 +32,7 @@ pub(in crate::ledger) async fn backup(
     who: &PersonId,
     vault: Option<&str>,
 ) -> Result<Backup, LedgerError> {
-    let m = in_vault(ledger, who, vault, |v| async move { Ok(v.m) }).await?;
+    let m = in_vault(ledger, who, vault, |v| async move { Ok(v.membership) }).await?;
     let store = ledger.store.as_ref();
     let mut items = query_all(store, table::vault_pk(m.vault_id), SkRange::All, true).await?;
     let persons = persons_of(&items)?;

@@ -46,7 +46,7 @@ pub(in crate::ledger) async fn export_transactions(
     }
     let request = &request;
     in_vault(ledger, who, request.vault.as_deref(), |v| async move {
-        page(ledger, who, request, v.m).await
+        page(ledger, who, request, v.membership).await
     })
     .await
 }

@@ -15,7 +15,6 @@ use crate::ledger::guards::{SCHEDULE_NEW, SCHEDULE_UNCHANGED, SCHEDULES_COUNTED}
 use crate::ledger::posting::{due, earliest, head_ops, next_of, schedules};
 use crate::ledger::resolve::{Catalogue, catalogue, join2, retrying};
 use crate::ledger::roster::{InVault, in_vault};
-use crate::ledger::roster::{commit_failed, membership_check};
 use crate::ledger::*;
 use crate::ledger::{entry, posting};
 use crate::stored::member::Membership;
@@ -200,7 +199,7 @@ async fn set_in(
     memo: (Option<&str>, Option<&[String]>),
     v: InVault,
 ) -> Result<RecurringSet, LedgerError> {
-    let m = v.m.clone();
+    let m = v.membership.clone();
     let store = ledger.store.as_ref();
     let head_and_count = [
         schedule::recurring_head(m.vault_id),
@@ -256,19 +255,16 @@ async fn set_in(
     };
     // What it makes due at once must be able to post: refused here, nothing is stored.
     posting::check_postable(ledger, &m, &rec).await?;
-    let mut ops = vec![
-        membership_check(who, &m),
-        WriteOp::Put {
-            item: Item {
-                key: schedule::recurring(m.vault_id, &rec.name_key),
-                attrs: rec.to_attrs(),
-            },
-            guard: Some(match &existing {
-                Some(s) => Guard::new(SCHEDULE_UNCHANGED, s.unchanged()),
-                None => Guard::new(SCHEDULE_NEW, Condition::NotExists),
-            }),
+    let mut ops = vec![WriteOp::Put {
+        item: Item {
+            key: schedule::recurring(m.vault_id, &rec.name_key),
+            attrs: rec.to_attrs(),
         },
-    ];
+        guard: Some(match &existing {
+            Some(s) => Guard::new(SCHEDULE_UNCHANGED, s.unchanged()),
+            None => Guard::new(SCHEDULE_NEW, Condition::NotExists),
+        }),
+    }];
     if existing.is_none() {
         ops.push(count_op(&m, count, &all, 1));
     }
@@ -276,7 +272,7 @@ async fn set_in(
     if next != head {
         ops.extend(head_ops(&m, head, next));
     }
-    v.write(ledger, who, ops, |_, _| None).await?;
+    v.write(ledger, who, ops).await?;
     // Nothing due (a start after today): the head written above is already the
     // schedules' earliest date, so there is nothing to read again (one read round).
     if !due(ledger, &m, next) {
@@ -469,7 +465,7 @@ async fn remove(
     name: &Name,
     head: Option<LocalDate>,
 ) -> Result<RecurringSet, LedgerError> {
-    let m = &v.m;
+    let m = &v.membership;
     let Some(s) = existing else {
         return Err(LedgerError::NotFound {
             what: Entity::Recurring,
@@ -480,7 +476,6 @@ async fn remove(
     };
     let rest: Vec<ScheduleRec> = all.iter().filter(|x| x.name_key != s.name_key).cloned().collect();
     let mut ops = vec![
-        membership_check(who, m),
         WriteOp::Delete {
             key: schedule::recurring(m.vault_id, &s.name_key),
             guard: Some(Guard::new(SCHEDULE_UNCHANGED, s.unchanged())),
@@ -491,20 +486,18 @@ async fn remove(
     if next != head {
         ops.extend(head_ops(m, head, next));
     }
-    match v.commit(ledger, who, ops).await {
-        Ok(()) => Ok(RecurringSet {
-            vault: m.vault_ref(),
-            currency: m.currency,
-            recurring: RecurringView {
-                next: None,
-                ..view(&s, Some(cat), m)
-            },
-            created: false,
-            changed: false,
-            removed: true,
-        }),
-        Err(e) => Err(commit_failed(m, e)),
-    }
+    v.write(ledger, who, ops).await?;
+    Ok(RecurringSet {
+        vault: m.vault_ref(),
+        currency: m.currency,
+        recurring: RecurringView {
+            next: None,
+            ..view(&s, Some(cat), m)
+        },
+        created: false,
+        changed: false,
+        removed: true,
+    })
 }
 
 pub(in crate::ledger) async fn list_recurring(
@@ -514,7 +507,7 @@ pub(in crate::ledger) async fn list_recurring(
     month: Option<YearMonth>,
 ) -> Result<RecurringList, LedgerError> {
     in_vault(ledger, who, vault, |v| async move {
-        let m = v.m;
+        let m = v.membership;
         let today = ledger.today_in(&m);
         let ((cat, all), seen) = join2(
             join2(catalogue(ledger, &m), schedules(ledger, &m)),
