@@ -32,7 +32,7 @@ pub use invite::{InviteCode, handle_for};
 pub use limits::MAX_NAME_CHARS;
 pub use money::{Currency, Decimal, MAX_AMOUNT_MINOR, Money};
 pub use name::{
-    Name, NameKey, archived_handle, closest_names, id_shape, invisible_in, is_archived_handle,
+    IdShape, Name, NameKey, archived_handle, closest_names, id_shape, invisible_in, is_archived_handle,
     without_invisible,
 };
 pub use schedule::{Every, MAX_DAY, Schedule, ScheduleError};

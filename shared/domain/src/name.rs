@@ -429,9 +429,20 @@ pub fn is_archived_handle(text: &str) -> bool {
     date_ok && ordinal_ok
 }
 
+/// What kind of id a text looks like (worded by the tools).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdShape {
+    /// A UUID, as vault and account ids are.
+    Uuid,
+    /// A transaction id's 16 to 20 digits.
+    Transaction,
+    /// An id of no shape of ours (it matched an id, not a name).
+    Other,
+}
+
 /// What kind of id `text` looks like when it has the shape of one of ours (a UUID, as
 /// vault and account ids are, or a transaction id's 16 to 20 digits) rather than a name.
-pub fn id_shape(text: &str) -> Option<&'static str> {
+pub fn id_shape(text: &str) -> Option<IdShape> {
     let t = text.trim();
     let hex = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_hexdigit());
     let parts: Vec<&str> = t.split('-').collect();
@@ -439,9 +450,9 @@ pub fn id_shape(text: &str) -> Option<&'static str> {
         && parts.iter().map(|p| p.len()).eq([8, 4, 4, 4, 12])
         && parts.iter().all(|p| hex(p));
     if dashed || (t.len() == 32 && hex(t)) {
-        return Some("an id (a UUID)");
+        return Some(IdShape::Uuid);
     }
-    ((16..=20).contains(&t.len()) && t.bytes().all(|b| b.is_ascii_digit())).then_some("a transaction id")
+    ((16..=20).contains(&t.len()) && t.bytes().all(|b| b.is_ascii_digit())).then_some(IdShape::Transaction)
 }
 
 /// Levenshtein distance over characters.
@@ -622,13 +633,13 @@ mod tests {
     fn ids_are_told_from_names() {
         assert_eq!(
             id_shape("76f9e0cc-1058-490e-baf1-c0a11af84f00"),
-            Some("an id (a UUID)")
+            Some(IdShape::Uuid)
         );
         assert_eq!(
             id_shape(" 76F9E0CC1058490EBAF1C0A11AF84F00 "),
-            Some("an id (a UUID)")
+            Some(IdShape::Uuid)
         );
-        assert_eq!(id_shape("4818349030747375096"), Some("a transaction id"));
+        assert_eq!(id_shape("4818349030747375096"), Some(IdShape::Transaction));
         for name in [
             "식비",
             "2026",

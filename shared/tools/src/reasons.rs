@@ -409,6 +409,15 @@ fn unreachable_reason(r: &Reason) -> String {
     format!("{r:?}")
 }
 
+/// What kind of id a name looked like, as the phrase after "is ".
+pub fn id_kind(shape: dochiya_domain::IdShape) -> &'static str {
+    match shape {
+        dochiya_domain::IdShape::Uuid => "an id (a UUID)",
+        dochiya_domain::IdShape::Transaction => "a transaction id",
+        dochiya_domain::IdShape::Other => "an id",
+    }
+}
+
 /// What already has a name, as the phrase after "already exists as ".
 pub fn holder(h: &Holder) -> String {
     match h {
@@ -1020,6 +1029,15 @@ mod tests {
             blocker(&Blocker::ArchivedAccount { account: s("쇼핑") }),
             "it would move account \"쇼핑\", which is archived now"
         );
+    }
+
+    /// Every shape of id once, as the phrase after "is ".
+    #[test]
+    fn each_id_shape_has_its_phrase() {
+        use dochiya_domain::IdShape;
+        assert_eq!(id_kind(IdShape::Uuid), "an id (a UUID)");
+        assert_eq!(id_kind(IdShape::Transaction), "a transaction id");
+        assert_eq!(id_kind(IdShape::Other), "an id");
     }
 
     /// Every total once, as the noun phrase after "The ".

@@ -431,14 +431,15 @@ fn not_found(what: Entity, name: &str, within: Option<&str>, candidates: &[Strin
 fn id_for_name(
     what: Entity,
     given: &str,
-    id_kind: &str,
+    id_kind: &dochiya_domain::IdShape,
     within: Option<&str>,
     meant: Option<&str>,
     candidates: &[String],
 ) -> String {
     let mut m = format!(
-        "{} is {id_kind}, but names are expected, not ids: pass the {what}'s name.",
-        quote(given)
+        "{} is {}, but names are expected, not ids: pass the {what}'s name.",
+        quote(given),
+        crate::reasons::id_kind(*id_kind)
     );
     if let Some(name) = meant {
         m.push_str(&format!(" That id is {what} \"{name}\"."));
@@ -556,7 +557,7 @@ mod tests {
         let by_id = LedgerError::IdForName {
             what: Entity::Account,
             given: "u-1".into(),
-            id_kind: "an id (a UUID)",
+            id_kind: dochiya_domain::IdShape::Uuid,
             within: Some("vault \"가계부\"".into()),
             meant: Some("카카오뱅크".into()),
             candidates: names.clone(),
@@ -568,7 +569,7 @@ mod tests {
         let tx = LedgerError::IdForName {
             what: Entity::Account,
             given: "42".into(),
-            id_kind: "a transaction id",
+            id_kind: dochiya_domain::IdShape::Transaction,
             within: Some("vault \"가계부\"".into()),
             meant: None,
             candidates: names,
@@ -580,7 +581,7 @@ mod tests {
         let vault = LedgerError::IdForName {
             what: Entity::Vault,
             given: "u-2".into(),
-            id_kind: "an id (a UUID)",
+            id_kind: dochiya_domain::IdShape::Uuid,
             within: None,
             meant: Some("가계부".into()),
             candidates: vec!["가계부".into()],

@@ -306,14 +306,14 @@ pub enum LedgerError {
         candidates: Vec<String>,
     },
     /// An id where a name belongs: tools take names (DESIGN §4).
-    #[error("id for a name: {what} \"{given}\" is {id_kind}{}", place(within.as_deref()))]
+    #[error("id for a name: {what} \"{given}\" is {id_kind:?}{}", place(within.as_deref()))]
     IdForName {
         /// What was looked up.
         what: Entity,
         /// The id as given.
         given: String,
-        /// What it looks like (`an id (a UUID)`, `a transaction id`).
-        id_kind: &'static str,
+        /// What it looks like.
+        id_kind: dochiya_domain::IdShape,
         /// Where it was looked up (`vault "가계부"`), if inside a vault.
         within: Option<String>,
         /// The name of the thing that has this id, when one does.

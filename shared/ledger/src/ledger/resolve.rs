@@ -12,7 +12,7 @@ use crate::api::{Entity, LedgerError, Match};
 use crate::stored::account::{AccountRec, archived_when};
 use crate::stored::member::Membership;
 use crate::stored::{account, table};
-use dochiya_domain::{AccountId, LocalDate, NameKey, archived_handle, closest_names, id_shape};
+use dochiya_domain::{AccountId, IdShape, LocalDate, NameKey, archived_handle, closest_names, id_shape};
 use dochiya_store::{Item, Query, SkRange, Store};
 
 /// Page size for queries that read a whole range.
@@ -294,7 +294,7 @@ impl Catalogue {
         LedgerError::IdForName {
             what: Entity::Account,
             given: given.to_string(),
-            id_kind: id_shape(given).unwrap_or("an id"),
+            id_kind: id_shape(given).unwrap_or(IdShape::Other),
             within: Some(vault.described()),
             meant,
             candidates: live.iter().take(CANDIDATES).map(|a| a.name.clone()).collect(),

@@ -258,7 +258,7 @@ pub async fn ids_where_names_belong<S: Store>(store: S) {
     let by_id = bank.account_id.to_string();
     let e = call!(l.record_transaction(&me, tx(&by_id, "식비", "1000", None, "x"))).unwrap_err();
     assert!(
-        matches!(&e, LedgerError::IdForName { what: Entity::Account, given, id_kind: "an id (a UUID)", within, meant, candidates }
+        matches!(&e, LedgerError::IdForName { what: Entity::Account, given, id_kind: dochiya_domain::IdShape::Uuid, within, meant, candidates }
             if *given == by_id && within.as_deref() == Some("vault \"가계부\"")
                 && meant.as_deref() == Some("카카오뱅크") && candidates == &["식비", "카카오뱅크"]),
         "{e:?}"
@@ -274,14 +274,14 @@ pub async fn ids_where_names_belong<S: Store>(store: S) {
     ))
     .unwrap_err();
     assert!(
-        matches!(&e, LedgerError::IdForName { what: Entity::Account, given, id_kind: "a transaction id", within, meant: None, candidates }
+        matches!(&e, LedgerError::IdForName { what: Entity::Account, given, id_kind: dochiya_domain::IdShape::Transaction, within, meant: None, candidates }
             if *given == tx_id && within.as_deref() == Some("vault \"가계부\"") && candidates == &["식비", "카카오뱅크"]),
         "{e:?}"
     );
     let vault_id = v.vault_id.to_string();
     let e = call!(l.list_accounts(&me, Some(&vault_id), false)).unwrap_err();
     assert!(
-        matches!(&e, LedgerError::IdForName { what: Entity::Vault, given, id_kind: "an id (a UUID)", within: None, meant, candidates }
+        matches!(&e, LedgerError::IdForName { what: Entity::Vault, given, id_kind: dochiya_domain::IdShape::Uuid, within: None, meant, candidates }
             if *given == vault_id && meant.as_deref() == Some("가계부") && candidates == &["가계부"]),
         "{e:?}"
     );
