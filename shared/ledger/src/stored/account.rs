@@ -122,6 +122,18 @@ pub fn account_live() -> Condition {
     Condition::AttrEquals(ARCHIVED.into(), Value::Bool(false))
 }
 
+/// A change to a live account's item: `set` and `remove` its attributes, guarded on it
+/// still being live (archived or gone meanwhile: the write fails, decide again).
+pub fn live_account_update(vault: VaultId, id: AccountId, set: Attrs, remove: Vec<String>) -> WriteOp {
+    WriteOp::Update {
+        key: account(vault, id),
+        set,
+        add: BTreeMap::new(),
+        remove,
+        guard: super::guards::guard(super::guards::ACCOUNT_LIVE, account_live()),
+    }
+}
+
 /// Whether an account item (as a failed write reported it) exists and is live.
 pub fn account_item_live(current: Option<&Item>) -> bool {
     current.is_some_and(|i| i.attrs.get(ARCHIVED) == Some(&Value::Bool(false)))

@@ -195,6 +195,29 @@ mod tests {
     use dochiya_domain::{LocalDate, TransactionId, YearMonth};
     use dochiya_store::SkRange;
 
+    /// Whether sort key `sk` falls in range `r`.
+    fn within(r: &SkRange, sk: &str) -> bool {
+        match r {
+            SkRange::Between(lo, hi) => lo.as_str() <= sk && sk <= hi.as_str(),
+            SkRange::Prefix(p) => sk.starts_with(p.as_str()),
+            SkRange::All => true,
+        }
+    }
+
+    /// The first and last dates and months any range is asked for.
+    fn extremes() -> ((LocalDate, LocalDate), (YearMonth, YearMonth)) {
+        (
+            (
+                LocalDate::parse("1900-01-01").unwrap(),
+                LocalDate::parse("2999-12-31").unwrap(),
+            ),
+            (
+                YearMonth::parse("1900-01").unwrap(),
+                YearMonth::parse("2999-12").unwrap(),
+            ),
+        )
+    }
+
     #[test]
     fn the_head_range_holds_accounts_and_months_through_its_month_only() {
         let v = VaultId::from_uuid(uuid::Uuid::nil());
@@ -229,16 +252,8 @@ mod tests {
         let tag = NameKey::of("여행");
         let m = YearMonth::parse("2026-03").unwrap();
         let d = LocalDate::parse("2026-03-05").unwrap();
-        let within = |r: &SkRange, sk: &str| match r {
-            SkRange::Between(lo, hi) => lo.as_str() <= sk && sk <= hi.as_str(),
-            SkRange::Prefix(p) => sk.starts_with(p.as_str()),
-            SkRange::All => true,
-        };
         let (month, day) = (tag_month_rollup(v, m, &tag).sk, tag_day_rollup(v, d, &tag).sk);
-        let (first, last) = (
-            LocalDate::parse("1900-01-01").unwrap(),
-            LocalDate::parse("2999-12-31").unwrap(),
-        );
+        let ((first, last), _) = extremes();
         for other in [
             accounts_and_months_through(None),
             days_between(first, last),
@@ -262,19 +277,7 @@ mod tests {
     fn for_rollups_sit_outside_every_other_range_and_inside_their_own() {
         let v = VaultId::from_uuid(uuid::Uuid::nil());
         let m = YearMonth::parse("2026-03").unwrap();
-        let within = |r: &SkRange, sk: &str| match r {
-            SkRange::Between(lo, hi) => lo.as_str() <= sk && sk <= hi.as_str(),
-            SkRange::Prefix(p) => sk.starts_with(p.as_str()),
-            SkRange::All => true,
-        };
-        let (first, last) = (
-            LocalDate::parse("1900-01-01").unwrap(),
-            LocalDate::parse("2999-12-31").unwrap(),
-        );
-        let (m0, m1) = (
-            YearMonth::parse("1900-01").unwrap(),
-            YearMonth::parse("2999-12").unwrap(),
-        );
+        let ((first, last), (m0, m1)) = extremes();
         let sk = for_month_rollup(v, m, "google|1").sk;
         for other in [
             accounts_and_months_through(None),
@@ -314,19 +317,7 @@ mod tests {
     #[test]
     fn cap_counters_sit_outside_every_vault_range() {
         let v = VaultId::from_uuid(uuid::Uuid::nil());
-        let within = |r: &SkRange, sk: &str| match r {
-            SkRange::Between(lo, hi) => lo.as_str() <= sk && sk <= hi.as_str(),
-            SkRange::Prefix(p) => sk.starts_with(p.as_str()),
-            SkRange::All => true,
-        };
-        let (first, last) = (
-            LocalDate::parse("1900-01-01").unwrap(),
-            LocalDate::parse("2999-12-31").unwrap(),
-        );
-        let (m0, m1) = (
-            YearMonth::parse("1900-01").unwrap(),
-            YearMonth::parse("2999-12").unwrap(),
-        );
+        let ((first, last), (m0, m1)) = extremes();
         let id = TransactionId::from_u64(u64::MAX).unwrap();
         let ranges = [
             accounts(),
@@ -361,11 +352,6 @@ mod tests {
         let v = VaultId::from_uuid(uuid::Uuid::nil());
         let a = AccountId::from_uuid(uuid::Uuid::max());
         let m = YearMonth::parse("2026-03").unwrap();
-        let within = |r: &SkRange, sk: &str| match r {
-            SkRange::Between(lo, hi) => lo.as_str() <= sk && sk <= hi.as_str(),
-            SkRange::Prefix(p) => sk.starts_with(p.as_str()),
-            SkRange::All => true,
-        };
         let set = budget(v, m, a).sk;
         let latest = budget(v, YearMonth::parse("2999-12").unwrap(), a).sk;
         // No range of the other access patterns reaches a setting.

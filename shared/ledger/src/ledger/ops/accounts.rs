@@ -4,9 +4,7 @@ use std::collections::BTreeMap;
 
 use crate::api::{AccountShape, Entity, Field, Holder, OwnerAction, Reason, Total};
 use crate::ledger::budget_settings;
-use crate::ledger::guards::{
-    ACCOUNT_LIVE, ACCOUNT_NEW, ACCOUNT_NUMBER_FREE, NAME_FREE, NAME_HELD, VAULT_EXISTS, guard,
-};
+use crate::ledger::guards::{ACCOUNT_NEW, ACCOUNT_NUMBER_FREE, NAME_FREE, NAME_HELD, VAULT_EXISTS, guard};
 use crate::ledger::resolve::{Catalogue, catalogue, join2, retrying};
 use crate::ledger::roster::require_owner;
 use crate::ledger::roster::{InVault, in_vault};
@@ -15,7 +13,6 @@ use crate::ledger::today::catalogue_today;
 use crate::ledger::writer::{TxChange, transaction_ops};
 use crate::ledger::*;
 use crate::ledger::{bills, goals, groups, household, nets, words};
-use crate::stored::account::account_live;
 use crate::stored::account::{
     AccountRec, account_count_update, account_pointer, archive_mark, points_at_account,
 };
@@ -536,13 +533,12 @@ pub(in crate::ledger) async fn rename_account(
                     changed: false,
                 });
             }
-            let mut ops = vec![WriteOp::Update {
-                key: account::account(m.vault_id, a.account_id),
-                set: name_attrs(new.display(), new.key()),
-                add: BTreeMap::new(),
-                remove: vec![],
-                guard: guard(ACCOUNT_LIVE, account_live()),
-            }];
+            let mut ops = vec![account::live_account_update(
+                m.vault_id,
+                a.account_id,
+                name_attrs(new.display(), new.key()),
+                vec![],
+            )];
             if !new.key().same_stored(&a.name_key) {
                 ops.push(WriteOp::Delete {
                     key: account::account_name(m.vault_id, &a.name_key),
@@ -595,13 +591,12 @@ pub(in crate::ledger) async fn archive_account(
                 });
             }
             let ops = vec![
-                WriteOp::Update {
-                    key: account::account(m.vault_id, a.account_id),
-                    set: archive_mark(ledger.today_in(&m), ledger.clock.now().as_millisecond()),
-                    add: BTreeMap::new(),
-                    remove: vec![],
-                    guard: guard(ACCOUNT_LIVE, account_live()),
-                },
+                account::live_account_update(
+                    m.vault_id,
+                    a.account_id,
+                    archive_mark(ledger.today_in(&m), ledger.clock.now().as_millisecond()),
+                    vec![],
+                ),
                 WriteOp::Delete {
                     key: account::account_name(m.vault_id, &a.name_key),
                     guard: guard(NAME_HELD, points_at_account(a.account_id)),

@@ -4,17 +4,13 @@
 use crate::api::{Field, Reason};
 use crate::ledger::bills;
 use crate::ledger::bills::{bill, check_billable, installments_left, remaining};
-use crate::ledger::guards::{ACCOUNT_LIVE, guard};
 use crate::ledger::resolve::{Catalogue, catalogue, retrying};
 use crate::ledger::roster::in_vault;
 use crate::ledger::*;
 use crate::stored::account;
-use crate::stored::account::{
-    AccountRec, BILLING_ATTRS, PERFORMANCE_ATTRS, PerformanceRec, account_live, billing_attrs,
-};
+use crate::stored::account::{AccountRec, BILLING_ATTRS, PERFORMANCE_ATTRS, PerformanceRec, billing_attrs};
 use crate::stored::member::Membership;
 use dochiya_domain::{Billing, Money};
-use dochiya_store::WriteOp;
 use std::collections::BTreeMap;
 
 /// Set (`Some`) or clear (`None`) a card's billing cycle; the same setting again writes nothing.
@@ -70,13 +66,12 @@ pub(in crate::ledger) async fn set_billing(
                         .collect(),
                 ),
             };
-            let ops = vec![WriteOp::Update {
-                key: account::account(m.vault_id, a.account_id),
+            let ops = vec![account::live_account_update(
+                m.vault_id,
+                a.account_id,
                 set,
-                add: BTreeMap::new(),
                 remove,
-                guard: guard(ACCOUNT_LIVE, account_live()),
-            }];
+            )];
             v.write(ledger, who, ops).await?;
             Ok(done(true))
         })

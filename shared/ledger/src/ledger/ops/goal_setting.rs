@@ -3,14 +3,12 @@
 
 use crate::api::Entity;
 use crate::ledger::goals::{asked, view};
-use crate::ledger::guards::{ACCOUNT_LIVE, guard};
 use crate::ledger::resolve::retrying;
 use crate::ledger::roster::in_vault;
 use crate::ledger::today::catalogue_today;
 use crate::ledger::*;
 use crate::stored::account;
-use crate::stored::account::{GOAL_ATTRS, account_live};
-use dochiya_store::WriteOp;
+use crate::stored::account::GOAL_ATTRS;
 use std::collections::BTreeMap;
 
 pub(in crate::ledger) async fn set_goal(
@@ -61,13 +59,12 @@ pub(in crate::ledger) async fn set_goal(
                 };
                 (g.clone(), g.attrs(), remove, a.goal.is_none())
             };
-            let ops = vec![WriteOp::Update {
-                key: account::account(m.vault_id, a.account_id),
+            let ops = vec![account::live_account_update(
+                m.vault_id,
+                a.account_id,
                 set,
-                add: BTreeMap::new(),
                 remove,
-                guard: guard(ACCOUNT_LIVE, account_live()),
-            }];
+            )];
             v.write(ledger, who, ops).await?;
             Ok(GoalSet {
                 vault: m.vault_ref(),

@@ -3,12 +3,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::ledger::guards::{ACCOUNT_LIVE, guard};
 use crate::ledger::resolve::{catalogue, join2, query_all, retrying};
 use crate::ledger::roster::in_vault;
 use crate::ledger::words::{checked_words, learned_for};
 use crate::ledger::*;
-use crate::stored::account::{MATCH, account_live};
+use crate::stored::account::MATCH;
 use crate::stored::table::{sv, tag_net_attr};
 use crate::stored::word::{WORD_FIX, WordRec};
 use crate::stored::{account, table, word};
@@ -77,13 +76,12 @@ pub(in crate::ledger) async fn set_words(
                     vec![],
                 )
             };
-            let mut ops = vec![WriteOp::Update {
-                key: account::account(m.vault_id, a.account_id),
-                set: attrs,
-                add: BTreeMap::new(),
+            let mut ops = vec![account::live_account_update(
+                m.vault_id,
+                a.account_id,
+                attrs,
                 remove,
-                guard: guard(ACCOUNT_LIVE, account_live()),
-            }];
+            )];
             if clearing {
                 for r in &learned {
                     ops.push(WriteOp::Update {
