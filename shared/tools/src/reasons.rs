@@ -497,6 +497,139 @@ mod tests {
         text.to_string()
     }
 
+    /// How many variants `enum` has, counted in its source (a rule, not a number kept here).
+    fn variants_in(name: &str) -> usize {
+        let src = include_str!("../../ledger/src/api/reason.rs");
+        let start = src.find(&format!("pub enum {name} {{")).expect("the enum");
+        let body = &src[start..];
+        let body = &body[..body.find("\n}\n").expect("its end")];
+        body.lines()
+            .filter(|l| l.starts_with("    ") && l.chars().nth(4).is_some_and(|c| c.is_ascii_uppercase()))
+            .count()
+    }
+
+    /// Each variant's place: a new variant does not compile until it is listed here,
+    /// and the test below fails until its sentence has a row.
+    fn reason_index(x: &Reason) -> usize {
+        use Reason as R;
+        match x {
+            R::Parse(..) => 0,
+            R::Caller(..) => 1,
+            R::OtherCurrency { .. } => 2,
+            R::NoLineOnASide => 3,
+            R::TooManyLines { .. } => 4,
+            R::ZeroAmount => 5,
+            R::NegativeAmount => 6,
+            R::TextControl => 7,
+            R::TextTooLong { .. } => 8,
+            R::ReferenceControl => 9,
+            R::ReferenceTooLong { .. } => 10,
+            R::BothSides { .. } => 11,
+            R::AmountsOutOfRange => 12,
+            R::NetsOutOfRange => 13,
+            R::BalanceWouldOverflow { .. } => 14,
+            R::RollupWouldOverflow => 15,
+            R::EditTooLarge { .. } => 16,
+            R::KeyLength { .. } => 17,
+            R::BatchSize { .. } => 18,
+            R::BalanceOutOfRange => 19,
+            R::OpeningOutOfRange => 20,
+            R::ReportTooLong { .. } => 21,
+            R::HistoryTooLong { .. } => 22,
+            R::Limit { .. } => 23,
+            R::TagByMember => 24,
+            R::BudgetOfArchived { .. } => 25,
+            R::BudgetNotExpense { .. } => 26,
+            R::TooManyBudgets { .. } => 27,
+            R::NegativeBudget => 28,
+            R::BillingNotLiability { .. } => 29,
+            R::RefundInInstallments { .. } => 30,
+            R::InstallmentsNotByCard => 31,
+            R::InstallmentsWithoutBilling { .. } => 32,
+            R::TooManyParts { .. } => 33,
+            R::PerformanceWithoutCycle => 34,
+            R::ThresholdNotPositive { .. } => 35,
+            R::TooManyExcluded { .. } => 36,
+            R::ExcludeNotExpense { .. } => 37,
+            R::NoBillingCycle { .. } => 38,
+            R::OtherBillingCycle { .. } => 39,
+            R::HandleForm { .. } => 40,
+            R::RestoredHandleForm { .. } => 41,
+            R::TooManyVaults { .. } => 42,
+            R::NothingToChange => 43,
+            R::TooManyWeights { .. } => 44,
+            R::OpeningOfFlow => 45,
+            R::OpeningDateAlone => 46,
+            R::OpeningOfEquity { .. } => 47,
+            R::TooManyAccounts { .. } => 48,
+            R::EquityNameTaken { .. } => 49,
+            R::TooManyMembers { .. } => 50,
+            R::VaultFull { .. } => 51,
+            R::RemovingYourself => 52,
+            R::ConfirmMismatch { .. } => 53,
+            R::ScheduleDay { .. } => 54,
+            R::ScheduleEnd { .. } => 55,
+            R::ScheduleExists { .. } => 56,
+            R::NoScheduleYet { .. } => 57,
+            R::TooManySchedules { .. } => 58,
+            R::StartTooEarly { .. } => 59,
+            R::ForWithoutExpense => 60,
+            R::OwnerOfEquity { .. } => 61,
+            R::NoShares => 62,
+            R::MemberTwice { .. } => 63,
+            R::WeightOutOfRange { .. } => 64,
+            R::AllWeightsZero => 65,
+            R::TooManyShareChanges { .. } => 66,
+            R::ParentOfNonCategory { .. } => 67,
+            R::OwnParent { .. } => 68,
+            R::ParentOfOtherKind { .. } => 69,
+            R::ParentCycle { .. } => 70,
+            R::ParentTooDeep { .. } => 71,
+            R::ChildHasChildren { .. } => 72,
+            R::GoalNotInAsset { .. } => 73,
+            R::GoalNameTaken { .. } => 74,
+            R::AccountHasGoal { .. } => 75,
+            R::GoalWithoutTarget => 76,
+            R::TargetNotPositive { .. } => 77,
+            R::GoalDatePassed { .. } => 78,
+            R::WordsOfTwo { .. } => 79,
+            R::NoWordMatches { .. } => 80,
+            R::WordsNotExpense { .. } => 81,
+            R::TooManyWords { .. } => 82,
+            R::BadWord { .. } => 83,
+            R::WordTaken { .. } => 84,
+            R::TooManyVaultWords { .. } => 85,
+        }
+    }
+
+    /// Each variant's place: a new variant does not compile until it is listed here,
+    /// and the test below fails until its sentence has a row.
+    fn total_index(x: &Total) -> usize {
+        use Total as T;
+        match x {
+            T::Performance => 0,
+            T::CardBill => 1,
+            T::Balance { .. } => 2,
+            T::BalanceOf { .. } => 3,
+            T::KindBalance { .. } => 4,
+            T::BalanceAtEnd { .. } => 5,
+            T::SnapshotDifference { .. } => 6,
+            T::AfterUndo => 7,
+            T::VaultBalance { .. } => 8,
+            T::KindTotal { .. } => 9,
+            T::NetWorth { .. } => 10,
+            T::ReportTotal { .. } => 11,
+            T::ReportRow { .. } => 12,
+            T::GroupRow { .. } => 13,
+            T::AccountMonth { .. } => 14,
+            T::MonthChange { .. } => 15,
+            T::Tag { .. } => 16,
+            T::Scheduled { .. } => 17,
+            T::SettleUp { .. } => 18,
+            T::MemberReport { .. } => 19,
+        }
+    }
+
     /// Every reason once, with the sentence a model reads for it.
     #[test]
     fn each_reason_has_its_sentence() {
@@ -978,6 +1111,8 @@ mod tests {
         for (r, sentence) in &cases {
             assert_eq!(reason(r), *sentence, "{r:?}");
         }
+        let covered: std::collections::BTreeSet<usize> = cases.iter().map(|(r, _)| reason_index(r)).collect();
+        assert_eq!(covered.len(), variants_in("Reason"), "every reason has a row");
     }
 
     /// Every holder of a name and every blocker of an undo once, with its phrase.
@@ -1143,5 +1278,7 @@ mod tests {
         for (t, phrase) in &cases {
             assert_eq!(total(t), *phrase, "{t:?}");
         }
+        let covered: std::collections::BTreeSet<usize> = cases.iter().map(|(t, _)| total_index(t)).collect();
+        assert_eq!(covered.len(), variants_in("Total"), "every total has a row");
     }
 }
