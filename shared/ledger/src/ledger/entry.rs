@@ -426,24 +426,34 @@ pub(super) fn resolve_postings(
 /// Both sides sum to the same amount.
 pub(super) fn check_balanced(e: &Entry<'_>, currency: Currency) -> Result<(), LedgerError> {
     let sum = |lines: &[Line]| lines.iter().try_fold(0i64, |acc, l| acc.checked_add(l.minor));
-    let (debits, credits) = match (sum(&e.to), sum(&e.from)) {
-        (Some(d), Some(c)) => (d, c),
-        _ => return Err(LedgerError::invalid(Field::Total, Reason::AmountsOutOfRange)),
-    };
-    if debits != credits {
-        let money = |v| Money::from_minor(v, currency);
-        return Err(LedgerError::Unbalanced {
-            debits: money(debits),
-            credits: money(credits),
-            difference: money(
-                debits
-                    .checked_sub(credits)
-                    .and_then(i64::checked_abs)
-                    .ok_or_else(|| LedgerError::invalid(Field::Total, Reason::AmountsOutOfRange))?,
-            ),
-        });
+    match (sum(&e.to), sum(&e.from)) {
+        (Some(debits), Some(credits)) => sides_balance(debits, credits, currency),
+        _ => Err(amounts_out_of_range()),
     }
-    Ok(())
+}
+
+/// The `to` side's sum (debits) equals the `from` side's (credits), or the refusal that
+/// names both and the difference (a new entry and an edit's lines alike).
+pub(super) fn sides_balance(debits: i64, credits: i64, currency: Currency) -> Result<(), LedgerError> {
+    if debits == credits {
+        return Ok(());
+    }
+    let money = |v| Money::from_minor(v, currency);
+    Err(LedgerError::Unbalanced {
+        debits: money(debits),
+        credits: money(credits),
+        difference: money(
+            debits
+                .checked_sub(credits)
+                .and_then(i64::checked_abs)
+                .ok_or_else(amounts_out_of_range)?,
+        ),
+    })
+}
+
+/// The refusal of amounts whose sum passes 64-bit minor units.
+pub(super) fn amounts_out_of_range() -> LedgerError {
+    LedgerError::invalid(Field::Total, Reason::AmountsOutOfRange)
 }
 
 pub(super) fn window_ms(ledger: &Ledger) -> i64 {

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::table::{person_pk, sv, vault_pk};
 use dochiya_domain::{NameKey, PersonId, VaultId};
-use dochiya_store::{Attrs, Condition, Key, SkRange};
+use dochiya_store::{Attrs, Condition, Item, Key, SkRange, WriteOp};
 
 /// Sort key of a vault's own settings item.
 pub const VAULT_META: &str = "META";
@@ -38,6 +38,18 @@ pub fn deletions() -> SkRange {
 /// A vault-name item's attributes: which vault holds the name.
 pub fn vault_pointer(vault: VaultId) -> Attrs {
     BTreeMap::from([("vaultId".into(), sv(vault.to_string()))])
+}
+
+/// The claim of a vault name in the person's partition: its item pointing at `vault`,
+/// only if the name is free (create, join and rename hold names this way).
+pub fn name_claim(who: &PersonId, name: &NameKey, vault: VaultId) -> WriteOp {
+    WriteOp::Put {
+        item: Item {
+            key: vault_name(who, name),
+            attrs: vault_pointer(vault),
+        },
+        guard: super::guards::guard(super::guards::NAME_FREE, Condition::NotExists),
+    }
 }
 
 /// The guard "this vault-name item still points at `vault`".

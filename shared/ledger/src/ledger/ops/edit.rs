@@ -238,23 +238,13 @@ fn new_postings(
                 } else {
                     &mut credits
                 };
-                *total = total.checked_add(amount).ok_or_else(out_of_range)?;
+                *total = total
+                    .checked_add(amount)
+                    .ok_or_else(entry::amounts_out_of_range)?;
                 postings.push(posting(a, if side == Side::To { amount } else { -amount }));
             }
         }
-        if debits != credits {
-            let money = |v| Money::from_minor(v, m.currency);
-            return Err(LedgerError::Unbalanced {
-                debits: money(debits),
-                credits: money(credits),
-                difference: money(
-                    debits
-                        .checked_sub(credits)
-                        .and_then(i64::checked_abs)
-                        .ok_or_else(out_of_range)?,
-                ),
-            });
-        }
+        entry::sides_balance(debits, credits, m.currency)?;
         let to_ids: Vec<AccountId> = postings[..lines.to.len()].iter().map(|p| p.account_id).collect();
         if let Some((index, p)) = postings[lines.to.len()..]
             .iter()
@@ -315,10 +305,6 @@ fn both_sides(field: Field, name: &str) -> LedgerError {
             recurring: false,
         },
     )
-}
-
-fn out_of_range() -> LedgerError {
-    LedgerError::invalid(Field::Total, Reason::AmountsOutOfRange)
 }
 
 /// The edited transaction: the same id, one version higher. An installment purchase

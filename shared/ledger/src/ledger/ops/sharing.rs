@@ -18,8 +18,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::api::{Field, OwnerAction, Reason};
 use crate::ledger::guards::{
-    INVITE_NEW, INVITE_UNUSED, MEMBER_NEW, MEMBER_PRESENT, MEMBERS_UNCHANGED, MEMBERSHIP, NAME_FREE,
-    NAME_HELD, VAULT_EXISTS, guard,
+    INVITE_NEW, INVITE_UNUSED, MEMBER_NEW, MEMBER_PRESENT, MEMBERS_UNCHANGED, MEMBERSHIP, NAME_HELD,
+    VAULT_EXISTS, guard,
 };
 use crate::ledger::household;
 use crate::ledger::members::{Members, find_member, founder, infos, member_name, read_members};
@@ -31,7 +31,7 @@ use crate::ledger::*;
 use crate::stored::member::{
     InviteMembers, InviteRec, MemberRec, Membership, is_owner, members_unchanged, members_update, owner_role,
 };
-use crate::stored::vault::{points_at_vault, vault_pointer};
+use crate::stored::vault::points_at_vault;
 use crate::stored::{member, vault};
 use dochiya_domain::{InviteCode, Name};
 use dochiya_store::{Condition, Guard, Item, Key, StoreError, WriteOp};
@@ -283,13 +283,7 @@ async fn join_as(
     };
     let ops = vec![
         InviteRec::use_up(r.key.clone(), r.now, INVITE_UNUSED),
-        WriteOp::Put {
-            item: Item {
-                key: vault::vault_name(who, name.key()),
-                attrs: vault_pointer(m.vault_id),
-            },
-            guard: guard(NAME_FREE, Condition::NotExists),
-        },
+        vault::name_claim(who, name.key(), m.vault_id),
         WriteOp::Put {
             item: Item {
                 key: member::membership(who, m.vault_id),

@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 
 use crate::api::{Entity, Field, Holder, OwnerAction, Reason};
 use crate::ledger::guards::{
-    MEMBER_PRESENT, NAME_FREE, NAME_HELD, VAULT_EXISTS, VAULT_NAME_UNCHANGED, VAULT_NEW, guard,
+    MEMBER_PRESENT, NAME_HELD, VAULT_EXISTS, VAULT_NAME_UNCHANGED, VAULT_NEW, guard,
 };
 use crate::ledger::household;
 use crate::ledger::members::{self, meta_founding};
@@ -16,7 +16,7 @@ use crate::ledger::*;
 use crate::stored::account::account_count;
 use crate::stored::member::{MemberRec, Membership, member_count};
 use crate::stored::table::{name_attrs, name_key_attr, name_key_is};
-use crate::stored::vault::{points_at_vault, vault_pointer};
+use crate::stored::vault::points_at_vault;
 use crate::stored::{member, vault};
 use dochiya_domain::{Currency, Name, VaultId, VaultZone, random_uuid};
 use dochiya_store::{Condition, Item, StoreError, WriteOp};
@@ -129,13 +129,7 @@ async fn create_on_fresh_reads(
             },
             guard: guard(VAULT_NEW, Condition::NotExists),
         },
-        WriteOp::Put {
-            item: Item {
-                key: vault::vault_name(who, name.key()),
-                attrs: vault_pointer(m.vault_id),
-            },
-            guard: guard(NAME_FREE, Condition::NotExists),
-        },
+        vault::name_claim(who, name.key(), m.vault_id),
         WriteOp::Put {
             item: Item {
                 key: member::membership(who, m.vault_id),
@@ -266,13 +260,7 @@ async fn attempt_rename(
             key: vault::vault_name(who, &m.name_key),
             guard: guard(NAME_HELD, points_at_vault(m.vault_id)),
         });
-        ops.push(WriteOp::Put {
-            item: Item {
-                key: vault::vault_name(who, new.key()),
-                attrs: vault_pointer(m.vault_id),
-            },
-            guard: guard(NAME_FREE, Condition::NotExists),
-        });
+        ops.push(vault::name_claim(who, new.key(), m.vault_id));
     }
     match ledger.store.write(ops).await {
         Ok(()) => {

@@ -527,7 +527,7 @@ pub(in crate::ledger) async fn list_recurring(
             for date in s.dates.between(after, month.last_day(), 31) {
                 total = total
                     .checked_add(s.amount)
-                    .ok_or_else(|| LedgerError::invalid(Field::Total, Reason::AmountsOutOfRange))?;
+                    .ok_or_else(entry::amounts_out_of_range)?;
                 upcoming.push(Upcoming {
                     name: s.name.clone(),
                     date,
