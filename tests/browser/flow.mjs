@@ -413,6 +413,12 @@ try {
   // The word: everything deleted.
   await page.fill('input[name=confirm]', ko ? '삭제' : 'delete');
   await page.screenshot({ path: `${shots}/${label}-6-account-confirm.png`, fullPage: true });
+  // A token of the deletion's own second counts as issued after it (a sign-in right after
+  // a deletion must work), so let the app's token's second pass before deleting: the
+  // check below then judges a token truly from before (it failed when both fell in one second).
+  const iat = JSON.parse(Buffer.from(provider.tokensValue.access_token.split('.')[1], 'base64url').toString()).iat;
+  if (!Number.isInteger(iat)) fail(`the access token has no iat: ${iat}`);
+  while (Math.floor(Date.now() / 1000) <= iat) await new Promise((r) => setTimeout(r, 100));
   const deleted = await postAccount('button.danger');
   html = await page.content();
   if (deleted !== 200) fail(`the deletion answered ${deleted}`);
